@@ -1,0 +1,218 @@
+// Small Kafka client helper for tests/cluster/kafka-cluster.
+//
+// Compiled at run time by kafka-cluster with javac against the cached Kafka jars
+// (into the Kafka cache dir, never into the repository). One JVM per call; the
+// wait-* subcommands poll inside the JVM so they cost a single JVM start.
+//
+// Usage: java -cp <libs>/*:<classes> KepochTool --bootstrap H:P,... <command> ...
+//   brokers                                   unfenced broker ids (DescribeCluster), comma list
+//   wait-brokers IDS TIMEOUT_MS               until DescribeCluster shows exactly/at least IDS
+//   partition T P                             "leader=L epoch=E isr=a,b replicas=a,b,c elr=..."
+//   leader T P | isr T P | elr T P            single field (leader -1 if none; isr sorted)
+//   wait-leader T P ID TIMEOUT_MS             until leader == ID
+//   wait-isr T P IDS TIMEOUT_MS               until sorted ISR == sorted IDS
+//   end-offset T P                            log end offset (high watermark) via ListOffsets
+//   produce T N [--acks all|1|0] [--codec C] [--partition P] [--prefix S] [--start I]
+//               [--transactional] [--sync] [--timeout-ms MS]
+//       keys "<prefix>-<i>", values "<prefix>-value-<i>", i = start .. start+N-1.
+//       Prints one summary line:
+//       "produced topic=T acked=A failed=F first_offset=X last_offset=Y partitions=..."
+//       Exit status 0 only if all N were acked (with acks=0 "acked" means sent).
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.*;
+import org.apache.kafka.clients.admin.*;
+import org.apache.kafka.clients.producer.*;
+import org.apache.kafka.common.*;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+public class KepochTool {
+    static String bootstrap;
+
+    static Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "6000");
+        p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
+        p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "500");
+        p.put(AdminClientConfig.METADATA_MAX_AGE_CONFIG, "500");
+        return Admin.create(p);
+    }
+
+    static String join(Collection<Integer> ids) {
+        StringBuilder sb = new StringBuilder();
+        for (Integer i : ids) { if (sb.length() > 0) sb.append(','); sb.append(i); }
+        return sb.toString();
+    }
+
+    static List<Integer> sortedIds(Collection<Node> nodes) {
+        List<Integer> l = new ArrayList<>();
+        for (Node n : nodes) l.add(n.id());
+        Collections.sort(l);
+        return l;
+    }
+
+    static List<Integer> parseIds(String s) {
+        List<Integer> l = new ArrayList<>();
+        for (String x : s.split(",")) if (!x.isBlank()) l.add(Integer.parseInt(x.trim()));
+        Collections.sort(l);
+        return l;
+    }
+
+    static String brokers(Admin a) throws Exception {
+        return join(sortedIds(a.describeCluster().nodes().get(6, TimeUnit.SECONDS)));
+    }
+
+    static TopicPartitionInfo partInfo(Admin a, String topic, int part) throws Exception {
+        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(6, TimeUnit.SECONDS);
+        for (TopicPartitionInfo i : d.partitions()) if (i.partition() == part) return i;
+        throw new IllegalArgumentException("no partition " + topic + "-" + part);
+    }
+
+    static int leaderOf(TopicPartitionInfo i) {
+        Node l = i.leader();
+        return (l == null || l.isEmpty() || l.id() < 0) ? -1 : l.id();
+    }
+
+    static String describe(TopicPartitionInfo i) {
+        return "leader=" + leaderOf(i) + " isr=" + join(sortedIds(i.isr()))
+            + " replicas=" + join(i.replicas().stream().map(Node::id).toList())
+            + " elr=" + join(sortedIds(i.elr())) + " last_known_elr=" + join(sortedIds(i.lastKnownElr()));
+    }
+
+    interface Probe { String get() throws Exception; }
+
+    // Polls probe until it returns want; prints the last value; exit 0/1.
+    static int waitFor(String what, String want, long timeoutMs, Probe probe) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        String last = "(none)";
+        Exception lastErr = null;
+        while (true) {
+            try { last = probe.get(); lastErr = null; } catch (Exception e) { lastErr = e; }
+            if (want.equals(last)) { System.out.println(last); return 0; }
+            if (System.currentTimeMillis() > deadline) break;
+            Thread.sleep(200);
+        }
+        System.err.println("KepochTool: timeout after " + timeoutMs + " ms waiting for " + what + " = " + want
+            + "; last value: " + last + (lastErr != null ? " (last error: " + lastErr + ")" : ""));
+        return 1;
+    }
+
+    static int produce(String[] args) throws Exception {
+        String topic = args[0];
+        int n = Integer.parseInt(args[1]);
+        String acks = "all", codec = "none", prefix = "r";
+        Integer partition = null;
+        int start = 0;
+        boolean txn = false, sync = false;
+        int timeoutMs = 15000;
+        for (int k = 2; k < args.length; k++) {
+            switch (args[k]) {
+                case "--acks" -> acks = args[++k];
+                case "--codec" -> codec = args[++k];
+                case "--partition" -> partition = Integer.parseInt(args[++k]);
+                case "--prefix" -> prefix = args[++k];
+                case "--start" -> start = Integer.parseInt(args[++k]);
+                case "--transactional" -> txn = true;
+                case "--sync" -> sync = true;
+                case "--timeout-ms" -> timeoutMs = Integer.parseInt(args[++k]);
+                default -> throw new IllegalArgumentException("produce: unknown option " + args[k]);
+            }
+        }
+        if (txn && !acks.equals("all")) throw new IllegalArgumentException("--transactional needs --acks all");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, acks);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, acks.equals("all") ? "true" : "false");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutMs));
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, 5000)));
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(timeoutMs, 5000 + 5)));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+        p.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, "1000");
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
+        if (txn) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "kepoch-" + topic + "-" + prefix);
+            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "10000");
+        }
+        AtomicInteger acked = new AtomicInteger(), failed = new AtomicInteger();
+        AtomicLong first = new AtomicLong(Long.MAX_VALUE), last = new AtomicLong(-1);
+        Set<Integer> parts = new ConcurrentSkipListSet<>();
+        List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        try (KafkaProducer<String, String> prod = new KafkaProducer<>(p)) {
+            if (txn) { prod.initTransactions(); prod.beginTransaction(); }
+            List<Future<RecordMetadata>> futs = new ArrayList<>();
+            for (int i = start; i < start + n; i++) {
+                String key = prefix + "-" + i, value = prefix + "-value-" + i;
+                ProducerRecord<String, String> rec = new ProducerRecord<>(topic, partition, key, value);
+                Callback cb = (md, ex) -> {
+                    if (ex != null) { failed.incrementAndGet(); if (errors.size() < 3) errors.add(ex.toString()); return; }
+                    acked.incrementAndGet();
+                    parts.add(md.partition());
+                    if (md.hasOffset()) {
+                        first.accumulateAndGet(md.offset(), Math::min);
+                        last.accumulateAndGet(md.offset(), Math::max);
+                    }
+                };
+                Future<RecordMetadata> f = prod.send(rec, cb);
+                if (sync) { try { f.get(); } catch (ExecutionException e) { /* counted in callback */ } }
+                futs.add(f);
+            }
+            prod.flush();
+            if (txn) {
+                if (failed.get() == 0) prod.commitTransaction(); else prod.abortTransaction();
+            }
+        }
+        System.out.println("produced topic=" + topic + " acked=" + acked.get() + " failed=" + failed.get()
+            + " first_offset=" + (first.get() == Long.MAX_VALUE ? -1 : first.get()) + " last_offset=" + last.get()
+            + " partitions=" + join(parts) + " acks=" + acks + " codec=" + codec + " prefix=" + prefix
+            + (txn ? " transactional=true" : ""));
+        for (String e : errors) System.err.println("KepochTool: produce error: " + e);
+        return failed.get() == 0 ? 0 : 1;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        List<String> a = new ArrayList<>(Arrays.asList(argv));
+        if (a.size() >= 2 && a.get(0).equals("--bootstrap")) { bootstrap = a.get(1); a = a.subList(2, a.size()); }
+        if (bootstrap == null || a.isEmpty()) {
+            System.err.println("usage: KepochTool --bootstrap H:P,... <command> args...");
+            System.exit(2);
+        }
+        String cmd = a.get(0);
+        String[] r = a.subList(1, a.size()).toArray(new String[0]);
+        int rc;
+        if (cmd.equals("produce")) {
+            rc = produce(r);
+        } else {
+            try (Admin ad = admin()) {
+                switch (cmd) {
+                    case "brokers" -> { System.out.println(brokers(ad)); rc = 0; }
+                    case "wait-brokers" -> rc = waitFor("brokers", join(parseIds(r[0])), Long.parseLong(r[1]), () -> brokers(ad));
+                    case "partition" -> { System.out.println(describe(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
+                    case "leader" -> { System.out.println(leaderOf(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
+                    case "isr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr()))); rc = 0; }
+                    case "elr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).elr()))); rc = 0; }
+                    case "wait-leader" -> rc = waitFor("leader of " + r[0] + "-" + r[1], r[2], Long.parseLong(r[3]),
+                        () -> String.valueOf(leaderOf(partInfo(ad, r[0], Integer.parseInt(r[1])))));
+                    case "wait-isr" -> rc = waitFor("isr of " + r[0] + "-" + r[1], join(parseIds(r[2])), Long.parseLong(r[3]),
+                        () -> join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr())));
+                    case "end-offset" -> {
+                        TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
+                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(6, TimeUnit.SECONDS).offset();
+                        System.out.println(off);
+                        rc = 0;
+                    }
+                    default -> { System.err.println("KepochTool: unknown command " + cmd); rc = 2; }
+                }
+            }
+        }
+        System.exit(rc);
+    }
+}
