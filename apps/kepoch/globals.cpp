@@ -1,0 +1,41 @@
+#include "globals.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "kepoch/report/render.hpp"
+
+namespace kepoch::cli {
+namespace {
+
+bool use_color(int fd, const Globals& globals) {
+  const char* no_color = std::getenv("NO_COLOR");
+  return !globals.no_color && (no_color == nullptr || *no_color == '\0') && ::isatty(fd) == 1;
+}
+
+}  // namespace
+
+void add_global_options(CLI::App& app, Globals& globals) {
+  app.add_option("-o,--output", globals.output, "Output format: table (people), json or yaml")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->type_name("FORMAT")
+      ->default_str("table");
+  app.add_flag("--no-color", globals.no_color, "Never colour the output (also: NO_COLOR=1)");
+}
+
+void emit(const report::Value& value, const Globals& globals) {
+  report::RenderOptions options;
+  options.color_out = use_color(STDOUT_FILENO, globals);
+  options.color_err = use_color(STDERR_FILENO, globals);
+  report::render(value, *report::format_from_name(globals.output), std::cout, std::cerr, options);
+  std::cout.flush();
+}
+
+void print_error(const std::string& message, const Globals& globals) {
+  const bool color = use_color(STDERR_FILENO, globals);
+  std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ") << message << '\n';
+}
+
+}  // namespace kepoch::cli

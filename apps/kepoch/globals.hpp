@@ -1,0 +1,30 @@
+#pragma once
+// What every subcommand shares: output format, colour, and the exit code it sets.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::cli {
+
+struct Globals {
+  std::string output = "table";
+  bool no_color = false;
+  int exit_code = 0;
+};
+
+// Adds -o/--output and --no-color to the main app.
+void add_global_options(CLI::App& app, Globals& globals);
+
+// Renders a command's report with the shared renderer in the chosen format.
+void emit(const report::Value& value, const Globals& globals);
+
+// Prints a one-line error for an input kepoch could not judge ("kepoch: <message>").
+void print_error(const std::string& message, const Globals& globals);
+
+// One registration function per subcommand file.
+void register_checkpoint(CLI::App& app, Globals& globals);
+
+}  // namespace kepoch::cli

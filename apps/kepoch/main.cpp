@@ -1,0 +1,50 @@
+// kepoch: Kafka replica and leader-epoch diagnostics.
+// main only wires the subcommands and maps every error to the documented exit codes.
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "exit_codes.hpp"
+#include "globals.hpp"
+#include "kepoch/base/error.hpp"
+
+#ifndef KEPOCH_VERSION
+#define KEPOCH_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace kepoch::cli;
+  CLI::App app{"kepoch: read a Kafka broker's on-disk replication state and reason about it "
+               "with Kafka's own rules"};
+  app.name("kepoch");
+  app.set_version_flag("-V,--version", "kepoch " KEPOCH_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand
+  app.footer(
+      "Examples:\n"
+      "  kepoch checkpoint validate /var/lib/kafka/data/orders-0\n"
+      "  kepoch checkpoint dump -o json /var/lib/kafka/data\n"
+      "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable input, 4 cluster error.");
+
+  Globals globals;
+  add_global_options(app, globals);
+  register_checkpoint(app, globals);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the usage error
+    return code == 0 ? kOk : kUsage;
+  } catch (const kepoch::UsageError& e) {
+    print_error(e.what(), globals);
+    return kUsage;
+  } catch (const kepoch::InputError& e) {
+    print_error(e.what(), globals);
+    return kInput;
+  } catch (const std::exception& e) {
+    print_error(std::string("internal error: ") + e.what(), globals);
+    return kInput;
+  }
+  return globals.exit_code;
+}

@@ -1,0 +1,44 @@
+#pragma once
+// Kafka reads its text checkpoints with java.io.BufferedReader, java.util.regex and
+// Integer.parseInt / Long.parseLong. To accept and reject exactly what Kafka does, kepoch
+// restates those JDK behaviours here, over bytes already in memory (no I/O).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace kepoch::java {
+
+// One line as BufferedReader.readLine() returns it: terminators "\n", "\r" and "\r\n" are
+// all line ends and are not part of the text.
+struct Line {
+  std::string_view text;
+  int number = 0;               // 1-based
+  std::size_t byte_offset = 0;  // of the first byte of the line in the file
+  std::string_view terminator;  // "", "\n", "\r" or "\r\n"
+};
+
+// All lines, as successive readLine() calls return them until null. An empty input has no
+// lines; a last line without terminator is still a line.
+std::vector<Line> read_lines(std::string_view text);
+
+// Byte offset of the first byte that Java's strict UTF-8 decoder rejects (overlong forms,
+// surrogates, code points above U+10FFFF, truncated sequences), or nullopt.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+// Pattern.compile("\\s+").split(s): a leading empty field is kept when s starts with white
+// space, trailing empty fields are dropped, and "" splits to {""}. \s is [ \t\n\x0B\f\r].
+std::vector<std::string_view> split_whitespace(std::string_view s);
+
+// Pattern.compile(":\\s+").split(s), as PartitionMetadataReadBuffer splits "key: value".
+std::vector<std::string_view> split_colon_whitespace(std::string_view s);
+
+// Integer.parseInt / Long.parseLong (radix 10): an optional '+' or '-', then at least one
+// digit, nothing else, within range. nullopt where Java throws NumberFormatException.
+// Known deviation: Java also accepts non-ASCII Unicode decimal digits; kepoch does not.
+std::optional<std::int32_t> parse_int(std::string_view s);
+std::optional<std::int64_t> parse_long(std::string_view s);
+
+}  // namespace kepoch::java

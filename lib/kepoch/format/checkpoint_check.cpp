@@ -1,0 +1,349 @@
+#include "kepoch/format/checkpoint_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "kepoch/base/java_text.hpp"
+#include "kepoch/epoch/leader_epoch_cache.hpp"
+#include "kepoch/format/leader_epoch_checkpoint.hpp"
+#include "kepoch/format/meta_properties.hpp"
+#include "kepoch/format/partition_metadata.hpp"
+
+namespace kepoch {
+namespace {
+
+// Kafka's effect for a failure class, per file. Sources (Kafka 4.x):
+// - leader-epoch-checkpoint: read in the LeaderEpochFileCache constructor during
+//   LogManager.loadLogs; IOException -> LogDirFailureChannel; anything unchecked is rethrown
+//   from the recovery thread and fails startup.
+// - recovery-point / log-start-offset: LogManager.loadLogs catches Exception and continues
+//   with an empty map, but an IOException was already reported to the failure channel.
+// - replication-offset (high watermarks): LazyOffsetCheckpoints, read when a partition is
+//   created; unchecked exceptions fail ReplicaManager.applyDelta (a metadata publishing fault).
+// - cleaner-offset: LogCleanerManager.allCleanerCheckpoints catches KafkaStorageException
+//   only; anything else escapes the cleaner thread, which dies.
+// - partition.metadata: UnifiedLog.initializeTopicId during log load, as leader-epoch.
+// - meta.properties: MetaPropertiesEnsemble.Loader puts the dir in errorLogDirs; verify()
+//   makes that fatal for the metadata log dir.
+KafkaOutcome outcome_for(const CheckpointType& type, JavaFailureClass failure,
+                         const CheckpointContext& context) {
+  const bool io = failure == JavaFailureClass::io_exception;
+  switch (type.kind) {
+    case CheckpointKind::leader_epoch:
+    case CheckpointKind::partition_metadata:
+      return io ? KafkaOutcome::dir_offline : KafkaOutcome::startup_fatal;
+    case CheckpointKind::meta_properties:
+      return context.metadata_log_dir ? KafkaOutcome::startup_fatal : KafkaOutcome::dir_offline;
+    case CheckpointKind::offsets:
+      if (io) return KafkaOutcome::dir_offline;
+      switch (type.role) {
+        case OffsetsRole::recovery_point:
+        case OffsetsRole::log_start_offset: return KafkaOutcome::discarded;
+        case OffsetsRole::high_watermark: return KafkaOutcome::metadata_fault;
+        case OffsetsRole::cleaner_offset: return KafkaOutcome::cleaner_stopped;
+        case OffsetsRole::unknown: return KafkaOutcome::discarded;
+      }
+  }
+  return KafkaOutcome::dir_offline;
+}
+
+std::string action_for(const CheckpointType& type, KafkaOutcome outcome) {
+  switch (outcome) {
+    case KafkaOutcome::ok: return "Kafka loads it";
+    case KafkaOutcome::not_read:
+      return "Kafka never reads a .tmp file; the next checkpoint write replaces it";
+    case KafkaOutcome::discarded:
+      if (type.role == OffsetsRole::recovery_point)
+        return "Kafka logs a warning and resets every recovery point in this log dir to 0 "
+               "(full recovery of every partition)";
+      if (type.role == OffsetsRole::log_start_offset)
+        return "Kafka logs a warning and takes each log start offset from the first segment";
+      return "Kafka ignores the content (which checkpoint this is decides the rest; name it "
+             "with --kind)";
+    case KafkaOutcome::cleaner_stopped:
+      return "the log cleaner thread dies on it: compaction stops on this broker";
+    case KafkaOutcome::metadata_fault:
+      return "ReplicaManager.applyDelta fails when partitions of this dir are created: they "
+             "are not started (logged as a metadata publishing fault)";
+    case KafkaOutcome::dir_offline:
+      return "Kafka marks this log dir offline: every partition in it goes offline on this "
+             "broker";
+    case KafkaOutcome::startup_fatal: return "the broker fails to start";
+  }
+  return "";
+}
+
+Problem error_from(const JavaFailure& f) {
+  return {Severity::error, f.line, f.explanation, f.exception, f.kafka_message};
+}
+
+void warn(CheckpointReport& r, int line, std::string message) {
+  r.problems.push_back({Severity::warning, line, std::move(message), "", ""});
+}
+
+void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failure,
+                   const CheckpointContext& context) {
+  if (!failure) return;
+  r.valid = false;
+  r.outcome = outcome_for(r.type, failure->failure_class, context);
+  r.problems.push_back(error_from(*failure));
+}
+
+// ---- lint shared by the text checkpoints -------------------------------------------------
+
+void lint_lines(CheckpointReport& r, const std::vector<java::Line>& lines, bool wants_final_newline) {
+  bool crlf_reported = false;
+  for (const auto& l : lines) {
+    if (!crlf_reported && (l.terminator == "\r\n" || l.terminator == "\r")) {
+      warn(r, l.number, "line ends with a carriage return (CRLF or CR); Kafka on Linux writes \\n");
+      crlf_reported = true;
+    }
+    if (!l.text.empty() && (l.text.back() == ' ' || l.text.back() == '\t')) {
+      warn(r, l.number, "trailing white space");
+    }
+  }
+  if (wants_final_newline && !lines.empty() && lines.back().terminator.empty()) {
+    warn(r, lines.back().number,
+         "the last line has no newline: Kafka ends every line with one, so the file may be cut "
+         "short");
+  }
+}
+
+void lint_header(CheckpointReport& r, const std::vector<java::Line>& lines) {
+  for (std::size_t i = 0; i < 2 && i < lines.size(); ++i) {
+    const auto t = lines[i].text;
+    if (!t.empty() && (t[0] == '+' || (t.size() > 1 && t[0] == '0'))) {
+      warn(r, lines[i].number, fmt::format("\"{}\": Kafka accepts it but never writes it", t));
+    }
+  }
+}
+
+// ---- leader-epoch-checkpoint --------------------------------------------------------------
+
+void lint_epochs(CheckpointReport& r) {
+  for (std::size_t i = 1; i < r.epoch_entries.size(); ++i) {
+    const auto& prev = r.epoch_entries[i - 1];
+    const auto& cur = r.epoch_entries[i];
+    const int line = r.entry_lines[i];
+    if (cur.epoch <= prev.epoch) {
+      warn(r, line, fmt::format("epoch {} is not greater than the previous epoch {}: Kafka drops "
+                                "conflicting entries when it loads the file",
+                                cur.epoch, prev.epoch));
+    }
+    if (cur.start_offset <= prev.start_offset) {
+      warn(r, line, fmt::format("start offset {} is not greater than the previous start offset "
+                                "{}: Kafka drops conflicting entries when it loads the file",
+                                cur.start_offset, prev.start_offset));
+    }
+  }
+}
+
+void check_leader_epoch(CheckpointReport& r, std::string_view text, std::string_view path,
+                        const CheckpointContext& context, CheckDepth depth) {
+  const LeaderEpochCheckpoint c = read_leader_epoch_checkpoint(text, path);
+  r.version = c.version;
+  r.count = c.count;
+  r.epoch_entries = c.entries;
+  r.entry_lines = c.entry_lines;
+  apply_failure(r, c.failure, context);
+  if (r.valid) {
+    // The cache constructor assigns each entry in file order (LeaderEpochFileCache).
+    LeaderEpochCache cache;
+    for (std::size_t i = 0; i < c.entries.size() && r.valid; ++i) {
+      try {
+        cache.assign(c.entries[i]);
+      } catch (const InvalidEpochEntry& e) {
+        apply_failure(r,
+                      JavaFailure{JavaFailureClass::unchecked, c.entry_lines[i],
+                                  "java.lang.IllegalArgumentException", e.what(),
+                                  "epoch and start offset must not be negative"},
+                      context);
+      }
+    }
+    if (r.valid) r.loaded_entries = cache.entries();
+  }
+  if (depth == CheckDepth::validate) {
+    lint_header(r, c.lines);
+    lint_lines(r, c.lines, true);
+    lint_epochs(r);
+  }
+}
+
+// ---- offsets checkpoints -----------------------------------------------------------------
+
+bool legal_topic_name(std::string_view t) {
+  if (t.empty() || t.size() > 249 || t == "." || t == "..") return false;
+  for (char ch : t) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void lint_offsets(CheckpointReport& r, const std::vector<int>& lines) {
+  std::map<std::pair<std::string, std::int32_t>, int> seen;
+  for (std::size_t i = 0; i < r.offsets.size(); ++i) {
+    const auto& e = r.offsets[i];
+    const int line = lines[i];
+    if (!legal_topic_name(e.topic)) {
+      warn(r, line, fmt::format("\"{}\" is not a legal topic name", e.topic));
+    }
+    if (e.partition < 0) warn(r, line, fmt::format("partition {} is negative", e.partition));
+    if (e.offset < 0) warn(r, line, fmt::format("offset {} is negative", e.offset));
+    auto [it, inserted] = seen.emplace(std::pair{e.topic, e.partition}, line);
+    if (!inserted) {
+      warn(r, line, fmt::format("{}-{} already appears on line {}: Kafka keeps this later value",
+                                e.topic, e.partition, it->second));
+      it->second = line;
+    }
+  }
+}
+
+void check_offsets(CheckpointReport& r, std::string_view text, std::string_view path,
+                   const CheckpointContext& context, CheckDepth depth) {
+  const OffsetCheckpoint c = read_offset_checkpoint(text, path);
+  r.version = c.version;
+  r.count = c.count;
+  r.offsets = c.entries;
+  r.entry_lines = c.entry_lines;
+  apply_failure(r, c.failure, context);
+  if (depth == CheckDepth::validate) {
+    lint_header(r, c.lines);
+    lint_lines(r, c.lines, true);
+    lint_offsets(r, c.entry_lines);
+  }
+}
+
+// ---- partition.metadata and meta.properties ----------------------------------------------
+
+void check_partition_metadata(CheckpointReport& r, std::string_view text, std::string_view path,
+                              const CheckpointContext& context, CheckDepth depth) {
+  const PartitionMetadata m = read_partition_metadata(text, path);
+  r.version = m.version;
+  r.topic_id = m.topic_id;
+  apply_failure(r, m.failure, context);
+  if (depth != CheckDepth::validate) return;
+  lint_lines(r, m.lines, false);
+  const std::string_view keys[] = {"version", "topic_id"};
+  for (std::size_t i = 0; i < 2 && i < m.lines.size(); ++i) {
+    const auto parts = java::split_colon_whitespace(m.lines[i].text);
+    if (parts.size() == 2 && parts[0] != keys[i]) {
+      warn(r, m.lines[i].number, fmt::format("key \"{}\": Kafka writes \"{}\" (it does not check "
+                                             "the key)",
+                                             parts[0], keys[i]));
+    }
+  }
+  if (m.version && *m.version > 0) {
+    warn(r, 1, fmt::format("version {} is newer than this Kafka's 0; accepted for downgrades",
+                           *m.version));
+  }
+  if (m.lines.size() > 2) warn(r, m.lines[2].number, "lines after topic_id are ignored by Kafka");
+}
+
+void check_meta_properties(CheckpointReport& r, std::string_view text,
+                           const CheckpointContext& context, CheckDepth depth) {
+  const MetaProperties m = read_meta_properties(text);
+  r.version = m.version;
+  r.properties = m.properties.properties;
+  r.node_id = m.node_id;
+  r.cluster_id = m.cluster_id;
+  r.directory_id = m.directory_id;
+  apply_failure(r, m.failure, context);
+  if (m.verify_failure) {
+    r.valid = false;
+    r.outcome = KafkaOutcome::startup_fatal;
+    r.problems.push_back(error_from(*m.verify_failure));
+  }
+  if (depth != CheckDepth::validate) return;
+  const std::string_view known[] = {"version", "node.id", "broker.id", "cluster.id",
+                                    "directory.id"};
+  std::map<std::string, int> seen;
+  for (const auto& p : m.properties.properties) {
+    if (std::find(std::begin(known), std::end(known), std::string_view(p.key)) == std::end(known)) {
+      warn(r, p.line, fmt::format("unknown key \"{}\"", p.key));
+    }
+    if (auto [it, inserted] = seen.emplace(p.key, p.line); !inserted) {
+      warn(r, p.line, fmt::format("\"{}\" already set on line {}: Kafka keeps this later value",
+                                  p.key, it->second));
+    }
+  }
+  if (m.version && *m.version == 0 && !m.failure) {
+    warn(r, 0, "version 0 is the ZooKeeper-era format; KRaft brokers write version 1");
+  }
+}
+
+}  // namespace
+
+std::string_view outcome_name(KafkaOutcome outcome) {
+  switch (outcome) {
+    case KafkaOutcome::ok: return "ok";
+    case KafkaOutcome::not_read: return "not-read";
+    case KafkaOutcome::discarded: return "discarded";
+    case KafkaOutcome::cleaner_stopped: return "cleaner-stopped";
+    case KafkaOutcome::metadata_fault: return "metadata-fault";
+    case KafkaOutcome::dir_offline: return "dir-offline";
+    case KafkaOutcome::startup_fatal: return "startup-fatal";
+  }
+  return "unknown";
+}
+
+bool CheckpointReport::has_warnings() const {
+  for (const auto& p : problems)
+    if (p.severity == Severity::warning) return true;
+  return false;
+}
+
+CheckpointReport check_checkpoint(std::string_view text, std::string_view path,
+                                  const CheckpointType& type, const CheckpointContext& context,
+                                  CheckDepth depth) {
+  CheckpointReport r;
+  r.file = std::string(path);
+  r.type = type;
+  switch (type.kind) {
+    case CheckpointKind::leader_epoch: check_leader_epoch(r, text, path, context, depth); break;
+    case CheckpointKind::offsets: check_offsets(r, text, path, context, depth); break;
+    case CheckpointKind::partition_metadata:
+      check_partition_metadata(r, text, path, context, depth);
+      break;
+    case CheckpointKind::meta_properties: check_meta_properties(r, text, context, depth); break;
+  }
+  if (type.tmp) {
+    r.outcome = KafkaOutcome::not_read;
+    if (depth == CheckDepth::validate) {
+      warn(r, 0, "leftover of an interrupted checkpoint write; Kafka ignores it");
+    }
+  } else if (context.tmp_sibling && depth == CheckDepth::validate) {
+    warn(r, 0, fmt::format("a stale {}.tmp lies beside this file: a checkpoint write was "
+                           "interrupted (Kafka overwrites it on its next write)",
+                           std::filesystem::path(path).filename().string()));
+  }
+  r.kafka_action = action_for(type, r.outcome);
+  return r;
+}
+
+void lint_topic_ids_across_replicas(std::vector<CheckpointReport>& reports) {
+  // Group by partition directory name (the replicas of one partition share it).
+  std::map<std::string, std::vector<CheckpointReport*>> by_partition;
+  for (auto& r : reports) {
+    if (r.type.kind != CheckpointKind::partition_metadata || r.type.tmp || !r.topic_id) continue;
+    by_partition[std::filesystem::path(r.file).parent_path().filename().string()].push_back(&r);
+  }
+  for (auto& [partition, replicas] : by_partition) {
+    for (auto* r : replicas) {
+      for (auto* other : replicas) {
+        if (*other->topic_id == *r->topic_id) continue;
+        warn(*r, 2, fmt::format("topic id {} differs from {} in {}: the replicas of {} belong to "
+                                "different topics (deleted and re-created?)",
+                                r->topic_id->to_string(), other->topic_id->to_string(),
+                                other->file, partition));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace kepoch

@@ -1,0 +1,284 @@
+#include "kepoch/report/render.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace kepoch::report {
+namespace {
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+nlohmann::ordered_json to_json(const Value& v) {
+  struct Visitor {
+    nlohmann::ordered_json operator()(std::monostate) const { return nullptr; }
+    nlohmann::ordered_json operator()(bool b) const { return b; }
+    nlohmann::ordered_json operator()(std::int64_t i) const { return i; }
+    nlohmann::ordered_json operator()(double d) const { return d; }
+    nlohmann::ordered_json operator()(const std::string& s) const { return s; }
+    nlohmann::ordered_json operator()(const Value::Array& a) const {
+      auto j = nlohmann::ordered_json::array();
+      for (const auto& e : a) j.push_back(to_json(e));
+      return j;
+    }
+    nlohmann::ordered_json operator()(const Value::Object& o) const {
+      auto j = nlohmann::ordered_json::object();
+      for (const auto& [k, e] : o) j[k] = to_json(e);
+      return j;
+    }
+  };
+  return std::visit(Visitor{}, v.data());
+}
+
+// ---- YAML ---------------------------------------------------------------------------------
+
+// A plain YAML scalar that a reader would take for something other than this string.
+bool needs_quotes(const std::string& s) {
+  if (s.empty()) return true;
+  static const char* const kSpecial[] = {"true", "false", "yes", "no", "on", "off", "null",
+                                         "~",    "y",     "n",   "True", "False", "Null", "NULL",
+                                         "TRUE", "FALSE", "Yes", "No",  "YES", "NO", "On", "Off"};
+  for (const char* w : kSpecial)
+    if (s == w) return true;
+  const bool numeric = s.find_first_not_of("+-0123456789.eE_xXoabcdefABCDEF") == std::string::npos &&
+                       std::any_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return numeric || s.front() == ' ' || s.back() == ' ';
+}
+
+void emit_yaml(YAML::Emitter& e, const Value& v) {
+  struct Visitor {
+    YAML::Emitter& e;
+    void operator()(std::monostate) const { e << YAML::Null; }
+    void operator()(bool b) const { e << b; }
+    void operator()(std::int64_t i) const { e << i; }
+    void operator()(double d) const { e << d; }
+    void operator()(const std::string& s) const {
+      if (needs_quotes(s)) e << YAML::DoubleQuoted;
+      e << s;
+    }
+    void operator()(const Value::Array& a) const {
+      if (a.empty()) {
+        e << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        return;
+      }
+      e << YAML::BeginSeq;
+      for (const auto& x : a) emit_yaml(e, x);
+      e << YAML::EndSeq;
+    }
+    void operator()(const Value::Object& o) const {
+      if (o.empty()) {
+        e << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        return;
+      }
+      e << YAML::BeginMap;
+      for (const auto& [k, x] : o) {
+        e << YAML::Key << k << YAML::Value;
+        emit_yaml(e, x);
+      }
+      e << YAML::EndMap;
+    }
+  };
+  std::visit(Visitor{e}, v.data());
+}
+
+// ---- table --------------------------------------------------------------------------------
+
+class TableWriter {
+ public:
+  TableWriter(std::ostream& out, std::ostream& err, const RenderOptions& options)
+      : out_(out), err_(err), options_(options) {}
+
+  void top(const Value& v) {
+    if (v.is_array()) {
+      bool first = true;
+      for (const auto& e : v.as_array()) {
+        if (!first && e.is_object()) out_ << '\n';
+        first = false;
+        element(e, 0, "kepoch");
+      }
+    } else {
+      element(v, 0, "kepoch");
+    }
+  }
+
+ private:
+  std::string bold(const std::string& s) const {
+    return options_.color_out ? "\x1b[1m" + s + "\x1b[0m" : s;
+  }
+
+  static std::string cell(const Value& v) {
+    if (v.is_null()) return "-";
+    if (v.is_array()) {
+      std::string joined;
+      for (const auto& e : v.as_array()) {
+        if (!joined.empty()) joined += ",";
+        joined += e.is_scalar() ? scalar_text(e) : "{...}";
+      }
+      return joined.empty() ? "(none)" : joined;
+    }
+    return v.is_object() ? "{...}" : scalar_text(v);
+  }
+
+  static bool is_table(const Value& v) {
+    return v.is_array() && !v.as_array().empty() &&
+           std::all_of(v.as_array().begin(), v.as_array().end(),
+                       [](const Value& e) { return e.is_object(); });
+  }
+
+  static bool is_inline(const Value& v) {
+    if (v.is_scalar()) return true;
+    if (!v.is_array()) return false;
+    return std::all_of(v.as_array().begin(), v.as_array().end(),
+                       [](const Value& e) { return e.is_scalar(); });
+  }
+
+  void element(const Value& v, int indent, const std::string& file) {
+    if (v.is_object()) {
+      record(v, indent, file);
+    } else {
+      out_ << std::string(indent, ' ') << cell(v) << '\n';
+    }
+  }
+
+  void record(const Value& obj, int indent, std::string file) {
+    if (const Value* f = obj.find("file")) file = scalar_text(*f);
+    std::size_t width = 0;
+    for (const auto& [k, v] : obj.as_object())
+      if (is_inline(v) && k != "problems") width = std::max(width, k.size());
+    const std::string pad(indent, ' ');
+    for (const auto& [k, v] : obj.as_object()) {
+      if (k == "problems" && v.is_array()) {
+        problems(v, file, pad, width);
+      } else if (is_inline(v)) {
+        out_ << pad << bold(k) << std::string(width - k.size() + 2, ' ') << cell(v) << '\n';
+      } else if (is_table(v)) {
+        out_ << pad << bold(k) << ":\n";
+        table(v.as_array(), indent + 2);
+      } else if (v.is_object()) {
+        out_ << pad << bold(k) << ":\n";
+        record(v, indent + 2, file);
+      } else {
+        out_ << pad << bold(k) << ":\n";
+        for (const auto& e : v.as_array()) element(e, indent + 2, file);
+      }
+    }
+  }
+
+  void table(const Value::Array& rows, int indent) {
+    std::vector<std::string> columns;
+    for (const auto& row : rows)
+      for (const auto& [k, v] : row.as_object())
+        if (is_inline(v) && std::find(columns.begin(), columns.end(), k) == columns.end())
+          columns.push_back(k);
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::size_t> widths;
+    for (const auto& c : columns) {
+      std::string head = c;
+      std::transform(head.begin(), head.end(), head.begin(), ::toupper);
+      widths.push_back(head.size());
+    }
+    for (const auto& row : rows) {
+      std::vector<std::string> line;
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        const Value* v = row.find(columns[i]);
+        line.push_back(v ? cell(*v) : "-");
+        widths[i] = std::max(widths[i], line.back().size());
+      }
+      cells.push_back(std::move(line));
+    }
+    const std::string pad(indent, ' ');
+    std::string header;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      std::string head = columns[i];
+      std::transform(head.begin(), head.end(), head.begin(), ::toupper);
+      header += i + 1 < columns.size() ? fmt::format("{:<{}}  ", head, widths[i]) : head;
+    }
+    out_ << pad << bold(header) << '\n';
+    for (const auto& line : cells) {
+      std::string text;
+      for (std::size_t i = 0; i < line.size(); ++i)
+        text += i + 1 < line.size() ? fmt::format("{:<{}}  ", line[i], widths[i]) : line[i];
+      out_ << pad << text << '\n';
+    }
+  }
+
+  // Diagnostics go to the error stream, one line each; stdout keeps a count.
+  void problems(const Value& list, const std::string& file, const std::string& pad,
+                std::size_t width) {
+    int errors = 0, warnings = 0;
+    for (const auto& p : list.as_array()) {
+      const Value* sev = p.find("severity");
+      const std::string severity = sev ? scalar_text(*sev) : "error";
+      (severity == "error" ? errors : warnings)++;
+      err_ << problem_line(p, file, severity) << '\n';
+    }
+    const std::string summary =
+        errors + warnings == 0
+            ? "none"
+            : fmt::format("{} error{}, {} warning{} (on stderr)", errors, errors == 1 ? "" : "s",
+                          warnings, warnings == 1 ? "" : "s");
+    out_ << pad << bold("problems") << std::string(width > 8 ? width - 8 + 2 : 2, ' ') << summary
+         << '\n';
+  }
+
+  std::string problem_line(const Value& p, const std::string& file,
+                           const std::string& severity) const {
+    std::string where = file;
+    if (const Value* line = p.find("line"); line && scalar_text(*line) != "0") {
+      where += ":" + scalar_text(*line);
+    }
+    std::string sev = severity;
+    if (options_.color_err) sev = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + sev + "\x1b[0m";
+    const Value* message = p.find("message");
+    std::string text = fmt::format("{}: {}: {}", where, sev, message ? scalar_text(*message) : "");
+    const Value* exc = p.find("kafka_exception");
+    const Value* kmsg = p.find("kafka_message");
+    if (exc && !scalar_text(*exc).empty()) {
+      std::string simple = scalar_text(*exc);
+      simple = simple.substr(simple.rfind('.') + 1);
+      text += fmt::format(" (Kafka: {}{}{})", simple, kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
+                          kmsg ? scalar_text(*kmsg) : "");
+    }
+    return text;
+  }
+
+  std::ostream& out_;
+  std::ostream& err_;
+  const RenderOptions& options_;
+};
+
+}  // namespace
+
+std::optional<Format> format_from_name(std::string_view name) {
+  if (name == "table") return Format::table;
+  if (name == "json") return Format::json;
+  if (name == "yaml") return Format::yaml;
+  return std::nullopt;
+}
+
+void render_json(const Value& value, std::ostream& out) { out << to_json(value).dump(2) << '\n'; }
+
+void render_yaml(const Value& value, std::ostream& out) {
+  YAML::Emitter e;
+  emit_yaml(e, value);
+  out << e.c_str() << '\n';
+}
+
+void render_table(const Value& value, std::ostream& out, std::ostream& err,
+                  const RenderOptions& options) {
+  TableWriter(out, err, options).top(value);
+}
+
+void render(const Value& value, Format format, std::ostream& out, std::ostream& err,
+            const RenderOptions& options) {
+  switch (format) {
+    case Format::table: render_table(value, out, err, options); break;
+    case Format::json: render_json(value, out); break;
+    case Format::yaml: render_yaml(value, out); break;
+  }
+}
+
+}  // namespace kepoch::report

@@ -1,0 +1,35 @@
+#pragma once
+// The renderers shared by every command: one report value, three formats.
+//
+// Table (people): objects as aligned "key  value" lines, arrays of objects as aligned
+// columns, records of a top-level array separated by a blank line. Arrays named
+// "problems" (objects with severity, line, message) are diagnostics: in table form each is
+// one line on the error stream, "file:line: severity: message", and stdout keeps a count.
+// JSON and YAML (scripts): the value as is, problems included.
+
+#include <iosfwd>
+#include <optional>
+#include <string_view>
+
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+enum class Format { table, json, yaml };
+
+std::optional<Format> format_from_name(std::string_view name);
+
+struct RenderOptions {
+  bool color_out = false;  // ANSI colour on the output stream (a TTY, NO_COLOR unset)
+  bool color_err = false;  // likewise for the error stream
+};
+
+void render(const Value& value, Format format, std::ostream& out, std::ostream& err,
+            const RenderOptions& options = {});
+
+void render_json(const Value& value, std::ostream& out);
+void render_yaml(const Value& value, std::ostream& out);
+void render_table(const Value& value, std::ostream& out, std::ostream& err,
+                  const RenderOptions& options);
+
+}  // namespace kepoch::report

@@ -1,0 +1,99 @@
+#include "kepoch/storage/checkpoint_files.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<fs::path> checkpoints_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) continue;
+    if (checkpoint_type_from_name(it->path().filename().string())) out.push_back(it->path());
+  }
+  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
+  return out;
+}
+
+}  // namespace
+
+std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
+  const fs::path path(argument);
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    // A dangling symlink or a missing file: let the reader say which, with the path.
+    return {path};
+  }
+  if (!fs::is_directory(status)) return {path};
+
+  std::vector<fs::path> found = checkpoints_in(path);
+  std::vector<fs::path> subdirs;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) subdirs.push_back(it->path());
+  }
+  if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
+  for (const auto& sub : subdirs) {
+    auto inner = checkpoints_in(sub);
+    found.insert(found.end(), inner.begin(), inner.end());
+  }
+  if (found.empty()) {
+    throw InputError(argument, "no checkpoint files in this directory (looked for Kafka's "
+                               "checkpoint names here and one level down)");
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+CheckpointReport check_checkpoint_file(const fs::path& path,
+                                       const std::optional<CheckpointType>& kind,
+                                       CheckDepth depth) {
+  const std::string name = path.string();
+  const std::string text = read_small_file(path, kMaxCheckpointBytes);
+  std::optional<CheckpointType> type = kind;
+  if (!type) type = checkpoint_type_from_name(path.filename().string());
+  if (!type) type = checkpoint_type_from_content(text);
+  if (!type) {
+    throw InputError(name, "cannot tell which checkpoint file this is from its name or content "
+                           "(not a Kafka checkpoint? name it with --kind)");
+  }
+  CheckpointContext context;
+  std::error_code ec;
+  context.tmp_sibling = !type->tmp && fs::exists(fs::path(name + ".tmp"), ec);
+  context.metadata_log_dir = fs::exists(path.parent_path() / "__cluster_metadata-0", ec);
+  return check_checkpoint(text, name, *type, context, depth);
+}
+
+CheckpointBatch check_checkpoint_arguments(const std::vector<std::string>& arguments,
+                                           const std::optional<CheckpointType>& kind,
+                                           CheckDepth depth) {
+  CheckpointBatch batch;
+  for (const auto& argument : arguments) {
+    std::vector<fs::path> paths;
+    try {
+      paths = expand_checkpoint_paths(argument);
+    } catch (const InputError& e) {
+      batch.unreadable.push_back(e.what());
+      continue;
+    }
+    for (const auto& path : paths) {
+      try {
+        batch.reports.push_back(check_checkpoint_file(path, kind, depth));
+      } catch (const InputError& e) {
+        batch.unreadable.push_back(e.what());
+      }
+    }
+  }
+  if (depth == CheckDepth::validate) lint_topic_ids_across_replicas(batch.reports);
+  return batch;
+}
+
+}  // namespace kepoch
