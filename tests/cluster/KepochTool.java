@@ -13,11 +13,13 @@
 //   wait-isr T P IDS TIMEOUT_MS               until sorted ISR == sorted IDS
 //   end-offset T P                            log end offset (high watermark) via ListOffsets
 //   produce T N [--acks all|1|0] [--codec C] [--partition P] [--prefix S] [--start I]
-//               [--transactional] [--sync] [--timeout-ms MS]
+//               [--transactional] [--abort] [--sync] [--timeout-ms MS]
 //       keys "<prefix>-<i>", values "<prefix>-value-<i>", i = start .. start+N-1.
 //       Prints one summary line:
 //       "produced topic=T acked=A failed=F first_offset=X last_offset=Y partitions=..."
 //       Exit status 0 only if all N were acked (with acks=0 "acked" means sent).
+//       --transactional: one transaction (transactional.id kepoch-<topic>-<prefix>), committed;
+//       --abort: same but the transaction is aborted (records + ABORT marker stay in the log).
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
@@ -33,7 +35,7 @@ public class KepochTool {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "6000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100");
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
@@ -63,11 +65,11 @@ public class KepochTool {
     }
 
     static String brokers(Admin a) throws Exception {
-        return join(sortedIds(a.describeCluster().nodes().get(6, TimeUnit.SECONDS)));
+        return join(sortedIds(a.describeCluster().nodes().get(10, TimeUnit.SECONDS)));
     }
 
     static TopicPartitionInfo partInfo(Admin a, String topic, int part) throws Exception {
-        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(6, TimeUnit.SECONDS);
+        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(10, TimeUnit.SECONDS);
         for (TopicPartitionInfo i : d.partitions()) if (i.partition() == part) return i;
         throw new IllegalArgumentException("no partition " + topic + "-" + part);
     }
@@ -107,7 +109,7 @@ public class KepochTool {
         String acks = "all", codec = "none", prefix = "r";
         Integer partition = null;
         int start = 0;
-        boolean txn = false, sync = false;
+        boolean txn = false, sync = false, abort = false;
         int timeoutMs = 15000;
         for (int k = 2; k < args.length; k++) {
             switch (args[k]) {
@@ -117,6 +119,7 @@ public class KepochTool {
                 case "--prefix" -> prefix = args[++k];
                 case "--start" -> start = Integer.parseInt(args[++k]);
                 case "--transactional" -> txn = true;
+                case "--abort" -> { txn = true; abort = true; }
                 case "--sync" -> sync = true;
                 case "--timeout-ms" -> timeoutMs = Integer.parseInt(args[++k]);
                 default -> throw new IllegalArgumentException("produce: unknown option " + args[k]);
@@ -167,18 +170,28 @@ public class KepochTool {
             }
             prod.flush();
             if (txn) {
-                if (failed.get() == 0) prod.commitTransaction(); else prod.abortTransaction();
+                if (failed.get() == 0 && !abort) prod.commitTransaction(); else prod.abortTransaction();
             }
         }
         System.out.println("produced topic=" + topic + " acked=" + acked.get() + " failed=" + failed.get()
             + " first_offset=" + (first.get() == Long.MAX_VALUE ? -1 : first.get()) + " last_offset=" + last.get()
             + " partitions=" + join(parts) + " acks=" + acks + " codec=" + codec + " prefix=" + prefix
-            + (txn ? " transactional=true" : ""));
+            + (txn ? " transactional=true" + (abort ? " aborted=true" : "") : ""));
         for (String e : errors) System.err.println("KepochTool: produce error: " + e);
         return failed.get() == 0 ? 0 : 1;
     }
 
-    public static void main(String[] argv) throws Exception {
+    public static void main(String[] argv) {
+        try {
+            run(argv);
+        } catch (Exception e) {
+            Throwable c = (e instanceof ExecutionException && e.getCause() != null) ? e.getCause() : e;
+            System.err.println("KepochTool: error: " + c);
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] argv) throws Exception {
         List<String> a = new ArrayList<>(Arrays.asList(argv));
         if (a.size() >= 2 && a.get(0).equals("--bootstrap")) { bootstrap = a.get(1); a = a.subList(2, a.size()); }
         if (bootstrap == null || a.isEmpty()) {
@@ -205,7 +218,7 @@ public class KepochTool {
                         () -> join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr())));
                     case "end-offset" -> {
                         TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
-                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(6, TimeUnit.SECONDS).offset();
+                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
                         System.out.println(off);
                         rc = 0;
                     }
