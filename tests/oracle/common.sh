@@ -1,0 +1,37 @@
+# Sourced by every real-Kafka scenario: the CLI prelude, plus a KRaft cluster from
+# tests/cluster/kafka-cluster that is always torn down, and whose broker logs are shown
+# when the scenario fails.
+. "$KEPOCH_SOURCE_DIR/tests/cli/common.sh"
+KC="$KEPOCH_SOURCE_DIR/tests/cluster/kafka-cluster"
+export KEPOCH_CLUSTER_DIR="$SCRATCH/cluster"
+
+cluster_up() {
+  eval "$("$KC" up)"
+  trap 'rc=$?; if [[ $rc -ne 0 ]]; then for n in 1 2 3; do echo "--- broker $n log (tail)"; tail -n 40 "$KEPOCH_CLUSTER_DIR/broker-$n/server.log" 2>/dev/null; done; fi; "$KC" down --purge >/dev/null 2>&1 || true; [[ $rc -eq 0 ]] && rm -rf "$SCRATCH" || echo "FAILED: $0 (scratch kept: $SCRATCH)" >&2' EXIT
+}
+
+# wait_new_leader T P OLD: prints the new leader once it differs from OLD (30 s at most).
+wait_new_leader() {
+  local leader i
+  for ((i = 0; i < 150; i++)); do
+    leader="$("$KC" leader "$1" "$2" 2>/dev/null || true)"
+    if [[ -n "$leader" && "$leader" != "$3" && "$leader" != -1 && "$leader" != none ]]; then
+      echo "$leader"
+      return 0
+    fi
+    sleep 0.2
+  done
+  fail "no new leader for $1-$2 after 30 s (was $3)"
+}
+
+# Epoch history of a partition dir as Kafka's own DumpLogSegments prints it:
+# "epoch first_offset" for every change of partitionLeaderEpoch between batches.
+kafka_batch_epochs() {
+  local dir="$1" f
+  for f in "$dir"/*.log; do
+    "$KC" dump-log --files "$f" 2>/dev/null
+  done | awk '/baseOffset:/ {
+      for (i = 1; i <= NF; i++) { if ($i == "baseOffset:") b = $(i+1); if ($i == "partitionLeaderEpoch:") e = $(i+1) }
+      if (!seen++ || e != last) { print e, b; last = e }
+    }'
+}
