@@ -34,8 +34,8 @@ public class KepochTool {
     static Admin admin() {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "4000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100");
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
         p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
@@ -65,11 +65,11 @@ public class KepochTool {
     }
 
     static String brokers(Admin a) throws Exception {
-        return join(sortedIds(a.describeCluster().nodes().get(10, TimeUnit.SECONDS)));
+        return join(sortedIds(a.describeCluster().nodes().get(15, TimeUnit.SECONDS)));
     }
 
     static TopicPartitionInfo partInfo(Admin a, String topic, int part) throws Exception {
-        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(10, TimeUnit.SECONDS);
+        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(15, TimeUnit.SECONDS);
         for (TopicPartitionInfo i : d.partitions()) if (i.partition() == part) return i;
         throw new IllegalArgumentException("no partition " + topic + "-" + part);
     }
@@ -218,7 +218,7 @@ public class KepochTool {
                         () -> join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr())));
                     case "end-offset" -> {
                         TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
-                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
+                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(15, TimeUnit.SECONDS).offset();
                         System.out.println(off);
                         rc = 0;
                     }
