@@ -21,49 +21,59 @@ std::string errno_text(int err) {
   }
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
-std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
-  const std::string name = path.string();
+ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : path_(path.string()) {
   // O_NONBLOCK so that opening a FIFO or device returns at once; we reject those below.
-  Fd fd(::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) throw InputError(name, errno_text(errno));
-
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0) throw InputError(path_, errno_text(errno));
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) throw InputError(name, errno_text(errno));
-  if (S_ISDIR(st.st_mode)) throw InputError(name, "is a directory, expected a file");
-  if (!S_ISREG(st.st_mode)) throw InputError(name, "not a regular file");
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size > max_bytes) {
-    throw InputError(name, fmt::format("file is {} bytes, larger than the {} bytes kepoch reads "
-                                       "for this kind of file",
-                                       size, max_bytes));
+  if (::fstat(fd_, &st) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    throw InputError(path_, errno_text(err));
   }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    throw InputError(path_, S_ISDIR(st.st_mode) ? "is a directory, expected a file"
+                                                : "not a regular file");
+  }
+  size_ = static_cast<std::uint64_t>(st.st_size);
+}
 
-  std::string content(size, '\0');
+ReadOnlyFile::~ReadOnlyFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept
+    : path_(std::move(other.path_)), fd_(other.fd_), size_(other.size_) {
+  other.fd_ = -1;
+}
+
+std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
   std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::read(fd.get(), content.data() + done, content.size() - done);
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
+                              static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw InputError(name, "read failed: " + errno_text(errno), 0, done);
-    if (n == 0) break;  // the file shrank while we read it: keep what is there
+    if (n < 0) throw InputError(path_, "read failed: " + errno_text(errno), 0, offset + done);
+    if (n == 0) break;  // EOF (the file may have shrunk since it was opened)
     done += static_cast<std::size_t>(n);
   }
-  content.resize(done);
+  return done;
+}
+
+std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  const ReadOnlyFile file(path);
+  if (file.size() > max_bytes) {
+    throw InputError(file.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
+                                              "reads for this kind of file",
+                                              file.size(), max_bytes));
+  }
+  std::string content(file.size(), '\0');
+  const std::size_t n = file.read_at(
+      0, {reinterpret_cast<std::uint8_t*>(content.data()), content.size()});
+  content.resize(n);
   return content;
 }
 

@@ -1,5 +1,7 @@
 #include "kepoch/report/render.hpp"
 
+#include "kepoch/report/render_detail.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -8,7 +10,7 @@
 #include <ostream>
 
 namespace kepoch::report {
-namespace {
+namespace detail {
 
 // ---- JSON ---------------------------------------------------------------------------------
 
@@ -86,6 +88,55 @@ void emit_yaml(YAML::Emitter& e, const Value& v) {
 
 // ---- table --------------------------------------------------------------------------------
 
+std::string cell_text(const Value& v) {
+  if (v.is_null()) return "-";
+  if (v.is_array()) {
+    std::string joined;
+    for (const auto& e : v.as_array()) {
+      if (!joined.empty()) joined += ",";
+      joined += e.is_scalar() ? scalar_text(e) : "{...}";
+    }
+    return joined.empty() ? "(none)" : joined;
+  }
+  return v.is_object() ? "{...}" : scalar_text(v);
+}
+
+std::string problem_text(const Value& p, const std::string& file, bool color) {
+  const Value* sev = p.find("severity");
+  const std::string severity = sev ? scalar_text(*sev) : "error";
+  std::string where = file;
+  if (const Value* line = p.find("line"); line && scalar_text(*line) != "0") {
+    where += ":" + scalar_text(*line);
+  } else if (const Value* pos = p.find("position"); pos && !pos->is_null()) {
+    where += ": at byte " + scalar_text(*pos);
+  }
+  std::string shown = severity;
+  if (color) shown = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + shown + "\x1b[0m";
+  const Value* message = p.find("message");
+  std::string text = fmt::format("{}: {}: {}", where, shown, message ? scalar_text(*message) : "");
+  const Value* exc = p.find("kafka_exception");
+  const Value* kmsg = p.find("kafka_message");
+  if (exc && !scalar_text(*exc).empty()) {
+    std::string simple = scalar_text(*exc);
+    simple = simple.substr(simple.rfind('.') + 1);
+    text += fmt::format(" (Kafka: {}{}{})", simple,
+                        kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
+                        kmsg ? scalar_text(*kmsg) : "");
+  }
+  return text;
+}
+
+std::string problem_summary(int errors, int warnings) {
+  if (errors + warnings == 0) return "none";
+  return fmt::format("{} error{}, {} warning{} (on stderr)", errors, errors == 1 ? "" : "s",
+                     warnings, warnings == 1 ? "" : "s");
+}
+
+}  // namespace detail
+
+namespace {
+using namespace detail;
+
 class TableWriter {
  public:
   TableWriter(std::ostream& out, std::ostream& err, const RenderOptions& options)
@@ -109,18 +160,7 @@ class TableWriter {
     return options_.color_out ? "\x1b[1m" + s + "\x1b[0m" : s;
   }
 
-  static std::string cell(const Value& v) {
-    if (v.is_null()) return "-";
-    if (v.is_array()) {
-      std::string joined;
-      for (const auto& e : v.as_array()) {
-        if (!joined.empty()) joined += ",";
-        joined += e.is_scalar() ? scalar_text(e) : "{...}";
-      }
-      return joined.empty() ? "(none)" : joined;
-    }
-    return v.is_object() ? "{...}" : scalar_text(v);
-  }
+  static std::string cell(const Value& v) { return cell_text(v); }
 
   static bool is_table(const Value& v) {
     return v.is_array() && !v.as_array().empty() &&
@@ -211,38 +251,11 @@ class TableWriter {
     int errors = 0, warnings = 0;
     for (const auto& p : list.as_array()) {
       const Value* sev = p.find("severity");
-      const std::string severity = sev ? scalar_text(*sev) : "error";
-      (severity == "error" ? errors : warnings)++;
-      err_ << problem_line(p, file, severity) << '\n';
+      (sev && scalar_text(*sev) == "warning" ? warnings : errors)++;
+      err_ << problem_text(p, file, options_.color_err) << '\n';
     }
-    const std::string summary =
-        errors + warnings == 0
-            ? "none"
-            : fmt::format("{} error{}, {} warning{} (on stderr)", errors, errors == 1 ? "" : "s",
-                          warnings, warnings == 1 ? "" : "s");
-    out_ << pad << bold("problems") << std::string(width > 8 ? width - 8 + 2 : 2, ' ') << summary
-         << '\n';
-  }
-
-  std::string problem_line(const Value& p, const std::string& file,
-                           const std::string& severity) const {
-    std::string where = file;
-    if (const Value* line = p.find("line"); line && scalar_text(*line) != "0") {
-      where += ":" + scalar_text(*line);
-    }
-    std::string sev = severity;
-    if (options_.color_err) sev = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + sev + "\x1b[0m";
-    const Value* message = p.find("message");
-    std::string text = fmt::format("{}: {}: {}", where, sev, message ? scalar_text(*message) : "");
-    const Value* exc = p.find("kafka_exception");
-    const Value* kmsg = p.find("kafka_message");
-    if (exc && !scalar_text(*exc).empty()) {
-      std::string simple = scalar_text(*exc);
-      simple = simple.substr(simple.rfind('.') + 1);
-      text += fmt::format(" (Kafka: {}{}{})", simple, kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
-                          kmsg ? scalar_text(*kmsg) : "");
-    }
-    return text;
+    out_ << pad << bold("problems") << std::string(width > 8 ? width - 8 + 2 : 2, ' ')
+         << problem_summary(errors, warnings) << '\n';
   }
 
   std::ostream& out_;

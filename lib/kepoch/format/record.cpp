@@ -1,0 +1,84 @@
+#include "kepoch/format/record.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "kepoch/base/byte_reader.hpp"
+
+namespace kepoch {
+namespace {
+
+// DefaultRecordBatch.incrementSequence: wraps at Integer.MAX_VALUE.
+std::int32_t sequence_of(std::int32_t base, std::int32_t delta) {
+  if (base < 0) return -1;
+  constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+  if (base > kMax - delta) return delta - (kMax - base) - 1;
+  return base + delta;
+}
+
+std::optional<std::span<const std::uint8_t>> nullable_bytes(ByteReader& r, std::string_view field) {
+  const std::int32_t len = r.varint(field);
+  if (len < 0) return std::nullopt;
+  return r.bytes(static_cast<std::size_t>(len), field);
+}
+
+Record read_record(const BatchHeader& batch, ByteReader& in) {
+  const std::uint64_t start = in.position();
+  const std::size_t start_offset = in.offset();
+  const std::int32_t length = in.varint("record length");
+  const std::size_t length_size = in.offset() - start_offset;
+  if (length < 0 || static_cast<std::size_t>(length) > in.remaining()) {
+    in.fail(fmt::format("Invalid record size: the record at byte {} declares {} bytes, {} remain",
+                        start, length, in.remaining()));
+  }
+  ByteReader r = in.sub(static_cast<std::size_t>(length), "record");
+  Record rec;
+  rec.size_in_bytes = length + static_cast<std::int32_t>(length_size);
+  r.i8("record attributes");
+  const std::int64_t timestamp_delta = r.varlong("timestampDelta");
+  const std::int32_t offset_delta = r.varint("offsetDelta");
+  rec.offset = batch.base_offset + offset_delta;
+  rec.timestamp = batch.log_append_time() ? batch.max_timestamp : batch.base_timestamp + timestamp_delta;
+  rec.sequence = sequence_of(batch.base_sequence, offset_delta);
+  rec.key = nullable_bytes(r, "key");
+  rec.value = nullable_bytes(r, "value");
+  const std::int32_t header_count = r.varint("headersCount");
+  if (header_count < 0) r.fail(fmt::format("Found invalid number of record headers {}", header_count));
+  if (static_cast<std::size_t>(header_count) > r.remaining()) {
+    r.fail(fmt::format("Found invalid number of record headers {}: more than the {} bytes left",
+                       header_count, r.remaining()));
+  }
+  for (std::int32_t i = 0; i < header_count; ++i) {
+    const std::int32_t key_len = r.varint("header key length");
+    if (key_len < 0) r.fail(fmt::format("Invalid negative header key size {}", key_len));
+    const auto key = r.bytes(static_cast<std::size_t>(key_len), "header key");
+    RecordHeader h;
+    h.key = {reinterpret_cast<const char*>(key.data()), key.size()};
+    h.value = nullable_bytes(r, "header value");
+    rec.headers.push_back(h);
+  }
+  if (!r.at_end()) {
+    r.fail(fmt::format("Invalid record size: expected to read {} bytes in record payload, but "
+                       "instead read {}",
+                       length, r.offset()));
+  }
+  return rec;
+}
+
+}  // namespace
+
+void for_each_record(const BatchHeader& batch, std::span<const std::uint8_t> section,
+                     std::uint64_t position, const std::function<void(const Record&)>& visit) {
+  ByteReader in(section, position);
+  if (batch.records_count < 0) {
+    in.fail(fmt::format("Found invalid record count {} in magic v2 batch", batch.records_count));
+  }
+  for (std::int32_t i = 0; i < batch.records_count; ++i) {
+    if (in.at_end()) in.fail("Incorrect declared batch size, premature EOF reached");
+    visit(read_record(batch, in));
+  }
+  if (!in.at_end()) in.fail("Incorrect declared batch size, records still remaining in file");
+}
+
+}  // namespace kepoch

@@ -1,0 +1,49 @@
+#pragma once
+// Records inside a v2 batch (DefaultRecord), after decompression:
+//
+//   length varint            bytes after this field
+//   attributes int8          unused
+//   timestampDelta varlong   timestamp = baseTimestamp + delta (LogAppendTime: maxTimestamp)
+//   offsetDelta varint       offset = baseOffset + delta
+//   keyLength varint, key    negative: null
+//   valueLength varint, value
+//   headersCount varint      then per header: keyLength varint (>= 0), key (UTF-8),
+//                            valueLength varint (negative: null), value
+//
+// DefaultRecord.readFrom checks: the record's bytes are all there; it consumes exactly
+// `length` bytes; DefaultRecordBatch: exactly recordsCount records, nothing left over.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "kepoch/format/record_batch.hpp"
+
+namespace kepoch {
+
+struct RecordHeader {
+  std::string_view key;
+  std::optional<std::span<const std::uint8_t>> value;
+};
+
+struct Record {
+  std::int64_t offset = 0;
+  std::int64_t timestamp = -1;
+  std::int32_t sequence = -1;
+  std::int32_t size_in_bytes = 0;  // the length varint's value plus its own size
+  std::optional<std::span<const std::uint8_t>> key;
+  std::optional<std::span<const std::uint8_t>> value;
+  std::vector<RecordHeader> headers;
+};
+
+// Parses the records of a v2 batch from its (decompressed) records section. `position` is
+// the file position of section[0] for errors (for compressed data: the batch's position).
+// Calls `visit` for each record; the spans point into `section`. Throws FormatError with
+// Kafka's message on invalid records.
+void for_each_record(const BatchHeader& batch, std::span<const std::uint8_t> section,
+                     std::uint64_t position, const std::function<void(const Record&)>& visit);
+
+}  // namespace kepoch

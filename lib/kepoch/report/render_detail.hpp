@@ -1,0 +1,24 @@
+#pragma once
+// Pieces shared by the whole-value renderers (render.cpp) and the streaming ones
+// (stream.cpp). Not part of the library's interface.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kepoch/report/value.hpp"
+
+namespace YAML {
+class Emitter;
+}
+
+namespace kepoch::report::detail {
+
+nlohmann::ordered_json to_json(const Value& v);
+void emit_yaml(YAML::Emitter& e, const Value& v);
+// A table cell: "-" for null, comma-joined scalars for arrays.
+std::string cell_text(const Value& v);
+// One diagnostics line: "file:line: severity: message (Kafka: ...)".
+std::string problem_text(const Value& problem, const std::string& file, bool color);
+std::string problem_summary(int errors, int warnings);
+
+}  // namespace kepoch::report::detail

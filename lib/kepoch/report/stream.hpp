@@ -1,0 +1,31 @@
+#pragma once
+// Streaming output for reports too large to hold in memory (a segment's batches): a
+// top-level array of items, each with leading fields, one streamed list, and trailing
+// fields. Each format writes as it goes, so memory stays bounded whatever the log size;
+// the result is the same document the whole-value renderers would print.
+
+#include <iosfwd>
+#include <memory>
+#include <string_view>
+
+#include "kepoch/report/render.hpp"
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+class ReportStream {
+ public:
+  virtual ~ReportStream() = default;
+  // Starts an item: `fields` is an object of leading members; `list_key` names the list.
+  virtual void begin_item(const Value& fields, std::string_view list_key) = 0;
+  virtual void element(const Value& element) = 0;
+  // Ends the item with trailing members (a "problems" array is diagnostics, as in render).
+  virtual void end_item(const Value& trailer) = 0;
+  // Closes the top-level array.
+  virtual void finish() = 0;
+};
+
+std::unique_ptr<ReportStream> make_stream(Format format, std::ostream& out, std::ostream& err,
+                                          const RenderOptions& options);
+
+}  // namespace kepoch::report

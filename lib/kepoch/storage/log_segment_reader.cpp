@@ -1,0 +1,90 @@
+#include "kepoch/storage/log_segment_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kepoch {
+namespace {
+constexpr std::size_t kWindow = 4u << 20;  // read 4 MiB at a time
+}
+
+std::string_view log_end_reason_name(LogEndReason reason) {
+  switch (reason) {
+    case LogEndReason::end_of_file: return "end-of-file";
+    case LogEndReason::partial_header: return "partial-header";
+    case LogEndReason::partial_batch: return "partial-batch";
+    case LogEndReason::corrupt_size: return "corrupt-size";
+  }
+  return "unknown";
+}
+
+LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_batches)
+    : file_(path), load_batches_(load_batches) {}
+
+std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
+  const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;
+  if (!inside) {
+    const std::size_t want = std::max(n, kWindow);
+    const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
+    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
+    if (buffer_.size() < len) buffer_.resize(len);
+    buffer_start_ = position;
+    buffer_len_ = file_.read_at(position, {buffer_.data(), len});
+  }
+  const std::size_t from = static_cast<std::size_t>(position - buffer_start_);
+  const std::size_t avail = std::min(n, buffer_len_ > from ? buffer_len_ - from : 0);
+  return {buffer_.data() + from, avail};
+}
+
+std::optional<LogSegmentReader::Entry> LogSegmentReader::stop(LogEndReason reason,
+                                                               std::string message) {
+  end_.reason = reason;
+  end_.position = position_;
+  end_.trailing_bytes = file_.size() > position_ ? file_.size() - position_ : 0;
+  end_.message = std::move(message);
+  return std::nullopt;
+}
+
+std::optional<LogSegmentReader::Entry> LogSegmentReader::next() {
+  const std::uint64_t size = file_.size();
+  if (position_ >= size) return stop(LogEndReason::end_of_file);
+  // FileLogInputStream: fewer than HEADER_SIZE_UP_TO_MAGIC (17) bytes left is a partial tail.
+  if (size - position_ <= kHeaderSizeUpToMagic) {
+    return stop(LogEndReason::partial_header,
+                fmt::format("{} bytes at the end are too few for an entry header",
+                            size - position_));
+  }
+  auto head = window(position_, std::min<std::uint64_t>(kBatchHeaderSize, size - position_));
+  if (head.size() < kHeaderSizeUpToMagic) {
+    return stop(LogEndReason::partial_header, "the file shrank while it was read");
+  }
+  Entry entry;
+  entry.header = read_batch_header(head, position_);
+  const std::int32_t size_field = entry.header.size_field;
+  if (size_field < kMinRecordOverhead) {
+    return stop(LogEndReason::corrupt_size,
+                fmt::format("Found record size {} smaller than minimum record overhead ({}) in "
+                            "file {}.",
+                            size_field, kMinRecordOverhead, file_.path()));
+  }
+  const std::uint64_t total = entry.header.size_in_bytes();
+  // A v2 entry shorter than 61 bytes: read no header field past its own end.
+  if (total < head.size()) entry.header = read_batch_header(head.first(total), position_);
+  if (position_ + total > size) {
+    return stop(LogEndReason::partial_batch,
+                fmt::format("the entry declares {} bytes but only {} remain in the file", total,
+                            size - position_));
+  }
+  if (load_batches_ && total <= kMaxLoadedBatchBytes) {
+    entry.bytes = window(position_, static_cast<std::size_t>(total));
+    entry.loaded = entry.bytes.size() == total;
+    if (entry.loaded) entry.header = read_batch_header(entry.bytes, position_);
+  } else {
+    entry.bytes = head;
+  }
+  position_ += total;
+  return entry;
+}
+
+}  // namespace kepoch

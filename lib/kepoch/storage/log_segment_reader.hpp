@@ -1,0 +1,74 @@
+#pragma once
+// Walks the entries of a .log file the way Kafka's FileLogInputStream does, reading through
+// a bounded window (never the whole file), read-only:
+//
+//   1. at most 17 bytes left                  -> stop: partial header (a torn tail)
+//   2. read offset int64, size int32, magic int8
+//   3. size < 14                               -> stop: CorruptRecordException (all-zero
+//                                                 preallocated space ends here too)
+//   4. position + 12 + size > file size        -> stop: partial batch (a torn tail)
+//   5. magic < 2: legacy entry, else v2; next position += 12 + size
+//
+// How far the walk got and why it stopped is in end().
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/record_batch.hpp"
+
+namespace kepoch {
+
+// Batches larger than this are walked over but not loaded (no CRC, no records).
+inline constexpr std::uint64_t kMaxLoadedBatchBytes = 256ull << 20;
+
+enum class LogEndReason { end_of_file, partial_header, partial_batch, corrupt_size };
+std::string_view log_end_reason_name(LogEndReason reason);
+
+struct LogEnd {
+  LogEndReason reason = LogEndReason::end_of_file;
+  std::uint64_t position = 0;        // where the walk stopped
+  std::uint64_t trailing_bytes = 0;  // bytes from there to the end of the file
+  std::string message;               // Kafka's words for corrupt_size, ours otherwise
+};
+
+class LogSegmentReader {
+ public:
+  struct Entry {
+    BatchHeader header;
+    // The whole entry (kLogOverhead + size_field bytes) when `loaded`; valid until next().
+    std::span<const std::uint8_t> bytes;
+    bool loaded = false;
+  };
+
+  // Throws InputError when the file cannot be opened.
+  explicit LogSegmentReader(const std::filesystem::path& path, bool load_batches = true);
+
+  // The next entry, or nullopt when the walk stops (see end()).
+  std::optional<Entry> next();
+  // Continue the walk from `position` (e.g. an index entry's position).
+  void seek(std::uint64_t position) { position_ = position; }
+
+  const LogEnd& end() const { return end_; }
+  std::uint64_t file_size() const { return file_.size(); }
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  // Makes [position, position + n) available in the window; returns it.
+  std::span<const std::uint8_t> window(std::uint64_t position, std::size_t n);
+  std::optional<Entry> stop(LogEndReason reason, std::string message = "");
+
+  ReadOnlyFile file_;
+  bool load_batches_;
+  std::uint64_t position_ = 0;
+  std::vector<std::uint8_t> buffer_;
+  std::uint64_t buffer_start_ = 0;
+  std::size_t buffer_len_ = 0;
+  LogEnd end_;
+};
+
+}  // namespace kepoch
