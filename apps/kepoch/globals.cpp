@@ -33,6 +33,14 @@ void emit(const report::Value& value, const Globals& globals) {
   std::cout.flush();
 }
 
+std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals) {
+  report::RenderOptions options;
+  options.color_out = use_color(STDOUT_FILENO, globals);
+  options.color_err = use_color(STDERR_FILENO, globals);
+  return report::make_stream(*report::format_from_name(globals.output), std::cout, std::cerr,
+                             options);
+}
+
 void print_error(const std::string& message, const Globals& globals) {
   const bool color = use_color(STDERR_FILENO, globals);
   std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ") << message << '\n';

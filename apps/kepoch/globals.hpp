@@ -5,6 +5,9 @@
 
 #include <string>
 
+#include <memory>
+
+#include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::cli {
@@ -21,10 +24,14 @@ void add_global_options(CLI::App& app, Globals& globals);
 // Renders a command's report with the shared renderer in the chosen format.
 void emit(const report::Value& value, const Globals& globals);
 
+// A streaming renderer on stdout/stderr in the chosen format, for large reports.
+std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals);
+
 // Prints a one-line error for an input kepoch could not judge ("kepoch: <message>").
 void print_error(const std::string& message, const Globals& globals);
 
 // One registration function per subcommand file.
 void register_checkpoint(CLI::App& app, Globals& globals);
+void register_segment(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -25,11 +25,13 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  kepoch checkpoint validate /var/lib/kafka/data/orders-0\n"
       "  kepoch checkpoint dump -o json /var/lib/kafka/data\n"
+      "  kepoch segment dump /var/lib/kafka/data/orders-0/00000000000000000000.log\n"
       "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable input, 4 cluster error.");
 
   Globals globals;
   add_global_options(app, globals);
   register_checkpoint(app, globals);
+  register_segment(app, globals);
 
   try {
     app.parse(argc, argv);

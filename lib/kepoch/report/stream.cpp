@@ -19,7 +19,8 @@ using namespace detail;
 class JsonStream : public ReportStream {
  public:
   explicit JsonStream(std::ostream& out) : out_(out) {}
-  void begin_item(const Value& fields, std::string_view list_key) override {
+  void begin_item(const Value& fields, std::string_view list_key,
+                  std::vector<std::string>) override {
     out_ << (items_++ ? ",\n" : "[\n") << '{';
     members(fields);
     out_ << (fields.as_object().empty() ? "" : ",") << nlohmann::json(std::string(list_key)).dump()
@@ -54,7 +55,8 @@ class JsonStream : public ReportStream {
 class YamlStream : public ReportStream {
  public:
   explicit YamlStream(std::ostream& out) : out_(out) {}
-  void begin_item(const Value& fields, std::string_view list_key) override {
+  void begin_item(const Value& fields, std::string_view list_key,
+                  std::vector<std::string>) override {
     any_ = true;
     first_line_ = true;
     if (!fields.as_object().empty()) write(fields, 2, true);
@@ -112,13 +114,15 @@ class TableStream : public ReportStream {
   TableStream(std::ostream& out, std::ostream& err, const RenderOptions& options)
       : out_(out), err_(err), options_(options) {}
 
-  void begin_item(const Value& fields, std::string_view list_key) override {
+  void begin_item(const Value& fields, std::string_view list_key,
+                  std::vector<std::string> table_columns) override {
     if (items_++) out_ << '\n';
+    wanted_ = std::move(table_columns);
     file_ = "kepoch";
     if (const Value* f = fields.find("file")) file_ = scalar_text(*f);
     width_ = 0;
     for (const auto& [k, v] : fields.as_object()) width_ = std::max(width_, k.size());
-    width_ = std::max<std::size_t>(width_, 8);
+    width_ = std::max<std::size_t>(width_, 14);  // room for the trailer's keys
     for (const auto& [k, v] : fields.as_object()) field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
     columns_.clear();
@@ -176,6 +180,7 @@ class TableStream : public ReportStream {
     std::string header;
     for (const auto& [k, v] : e.as_object()) {
       if (v.is_array() || v.is_object()) continue;
+      if (!wanted_.empty() && std::find(wanted_.begin(), wanted_.end(), k) == wanted_.end()) continue;
       std::string head = k;
       std::transform(head.begin(), head.end(), head.begin(), ::toupper);
       columns_.push_back(k);
@@ -195,6 +200,7 @@ class TableStream : public ReportStream {
   int items_ = 0;
   std::string file_;
   std::size_t width_ = 0;
+  std::vector<std::string> wanted_;
   std::vector<std::string> columns_;
   std::vector<std::size_t> widths_;
 };

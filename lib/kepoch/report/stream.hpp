@@ -6,7 +6,9 @@
 
 #include <iosfwd>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/value.hpp"
@@ -17,7 +19,10 @@ class ReportStream {
  public:
   virtual ~ReportStream() = default;
   // Starts an item: `fields` is an object of leading members; `list_key` names the list.
-  virtual void begin_item(const Value& fields, std::string_view list_key) = 0;
+  // `table_columns`, if not empty, chooses the list's columns in table form (JSON and YAML
+  // always carry every field).
+  virtual void begin_item(const Value& fields, std::string_view list_key,
+                          std::vector<std::string> table_columns = {}) = 0;
   virtual void element(const Value& element) = 0;
   // Ends the item with trailing members (a "problems" array is diagnostics, as in render).
   virtual void end_item(const Value& trailer) = 0;

@@ -1,0 +1,26 @@
+#pragma once
+// The report shape of `segment dump` (one item per file, its batches streamed):
+//   {"file", "kind": "log", "base_offset", "batches": [{"position", "size", "base_offset",
+//    "last_offset", "count", "partition_leader_epoch", "magic", "crc", "crc_valid",
+//    "compression", "timestamp_type", "is_control", "is_transactional", "producer_id",
+//    "producer_epoch", "base_sequence", "base_timestamp", "max_timestamp",
+//    "records"?: [{"offset", "timestamp", "sequence", "size", "key_size", "value_size",
+//    "headers", "key"?, "value"?}]}], "batch_count", "trailing_bytes", "end", "problems"}
+
+#include <string>
+#include <vector>
+
+#include "kepoch/report/value.hpp"
+#include "kepoch/storage/segment_dump.hpp"
+
+namespace kepoch::report {
+
+enum class DataFormat { none, text, hex, base64 };
+
+Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset);
+Value batch_value(const DumpedBatch& batch, bool with_records, DataFormat data);
+Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
+// The columns a person sees in table form.
+std::vector<std::string> batch_table_columns();
+
+}  // namespace kepoch::report

@@ -1,0 +1,43 @@
+#pragma once
+// Walking one .log segment for `segment dump`: every entry's header, its CRC checked as
+// Kafka's ensureValid does, and optionally its records. Batches are handed to a visitor
+// one at a time, so memory stays bounded by the largest batch.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kepoch/format/record.hpp"
+#include "kepoch/storage/log_segment_reader.hpp"
+
+namespace kepoch {
+
+struct SegmentDumpOptions {
+  bool records = false;                      // iterate records (decompressing)
+  std::optional<std::uint64_t> max_batches;  // stop after this many batches
+  std::optional<std::int64_t> from_offset;   // skip batches that end before this offset
+};
+
+struct DumpedBatch {
+  BatchHeader header;
+  std::optional<bool> crc_valid;       // nullopt when the batch was too large to load
+  std::uint32_t computed_crc = 0;
+  std::optional<std::string> invalid;  // Kafka's ensureValid message
+  std::vector<Record> records;         // with options.records; spans valid during the visit
+  std::optional<std::string> records_error;
+};
+
+struct SegmentDumpSummary {
+  LogEnd end;
+  std::uint64_t batches = 0;
+  bool stopped_early = false;  // max_batches reached
+};
+
+// Throws InputError when the file cannot be opened.
+SegmentDumpSummary dump_segment(const std::filesystem::path& path, const SegmentDumpOptions& options,
+                                const std::function<void(const DumpedBatch&)>& visit);
+
+}  // namespace kepoch
