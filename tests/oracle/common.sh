@@ -7,7 +7,23 @@ export KEPOCH_CLUSTER_DIR="$SCRATCH/cluster"
 
 cluster_up() {
   eval "$("$KC" up)"
-  trap 'rc=$?; if [[ $rc -ne 0 ]]; then for n in 1 2 3; do echo "--- broker $n log (tail)"; tail -n 40 "$KEPOCH_CLUSTER_DIR/broker-$n/server.log" 2>/dev/null; done; fi; "$KC" down --purge >/dev/null 2>&1 || true; [[ $rc -eq 0 ]] && rm -rf "$SCRATCH" || echo "FAILED: $0 (scratch kept: $SCRATCH)" >&2' EXIT
+  trap 'cluster_cleanup $?' EXIT
+}
+
+# On failure: show the brokers' log tails and keep the cluster's data for diagnosis.
+cluster_cleanup() {
+  local rc=$1 n
+  if [[ $rc -ne 0 ]]; then
+    for n in 1 2 3; do
+      echo "--- broker $n log (tail)"
+      tail -n 40 "$KEPOCH_CLUSTER_DIR/broker-$n/server.log" 2>/dev/null || true
+    done
+    "$KC" down >/dev/null 2>&1 || true
+    echo "FAILED: $0 (scratch and cluster data kept: $SCRATCH)" >&2
+  else
+    "$KC" down --purge >/dev/null 2>&1 || true
+    rm -rf "$SCRATCH"
+  fi
 }
 
 # wait_new_leader T P OLD: prints the new leader once it differs from OLD (30 s at most).
