@@ -187,7 +187,7 @@ class TableWriter {
     if (const Value* f = obj.find("file")) file = scalar_text(*f);
     std::size_t width = 0;
     for (const auto& [k, v] : obj.as_object())
-      if (is_inline(v) && k != "problems") width = std::max(width, k.size());
+      if (is_inline(v) || k == "problems") width = std::max(width, k.size());
     const std::string pad(indent, ' ');
     for (const auto& [k, v] : obj.as_object()) {
       if (k == "problems" && v.is_array()) {
