@@ -32,7 +32,8 @@ int run(const CheckpointOptions& options, CheckDepth depth, const Globals& globa
     warnings = warnings || r.has_warnings();
   }
   if (!batch.reports.empty()) emit(files, globals);
-  for (const auto& message : batch.unreadable) print_error(message, globals);
+  for (const auto& message : batch.unreadable)
+    print_error(message, globals);
 
   if (!batch.unreadable.empty()) return kInput;
   if (invalid || (options.strict && warnings)) return kFindings;

@@ -77,7 +77,8 @@ int run(const SegmentOptions& o, const Globals& globals) {
       report::Value trailer = report::segment_trailer(summary, bad);
       if (more_bad) trailer.set("unreported_bad_batches", more_bad);
       stream->end_item(trailer);
-      if (!bad.empty() || summary.end.reason == LogEndReason::corrupt_size) code = std::max(code, int{kFindings});
+      if (!bad.empty() || summary.end.reason == LogEndReason::corrupt_size)
+        code = std::max(code, int{kFindings});
     } catch (const InputError& e) {
       print_error(e.what(), globals);
       code = kInput;

@@ -15,8 +15,9 @@
 
 int main(int argc, char** argv) {
   using namespace kepoch::cli;
-  CLI::App app{"kepoch: read a Kafka broker's on-disk replication state and reason about it "
-               "with Kafka's own rules"};
+  CLI::App app{
+      "kepoch: read a Kafka broker's on-disk replication state and reason about it "
+      "with Kafka's own rules"};
   app.name("kepoch");
   app.set_version_flag("-V,--version", "kepoch " KEPOCH_VERSION);
   app.require_subcommand(1);

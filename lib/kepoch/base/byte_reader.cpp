@@ -13,7 +13,9 @@ std::span<const std::uint8_t> ByteReader::take(std::size_t n, std::string_view f
   return out;
 }
 
-void ByteReader::fail(const std::string& what) const { throw FormatError(position(), what); }
+void ByteReader::fail(const std::string& what) const {
+  throw FormatError(position(), what);
+}
 
 std::uint32_t ByteReader::unsigned_varint(std::string_view field) {
   std::uint32_t value = 0;

@@ -31,8 +31,8 @@ class ByteReader {
       : data_(data), base_(base_position) {}
 
   std::size_t remaining() const { return data_.size() - pos_; }
-  std::size_t offset() const { return pos_; }                // within this reader
-  std::uint64_t position() const { return base_ + pos_; }    // in the file
+  std::size_t offset() const { return pos_; }              // within this reader
+  std::uint64_t position() const { return base_ + pos_; }  // in the file
   bool at_end() const { return pos_ == data_.size(); }
 
   std::uint8_t u8(std::string_view field) { return take(1, field)[0]; }
@@ -50,7 +50,9 @@ class ByteReader {
   std::uint32_t unsigned_varint(std::string_view field);
 
   // The next n bytes, checked against what remains.
-  std::span<const std::uint8_t> bytes(std::size_t n, std::string_view field) { return take(n, field); }
+  std::span<const std::uint8_t> bytes(std::size_t n, std::string_view field) {
+    return take(n, field);
+  }
   void skip(std::size_t n, std::string_view field) { take(n, field); }
 
   // A sub-reader over the next n bytes (positions stay absolute).
@@ -66,7 +68,8 @@ class ByteReader {
   std::uint64_t be(int n, std::string_view field) {
     const auto b = take(static_cast<std::size_t>(n), field);
     std::uint64_t v = 0;
-    for (auto x : b) v = (v << 8) | x;
+    for (auto x : b)
+      v = (v << 8) | x;
     return v;
   }
 
@@ -77,7 +80,8 @@ class ByteReader {
 
 // Big-endian loads from raw memory (for hot loops that already checked bounds).
 inline std::uint32_t load_be32(const std::uint8_t* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         p[3];
 }
 inline std::uint64_t load_be64(const std::uint8_t* p) {
   return (std::uint64_t{load_be32(p)} << 32) | load_be32(p + 4);

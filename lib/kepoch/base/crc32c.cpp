@@ -14,11 +14,13 @@ constexpr Tables make_tables() {
   Tables t{};
   for (std::uint32_t i = 0; i < 256; ++i) {
     std::uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ kPolynomial : c >> 1;
+    for (int k = 0; k < 8; ++k)
+      c = (c & 1) ? (c >> 1) ^ kPolynomial : c >> 1;
     t[0][i] = c;
   }
   for (std::size_t i = 0; i < 256; ++i)
-    for (std::size_t s = 1; s < 8; ++s) t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
+    for (std::size_t s = 1; s < 8; ++s)
+      t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
   return t;
 }
 
@@ -38,7 +40,8 @@ __attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::uint32_t crc,
     n -= 8;
   }
   auto c32 = static_cast<std::uint32_t>(c);
-  while (n--) c32 = __builtin_ia32_crc32qi(c32, *p++);
+  while (n--)
+    c32 = __builtin_ia32_crc32qi(c32, *p++);
   return ~c32;
 }
 #endif
@@ -70,11 +73,14 @@ std::uint32_t crc32c_portable(std::uint32_t crc, std::span<const std::uint8_t> d
     p += 8;
     n -= 8;
   }
-  while (n--) c = (c >> 8) ^ kTables[0][(c ^ *p++) & 0xff];
+  while (n--)
+    c = (c >> 8) ^ kTables[0][(c ^ *p++) & 0xff];
   return ~c;
 }
 
-bool crc32c_uses_hardware() { return kHardware; }
+bool crc32c_uses_hardware() {
+  return kHardware;
+}
 
 std::uint32_t crc32c_extend(std::uint32_t crc, std::span<const std::uint8_t> data) {
 #if defined(__x86_64__)
@@ -83,6 +89,8 @@ std::uint32_t crc32c_extend(std::uint32_t crc, std::span<const std::uint8_t> dat
   return crc32c_portable(crc, data);
 }
 
-std::uint32_t crc32c(std::span<const std::uint8_t> data) { return crc32c_extend(0, data); }
+std::uint32_t crc32c(std::span<const std::uint8_t> data) {
+  return crc32c_extend(0, data);
+}
 
 }  // namespace kepoch

@@ -3,7 +3,9 @@
 namespace kepoch::java {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\f';
+}
 
 void append_utf8(std::string& out, unsigned code) {
   if (code < 0x80) {
@@ -34,18 +36,21 @@ std::vector<LogicalLine> logical_lines(std::string_view s) {
     if (end == std::string_view::npos) end = s.size();
     std::string_view line = s.substr(i, end - i);
     std::size_t next = end;
-    if (next < s.size()) next += (s[next] == '\r' && next + 1 < s.size() && s[next + 1] == '\n') ? 2 : 1;
+    if (next < s.size())
+      next += (s[next] == '\r' && next + 1 < s.size() && s[next + 1] == '\n') ? 2 : 1;
     ++natural;
     i = next;
     std::size_t lead = 0;
-    while (lead < line.size() && is_blank(line[lead])) ++lead;
+    while (lead < line.size() && is_blank(line[lead]))
+      ++lead;
     line.remove_prefix(lead);
     if (line.empty() || line[0] == '#' || line[0] == '!') continue;
     LogicalLine logical{std::string(line), natural};
     // Continuation: an odd number of trailing backslashes.
     auto continues = [](const std::string& t) {
       std::size_t n = 0;
-      while (n < t.size() && t[t.size() - 1 - n] == '\\') ++n;
+      while (n < t.size() && t[t.size() - 1 - n] == '\\')
+        ++n;
       return n % 2 == 1;
     };
     while (continues(logical.text) && i <= s.size()) {
@@ -59,7 +64,8 @@ std::vector<LogicalLine> logical_lines(std::string_view s) {
       ++natural;
       i = nx;
       std::size_t l = 0;
-      while (l < more.size() && is_blank(more[l])) ++l;
+      while (l < more.size() && is_blank(more[l]))
+        ++l;
       logical.text.append(more.substr(l));
     }
     out.push_back(std::move(logical));
@@ -83,10 +89,14 @@ bool unescape(std::string_view in, std::string& out) {
         if (i + k >= in.size()) return false;
         const char h = in[i + k];
         code <<= 4;
-        if (h >= '0' && h <= '9') code |= static_cast<unsigned>(h - '0');
-        else if (h >= 'a' && h <= 'f') code |= static_cast<unsigned>(h - 'a' + 10);
-        else if (h >= 'A' && h <= 'F') code |= static_cast<unsigned>(h - 'A' + 10);
-        else return false;
+        if (h >= '0' && h <= '9')
+          code |= static_cast<unsigned>(h - '0');
+        else if (h >= 'a' && h <= 'f')
+          code |= static_cast<unsigned>(h - 'a' + 10);
+        else if (h >= 'A' && h <= 'F')
+          code |= static_cast<unsigned>(h - 'A' + 10);
+        else
+          return false;
       }
       append_utf8(out, code);
       i += 4;
@@ -132,9 +142,11 @@ PropertiesParse load_properties(std::string_view bytes) {
       if (t[k] == '=' || t[k] == ':' || is_blank(t[k])) break;
     }
     std::size_t v = k;
-    while (v < t.size() && is_blank(t[v])) ++v;
+    while (v < t.size() && is_blank(t[v]))
+      ++v;
     if (v < t.size() && (t[v] == '=' || t[v] == ':')) ++v;
-    while (v < t.size() && is_blank(t[v])) ++v;
+    while (v < t.size() && is_blank(t[v]))
+      ++v;
     Property p;
     p.line = l.line;
     if (!unescape(std::string_view(t).substr(0, k), p.key) ||

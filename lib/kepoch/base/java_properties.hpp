@@ -19,7 +19,8 @@ struct Property {
 
 struct PropertiesParse {
   std::vector<Property> properties;  // in file order, duplicates included
-  std::optional<std::string> error;  // IllegalArgumentException text ("Malformed \\uxxxx encoding.")
+  std::optional<std::string>
+      error;  // IllegalArgumentException text ("Malformed \\uxxxx encoding.")
   int error_line = 0;
 
   // Properties.getProperty: the last value for the key.

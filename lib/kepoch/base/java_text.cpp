@@ -106,25 +106,33 @@ std::vector<std::string_view> split_on(std::string_view s, bool colon) {
       continue;
     }
     std::size_t end = run_start;
-    while (end < s.size() && is_java_space(s[end])) ++end;
+    while (end < s.size() && is_java_space(s[end]))
+      ++end;
     fields.push_back(s.substr(start, i - start));
     matched = true;
     start = i = end;
   }
   if (!matched) return {s};
   fields.push_back(s.substr(start));
-  while (!fields.empty() && fields.back().empty()) fields.pop_back();
+  while (!fields.empty() && fields.back().empty())
+    fields.pop_back();
   return fields;
 }
 
 }  // namespace
 
-std::vector<std::string_view> split_whitespace(std::string_view s) { return split_on(s, false); }
+std::vector<std::string_view> split_whitespace(std::string_view s) {
+  return split_on(s, false);
+}
 std::vector<std::string_view> split_colon_whitespace(std::string_view s) {
   return split_on(s, true);
 }
 
-std::optional<std::int32_t> parse_int(std::string_view s) { return parse_decimal<std::int32_t>(s); }
-std::optional<std::int64_t> parse_long(std::string_view s) { return parse_decimal<std::int64_t>(s); }
+std::optional<std::int32_t> parse_int(std::string_view s) {
+  return parse_decimal<std::int32_t>(s);
+}
+std::optional<std::int64_t> parse_long(std::string_view s) {
+  return parse_decimal<std::int64_t>(s);
+}
 
 }  // namespace kepoch::java

@@ -1,11 +1,11 @@
 #include "kepoch/base/read_only_file.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include "kepoch/base/error.hpp"
 
@@ -14,10 +14,14 @@ namespace {
 
 std::string errno_text(int err) {
   switch (err) {
-    case ENOENT: return "no such file or directory";
-    case EACCES: return "permission denied";
-    case ELOOP: return "too many levels of symbolic links";
-    default: return std::strerror(err);
+    case ENOENT:
+      return "no such file or directory";
+    case EACCES:
+      return "permission denied";
+    case ELOOP:
+      return "too many levels of symbolic links";
+    default:
+      return std::strerror(err);
   }
 }
 
@@ -35,8 +39,8 @@ ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : path_(path.strin
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd_);
-    throw InputError(path_, S_ISDIR(st.st_mode) ? "is a directory, expected a file"
-                                                : "not a regular file");
+    throw InputError(
+        path_, S_ISDIR(st.st_mode) ? "is a directory, expected a file" : "not a regular file");
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
 }
@@ -53,8 +57,8 @@ ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept
 std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
   std::size_t done = 0;
   while (done < out.size()) {
-    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
-                              static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw InputError(path_, "read failed: " + errno_text(errno), 0, offset + done);
     if (n == 0) break;  // EOF (the file may have shrunk since it was opened)
@@ -71,8 +75,8 @@ std::string read_small_file(const std::filesystem::path& path, std::uint64_t max
                                               file.size(), max_bytes));
   }
   std::string content(file.size(), '\0');
-  const std::size_t n = file.read_at(
-      0, {reinterpret_cast<std::uint8_t*>(content.data()), content.size()});
+  const std::size_t n =
+      file.read_at(0, {reinterpret_cast<std::uint8_t*>(content.data()), content.size()});
   content.resize(n);
   return content;
 }

@@ -34,7 +34,8 @@ bool java_base64url_decode(std::string_view src, std::vector<std::uint8_t>& out,
         }
         break;
       }
-      error = fmt::format("Illegal base64 character {:x}", static_cast<int>(static_cast<signed char>(c)) & 0xff);
+      error = fmt::format("Illegal base64 character {:x}",
+                          static_cast<int>(static_cast<signed char>(c)) & 0xff);
       return false;
     }
     bits |= static_cast<std::uint32_t>(b) << shiftto;
@@ -96,17 +97,19 @@ std::string Uuid::to_string() const {
 UuidParse parse_uuid(std::string_view text) {
   UuidParse result;
   if (text.size() > 24) {
-    result.error = fmt::format("Input string with prefix `{}` is too long to be decoded as a "
-                               "base64 UUID",
-                               text.substr(0, 24));
+    result.error = fmt::format(
+        "Input string with prefix `{}` is too long to be decoded as a "
+        "base64 UUID",
+        text.substr(0, 24));
     return result;
   }
   std::vector<std::uint8_t> decoded;
   if (!java_base64url_decode(text, decoded, result.error)) return result;
   if (decoded.size() != 16) {
-    result.error = fmt::format("Input string `{}` decoded as {} bytes, which is not equal to the "
-                               "expected 16 bytes of a base64-encoded UUID",
-                               text, decoded.size());
+    result.error = fmt::format(
+        "Input string `{}` decoded as {} bytes, which is not equal to the "
+        "expected 16 bytes of a base64-encoded UUID",
+        text, decoded.size());
     return result;
   }
   std::copy(decoded.begin(), decoded.end(), result.uuid.bytes.begin());

@@ -12,7 +12,8 @@ InvalidEpochEntry::InvalidEpochEntry(const EpochEntry& e)
 
 LeaderEpochCache LeaderEpochCache::load(const std::vector<EpochEntry>& file_entries) {
   LeaderEpochCache cache;
-  for (const auto& e : file_entries) cache.assign(e);
+  for (const auto& e : file_entries)
+    cache.assign(e);
   return cache;
 }
 
@@ -128,7 +129,8 @@ std::optional<EpochEntry> LeaderEpochCache::entry_for(std::int32_t epoch) const 
 std::vector<EpochEntry> LeaderEpochCache::entries() const {
   std::vector<EpochEntry> out;
   out.reserve(epochs_.size());
-  for (const auto& [epoch, start] : epochs_) out.push_back({epoch, start});
+  for (const auto& [epoch, start] : epochs_)
+    out.push_back({epoch, start});
   return out;
 }
 

@@ -41,10 +41,14 @@ KafkaOutcome outcome_for(const CheckpointType& type, JavaFailureClass failure,
       if (io) return KafkaOutcome::dir_offline;
       switch (type.role) {
         case OffsetsRole::recovery_point:
-        case OffsetsRole::log_start_offset: return KafkaOutcome::discarded;
-        case OffsetsRole::high_watermark: return KafkaOutcome::metadata_fault;
-        case OffsetsRole::cleaner_offset: return KafkaOutcome::cleaner_stopped;
-        case OffsetsRole::unknown: return KafkaOutcome::discarded;
+        case OffsetsRole::log_start_offset:
+          return KafkaOutcome::discarded;
+        case OffsetsRole::high_watermark:
+          return KafkaOutcome::metadata_fault;
+        case OffsetsRole::cleaner_offset:
+          return KafkaOutcome::cleaner_stopped;
+        case OffsetsRole::unknown:
+          return KafkaOutcome::discarded;
       }
   }
   return KafkaOutcome::dir_offline;
@@ -52,7 +56,8 @@ KafkaOutcome outcome_for(const CheckpointType& type, JavaFailureClass failure,
 
 std::string action_for(const CheckpointType& type, KafkaOutcome outcome) {
   switch (outcome) {
-    case KafkaOutcome::ok: return "Kafka loads it";
+    case KafkaOutcome::ok:
+      return "Kafka loads it";
     case KafkaOutcome::not_read:
       return "Kafka never reads a .tmp file; the next checkpoint write replaces it";
     case KafkaOutcome::discarded:
@@ -71,7 +76,8 @@ std::string action_for(const CheckpointType& type, KafkaOutcome outcome) {
     case KafkaOutcome::dir_offline:
       return "Kafka marks this log dir offline: every partition in it goes offline on this "
              "broker";
-    case KafkaOutcome::startup_fatal: return "the broker fails to start";
+    case KafkaOutcome::startup_fatal:
+      return "the broker fails to start";
   }
   return "";
 }
@@ -94,7 +100,8 @@ void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failur
 
 // ---- lint shared by the text checkpoints -------------------------------------------------
 
-void lint_lines(CheckpointReport& r, const std::vector<java::Line>& lines, bool wants_final_newline) {
+void lint_lines(CheckpointReport& r, const std::vector<java::Line>& lines,
+                bool wants_final_newline) {
   bool crlf_reported = false;
   for (const auto& l : lines) {
     if (!crlf_reported && (l.terminator == "\r\n" || l.terminator == "\r")) {
@@ -129,14 +136,16 @@ void lint_epochs(CheckpointReport& r) {
     const auto& cur = r.epoch_entries[i];
     const int line = r.entry_lines[i];
     if (cur.epoch <= prev.epoch) {
-      warn(r, line, fmt::format("epoch {} is not greater than the previous epoch {}: Kafka drops "
-                                "conflicting entries when it loads the file",
-                                cur.epoch, prev.epoch));
+      warn(r, line,
+           fmt::format("epoch {} is not greater than the previous epoch {}: Kafka drops "
+                       "conflicting entries when it loads the file",
+                       cur.epoch, prev.epoch));
     }
     if (cur.start_offset <= prev.start_offset) {
-      warn(r, line, fmt::format("start offset {} is not greater than the previous start offset "
-                                "{}: Kafka drops conflicting entries when it loads the file",
-                                cur.start_offset, prev.start_offset));
+      warn(r, line,
+           fmt::format("start offset {} is not greater than the previous start offset "
+                       "{}: Kafka drops conflicting entries when it loads the file",
+                       cur.start_offset, prev.start_offset));
     }
   }
 }
@@ -196,8 +205,9 @@ void lint_offsets(CheckpointReport& r, const std::vector<int>& lines) {
     if (e.offset < 0) warn(r, line, fmt::format("offset {} is negative", e.offset));
     auto [it, inserted] = seen.emplace(std::pair{e.topic, e.partition}, line);
     if (!inserted) {
-      warn(r, line, fmt::format("{}-{} already appears on line {}: Kafka keeps this later value",
-                                e.topic, e.partition, it->second));
+      warn(r, line,
+           fmt::format("{}-{} already appears on line {}: Kafka keeps this later value", e.topic,
+                       e.partition, it->second));
       it->second = line;
     }
   }
@@ -232,14 +242,16 @@ void check_partition_metadata(CheckpointReport& r, std::string_view text, std::s
   for (std::size_t i = 0; i < 2 && i < m.lines.size(); ++i) {
     const auto parts = java::split_colon_whitespace(m.lines[i].text);
     if (parts.size() == 2 && parts[0] != keys[i]) {
-      warn(r, m.lines[i].number, fmt::format("key \"{}\": Kafka writes \"{}\" (it does not check "
-                                             "the key)",
-                                             parts[0], keys[i]));
+      warn(r, m.lines[i].number,
+           fmt::format("key \"{}\": Kafka writes \"{}\" (it does not check "
+                       "the key)",
+                       parts[0], keys[i]));
     }
   }
   if (m.version && *m.version > 0) {
-    warn(r, 1, fmt::format("version {} is newer than this Kafka's 0; accepted for downgrades",
-                           *m.version));
+    warn(r, 1,
+         fmt::format("version {} is newer than this Kafka's 0; accepted for downgrades",
+                     *m.version));
   }
   if (m.lines.size() > 2) warn(r, m.lines[2].number, "lines after topic_id are ignored by Kafka");
 }
@@ -267,8 +279,9 @@ void check_meta_properties(CheckpointReport& r, std::string_view text,
       warn(r, p.line, fmt::format("unknown key \"{}\"", p.key));
     }
     if (auto [it, inserted] = seen.emplace(p.key, p.line); !inserted) {
-      warn(r, p.line, fmt::format("\"{}\" already set on line {}: Kafka keeps this later value",
-                                  p.key, it->second));
+      warn(r, p.line,
+           fmt::format("\"{}\" already set on line {}: Kafka keeps this later value", p.key,
+                       it->second));
     }
   }
   if (m.version && *m.version == 0 && !m.failure) {
@@ -280,13 +293,20 @@ void check_meta_properties(CheckpointReport& r, std::string_view text,
 
 std::string_view outcome_name(KafkaOutcome outcome) {
   switch (outcome) {
-    case KafkaOutcome::ok: return "ok";
-    case KafkaOutcome::not_read: return "not-read";
-    case KafkaOutcome::discarded: return "discarded";
-    case KafkaOutcome::cleaner_stopped: return "cleaner-stopped";
-    case KafkaOutcome::metadata_fault: return "metadata-fault";
-    case KafkaOutcome::dir_offline: return "dir-offline";
-    case KafkaOutcome::startup_fatal: return "startup-fatal";
+    case KafkaOutcome::ok:
+      return "ok";
+    case KafkaOutcome::not_read:
+      return "not-read";
+    case KafkaOutcome::discarded:
+      return "discarded";
+    case KafkaOutcome::cleaner_stopped:
+      return "cleaner-stopped";
+    case KafkaOutcome::metadata_fault:
+      return "metadata-fault";
+    case KafkaOutcome::dir_offline:
+      return "dir-offline";
+    case KafkaOutcome::startup_fatal:
+      return "startup-fatal";
   }
   return "unknown";
 }
@@ -304,12 +324,18 @@ CheckpointReport check_checkpoint(std::string_view text, std::string_view path,
   r.file = std::string(path);
   r.type = type;
   switch (type.kind) {
-    case CheckpointKind::leader_epoch: check_leader_epoch(r, text, path, context, depth); break;
-    case CheckpointKind::offsets: check_offsets(r, text, path, context, depth); break;
+    case CheckpointKind::leader_epoch:
+      check_leader_epoch(r, text, path, context, depth);
+      break;
+    case CheckpointKind::offsets:
+      check_offsets(r, text, path, context, depth);
+      break;
     case CheckpointKind::partition_metadata:
       check_partition_metadata(r, text, path, context, depth);
       break;
-    case CheckpointKind::meta_properties: check_meta_properties(r, text, context, depth); break;
+    case CheckpointKind::meta_properties:
+      check_meta_properties(r, text, context, depth);
+      break;
   }
   if (type.tmp) {
     r.outcome = KafkaOutcome::not_read;
@@ -317,9 +343,10 @@ CheckpointReport check_checkpoint(std::string_view text, std::string_view path,
       warn(r, 0, "leftover of an interrupted checkpoint write; Kafka ignores it");
     }
   } else if (context.tmp_sibling && depth == CheckDepth::validate) {
-    warn(r, 0, fmt::format("a stale {}.tmp lies beside this file: a checkpoint write was "
-                           "interrupted (Kafka overwrites it on its next write)",
-                           std::filesystem::path(path).filename().string()));
+    warn(r, 0,
+         fmt::format("a stale {}.tmp lies beside this file: a checkpoint write was "
+                     "interrupted (Kafka overwrites it on its next write)",
+                     std::filesystem::path(path).filename().string()));
   }
   r.kafka_action = action_for(type, r.outcome);
   return r;
@@ -336,10 +363,11 @@ void lint_topic_ids_across_replicas(std::vector<CheckpointReport>& reports) {
     for (auto* r : replicas) {
       for (auto* other : replicas) {
         if (*other->topic_id == *r->topic_id) continue;
-        warn(*r, 2, fmt::format("topic id {} differs from {} in {}: the replicas of {} belong to "
-                                "different topics (deleted and re-created?)",
-                                r->topic_id->to_string(), other->topic_id->to_string(),
-                                other->file, partition));
+        warn(*r, 2,
+             fmt::format("topic id {} differs from {} in {}: the replicas of {} belong to "
+                         "different topics (deleted and re-created?)",
+                         r->topic_id->to_string(), other->topic_id->to_string(), other->file,
+                         partition));
         break;
       }
     }

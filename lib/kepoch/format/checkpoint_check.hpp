@@ -55,18 +55,18 @@ struct CheckpointReport {
   CheckpointType type;
   std::optional<std::int32_t> version;
   std::optional<std::int32_t> count;
-  std::vector<EpochEntry> epoch_entries;        // leader-epoch, as in the file
-  std::vector<int> entry_lines;                 // line of each entry
-  std::vector<TopicPartitionOffset> offsets;    // offsets kinds, as in the file
-  std::optional<Uuid> topic_id;                 // partition-metadata
-  std::vector<java::Property> properties;       // meta-properties, as in the file
-  std::optional<std::int32_t> node_id;          // meta-properties
-  std::optional<std::string> cluster_id;        // meta-properties
-  std::optional<Uuid> directory_id;             // meta-properties
+  std::vector<EpochEntry> epoch_entries;      // leader-epoch, as in the file
+  std::vector<int> entry_lines;               // line of each entry
+  std::vector<TopicPartitionOffset> offsets;  // offsets kinds, as in the file
+  std::optional<Uuid> topic_id;               // partition-metadata
+  std::vector<java::Property> properties;     // meta-properties, as in the file
+  std::optional<std::int32_t> node_id;        // meta-properties
+  std::optional<std::string> cluster_id;      // meta-properties
+  std::optional<Uuid> directory_id;           // meta-properties
 
   bool valid = true;
   KafkaOutcome outcome = KafkaOutcome::ok;
-  std::string kafka_action;                        // one sentence: what Kafka does with it
+  std::string kafka_action;                               // one sentence: what Kafka does with it
   std::optional<std::vector<EpochEntry>> loaded_entries;  // leader-epoch: the cache Kafka holds
   std::vector<Problem> problems;
 

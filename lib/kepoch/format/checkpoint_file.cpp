@@ -17,10 +17,9 @@ JavaFailure io(std::string message, int line, std::string explanation) {
 
 }  // namespace
 
-JavaFailure malformed_line(std::string_view path, const java::Line& line,
-                           std::string explanation) {
-  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, line.text),
-            line.number, std::move(explanation));
+JavaFailure malformed_line(std::string_view path, const java::Line& line, std::string explanation) {
+  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, line.text), line.number,
+            std::move(explanation));
 }
 
 JavaFailure number_format(const java::Line& line, std::string_view field, std::string explanation) {
@@ -77,9 +76,10 @@ Header read_header(std::string_view text, std::string_view path, std::int32_t ex
     return {};
   }
   if (*version != expected_version) {
-    failure = io(fmt::format("Unrecognised version:{}, expected version: {} in checkpoint file at: {}",
-                             *version, expected_version, path),
-                 1, fmt::format("expected version {}, found {}", expected_version, *version));
+    failure =
+        io(fmt::format("Unrecognised version:{}, expected version: {} in checkpoint file at: {}",
+                       *version, expected_version, path),
+           1, fmt::format("expected version {}, found {}", expected_version, *version));
     return {};
   }
   if (lines.size() < 2) return {};  // only the version line: empty checkpoint

@@ -36,9 +36,9 @@ struct CheckpointContent {
   std::optional<std::int32_t> version;
   std::optional<std::int32_t> count;
   std::vector<T> entries;
-  std::vector<int> entry_lines;           // line number of each entry
-  std::vector<java::Line> lines;          // every line, for lint
-  std::optional<JavaFailure> failure;     // set when Kafka would throw
+  std::vector<int> entry_lines;        // line number of each entry
+  std::vector<java::Line> lines;       // every line, for lint
+  std::optional<JavaFailure> failure;  // set when Kafka would throw
 };
 
 namespace checkpoint_detail {
@@ -63,7 +63,8 @@ CheckpointContent<T> read_checkpoint(std::string_view text, std::string_view pat
                                      std::int32_t expected_version, Parse parse) {
   using namespace checkpoint_detail;
   CheckpointContent<T> c;
-  const Header h = read_header(text, path, expected_version, c.lines, c.version, c.count, c.failure);
+  const Header h =
+      read_header(text, path, expected_version, c.lines, c.version, c.count, c.failure);
   if (!h.read_entries) return c;
   for (std::size_t i = h.first_entry_line; i < c.lines.size(); ++i) {
     const java::Line& line = c.lines[i];

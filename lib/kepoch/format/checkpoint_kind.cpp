@@ -15,13 +15,17 @@ struct Named {
 
 constexpr std::array kNamed = {
     Named{"leader-epoch-checkpoint", "leader-epoch", {CheckpointKind::leader_epoch}},
-    Named{"recovery-point-offset-checkpoint", "recovery-point",
+    Named{"recovery-point-offset-checkpoint",
+          "recovery-point",
           {CheckpointKind::offsets, OffsetsRole::recovery_point}},
-    Named{"log-start-offset-checkpoint", "log-start-offset",
+    Named{"log-start-offset-checkpoint",
+          "log-start-offset",
           {CheckpointKind::offsets, OffsetsRole::log_start_offset}},
-    Named{"replication-offset-checkpoint", "replication-offset",
+    Named{"replication-offset-checkpoint",
+          "replication-offset",
           {CheckpointKind::offsets, OffsetsRole::high_watermark}},
-    Named{"cleaner-offset-checkpoint", "cleaner-offset",
+    Named{"cleaner-offset-checkpoint",
+          "cleaner-offset",
           {CheckpointKind::offsets, OffsetsRole::cleaner_offset}},
     Named{"partition.metadata", "partition-metadata", {CheckpointKind::partition_metadata}},
     Named{"meta.properties", "meta-properties", {CheckpointKind::meta_properties}},
@@ -43,21 +47,30 @@ std::string_view kafka_file_name(const CheckpointType& type) {
 
 std::string_view kind_name(CheckpointKind kind) {
   switch (kind) {
-    case CheckpointKind::leader_epoch: return "leader-epoch";
-    case CheckpointKind::offsets: return "offsets";
-    case CheckpointKind::partition_metadata: return "partition-metadata";
-    case CheckpointKind::meta_properties: return "meta-properties";
+    case CheckpointKind::leader_epoch:
+      return "leader-epoch";
+    case CheckpointKind::offsets:
+      return "offsets";
+    case CheckpointKind::partition_metadata:
+      return "partition-metadata";
+    case CheckpointKind::meta_properties:
+      return "meta-properties";
   }
   return "unknown";
 }
 
 std::string_view role_name(OffsetsRole role) {
   switch (role) {
-    case OffsetsRole::unknown: return "unknown";
-    case OffsetsRole::recovery_point: return "recovery-point";
-    case OffsetsRole::log_start_offset: return "log-start-offset";
-    case OffsetsRole::high_watermark: return "high-watermark";
-    case OffsetsRole::cleaner_offset: return "cleaner-offset";
+    case OffsetsRole::unknown:
+      return "unknown";
+    case OffsetsRole::recovery_point:
+      return "recovery-point";
+    case OffsetsRole::log_start_offset:
+      return "log-start-offset";
+    case OffsetsRole::high_watermark:
+      return "high-watermark";
+    case OffsetsRole::cleaner_offset:
+      return "cleaner-offset";
   }
   return "unknown";
 }
@@ -83,7 +96,8 @@ std::optional<CheckpointType> checkpoint_type_from_content(std::string_view text
   if (java::first_invalid_utf8(text)) return std::nullopt;
   const auto lines = java::read_lines(text);
   if (lines.empty()) return std::nullopt;
-  if (lines[0].text.starts_with("version:")) return CheckpointType{CheckpointKind::partition_metadata};
+  if (lines[0].text.starts_with("version:"))
+    return CheckpointType{CheckpointKind::partition_metadata};
   for (const auto& l : lines) {
     if (l.text.starts_with("cluster.id=") || l.text.starts_with("node.id=") ||
         l.text.starts_with("broker.id=")) {

@@ -11,7 +11,13 @@ namespace kepoch {
 enum class CheckpointKind { leader_epoch, offsets, partition_metadata, meta_properties };
 
 // Which offsets checkpoint: Kafka treats a bad file differently for each.
-enum class OffsetsRole { unknown, recovery_point, log_start_offset, high_watermark, cleaner_offset };
+enum class OffsetsRole {
+  unknown,
+  recovery_point,
+  log_start_offset,
+  high_watermark,
+  cleaner_offset
+};
 
 struct CheckpointType {
   CheckpointKind kind = CheckpointKind::leader_epoch;

@@ -10,10 +10,10 @@ EntryParse<EpochEntry> parse_epoch_entry(std::string_view line) {
   const auto fields = java::split_whitespace(line);
   if (fields.size() != 2) {
     p.status = Status::malformed;
-    p.detail = fields.size() == 3 && fields[0].empty()
-                   ? "expected \"<epoch> <start offset>\", found leading white space"
-                   : fmt::format("expected 2 fields \"<epoch> <start offset>\", found {}",
-                                 fields.size());
+    p.detail =
+        fields.size() == 3 && fields[0].empty()
+            ? "expected \"<epoch> <start offset>\", found leading white space"
+            : fmt::format("expected 2 fields \"<epoch> <start offset>\", found {}", fields.size());
     return p;
   }
   const auto epoch = java::parse_int(fields[0]);

@@ -14,8 +14,10 @@ JavaFailure runtime(int line, std::string message, std::string explanation) {
 
 std::string_view trim(std::string_view s) {
   // String.trim(): strips code points <= U+0020 at both ends.
-  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
-  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) s.remove_suffix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20)
+    s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20)
+    s.remove_suffix(1);
   return s;
 }
 
@@ -23,7 +25,8 @@ std::string_view trim(std::string_view s) {
 std::optional<JavaFailure> required_int(const java::PropertiesParse& props, std::string_view key,
                                         std::optional<std::int32_t>& out) {
   const java::Property* p = props.find(key);
-  if (!p) return runtime(0, fmt::format("Failed to find {}", key), fmt::format("{} is missing", key));
+  if (!p)
+    return runtime(0, fmt::format("Failed to find {}", key), fmt::format("{} is missing", key));
   out = java::parse_int(p->value);
   if (!out) {
     return runtime(p->line, fmt::format("Unable to read {} as a base-10 number.", key),
@@ -44,7 +47,8 @@ std::optional<JavaFailure> build(MetaProperties& m) {
                    "version is not an int");
   }
   if (*m.version != 0 && *m.version != 1) {
-    return runtime(version_line, fmt::format("Unknown meta.properties version number {}", *m.version),
+    return runtime(version_line,
+                   fmt::format("Unknown meta.properties version number {}", *m.version),
                    fmt::format("version must be 0 or 1, found {}", *m.version));
   }
   if (*m.version == 0) {

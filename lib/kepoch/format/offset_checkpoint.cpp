@@ -10,9 +10,9 @@ EntryParse<TopicPartitionOffset> parse_topic_partition_offset(std::string_view l
   const auto fields = java::split_whitespace(line);
   if (fields.size() != 3) {
     p.status = Status::malformed;
-    p.detail = fmt::format("expected 3 fields \"<topic> <partition> <offset>\", found {}{}",
-                           fields.size(),
-                           !fields.empty() && fields[0].empty() ? " (leading white space)" : "");
+    p.detail =
+        fmt::format("expected 3 fields \"<topic> <partition> <offset>\", found {}{}", fields.size(),
+                    !fields.empty() && fields[0].empty() ? " (leading white space)" : "");
     return p;
   }
   const auto partition = java::parse_int(fields[1]);

@@ -11,8 +11,8 @@ JavaFailure io(std::string message, int line, std::string explanation) {
 }
 
 JavaFailure malformed(std::string_view path, const java::Line& line, std::string explanation) {
-  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, line.text),
-            line.number, std::move(explanation));
+  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, line.text), line.number,
+            std::move(explanation));
 }
 
 JavaFailure missing_line(int number) {
@@ -36,19 +36,20 @@ PartitionMetadata read_partition_metadata(std::string_view text, std::string_vie
   }
   const auto version_parts = java::split_colon_whitespace(m.lines[0].text);
   if (version_parts.size() != 2) {
-    m.failure = malformed(path, m.lines[0], "expected \"version: <n>\" (a colon, then white space)");
+    m.failure =
+        malformed(path, m.lines[0], "expected \"version: <n>\" (a colon, then white space)");
     return m;
   }
   m.version = java::parse_int(version_parts[1]);
   if (!m.version) {
-    m.failure = malformed(path, m.lines[0],
-                          fmt::format("version \"{}\" is not an int", version_parts[1]));
+    m.failure =
+        malformed(path, m.lines[0], fmt::format("version \"{}\" is not an int", version_parts[1]));
     return m;
   }
   if (*m.version < 0) {
-    m.failure = io(fmt::format("Unrecognized version of partition metadata file + ({}): {}", path,
-                               *m.version),
-                   1, fmt::format("version must be >= 0, found {}", *m.version));
+    m.failure = io(
+        fmt::format("Unrecognized version of partition metadata file + ({}): {}", path, *m.version),
+        1, fmt::format("version must be >= 0, found {}", *m.version));
     return m;
   }
   if (m.lines.size() < 2) {
@@ -57,15 +58,15 @@ PartitionMetadata read_partition_metadata(std::string_view text, std::string_vie
   }
   const auto id_parts = java::split_colon_whitespace(m.lines[1].text);
   if (id_parts.size() != 2) {
-    m.failure = malformed(path, m.lines[1], "expected \"topic_id: <uuid>\" (a colon, then white space)");
+    m.failure =
+        malformed(path, m.lines[1], "expected \"topic_id: <uuid>\" (a colon, then white space)");
     return m;
   }
   const UuidParse id = parse_uuid(id_parts[1]);
   if (!id.ok) {
-    m.failure = JavaFailure{JavaFailureClass::unchecked, 2, "java.lang.IllegalArgumentException",
-                            id.error,
-                            fmt::format("topic id \"{}\" is not a 22-character base64url uuid",
-                                        id_parts[1])};
+    m.failure = JavaFailure{
+        JavaFailureClass::unchecked, 2, "java.lang.IllegalArgumentException", id.error,
+        fmt::format("topic id \"{}\" is not a 22-character base64url uuid", id_parts[1])};
     return m;
   }
   if (id.uuid.is_zero()) {

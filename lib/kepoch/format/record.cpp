@@ -39,12 +39,14 @@ Record read_record(const BatchHeader& batch, ByteReader& in) {
   const std::int64_t timestamp_delta = r.varlong("timestampDelta");
   const std::int32_t offset_delta = r.varint("offsetDelta");
   rec.offset = batch.base_offset + offset_delta;
-  rec.timestamp = batch.log_append_time() ? batch.max_timestamp : batch.base_timestamp + timestamp_delta;
+  rec.timestamp =
+      batch.log_append_time() ? batch.max_timestamp : batch.base_timestamp + timestamp_delta;
   rec.sequence = sequence_of(batch.base_sequence, offset_delta);
   rec.key = nullable_bytes(r, "key");
   rec.value = nullable_bytes(r, "value");
   const std::int32_t header_count = r.varint("headersCount");
-  if (header_count < 0) r.fail(fmt::format("Found invalid number of record headers {}", header_count));
+  if (header_count < 0)
+    r.fail(fmt::format("Found invalid number of record headers {}", header_count));
   if (static_cast<std::size_t>(header_count) > r.remaining()) {
     r.fail(fmt::format("Found invalid number of record headers {}: more than the {} bytes left",
                        header_count, r.remaining()));
@@ -59,9 +61,10 @@ Record read_record(const BatchHeader& batch, ByteReader& in) {
     rec.headers.push_back(h);
   }
   if (!r.at_end()) {
-    r.fail(fmt::format("Invalid record size: expected to read {} bytes in record payload, but "
-                       "instead read {}",
-                       length, r.offset()));
+    r.fail(
+        fmt::format("Invalid record size: expected to read {} bytes in record payload, but "
+                    "instead read {}",
+                    length, r.offset()));
   }
   return rec;
 }

@@ -13,9 +13,15 @@ constexpr std::size_t kCrcOffset = 17;
 constexpr std::size_t kAttributesOffset = 21;
 constexpr std::size_t kLegacyMagicOffset = 16;
 
-std::int16_t load_i16(const std::uint8_t* p) { return static_cast<std::int16_t>((p[0] << 8) | p[1]); }
-std::int32_t load_i32(const std::uint8_t* p) { return static_cast<std::int32_t>(load_be32(p)); }
-std::int64_t load_i64(const std::uint8_t* p) { return static_cast<std::int64_t>(load_be64(p)); }
+std::int16_t load_i16(const std::uint8_t* p) {
+  return static_cast<std::int16_t>((p[0] << 8) | p[1]);
+}
+std::int32_t load_i32(const std::uint8_t* p) {
+  return static_cast<std::int32_t>(load_be32(p));
+}
+std::int64_t load_i64(const std::uint8_t* p) {
+  return static_cast<std::int64_t>(load_be64(p));
+}
 
 void read_v2(BatchHeader& h, std::span<const std::uint8_t> e) {
   const std::uint8_t* p = e.data();
@@ -68,16 +74,16 @@ std::uint32_t compute_batch_crc(const BatchHeader& header, std::span<const std::
   }
   if (entry.size() < kLegacyMagicOffset) return 0;
   const auto covered = entry.subspan(kLegacyMagicOffset);
-  return static_cast<std::uint32_t>(
-      ::crc32(0, covered.data(), static_cast<uInt>(covered.size())));
+  return static_cast<std::uint32_t>(::crc32(0, covered.data(), static_cast<uInt>(covered.size())));
 }
 
 std::optional<std::string> validate_batch(const BatchHeader& header,
                                           std::span<const std::uint8_t> entry) {
   if (header.is_v2() && header.size_in_bytes() < kBatchHeaderSize) {
-    return fmt::format("Record batch is corrupt (the size {} is smaller than the minimum allowed "
-                       "overhead {})",
-                       header.size_in_bytes(), kBatchHeaderSize);
+    return fmt::format(
+        "Record batch is corrupt (the size {} is smaller than the minimum allowed "
+        "overhead {})",
+        header.size_in_bytes(), kBatchHeaderSize);
   }
   const std::uint32_t computed = compute_batch_crc(header, entry);
   if (computed != header.crc) {

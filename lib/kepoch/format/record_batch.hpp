@@ -46,9 +46,13 @@ struct BatchHeader {
   std::int32_t records_count = 1;
 
   bool is_v2() const { return magic >= 2; }
-  std::uint64_t size_in_bytes() const { return kLogOverhead + static_cast<std::uint32_t>(size_field); }
+  std::uint64_t size_in_bytes() const {
+    return kLogOverhead + static_cast<std::uint32_t>(size_field);
+  }
   // v2: baseOffset + lastOffsetDelta; legacy: the entry offset (a wrapper's is its last inner).
-  std::int64_t last_offset() const { return is_v2() ? base_offset + last_offset_delta : base_offset; }
+  std::int64_t last_offset() const {
+    return is_v2() ? base_offset + last_offset_delta : base_offset;
+  }
   std::int64_t next_offset() const { return last_offset() + 1; }
   int codec() const { return attributes & 0x07; }
   bool log_append_time() const { return (attributes & 0x08) != 0; }

@@ -18,13 +18,17 @@ Value epoch_entries(const std::vector<EpochEntry>& entries) {
 Value offset_entries(const std::vector<TopicPartitionOffset>& entries) {
   Value list = Value::array();
   for (const auto& e : entries)
-    list.push(Value::object().set("topic", e.topic).set("partition", e.partition).set("offset", e.offset));
+    list.push(Value::object()
+                  .set("topic", e.topic)
+                  .set("partition", e.partition)
+                  .set("offset", e.offset));
   return list;
 }
 
 Value property_entries(const std::vector<java::Property>& props) {
   Value list = Value::array();
-  for (const auto& p : props) list.push(Value::object().set("key", p.key).set("value", p.value));
+  for (const auto& p : props)
+    list.push(Value::object().set("key", p.key).set("value", p.value));
   return list;
 }
 

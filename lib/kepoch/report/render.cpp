@@ -23,12 +23,14 @@ nlohmann::ordered_json to_json(const Value& v) {
     nlohmann::ordered_json operator()(const std::string& s) const { return s; }
     nlohmann::ordered_json operator()(const Value::Array& a) const {
       auto j = nlohmann::ordered_json::array();
-      for (const auto& e : a) j.push_back(to_json(e));
+      for (const auto& e : a)
+        j.push_back(to_json(e));
       return j;
     }
     nlohmann::ordered_json operator()(const Value::Object& o) const {
       auto j = nlohmann::ordered_json::object();
-      for (const auto& [k, e] : o) j[k] = to_json(e);
+      for (const auto& [k, e] : o)
+        j[k] = to_json(e);
       return j;
     }
   };
@@ -40,13 +42,14 @@ nlohmann::ordered_json to_json(const Value& v) {
 // A plain YAML scalar that a reader would take for something other than this string.
 bool needs_quotes(const std::string& s) {
   if (s.empty()) return true;
-  static const char* const kSpecial[] = {"true", "false", "yes", "no", "on", "off", "null",
-                                         "~",    "y",     "n",   "True", "False", "Null", "NULL",
-                                         "TRUE", "FALSE", "Yes", "No",  "YES", "NO", "On", "Off"};
+  static const char* const kSpecial[] = {
+      "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
+      "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
   for (const char* w : kSpecial)
     if (s == w) return true;
-  const bool numeric = s.find_first_not_of("+-0123456789.eE_xXoabcdefABCDEF") == std::string::npos &&
-                       std::any_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool numeric =
+      s.find_first_not_of("+-0123456789.eE_xXoabcdefABCDEF") == std::string::npos &&
+      std::any_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
   return numeric || s.front() == ' ' || s.back() == ' ';
 }
 
@@ -67,7 +70,8 @@ void emit_yaml(YAML::Emitter& e, const Value& v) {
         return;
       }
       e << YAML::BeginSeq;
-      for (const auto& x : a) emit_yaml(e, x);
+      for (const auto& x : a)
+        emit_yaml(e, x);
       e << YAML::EndSeq;
     }
     void operator()(const Value::Object& o) const {
@@ -119,8 +123,7 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
   if (exc && !scalar_text(*exc).empty()) {
     std::string simple = scalar_text(*exc);
     simple = simple.substr(simple.rfind('.') + 1);
-    text += fmt::format(" (Kafka: {}{}{})", simple,
-                        kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
+    text += fmt::format(" (Kafka: {}{}{})", simple, kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
                         kmsg ? scalar_text(*kmsg) : "");
   }
   return text;
@@ -202,7 +205,8 @@ class TableWriter {
         record(v, indent + 2, file);
       } else {
         out_ << pad << bold(k) << ":\n";
-        for (const auto& e : v.as_array()) element(e, indent + 2, file);
+        for (const auto& e : v.as_array())
+          element(e, indent + 2, file);
       }
     }
   }
@@ -272,7 +276,9 @@ std::optional<Format> format_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-void render_json(const Value& value, std::ostream& out) { out << to_json(value).dump(2) << '\n'; }
+void render_json(const Value& value, std::ostream& out) {
+  out << to_json(value).dump(2) << '\n';
+}
 
 void render_yaml(const Value& value, std::ostream& out) {
   YAML::Emitter e;
@@ -288,9 +294,15 @@ void render_table(const Value& value, std::ostream& out, std::ostream& err,
 void render(const Value& value, Format format, std::ostream& out, std::ostream& err,
             const RenderOptions& options) {
   switch (format) {
-    case Format::table: render_table(value, out, err, options); break;
-    case Format::json: render_json(value, out); break;
-    case Format::yaml: render_yaml(value, out); break;
+    case Format::table:
+      render_table(value, out, err, options);
+      break;
+    case Format::json:
+      render_json(value, out);
+      break;
+    case Format::yaml:
+      render_yaml(value, out);
+      break;
   }
 }
 

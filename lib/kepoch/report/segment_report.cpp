@@ -14,25 +14,30 @@ std::string_view codec_name(int codec) {
 std::string as_text(std::span<const std::uint8_t> b) {
   std::string out;
   for (std::uint8_t c : b) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') out += static_cast<char>(c);
-    else out += fmt::format("\\x{:02x}", c);
+    if (c >= 0x20 && c < 0x7f && c != '\\')
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("\\x{:02x}", c);
   }
   return out;
 }
 
 std::string as_hex(std::span<const std::uint8_t> b) {
   std::string out;
-  for (std::uint8_t c : b) out += fmt::format("{:02x}", c);
+  for (std::uint8_t c : b)
+    out += fmt::format("{:02x}", c);
   return out;
 }
 
 std::string as_base64(std::span<const std::uint8_t> b) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   std::size_t i = 0;
   for (; i + 2 < b.size(); i += 3) {
     const std::uint32_t v = (b[i] << 16) | (b[i + 1] << 8) | b[i + 2];
-    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 0x3f];
+    for (int s = 18; s >= 0; s -= 6)
+      out += kAlphabet[(v >> s) & 0x3f];
   }
   if (i < b.size()) {
     const std::uint32_t v = (b[i] << 16) | (i + 1 < b.size() ? b[i + 1] << 8 : 0);
@@ -47,9 +52,12 @@ std::string as_base64(std::span<const std::uint8_t> b) {
 Value data_value(const std::optional<std::span<const std::uint8_t>>& b, DataFormat f) {
   if (!b) return Value();
   switch (f) {
-    case DataFormat::hex: return as_hex(*b);
-    case DataFormat::base64: return as_base64(*b);
-    default: return as_text(*b);
+    case DataFormat::hex:
+      return as_hex(*b);
+    case DataFormat::base64:
+      return as_base64(*b);
+    default:
+      return as_text(*b);
   }
 }
 
@@ -62,15 +70,18 @@ Value record_value(const Record& r, DataFormat data) {
                 .set("key_size", r.key ? static_cast<std::int64_t>(r.key->size()) : -1)
                 .set("value_size", r.value ? static_cast<std::int64_t>(r.value->size()) : -1)
                 .set("headers", static_cast<std::int64_t>(r.headers.size()));
-  if (data != DataFormat::none) v.set("key", data_value(r.key, data)).set("value", data_value(r.value, data));
+  if (data != DataFormat::none)
+    v.set("key", data_value(r.key, data)).set("value", data_value(r.value, data));
   return v;
 }
 
 }  // namespace
 
 Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset) {
-  return Value::object().set("file", file).set("kind", "log").set(
-      "base_offset", base_offset ? Value(*base_offset) : Value());
+  return Value::object()
+      .set("file", file)
+      .set("kind", "log")
+      .set("base_offset", base_offset ? Value(*base_offset) : Value());
 }
 
 Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
@@ -96,7 +107,8 @@ Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
                 .set("max_timestamp", h.max_timestamp);
   if (with_records) {
     Value records = Value::array();
-    for (const auto& r : b.records) records.push(record_value(r, data));
+    for (const auto& r : b.records)
+      records.push(record_value(r, data));
     v.set("records", std::move(records));
     if (b.records_error) v.set("records_error", *b.records_error);
   }
@@ -122,11 +134,12 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
     }
   }
   if (s.end.reason != LogEndReason::end_of_file) {
-    problems.push(Value::object()
-                      .set("severity", s.end.reason == LogEndReason::corrupt_size ? "error" : "warning")
-                      .set("position", s.end.position)
-                      .set("message", fmt::format("{}: {}", log_end_reason_name(s.end.reason),
-                                                  s.end.message)));
+    problems.push(
+        Value::object()
+            .set("severity", s.end.reason == LogEndReason::corrupt_size ? "error" : "warning")
+            .set("position", s.end.position)
+            .set("message",
+                 fmt::format("{}: {}", log_end_reason_name(s.end.reason), s.end.message)));
   }
   return Value::object()
       .set("batch_count", s.batches)
@@ -136,9 +149,18 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
 }
 
 std::vector<std::string> batch_table_columns() {
-  return {"position",    "base_offset", "last_offset",      "count",        "partition_leader_epoch",
-          "compression", "size",        "crc_valid",        "is_transactional", "is_control",
-          "producer_id", "max_timestamp"};
+  return {"position",
+          "base_offset",
+          "last_offset",
+          "count",
+          "partition_leader_epoch",
+          "compression",
+          "size",
+          "crc_valid",
+          "is_transactional",
+          "is_control",
+          "producer_id",
+          "max_timestamp"};
 }
 
 }  // namespace kepoch::report

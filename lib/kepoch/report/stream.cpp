@@ -68,7 +68,9 @@ class YamlStream : public ReportStream {
     write(e, 6, false, "    - ");
   }
   void end_item(const Value& trailer) override {
-    if (elements_ == 0) out_ << "  " << "  []\n";
+    if (elements_ == 0)
+      out_ << "  "
+           << "  []\n";
     if (!trailer.as_object().empty()) write(trailer, 2, false);
   }
   void finish() override {
@@ -121,9 +123,11 @@ class TableStream : public ReportStream {
     file_ = "kepoch";
     if (const Value* f = fields.find("file")) file_ = scalar_text(*f);
     width_ = 0;
-    for (const auto& [k, v] : fields.as_object()) width_ = std::max(width_, k.size());
+    for (const auto& [k, v] : fields.as_object())
+      width_ = std::max(width_, k.size());
     width_ = std::max<std::size_t>(width_, 14);  // room for the trailer's keys
-    for (const auto& [k, v] : fields.as_object()) field(k, cell_text(v));
+    for (const auto& [k, v] : fields.as_object())
+      field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
     columns_.clear();
     widths_.clear();
@@ -144,7 +148,8 @@ class TableStream : public ReportStream {
       for (const auto& nested : v.as_array()) {
         if (!nested.is_object()) continue;
         std::string text;
-        for (const auto& [nk, nv] : nested.as_object()) text += fmt::format(" {}: {}", nk, cell_text(nv));
+        for (const auto& [nk, nv] : nested.as_object())
+          text += fmt::format(" {}: {}", nk, cell_text(nv));
         out_ << "  |" << text << '\n';
       }
     }
@@ -180,7 +185,8 @@ class TableStream : public ReportStream {
     std::string header;
     for (const auto& [k, v] : e.as_object()) {
       if (v.is_array() || v.is_object()) continue;
-      if (!wanted_.empty() && std::find(wanted_.begin(), wanted_.end(), k) == wanted_.end()) continue;
+      if (!wanted_.empty() && std::find(wanted_.begin(), wanted_.end(), k) == wanted_.end())
+        continue;
       std::string head = k;
       std::transform(head.begin(), head.end(), head.begin(), ::toupper);
       columns_.push_back(k);
@@ -210,9 +216,12 @@ class TableStream : public ReportStream {
 std::unique_ptr<ReportStream> make_stream(Format format, std::ostream& out, std::ostream& err,
                                           const RenderOptions& options) {
   switch (format) {
-    case Format::json: return std::make_unique<JsonStream>(out);
-    case Format::yaml: return std::make_unique<YamlStream>(out);
-    case Format::table: return std::make_unique<TableStream>(out, err, options);
+    case Format::json:
+      return std::make_unique<JsonStream>(out);
+    case Format::yaml:
+      return std::make_unique<YamlStream>(out);
+    case Format::table:
+      return std::make_unique<TableStream>(out, err, options);
   }
   return nullptr;
 }

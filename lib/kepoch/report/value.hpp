@@ -23,8 +23,7 @@ class Value {
   Value() = default;
   Value(bool b) : data_(b) {}
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  Value(T i) : data_(static_cast<std::int64_t>(i)) {}
+  requires(!std::same_as<T, bool>) Value(T i) : data_(static_cast<std::int64_t>(i)) {}
   Value(double d) : data_(d) {}
   Value(std::string s) : data_(std::move(s)) {}
   Value(std::string_view s) : data_(std::string(s)) {}

@@ -46,8 +46,9 @@ std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
     found.insert(found.end(), inner.begin(), inner.end());
   }
   if (found.empty()) {
-    throw InputError(argument, "no checkpoint files in this directory (looked for Kafka's "
-                               "checkpoint names here and one level down)");
+    throw InputError(argument,
+                     "no checkpoint files in this directory (looked for Kafka's "
+                     "checkpoint names here and one level down)");
   }
   std::sort(found.begin(), found.end());
   return found;
@@ -62,8 +63,9 @@ CheckpointReport check_checkpoint_file(const fs::path& path,
   if (!type) type = checkpoint_type_from_name(path.filename().string());
   if (!type) type = checkpoint_type_from_content(text);
   if (!type) {
-    throw InputError(name, "cannot tell which checkpoint file this is from its name or content "
-                           "(not a Kafka checkpoint? name it with --kind)");
+    throw InputError(name,
+                     "cannot tell which checkpoint file this is from its name or content "
+                     "(not a Kafka checkpoint? name it with --kind)");
   }
   CheckpointContext context;
   std::error_code ec;

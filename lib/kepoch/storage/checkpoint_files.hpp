@@ -23,8 +23,7 @@ std::vector<std::filesystem::path> expand_checkpoint_paths(const std::string& ar
 // Reads and judges one file. `kind` overrides what the name and content say.
 // Throws InputError when the file cannot be read or its kind cannot be told.
 CheckpointReport check_checkpoint_file(const std::filesystem::path& path,
-                                       const std::optional<CheckpointType>& kind,
-                                       CheckDepth depth);
+                                       const std::optional<CheckpointType>& kind, CheckDepth depth);
 
 // What `checkpoint dump|validate FILE|DIR...` judges: every file the arguments mean.
 // Files that cannot be judged are collected as errors and do not stop the others.

@@ -11,10 +11,14 @@ constexpr std::size_t kWindow = 4u << 20;  // read 4 MiB at a time
 
 std::string_view log_end_reason_name(LogEndReason reason) {
   switch (reason) {
-    case LogEndReason::end_of_file: return "end-of-file";
-    case LogEndReason::partial_header: return "partial-header";
-    case LogEndReason::partial_batch: return "partial-batch";
-    case LogEndReason::corrupt_size: return "corrupt-size";
+    case LogEndReason::end_of_file:
+      return "end-of-file";
+    case LogEndReason::partial_header:
+      return "partial-header";
+    case LogEndReason::partial_batch:
+      return "partial-batch";
+    case LogEndReason::corrupt_size:
+      return "corrupt-size";
   }
   return "unknown";
 }
@@ -38,7 +42,7 @@ std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, s
 }
 
 std::optional<LogSegmentReader::Entry> LogSegmentReader::stop(LogEndReason reason,
-                                                               std::string message) {
+                                                              std::string message) {
   end_.reason = reason;
   end_.position = position_;
   end_.trailing_bytes = file_.size() > position_ ? file_.size() - position_ : 0;
@@ -51,9 +55,9 @@ std::optional<LogSegmentReader::Entry> LogSegmentReader::next() {
   if (position_ >= size) return stop(LogEndReason::end_of_file);
   // FileLogInputStream: fewer than HEADER_SIZE_UP_TO_MAGIC (17) bytes left is a partial tail.
   if (size - position_ <= kHeaderSizeUpToMagic) {
-    return stop(LogEndReason::partial_header,
-                fmt::format("{} bytes at the end are too few for an entry header",
-                            size - position_));
+    return stop(
+        LogEndReason::partial_header,
+        fmt::format("{} bytes at the end are too few for an entry header", size - position_));
   }
   auto head = window(position_, std::min<std::uint64_t>(kBatchHeaderSize, size - position_));
   if (head.size() < kHeaderSizeUpToMagic) {

@@ -27,7 +27,8 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
 
 }  // namespace
 
-SegmentDumpSummary dump_segment(const std::filesystem::path& path, const SegmentDumpOptions& options,
+SegmentDumpSummary dump_segment(const std::filesystem::path& path,
+                                const SegmentDumpOptions& options,
                                 const std::function<void(const DumpedBatch&)>& visit) {
   LogSegmentReader reader(path, /*load_batches=*/true);
   SegmentDumpSummary summary;

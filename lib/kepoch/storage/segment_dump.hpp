@@ -23,7 +23,7 @@ struct SegmentDumpOptions {
 
 struct DumpedBatch {
   BatchHeader header;
-  std::optional<bool> crc_valid;       // nullopt when the batch was too large to load
+  std::optional<bool> crc_valid;  // nullopt when the batch was too large to load
   std::uint32_t computed_crc = 0;
   std::optional<std::string> invalid;  // Kafka's ensureValid message
   std::vector<Record> records;         // with options.records; spans valid during the visit
@@ -37,7 +37,8 @@ struct SegmentDumpSummary {
 };
 
 // Throws InputError when the file cannot be opened.
-SegmentDumpSummary dump_segment(const std::filesystem::path& path, const SegmentDumpOptions& options,
+SegmentDumpSummary dump_segment(const std::filesystem::path& path,
+                                const SegmentDumpOptions& options,
                                 const std::function<void(const DumpedBatch&)>& visit);
 
 }  // namespace kepoch

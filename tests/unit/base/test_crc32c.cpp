@@ -26,7 +26,8 @@ TEST_CASE("CRC-32C check value and RFC 3720 vectors", "[base][crc32c]") {
 
 TEST_CASE("CRC-32C: hardware and portable agree, extend composes", "[base][crc32c]") {
   std::vector<std::uint8_t> data(1000);
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 31 + 7);
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<std::uint8_t>(i * 31 + 7);
   for (std::size_t start : {0u, 1u, 3u, 7u}) {
     for (std::size_t len : {0u, 1u, 7u, 8u, 9u, 63u, 500u}) {
       std::span<const std::uint8_t> s(data.data() + start, len);

@@ -36,7 +36,8 @@ TEST_CASE("Pattern.split(\\\\s+) keeps a leading empty field and drops trailing 
   CHECK(split_whitespace(" 3 100") == Fields{"", "3", "100"});
   CHECK(split_whitespace("") == Fields{""});
   CHECK(split_whitespace("   ").empty());
-  CHECK(split_whitespace("3\x0B" "100\f") == Fields{"3", "100"});
+  CHECK(split_whitespace("3\x0B"
+                         "100\f") == Fields{"3", "100"});
 }
 
 TEST_CASE("Pattern.split(:\\\\s+) needs white space after the colon", "[base][java]") {

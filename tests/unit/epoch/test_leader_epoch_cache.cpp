@@ -12,10 +12,13 @@ using Entries = std::vector<EpochEntry>;
 namespace {
 LeaderEpochCache with(const Entries& entries) {
   LeaderEpochCache cache;
-  for (const auto& e : entries) cache.assign(e);
+  for (const auto& e : entries)
+    cache.assign(e);
   return cache;
 }
-EpochEntry eo(const LeaderEpochCache& c, int epoch, long leo) { return c.end_offset_for(epoch, leo); }
+EpochEntry eo(const LeaderEpochCache& c, int epoch, long leo) {
+  return c.end_offset_for(epoch, leo);
+}
 }  // namespace
 
 TEST_CASE("testPreviousEpoch", "[epoch][LeaderEpochCache]") {
@@ -136,22 +139,22 @@ TEST_CASE("truncateFromEnd and truncateFromStart", "[epoch][LeaderEpochCache]") 
     c.truncate_from_start(offset);
     return c.entries();
   };
-  CHECK(run_end(8) == Entries{{2, 6}});                       // DropEntriesOnEpochBoundary...
-  CHECK(run_end(9) == Entries{{2, 6}, {3, 8}});               // DropEntriesBetweenEpochBoundary...
-  CHECK(run_end(-1) == three);                                // NotResetEpochHistoryTail...
-  CHECK(run_start(8) == Entries{{3, 8}, {4, 11}});            // PreserveResetOffsetOnClearEarliest
-  CHECK(run_start(9) == Entries{{3, 9}, {4, 11}});            // UpdateSavedOffsetWhenBetweenEpochs
-  CHECK(run_start(1) == three);                               // NotClearAnythingIfOffsetToEarly
-  CHECK(run_start(6) == three);                               // NotClearAnythingIfOffsetToFirstOffset
-  CHECK(run_start(11) == Entries{{4, 11}});                   // RetainLatestEpochOnClearAllEarliest
-  CHECK(run_start(15) == Entries{{4, 15}});                   // ...AndUpdateItsOffset
-  CHECK(run_start(-1) == three);                              // NotResetEpochHistoryHead...
+  CHECK(run_end(8) == Entries{{2, 6}});             // DropEntriesOnEpochBoundary...
+  CHECK(run_end(9) == Entries{{2, 6}, {3, 8}});     // DropEntriesBetweenEpochBoundary...
+  CHECK(run_end(-1) == three);                      // NotResetEpochHistoryTail...
+  CHECK(run_start(8) == Entries{{3, 8}, {4, 11}});  // PreserveResetOffsetOnClearEarliest
+  CHECK(run_start(9) == Entries{{3, 9}, {4, 11}});  // UpdateSavedOffsetWhenBetweenEpochs
+  CHECK(run_start(1) == three);                     // NotClearAnythingIfOffsetToEarly
+  CHECK(run_start(6) == three);                     // NotClearAnythingIfOffsetToFirstOffset
+  CHECK(run_start(11) == Entries{{4, 11}});         // RetainLatestEpochOnClearAllEarliest
+  CHECK(run_start(15) == Entries{{4, 15}});         // ...AndUpdateItsOffset
+  CHECK(run_start(-1) == three);                    // NotResetEpochHistoryHead...
   auto c = with({{0, 0}, {1, 7}, {2, 10}});
   c.truncate_from_start(5);
-  CHECK(c.entries() == Entries{{0, 5}, {1, 7}, {2, 10}});     // UpdateOffsetBetweenEpochBoundaries2
+  CHECK(c.entries() == Entries{{0, 5}, {1, 7}, {2, 10}});  // UpdateOffsetBetweenEpochBoundaries2
   LeaderEpochCache empty;
-  CHECK(empty.truncate_from_start(7).empty());                // shouldClearEarliestOnEmptyCache
-  CHECK(empty.truncate_from_end(7).empty());                  // shouldClearLatestOnEmptyCache
+  CHECK(empty.truncate_from_start(7).empty());  // shouldClearEarliestOnEmptyCache
+  CHECK(empty.truncate_from_end(7).empty());    // shouldClearLatestOnEmptyCache
 }
 
 TEST_CASE("previous, next and exact lookups", "[epoch][LeaderEpochCache]") {

@@ -35,14 +35,16 @@ TEST_CASE("IOException cases take the log dir offline", "[format][epochs]") {
   const Case cases[] = {
       {"x\n0\n", 1, "Malformed line in checkpoint file [/data/t-0/file]: x"},
       {" 0\n0\n", 1, "Malformed line"},
-      {"1\n0\n", 1, "Unrecognised version:1, expected version: 0 in checkpoint file at: /data/t-0/file"},
+      {"1\n0\n", 1,
+       "Unrecognised version:1, expected version: 0 in checkpoint file at: /data/t-0/file"},
       {"0\nabc\n", 2, "Malformed line in checkpoint file [/data/t-0/file]: abc"},
-      {"0\n3\n0 0\n", 3, "Expected [3] entries in checkpoint file [/data/t-0/file], but found only [1]"},
+      {"0\n3\n0 0\n", 3,
+       "Expected [3] entries in checkpoint file [/data/t-0/file], but found only [1]"},
       {"0\n1\n0 0\n1 5\n", 4, "Expected [1] entries"},
       {"0\n1\n0 0 7\n", 3, "Malformed line in checkpoint file [/data/t-0/file]: 0 0 7"},
       {"0\n1\n 0 0\n", 3, "Malformed line"},
       {"0\n1\n3\n", 3, "Malformed line"},
-      {"0\n1\n0 0\n\n", 4, "Malformed line"},  // a trailing blank line
+      {"0\n1\n0 0\n\n", 4, "Malformed line"},            // a trailing blank line
       {"0\n2\n0 0\n0 1 2\n3 x\n", 4, "Malformed line"},  // first failure in reading order
   };
   for (const auto& c : cases) {

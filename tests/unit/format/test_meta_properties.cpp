@@ -57,8 +57,8 @@ TEST_CASE("meta.properties failures: the loader marks the dir as an error dir",
 }
 
 TEST_CASE("meta.properties: a reserved directory.id fails verify()", "[format][meta_properties]") {
-  const auto r = validate("version=1\nnode.id=1\ncluster.id=x\ndirectory.id=AAAAAAAAAAAAAAAAAAAAAQ\n",
-                          kProps);
+  const auto r =
+      validate("version=1\nnode.id=1\ncluster.id=x\ndirectory.id=AAAAAAAAAAAAAAAAAAAAAQ\n", kProps);
   CHECK_FALSE(r.valid);
   CHECK(r.outcome == KafkaOutcome::startup_fatal);
 }

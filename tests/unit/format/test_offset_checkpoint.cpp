@@ -9,11 +9,14 @@ using kepoch::OffsetsRole;
 using test::validate;
 
 namespace {
-CheckpointType role(OffsetsRole r) { return {CheckpointKind::offsets, r}; }
+CheckpointType role(OffsetsRole r) {
+  return {CheckpointKind::offsets, r};
+}
 }  // namespace
 
 TEST_CASE("offsets checkpoint: entries as written", "[format][offsets]") {
-  const auto r = validate("0\n2\norders 0 1500\norders 1 1320\n", role(OffsetsRole::high_watermark));
+  const auto r =
+      validate("0\n2\norders 0 1500\norders 1 1320\n", role(OffsetsRole::high_watermark));
   CHECK(r.valid);
   REQUIRE(r.offsets.size() == 2);
   CHECK(r.offsets[1].topic == "orders");
@@ -48,8 +51,8 @@ TEST_CASE("offsets checkpoint: an unchecked exception's effect depends on the ro
 
 TEST_CASE("offsets checkpoint lint: duplicates, negatives, illegal topic names",
           "[format][offsets]") {
-  const auto r = validate("0\n4\nt 0 5\nt 0 7\nt -1 -3\nbad/topic 0 1\n",
-                          role(OffsetsRole::recovery_point));
+  const auto r =
+      validate("0\n4\nt 0 5\nt 0 7\nt -1 -3\nbad/topic 0 1\n", role(OffsetsRole::recovery_point));
   CHECK(r.valid);
   CHECK(test::has_warning(r, "already appears on line 3"));
   CHECK(test::has_warning(r, "partition -1 is negative"));

@@ -29,9 +29,11 @@ TEST_CASE("partition.metadata failures", "[format][partition_metadata]") {
       {"version: 0\n", KafkaOutcome::startup_fatal, "line 2 is missing"},
       {"version:0\ntopic_id: b8tRS7h4TJ2Vt43Dp85v2A", KafkaOutcome::dir_offline, "Malformed line"},
       {"version: x\ntopic_id: b8tRS7h4TJ2Vt43Dp85v2A", KafkaOutcome::dir_offline, "Malformed line"},
-      {"version: -1\ntopic_id: b8tRS7h4TJ2Vt43Dp85v2A", KafkaOutcome::dir_offline, "Unrecognized version"},
+      {"version: -1\ntopic_id: b8tRS7h4TJ2Vt43Dp85v2A", KafkaOutcome::dir_offline,
+       "Unrecognized version"},
       {"version: 0\ntopic_id: nope", KafkaOutcome::startup_fatal, "not a 22-character"},
-      {"version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAA", KafkaOutcome::dir_offline, "Invalid topic ID"},
+      {"version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAA", KafkaOutcome::dir_offline,
+       "Invalid topic ID"},
       {"version: 0\ntopic_id:b8tRS7h4TJ2Vt43Dp85v2A", KafkaOutcome::dir_offline, "Malformed line"},
   };
   for (const auto& c : cases) {
@@ -54,16 +56,19 @@ TEST_CASE("partition.metadata lint", "[format][partition_metadata]") {
 
 TEST_CASE("replicas of one partition must share a topic id", "[format][partition_metadata]") {
   std::vector<kepoch::CheckpointReport> reports;
-  const char* ids[] = {"b8tRS7h4TJ2Vt43Dp85v2A", "b8tRS7h4TJ2Vt43Dp85v2A", "Zm9vYmFyYmF6cXV4MTIzNA"};
+  const char* ids[] = {"b8tRS7h4TJ2Vt43Dp85v2A", "b8tRS7h4TJ2Vt43Dp85v2A",
+                       "Zm9vYmFyYmF6cXV4MTIzNA"};
   int broker = 1;
   for (const char* id : ids) {
-    auto r = kepoch::check_checkpoint(std::string("version: 0\ntopic_id: ") + id,
-                                      "b" + std::to_string(broker++) + "/orders-0/partition.metadata",
-                                      kMeta, {}, kepoch::CheckDepth::validate);
+    auto r =
+        kepoch::check_checkpoint(std::string("version: 0\ntopic_id: ") + id,
+                                 "b" + std::to_string(broker++) + "/orders-0/partition.metadata",
+                                 kMeta, {}, kepoch::CheckDepth::validate);
     reports.push_back(r);
   }
   kepoch::lint_topic_ids_across_replicas(reports);
   CHECK(test::has_warning(reports[0], "differs"));
   CHECK(test::has_warning(reports[2], "differs"));
-  for (const auto& r : reports) CHECK(r.valid);
+  for (const auto& r : reports)
+    CHECK(r.valid);
 }

@@ -1,9 +1,9 @@
 // The shared renderers: one value, three formats; problems on stderr in table form.
 #include <catch2/catch.hpp>
 
+#include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <yaml-cpp/yaml.h>
 
 #include "kepoch/format/checkpoint_check.hpp"
 #include "kepoch/report/checkpoint_report.hpp"
@@ -50,8 +50,7 @@ TEST_CASE("JSON: an array of file objects with the documented fields", "[report]
   CHECK(f["problems"][0]["kafka_exception"] == "java.lang.NumberFormatException");
 }
 
-TEST_CASE("YAML: the same tree, strings that look like numbers stay strings",
-          "[report][render]") {
+TEST_CASE("YAML: the same tree, strings that look like numbers stay strings", "[report][render]") {
   Value v = Value::object().set("topic", "0").set("count", 0).set("flag", "true").set("empty", "");
   const auto y = YAML::Load(run(v, report::Format::yaml).out);
   CHECK(y["topic"].Tag() == "!");  // quoted: a string

@@ -95,12 +95,11 @@ TEST_CASE("stale .tmp and metadata log dir are seen beside the file", "[storage]
         KafkaOutcome::startup_fatal);
 }
 
-TEST_CASE("check_checkpoint_arguments judges what it can and lists the rest",
-          "[storage][files]") {
+TEST_CASE("check_checkpoint_arguments judges what it can and lists the rest", "[storage][files]") {
   TempDir dir;
   const auto good = dir.write("leader-epoch-checkpoint", "0\n0\n");
-  const auto batch = check_checkpoint_arguments(
-      {good.string(), (dir.path / "nope").string()}, std::nullopt, CheckDepth::validate);
+  const auto batch = check_checkpoint_arguments({good.string(), (dir.path / "nope").string()},
+                                                std::nullopt, CheckDepth::validate);
   CHECK(batch.reports.size() == 1);
   REQUIRE(batch.unreadable.size() == 1);
   CHECK_THAT(batch.unreadable[0], Catch::Contains("nope: no such file or directory"));
