@@ -64,6 +64,7 @@ int run(const SegmentOptions& o, const Globals& globals) {
           if (bad.size() < kMaxReportedBadBatches) {
             DumpedBatch kept = b;
             kept.records.clear();  // their spans die with the visit
+            kept.decompressed.clear();
             bad.push_back(std::move(kept));
           } else {
             ++more_bad;

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/format/compression.hpp"
+
 namespace kepoch::report {
 namespace {
 
 std::string_view codec_name(int codec) {
-  static constexpr std::string_view kNames[] = {"none", "gzip", "snappy", "lz4", "zstd"};
-  return codec >= 0 && codec < 5 ? kNames[codec] : "unknown";
+  const auto type = compression_from_attributes(codec);
+  return type ? compression_name(*type) : "unknown";
 }
 
 // Printable bytes as they are; anything else as \xNN (kcat's convention).

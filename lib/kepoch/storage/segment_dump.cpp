@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/format/compression.hpp"
 
 namespace kepoch {
 namespace {
@@ -13,12 +14,19 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
     out.records_error = "records of legacy (v0/v1) messages are not decoded yet";
     return;
   }
-  if (h.codec() != 0) {
-    out.records_error = "records of compressed batches are not decoded yet";
+  const auto codec = compression_from_attributes(h.codec());
+  if (!codec) {
+    out.records_error = fmt::format("Unknown compression type id: {}", h.codec());
     return;
   }
   try {
-    for_each_record(h, entry.subspan(kBatchHeaderSize), h.position + kBatchHeaderSize,
+    std::span<const std::uint8_t> section = entry.subspan(kBatchHeaderSize);
+    if (*codec != CompressionType::none) {
+      out.decompressed =
+          decompress(*codec, section, h.position + kBatchHeaderSize, kMaxDecompressedBatchBytes);
+      section = out.decompressed;
+    }
+    for_each_record(h, section, h.position + kBatchHeaderSize,
                     [&](const Record& r) { out.records.push_back(r); });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());

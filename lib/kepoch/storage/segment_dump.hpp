@@ -15,6 +15,9 @@
 
 namespace kepoch {
 
+// A compressed batch may not inflate beyond this (bounded memory whatever the input).
+inline constexpr std::size_t kMaxDecompressedBatchBytes = 256u << 20;
+
 struct SegmentDumpOptions {
   bool records = false;                      // iterate records (decompressing)
   std::optional<std::uint64_t> max_batches;  // stop after this many batches
@@ -25,8 +28,9 @@ struct DumpedBatch {
   BatchHeader header;
   std::optional<bool> crc_valid;  // nullopt when the batch was too large to load
   std::uint32_t computed_crc = 0;
-  std::optional<std::string> invalid;  // Kafka's ensureValid message
-  std::vector<Record> records;         // with options.records; spans valid during the visit
+  std::optional<std::string> invalid;      // Kafka's ensureValid message
+  std::vector<Record> records;             // with options.records; spans valid during the visit
+  std::vector<std::uint8_t> decompressed;  // the records section of a compressed batch
   std::optional<std::string> records_error;
 };
 
