@@ -61,10 +61,10 @@ Record read_record(const BatchHeader& batch, ByteReader& in) {
     rec.headers.push_back(h);
   }
   if (!r.at_end()) {
-    r.fail(
-        fmt::format("Invalid record size: expected to read {} bytes in record payload, but "
-                    "instead read {}",
-                    length, r.offset()));
+    // Reported at the record's first byte, where its length was declared.
+    throw FormatError(start, fmt::format("Invalid record size: expected to read {} bytes in "
+                                         "record payload, but instead read {}",
+                                         length, r.offset()));
   }
   return rec;
 }
