@@ -1,0 +1,185 @@
+#include "kepoch/epoch/truncation.hpp"
+
+#include <algorithm>
+
+namespace kepoch {
+namespace {
+
+// UnifiedLog.endOffsetForEpoch: the cache's answer, with an offset of -1 meaning "none".
+std::optional<EpochEntry> end_offset_for_epoch(const ReplicaLog& log, std::int32_t epoch) {
+  const EpochEntry e = log.cache.end_offset_for(epoch, log.log_end_offset);
+  if (e.start_offset == kUndefinedEpochOffset) return std::nullopt;
+  return e;
+}
+
+// fetchOffsetAndTruncate (4.6): the leader cannot place the follower's fetch position.
+void out_of_range(const ReplicaLog& leader, ReplicaLog& f, TruncationPrediction& p) {
+  TruncationRound r;
+  r.branch = 'O';
+  if (leader.log_end_offset < f.log_end_offset) {
+    truncate_to(f, leader.log_end_offset);
+    r.truncate_to = p.fetch_from = leader.log_end_offset;
+    p.note =
+        "out of range: the leader's log ends below the follower's; truncate to the leader's "
+        "log end offset";
+  } else if (leader.log_start_offset > f.log_end_offset) {
+    f.cache.clear();
+    f.log_end_offset = f.log_start_offset = f.high_watermark = leader.log_start_offset;
+    r.truncate_to = p.fetch_from = leader.log_start_offset;
+    p.truncated_fully = true;
+    p.note =
+        "out of range: the follower's log ends below the leader's log start; it is emptied "
+        "and starts at the leader's log start offset";
+  } else {
+    r.truncate_to = p.fetch_from = f.log_end_offset;
+    p.note = "out of range, then resume at the follower's log end offset";
+  }
+  p.rounds.push_back(r);
+}
+
+void fetch_mode(const ReplicaLog& leader, TruncationPrediction& p) {
+  ReplicaLog& f = p.after;
+  if (!f.cache.latest_epoch()) {
+    // No epoch known: Truncating state, which truncates to the high watermark.
+    TruncationRound r;
+    r.branch = 'H';
+    r.truncate_to = f.high_watermark;
+    truncate_to(f, f.high_watermark);
+    p.rounds.push_back(r);
+    p.fetch_from = f.high_watermark;
+    p.note = "the follower knows no leader epoch: truncate to its high watermark";
+    return;
+  }
+  for (;;) {
+    const auto latest = f.cache.latest_epoch();
+    if (!latest) {
+      p.fetch_from = f.log_end_offset;
+      p.note = "fetch without a last fetched epoch";
+      return;
+    }
+    const EpochEntry reply = leader.cache.end_offset_for(*latest, leader.log_end_offset);
+    if (reply.start_offset == kUndefinedEpochOffset || reply.epoch == kUndefinedEpoch ||
+        f.log_end_offset < leader.log_start_offset) {
+      out_of_range(leader, f, p);
+      return;
+    }
+    if (reply.epoch < *latest || reply.start_offset < f.log_end_offset) {
+      TruncationRound r = offset_truncation_state(f, reply, f.log_end_offset);
+      r.requested_epoch = *latest;
+      truncate_to(f, r.truncate_to);
+      p.rounds.push_back(r);
+      continue;  // the next fetch carries the new last fetched epoch
+    }
+    TruncationRound r;
+    r.requested_epoch = *latest;
+    r.leader_reply = reply;
+    r.branch = 'N';
+    r.truncate_to = f.log_end_offset;
+    p.rounds.push_back(r);
+    p.fetch_from = f.log_end_offset;
+    p.note = "no divergence: fetch from the follower's log end offset";
+    return;
+  }
+}
+
+void ofle_mode(const ReplicaLog& leader, TruncationPrediction& p) {
+  ReplicaLog& f = p.after;
+  std::int64_t fetch_offset = f.high_watermark;
+  for (;;) {
+    const auto latest = f.cache.latest_epoch();
+    if (!latest) {
+      TruncationRound r;
+      r.branch = 'H';
+      r.truncate_to = fetch_offset;
+      truncate_to(f, fetch_offset);
+      p.rounds.push_back(r);
+      p.fetch_from = fetch_offset;
+      p.note = "no epoch left in the follower's cache: truncate to the fetch offset";
+      return;
+    }
+    const EpochEntry reply = leader.cache.end_offset_for(*latest, leader.log_end_offset);
+    TruncationRound r = offset_truncation_state(f, reply, fetch_offset);
+    r.requested_epoch = *latest;
+    truncate_to(f, r.truncate_to);
+    fetch_offset = r.truncate_to;
+    p.rounds.push_back(r);
+    if (r.completed) {
+      p.fetch_from = r.truncate_to;
+      p.note = "OffsetsForLeaderEpoch rounds completed";
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void truncate_to(ReplicaLog& f, std::int64_t x) {
+  if (x >= f.log_end_offset) {
+    f.cache.truncate_from_end(f.log_end_offset);
+    return;
+  }
+  f.cache.truncate_from_end(x);
+  f.log_end_offset = x;
+  f.high_watermark = std::min(f.high_watermark, x);
+  f.log_start_offset = std::min(f.log_start_offset, x);
+}
+
+TruncationRound offset_truncation_state(const ReplicaLog& f, EpochEntry reply,
+                                        std::int64_t fetch_offset) {
+  TruncationRound r;
+  r.leader_reply = reply;
+  const std::int64_t le = reply.epoch, lo = reply.start_offset;
+  if (lo == kUndefinedEpochOffset) {  // A
+    r.branch = 'A';
+    r.truncate_to = fetch_offset;
+    return r;
+  }
+  if (le == kUndefinedEpoch) {  // B: old protocol, no epoch in the reply
+    r.branch = 'B';
+    r.truncate_to = std::min(lo, f.log_end_offset);
+    return r;
+  }
+  r.follower_lookup = end_offset_for_epoch(f, reply.epoch);
+  if (!r.follower_lookup) {  // C
+    r.branch = 'C';
+    r.truncate_to = std::min(lo, f.log_end_offset);
+    return r;
+  }
+  if (r.follower_lookup->epoch != reply.epoch) {  // D: another round is needed
+    r.branch = 'D';
+    r.truncate_to = std::min(r.follower_lookup->start_offset, f.log_end_offset);
+    r.completed = false;
+    return r;
+  }
+  r.branch = 'E';
+  r.truncate_to = std::min({r.follower_lookup->start_offset, lo, f.log_end_offset});
+  return r;
+}
+
+TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaLog& follower,
+                                        TruncationMode mode) {
+  TruncationPrediction p;
+  p.after = follower;
+  switch (mode) {
+    case TruncationMode::fetch:
+      fetch_mode(leader, p);
+      break;
+    case TruncationMode::ofle:
+      ofle_mode(leader, p);
+      break;
+    case TruncationMode::hw: {
+      TruncationRound r;
+      r.branch = 'H';
+      r.truncate_to = follower.high_watermark;
+      truncate_to(p.after, follower.high_watermark);
+      p.rounds.push_back(r);
+      p.fetch_from = follower.high_watermark;
+      p.note = "pre-0.11 rule: truncate to the follower's own high watermark";
+      break;
+    }
+  }
+  p.truncate_to = p.after.log_end_offset;
+  return p;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,59 @@
+#pragma once
+// Where a follower truncates when it starts fetching from a leader, as Kafka's
+// AbstractFetcherThread runs it (shared/spec kafka-formats 4.3-4.7). Pure: both replicas are
+// values (epoch cache, log end offset, high watermark, log start offset).
+//
+// Modes:
+//   fetch  Fetch with LastFetchedEpoch / DivergingEpoch (IBP >= 2.7; every KRaft broker)
+//   ofle   OffsetsForLeaderEpoch rounds (0.11.0-IV2 <= IBP < 2.7; KIP-101 / KIP-279)
+//   hw     the pre-0.11 rule: truncate to the follower's own high watermark
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kepoch/epoch/leader_epoch_cache.hpp"
+
+namespace kepoch {
+
+struct ReplicaLog {
+  LeaderEpochCache cache;
+  std::int64_t log_end_offset = 0;
+  std::int64_t high_watermark = 0;
+  std::int64_t log_start_offset = 0;
+};
+
+enum class TruncationMode { fetch, ofle, hw };
+
+// One exchange with the leader and what the follower made of it.
+struct TruncationRound {
+  std::int32_t requested_epoch = kUndefinedEpoch;                   // the follower's latest epoch
+  EpochEntry leader_reply{kUndefinedEpoch, kUndefinedEpochOffset};  // (epoch, end offset)
+  std::optional<EpochEntry> follower_lookup;  // follower's endOffsetFor(leader epoch)
+  char branch = '-';  // 4.3 branch A-E; 'H' high watermark; 'O' out of range; 'N' no divergence
+  std::int64_t truncate_to = 0;
+  bool completed = true;
+};
+
+struct TruncationPrediction {
+  std::vector<TruncationRound> rounds;
+  std::int64_t truncate_to = 0;  // the final log end offset after truncation
+  bool truncated_fully = false;  // truncateFullyAndStartAt (out of range, low)
+  std::int64_t fetch_from = 0;   // where fetching resumes
+  ReplicaLog after;              // the follower after truncation
+  std::string note;              // why it stopped, in a sentence
+};
+
+// getOffsetTruncationState: the truncation offset for a leader reply (le, lo), and whether
+// it is final. `fetch_offset` is the partition's fetch offset (used by branch A).
+TruncationRound offset_truncation_state(const ReplicaLog& follower, EpochEntry leader_reply,
+                                        std::int64_t fetch_offset);
+
+// UnifiedLog.truncateTo(x) on the follower's values (x >= 0).
+void truncate_to(ReplicaLog& follower, std::int64_t x);
+
+TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaLog& follower,
+                                        TruncationMode mode);
+
+}  // namespace kepoch
