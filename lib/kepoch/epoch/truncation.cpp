@@ -77,7 +77,8 @@ void fetch_mode(const ReplicaLog& leader, TruncationPrediction& p) {
     r.truncate_to = f.log_end_offset;
     p.rounds.push_back(r);
     p.fetch_from = f.log_end_offset;
-    p.note = "no divergence: fetch from the follower's log end offset";
+    p.note = p.rounds.size() > 1 ? "the logs agree below the truncation point; fetch from there"
+                                 : "no divergence: fetch from the follower's log end offset";
     return;
   }
 }

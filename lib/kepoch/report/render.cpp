@@ -165,17 +165,26 @@ class TableWriter {
 
   static std::string cell(const Value& v) { return cell_text(v); }
 
+  // An array of flat objects: one row each.
   static bool is_table(const Value& v) {
     return v.is_array() && !v.as_array().empty() &&
-           std::all_of(v.as_array().begin(), v.as_array().end(),
-                       [](const Value& e) { return e.is_object(); });
+           std::all_of(v.as_array().begin(), v.as_array().end(), [](const Value& e) {
+             return e.is_object() &&
+                    std::all_of(e.as_object().begin(), e.as_object().end(),
+                                [](const Value::Member& m) { return is_inline(m.second); });
+           });
   }
 
+  // Scalars, and short arrays of scalars (shown comma-joined on one line).
   static bool is_inline(const Value& v) {
     if (v.is_scalar()) return true;
     if (!v.is_array()) return false;
-    return std::all_of(v.as_array().begin(), v.as_array().end(),
-                       [](const Value& e) { return e.is_scalar(); });
+    std::size_t length = 0;
+    for (const auto& e : v.as_array()) {
+      if (!e.is_scalar()) return false;
+      length += scalar_text(e).size() + 1;
+    }
+    return length <= 80;
   }
 
   void element(const Value& v, int indent, const std::string& file) {
@@ -204,9 +213,16 @@ class TableWriter {
         out_ << pad << bold(k) << ":\n";
         record(v, indent + 2, file);
       } else {
+        // Objects with nested lists, or long lists: one block per element.
         out_ << pad << bold(k) << ":\n";
-        for (const auto& e : v.as_array())
-          element(e, indent + 2, file);
+        for (const auto& e : v.as_array()) {
+          if (e.is_object()) {
+            out_ << pad << "  -\n";
+            record(e, indent + 4, file);
+          } else {
+            out_ << pad << "  - " << cell(e) << '\n';
+          }
+        }
       }
     }
   }

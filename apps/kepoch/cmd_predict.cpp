@@ -1,0 +1,80 @@
+// kepoch predict --leader DIR DIR...
+// Where each follower replica will truncate when it fetches from the leader replica, how
+// many records that removes, which are lost for good and whether any was committed.
+
+#include <fmt/format.h>
+
+#include "exit_codes.hpp"
+#include "globals.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/report/predict_report.hpp"
+
+namespace kepoch::cli {
+namespace {
+
+struct PredictOptions {
+  std::string leader;
+  std::vector<std::string> followers;
+  std::string mode = "fetch";
+};
+
+std::vector<TruncationMode> modes_for(const std::string& mode) {
+  if (mode == "ofle") return {TruncationMode::ofle};
+  if (mode == "hw") return {TruncationMode::hw};
+  if (mode == "all") return {TruncationMode::fetch, TruncationMode::ofle, TruncationMode::hw};
+  return {TruncationMode::fetch};
+}
+
+int run(const PredictOptions& o, const Globals& globals) {
+  const PartitionReplica leader = load_partition_replica(o.leader);
+  std::vector<PartitionReplica> followers;
+  for (const auto& dir : o.followers) {
+    followers.push_back(load_partition_replica(dir));
+    const auto& f = followers.back();
+    if (f.topic != leader.topic || f.partition != leader.partition) {
+      throw UsageError(fmt::format("{} holds {}-{}, the leader {} holds {}-{}", dir, f.topic,
+                                   f.partition, o.leader, leader.topic, leader.partition));
+    }
+  }
+  std::vector<report::ReplicaForecasts> forecasts;
+  bool committed_loss = false;
+  for (const auto& f : followers) {
+    report::ReplicaForecasts rf{&f, {}};
+    for (auto mode : modes_for(o.mode))
+      rf.forecasts.push_back(forecast_replica(leader, f, mode));
+    committed_loss = committed_loss || rf.forecasts.front().committed_loss();
+    forecasts.push_back(std::move(rf));
+  }
+  emit(report::predict_value(leader, forecasts, o.mode), globals);
+  return committed_loss ? kFindings : kOk;
+}
+
+}  // namespace
+
+void register_predict(CLI::App& app, Globals& globals) {
+  static PredictOptions o;
+  CLI::App* cmd = app.add_subcommand(
+      "predict", "Predict where follower replicas truncate when they fetch from the leader");
+  cmd->add_option("--leader", o.leader, "The leader's partition replica dir")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("followers", o.followers, "Follower replica dirs of the same partition")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--mode", o.mode,
+                  "fetch: Fetch divergence (every KRaft broker); ofle: OffsetsForLeaderEpoch "
+                  "rounds (IBP 0.11-2.6); hw: the pre-0.11 high-watermark rule; all: side by side")
+      ->check(CLI::IsMember({"fetch", "ofle", "hw", "all"}))
+      ->default_str("fetch");
+  cmd->footer(
+      "Examples:\n"
+      "  kepoch predict --leader broker-2/orders-0 broker-1/orders-0 broker-3/orders-0\n"
+      "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
+      "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
+      "recovery point and log start come from that log dir's checkpoint files, and each\n"
+      "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
+      "lost, 1 committed records would be lost, 2 usage, 3 unreadable input.");
+  cmd->callback([&globals] { globals.exit_code = run(o, globals); });
+}
+
+}  // namespace kepoch::cli

@@ -1,0 +1,120 @@
+#include "kepoch/report/predict_report.hpp"
+
+#include <fmt/format.h>
+
+namespace kepoch::report {
+namespace {
+
+Value epochs(const std::vector<EpochEntry>& entries) {
+  Value list = Value::array();
+  for (const auto& e : entries)
+    list.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
+  return list;
+}
+
+Value round_value(const TruncationRound& r) {
+  return Value::object()
+      .set("request_epoch", r.requested_epoch)
+      .set("leader_epoch", r.leader_reply.epoch)
+      .set("leader_end_offset", r.leader_reply.start_offset)
+      .set("follower_epoch", r.follower_lookup ? Value(r.follower_lookup->epoch) : Value())
+      .set("follower_end_offset",
+           r.follower_lookup ? Value(r.follower_lookup->start_offset) : Value())
+      .set("branch", std::string(1, r.branch))
+      .set("truncate_to", r.truncate_to)
+      .set("completed", r.completed);
+}
+
+Value forecast_fields(const ReplicaForecast& f) {
+  Value rounds = Value::array();
+  for (const auto& r : f.prediction.rounds)
+    rounds.push(round_value(r));
+  Value range = f.removed_range ? Value::object()
+                                      .set("first", f.removed_range->first)
+                                      .set("last", f.removed_range->second)
+                                : Value();
+  return Value::object()
+      .set("truncate_to", f.prediction.truncate_to)
+      .set("fetch_from", f.prediction.fetch_from)
+      .set("removed_records", f.removed_records)
+      .set("removed_bytes", f.removed_bytes)
+      .set("removed_range", std::move(range))
+      .set("lost_records", f.lost_records)
+      .set("committed_lost_records", f.committed_lost_records)
+      .set("committed_loss", f.committed_loss())
+      .set("first_lost_offset", f.first_lost_offset ? Value(*f.first_lost_offset) : Value())
+      .set("log_end_offset_after", f.prediction.after.log_end_offset)
+      .set("note", f.prediction.note)
+      .set("rounds", std::move(rounds))
+      .set("epochs_after", epochs(f.prediction.after.cache.entries()));
+}
+
+Value replica_value(const ReplicaForecasts& rf) {
+  const PartitionReplica& r = *rf.replica;
+  Value v = Value::object()
+                .set("dir", r.dir.string())
+                .set("log_end_offset", r.loaded.log_end_offset)
+                .set("high_watermark", r.loaded.high_watermark)
+                .set("epochs", epochs(r.loaded.cache.entries()));
+  const Value main = forecast_fields(rf.forecasts.front());
+  for (const auto& [k, x] : main.as_object())
+    v.set(k, x);
+  if (rf.forecasts.size() > 1) {
+    Value modes = Value::object();
+    for (const auto& f : rf.forecasts)
+      modes.set(std::string(mode_name(f.mode)), forecast_fields(f));
+    v.set("modes", std::move(modes));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string_view mode_name(TruncationMode mode) {
+  switch (mode) {
+    case TruncationMode::fetch:
+      return "fetch";
+    case TruncationMode::ofle:
+      return "ofle";
+    case TruncationMode::hw:
+      return "hw";
+  }
+  return "fetch";
+}
+
+Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaForecasts>& replicas,
+                    std::string_view mode) {
+  Value assumptions = Value::array();
+  auto note_all = [&](const PartitionReplica& r) {
+    assumptions.push(fmt::format(
+        "{}: {}{}", r.dir.string(),
+        r.clean_shutdown ? "clean shutdown: segments are loaded without recovery"
+                         : "no clean-shutdown marker: Kafka recovers the segments "
+                           "from the recovery point on",
+        r.recovery_stop
+            ? fmt::format(", recovery cuts the log at byte {}", r.recovery_stop->position)
+            : ""));
+    for (const auto& n : r.notes)
+      assumptions.push(fmt::format("{}: {}", r.dir.string(), n));
+  };
+  note_all(leader);
+  Value list = Value::array();
+  for (const auto& rf : replicas) {
+    note_all(*rf.replica);
+    list.push(replica_value(rf));
+  }
+  return Value::object()
+      .set("topic", leader.topic)
+      .set("partition", leader.partition)
+      .set("mode", mode)
+      .set("leader", Value::object()
+                         .set("dir", leader.dir.string())
+                         .set("log_end_offset", leader.loaded.log_end_offset)
+                         .set("high_watermark", leader.loaded.high_watermark)
+                         .set("log_start_offset", leader.loaded.log_start_offset)
+                         .set("epochs", epochs(leader.loaded.cache.entries())))
+      .set("replicas", std::move(list))
+      .set("assumptions", std::move(assumptions));
+}
+
+}  // namespace kepoch::report

@@ -1,0 +1,221 @@
+#include "kepoch/storage/partition_replica.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <system_error>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/checkpoint_check.hpp"
+#include "kepoch/format/leader_epoch_checkpoint.hpp"
+#include "kepoch/format/offset_checkpoint.hpp"
+#include "kepoch/format/partition_metadata.hpp"
+#include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/checkpoint_files.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<SegmentSummary> list_segments(const fs::path& dir) {
+  std::vector<SegmentSummary> segments;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = parse_segment_file_name(it->path().filename().string());
+    if (name.kind != SegmentFileKind::log || name.state != LeftoverState::none || !name.offset)
+      continue;
+    SegmentSummary s;
+    s.file = it->path();
+    s.base_offset = *name.offset;
+    s.size_bytes = it->file_size(ec);
+    segments.push_back(s);
+  }
+  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
+  // LogLoader opens .log files in name order; with canonical names that is offset order.
+  std::sort(segments.begin(), segments.end(),
+            [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
+  return segments;
+}
+
+// The entry for topic-partition in one of the parent log dir's offset checkpoints.
+std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const PartitionReplica& r,
+                                                std::vector<std::string>& notes) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    notes.push_back(fmt::format("{} is missing", file.filename().string()));
+    return std::nullopt;
+  }
+  const std::string text = read_small_file(file, kMaxCheckpointBytes);
+  const auto c = read_offset_checkpoint(text, file.string());
+  if (c.failure) {
+    notes.push_back(fmt::format("{} is unreadable to Kafka: {}", file.filename().string(),
+                                c.failure->explanation));
+    return std::nullopt;
+  }
+  std::optional<std::int64_t> found;
+  for (const auto& e : c.entries)
+    if (e.topic == r.topic && e.partition == r.partition) found = e.offset;  // last one wins
+  return found;
+}
+
+void read_epoch_checkpoint(PartitionReplica& r) {
+  const fs::path file = r.dir / kLeaderEpochCheckpointName;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
+    return;
+  }
+  const auto report = check_checkpoint_file(file, std::nullopt, CheckDepth::dump);
+  if (!report.valid || !report.loaded_entries) {
+    throw InputError(
+        file.string(),
+        fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
+                    report.problems.empty() ? "" : report.problems.front().message));
+  }
+  r.checkpoint_entries = *report.loaded_entries;
+}
+
+void read_topic_id(PartitionReplica& r) {
+  const fs::path file = r.dir / kPartitionMetadataName;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return;
+  const auto m = read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
+  r.topic_id = m.topic_id;
+}
+
+// Walks every segment once: rebuilds the epoch history from batch headers and, where Kafka
+// would recover (no clean shutdown, from the recovery-point segment on), checks each batch
+// and cuts the log before the first bad one.
+void walk_segments(PartitionReplica& r, LeaderEpochCache& cache, std::int64_t recovery_point) {
+  LeaderEpochCache rebuilt;
+  std::size_t recover_from = 0;
+  for (std::size_t i = 0; i < r.segments.size(); ++i)
+    if (r.segments[i].base_offset <= recovery_point) recover_from = i;
+  for (std::size_t i = 0; i < r.segments.size(); ++i) {
+    SegmentSummary& s = r.segments[i];
+    const bool recover = !r.clean_shutdown && i >= recover_from;
+    LogSegmentReader reader(s.file, /*load_batches=*/recover);
+    std::uint64_t valid_bytes = 0;
+    bool bad = false;
+    while (auto e = reader.next()) {
+      if (recover && (!e->loaded || validate_batch(e->header, e->bytes))) {
+        bad = true;
+        r.recovery_stop = LogEnd{LogEndReason::corrupt_size, e->header.position,
+                                 s.size_bytes - e->header.position,
+                                 validate_batch(e->header, e->bytes).value_or("batch too large")};
+        break;
+      }
+      ++s.batches;
+      valid_bytes = e->header.position + e->header.size_in_bytes();
+      s.next_offset = e->header.next_offset();
+      if (e->header.is_v2() && e->header.partition_leader_epoch >= 0) {
+        const EpochEntry entry{e->header.partition_leader_epoch, e->header.base_offset};
+        rebuilt.assign(entry);
+        // LogSegment.recover: only strictly newer epochs reach the cache.
+        if (recover && (!cache.latest_epoch() || entry.epoch > *cache.latest_epoch()))
+          cache.assign(entry);
+      }
+    }
+    if (!bad && recover && reader.end().reason != LogEndReason::end_of_file) {
+      bad = true;
+      r.recovery_stop = reader.end();
+    }
+    if (bad) {
+      r.recovery_truncated_bytes = s.size_bytes - valid_bytes;
+      for (std::size_t j = i + 1; j < r.segments.size(); ++j)
+        r.recovery_truncated_bytes += r.segments[j].size_bytes;
+      r.segments.resize(i + 1);  // LogLoader deletes every later segment
+      break;
+    }
+  }
+  r.rebuilt_entries = rebuilt.entries();
+}
+
+}  // namespace
+
+PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverrides& overrides) {
+  PartitionReplica r;
+  r.dir = dir;
+  std::error_code dir_ec;
+  if (!fs::is_directory(dir, dir_ec)) {
+    throw InputError(dir.string(),
+                     "not a directory (expected a partition dir such as "
+                     "<log dir>/orders-0)");
+  }
+  const fs::path norm = fs::absolute(dir).lexically_normal();
+  const std::string name = (norm.has_filename() ? norm : norm.parent_path()).filename().string();
+  const auto parsed = parse_partition_dir_name(name, dir.string());
+  if (!parsed.name)
+    throw InputError(dir.string(), parsed.kafka_failure.value_or("not a partition dir"));
+  r.topic = parsed.name->topic;
+  r.partition = parsed.name->partition;
+  read_topic_id(r);
+  read_epoch_checkpoint(r);
+  r.segments = list_segments(dir);
+
+  const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
+  std::error_code ec;
+  r.clean_shutdown =
+      overrides.clean_shutdown.value_or(fs::exists(parent / ".kafka_cleanshutdown", ec));
+  r.high_watermark =
+      overrides.high_watermark
+          ? overrides.high_watermark
+          : checkpointed_offset(parent / "replication-offset-checkpoint", r, r.notes);
+  r.recovery_point =
+      overrides.recovery_point
+          ? overrides.recovery_point
+          : checkpointed_offset(parent / "recovery-point-offset-checkpoint", r, r.notes);
+  r.log_start_checkpoint =
+      overrides.log_start_offset
+          ? overrides.log_start_offset
+          : checkpointed_offset(parent / "log-start-offset-checkpoint", r, r.notes);
+
+  LeaderEpochCache cache = LeaderEpochCache::load(r.checkpoint_entries);
+  walk_segments(r, cache, r.recovery_point.value_or(0));
+
+  r.log_end_offset = r.segments.empty()
+                         ? r.log_start_checkpoint.value_or(0)
+                         : r.segments.back().next_offset.value_or(r.segments.back().base_offset);
+  const std::int64_t log_start_checkpoint = r.log_start_checkpoint.value_or(0);
+  // LogLoader: truncateFromEnd(LEO), then truncateFromStart(the raw checkpoint value).
+  cache.truncate_from_end(r.log_end_offset);
+  cache.truncate_from_start(log_start_checkpoint);
+  r.loaded.cache = cache;
+  r.loaded.log_end_offset = r.log_end_offset;
+  r.loaded.log_start_offset =
+      std::max(log_start_checkpoint,
+               r.segments.empty() ? log_start_checkpoint : r.segments.front().base_offset);
+  if (!r.high_watermark)
+    r.notes.push_back("no high watermark recorded: taken as the log start offset");
+  r.loaded.high_watermark =
+      std::min(r.high_watermark.value_or(r.loaded.log_start_offset), r.log_end_offset);
+  return r;
+}
+
+BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std::int64_t until,
+                        std::size_t max_batches) {
+  BatchRange range;
+  for (std::size_t i = 0; i < replica.segments.size(); ++i) {
+    const auto& s = replica.segments[i];
+    const bool later_starts_before =
+        i + 1 < replica.segments.size() && replica.segments[i + 1].base_offset <= from;
+    if (later_starts_before) continue;
+    if (s.base_offset >= until) break;
+    LogSegmentReader reader(s.file, /*load_batches=*/false);
+    while (auto e = reader.next()) {
+      const BatchHeader& h = e->header;
+      if (h.next_offset() > replica.log_end_offset) break;  // cut by recovery
+      if (h.last_offset() < from) continue;
+      if (h.base_offset >= until) return range;
+      range.records += static_cast<std::uint64_t>(h.is_v2() ? h.records_count : 1);
+      range.bytes += h.size_in_bytes();
+      if (range.batches.size() < max_batches)
+        range.batches.push_back(
+            {h.base_offset, h.last_offset(), h.is_v2() ? h.records_count : 1, h.crc});
+    }
+  }
+  return range;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,47 @@
+#include "kepoch/storage/replica_forecast.hpp"
+
+#include <map>
+
+namespace kepoch {
+
+ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
+                                 TruncationMode mode) {
+  ReplicaForecast f;
+  f.mode = mode;
+  f.prediction = predict_truncation(leader.loaded, follower.loaded, mode);
+  const std::int64_t cut = f.prediction.truncate_to;
+  if (cut >= follower.log_end_offset) return f;
+
+  const BatchRange removed = batches_from(follower, cut);
+  f.removed_records = removed.records;
+  f.removed_bytes = removed.bytes;
+  if (!removed.batches.empty()) {
+    f.removed_range = {std::max(cut, removed.batches.front().base_offset),
+                       follower.log_end_offset - 1};
+  }
+  // A removed batch is fetched again when the leader holds the very same batch (same
+  // offsets, same CRC) at that offset; otherwise its records are gone from this replica.
+  const BatchRange at_leader = batches_from(leader, cut, follower.log_end_offset);
+  std::map<std::int64_t, BatchRange::Batch> leader_batches;
+  for (const auto& b : at_leader.batches)
+    leader_batches.emplace(b.base_offset, b);
+  const std::int64_t committed_below = follower.loaded.high_watermark;
+  for (const auto& b : removed.batches) {
+    const auto it = leader_batches.find(b.base_offset);
+    const bool same = it != leader_batches.end() && it->second.last_offset == b.last_offset &&
+                      it->second.crc == b.crc;
+    if (same) continue;
+    f.lost_records += static_cast<std::uint64_t>(b.records);
+    if (!f.first_lost_offset) f.first_lost_offset = b.base_offset;
+    if (b.base_offset < committed_below) {
+      // Records of the batch below the high watermark were acknowledged to acks=all
+      // producers and may have been consumed.
+      const std::int64_t below = std::min(b.last_offset + 1, committed_below) - b.base_offset;
+      f.committed_lost_records +=
+          static_cast<std::uint64_t>(std::min<std::int64_t>(below, b.records));
+    }
+  }
+  return f;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,31 @@
+#pragma once
+// What happens to a follower replica when it fetches from a leader replica: the truncation
+// Kafka performs (epoch/truncation.hpp) applied to real replica directories, and what that
+// truncation costs: records and bytes removed, which of them are lost (the leader does not
+// hold the same batch at that offset), and whether any was committed (below the high
+// watermark that follower had recorded).
+
+#include <cstdint>
+#include <optional>
+
+#include "kepoch/epoch/truncation.hpp"
+#include "kepoch/storage/partition_replica.hpp"
+
+namespace kepoch {
+
+struct ReplicaForecast {
+  TruncationMode mode = TruncationMode::fetch;
+  TruncationPrediction prediction;
+  std::uint64_t removed_records = 0;
+  std::uint64_t removed_bytes = 0;
+  std::optional<std::pair<std::int64_t, std::int64_t>> removed_range;  // [first, last]
+  std::uint64_t lost_records = 0;            // removed and not held identically by the leader
+  std::uint64_t committed_lost_records = 0;  // of those, below the follower's high watermark
+  std::optional<std::int64_t> first_lost_offset;
+  bool committed_loss() const { return committed_lost_records > 0; }
+};
+
+ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
+                                 TruncationMode mode);
+
+}  // namespace kepoch

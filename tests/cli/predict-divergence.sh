@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Kafka as the oracle for `predict`, on the replica dirs real Kafka left behind
+# (tests/data/divergence): broker 1 led epoch 0 and wrote b-0..2 at offsets 5-7 with acks=1,
+# died; broker 2 won an unclean election (epoch 2) and wrote c-0..3 at offsets 5-8. The
+# `before/` dirs were copied before broker 1 restarted; truncation.log holds what Kafka then
+# logged, and `after/` the dirs once it had caught up.
+. "$(dirname "$0")/common.sh"
+
+D="$DATA/divergence"
+B="$D/before"
+expect_exit 0 "$KEPOCH" predict -o json --mode all --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
+cp "$SCRATCH/out" "$SCRATCH/predict.json"
+p() { json "$SCRATCH/predict.json" "$1"; }
+
+# What Kafka did: "Truncating partition d-0 with TruncationState(offset=5, completed=true) due to
+# leader epoch and offset EpochEndOffset(errorCode=0, partition=0, leaderEpoch=0, endOffset=5)".
+line=$(grep -m1 'replicaId=1, leaderId=2.*Truncating partition d-0 with TruncationState' "$D/truncation.log")
+kafka_offset=$(sed -E 's/.*TruncationState\(offset=([0-9]+).*/\1/' <<<"$line")
+kafka_leader_epoch=$(sed -E 's/.*leaderEpoch=([0-9-]+).*/\1/' <<<"$line")
+kafka_end_offset=$(sed -E 's/.*endOffset=([0-9-]+)\).*/\1/' <<<"$line")
+echo "Kafka: broker 1 truncated to $kafka_offset (leader answered epoch $kafka_leader_epoch, end offset $kafka_end_offset)"
+echo "kepoch: broker 1 truncates to $(p "d['replicas'][0]['truncate_to']"), first round $(p "d['replicas'][0]['rounds'][0]")"
+[[ $(p "d['replicas'][0]['truncate_to']") == "$kafka_offset" ]] || fail "truncation offset differs from Kafka's"
+[[ $(p "d['replicas'][0]['rounds'][0]['leader_epoch']") == "$kafka_leader_epoch" ]] || fail "leader epoch differs"
+[[ $(p "d['replicas'][0]['rounds'][0]['leader_end_offset']") == "$kafka_end_offset" ]] || fail "end offset differs"
+for mode in fetch ofle hw; do
+  [[ $(p "d['replicas'][0]['modes']['$mode']['truncate_to']") == "$kafka_offset" ]] || fail "$mode mode differs"
+done
+
+# The three acks=1 records b-0..2 are removed and lost (broker 2 holds other batches there);
+# none was committed (broker 1's high watermark was 5).
+[[ $(p "(d['replicas'][0]['removed_records'], d['replicas'][0]['lost_records'], d['replicas'][0]['committed_loss'])") == "(3, 3, False)" ]] ||
+  fail "removed/lost: $(p "d['replicas'][0]")"
+# Broker 3 replicated from broker 2 already: nothing to truncate.
+[[ $(p "(d['replicas'][1]['truncate_to'], d['replicas'][1]['removed_records'])") == "(9, 0)" ]] ||
+  fail "broker 3: $(p "d['replicas'][1]")"
+
+# After the restart, broker 1 holds exactly the leader's batches from the truncation point on:
+# the same offsets and CRCs as broker 2 (kepoch's reading of both dirs).
+expect_exit 0 "$KEPOCH" segment dump -o json "$D/after/broker-1/d-0/00000000000000000000.log" "$B/broker-2/d-0/00000000000000000000.log"
+[[ $(json "$SCRATCH/out" "[(b['base_offset'], b['crc']) for b in d[0]['batches'] if b['base_offset'] >= $kafka_offset] == [(b['base_offset'], b['crc']) for b in d[1]['batches'] if b['base_offset'] >= $kafka_offset]") == True ]] ||
+  fail "after the restart broker 1 does not hold the leader's batches"
