@@ -5,23 +5,36 @@ _kepoch() {
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
     --kind) COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
+    --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
+    --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
+    --leader) _filedir -d; return ;;
+    --max-batches|--from-offset) return ;;
   esac
-  local group="" sub=""
-  local i
+  local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
+      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
   done
+  local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint --help --version -o --output --no-color" -- "$cur"))
-  elif [[ $group == checkpoint && -z $sub ]]; then
-    COMPREPLY=($(compgen -W "dump validate --help" -- "$cur"))
-  elif [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "--kind --strict -o --output --no-color --help" -- "$cur"))
-  else
-    _filedir
+    COMPREPLY=($(compgen -W "checkpoint segment predict --help --version $common" -- "$cur"))
+    return
   fi
+  case "$group" in
+    checkpoint)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "dump validate --help" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--kind --strict $common" -- "$cur"))
+      else _filedir; fi ;;
+    segment)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "dump --help" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--records --data --data-format --max-batches --from-offset $common" -- "$cur"))
+      else _filedir; fi ;;
+    predict)
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode $common" -- "$cur"))
+      else _filedir -d; fi ;;
+  esac
 }
 complete -F _kepoch kepoch
