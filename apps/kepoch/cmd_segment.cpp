@@ -1,15 +1,18 @@
 // kepoch segment dump FILE...
 // Kafka's log segments batch by batch: headers by default, records with --records, keys
 // and values with --data. Streams its output, so any segment size fits in bounded memory.
+// The other files of a segment (.index, .timeindex, .txnindex, .snapshot, and leftovers of
+// any of them) list their entries, with Kafka's sanity check; the name tells the kind.
 
 #include <iostream>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
-#include "kepoch/base/java_text.hpp"
+#include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
+#include "kepoch/storage/index_files.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -23,15 +26,16 @@ struct SegmentOptions {
   std::string data_format = "text";
   std::optional<std::uint64_t> max_batches;
   std::optional<std::int64_t> from_offset;
+  std::string kind;  // empty: from the file name
+  std::optional<std::int64_t> base_offset;
 };
 
-// "00000000000000368769.log" -> 368769 (LogFileUtils.offsetFromFileName: digits before the
-// first '.').
-std::optional<std::int64_t> base_offset_from_name(const std::filesystem::path& path) {
-  const std::string name = path.filename().string();
-  const std::string digits = name.substr(0, name.find('.'));
-  if (digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  return java::parse_long(digits);
+std::optional<SegmentFileKind> forced_kind(const SegmentOptions& o) {
+  for (auto k : {SegmentFileKind::log, SegmentFileKind::index, SegmentFileKind::timeindex,
+                 SegmentFileKind::txnindex, SegmentFileKind::snapshot}) {
+    if (o.kind == to_string(k)) return k;
+  }
+  return std::nullopt;
 }
 
 report::DataFormat data_format(const SegmentOptions& o) {
@@ -41,45 +45,65 @@ report::DataFormat data_format(const SegmentOptions& o) {
   return report::DataFormat::text;
 }
 
-int run(const SegmentOptions& o, const Globals& globals) {
-  auto stream = make_output_stream(globals);
-  int code = kOk;
+// One .log: its batches streamed. Returns the file's exit code.
+int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
+             report::ReportStream& stream) {
   SegmentDumpOptions options;
   options.records = o.records || o.data;
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
-  for (const auto& file : o.files) {
-    std::vector<DumpedBatch> bad;
-    std::size_t more_bad = 0;
-    bool started = false;
-    try {
-      const auto summary = dump_segment(file, options, [&](const DumpedBatch& b) {
-        if (!started) {
-          stream->begin_item(report::segment_fields(file, base_offset_from_name(file)), "batches",
-                             report::batch_table_columns());
-          started = true;
-        }
-        stream->element(report::batch_value(b, options.records, data_format(o)));
-        if (b.invalid || b.records_error) {
-          if (bad.size() < kMaxReportedBadBatches) {
-            DumpedBatch kept = b;
-            kept.records.clear();  // their spans die with the visit
-            kept.decompressed.clear();
-            bad.push_back(std::move(kept));
-          } else {
-            ++more_bad;
-          }
-        }
-      });
-      if (!started) {
-        stream->begin_item(report::segment_fields(file, base_offset_from_name(file)), "batches",
-                           report::batch_table_columns());
+  std::vector<DumpedBatch> bad;
+  std::size_t more_bad = 0;
+  bool started = false;
+  const auto summary = dump_segment(file, options, [&](const DumpedBatch& b) {
+    if (!started) {
+      stream.begin_item(report::segment_fields(file, target.base_offset), "batches",
+                        report::batch_table_columns());
+      started = true;
+    }
+    stream.element(report::batch_value(b, options.records, data_format(o)));
+    if (b.invalid || b.records_error) {
+      if (bad.size() < kMaxReportedBadBatches) {
+        DumpedBatch kept = b;
+        kept.records.clear();  // their spans die with the visit
+        kept.decompressed.clear();
+        bad.push_back(std::move(kept));
+      } else {
+        ++more_bad;
       }
-      report::Value trailer = report::segment_trailer(summary, bad);
-      if (more_bad) trailer.set("unreported_bad_batches", more_bad);
-      stream->end_item(trailer);
-      if (!bad.empty() || summary.end.reason == LogEndReason::corrupt_size)
-        code = std::max(code, int{kFindings});
+    }
+  });
+  if (!started) {
+    stream.begin_item(report::segment_fields(file, target.base_offset), "batches",
+                      report::batch_table_columns());
+  }
+  report::Value trailer = report::segment_trailer(summary, bad);
+  if (more_bad) trailer.set("unreported_bad_batches", more_bad);
+  stream.end_item(trailer);
+  return !bad.empty() || summary.end.reason == LogEndReason::corrupt_size ? kFindings : kOk;
+}
+
+// One index or snapshot file: its entries streamed. Returns the file's exit code.
+int dump_index(const std::string& file, const SegmentFileTarget& target,
+               report::ReportStream& stream) {
+  const IndexFileDump dump = read_index_file(file, target);  // throws before any output
+  stream.begin_item(report::index_fields(file, dump), "entries",
+                    report::index_table_columns(target.kind));
+  report::for_each_index_entry(dump, [&](const report::Value& v) { stream.element(v); });
+  const report::Value trailer = report::index_trailer(file, dump);
+  stream.end_item(trailer);
+  return report::has_error_problem(trailer) ? kFindings : kOk;
+}
+
+int run(const SegmentOptions& o, const Globals& globals) {
+  auto stream = make_output_stream(globals);
+  int code = kOk;
+  for (const auto& file : o.files) {
+    try {
+      const SegmentFileTarget target = classify_segment_file(file, forced_kind(o), o.base_offset);
+      const int file_code = target.kind == SegmentFileKind::log ? dump_log(file, target, o, *stream)
+                                                                : dump_index(file, target, *stream);
+      code = std::max(code, file_code);
     } catch (const InputError& e) {
       print_error(e.what(), globals);
       code = kInput;
@@ -92,11 +116,17 @@ int run(const SegmentOptions& o, const Globals& globals) {
 }  // namespace
 
 void register_segment(CLI::App& app, Globals& globals) {
-  CLI::App* group = app.add_subcommand("segment", "Read Kafka log segments (.log files)");
+  CLI::App* group = app.add_subcommand(
+      "segment", "Read Kafka log segments (.log, .index, .timeindex, .txnindex, .snapshot)");
   group->require_subcommand(1);
   static SegmentOptions o;
-  CLI::App* dump = group->add_subcommand("dump", "Print the batches of log segments");
-  dump->add_option("files", o.files, "Segment files (.log)")->required()->type_name("FILE");
+  CLI::App* dump = group->add_subcommand(
+      "dump", "Print the batches of log segments and the entries of their index files");
+  dump->add_option("files", o.files,
+                   "Segment files: .log, .index, .timeindex, .txnindex, .snapshot (and their "
+                   ".deleted/.cleaned/.swap leftovers)")
+      ->required()
+      ->type_name("FILE");
   dump->add_flag("--records", o.records, "Also iterate the records of each batch");
   dump->add_flag("--data", o.data, "Also print record keys and values (implies --records)");
   dump->add_option("--data-format", o.data_format,
@@ -106,15 +136,30 @@ void register_segment(CLI::App& app, Globals& globals) {
   dump->add_option("--max-batches", o.max_batches, "Stop after N batches per file")->type_name("N");
   dump->add_option("--from-offset", o.from_offset, "Skip batches that end before OFFSET")
       ->type_name("OFFSET");
+  dump->add_option("--kind", o.kind, "Read every FILE as this kind, whatever its name")
+      ->check(CLI::IsMember({"log", "index", "timeindex", "txnindex", "snapshot"}))
+      ->type_name("KIND");
+  dump->add_option("--base-offset", o.base_offset,
+                   "Segment base offset, instead of the number the file name starts with")
+      ->type_name("OFFSET");
   dump->footer(
       "Examples:\n"
       "  kepoch segment dump /var/lib/kafka/data/orders-0/00000000000000000000.log\n"
       "  kepoch segment dump -o json --records --max-batches 10 00000000000000368769.log\n"
+      "  kepoch segment dump orders-0/00000000000000368769.index orders-0/*.timeindex\n"
+      "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
       "producer id/epoch/sequence, timestamps. The walk stops where Kafka's would: at the end,\n"
       "at a torn tail (partial header or batch), or at a size below 14 bytes (corrupt).\n"
-      "Exit status: 0 clean, 1 a corrupt batch or size, 3 unreadable file.");
+      "\nThe kind of each FILE comes from its name (--kind forces one). Index entries:\n"
+      ".index offset (absolute) and .log position; .timeindex timestamp and offset;\n"
+      ".txnindex aborted transactions; .snapshot producer states (with the file's CRC).\n"
+      "Zero padding of an untrimmed index is counted, not listed. sanity_check is what\n"
+      "Kafka's own check throws (OffsetIndex/TimeIndex/TransactionIndex.sanityCheck,\n"
+      "ProducerStateManager.readSnapshot), or null.\n"
+      "Exit status: 0 clean, 1 a corrupt batch or size, or an error in an index or snapshot,\n"
+      "3 unreadable file or a name of no segment kind.");
   dump->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

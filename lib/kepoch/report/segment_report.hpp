@@ -1,5 +1,6 @@
 #pragma once
-// The report shape of `segment dump` (one item per file, its batches streamed):
+// The report shape of `segment dump` for a .log (one item per file, its batches streamed;
+// index files and snapshots: index_report.hpp):
 //   {"file", "kind": "log", "base_offset", "batches": [{"position", "size", "base_offset",
 //    "last_offset", "count", "partition_leader_epoch", "magic", "crc", "crc_valid",
 //    "compression", "timestamp_type", "is_control", "is_transactional", "producer_id",
