@@ -202,7 +202,7 @@ class TableStream : public ReportStream {
 
   std::ostream& out_;
   std::ostream& err_;
-  const RenderOptions& options_;
+  RenderOptions options_;  // by value: the stream outlives the caller's options
   int items_ = 0;
   std::string file_;
   std::size_t width_ = 0;
