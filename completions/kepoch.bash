@@ -4,16 +4,22 @@ _kepoch() {
   _init_completion || return
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
-    --kind) COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
+    --kind)
+      if [[ " ${words[*]} " == *" segment "* ]]; then
+        COMPREPLY=($(compgen -W "log index timeindex txnindex snapshot" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur"))
+      fi
+      return ;;
     --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader) _filedir -d; return ;;
-    --max-batches|--from-offset) return ;;
+    --max-batches|--from-offset|--base-offset) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset) ((i++)) ;;
+      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset|--base-offset) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
@@ -30,7 +36,7 @@ _kepoch() {
       else _filedir; fi ;;
     segment)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "dump --help" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--records --data --data-format --max-batches --from-offset $common" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--records --data --data-format --max-batches --from-offset --kind --base-offset $common" -- "$cur"))
       else _filedir; fi ;;
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode $common" -- "$cur"))
