@@ -374,4 +374,16 @@ void lint_topic_ids_across_replicas(std::vector<CheckpointReport>& reports) {
   }
 }
 
+void lint_epochs_against_log_end(CheckpointReport& report, std::int64_t log_end_offset) {
+  if (report.type.kind != CheckpointKind::leader_epoch) return;
+  for (std::size_t i = 0; i < report.epoch_entries.size(); ++i) {
+    const auto& e = report.epoch_entries[i];
+    if (e.start_offset <= log_end_offset) continue;
+    warn(report, report.entry_lines[i],
+         fmt::format("epoch {} starts at {}, beyond the log end offset {}: a stale entry; Kafka "
+                     "drops it when it loads the log",
+                     e.epoch, e.start_offset, log_end_offset));
+  }
+}
+
 }  // namespace kepoch

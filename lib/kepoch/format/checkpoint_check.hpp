@@ -81,4 +81,10 @@ CheckpointReport check_checkpoint(std::string_view text, std::string_view path,
 // replicas under broker-1/t-0 and broker-2/t-0) must name one topic id.
 void lint_topic_ids_across_replicas(std::vector<CheckpointReport>& reports);
 
+// Lint of a leader-epoch-checkpoint against its partition's log end offset: entries that
+// start beyond it are stale (epoch-cache truncations are flushed asynchronously); Kafka
+// drops them when it loads the log (truncateFromEnd(LEO)). An entry exactly at the log end
+// is the normal data-less entry of a newly elected leader and is not flagged.
+void lint_epochs_against_log_end(CheckpointReport& report, std::int64_t log_end_offset);
+
 }  // namespace kepoch

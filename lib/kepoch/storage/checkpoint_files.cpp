@@ -5,6 +5,8 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/log_segment_reader.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -20,6 +22,29 @@ std::vector<fs::path> checkpoints_in(const fs::path& dir) {
   }
   if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
   return out;
+}
+
+// The log end offset of the partition dir's segments, as LogSegment.readNextOffset gives it
+// for the last segment; nullopt when the dir holds no segment or it cannot be read.
+std::optional<std::int64_t> log_end_offset_of(const fs::path& dir) {
+  std::optional<std::pair<std::int64_t, fs::path>> last;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = parse_segment_file_name(it->path().filename().string());
+    if (name.kind != SegmentFileKind::log || name.state != LeftoverState::none || !name.offset)
+      continue;
+    if (!last || *name.offset > last->first) last = {*name.offset, it->path()};
+  }
+  if (!last) return std::nullopt;
+  try {
+    LogSegmentReader reader(last->second, /*load_batches=*/false);
+    std::int64_t next = last->first;
+    while (auto e = reader.next())
+      next = e->header.next_offset();
+    return next;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -71,7 +96,12 @@ CheckpointReport check_checkpoint_file(const fs::path& path,
   std::error_code ec;
   context.tmp_sibling = !type->tmp && fs::exists(fs::path(name + ".tmp"), ec);
   context.metadata_log_dir = fs::exists(path.parent_path() / "__cluster_metadata-0", ec);
-  return check_checkpoint(text, name, *type, context, depth);
+  CheckpointReport report = check_checkpoint(text, name, *type, context, depth);
+  if (depth == CheckDepth::validate && type->kind == CheckpointKind::leader_epoch && !type->tmp) {
+    if (const auto leo = log_end_offset_of(path.parent_path()))
+      lint_epochs_against_log_end(report, *leo);
+  }
+  return report;
 }
 
 CheckpointBatch check_checkpoint_arguments(const std::vector<std::string>& arguments,

@@ -104,3 +104,19 @@ TEST_CASE("check_checkpoint_arguments judges what it can and lists the rest", "[
   REQUIRE(batch.unreadable.size() == 1);
   CHECK_THAT(batch.unreadable[0], Catch::Contains("nope: no such file or directory"));
 }
+
+TEST_CASE("epoch entries beyond the partition's log end offset are flagged", "[storage][files]") {
+  TempDir dir;
+  const fs::path real =
+      fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0/00000000000000000000.log";
+  fs::create_directories(dir.path / "tx-0");
+  fs::copy_file(real, dir.path / "tx-0/00000000000000000000.log");  // LEO 9
+  const auto at_end = dir.write("tx-0/leader-epoch-checkpoint", "0\n2\n0 0\n1 9\n");
+  CHECK_FALSE(check_checkpoint_file(at_end, std::nullopt, CheckDepth::validate).has_warnings());
+  const auto beyond = dir.write("tx-0/leader-epoch-checkpoint", "0\n2\n0 0\n1 12\n");
+  const auto r = check_checkpoint_file(beyond, std::nullopt, CheckDepth::validate);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].line == 4);
+  CHECK_THAT(r.problems[0].message, Catch::Contains("beyond the log end offset 9"));
+  CHECK(r.valid);
+}
