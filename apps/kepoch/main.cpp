@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add_global_options(app, globals);
   register_checkpoint(app, globals);
   register_segment(app, globals);
+  register_partition(app, globals);
   register_predict(app, globals);
 
   try {
