@@ -1,19 +1,9 @@
 #include "kepoch/report/checkpoint_report.hpp"
 
+#include "kepoch/report/common_values.hpp"
+
 namespace kepoch::report {
 namespace {
-
-template <typename T>
-Value optional_value(const std::optional<T>& v) {
-  return v ? Value(*v) : Value();
-}
-
-Value epoch_entries(const std::vector<EpochEntry>& entries) {
-  Value list = Value::array();
-  for (const auto& e : entries)
-    list.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
-  return list;
-}
 
 Value offset_entries(const std::vector<TopicPartitionOffset>& entries) {
   Value list = Value::array();
@@ -50,7 +40,7 @@ Value problem_list(const std::vector<Problem>& problems) {
 void content(Value& v, const CheckpointReport& r) {
   switch (r.type.kind) {
     case CheckpointKind::leader_epoch:
-      v.set("version", optional_value(r.version)).set("entries", epoch_entries(r.epoch_entries));
+      v.set("version", optional_value(r.version)).set("entries", epochs_value(r.epoch_entries));
       break;
     case CheckpointKind::offsets:
       v.set("version", optional_value(r.version)).set("entries", offset_entries(r.offsets));
@@ -81,7 +71,7 @@ Value checkpoint_value(const CheckpointReport& r, CheckDepth depth) {
   if (depth == CheckDepth::validate) {
     v.set("kafka_outcome", outcome_name(r.outcome)).set("kafka_action", r.kafka_action);
     if (r.type.kind == CheckpointKind::leader_epoch) {
-      v.set("loaded_entries", r.loaded_entries ? epoch_entries(*r.loaded_entries) : Value());
+      v.set("loaded_entries", r.loaded_entries ? epochs_value(*r.loaded_entries) : Value());
     }
   }
   v.set("problems", problem_list(r.problems));

@@ -1,21 +1,11 @@
 #include "kepoch/report/partition_report.hpp"
 
+#include "kepoch/report/common_values.hpp"
+
 #include <algorithm>
 
 namespace kepoch::report {
 namespace {
-
-Value epochs(const std::vector<EpochEntry>& entries) {
-  Value list = Value::array();
-  for (const auto& e : entries)
-    list.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
-  return list;
-}
-
-template <typename T>
-Value optional_value(const std::optional<T>& v) {
-  return v ? Value(*v) : Value();
-}
 
 std::vector<EpochEntry> missing_from(const std::vector<EpochEntry>& a,
                                      const std::vector<EpochEntry>& b) {
@@ -62,14 +52,14 @@ Value partition_value(const PartitionReplica& r) {
       .set("recovery_point", optional_value(r.recovery_point))
       .set("clean_shutdown", r.clean_shutdown)
       .set("segments", std::move(segments))
-      .set("epoch_checkpoint", epochs(r.checkpoint_entries))
-      .set("rebuilt_epoch_cache", epochs(r.rebuilt_entries))
-      .set("loaded_epoch_cache", epochs(r.loaded.cache.entries()))
+      .set("epoch_checkpoint", epochs_value(r.checkpoint_entries))
+      .set("rebuilt_epoch_cache", epochs_value(r.rebuilt_entries))
+      .set("loaded_epoch_cache", epochs_value(r.loaded.cache.entries()))
       .set("checkpoint_vs_rebuilt",
            Value::object()
                .set("equal", only_checkpoint.empty() && only_rebuilt.empty())
-               .set("only_in_checkpoint", epochs(only_checkpoint))
-               .set("only_in_rebuilt", epochs(only_rebuilt)))
+               .set("only_in_checkpoint", epochs_value(only_checkpoint))
+               .set("only_in_rebuilt", epochs_value(only_rebuilt)))
       .set("notes", std::move(notes));
 }
 

@@ -1,16 +1,11 @@
 #include "kepoch/report/predict_report.hpp"
 
+#include "kepoch/report/common_values.hpp"
+
 #include <fmt/format.h>
 
 namespace kepoch::report {
 namespace {
-
-Value epochs(const std::vector<EpochEntry>& entries) {
-  Value list = Value::array();
-  for (const auto& e : entries)
-    list.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
-  return list;
-}
 
 Value round_value(const TruncationRound& r) {
   return Value::object()
@@ -46,7 +41,7 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("log_end_offset_after", f.prediction.after.log_end_offset)
       .set("note", f.prediction.note)
       .set("rounds", std::move(rounds))
-      .set("epochs_after", epochs(f.prediction.after.cache.entries()));
+      .set("epochs_after", epochs_value(f.prediction.after.cache.entries()));
 }
 
 Value replica_value(const ReplicaForecasts& rf) {
@@ -55,7 +50,7 @@ Value replica_value(const ReplicaForecasts& rf) {
                 .set("dir", r.dir.string())
                 .set("log_end_offset", r.loaded.log_end_offset)
                 .set("high_watermark", r.loaded.high_watermark)
-                .set("epochs", epochs(r.loaded.cache.entries()));
+                .set("epochs", epochs_value(r.loaded.cache.entries()));
   const Value main = forecast_fields(rf.forecasts.front());
   for (const auto& [k, x] : main.as_object())
     v.set(k, x);
@@ -112,7 +107,7 @@ Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaFor
                          .set("log_end_offset", leader.loaded.log_end_offset)
                          .set("high_watermark", leader.loaded.high_watermark)
                          .set("log_start_offset", leader.loaded.log_start_offset)
-                         .set("epochs", epochs(leader.loaded.cache.entries())))
+                         .set("epochs", epochs_value(leader.loaded.cache.entries())))
       .set("replicas", std::move(list))
       .set("assumptions", std::move(assumptions));
 }
