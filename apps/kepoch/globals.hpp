@@ -34,6 +34,7 @@ void print_error(const std::string& message, const Globals& globals);
 void register_checkpoint(CLI::App& app, Globals& globals);
 void register_segment(CLI::App& app, Globals& globals);
 void register_predict(CLI::App& app, Globals& globals);
+void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

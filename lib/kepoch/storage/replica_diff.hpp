@@ -1,0 +1,47 @@
+#pragma once
+// How replicas of one partition differ: where their epoch histories fork, confirmed by the
+// batches themselves (the same offsets holding different bytes is the "inconsistent data"
+// an unclean election leaves), and which offset ranges only one of them holds.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kepoch/storage/partition_replica.hpp"
+
+namespace kepoch {
+
+struct OffsetRange {
+  std::int64_t first = 0;
+  std::int64_t last = 0;  // inclusive
+};
+
+struct DifferingBatch {
+  std::int64_t base_offset = 0;
+  std::int64_t last_offset = 0;
+  std::uint32_t crc = 0;
+  std::optional<std::uint32_t> other_crc;  // the other replica's batch at that offset, if any
+};
+
+struct ReplicaComparison {
+  std::size_t replica = 0;    // index into the compared replicas
+  std::size_t reference = 0;  // compared against this one
+  // First offset below both log ends whose leader epoch differs in the two epoch caches.
+  std::optional<std::int64_t> fork_by_epochs;
+  // First offset (below both log ends) where the batches differ (offsets or CRC).
+  std::optional<std::int64_t> fork_by_batches;
+  std::vector<DifferingBatch> differing_batches;  // at the same offsets, up to 100
+  std::optional<OffsetRange> only_here;           // offsets this replica holds and the other not
+  std::optional<OffsetRange> only_there;
+  bool identical() const {
+    return !fork_by_epochs && !fork_by_batches && !only_here && !only_there;
+  }
+};
+
+// The reference is the replica with the highest latest epoch (ties: the longest log): the
+// one most likely to lead. Each other replica is compared with it.
+std::size_t pick_reference(const std::vector<PartitionReplica>& replicas);
+ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas,
+                                   std::size_t replica, std::size_t reference);
+
+}  // namespace kepoch

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `diff` on replica dirs real Kafka left behind: before broker 1 restarted, it and the new
+# leader (broker 2) hold different batches at offsets 5-7 (the seeds' "two replicas, one
+# offset, different messages"); afterwards all three replicas are identical, as are the
+# in-sync replicas of the leader-changes fixture.
+. "$(dirname "$0")/common.sh"
+
+B="$DATA/divergence/before"
+expect_exit 1 "$KEPOCH" diff -o json "$B/broker-1/d-0" "$B/broker-2/d-0" "$B/broker-3/d-0"
+[[ $(json "$SCRATCH/out" "d['reference'].endswith('broker-2/d-0')") == True ]] || fail "broker 2 holds the highest epoch"
+c='d["comparisons"][0]'
+[[ $(json "$SCRATCH/out" "($c['fork_offset_by_epochs'], $c['fork_offset_by_batches'])") == "(5, 5)" ]] || fail "fork: $(json "$SCRATCH/out" "$c")"
+[[ $(json "$SCRATCH/out" "[(b['base_offset'], b['last_offset'], b['other_crc'] is not None and b['other_crc'] != b['crc']) for b in $c['differing_batches']]") == "[(5, 7, True)]" ]] ||
+  fail "expected one batch at 5-7 that differs from broker 2's batch at 5"
+[[ $(json "$SCRATCH/out" "($c['only_here'], $c['only_there'])") == "({'first': 5, 'last': 7}, {'first': 5, 'last': 8})" ]] || fail "ranges"
+[[ $(json "$SCRATCH/out" "d['comparisons'][1]['identical']") == True ]] || fail "broker 3 should equal broker 2"
+
+# The batch CRCs diff reports are the ones in the segments (kepoch's segment dump, which the
+# oracle tests hold to Kafka's DumpLogSegments).
+expect_exit 0 "$KEPOCH" segment dump -o json "$B/broker-1/d-0/00000000000000000000.log"
+[[ $(json "$SCRATCH/out" "[b['crc'] for b in d[0]['batches'] if b['base_offset'] == 5]") == "[$(cd "$SCRATCH" && "$KEPOCH" diff -o json "$B/broker-1/d-0" "$B/broker-2/d-0" | python3 -c 'import json,sys; print(json.load(sys.stdin)["comparisons"][0]["differing_batches"][0]["crc"])')]" ]] ||
+  fail "CRC of the differing batch"
+
+A="$DATA/divergence/after"
+expect_exit 0 "$KEPOCH" diff -o json "$A/broker-1/d-0" "$A/broker-2/d-0" "$A/broker-3/d-0"
+[[ $(json "$SCRATCH/out" "[c['identical'] for c in d['comparisons']]") == "[True, True]" ]] || fail "after: replicas differ"
+expect_exit 0 "$KEPOCH" diff "$DATA/leader-changes/broker-1/lc-0" "$DATA/leader-changes/broker-2/lc-0" "$DATA/leader-changes/broker-3/lc-0"
+expect_in "$SCRATCH/out" "|"
+
+expect_exit 2 "$KEPOCH" diff "$B/broker-1/d-0" "$DATA/leader-changes/broker-1/lc-0"
+expect_in "$SCRATCH/err" "replicas of one partition"
+expect_exit 2 "$KEPOCH" diff "$B/broker-1/d-0"
