@@ -26,7 +26,7 @@ _kepoch() {
   done
   local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint segment predict --help --version $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "checkpoint segment partition diff predict --help --version $common" -- "$cur"))
     return
   fi
   case "$group" in
@@ -38,6 +38,13 @@ _kepoch() {
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "dump --help" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--records --data --data-format --max-batches --from-offset --kind --base-offset $common" -- "$cur"))
       else _filedir; fi ;;
+    partition)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "inspect verify --help" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
+      else _filedir -d; fi ;;
+    diff)
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
+      else _filedir -d; fi ;;
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode $common" -- "$cur"))
       else _filedir -d; fi ;;
