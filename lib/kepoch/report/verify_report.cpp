@@ -1,0 +1,57 @@
+#include "kepoch/report/verify_report.hpp"
+
+#include <algorithm>
+
+#include "kepoch/report/partition_report.hpp"
+
+namespace kepoch::report {
+namespace {
+
+template <typename T>
+Value optional_value(const std::optional<T>& v) {
+  return v ? Value(*v) : Value();
+}
+
+Value truncation_value(const std::optional<RecoveryTruncation>& t) {
+  if (!t) return Value();
+  Value deleted = Value::array();
+  for (const auto& name : t->deleted_segments)
+    deleted.push(name);
+  return Value::object()
+      .set("truncate_to_offset", t->truncate_to_offset)
+      .set("truncated_segment", t->truncated_segment)
+      .set("valid_bytes", t->valid_bytes)
+      .set("truncated_bytes", t->truncated_bytes)
+      .set("stop_reason", recovery_stop_name(t->stop_reason))
+      .set("position", t->position)
+      .set("message", t->message)
+      .set("deleted_segments", std::move(deleted))
+      .set("deleted_bytes", t->deleted_bytes);
+}
+
+}  // namespace
+
+Value verify_value(const PartitionVerification& v) {
+  Value out = partition_value(v.replica);
+  Value findings = Value::array();
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  for (const auto& f : v.findings) {
+    errors += f.severity == VerifyFinding::Severity::error;
+    warnings += f.severity == VerifyFinding::Severity::warning;
+    findings.push(Value::object()
+                      .set("severity", severity_name(f.severity))
+                      .set("file", f.file)
+                      .set("position", optional_value(f.position))
+                      .set("offset", optional_value(f.offset))
+                      .set("message", f.message));
+  }
+  out.set("findings", std::move(findings))
+      .set("error_count", errors)
+      .set("warning_count", warnings)
+      .set("recovery_next_start", truncation_value(v.recovery_next_start))
+      .set("recovery_full", truncation_value(v.recovery_full));
+  return out;
+}
+
+}  // namespace kepoch::report
