@@ -46,6 +46,15 @@ check_after() {
   leo=$(json "$SNAP/$topic/predict.json" "d['replicas'][0]['log_end_offset']")
   lines=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'Truncating to offset [0-9]+' || true; } | awk '{print $4}' | sort -n | uniq)
   echo "$topic: Kafka truncated broker $follower to: ${lines:-nothing} (kepoch: $predicted of $leo)"
+  # When Kafka names the leader's answer, kepoch's first round must have had the same one.
+  local answer
+  answer=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'leaderEpoch=[0-9-]+, endOffset=[0-9-]+' || true; } | head -n1)
+  if [[ -n "$answer" ]]; then
+    local ours
+    ours=$(json "$SNAP/$topic/predict.json" "'leaderEpoch=%d, endOffset=%d' % (d['replicas'][0]['rounds'][0]['leader_epoch'], d['replicas'][0]['rounds'][0]['leader_end_offset'])")
+    echo "$topic: the leader answered $answer (kepoch: $ours)"
+    [[ "$answer" == "$ours" ]] || fail "$topic: the leader's answer differs"
+  fi
   if (( predicted < leo )); then
     [[ "$(head -n1 <<<"$lines")" == "$predicted" ]] || fail "$topic: Kafka truncated to '${lines}', kepoch said $predicted"
   else

@@ -107,7 +107,7 @@ Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaFor
                          .set("log_end_offset", leader.loaded.log_end_offset)
                          .set("high_watermark", leader.loaded.high_watermark)
                          .set("log_start_offset", leader.loaded.log_start_offset)
-                         .set("epochs", epochs_value(leader.loaded.cache.entries())))
+                         .set("epochs", epochs_value(leader.as_leader.cache.entries())))
       .set("replicas", std::move(list))
       .set("assumptions", std::move(assumptions));
 }

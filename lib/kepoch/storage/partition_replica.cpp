@@ -179,6 +179,9 @@ PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverri
                          : r.segments.back().next_offset.value_or(r.segments.back().base_offset);
   const std::int64_t log_start_checkpoint = r.log_start_checkpoint.value_or(0);
   // LogLoader: truncateFromEnd(LEO), then truncateFromStart(the raw checkpoint value).
+  LeaderEpochCache leader_cache = cache;
+  leader_cache.truncate_from_end(r.log_end_offset + 1);  // stale entries beyond the end only
+  leader_cache.truncate_from_start(log_start_checkpoint);
   cache.truncate_from_end(r.log_end_offset);
   cache.truncate_from_start(log_start_checkpoint);
   r.loaded.cache = cache;
@@ -190,6 +193,8 @@ PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverri
     r.notes.push_back("no high watermark recorded: taken as the log start offset");
   r.loaded.high_watermark =
       std::min(r.high_watermark.value_or(r.loaded.log_start_offset), r.log_end_offset);
+  r.as_leader = r.loaded;
+  r.as_leader.cache = leader_cache;
   return r;
 }
 

@@ -60,6 +60,10 @@ struct PartitionReplica {
   std::optional<LogEnd> recovery_stop;  // where recovery cut the log, if it did
   std::uint64_t recovery_truncated_bytes = 0;
   ReplicaLog loaded;  // cache, LEO, HW, log start after loading
+  // The replica as a leader answers from it: a live leader's cache keeps the data-less entry
+  // its election added at the log end (LogLoader's truncateFromEnd(LEO) would drop it only on
+  // a restart, and becoming leader again adds a new one there).
+  ReplicaLog as_leader;
 };
 
 // Throws InputError when the directory cannot be read, its name is not a partition's, or

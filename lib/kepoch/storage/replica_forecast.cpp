@@ -8,7 +8,7 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
                                  TruncationMode mode) {
   ReplicaForecast f;
   f.mode = mode;
-  f.prediction = predict_truncation(leader.loaded, follower.loaded, mode);
+  f.prediction = predict_truncation(leader.as_leader, follower.loaded, mode);
   const std::int64_t cut = f.prediction.truncate_to;
   if (cut >= follower.log_end_offset) return f;
 
