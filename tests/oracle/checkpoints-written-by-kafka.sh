@@ -34,6 +34,11 @@ for b in 1 2 3; do
   [[ "$kinds" == "['leader-epoch', 'meta-properties', 'offsets', 'partition-metadata']" ]] ||
     fail "broker $b: expected every kind of checkpoint, got $kinds"
   echo "broker $b: $n checkpoint files, all valid"
+  # Every partition dir Kafka wrote verifies clean: batches, indexes, snapshots, nothing to recover.
+  expect_exit 0 "$KEPOCH" partition verify -o json "$logdir"/*-[0-9]*/
+  [[ $(json "$SCRATCH/out" "[(f['dir'], f['findings']) for f in d if f['error_count'] or f['warning_count'] or f['recovery_full']]") == "[]" ]] ||
+    fail "broker $b: partition verify is not clean: $(json "$SCRATCH/out" "[(f['dir'], f['findings']) for f in d if f['findings']]")"
+  echo "broker $b: $(json "$SCRATCH/out" "len(d)") partition dirs verify clean"
 
   # The epoch history: checkpoint (kepoch) versus batches (Kafka's DumpLogSegments).
   kafka_batch_epochs "$logdir/orders-0" > "$SCRATCH/kafka-epochs-$b"
