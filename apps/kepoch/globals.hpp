@@ -36,5 +36,6 @@ void register_segment(CLI::App& app, Globals& globals);
 void register_predict(CLI::App& app, Globals& globals);
 void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
+void register_logdir(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   register_checkpoint(app, globals);
   register_segment(app, globals);
   register_partition(app, globals);
+  register_logdir(app, globals);
   register_diff(app, globals);
   register_predict(app, globals);
 

@@ -1,0 +1,102 @@
+#include "kepoch/report/scan_report.hpp"
+
+#include <string>
+
+namespace kepoch::report {
+namespace {
+
+template <typename T>
+Value optional_value(const std::optional<T>& v) {
+  return v ? Value(*v) : Value();
+}
+
+std::string finding_text(const FindingSummary& f) {
+  std::string out = f.file;
+  if (f.position) out += "@" + std::to_string(*f.position);
+  if (!out.empty()) out += ": ";
+  return out + f.message;
+}
+
+Value compact_row(const PartitionScan& p) {
+  return Value::object()
+      .set("partition", p.name)
+      .set("log_end_offset", p.unreadable ? Value() : Value(p.log_end_offset))
+      .set("segments", p.segments)
+      .set("bytes", p.bytes)
+      .set("errors", p.errors)
+      .set("warnings", p.warnings)
+      .set("first_problem", p.first_error     ? Value(finding_text(*p.first_error))
+                            : p.first_warning ? Value(finding_text(*p.first_warning))
+                                              : Value());
+}
+
+Value partition_row(const PartitionScan& p) {
+  // What the next start of Kafka would cut, else what a full recovery would.
+  const auto& cut = p.recovery_next_start ? p.recovery_next_start : p.recovery_full;
+  Value row = Value::object();
+  row.set("dir", p.dir.string())
+      .set("name", p.name)
+      .set("topic", p.topic)
+      .set("partition", p.partition)
+      .set("state", p.state)
+      .set("metadata_log", p.metadata_log)
+      .set("log_start_offset", p.unreadable ? Value() : Value(p.log_start_offset))
+      .set("log_end_offset", p.unreadable ? Value() : Value(p.log_end_offset))
+      .set("high_watermark", optional_value(p.high_watermark))
+      .set("segments", p.segments)
+      .set("bytes", p.bytes)
+      .set("batches", p.batches)
+      .set("errors", p.errors)
+      .set("warnings", p.warnings)
+      .set("first_error", p.first_error ? Value(finding_text(*p.first_error)) : Value())
+      .set("first_error_file", p.first_error ? Value(p.first_error->file) : Value())
+      .set("first_error_position",
+           p.first_error ? optional_value(p.first_error->position) : Value())
+      .set("first_warning", p.first_warning ? Value(finding_text(*p.first_warning)) : Value())
+      .set("recovery_truncate_to_offset", cut ? Value(cut->truncate_to_offset) : Value())
+      .set("recovery_truncated_bytes",
+           cut ? Value(cut->truncated_bytes + cut->deleted_bytes) : Value());
+  return row;
+}
+
+}  // namespace
+
+Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
+  Value dirs = Value::array();
+  for (const auto& s : scans) {
+    if (s.unreadable) continue;
+    Value checkpoints = Value::array();
+    for (const auto& c : s.checkpoints) {
+      checkpoints.push(
+          Value::object()
+              .set("file", c.file)
+              .set("kind", c.kind)
+              .set("valid", c.valid)
+              .set("errors", c.errors)
+              .set("warnings", c.warnings)
+              .set("first_problem", c.first_problem.empty() ? Value() : Value(c.first_problem)));
+    }
+    Value notes = Value::array();
+    for (const auto& n : s.notes)
+      notes.push(n);
+    Value rows = Value::array();
+    for (const auto& p : s.partitions)
+      if (all || p.errors > 0 || p.warnings > 0)
+        rows.push(compact ? compact_row(p) : partition_row(p));
+    dirs.push(Value::object()
+                  .set("dir", s.dir.string())
+                  .set("partitions", s.partitions.size())
+                  .set("with_errors", s.with_errors())
+                  .set("with_warnings", s.with_warnings())
+                  .set("segments", s.total_segments())
+                  .set("bytes", s.total_bytes())
+                  .set("batches", s.total_batches())
+                  .set("checkpoints_valid", s.checkpoints_valid())
+                  .set("checkpoints", std::move(checkpoints))
+                  .set("notes", std::move(notes))
+                  .set("partitions_report", std::move(rows)));
+  }
+  return Value::object().set("log_dirs", std::move(dirs));
+}
+
+}  // namespace kepoch::report

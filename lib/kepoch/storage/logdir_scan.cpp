@@ -1,0 +1,262 @@
+#include "kepoch/storage/logdir_scan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/format/checkpoint_kind.hpp"
+#include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/checkpoint_files.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& task,
+                  const std::function<void(std::size_t)>& on_done) {
+  if (count == 0) return;
+  const std::size_t threads = std::min<std::size_t>(std::max(jobs, 1u), count);
+  std::atomic<std::size_t> next{0};
+  std::mutex done_mutex;  // guards `done`, `first_error` and the on_done calls
+  std::size_t done = 0;
+  std::exception_ptr first_error;
+
+  auto worker = [&] {
+    for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+      std::exception_ptr error;
+      try {
+        task(i);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(done_mutex);
+      if (error && !first_error) first_error = error;
+      ++done;
+      if (on_done) on_done(done);
+    }
+  };
+
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (std::size_t t = 0; t < threads; ++t)
+      pool.emplace_back(worker);
+    for (auto& th : pool)
+      th.join();
+  }
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+unsigned default_jobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1u : n;
+}
+
+namespace {
+
+constexpr std::string_view kMetadataDir = "__cluster_metadata-0";
+constexpr std::string_view kRemoteIndexCache = "remote-log-index-cache";
+
+FindingSummary summarise(const VerifyFinding& f) {
+  return FindingSummary{f.file, f.position, f.offset, f.message};
+}
+
+void fill_from_verification(PartitionScan& scan, const PartitionVerification& v) {
+  const PartitionReplica& r = v.replica;
+  scan.topic = r.topic;
+  scan.partition = r.partition;
+  scan.log_start_offset = r.loaded.log_start_offset;
+  scan.log_end_offset = r.log_end_offset;
+  scan.high_watermark = r.high_watermark;
+  scan.segments = r.segments.size();
+  for (const auto& s : r.segments) {
+    scan.bytes += s.size_bytes;
+    scan.batches += s.batches;
+  }
+  for (const auto& f : v.findings) {
+    if (f.severity == VerifyFinding::Severity::error) {
+      ++scan.errors;
+      if (!scan.first_error) scan.first_error = summarise(f);
+    } else if (f.severity == VerifyFinding::Severity::warning) {
+      ++scan.warnings;
+      if (!scan.first_warning) scan.first_warning = summarise(f);
+    }
+  }
+  scan.recovery_next_start = v.recovery_next_start;
+  scan.recovery_full = v.recovery_full;
+}
+
+void scan_partition(PartitionScan& scan) {
+  try {
+    fill_from_verification(scan, verify_partition(scan.dir));
+  } catch (const InputError& e) {
+    scan.unreadable = e.what();
+    scan.errors = 1;
+    scan.first_error = FindingSummary{scan.name, std::nullopt, std::nullopt, e.what()};
+  }
+}
+
+RootCheckpointSummary check_root_file(const fs::path& path) {
+  RootCheckpointSummary out;
+  out.file = path.filename().string();
+  try {
+    const CheckpointReport report = check_checkpoint_file(path, std::nullopt, CheckDepth::validate);
+    out.kind = std::string(kind_name(report.type.kind));
+    out.valid = report.valid;
+    for (const auto& p : report.problems) {
+      if (p.severity == Severity::error)
+        ++out.errors;
+      else
+        ++out.warnings;
+      if (out.first_problem.empty()) out.first_problem = p.message;
+    }
+    if (!report.valid && out.errors == 0) out.errors = 1;
+  } catch (const InputError& e) {
+    if (auto type = checkpoint_type_from_name(out.file)) out.kind = kind_name(type->kind);
+    out.valid = false;
+    out.errors = 1;
+    out.first_problem = e.what();
+  }
+  return out;
+}
+
+// Lists the log dir: partition dirs (scan slots, not yet verified), root checkpoint files
+// (checked here: they are small), notes for what is skipped.
+void list_log_dir(LogDirScan& scan) {
+  const fs::path& dir = scan.dir;
+  std::error_code ec;
+  const auto status = fs::status(dir, ec);
+  if (ec || !fs::exists(status)) {
+    scan.unreadable = InputError(dir.string(), "no such log dir").what();
+    return;
+  }
+  if (!fs::is_directory(status)) {
+    scan.unreadable = InputError(dir.string(), "not a directory (a log dir is expected)").what();
+    return;
+  }
+  std::vector<fs::path> subdirs;
+  std::vector<fs::path> checkpoint_files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(type_ec)) {
+      subdirs.push_back(it->path());
+    } else if (checkpoint_type_from_name(name)) {
+      checkpoint_files.push_back(it->path());
+    }
+  }
+  if (ec) {
+    scan.unreadable = InputError(dir.string(), "cannot list log dir: " + ec.message()).what();
+    return;
+  }
+  std::sort(subdirs.begin(), subdirs.end());
+  std::sort(checkpoint_files.begin(), checkpoint_files.end());
+
+  for (const auto& sub : subdirs) {
+    const std::string name = sub.filename().string();
+    if (name == kRemoteIndexCache) {
+      scan.notes.push_back(
+          name + ": skipped, not a partition dir (the tiered-storage remote index cache)");
+      continue;
+    }
+    const PartitionDirParse parse = parse_partition_dir_name(name, sub.string());
+    if (!parse.name) {
+      scan.notes.push_back(name + ": skipped, not a partition dir (" +
+                           parse.kafka_failure.value_or("Kafka cannot parse the name") + ")");
+      continue;
+    }
+    PartitionScan p;
+    p.dir = sub;
+    p.name = name;
+    p.topic = parse.name->topic;
+    p.partition = parse.name->partition;
+    p.state = std::string(to_string(parse.name->state));
+    p.metadata_log = name == kMetadataDir;
+    if (p.metadata_log) {
+      scan.notes.push_back(name +
+                           ": the KRaft metadata log (loaded by the Raft layer, not LogManager); "
+                           "verified like the others");
+    }
+    scan.partitions.push_back(std::move(p));
+  }
+  for (const auto& file : checkpoint_files)
+    scan.checkpoints.push_back(check_root_file(file));
+
+  if (scan.partitions.empty() && scan.checkpoints.empty()) {
+    scan.unreadable =
+        InputError(dir.string(), "not a Kafka log dir: no partition dirs and no checkpoint files")
+            .what();
+    scan.notes.clear();
+  }
+}
+
+}  // namespace
+
+bool LogDirScan::checkpoints_valid() const {
+  return std::all_of(checkpoints.begin(), checkpoints.end(),
+                     [](const RootCheckpointSummary& c) { return c.valid; });
+}
+
+std::size_t LogDirScan::with_errors() const {
+  return static_cast<std::size_t>(std::count_if(
+      partitions.begin(), partitions.end(), [](const PartitionScan& p) { return p.errors > 0; }));
+}
+
+std::size_t LogDirScan::with_warnings() const {
+  return static_cast<std::size_t>(std::count_if(
+      partitions.begin(), partitions.end(), [](const PartitionScan& p) { return p.warnings > 0; }));
+}
+
+std::uint64_t LogDirScan::total_segments() const {
+  std::uint64_t n = 0;
+  for (const auto& p : partitions)
+    n += p.segments;
+  return n;
+}
+
+std::uint64_t LogDirScan::total_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& p : partitions)
+    n += p.bytes;
+  return n;
+}
+
+std::uint64_t LogDirScan::total_batches() const {
+  std::uint64_t n = 0;
+  for (const auto& p : partitions)
+    n += p.batches;
+  return n;
+}
+
+bool LogDirScan::has_errors() const {
+  return with_errors() > 0 || !checkpoints_valid();
+}
+
+std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
+                                      const LogDirScanOptions& options) {
+  std::vector<LogDirScan> scans(dirs.size());
+  std::vector<PartitionScan*> work;
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    scans[i].dir = dirs[i];
+    list_log_dir(scans[i]);
+    for (auto& p : scans[i].partitions)
+      work.push_back(&p);
+  }
+  const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
+  const std::size_t total = work.size();
+  if (options.progress) options.progress(0, total);
+  parallel_for(
+      total, jobs, [&work](std::size_t i) { scan_partition(*work[i]); },
+      [&options, total](std::size_t done) {
+        if (options.progress) options.progress(done, total);
+      });
+  return scans;
+}
+
+}  // namespace kepoch
