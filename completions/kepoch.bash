@@ -14,7 +14,7 @@ _kepoch() {
     --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader) _filedir -d; return ;;
-    --max-batches|--from-offset|--base-offset) return ;;
+    --max-batches|--from-offset|--base-offset|-j|--jobs) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
@@ -26,7 +26,7 @@ _kepoch() {
   done
   local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint segment partition diff predict --help --version $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict --help --version $common" -- "$cur"))
     return
   fi
   case "$group" in
@@ -41,6 +41,10 @@ _kepoch() {
     partition)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "inspect verify --help" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
+      else _filedir -d; fi ;;
+    logdir)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "scan --help" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--all -j --jobs $common" -- "$cur"))
       else _filedir -d; fi ;;
     diff)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
