@@ -1,8 +1,6 @@
 // kepoch diff DIR DIR...
 // How the replica directories of one partition differ and where they forked.
 
-#include <fmt/format.h>
-
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
@@ -16,18 +14,8 @@ struct DiffOptions {
 };
 
 int run(const DiffOptions& o, const Globals& globals) {
-  std::vector<PartitionReplica> replicas;
-  for (const auto& dir : o.dirs) {
-    replicas.push_back(load_partition_replica(dir));
-    const auto& r = replicas.back();
-    if (r.topic != replicas.front().topic || r.partition != replicas.front().partition) {
-      throw UsageError(
-          fmt::format("{} holds {}-{}, {} holds {}-{}: diff compares replicas of "
-                      "one partition",
-                      dir, r.topic, r.partition, o.dirs.front(), replicas.front().topic,
-                      replicas.front().partition));
-    }
-  }
+  const std::vector<PartitionReplica> replicas =
+      load_replicas_of_one_partition({o.dirs.begin(), o.dirs.end()});
   const std::size_t reference = pick_reference(replicas);
   std::vector<ReplicaComparison> comparisons;
   bool differ = false;

@@ -2,8 +2,6 @@
 // Where each follower replica will truncate when it fetches from the leader replica, how
 // many records that removes, which are lost for good and whether any was committed.
 
-#include <fmt/format.h>
-
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
@@ -26,16 +24,12 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
 }
 
 int run(const PredictOptions& o, const Globals& globals) {
-  const PartitionReplica leader = load_partition_replica(o.leader);
-  std::vector<PartitionReplica> followers;
-  for (const auto& dir : o.followers) {
-    followers.push_back(load_partition_replica(dir));
-    const auto& f = followers.back();
-    if (f.topic != leader.topic || f.partition != leader.partition) {
-      throw UsageError(fmt::format("{} holds {}-{}, the leader {} holds {}-{}", dir, f.topic,
-                                   f.partition, o.leader, leader.topic, leader.partition));
-    }
-  }
+  std::vector<std::filesystem::path> dirs{o.leader};
+  dirs.insert(dirs.end(), o.followers.begin(), o.followers.end());
+  std::vector<PartitionReplica> replicas = load_replicas_of_one_partition(dirs);
+  const PartitionReplica& leader = replicas.front();
+  const std::vector<PartitionReplica> followers(std::make_move_iterator(replicas.begin() + 1),
+                                                std::make_move_iterator(replicas.end()));
   std::vector<report::ReplicaForecasts> forecasts;
   bool committed_loss = false;
   for (const auto& f : followers) {

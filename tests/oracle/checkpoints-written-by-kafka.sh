@@ -42,9 +42,9 @@ for b in 1 2 3; do
 
   # The epoch history: checkpoint (kepoch) versus batches (Kafka's DumpLogSegments).
   kafka_batch_epochs "$logdir/orders-0" > "$SCRATCH/kafka-epochs-$b"
-  json "$SCRATCH/out" "'\n'.join(f\"{e['epoch']} {e['start_offset']}\" for f in d if f['file'].endswith('orders-0/leader-epoch-checkpoint') for e in f['entries'] if e['start_offset'] < 60)" \
+  json "$SCRATCH/broker-$b.json" "'\n'.join(f\"{e['epoch']} {e['start_offset']}\" for f in d if f['file'].endswith('orders-0/leader-epoch-checkpoint') for e in f['entries'] if e['start_offset'] < 60)" \
     > "$SCRATCH/kepoch-epochs-$b"
-  trailing=$(json "$SCRATCH/out" "[e['start_offset'] for f in d if f['file'].endswith('orders-0/leader-epoch-checkpoint') for e in f['entries'] if e['start_offset'] >= 60]")
+  trailing=$(json "$SCRATCH/broker-$b.json" "[e['start_offset'] for f in d if f['file'].endswith('orders-0/leader-epoch-checkpoint') for e in f['entries'] if e['start_offset'] >= 60]")
   echo "broker $b: Kafka's batches say: $(tr '\n' ';' < "$SCRATCH/kafka-epochs-$b")" \
        "kepoch read: $(tr '\n' ';' < "$SCRATCH/kepoch-epochs-$b") data-less at LEO: $trailing"
   diff "$SCRATCH/kafka-epochs-$b" "$SCRATCH/kepoch-epochs-$b" || fail "broker $b: epoch history differs"

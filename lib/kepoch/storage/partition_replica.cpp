@@ -198,6 +198,22 @@ PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverri
   return r;
 }
 
+std::vector<PartitionReplica> load_replicas_of_one_partition(const std::vector<fs::path>& dirs) {
+  std::vector<PartitionReplica> replicas;
+  for (const auto& dir : dirs) {
+    replicas.push_back(load_partition_replica(dir));
+    const auto& first = replicas.front();
+    const auto& r = replicas.back();
+    if (r.topic != first.topic || r.partition != first.partition) {
+      throw UsageError(fmt::format(
+          "{} holds {}-{} but {} holds {}-{}: these are not replicas of "
+          "one partition",
+          dir.string(), r.topic, r.partition, dirs.front().string(), first.topic, first.partition));
+    }
+  }
+  return replicas;
+}
+
 BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std::int64_t until,
                         std::size_t max_batches) {
   BatchRange range;

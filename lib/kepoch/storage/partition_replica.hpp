@@ -71,6 +71,11 @@ struct PartitionReplica {
 PartitionReplica load_partition_replica(const std::filesystem::path& dir,
                                         const ReplicaOverrides& overrides = {});
 
+// Loads replica dirs that must all hold one partition (the replicas of it on several
+// brokers). Throws UsageError naming the first dir that holds another partition.
+std::vector<PartitionReplica> load_replicas_of_one_partition(
+    const std::vector<std::filesystem::path>& dirs);
+
 // The batches of `replica` from offset `from` on: how many records and bytes, and each
 // batch's (base offset, last offset, crc), in order. Walks only the segments that matter.
 struct BatchRange {
