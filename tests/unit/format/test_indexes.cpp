@@ -17,6 +17,7 @@
 #include "kepoch/format/offset_index.hpp"
 #include "kepoch/format/time_index.hpp"
 #include "kepoch/format/transaction_index.hpp"
+#include "support/log_batches.hpp"
 
 namespace {
 
@@ -74,23 +75,13 @@ struct Batch {
 
 std::vector<Batch> log_batches(const Bytes& log) {
   std::vector<Batch> out;
-  std::size_t pos = 0;
-  while (pos + 61 <= log.size()) {
-    kepoch::ByteReader r(std::span<const std::uint8_t>(log).subspan(pos), pos);
-    Batch b{};
-    b.position = static_cast<std::uint32_t>(pos);
-    b.base_offset = r.i64("baseOffset");
-    const auto length = r.i32("batchLength");
-    r.skip(4 + 1 + 4, "epoch, magic, crc");
-    b.attributes = r.i16("attributes");
-    b.last_offset = b.base_offset + r.i32("lastOffsetDelta");
-    r.skip(8, "baseTimestamp");
-    b.max_timestamp = r.i64("maxTimestamp");
-    b.producer_id = r.i64("producerId");
-    out.push_back(b);
-    pos += 12 + static_cast<std::size_t>(length);
+  std::uint64_t end = 0;
+  for (const auto& h : test::log_batch_headers(log)) {
+    out.push_back({static_cast<std::uint32_t>(h.position), h.base_offset, h.last_offset(),
+                   h.max_timestamp, h.attributes, h.producer_id});
+    end = h.position + h.size_in_bytes();
   }
-  REQUIRE(pos == log.size());
+  REQUIRE(end == log.size());
   return out;
 }
 

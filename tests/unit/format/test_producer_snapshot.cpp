@@ -15,6 +15,7 @@
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/crc32c.hpp"
 #include "kepoch/format/producer_snapshot.hpp"
+#include "support/log_batches.hpp"
 
 namespace {
 
@@ -90,22 +91,9 @@ struct Batch {
 
 std::vector<Batch> log_batches(const Bytes& log) {
   std::vector<Batch> out;
-  std::size_t pos = 0;
-  while (pos + 61 <= log.size()) {
-    kepoch::ByteReader r(std::span<const std::uint8_t>(log).subspan(pos), pos);
-    Batch b{};
-    const auto base = r.i64("baseOffset");
-    const auto length = r.i32("batchLength");
-    r.skip(4 + 1 + 4 + 2, "epoch, magic, crc, attributes");
-    b.last_offset_delta = r.i32("lastOffsetDelta");
-    b.last_offset = base + b.last_offset_delta;
-    r.skip(8, "baseTimestamp");
-    b.max_timestamp = r.i64("maxTimestamp");
-    b.producer_id = r.i64("producerId");
-    b.producer_epoch = r.i16("producerEpoch");
-    b.base_sequence = r.i32("baseSequence");
-    out.push_back(b);
-    pos += 12 + static_cast<std::size_t>(length);
+  for (const auto& h : test::log_batch_headers(log)) {
+    out.push_back({h.last_offset(), h.max_timestamp, h.producer_id, h.producer_epoch,
+                   h.base_sequence, h.last_offset_delta});
   }
   return out;
 }
