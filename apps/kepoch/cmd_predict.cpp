@@ -2,10 +2,17 @@
 // Where each follower replica will truncate when it fetches from the leader replica, how
 // many records that removes, which are lost for good and whether any was committed.
 
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/report/election_report.hpp"
 #include "kepoch/report/predict_report.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -14,7 +21,100 @@ struct PredictOptions {
   std::string leader;
   std::vector<std::string> followers;
   std::string mode = "fetch";
+  // --elect: choose the leader as the KRaft controller would.
+  bool elect = false;
+  std::vector<std::int32_t> ids;       // broker id of each DIR (default: meta.properties)
+  std::vector<std::int32_t> replicas;  // assignment order (default: the ids in DIR order)
+  std::vector<std::int32_t> isr;
+  std::vector<std::int32_t> elr;
+  std::vector<std::int32_t> alive;  // default: every broker whose DIR is given
+  bool unclean = false;
+  bool preferred = false;
+  std::int32_t min_isr = 1;
 };
+
+struct Election {
+  PartitionState before;
+  PartitionChangeRequest request;
+  PartitionChange change;
+  std::vector<std::int32_t> ids;  // of the DIRs, in order
+  std::int32_t new_leader_epoch = 0;
+};
+
+std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text) {
+  std::vector<std::int32_t> ids;
+  if (text.empty()) return ids;  // --isr '' : an empty ISR (ELR on)
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    std::int32_t id = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || id < 0)
+      throw UsageError(
+          fmt::format("{}: '{}' is not a broker id (expected ids like 1,2,3)", flag, item));
+    ids.push_back(id);
+    start = end + 1;
+  }
+  return ids;
+}
+
+std::vector<std::int32_t> broker_ids(const PredictOptions& o) {
+  if (!o.ids.empty()) {
+    if (o.ids.size() != o.followers.size())
+      throw UsageError(
+          fmt::format("--ids gives {} broker ids for {} dirs", o.ids.size(), o.followers.size()));
+    return o.ids;
+  }
+  std::vector<std::int32_t> ids;
+  for (const auto& dir : o.followers) {
+    const auto id = broker_id_of_replica_dir(dir);
+    if (!id)
+      throw UsageError(
+          fmt::format("{}: no broker id (its log dir has no meta.properties with "
+                      "node.id); give the ids with --ids",
+                      dir));
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+Election run_election(const PredictOptions& o) {
+  Election e;
+  e.ids = broker_ids(o);
+  e.before.replicas = o.replicas.empty() ? e.ids : o.replicas;
+  e.before.isr = o.isr;
+  e.before.elr = o.elr;
+  e.request.target_isr = o.isr;
+  const auto& alive = o.alive.empty() ? e.ids : o.alive;
+  e.request.acceptable = {alive.begin(), alive.end()};
+  e.request.election = o.preferred ? ElectionType::preferred
+                       : o.unclean ? ElectionType::unclean
+                                   : ElectionType::online;
+  e.request.elr_enabled = !o.elr.empty();
+  e.request.min_isr = o.min_isr;
+  e.change = change_partition(e.before, e.request);
+  return e;
+}
+
+// The elected replica leads at a new epoch, above every epoch the replicas hold (the exact
+// number is the controller's; any larger one gives the same answers), and adds it to its
+// cache as Partition.makeLeader does.
+void elected_leader_epoch(Election& e, std::vector<PartitionReplica>& replicas) {
+  std::int32_t epoch = 0;
+  for (const auto& r : replicas)
+    if (const auto latest = r.loaded.cache.latest_epoch()) epoch = std::max(epoch, *latest + 1);
+  e.new_leader_epoch = epoch;
+  become_leader(replicas.front().as_leader, epoch);
+}
+
+// The report with the election first.
+report::Value with_election(const report::Value& election, const report::Value& rest) {
+  report::Value out = report::Value::object().set("election", election);
+  for (const auto& [key, value] : rest.as_object())
+    out.set(key, value);
+  return out;
+}
 
 std::vector<TruncationMode> modes_for(const std::string& mode) {
   if (mode == "ofle") return {TruncationMode::ofle};
@@ -23,10 +123,37 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
   return {TruncationMode::fetch};
 }
 
-int run(const PredictOptions& o, const Globals& globals) {
+int run(PredictOptions o, const Globals& globals) {
+  std::optional<Election> election;
+  if (o.elect) {
+    election = run_election(o);
+    const report::Value value =
+        report::election_value(election->before, election->request, election->change);
+    const std::int32_t leader_id = election->change.election.node;
+    if (leader_id == kNoLeader) {
+      report::Value problems = report::Value::array();
+      problems.push(
+          report::Value::object()
+              .set("severity", "error")
+              .set("message", report::election_reason(election->request, election->change)));
+      emit(report::Value::object().set("election", value).set("problems", std::move(problems)),
+           globals);
+      return kFindings;
+    }
+    const auto at = std::find(election->ids.begin(), election->ids.end(), leader_id);
+    if (at == election->ids.end())
+      throw UsageError(
+          fmt::format("broker {} would lead, but none of the DIRs is its replica", leader_id));
+    const auto index = static_cast<std::size_t>(at - election->ids.begin());
+    o.leader = o.followers[index];
+    o.followers.erase(o.followers.begin() + static_cast<std::ptrdiff_t>(index));
+  } else if (o.leader.empty()) {
+    throw UsageError("give the leader's dir with --leader, or --elect to choose it");
+  }
   std::vector<std::filesystem::path> dirs{o.leader};
   dirs.insert(dirs.end(), o.followers.begin(), o.followers.end());
   std::vector<PartitionReplica> replicas = load_replicas_of_one_partition(dirs);
+  if (election) elected_leader_epoch(*election, replicas);
   const PartitionReplica& leader = replicas.front();
   const std::vector<PartitionReplica> followers(std::make_move_iterator(replicas.begin() + 1),
                                                 std::make_move_iterator(replicas.end()));
@@ -39,7 +166,14 @@ int run(const PredictOptions& o, const Globals& globals) {
     committed_loss = committed_loss || rf.forecasts.front().committed_loss();
     forecasts.push_back(std::move(rf));
   }
-  emit(report::predict_value(leader, forecasts, o.mode), globals);
+  const report::Value value = report::predict_value(leader, forecasts, o.mode);
+  if (election)
+    emit(with_election(report::election_value(election->before, election->request, election->change)
+                           .set("new_leader_epoch_at_least", election->new_leader_epoch),
+                       value),
+         globals);
+  else
+    emit(value, globals);
   return committed_loss ? kFindings : kOk;
 }
 
@@ -49,10 +183,10 @@ void register_predict(CLI::App& app, Globals& globals) {
   static PredictOptions o;
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict where follower replicas truncate when they fetch from the leader");
-  cmd->add_option("--leader", o.leader, "The leader's partition replica dir")
-      ->required()
-      ->type_name("DIR");
-  cmd->add_option("followers", o.followers, "Follower replica dirs of the same partition")
+  CLI::Option* leader =
+      cmd->add_option("--leader", o.leader, "The leader's partition replica dir")->type_name("DIR");
+  cmd->add_option("followers", o.followers,
+                  "Follower replica dirs of the same partition (with --elect: every replica's dir)")
       ->required()
       ->type_name("DIR");
   cmd->add_option("--mode", o.mode,
@@ -60,14 +194,39 @@ void register_predict(CLI::App& app, Globals& globals) {
                   "rounds (IBP 0.11-2.6); hw: the pre-0.11 high-watermark rule; all: side by side")
       ->check(CLI::IsMember({"fetch", "ofle", "hw", "all"}))
       ->default_str("fetch");
+  CLI::Option* elect = cmd->add_flag(
+      "--elect", o.elect,
+      "Choose the leader among the DIRs as the KRaft controller would (PartitionChangeBuilder)");
+  elect->excludes(leader);
+  // Comma-separated ids in one argument ("1,2,3"), so the DIRs that follow stay positional.
+  auto ids = [&](const char* name, std::vector<std::int32_t>& into, const char* what) {
+    cmd->add_option_function<std::string>(
+           name, [&into, name](const std::string& text) { into = parse_ids(name, text); }, what)
+        ->type_name("IDS")
+        ->needs(elect);
+  };
+  ids("--ids", o.ids, "Broker id of each DIR, in order (default: node.id in meta.properties)");
+  ids("--replicas", o.replicas, "Assignment order; the first is preferred (default: --ids)");
+  ids("--isr", o.isr, "The ISR in Kafka's metadata (kafka-topics --describe)");
+  ids("--elr", o.elr, "Eligible leader replicas, when ELR is enabled (KIP-966)");
+  ids("--alive", o.alive, "Brokers up and unfenced (default: every DIR's broker)");
+  cmd->add_flag("--unclean", o.unclean,
+                "unclean.leader.election.enable: elect any alive replica if no ISR member is")
+      ->needs(elect);
+  cmd->add_flag("--preferred", o.preferred, "A preferred-replica election")->needs(elect);
+  cmd->add_option("--min-isr", o.min_isr, "min.insync.replicas (for the ELR)")
+      ->needs(elect)
+      ->default_str("1");
   cmd->footer(
       "Examples:\n"
       "  kepoch predict --leader broker-2/orders-0 broker-1/orders-0 broker-3/orders-0\n"
       "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
+      "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
-      "lost, 1 committed records would be lost, 2 usage, 3 unreadable input.");
+      "lost, 1 committed records would be lost (or, with --elect, no replica can lead), 2 usage,\n"
+      "3 unreadable input.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

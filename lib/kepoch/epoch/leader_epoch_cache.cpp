@@ -134,4 +134,11 @@ std::vector<EpochEntry> LeaderEpochCache::entries() const {
   return out;
 }
 
+bool LeaderEpochCache::assign_if_newer(EpochEntry entry) {
+  if (entry.epoch < 0) return false;
+  if (const auto latest = latest_epoch(); latest && entry.epoch <= *latest) return false;
+  assign(entry);
+  return true;
+}
+
 }  // namespace kepoch

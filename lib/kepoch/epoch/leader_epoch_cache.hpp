@@ -35,6 +35,11 @@ class LeaderEpochCache {
   // checkpoint). `removed`, if given, receives the conflicting entries it dropped.
   bool assign(EpochEntry entry, std::vector<EpochEntry>* removed = nullptr);
 
+  // LogSegment.recover's rule for a recovered v2 batch: assign(epoch, base offset) only when
+  // the epoch is >= 0 and the cache is empty or the epoch is newer than its latest, so
+  // recovery appends epochs and never corrects existing entries. Returns true if assigned.
+  bool assign_if_newer(EpochEntry entry);
+
   // truncateFromEnd(endOffset): drop trailing entries with start offset >= end_offset.
   std::vector<EpochEntry> truncate_from_end(std::int64_t end_offset);
   // truncateFromStart(startOffset): drop leading entries starting at or below start_offset and

@@ -183,4 +183,8 @@ TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaL
   return p;
 }
 
+void become_leader(ReplicaLog& log, std::int32_t leader_epoch) {
+  log.cache.assign({leader_epoch, log.log_end_offset});
+}
+
 }  // namespace kepoch

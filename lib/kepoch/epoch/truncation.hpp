@@ -53,6 +53,11 @@ TruncationRound offset_truncation_state(const ReplicaLog& follower, EpochEntry l
 // UnifiedLog.truncateTo(x) on the follower's values (x >= 0).
 void truncate_to(ReplicaLog& follower, std::int64_t x);
 
+// Partition.makeLeader: a replica that becomes leader at `leader_epoch` assigns
+// (leader_epoch, its LEO) to its cache (UnifiedLog.maybeAssignEpochStartOffset), so it
+// answers OffsetsForLeaderEpoch and divergence checks with that entry.
+void become_leader(ReplicaLog& log, std::int32_t leader_epoch);
+
 TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaLog& follower,
                                         TruncationMode mode);
 

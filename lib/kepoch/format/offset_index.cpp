@@ -132,4 +132,12 @@ OffsetIndex parse_offset_index(std::span<const std::uint8_t> bytes, std::int64_t
   return idx;
 }
 
+bool fits_relative_offset(std::int64_t segment_base_offset, std::int64_t offset) {
+  if (offset < segment_base_offset) return false;
+  // offset >= base, so the unsigned difference is exact even across the whole long range.
+  const auto relative =
+      static_cast<std::uint64_t>(offset) - static_cast<std::uint64_t>(segment_base_offset);
+  return relative <= static_cast<std::uint64_t>(INT32_MAX);
+}
+
 }  // namespace kepoch

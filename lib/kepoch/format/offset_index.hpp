@@ -89,4 +89,9 @@ struct OffsetIndex {
 // to Kafka.
 OffsetIndex parse_offset_index(std::span<const std::uint8_t> bytes, std::int64_t base_offset);
 
+// AbstractIndex.canConvertToRelativeOffset: an offset fits a segment's indexes when
+// offset - base is in [0, Integer.MAX_VALUE]; LogSegment.append and recover throw
+// LogSegmentOffsetOverflowException otherwise.
+bool fits_relative_offset(std::int64_t segment_base_offset, std::int64_t offset);
+
 }  // namespace kepoch
