@@ -50,7 +50,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
       else _filedir -d; fi ;;
     predict)
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode $common" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr $common" -- "$cur"))
       else _filedir -d; fi ;;
   esac
 }
