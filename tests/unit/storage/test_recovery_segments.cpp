@@ -1,0 +1,128 @@
+// The recovery vectors of shared/spec kafka-formats 11.4 that concern segment bytes, run on
+// real Kafka 4.1.1 segments (Kafka 4 writes only v2 batches, so the v1 vectors run on v2
+// batches: same stop rule, FileLogInputStream + ensureValid). Each test names the Kafka test
+// it mirrors.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <vector>
+
+#include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/partition_verify.hpp"
+
+namespace fs = std::filesystem;
+using namespace kepoch;
+
+namespace {
+
+const fs::path kTx = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0";
+const fs::path kCompacted = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/compacted/cmp-0";
+const std::string kLog0 = "00000000000000000000.log";
+
+std::vector<std::uint8_t> slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+void spit(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
+
+// A copy of a replica dir inside a scratch log dir (no clean-shutdown marker, no recovery
+// point checkpoint: Kafka recovers from offset 0), removed at the end of the test.
+struct ScratchReplica {
+  fs::path logdir;
+  fs::path dir;
+  explicit ScratchReplica(const fs::path& source) {
+    char tmpl[] = "/tmp/kepoch-recovery-XXXXXX";
+    logdir = ::mkdtemp(tmpl);
+    dir = logdir / source.filename();
+    fs::copy(source, dir, fs::copy_options::recursive);
+  }
+  ~ScratchReplica() { fs::remove_all(logdir); }
+};
+
+struct Batch {
+  std::uint64_t position;
+  std::int64_t base_offset;
+  std::int64_t last_offset;
+};
+
+std::vector<Batch> batches_of(const fs::path& log) {
+  std::vector<Batch> out;
+  LogSegmentReader reader(log, /*load_batches=*/false);
+  while (auto e = reader.next())
+    out.push_back({e->header.position, e->header.base_offset, e->header.last_offset()});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("LogSegmentTest.testRecoveryWithCorruptMessage", "[recovery][11.4]") {
+  // Garbage from (start of batch k + r), r in 0..14, to the end of the file: recovery keeps
+  // exactly the batches before k, whatever the garbage makes of batch k's header (a size
+  // below the minimum, a size past the end, or a CRC mismatch).
+  const auto original = slurp(kTx / kLog0);
+  const auto batches = batches_of(kTx / kLog0);
+  REQUIRE(batches.size() >= 4);
+  std::mt19937 random(11);
+  for (std::size_t k = 0; k < batches.size(); ++k) {
+    const std::size_t r = random() % 15;
+    ScratchReplica copy(kTx);
+    auto bytes = original;
+    for (std::size_t i = batches[k].position + r; i < bytes.size(); ++i)
+      bytes[i] = static_cast<std::uint8_t>(random());
+    spit(copy.dir / kLog0, bytes);
+    INFO("garbage from byte " << batches[k].position + r << " (batch " << k << ")");
+    const auto v = verify_partition(copy.dir);
+    REQUIRE(v.recovery_full);
+    CHECK(v.recovery_full->truncate_to_offset == batches[k].base_offset);
+    CHECK(v.recovery_full->valid_bytes == batches[k].position);
+    CHECK(v.replica.log_end_offset == batches[k].base_offset);
+  }
+}
+
+TEST_CASE("LogLoaderTest.testCorruptLog", "[recovery][11.4]") {
+  // Garbage appended to the active segment and its .index; an unclean start recovers the
+  // segment: every record stays, the log end offset is unchanged, the garbage is cut.
+  ScratchReplica copy(kTx);
+  const auto intact = verify_partition(kTx);
+  std::mt19937 random(50);
+  for (const char* name : {"00000000000000000000.log", "00000000000000000000.index"}) {
+    auto bytes = slurp(copy.dir / name);
+    for (int i = 0; i < 37; ++i)
+      bytes.push_back(static_cast<std::uint8_t>(random()));
+    spit(copy.dir / name, bytes);
+  }
+  const auto v = verify_partition(copy.dir);
+  CHECK(v.replica.log_end_offset == intact.replica.log_end_offset);
+  REQUIRE(v.recovery_next_start);
+  CHECK(v.recovery_next_start->truncate_to_offset == intact.replica.log_end_offset);
+  CHECK(v.recovery_next_start->valid_bytes == fs::file_size(kTx / kLog0));
+  CHECK(v.recovery_next_start->truncated_bytes == 37);
+}
+
+TEST_CASE("LogSegmentTest.shouldTruncateEvenIfOffsetPointsToAGapInTheLog", "[recovery][11.4]") {
+  // truncateTo(x) cuts at the first batch whose last offset >= x, so an x inside a gap (here
+  // the offsets the cleaner removed below the first batch of a compacted log) keeps
+  // everything below the gap and drops the batch after it. batches_from follows that rule:
+  // it is what predict counts as removed.
+  const PartitionReplica replica = load_partition_replica(kCompacted);
+  const auto batches = batches_of(kCompacted / kLog0);
+  REQUIRE(batches.size() >= 2);
+  REQUIRE(batches[0].base_offset > 0);  // a gap at the start: offsets 0..base-1 are gone
+  const BatchRange from_gap = batches_from(replica, batches[0].base_offset - 1);
+  REQUIRE_FALSE(from_gap.batches.empty());
+  CHECK(from_gap.batches.front().base_offset == batches[0].base_offset);
+  // An offset inside a batch drops that whole batch.
+  const BatchRange inside = batches_from(replica, batches[1].last_offset);
+  REQUIRE_FALSE(inside.batches.empty());
+  CHECK(inside.batches.front().base_offset == batches[1].base_offset);
+}
