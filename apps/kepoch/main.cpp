@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "suggest.hpp"
 
 #ifndef KEPOCH_VERSION
 #define KEPOCH_VERSION "unknown"
@@ -42,7 +43,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);  // prints help, version or the usage error
-    return code == 0 ? kOk : kUsage;
+    if (code == 0) return kOk;
+    if (const auto s = suggest_for(app, argc, argv))
+      std::cerr << "kepoch: '" << s->typed << "' is unknown; did you mean '" << s->closest
+                << "'?\n";
+    return kUsage;
   } catch (const kepoch::UsageError& e) {
     print_error(e.what(), globals);
     return kUsage;

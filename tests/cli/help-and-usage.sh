@@ -18,3 +18,15 @@ expect_exit 2 "$KEPOCH" nosuchcommand
 expect_exit 2 "$KEPOCH" checkpoint validate
 expect_exit 2 "$KEPOCH" checkpoint validate -o xml /dev/null
 expect_exit 2 "$KEPOCH" checkpoint validate --kind nosuchkind /dev/null
+
+# A typo gets the closest subcommand or flag, at the level where it was typed; exit 2.
+expect_exit 2 "$KEPOCH" chekpoint validate x
+expect_in "$SCRATCH/err" "'chekpoint' is unknown; did you mean 'checkpoint'?"
+expect_exit 2 "$KEPOCH" checkpoint dumpp x
+expect_in "$SCRATCH/err" "did you mean 'dump'?"
+expect_exit 2 "$KEPOCH" predict --modee fetch --leader a b
+expect_in "$SCRATCH/err" "'--modee' is unknown; did you mean '--mode'?"
+expect_exit 2 "$KEPOCH" checkpoint validate --stirct x
+expect_in "$SCRATCH/err" "did you mean '--strict'?"
+expect_exit 2 "$KEPOCH" zzzzzzzz
+expect_not_in "$SCRATCH/err" "did you mean"
