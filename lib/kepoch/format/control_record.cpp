@@ -115,9 +115,9 @@ void read_end_txn_marker(ControlRecord& r, std::span<const std::uint8_t> value,
   }
   r.version = in.i16("version");
   if (*r.version < 0) {
-    in.fail(fmt::format("Invalid version found for end transaction marker: {}. May indicate data "
-                        "corruption",
-                        *r.version));
+    throw FormatError(position, fmt::format("Invalid version found for end transaction marker: "
+                                            "{}. May indicate data corruption",
+                                            *r.version));
   }
   if (*r.version > 0)
     r.notes.push_back(fmt::format("end transaction marker version {} read as version 0", *r.version));
@@ -188,9 +188,9 @@ ControlRecord parse_control_key(std::optional<std::span<const std::uint8_t>> key
   ControlRecord r;
   r.key_version = in.i16("control record key version");
   if (r.key_version < 0) {
-    in.fail(fmt::format("Invalid version found for control record: {}. May indicate data "
-                        "corruption",
-                        r.key_version));
+    throw FormatError(position, fmt::format("Invalid version found for control record: {}. May "
+                                            "indicate data corruption",
+                                            r.key_version));
   }
   if (r.key_version != 0)
     r.notes.push_back(fmt::format("control record key version {} read as version 0", r.key_version));

@@ -152,7 +152,7 @@ TEST_CASE("ControlRecordType.parseTypeId: short key, negative version, other ver
         "Invalid value size found for end control record key. Must have at least 4 bytes, but "
         "found only 3");
   key = commit.key;
-  key[0] = 0xff;  // version -1
+  key[0] = key[1] = 0xff;  // version -1
   CHECK(error_of(key, commit.value) ==
         "Invalid version found for control record: -1. May indicate data corruption");
   key = commit.key;
