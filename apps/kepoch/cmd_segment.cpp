@@ -63,8 +63,9 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       started = true;
     }
     stream.element(report::batch_value(b, options.records, data_format(o)));
-    const bool bad_control = std::any_of(b.controls.begin(), b.controls.end(),
-                                         [](const DumpedControl& c) { return c.error.has_value(); });
+    const bool bad_control =
+        std::any_of(b.controls.begin(), b.controls.end(),
+                    [](const DumpedControl& c) { return c.error.has_value(); });
     if (b.invalid || b.records_error || bad_control) {
       if (bad.size() < kMaxReportedBadBatches) {
         DumpedBatch kept = b;

@@ -7,8 +7,8 @@
 namespace kepoch {
 namespace {
 
-constexpr std::size_t kControlKeySize = 4;      // CURRENT_CONTROL_RECORD_KEY_SIZE
-constexpr std::size_t kEndTxnMarkerSize = 6;    // CURRENT_END_TXN_MARKER_VALUE_SIZE
+constexpr std::size_t kControlKeySize = 4;    // CURRENT_CONTROL_RECORD_KEY_SIZE
+constexpr std::size_t kEndTxnMarkerSize = 6;  // CURRENT_END_TXN_MARKER_VALUE_SIZE
 constexpr std::int32_t kMaxStringLength = 0x7fff;
 
 ControlRecordType type_from_id(std::int16_t id) {
@@ -25,9 +25,10 @@ class FlexibleReader {
     const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
     if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
     if (static_cast<std::uint64_t>(n) > in_.remaining()) {
-      in_.fail(fmt::format("Tried to allocate a collection of size {}, but there are only {} "
-                           "bytes remaining.",
-                           n, in_.remaining()));
+      in_.fail(
+          fmt::format("Tried to allocate a collection of size {}, but there are only {} "
+                      "bytes remaining.",
+                      n, in_.remaining()));
     }
     return static_cast<std::size_t>(n);
   }
@@ -35,7 +36,8 @@ class FlexibleReader {
   std::string string(std::string_view field) {
     const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
     if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
-    if (n > kMaxStringLength) in_.fail(fmt::format("string field {} had invalid length {}", field, n));
+    if (n > kMaxStringLength)
+      in_.fail(fmt::format("string field {} had invalid length {}", field, n));
     const auto b = in_.bytes(static_cast<std::size_t>(n), field);
     return {reinterpret_cast<const char*>(b.data()), b.size()};
   }
@@ -55,7 +57,8 @@ class FlexibleReader {
       const std::uint32_t tag = in_.unsigned_varint("tag");
       const std::uint32_t size = in_.unsigned_varint("tagged field size");
       in_.skip(size, "tagged field");
-      notes_.push_back(fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
+      notes_.push_back(
+          fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
     }
   }
 
@@ -109,9 +112,10 @@ void read_end_txn_marker(ControlRecord& r, std::span<const std::uint8_t> value,
                          std::uint64_t position) {
   ByteReader in(value, position);
   if (value.size() < kEndTxnMarkerSize) {
-    in.fail(fmt::format("Invalid value size found for end transaction marker. Must have at least "
-                        "{} bytes, but found only {}",
-                        kEndTxnMarkerSize, value.size()));
+    in.fail(
+        fmt::format("Invalid value size found for end transaction marker. Must have at least "
+                    "{} bytes, but found only {}",
+                    kEndTxnMarkerSize, value.size()));
   }
   r.version = in.i16("version");
   if (*r.version < 0) {
@@ -120,7 +124,8 @@ void read_end_txn_marker(ControlRecord& r, std::span<const std::uint8_t> value,
                                             *r.version));
   }
   if (*r.version > 0)
-    r.notes.push_back(fmt::format("end transaction marker version {} read as version 0", *r.version));
+    r.notes.push_back(
+        fmt::format("end transaction marker version {} read as version 0", *r.version));
   r.coordinator_epoch = in.i32("coordinatorEpoch");
   if (!in.at_end()) r.notes.push_back(fmt::format("{} bytes after the marker", in.remaining()));
 }
@@ -149,7 +154,8 @@ void read_kraft_message(ControlRecord& r, std::span<const std::uint8_t> value,
   }
   f.tagged_fields(control_type_name(r.type));
   if (!in.at_end())
-    r.notes.push_back(fmt::format("{} bytes after the message, which Kafka ignores", in.remaining()));
+    r.notes.push_back(
+        fmt::format("{} bytes after the message, which Kafka ignores", in.remaining()));
 }
 
 }  // namespace
@@ -181,9 +187,10 @@ ControlRecord parse_control_key(std::optional<std::span<const std::uint8_t>> key
   if (!key) throw FormatError(position, "Invalid control record: the key is null");
   ByteReader in(*key, position);
   if (key->size() < kControlKeySize) {
-    in.fail(fmt::format("Invalid value size found for end control record key. Must have at least "
-                        "{} bytes, but found only {}",
-                        kControlKeySize, key->size()));
+    in.fail(
+        fmt::format("Invalid value size found for end control record key. Must have at least "
+                    "{} bytes, but found only {}",
+                    kControlKeySize, key->size()));
   }
   ControlRecord r;
   r.key_version = in.i16("control record key version");
@@ -193,11 +200,13 @@ ControlRecord parse_control_key(std::optional<std::span<const std::uint8_t>> key
                                             r.key_version));
   }
   if (r.key_version != 0)
-    r.notes.push_back(fmt::format("control record key version {} read as version 0", r.key_version));
+    r.notes.push_back(
+        fmt::format("control record key version {} read as version 0", r.key_version));
   r.type_id = in.i16("control record type");
   r.type = type_from_id(r.type_id);
   if (r.type == ControlRecordType::unknown)
-    r.notes.push_back(fmt::format("unknown control record type {}, which Kafka ignores", r.type_id));
+    r.notes.push_back(
+        fmt::format("unknown control record type {}, which Kafka ignores", r.type_id));
   return r;
 }
 

@@ -71,7 +71,7 @@ struct ControlRecord {
   std::int16_t key_version = 0;
   std::int16_t type_id = -1;
   ControlRecordType type = ControlRecordType::unknown;
-  std::optional<std::int16_t> version;  // the value's Version field
+  std::optional<std::int16_t> version;                       // the value's Version field
   std::optional<std::int32_t> coordinator_epoch;             // ABORT, COMMIT
   std::optional<std::int32_t> leader_id;                     // LEADER_CHANGE
   std::vector<ControlVoter> voters;                          // LEADER_CHANGE, KRAFT_VOTERS

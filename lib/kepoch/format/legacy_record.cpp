@@ -82,14 +82,15 @@ std::vector<Inner> read_inner_entries(std::span<const std::uint8_t> data, std::u
                                               kLegacyHeaderSizeV0, at, size));
     }
     if (static_cast<std::size_t>(size) > r.remaining()) {
-      notes.push_back(fmt::format("a partial inner message at byte {} of the decompressed value "
-                                  "ends the set (Kafka stops there too)",
-                                  at));
+      notes.push_back(
+          fmt::format("a partial inner message at byte {} of the decompressed value "
+                      "ends the set (Kafka stops there too)",
+                      at));
       return out;
     }
     try {
-      out.push_back(read_message(offset, r.bytes(static_cast<std::size_t>(size), "inner message"),
-                                 position));
+      out.push_back(
+          read_message(offset, r.bytes(static_cast<std::size_t>(size), "inner message"), position));
     } catch (const FormatError& e) {
       throw FormatError(position, fmt::format("inner message at byte {} of the decompressed "
                                               "value: {}",
@@ -97,8 +98,8 @@ std::vector<Inner> read_inner_entries(std::span<const std::uint8_t> data, std::u
     }
   }
   if (!r.at_end()) {
-    notes.push_back(fmt::format("{} bytes after the last inner message, which Kafka ignores",
-                                r.remaining()));
+    notes.push_back(
+        fmt::format("{} bytes after the last inner message, which Kafka ignores", r.remaining()));
   }
   return out;
 }
@@ -126,8 +127,8 @@ void check_offsets(const std::vector<Inner>& inner, std::int64_t wrapper_offset,
     }
   }
   if (magic == 0 && inner.back().record.offset != wrapper_offset) {
-    notes.push_back(fmt::format("wrapper offset {} is not its last inner offset {}",
-                                wrapper_offset, inner.back().record.offset));
+    notes.push_back(fmt::format("wrapper offset {} is not its last inner offset {}", wrapper_offset,
+                                inner.back().record.offset));
   }
 }
 
@@ -136,7 +137,8 @@ std::vector<std::string> deep_iterate(const Inner& wrapper, std::uint64_t positi
                                       const std::function<void(const Record&)>& visit) {
   const Record& w = wrapper.record;
   const auto codec = compression_from_attributes(wrapper.codec);
-  if (!codec) throw FormatError(position, fmt::format("Unknown compression type id: {}", wrapper.codec));
+  if (!codec)
+    throw FormatError(position, fmt::format("Unknown compression type id: {}", wrapper.codec));
   if (*codec == CompressionType::zstd) {
     throw FormatError(position, fmt::format("Invalid wrapper compressionType found in legacy "
                                             "deep record iterator {}",

@@ -120,8 +120,9 @@ Value control_value(const DumpedControl& d) {
   Value v = Value::object();
   if (d.control) {
     const ControlRecord& c = *d.control;
-    v.set("type", control_type_name(c.type)).set("type_id", c.type_id).set("key_version",
-                                                                             c.key_version);
+    v.set("type", control_type_name(c.type))
+        .set("type_id", c.type_id)
+        .set("key_version", c.key_version);
     control_fields(v, c);
     if (!c.notes.empty()) {
       Value notes = Value::array();
@@ -188,7 +189,8 @@ Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
   if (with_records) {
     Value records = Value::array();
     for (std::size_t i = 0; i < b.records.size(); ++i)
-      records.push(record_value(b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data));
+      records.push(
+          record_value(b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data));
     v.set("records", std::move(records));
     if (b.records_error) v.set("records_error", *b.records_error);
     if (!b.records_notes.empty()) {

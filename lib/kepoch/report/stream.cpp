@@ -64,7 +64,8 @@ class JsonLinesStream : public ReportStream {
     fields_ = fields;
     element_key_ = singular(list_key);
     const auto& members = fields.as_object();
-    id_ = members.empty() ? Value::object() : Value::object().set(members[0].first, members[0].second);
+    id_ = members.empty() ? Value::object()
+                          : Value::object().set(members[0].first, members[0].second);
   }
   void element(const Value& e) override {
     Value line = id_;

@@ -32,9 +32,9 @@ DumpedControl decode_control(const DumpedBatch& out, std::span<const std::uint8_
 
 void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
   try {
-    out.records_notes =
-        for_each_legacy_record(entry, out.header.position, kMaxDecompressedBatchBytes,
-                               out.decompressed, [&](const Record& r) { out.records.push_back(r); });
+    out.records_notes = for_each_legacy_record(entry, out.header.position,
+                                               kMaxDecompressedBatchBytes, out.decompressed,
+                                               [&](const Record& r) { out.records.push_back(r); });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
   }

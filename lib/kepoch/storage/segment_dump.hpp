@@ -2,8 +2,8 @@
 // Walking one .log segment for `segment dump`: every entry's header, its CRC checked as
 // Kafka's ensureValid does, and optionally its records: v2 records (DefaultRecord), the
 // records of control batches decoded into their types (ControlRecordType), legacy v0/v1
-// messages and the inner messages of legacy wrappers (DeepRecordsIterator). Batches are handed to a visitor
-// one at a time, so memory stays bounded by the largest batch.
+// messages and the inner messages of legacy wrappers (DeepRecordsIterator). Batches are handed to a
+// visitor one at a time, so memory stays bounded by the largest batch.
 
 #include <cstdint>
 #include <filesystem>

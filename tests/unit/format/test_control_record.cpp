@@ -106,8 +106,8 @@ TEST_CASE("LeaderChangeMessage of the KRaft metadata log: leader, voters, granti
 
 TEST_CASE("the bootstrap snapshot of a dynamic quorum: header, kraft.version, voters, footer",
           "[format][ControlRecord]") {
-  const auto raw =
-      control_records("kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint");
+  const auto raw = control_records(
+      "kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint");
   REQUIRE(raw.size() == 4);
   const ControlRecord header = decode(raw[0].key, raw[0].value);
   CHECK(header.type == ControlRecordType::snapshot_header);
@@ -143,8 +143,9 @@ TEST_CASE("bootstrap.checkpoint of a static quorum: header at timestamp 0 and fo
   CHECK(decode(raw[1].key, raw[1].value).type == ControlRecordType::snapshot_footer);
 }
 
-TEST_CASE("ControlRecordType.parseTypeId: short key, negative version, other versions, unknown type",
-          "[format][ControlRecord]") {
+TEST_CASE(
+    "ControlRecordType.parseTypeId: short key, negative version, other versions, unknown type",
+    "[format][ControlRecord]") {
   const auto commit = control_records("transactions/tx-0/00000000000000000000.log")[0];
   Bytes key = commit.key;
   key.pop_back();
@@ -201,8 +202,8 @@ TEST_CASE("EndTransactionMarker.deserializeValue: short value, negative and newe
 
 TEST_CASE("KRaft control values cut short anywhere fail, never read past their end",
           "[format][ControlRecord]") {
-  auto raw =
-      control_records("kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint");
+  auto raw = control_records(
+      "kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint");
   const auto leader = control_records("metadata/__cluster_metadata-0/00000000000000000000.log");
   raw.push_back(leader[0]);
   for (const auto& r : raw) {

@@ -3,8 +3,8 @@
 // the spec's section 6 lays them out (offset int64, size int32, crc uint32 = CRC-32 of
 // magic..end, magic, attributes, v1 timestamp, keyLength int32, key, valueLength int32,
 // value); wrappers hold a gzip stream of inner entries of the same layout.
-#include <catch2/catch.hpp>
 #include <zlib.h>
+#include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -91,10 +91,11 @@ Walk walk(const Bytes& e) {
   Walk w;
   std::vector<std::uint8_t> buffer;
   try {
-    w.notes = kepoch::for_each_legacy_record(e, 1000, 1 << 20, buffer, [&](const kepoch::Record& r) {
-      w.records.push_back({r.offset, r.timestamp, std::string(r.timestamp_type), text(r.key),
-                           text(r.value), r.crc == r.computed_crc});
-    });
+    w.notes =
+        kepoch::for_each_legacy_record(e, 1000, 1 << 20, buffer, [&](const kepoch::Record& r) {
+          w.records.push_back({r.offset, r.timestamp, std::string(r.timestamp_type), text(r.key),
+                               text(r.value), r.crc == r.computed_crc});
+        });
   } catch (const kepoch::FormatError& ex) {
     w.error = ex.what();
   }
@@ -103,8 +104,7 @@ Walk walk(const Bytes& e) {
 
 }  // namespace
 
-TEST_CASE("an uncompressed v0 message is one record without timestamp",
-          "[format][LegacyRecord]") {
+TEST_CASE("an uncompressed v0 message is one record without timestamp", "[format][LegacyRecord]") {
   // The exact bytes of a v0 entry: offset 7, key "k", value "v".
   const Bytes e = entry(7, 0, 0, -1, "k", "v");
   REQUIRE(e.size() == 12 + 4 + 1 + 1 + 4 + 1 + 4 + 1);
@@ -186,8 +186,8 @@ TEST_CASE("DeepRecordsIterator v1: wrapper offset 0 (older librdkafka) means bas
 
 TEST_CASE("DeepRecordsIterator v1: a wrapper offset below the last inner offset is invalid",
           "[format][LegacyRecord]") {
-  const Bytes inner = concat({entry(0, 1, 0, 1, "a", "1"), entry(1, 1, 0, 1, "b", "2"),
-                              entry(2, 1, 0, 1, "c", "3")});
+  const Bytes inner = concat(
+      {entry(0, 1, 0, 1, "a", "1"), entry(1, 1, 0, 1, "b", "2"), entry(2, 1, 0, 1, "c", "3")});
   const Walk w = walk(entry(1, 1, kGzip, 1, std::nullopt, gzip(inner)));
   CHECK(w.records.empty());
   CHECK(w.error ==
@@ -255,8 +255,8 @@ TEST_CASE("DataLogInputStream: a small inner size is corrupt; a partial inner en
 TEST_CASE("\"Inner messages must not be compressed\": the records before it stay read",
           "[format][LegacyRecord]") {
   const Bytes nested = entry(1, 1, kGzip, 1, std::nullopt, gzip(entry(0, 1, 0, 1, "x", "y")));
-  const Walk w =
-      walk(entry(1, 1, kGzip, 1, std::nullopt, gzip(concat({entry(0, 1, 0, 1, "a", "1"), nested}))));
+  const Walk w = walk(
+      entry(1, 1, kGzip, 1, std::nullopt, gzip(concat({entry(0, 1, 0, 1, "a", "1"), nested}))));
   REQUIRE(w.records.size() == 1);
   CHECK_THAT(w.error, Catch::StartsWith("Inner messages must not be compressed"));
 }
