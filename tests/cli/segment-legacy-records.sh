@@ -1,33 +1,12 @@
 #!/usr/bin/env bash
 # `segment dump --records/--data` decodes legacy (v0/v1) messages as Kafka's LegacyRecord and
 # AbstractLegacyRecordBatch.DeepRecordsIterator do. Kafka 4.x cannot write these formats,
-# so the segment is built here byte by byte per the spec's layout: a v0 message, a v1
+# so legacy_log.py builds the segment byte by byte per the spec's layout: a v0 message, a v1
 # message, a v1 gzip wrapper of relative inner offsets, a v0 gzip wrapper of absolute ones,
 # a v1 message with a damaged CRC, and a wrapper whose value is not gzip.
 . "$(dirname "$0")/common.sh"
 LOG="$SCRATCH/00000000000000000000.log"
-python3 - "$LOG" <<'PY'
-import gzip, struct, sys, zlib
-
-def entry(offset, magic, attributes, timestamp, key, value, damage=False):
-    body = struct.pack('>bb', magic, attributes)
-    if magic == 1:
-        body += struct.pack('>q', timestamp)
-    for b in (key, value):
-        body += struct.pack('>i', -1) if b is None else struct.pack('>i', len(b)) + b
-    crc = zlib.crc32(body) ^ (1 if damage else 0)
-    return struct.pack('>qi', offset, len(body) + 4) + struct.pack('>I', crc) + body
-
-inner_v1 = b''.join(entry(i, 1, 0, 100 + i, b'k%d' % i, b'v%d' % i) for i in range(3))
-inner_v0 = b''.join(entry(5 + i, 0, 0, -1, None, b'w%d' % i) for i in range(2))
-log = (entry(0, 0, 0, -1, b'a', b'zero')
-       + entry(1, 1, 0, 1000, None, b'one')
-       + entry(4, 1, 1, 1000, None, gzip.compress(inner_v1))   # offsets 2..4
-       + entry(6, 0, 1, -1, None, gzip.compress(inner_v0))      # offsets 5..6
-       + entry(7, 1, 8, 2000, b'b', b'damaged', damage=True)
-       + entry(8, 1, 1, 3000, None, b'not gzip at all'))
-open(sys.argv[1], 'wb').write(log)
-PY
+python3 "$(dirname "$0")/legacy_log.py" "$LOG"
 
 expect_exit 1 "$KEPOCH" segment dump -o json --data "$LOG"
 cp "$SCRATCH/out" "$SCRATCH/dump.json"

@@ -21,7 +21,8 @@ BATCH_FIELDS = {
     "baseSequence": "base_sequence", "producerId": "producer_id",
     "producerEpoch": "producer_epoch", "partitionLeaderEpoch": "partition_leader_epoch",
     "isTransactional": "is_transactional", "isControl": "is_control", "position": "position",
-    "CreateTime": "max_timestamp", "LogAppendTime": "max_timestamp", "size": "size",
+    "CreateTime": "max_timestamp", "LogAppendTime": "max_timestamp",
+    "NoTimestampType": "max_timestamp", "size": "size",
     "magic": "magic", "compresscodec": "compression", "crc": "crc", "isvalid": "crc_valid",
 }
 CONTROL_JSON = re.compile(r" (SnapshotHeader|SnapshotFooter|KRaftVersion|KRaftVoters|LeaderChange:?) (\{.*\})")
@@ -30,17 +31,22 @@ CONTROL_TYPES = {"SnapshotHeader": "snapshot_header", "SnapshotFooter": "snapsho
                  "LeaderChange": "leader_change", "LeaderChange:": "leader_change"}
 RECORD_FIELDS = {
     "offset": "offset", "CreateTime": "timestamp", "LogAppendTime": "timestamp",
-    "keySize": "key_size", "valueSize": "value_size", "sequence": "sequence",
+    "NoTimestampType": "timestamp", "keySize": "key_size", "valueSize": "value_size",
+    "sequence": "sequence", "isValid": "crc_valid", "crc": "crc",
 }
 
 
 def parse_kafka(text):
     batches = []
     for line in text.splitlines():
-        if line.startswith("baseOffset:"):
-            batches.append({"fields": dict(PAIR.findall(line)), "records": []})
-        elif line.startswith("| offset:"):
+        if line.startswith("baseOffset:") or line.startswith("offset:"):
             fields = dict(PAIR.findall(line))
+            if line.startswith("offset:"):  # a legacy entry: its (last) offset only
+                fields["lastOffset"] = fields.pop("offset")
+            batches.append({"fields": fields, "records": []})
+        elif line.startswith("| offset:"):
+            # Legacy records end "isValid: B crc: N}": DumpLogSegments prints a stray brace.
+            fields = {k: v.rstrip("}") for k, v in PAIR.findall(line)}
             keys = re.search(r"headerKeys: \[(.*?)\]", line)
             fields["headers"] = 0 if not keys or keys.group(1) == "" else len(keys.group(1).split(","))
             control = CONTROL_JSON.search(line)
@@ -117,8 +123,12 @@ def main():
         for j, (kr, orec) in enumerate(zip(k["records"], o.get("records", []))):
             records += 1
             for kname, oname in RECORD_FIELDS.items():
-                if kname in kr and norm(orec[oname]) != kr[kname]:
+                if kname in kr and norm(orec.get(oname)) != kr[kname]:
                     diffs.append(f"batch {i} record {j} {kname}: Kafka {kr[kname]}, kepoch {orec[oname]}")
+            for kname, type_name in (("CreateTime", "create-time"), ("LogAppendTime", "log-append-time"),
+                                     ("NoTimestampType", "no-timestamp")):
+                if kname in kr and "timestamp_type" in orec and orec["timestamp_type"] != type_name:
+                    diffs.append(f"batch {i} record {j} timestamp type: Kafka {kname}, kepoch {orec['timestamp_type']}")
             if kr["headers"] != orec["headers"]:
                 diffs.append(f"batch {i} record {j} headers: Kafka {kr['headers']}, kepoch {orec['headers']}")
             controls += compare_control(f"batch {i} record {j}", kr, orec, diffs)
