@@ -21,8 +21,9 @@ expect_exit 0 "$KEPOCH" segment dump -o json --records "$META"
    "[{'type': 'leader_change', 'type_id': 2, 'key_version': 0, 'version': 0, 'leader_id': 100, 'voters': [100], 'granting_voters': [100]}]" ]] ||
   fail "leader change of the metadata log"
 
-# A snapshot file is a sequence of batches: read it as a log.
-expect_exit 0 "$KEPOCH" segment dump -o json --records --kind log --base-offset 0 "$SNAP"
+# A KRaft snapshot is a sequence of batches, dumped as a log (as DumpLogSegments does).
+expect_exit 0 "$KEPOCH" segment dump -o json --records "$SNAP"
+[[ $(json "$SCRATCH/out" "(d[0]['kind'], d[0]['base_offset'])") == "('log', None)" ]] || fail "snapshot kind"
 [[ $(json "$SCRATCH/out" "[r['control']['type'] for b in d[0]['batches'] if b['is_control'] for r in b['records']]") == \
    "['snapshot_header', 'kraft_version', 'kraft_voters', 'snapshot_footer']" ]] || fail "snapshot control types"
 [[ $(json "$SCRATCH/out" "d[0]['batches'][0]['records'][1]['control']['kraft_version']") == 1 ]] || fail "kraft.version"

@@ -39,8 +39,8 @@ compare_meta() {  # compare_meta FILE [kepoch options...]
   python3 "$(dirname "$0")/compare_dump.py" "$SCRATCH/kepoch.json" "$SCRATCH/kafka.txt" || failed=1
 }
 for f in "$meta"/__cluster_metadata-0/*.log; do compare_meta "$f"; done
-compare_meta "$meta/bootstrap.checkpoint" --kind log --base-offset 0
-compare_meta "$KEPOCH_SOURCE_DIR/tests/data/kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint" --kind log --base-offset 0
+compare_meta "$meta/bootstrap.checkpoint"
+compare_meta "$KEPOCH_SOURCE_DIR/tests/data/kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint"
 [[ $failed -eq 0 ]] || fail "kepoch and DumpLogSegments disagree"
 # The metadata log must really hold a LeaderChange, or the comparison proves little.
 expect_exit 0 "$KEPOCH" segment dump -o json --records "$meta/__cluster_metadata-0/00000000000000000000.log"
