@@ -5,8 +5,9 @@ them, which tests/oracle/legacy-dump-vs-kafka.sh uses as the judge.
 
 Entries: a v0 message (offset 0), a v1 message (1), a v1 gzip wrapper of relative inner
 offsets 0..2 at wrapper offset 4 (absolute 2..4), a v0 gzip wrapper of absolute inner
-offsets 5..6, a LogAppendTime v1 message whose CRC is damaged (7), and, unless
---kafka-readable, a v1 wrapper whose value is not gzip (8; DumpLogSegments throws there).
+offsets 5..6, a LogAppendTime v1 message whose CRC is damaged (7), a v0 gzip wrapper
+holding a v1 message (8: it takes the wrapper's timestamp type, none), and, unless
+--kafka-readable, a v1 wrapper whose value is not gzip (9; DumpLogSegments throws there).
 
 usage: legacy_log.py OUT.log [--kafka-readable]
 """
@@ -35,7 +36,8 @@ log = (entry(0, 0, 0, -1, b'a', b'zero')
        + entry(1, 1, 0, 1000, None, b'one')
        + entry(4, 1, GZIP, 1000, None, gzip.compress(inner_v1, mtime=0))
        + entry(6, 0, GZIP, -1, None, gzip.compress(inner_v0, mtime=0))
-       + entry(7, 1, LOG_APPEND_TIME, 2000, b'b', b'damaged', damage=True))
+       + entry(7, 1, LOG_APPEND_TIME, 2000, b'b', b'damaged', damage=True)
+       + entry(8, 0, GZIP, -1, None, gzip.compress(entry(8, 1, 0, 777, b'm', b'mixed'), mtime=0)))
 if '--kafka-readable' not in sys.argv:
-    log += entry(8, 1, GZIP, 3000, None, b'not gzip at all')
+    log += entry(9, 1, GZIP, 3000, None, b'not gzip at all')
 open(sys.argv[1], 'wb').write(log)

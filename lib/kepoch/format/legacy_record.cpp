@@ -159,12 +159,12 @@ std::vector<std::string> deep_iterate(const Inner& wrapper, std::uint64_t positi
       w.magic == 1 ? v1_base_offset(w.offset, inner.back().record.offset, position) : 0;
   for (auto& i : inner) {
     Record& r = i.record;
-    if (w.magic == 1) {
-      r.offset += base;
-      if (r.magic != 0) {
-        r.timestamp_type = w.timestamp_type;
-        if (w.timestamp_type == "log-append-time") r.timestamp = w.timestamp;
-      }
+    if (w.magic == 1) r.offset += base;
+    // Every non-v0 inner message is rebuilt with the wrapper's timestamp and type
+    // (LegacyRecord.timestampType: the wrapper's, even "no-timestamp" from a v0 wrapper).
+    if (r.magic != 0) {
+      r.timestamp_type = w.timestamp_type;
+      if (w.timestamp_type == "log-append-time") r.timestamp = w.timestamp;
     }
   }
   check_offsets(inner, w.offset, w.magic, notes);

@@ -16,8 +16,8 @@
 //   v1 wrapper: base = wrapper offset - last inner offset (wrapper offset 0: base 0; a
 //               wrapper offset below the last inner offset is invalid); absolute = base + inner
 //   v0 wrapper: inner offsets are absolute already
-// v1 inner messages take the wrapper's timestamp type, and its timestamp when that is
-// LogAppendTime. No inner message may be compressed; there must be at least one; the
+// Inner messages other than v0 take the wrapper's timestamp type (a v0 wrapper's: none),
+// and its timestamp when that is LogAppendTime. No inner message may be compressed; there must be at least one; the
 // wrapper value may not be null.
 
 #include <cstddef>

@@ -272,3 +272,14 @@ TEST_CASE("a wrapper may not inflate past the cap (bounded memory)", "[format][L
   CHECK(w.records.empty());
   CHECK_FALSE(w.error.empty());
 }
+
+TEST_CASE("a v1 message inside a v0 wrapper takes the wrapper's timestamp type: none",
+          "[format][LegacyRecord]") {
+  // DeepRecordsIterator rebuilds every v1 inner message with the wrapper's type; a v0
+  // wrapper has NO_TIMESTAMP_TYPE, and the inner keeps its own timestamp.
+  const Walk w = walk(entry(3, 0, kGzip, -1, std::nullopt, gzip(entry(3, 1, 0, 777, "a", "1"))));
+  REQUIRE(w.records.size() == 1);
+  CHECK(w.records[0].offset == 3);
+  CHECK(w.records[0].timestamp == 777);
+  CHECK(w.records[0].timestamp_type == "no-timestamp");
+}
