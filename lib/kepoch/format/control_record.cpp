@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "kepoch/base/byte_reader.hpp"
 
 namespace kepoch {
