@@ -3,7 +3,7 @@ _kepoch() {
   local cur prev words cword
   _init_completion || return
   case "$prev" in
-    -o|--output) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+    -o|--output) COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     --kind)
       if [[ " ${words[*]} " == *" segment "* ]]; then
         COMPREPLY=($(compgen -W "log index timeindex txnindex snapshot" -- "$cur"))

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -52,6 +53,24 @@ class ProgressBar {
   bool drawn_ = false;
 };
 
+// JSON lines: one line per partition ({"dir": log dir, "partition": row}), then one line
+// per log dir with its summary (the document's log dir object without partitions_report).
+void emit_lines(const report::Value& value) {
+  auto stream = report::make_stream(report::Format::jsonl, std::cout, std::cerr, {});
+  for (const auto& dir : value.find("log_dirs")->as_array()) {
+    report::Value fields = report::Value::object();
+    for (const auto& [k, v] : dir.as_object())
+      if (k != "partitions_report") fields.set(k, v);
+    stream->begin_item(fields, "partitions");
+    if (const report::Value* rows = dir.find("partitions_report")) {
+      for (const auto& row : rows->as_array())
+        stream->element(row);
+    }
+    stream->end_item(report::Value::object());
+  }
+  stream->finish();
+}
+
 int run_scan(const ScanOptions& o, const Globals& globals) {
   std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
   LogDirScanOptions options;
@@ -74,7 +93,13 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
     any_readable = true;
     if (s.has_errors()) code = std::max(code, static_cast<int>(kFindings));
   }
-  if (any_readable) emit(report::scan_value(scans, o.all, globals.output == "table"), globals);
+  if (!any_readable) return code;
+  const report::Value value = report::scan_value(scans, o.all, globals.output == "table");
+  if (globals.output == "jsonl") {
+    emit_lines(value);
+  } else {
+    emit(value, globals);
+  }
   return code;
 }
 

@@ -4,6 +4,7 @@
 // The other files of a segment (.index, .timeindex, .txnindex, .snapshot, and leftovers of
 // any of them) list their entries, with Kafka's sanity check; the name tells the kind.
 
+#include <algorithm>
 #include <iostream>
 
 #include "exit_codes.hpp"
@@ -62,7 +63,10 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       started = true;
     }
     stream.element(report::batch_value(b, options.records, data_format(o)));
-    if (b.invalid || b.records_error) {
+    const bool bad_control =
+        std::any_of(b.controls.begin(), b.controls.end(),
+                    [](const DumpedControl& c) { return c.error.has_value(); });
+    if (b.invalid || b.records_error || bad_control) {
       if (bad.size() < kMaxReportedBadBatches) {
         DumpedBatch kept = b;
         kept.records.clear();  // their spans die with the visit
@@ -150,9 +154,14 @@ void register_segment(CLI::App& app, Globals& globals) {
       "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
-      "producer id/epoch/sequence, timestamps. The walk stops where Kafka's would: at the end,\n"
+      "producer id/epoch/sequence, timestamps. --records: each record; those of control\n"
+      "batches with a `control` object of their type (commit/abort, leader_change,\n"
+      "snapshot_header/footer, kraft_version, kraft_voters); legacy v0/v1 messages and the\n"
+      "inner messages of their compressed wrappers (absolute offsets, own CRC-32 check).\n"
+      "The walk stops where Kafka's would: at the end,\n"
       "at a torn tail (partial header or batch), or at a size below 14 bytes (corrupt).\n"
-      "\nThe kind of each FILE comes from its name (--kind forces one). Index entries:\n"
+      "\nThe kind of each FILE comes from its name (--kind forces one); KRaft snapshots\n"
+      "(*.checkpoint) are record batches, dumped as a log. Index entries:\n"
       ".index offset (absolute) and .log position; .timeindex timestamp and offset;\n"
       ".txnindex aborted transactions; .snapshot producer states (with the file's CRC).\n"
       "Zero padding of an untrimmed index is counted, not listed. sanity_check is what\n"

@@ -18,8 +18,11 @@ bool use_color(int fd, const Globals& globals) {
 }  // namespace
 
 void add_global_options(CLI::App& app, Globals& globals) {
-  app.add_option("-o,--output", globals.output, "Output format: table (people), json or yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}))
+  app.add_option("-o,--output", globals.output,
+                 "Output format: table (people), json, yaml, or jsonl (JSON lines: one object per "
+                 "batch, index entry or partition in the streaming outputs, else the document "
+                 "on one line)")
+      ->check(CLI::IsMember({"table", "json", "yaml", "jsonl"}))
       ->type_name("FORMAT")
       ->default_str("table");
   app.add_flag("--no-color", globals.no_color, "Never colour the output (also: NO_COLOR=1)");

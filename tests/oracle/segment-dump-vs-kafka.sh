@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Kafka's own DumpLogSegments as the oracle for `kepoch segment dump`: on segments written
 # by real brokers (each codec, transactional commits and aborts with their control
-# batches), every batch header and every record agree field by field.
+# batches, the KRaft metadata log and snapshots), every batch header, every record and every
+# control record (commit/abort markers, LeaderChange, SnapshotHeader/Footer, KRaftVersion,
+# KRaftVoters) agree field by field.
 . "$(dirname "$0")/common.sh"
 cluster_up
 
@@ -24,7 +26,26 @@ for f in "${files[@]}"; do
   "$KC" dump-log --deep-iteration --files "$f" > "$SCRATCH/kafka.txt" 2>/dev/null
   python3 "$(dirname "$0")/compare_dump.py" "$SCRATCH/kepoch.json" "$SCRATCH/kafka.txt" || failed=1
 done
+# Control records of the KRaft metadata log (LeaderChange, decoded by
+# --cluster-metadata-decoder), of the controller's bootstrap snapshot (SnapshotHeader and
+# SnapshotFooter) and of the committed dynamic-quorum snapshot (KRaftVersion, KRaftVoters):
+# every control field agrees with Kafka's JsonConverter output.
+meta="$("$KC" logdir controller)"
+compare_meta() {  # compare_meta FILE [kepoch options...]
+  local f=$1; shift
+  expect_exit 0 "$KEPOCH" segment dump -o json --records "$@" "$f"
+  cp "$SCRATCH/out" "$SCRATCH/kepoch.json"
+  "$KC" dump-log --deep-iteration --cluster-metadata-decoder --files "$f" > "$SCRATCH/kafka.txt" 2>/dev/null
+  python3 "$(dirname "$0")/compare_dump.py" "$SCRATCH/kepoch.json" "$SCRATCH/kafka.txt" || failed=1
+}
+for f in "$meta"/__cluster_metadata-0/*.log; do compare_meta "$f"; done
+compare_meta "$meta/bootstrap.checkpoint"
+compare_meta "$KEPOCH_SOURCE_DIR/tests/data/kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint"
 [[ $failed -eq 0 ]] || fail "kepoch and DumpLogSegments disagree"
+# The metadata log must really hold a LeaderChange, or the comparison proves little.
+expect_exit 0 "$KEPOCH" segment dump -o json --records "$meta/__cluster_metadata-0/00000000000000000000.log"
+[[ $(json "$SCRATCH/out" "sum(r.get('control', {}).get('type') == 'leader_change' for b in d[0]['batches'] for r in b.get('records', []))") -ge 1 ]] ||
+  fail "no LeaderChange in the metadata log"
 # The transactional topic must really hold control batches, or the test proves little.
 expect_exit 0 "$KEPOCH" segment dump -o json "$logdir/txn-0/00000000000000000000.log"
 [[ $(json "$SCRATCH/out" "sum(b['is_control'] for b in d[0]['batches'])") -ge 2 ]] || fail "no control batches"

@@ -37,6 +37,12 @@ struct Record {
   std::optional<std::span<const std::uint8_t>> key;
   std::optional<std::span<const std::uint8_t>> value;
   std::vector<RecordHeader> headers;
+  // Legacy (v0/v1) messages only (LegacyRecord): the magic, the message's own CRC-32 with
+  // the one computed, and the timestamp type (v0: none; inner messages: the wrapper's).
+  std::int8_t magic = 2;
+  std::uint32_t crc = 0;
+  std::uint32_t computed_crc = 0;
+  std::string_view timestamp_type;  // legacy: "no-timestamp", "create-time", "log-append-time"
 };
 
 // Parses the records of a v2 batch from its (decompressed) records section. `position` is

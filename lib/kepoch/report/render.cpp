@@ -105,6 +105,22 @@ std::string cell_text(const Value& v) {
   return v.is_object() ? "{...}" : scalar_text(v);
 }
 
+std::string inline_text(const Value& v) {
+  if (v.is_array()) {
+    std::string out;
+    for (const auto& e : v.as_array())
+      out += (out.empty() ? "" : ", ") + inline_text(e);
+    return "[" + out + "]";
+  }
+  if (v.is_object()) {
+    std::string out;
+    for (const auto& [k, e] : v.as_object())
+      out += (out.empty() ? "" : ", ") + k + ": " + inline_text(e);
+    return "{" + out + "}";
+  }
+  return cell_text(v);
+}
+
 std::string problem_text(const Value& p, const std::string& file, bool color) {
   const Value* sev = p.find("severity");
   const std::string severity = sev ? scalar_text(*sev) : "error";
@@ -289,11 +305,16 @@ std::optional<Format> format_from_name(std::string_view name) {
   if (name == "table") return Format::table;
   if (name == "json") return Format::json;
   if (name == "yaml") return Format::yaml;
+  if (name == "jsonl") return Format::jsonl;
   return std::nullopt;
 }
 
 void render_json(const Value& value, std::ostream& out) {
   out << to_json(value).dump(2) << '\n';
+}
+
+void render_json_line(const Value& value, std::ostream& out) {
+  out << to_json(value).dump() << '\n';
 }
 
 void render_yaml(const Value& value, std::ostream& out) {
@@ -318,6 +339,9 @@ void render(const Value& value, Format format, std::ostream& out, std::ostream& 
       break;
     case Format::yaml:
       render_yaml(value, out);
+      break;
+    case Format::jsonl:
+      render_json_line(value, out);
       break;
   }
 }

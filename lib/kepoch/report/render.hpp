@@ -6,6 +6,8 @@
 // "problems" (objects with severity, line, message) are diagnostics: in table form each is
 // one line on the error stream, "file:line: severity: message", and stdout keeps a count.
 // JSON and YAML (scripts): the value as is, problems included.
+// JSON lines (jsonl): the same document as JSON on one line; the streaming renderer
+// (stream.hpp) writes one object per line instead.
 
 #include <iosfwd>
 #include <optional>
@@ -15,7 +17,7 @@
 
 namespace kepoch::report {
 
-enum class Format { table, json, yaml };
+enum class Format { table, json, yaml, jsonl };
 
 std::optional<Format> format_from_name(std::string_view name);
 
@@ -28,6 +30,7 @@ void render(const Value& value, Format format, std::ostream& out, std::ostream& 
             const RenderOptions& options = {});
 
 void render_json(const Value& value, std::ostream& out);
+void render_json_line(const Value& value, std::ostream& out);
 void render_yaml(const Value& value, std::ostream& out);
 void render_table(const Value& value, std::ostream& out, std::ostream& err,
                   const RenderOptions& options);

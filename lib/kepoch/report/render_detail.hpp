@@ -17,6 +17,9 @@ nlohmann::ordered_json to_json(const Value& v);
 void emit_yaml(YAML::Emitter& e, const Value& v);
 // A table cell: "-" for null, comma-joined scalars for arrays.
 std::string cell_text(const Value& v);
+// A nested value on one line: scalars as cell_text, objects as "{key: value, ...}", arrays
+// as "[a, b]", recursively (a control record under its batch's row).
+std::string inline_text(const Value& v);
 // One diagnostics line: "file:line: severity: message (Kafka: ...)".
 std::string problem_text(const Value& problem, const std::string& file, bool color);
 std::string problem_summary(int errors, int warnings);

@@ -63,7 +63,79 @@ Value data_value(const std::optional<std::span<const std::uint8_t>>& b, DataForm
   }
 }
 
-Value record_value(const Record& r, DataFormat data) {
+Value voter_value(const ControlVoter& v) {
+  Value endpoints = Value::array();
+  for (const auto& e : v.endpoints)
+    endpoints.push(Value::object().set("name", e.name).set("host", e.host).set("port", e.port));
+  return Value::object()
+      .set("voter_id", v.voter_id)
+      .set("voter_directory_id", v.voter_directory_id ? v.voter_directory_id->to_string() : Value())
+      .set("endpoints", std::move(endpoints))
+      .set("kraft_version_feature", Value::object()
+                                        .set("min_supported_version", v.min_supported_version)
+                                        .set("max_supported_version", v.max_supported_version));
+}
+
+Value voter_ids(const std::vector<ControlVoter>& voters) {
+  Value ids = Value::array();
+  for (const auto& v : voters)
+    ids.push(v.voter_id);
+  return ids;
+}
+
+// The type's own fields, named as Kafka's message schemas name them (snake_case).
+void control_fields(Value& v, const ControlRecord& c) {
+  if (c.version) v.set("version", *c.version);
+  switch (c.type) {
+    case ControlRecordType::abort:
+    case ControlRecordType::commit:
+      if (c.coordinator_epoch) v.set("coordinator_epoch", *c.coordinator_epoch);
+      break;
+    case ControlRecordType::leader_change:
+      if (!c.leader_id) break;
+      v.set("leader_id", *c.leader_id)
+          .set("voters", voter_ids(c.voters))
+          .set("granting_voters", voter_ids(c.granting_voters));
+      break;
+    case ControlRecordType::snapshot_header:
+      if (c.last_contained_log_timestamp)
+        v.set("last_contained_log_timestamp", *c.last_contained_log_timestamp);
+      break;
+    case ControlRecordType::kraft_version:
+      if (c.kraft_version) v.set("kraft_version", *c.kraft_version);
+      break;
+    case ControlRecordType::kraft_voters: {
+      Value voters = Value::array();
+      for (const auto& voter : c.voters)
+        voters.push(voter_value(voter));
+      if (c.version) v.set("voters", std::move(voters));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+Value control_value(const DumpedControl& d) {
+  Value v = Value::object();
+  if (d.control) {
+    const ControlRecord& c = *d.control;
+    v.set("type", control_type_name(c.type))
+        .set("type_id", c.type_id)
+        .set("key_version", c.key_version);
+    control_fields(v, c);
+    if (!c.notes.empty()) {
+      Value notes = Value::array();
+      for (const auto& n : c.notes)
+        notes.push(n);
+      v.set("notes", std::move(notes));
+    }
+  }
+  if (d.error) v.set("error", *d.error);
+  return v;
+}
+
+Value record_value(const Record& r, const DumpedControl* control, DataFormat data) {
   Value v = Value::object()
                 .set("offset", r.offset)
                 .set("timestamp", r.timestamp)
@@ -72,6 +144,13 @@ Value record_value(const Record& r, DataFormat data) {
                 .set("key_size", r.key ? static_cast<std::int64_t>(r.key->size()) : -1)
                 .set("value_size", r.value ? static_cast<std::int64_t>(r.value->size()) : -1)
                 .set("headers", static_cast<std::int64_t>(r.headers.size()));
+  if (r.magic < 2) {
+    v.set("magic", r.magic)
+        .set("timestamp_type", r.timestamp_type)
+        .set("crc", r.crc)
+        .set("crc_valid", r.crc == r.computed_crc);
+  }
+  if (control) v.set("control", control_value(*control));
   if (data != DataFormat::none)
     v.set("key", data_value(r.key, data)).set("value", data_value(r.value, data));
   return v;
@@ -109,10 +188,17 @@ Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
                 .set("max_timestamp", h.max_timestamp);
   if (with_records) {
     Value records = Value::array();
-    for (const auto& r : b.records)
-      records.push(record_value(r, data));
+    for (std::size_t i = 0; i < b.records.size(); ++i)
+      records.push(
+          record_value(b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data));
     v.set("records", std::move(records));
     if (b.records_error) v.set("records_error", *b.records_error);
+    if (!b.records_notes.empty()) {
+      Value notes = Value::array();
+      for (const auto& n : b.records_notes)
+        notes.push(n);
+      v.set("records_notes", std::move(notes));
+    }
   }
   return v;
 }
@@ -126,6 +212,14 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
                         .set("position", b.header.position)
                         .set("message", fmt::format("batch at offset {}: {}", b.header.base_offset,
                                                     *b.invalid)));
+    }
+    for (const auto& c : b.controls) {
+      if (!c.error) continue;
+      problems.push(Value::object()
+                        .set("severity", "error")
+                        .set("position", b.header.position)
+                        .set("message", fmt::format("control batch at offset {}: {}",
+                                                    b.header.base_offset, *c.error)));
     }
     if (b.records_error) {
       problems.push(Value::object()

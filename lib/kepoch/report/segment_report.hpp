@@ -6,7 +6,14 @@
 //    "compression", "timestamp_type", "is_control", "is_transactional", "producer_id",
 //    "producer_epoch", "base_sequence", "base_timestamp", "max_timestamp",
 //    "records"?: [{"offset", "timestamp", "sequence", "size", "key_size", "value_size",
-//    "headers", "key"?, "value"?}]}], "batch_count", "trailing_bytes", "end", "problems"}
+//    "headers", legacy v0/v1: "magic", "timestamp_type", "crc", "crc_valid",
+//    control batches: "control": {"type", "type_id", "key_version", "version"?, the type's
+//    fields (coordinator_epoch | leader_id, voters, granting_voters |
+//    last_contained_log_timestamp | kraft_version | voters: [{"voter_id",
+//    "voter_directory_id", "endpoints": [{"name", "host", "port"}], "kraft_version_feature":
+//    {"min_supported_version", "max_supported_version"}}]), "notes"?, "error"?},
+//    "key"?, "value"?}], "records_error"?, "records_notes"?}], "batch_count",
+//    "trailing_bytes", "end", "problems"}
 
 #include <string>
 #include <vector>

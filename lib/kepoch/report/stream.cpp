@@ -51,6 +51,50 @@ class JsonStream : public ReportStream {
   std::size_t elements_ = 0;
 };
 
+// JSON lines: one object per element, {"<id>": id, "<element>": element}, where <id> is the
+// item's first leading member ("file" for a segment, "dir" for a log dir) and <element> the
+// list's name in the singular ("batches" -> "batch", "entries" -> "entry"); then one line
+// closing the item: its leading members and its trailer, without the list. Every line
+// stands alone, so a reader can stop anywhere.
+class JsonLinesStream : public ReportStream {
+ public:
+  explicit JsonLinesStream(std::ostream& out) : out_(out) {}
+  void begin_item(const Value& fields, std::string_view list_key,
+                  std::vector<std::string>) override {
+    fields_ = fields;
+    element_key_ = singular(list_key);
+    const auto& members = fields.as_object();
+    id_ = members.empty() ? Value::object()
+                          : Value::object().set(members[0].first, members[0].second);
+  }
+  void element(const Value& e) override {
+    Value line = id_;
+    line.set(element_key_, e);
+    out_ << to_json(line).dump() << '\n';
+  }
+  void end_item(const Value& trailer) override {
+    Value line = fields_;
+    for (const auto& [k, v] : trailer.as_object())
+      line.set(k, v);
+    out_ << to_json(line).dump() << '\n';
+  }
+  void finish() override { out_.flush(); }
+
+ private:
+  static std::string singular(std::string_view plural) {
+    std::string s(plural);
+    if (s.ends_with("ies")) return s.substr(0, s.size() - 3) + "y";
+    if (s.ends_with("ches") || s.ends_with("shes") || s.ends_with("xes"))
+      return s.substr(0, s.size() - 2);
+    if (s.ends_with("s")) return s.substr(0, s.size() - 1);
+    return s + "_element";
+  }
+  std::ostream& out_;
+  Value fields_;
+  Value id_;
+  std::string element_key_;
+};
+
 // YAML: each piece is emitted by yaml-cpp on its own, then indented into place.
 class YamlStream : public ReportStream {
  public:
@@ -149,7 +193,7 @@ class TableStream : public ReportStream {
         if (!nested.is_object()) continue;
         std::string text;
         for (const auto& [nk, nv] : nested.as_object())
-          text += fmt::format(" {}: {}", nk, cell_text(nv));
+          text += fmt::format(" {}: {}", nk, nv.is_scalar() ? cell_text(nv) : inline_text(nv));
         out_ << "  |" << text << '\n';
       }
     }
@@ -220,6 +264,8 @@ std::unique_ptr<ReportStream> make_stream(Format format, std::ostream& out, std:
       return std::make_unique<JsonStream>(out);
     case Format::yaml:
       return std::make_unique<YamlStream>(out);
+    case Format::jsonl:
+      return std::make_unique<JsonLinesStream>(out);
     case Format::table:
       return std::make_unique<TableStream>(out, err, options);
   }

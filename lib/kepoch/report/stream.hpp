@@ -2,7 +2,8 @@
 // Streaming output for reports too large to hold in memory (a segment's batches): a
 // top-level array of items, each with leading fields, one streamed list, and trailing
 // fields. Each format writes as it goes, so memory stays bounded whatever the log size;
-// the result is the same document the whole-value renderers would print.
+// the result is the same document the whole-value renderers would print (JSON lines: one
+// line per element carrying its item's id, and one line closing each item).
 
 #include <iosfwd>
 #include <memory>

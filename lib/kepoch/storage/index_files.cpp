@@ -29,6 +29,12 @@ SegmentFileTarget classify_segment_file(const std::filesystem::path& path,
   t.kind = forced_kind ? *forced_kind : parsed.kind;
   t.state = parsed.state;
   t.base_offset = forced_base_offset ? forced_base_offset : parsed.offset;
+  // KRaft snapshots (<endOffset>-<epoch>.checkpoint, bootstrap.checkpoint) are record
+  // batches like a .log; DumpLogSegments reads them as one too.
+  if (!forced_kind && name.ends_with(".checkpoint")) {
+    t.kind = SegmentFileKind::log;
+    t.base_offset = forced_base_offset;
+  }
   if (!is_segment_kind(t.kind)) {
     if (parsed.kind == SegmentFileKind::leader_epoch_checkpoint ||
         parsed.kind == SegmentFileKind::partition_metadata) {

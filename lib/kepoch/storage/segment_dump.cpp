@@ -4,23 +4,52 @@
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
+#include "kepoch/format/legacy_record.hpp"
 
 namespace kepoch {
 namespace {
 
+// The file position of bytes inside the records section, for errors: exact when the section
+// is the file's own bytes, the batch's position when it was decompressed.
+std::uint64_t position_in(const DumpedBatch& out, std::span<const std::uint8_t> section,
+                          const std::optional<std::span<const std::uint8_t>>& bytes) {
+  const std::uint64_t start = out.header.position + kBatchHeaderSize;
+  if (!out.decompressed.empty() || !bytes || bytes->empty()) return out.header.position;
+  return start + static_cast<std::uint64_t>(bytes->data() - section.data());
+}
+
+DumpedControl decode_control(const DumpedBatch& out, std::span<const std::uint8_t> section,
+                             const Record& r) {
+  DumpedControl c;
+  try {
+    c.control = parse_control_key(r.key, position_in(out, section, r.key));
+    parse_control_value(*c.control, r.value, position_in(out, section, r.value));
+  } catch (const FormatError& e) {
+    c.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
+  }
+  return c;
+}
+
+void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
+  try {
+    out.records_notes = for_each_legacy_record(entry, out.header.position,
+                                               kMaxDecompressedBatchBytes, out.decompressed,
+                                               [&](const Record& r) { out.records.push_back(r); });
+  } catch (const FormatError& e) {
+    out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
+  }
+}
+
 void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
   const BatchHeader& h = out.header;
-  if (!h.is_v2()) {
-    out.records_error = "records of legacy (v0/v1) messages are not decoded yet";
-    return;
-  }
+  if (!h.is_v2()) return read_legacy_records(out, entry);
   const auto codec = compression_from_attributes(h.codec());
   if (!codec) {
     out.records_error = fmt::format("Unknown compression type id: {}", h.codec());
     return;
   }
+  std::span<const std::uint8_t> section = entry.subspan(kBatchHeaderSize);
   try {
-    std::span<const std::uint8_t> section = entry.subspan(kBatchHeaderSize);
     if (*codec != CompressionType::none) {
       out.decompressed =
           decompress(*codec, section, h.position + kBatchHeaderSize, kMaxDecompressedBatchBytes);
@@ -30,6 +59,10 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
                     [&](const Record& r) { out.records.push_back(r); });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
+  }
+  if (h.is_control()) {
+    for (const auto& r : out.records)
+      out.controls.push_back(decode_control(out, section, r));
   }
 }
 

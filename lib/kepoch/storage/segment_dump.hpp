@@ -1,7 +1,9 @@
 #pragma once
 // Walking one .log segment for `segment dump`: every entry's header, its CRC checked as
-// Kafka's ensureValid does, and optionally its records. Batches are handed to a visitor
-// one at a time, so memory stays bounded by the largest batch.
+// Kafka's ensureValid does, and optionally its records: v2 records (DefaultRecord), the
+// records of control batches decoded into their types (ControlRecordType), legacy v0/v1
+// messages and the inner messages of legacy wrappers (DeepRecordsIterator). Batches are handed to a
+// visitor one at a time, so memory stays bounded by the largest batch.
 
 #include <cstdint>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/format/control_record.hpp"
 #include "kepoch/format/record.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 
@@ -24,14 +27,23 @@ struct SegmentDumpOptions {
   std::optional<std::int64_t> from_offset;   // skip batches that end before this offset
 };
 
+// A control batch's record decoded (format/control_record.hpp): its key when readable, and
+// Kafka's message when the key or value is not.
+struct DumpedControl {
+  std::optional<ControlRecord> control;
+  std::optional<std::string> error;
+};
+
 struct DumpedBatch {
   BatchHeader header;
   std::optional<bool> crc_valid;  // nullopt when the batch was too large to load
   std::uint32_t computed_crc = 0;
   std::optional<std::string> invalid;      // Kafka's ensureValid message
   std::vector<Record> records;             // with options.records; spans valid during the visit
+  std::vector<DumpedControl> controls;     // control batches: one per record, in order
   std::vector<std::uint8_t> decompressed;  // the records section of a compressed batch
   std::optional<std::string> records_error;
+  std::vector<std::string> records_notes;  // what Kafka reads past (legacy wrappers)
 };
 
 struct SegmentDumpSummary {

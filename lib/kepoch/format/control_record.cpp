@@ -1,0 +1,226 @@
+#include "kepoch/format/control_record.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "kepoch/base/byte_reader.hpp"
+
+namespace kepoch {
+namespace {
+
+constexpr std::size_t kControlKeySize = 4;    // CURRENT_CONTROL_RECORD_KEY_SIZE
+constexpr std::size_t kEndTxnMarkerSize = 6;  // CURRENT_END_TXN_MARKER_VALUE_SIZE
+constexpr std::int32_t kMaxStringLength = 0x7fff;
+
+ControlRecordType type_from_id(std::int16_t id) {
+  return id >= 0 && id <= 6 ? static_cast<ControlRecordType>(id) : ControlRecordType::unknown;
+}
+
+// The reading helpers of Kafka's generated message classes (MessageDataGenerator).
+class FlexibleReader {
+ public:
+  FlexibleReader(ByteReader& in, std::vector<std::string>& notes) : in_(in), notes_(notes) {}
+
+  // A non-nullable compact array's length.
+  std::size_t array_length(std::string_view field) {
+    const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
+    if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
+    if (static_cast<std::uint64_t>(n) > in_.remaining()) {
+      in_.fail(
+          fmt::format("Tried to allocate a collection of size {}, but there are only {} "
+                      "bytes remaining.",
+                      n, in_.remaining()));
+    }
+    return static_cast<std::size_t>(n);
+  }
+
+  std::string string(std::string_view field) {
+    const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
+    if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
+    if (n > kMaxStringLength)
+      in_.fail(fmt::format("string field {} had invalid length {}", field, n));
+    const auto b = in_.bytes(static_cast<std::size_t>(n), field);
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
+  }
+
+  Uuid uuid(std::string_view field) {
+    Uuid u;
+    const auto b = in_.bytes(16, field);
+    std::copy(b.begin(), b.end(), u.bytes.begin());
+    return u;
+  }
+
+  // The tagged-field section closing a struct: none of these schemas has tagged fields, so
+  // every one is unknown and skipped (readUnknownTaggedField).
+  void tagged_fields(std::string_view where) {
+    const std::uint32_t count = in_.unsigned_varint("tagged field count");
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t tag = in_.unsigned_varint("tag");
+      const std::uint32_t size = in_.unsigned_varint("tagged field size");
+      in_.skip(size, "tagged field");
+      notes_.push_back(
+          fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
+    }
+  }
+
+ private:
+  ByteReader& in_;
+  std::vector<std::string>& notes_;
+};
+
+std::vector<ControlVoter> leader_change_voters(ByteReader& in, FlexibleReader& f,
+                                               std::string_view field) {
+  std::vector<ControlVoter> out(f.array_length(field));
+  for (auto& v : out) {
+    v.voter_id = in.i32("VoterId");
+    f.tagged_fields("Voter");
+  }
+  return out;
+}
+
+void read_leader_change(ControlRecord& r, ByteReader& in, FlexibleReader& f) {
+  r.leader_id = in.i32("LeaderId");
+  r.voters = leader_change_voters(in, f, "voters");
+  r.granting_voters = leader_change_voters(in, f, "grantingVoters");
+}
+
+ControlEndpoint read_endpoint(ByteReader& in, FlexibleReader& f) {
+  ControlEndpoint e;
+  e.name = f.string("name");
+  e.host = f.string("host");
+  e.port = in.u16("Port");
+  f.tagged_fields("Endpoint");
+  return e;
+}
+
+void read_voters(ControlRecord& r, ByteReader& in, FlexibleReader& f) {
+  r.voters.resize(f.array_length("voters"));
+  for (auto& v : r.voters) {
+    v.voter_id = in.i32("VoterId");
+    v.voter_directory_id = f.uuid("VoterDirectoryId");
+    v.endpoints.resize(f.array_length("endpoints"));
+    for (auto& e : v.endpoints)
+      e = read_endpoint(in, f);
+    v.min_supported_version = in.i16("MinSupportedVersion");
+    v.max_supported_version = in.i16("MaxSupportedVersion");
+    f.tagged_fields("KRaftVersionFeature");
+    f.tagged_fields("Voter");
+  }
+}
+
+// EndTransactionMarker.deserializeValue.
+void read_end_txn_marker(ControlRecord& r, std::span<const std::uint8_t> value,
+                         std::uint64_t position) {
+  ByteReader in(value, position);
+  if (value.size() < kEndTxnMarkerSize) {
+    in.fail(
+        fmt::format("Invalid value size found for end transaction marker. Must have at least "
+                    "{} bytes, but found only {}",
+                    kEndTxnMarkerSize, value.size()));
+  }
+  r.version = in.i16("version");
+  if (*r.version < 0) {
+    throw FormatError(position, fmt::format("Invalid version found for end transaction marker: "
+                                            "{}. May indicate data corruption",
+                                            *r.version));
+  }
+  if (*r.version > 0)
+    r.notes.push_back(
+        fmt::format("end transaction marker version {} read as version 0", *r.version));
+  r.coordinator_epoch = in.i32("coordinatorEpoch");
+  if (!in.at_end()) r.notes.push_back(fmt::format("{} bytes after the marker", in.remaining()));
+}
+
+// The KRaft messages, read at schema version 0.
+void read_kraft_message(ControlRecord& r, std::span<const std::uint8_t> value,
+                        std::uint64_t position) {
+  ByteReader in(value, position);
+  FlexibleReader f(in, r.notes);
+  r.version = in.i16("Version");
+  switch (r.type) {
+    case ControlRecordType::leader_change:
+      read_leader_change(r, in, f);
+      break;
+    case ControlRecordType::snapshot_header:
+      r.last_contained_log_timestamp = in.i64("LastContainedLogTimestamp");
+      break;
+    case ControlRecordType::kraft_version:
+      r.kraft_version = in.i16("KRaftVersion");
+      break;
+    case ControlRecordType::kraft_voters:
+      read_voters(r, in, f);
+      break;
+    default:
+      break;
+  }
+  f.tagged_fields(control_type_name(r.type));
+  if (!in.at_end())
+    r.notes.push_back(
+        fmt::format("{} bytes after the message, which Kafka ignores", in.remaining()));
+}
+
+}  // namespace
+
+std::string_view control_type_name(ControlRecordType type) {
+  switch (type) {
+    case ControlRecordType::abort:
+      return "abort";
+    case ControlRecordType::commit:
+      return "commit";
+    case ControlRecordType::leader_change:
+      return "leader_change";
+    case ControlRecordType::snapshot_header:
+      return "snapshot_header";
+    case ControlRecordType::snapshot_footer:
+      return "snapshot_footer";
+    case ControlRecordType::kraft_version:
+      return "kraft_version";
+    case ControlRecordType::kraft_voters:
+      return "kraft_voters";
+    case ControlRecordType::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+ControlRecord parse_control_key(std::optional<std::span<const std::uint8_t>> key,
+                                std::uint64_t position) {
+  if (!key) throw FormatError(position, "Invalid control record: the key is null");
+  ByteReader in(*key, position);
+  if (key->size() < kControlKeySize) {
+    in.fail(
+        fmt::format("Invalid value size found for end control record key. Must have at least "
+                    "{} bytes, but found only {}",
+                    kControlKeySize, key->size()));
+  }
+  ControlRecord r;
+  r.key_version = in.i16("control record key version");
+  if (r.key_version < 0) {
+    throw FormatError(position, fmt::format("Invalid version found for control record: {}. May "
+                                            "indicate data corruption",
+                                            r.key_version));
+  }
+  if (r.key_version != 0)
+    r.notes.push_back(
+        fmt::format("control record key version {} read as version 0", r.key_version));
+  r.type_id = in.i16("control record type");
+  r.type = type_from_id(r.type_id);
+  if (r.type == ControlRecordType::unknown)
+    r.notes.push_back(
+        fmt::format("unknown control record type {}, which Kafka ignores", r.type_id));
+  return r;
+}
+
+void parse_control_value(ControlRecord& record, std::optional<std::span<const std::uint8_t>> value,
+                         std::uint64_t position) {
+  if (record.type == ControlRecordType::unknown) return;
+  if (!value) throw FormatError(position, "Invalid control record: the value is null");
+  if (record.type == ControlRecordType::abort || record.type == ControlRecordType::commit) {
+    read_end_txn_marker(record, *value, position);
+  } else {
+    read_kraft_message(record, *value, position);
+  }
+}
+
+}  // namespace kepoch
