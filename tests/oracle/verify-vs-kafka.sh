@@ -26,16 +26,14 @@ BLOG="$KEPOCH_CLUSTER_DIR/broker-$B/server.log"
 # restarted broker from rewriting it (LogManager's checkpoint task) before we kill it.
 echo "log.initial.task.delay.ms=600000" >>"$KEPOCH_CLUSTER_DIR/broker-$B/server.properties"
 
-# Several small segments: about 24 one-record batches in each.
-for t in torn flip old mid zero; do
-  "$KC" create-topic "$t" --assignment $B --config internal.segment.bytes=2048 >/dev/null
-  "$KC" produce "$t" 60 --sync >/dev/null
-done
-"$KC" term $B >/dev/null  # recovery point: 60 for every topic
+# One topic, one partition per case, all on broker 3, each with several small segments
+# (about 24 one-record batches in a segment; the keys spread the records over the partitions).
+declare -A P=([torn]=v-0 [flip]=v-1 [old]=v-2 [mid]=v-3 [zero]=v-4)
+"$KC" create-topic v --assignment $B,$B,$B,$B,$B --config internal.segment.bytes=2048 >/dev/null
+"$KC" produce v 300 --sync >/dev/null
+"$KC" term $B >/dev/null  # the recovery points: every partition's log end
 "$KC" start $B >/dev/null
-for t in old mid; do
-  "$KC" produce "$t" 80 --sync --start 60 >/dev/null
-done
+"$KC" produce v 400 --sync --start 300 >/dev/null
 "$KC" kill $B >/dev/null
 [[ ! -e "$LOGDIR/.kafka_cleanshutdown" ]] || fail "kill -9 left a clean-shutdown marker"
 
@@ -45,7 +43,7 @@ since_start() { tail -c +"$(($(cat "$KEPOCH_CLUSTER_DIR/broker-$B/log.offset") +
 
 # Batches of one segment as `segment dump -o json` lists them.
 batches() { "$KEPOCH" segment dump -o json "$1" >"$SCRATCH/dump.json" && json "$SCRATCH/dump.json" "$2"; }
-segment_files() { (cd "$LOGDIR/$1-0" && ls -- *.log); }
+segment_files() { (cd "$LOGDIR/$1" && ls -- *.log); }
 
 flip_byte() {  # flip_byte FILE POSITION
   python3 - "$1" "$2" <<'PY'
@@ -55,38 +53,38 @@ b = bytearray(open(path, 'rb').read()); b[at] ^= 0x01; open(path, 'wb').write(b)
 PY
 }
 
-# predict CASE TOPIC: kepoch on the stopped broker's dir; remembers the .log sizes.
+# predict CASE PARTITION-DIR: kepoch on the stopped broker's dir; remembers the .log sizes.
 predict() {
   local c=$1 t=$2
-  "$KEPOCH" partition verify -o json "$LOGDIR/$t-0" >"$SCRATCH/$c.json" || [[ $? -eq 1 ]] ||
+  "$KEPOCH" partition verify -o json "$LOGDIR/$t" >"$SCRATCH/$c.json" || [[ $? -eq 1 ]] ||
     fail "$c: partition verify failed"
-  (cd "$LOGDIR/$t-0" && stat -c '%n %s' -- *.log) >"$SCRATCH/$c.before"
+  (cd "$LOGDIR/$t" && stat -c '%n %s' -- *.log) >"$SCRATCH/$c.before"
   echo "$c: kepoch: recovery point $(json "$SCRATCH/$c.json" "d[0]['recovery_point']")," \
     "clean shutdown $(json "$SCRATCH/$c.json" "d[0]['clean_shutdown']")," \
     "next start: $(json "$SCRATCH/$c.json" "d[0]['recovery_next_start'] and {k: d[0]['recovery_next_start'][k] for k in ('truncated_segment', 'valid_bytes', 'truncate_to_offset', 'stop_reason', 'deleted_segments')}")" \
     "$(json "$SCRATCH/$c.json" "'fails: %s' % d[0]['next_start_failure'] if d[0]['next_start_failure'] else ''")"
 }
 
-# wait_loaded TOPIC...: until this start logged "Completed load of Log(dir=.../T-0," for each.
+# wait_loaded PARTITION-DIR...: until this start logged "Completed load of Log(dir=..." for each.
 wait_loaded() {
   local t i
   for t in "$@"; do
     for ((i = 0; i < 150; i++)); do
       since_start
-      grep -qF "Completed load of Log(dir=$LOGDIR/$t-0," "$SCRATCH/run.log" && continue 2
+      grep -qF "Completed load of Log(dir=$LOGDIR/$t," "$SCRATCH/run.log" && continue 2
       sleep 0.2
     done
-    fail "broker $B did not load $t-0 within 30 s"
+    fail "broker $B did not load $t within 30 s"
   done
 }
 
-# compare CASE TOPIC: what Kafka did at this start against kepoch's recovery_next_start.
+# compare CASE PARTITION-DIR: what Kafka did at this start against kepoch's recovery_next_start.
 compare() {
   local c=$1 t=$2
   since_start
   cp "$SCRATCH/run.log" "$SCRATCH/$c.log"
-  (cd "$LOGDIR/$t-0" && stat -c '%n %s' -- *.log) >"$SCRATCH/$c.after"
-  python3 - "$SCRATCH" "$c" "$LOGDIR/$t-0" <<'PY' || fail "$c: Kafka's recovery differs from kepoch's prediction"
+  (cd "$LOGDIR/$t" && stat -c '%n %s' -- *.log) >"$SCRATCH/$c.after"
+  python3 - "$SCRATCH" "$c" "$LOGDIR/$t" <<'PY' || fail "$c: Kafka's recovery differs from kepoch's prediction"
 import json, re, sys
 scratch, case, pdir = sys.argv[1:]
 p = json.load(open(f"{scratch}/{case}.json"))[0]
@@ -142,63 +140,74 @@ PY
 }
 
 # --- kill -9: damage while down, predict, restart, compare.
-seg() { segment_files "$1" | sed -n "$2p"; }
-active=$(segment_files torn | tail -n1)
-last=$(batches "$LOGDIR/torn-0/$active" "d[0]['batches'][-1]['position']")
-truncate -s $((last + 30)) "$LOGDIR/torn-0/$active"
+d="$LOGDIR/${P[torn]}"
+active=$(segment_files "${P[torn]}" | tail -n1)
+last=$(batches "$d/$active" "d[0]['batches'][-1]['position']")
+truncate -s $((last + 30)) "$d/$active"
 
-active=$(segment_files flip | tail -n1)
-pos=$(batches "$LOGDIR/flip-0/$active" "(lambda b: b[len(b) // 2]['position'])(d[0]['batches'])")
-flip_byte "$LOGDIR/flip-0/$active" $((pos + 70))
+d="$LOGDIR/${P[flip]}"
+active=$(segment_files "${P[flip]}" | tail -n1)
+pos=$(batches "$d/$active" "(lambda b: b[len(b) // 2]['position'])(d[0]['batches'])")
+flip_byte "$d/$active" $((pos + 70))
 
-# old: the second segment (offsets 25..48), below the recovery point 60.
-old=$(seg old 2)
-pos=$(batches "$LOGDIR/old-0/$old" "d[0]['batches'][2]['position']")
-flip_byte "$LOGDIR/old-0/$old" $((pos + 70))
+# segments_where PARTITION-DIR EXPR: the .log files whose base offset b, the next one's n
+# (None for the last) and the recovery point rp satisfy EXPR, in offset order.
+segments_where() {
+  "$KEPOCH" partition inspect -o json "$LOGDIR/$1" >"$SCRATCH/inspect.json"
+  json "$SCRATCH/inspect.json" "(lambda p: '\n'.join(s['file'] for s, n in zip(p['segments'], [t['base_offset'] for t in p['segments'][1:]] + [None]) for b, rp in [(s['base_offset'], p['recovery_point'])] if $2))(d[0])"
+}
+# old: the last segment wholly below the segment holding the recovery point.
+old=$(segments_where "${P[old]}" "n is not None and n <= rp" | tail -n1)
+[[ -n $old && $old != 00000000000000000000.log ]] || fail "old: no second segment below the recovery point"
+pos=$(batches "$LOGDIR/${P[old]}/$old" "d[0]['batches'][2]['position']")
+flip_byte "$LOGDIR/${P[old]}/$old" $((pos + 70))
 
-# mid: the fourth segment (offsets 73..96), above the recovery point 60, two more after it.
-mid=$(seg mid 4)
-[[ $(segment_files mid | wc -l) -ge 6 ]] || fail "mid: expected at least 6 segments"
-pos=$(batches "$LOGDIR/mid-0/$mid" "d[0]['batches'][3]['position']")
-flip_byte "$LOGDIR/mid-0/$mid" $((pos + 70))
+# mid: the first segment above the recovery point with segments after it.
+mid=$(segments_where "${P[mid]}" "b > rp and n is not None" | sed -n 1p)
+[[ -n $mid ]] || fail "mid: no segment above the recovery point with segments after it"
+pos=$(batches "$LOGDIR/${P[mid]}/$mid" "d[0]['batches'][3]['position']")
+flip_byte "$LOGDIR/${P[mid]}/$mid" $((pos + 70))
 
-active=$(segment_files zero | tail -n1)
-head -c 4096 /dev/zero >>"$LOGDIR/zero-0/$active"
+active=$(segment_files "${P[zero]}" | tail -n1)
+head -c 4096 /dev/zero >>"$LOGDIR/${P[zero]}/$active"
 
 cases=(torn flip old mid zero)
-for c in "${cases[@]}"; do predict "$c" "$c"; done
-[[ $(json "$SCRATCH/old.json" "d[0]['recovery_point']") == 60 ]] || fail "old: expected recovery point 60"
+for c in "${cases[@]}"; do predict "$c" "${P[$c]}"; done
 [[ $(json "$SCRATCH/old.json" "(d[0]['recovery_next_start'], d[0]['recovery_full']['truncated_segment'])") == "(None, '$old')" ]] ||
   fail "old: kepoch should see the damage but not predict that Kafka cuts it"
+[[ $(json "$SCRATCH/mid.json" "len(d[0]['recovery_next_start']['deleted_segments']) > 0") == True ]] ||
+  fail "mid: kepoch should predict deleted segments"
 "$KC" start $B >/dev/null
-wait_loaded "${cases[@]}"
-for c in "${cases[@]}"; do compare "$c" "$c"; done
+wait_loaded "${P[@]}"
+for c in "${cases[@]}"; do compare "$c" "${P[$c]}"; done
 
 # --- SIGTERM: the clean-shutdown marker makes Kafka skip recovery.
 "$KC" term $B >/dev/null
 [[ -e "$LOGDIR/.kafka_cleanshutdown" ]] || fail "SIGTERM left no clean-shutdown marker"
-active=$(segment_files torn | tail -n1)
-last=$(batches "$LOGDIR/torn-0/$active" "d[0]['batches'][-1]['position']")
-truncate -s $((last + 30)) "$LOGDIR/torn-0/$active"
-active=$(segment_files flip | tail -n1)
-pos=$(batches "$LOGDIR/flip-0/$active" "d[0]['batches'][1]['position']")
-flip_byte "$LOGDIR/flip-0/$active" $((pos + 70))
-predict clean-torn torn
-predict clean-flip flip
+d="$LOGDIR/${P[torn]}"
+active=$(segment_files "${P[torn]}" | tail -n1)
+last=$(batches "$d/$active" "d[0]['batches'][-1]['position']")
+truncate -s $((last + 30)) "$d/$active"
+d="$LOGDIR/${P[flip]}"
+active=$(segment_files "${P[flip]}" | tail -n1)
+pos=$(batches "$d/$active" "d[0]['batches'][-1]['position']")
+flip_byte "$d/$active" $((pos + 70))
+predict clean-torn "${P[torn]}"
+predict clean-flip "${P[flip]}"
 for c in clean-torn clean-flip; do
   [[ $(json "$SCRATCH/$c.json" "(d[0]['recovery_next_start'], d[0]['recovery_full'] is not None, d[0]['next_start_failure'])") == "(None, True, None)" ]] ||
     fail "$c: after a clean shutdown kepoch should predict no cut and no failure"
 done
 "$KC" start $B >/dev/null
-wait_loaded torn flip
-compare clean-torn torn
-compare clean-flip flip
+wait_loaded "${P[torn]}" "${P[flip]}"
+compare clean-torn "${P[torn]}"
+compare clean-flip "${P[flip]}"
 
 # --- SIGTERM, then a zero-filled tail: Kafka cannot load the log at all.
 "$KC" term $B >/dev/null
-active=$(segment_files zero | tail -n1)
-head -c 4096 /dev/zero >>"$LOGDIR/zero-0/$active"
-predict clean-zero zero
+active=$(segment_files "${P[zero]}" | tail -n1)
+head -c 4096 /dev/zero >>"$LOGDIR/${P[zero]}/$active"
+predict clean-zero "${P[zero]}"
 failure=$(json "$SCRATCH/clean-zero.json" "(lambda f: f and (f['segment'], f['exception'], f['message']))(d[0]['next_start_failure'])")
 [[ $failure != None ]] || fail "clean-zero: kepoch predicts no failure"
 if KEPOCH_UP_TIMEOUT=60 "$KC" start $B >/dev/null 2>&1; then
@@ -214,10 +223,10 @@ grep -qF "Error starting LogManager" "$SCRATCH/run.log" || fail "clean-zero: the
 echo "clean-zero: kepoch agrees: the broker exits"
 "$KC" kill $B >/dev/null 2>&1 || true
 # The failed start deleted the marker: the next one recovers the segment.
-predict after-failure zero
+predict after-failure "${P[zero]}"
 [[ $(json "$SCRATCH/after-failure.json" "d[0]['next_start_failure'] is None and d[0]['recovery_next_start'] is not None") == True ]] ||
   fail "after-failure: kepoch should predict recovery now"
 "$KC" start $B >/dev/null
-wait_loaded zero
-compare after-failure zero
+wait_loaded "${P[zero]}"
+compare after-failure "${P[zero]}"
 echo "verify-vs-kafka: kepoch's recovery predictions match Kafka in ${#cases[@]} unclean and 3 clean cases"
