@@ -94,7 +94,9 @@ void register_partition(CLI::App& app, Globals& globals) {
       "recovery_next_start is what Kafka's next start would cut (clean-shutdown marker and\n"
       "recovery point honoured), recovery_full what recovering every segment would cut\n"
       "(LogSegment.recover: the segment keeps the bytes before the first bad batch; later\n"
-      "segments are deleted); null when nothing would be cut.\n"
+      "segments are deleted); null when nothing would be cut. next_start_failure: the next\n"
+      "start cannot load the log and the broker exits (a zero-filled tail after a clean\n"
+      "shutdown).\n"
       "Exit status: 0 no errors, 1 error findings, 3 unreadable dir.");
   verify->callback([&globals] { globals.exit_code = run_verify(vo, globals); });
 }

@@ -111,6 +111,18 @@ expect_exit 1 "$KEPOCH" partition verify -o json "$SCRATCH/zero/tx-0"
 expect_in "$SCRATCH/out" "Found record size 0 smaller than minimum record overhead (14)"
 rz=$(json "$SCRATCH/out" "(lambda r: (r['truncate_to_offset'], r['valid_bytes'], r['truncated_bytes'], r['stop_reason']))(d[0]['recovery_full'])")
 [[ $rz == "($next, $size, 4096, 'corrupt-size')" ]] || fail "recovery_full: $rz"
+[[ $(json "$SCRATCH/out" "d[0]['next_start_failure']") == None ]] || fail "without the marker the next start recovers"
+# After a clean shutdown Kafka skips recovery but LogSegment.readNextOffset walks the last
+# segment to its end and throws on the zeros: the broker exits (tests/oracle/verify-vs-kafka.sh).
+touch "$SCRATCH/zero/.kafka_cleanshutdown"
+expect_exit 1 "$KEPOCH" partition verify -o json "$SCRATCH/zero/tx-0"
+[[ $(json "$SCRATCH/out" "(d[0]['recovery_next_start'], (lambda f: (f['segment'], f['position'], f['exception']))(d[0]['next_start_failure']))") == \
+  "(None, ('$log', $size, 'CorruptRecordException'))" ]] || fail "next_start_failure: $(json "$SCRATCH/out" "d[0]['next_start_failure']")"
+expect_in "$SCRATCH/out" "the next start fails: after a clean shutdown"
+# 17 zero bytes or fewer are a partial header: FileLogInputStream stops without throwing.
+truncate -s $((size + 17)) "$SCRATCH/zero/tx-0/$log"
+expect_exit 1 "$KEPOCH" partition verify -o json "$SCRATCH/zero/tx-0"
+[[ $(json "$SCRATCH/out" "d[0]['next_start_failure']") == None ]] || fail "a 17-byte zero tail does not fail the start"
 
 # --- Leftovers and orphans are warnings, not errors.
 mkdir -p "$SCRATCH/left"

@@ -29,6 +29,15 @@ Value truncation_value(const std::optional<RecoveryTruncation>& t) {
       .set("deleted_bytes", t->deleted_bytes);
 }
 
+Value failure_value(const std::optional<LoadFailure>& f) {
+  if (!f) return Value();
+  return Value::object()
+      .set("segment", f->segment)
+      .set("position", f->position)
+      .set("exception", f->exception)
+      .set("message", f->message);
+}
+
 }  // namespace
 
 Value verify_value(const PartitionVerification& v) {
@@ -50,7 +59,8 @@ Value verify_value(const PartitionVerification& v) {
       .set("error_count", errors)
       .set("warning_count", warnings)
       .set("recovery_next_start", truncation_value(v.recovery_next_start))
-      .set("recovery_full", truncation_value(v.recovery_full));
+      .set("recovery_full", truncation_value(v.recovery_full))
+      .set("next_start_failure", failure_value(v.next_start_failure));
   return out;
 }
 

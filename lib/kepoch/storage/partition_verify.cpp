@@ -47,8 +47,10 @@ struct SegmentCut {
 };
 
 struct SegmentResult {
-  std::optional<SegmentCut> cut;   // set when recovery would cut bytes
-  bool recovered_at_open = false;  // missing .index or failing .txnindex sanity check
+  std::optional<SegmentCut> cut;          // set when recovery would cut bytes
+  bool recovered_at_open = false;         // missing .index or failing .txnindex sanity check
+  LogEnd end;                             // where the walk of the whole file stopped
+  std::uint64_t last_index_position = 0;  // the offset index's last entry (0 without one)
 };
 
 class Verifier {
@@ -340,6 +342,10 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg) {
     }
   }
   const LogEnd& end = reader.end();
+  result.end = end;
+  for (const auto& ie : index_entries)
+    result.last_index_position =
+        std::max(result.last_index_position, static_cast<std::uint64_t>(ie.position));
   for (; next_index < index_entries.size(); ++next_index) {
     const auto& ie = index_entries[next_index];
     finding(Sev::error, *seg.index, ie.file_position, ie.offset,
@@ -469,6 +475,26 @@ PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_
     // later segments stay.
     out.recovery_next_start = truncation(segs, i, *results[i].cut, !results[i].recovered_at_open);
     break;
+  }
+  // After a clean shutdown recoverLog is skipped, but LogLoader.load still asks the last
+  // segment for its next offset (deleteSegmentsIfLogStartGreaterThanLogEnd ->
+  // LogSegment.readNextOffset): FileRecords.lastBatch walks FileLogInputStream from the
+  // batch the offset index's last entry points at to the end of the file, and nextBatch
+  // throws CorruptRecordException on an entry size below 14. LogManager.loadLogs does not
+  // catch it (only IOException takes the log dir offline): the broker exits ("Error
+  // starting LogManager"). Segments recovered at open were already cut before that.
+  if (out.replica.clean_shutdown && !segs.empty() && !results.back().recovered_at_open) {
+    const SegmentResult& last = results.back();
+    if (last.end.reason == LogEndReason::corrupt_size &&
+        last.last_index_position <= last.end.position) {
+      out.next_start_failure = LoadFailure{segs.back().log.filename().string(), last.end.position,
+                                           "CorruptRecordException", last.end.message};
+      v.finding(Sev::error, segs.back().log, last.end.position, std::nullopt,
+                fmt::format("the next start fails: after a clean shutdown Kafka skips "
+                            "recovery but reads this segment to find the log end "
+                            "(LogSegment.readNextOffset) and throws {}: {}; the broker exits",
+                            out.next_start_failure->exception, last.end.message));
+    }
   }
   return out;
 }

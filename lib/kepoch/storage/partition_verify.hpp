@@ -32,6 +32,13 @@
 //     kept); without a clean-shutdown marker, the segments from the one holding the recovery
 //     point on are recovered by recoverLog. The first truncation is reported.
 // Either is nullopt when no byte would be cut.
+//   - next_start_failure: after a clean shutdown Kafka skips recovery but still reads the
+//     last segment's batches from its last offset-index entry on to find the log end
+//     (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd -> LogSegment.readNextOffset);
+//     an entry size below 14 there (a zero-filled tail) throws CorruptRecordException, which
+//     LogManager.loadLogs treats as fatal: the broker exits, having already deleted the
+//     clean-shutdown marker, so the start after that one recovers (checked against Kafka
+//     4.1.1 by tests/oracle/verify-vs-kafka.sh).
 //
 // Read-only; memory is bounded: batches are walked one by one through the reader's window,
 // index files are read whole (as Kafka maps them), with the index_files.hpp size cap.
@@ -77,11 +84,20 @@ struct RecoveryTruncation {
   std::uint64_t deleted_bytes = 0;            // their sizes
 };
 
+// The next start does not load the log at all: the broker exits.
+struct LoadFailure {
+  std::string segment;         // the .log file name
+  std::uint64_t position = 0;  // byte of the entry Kafka cannot read
+  std::string exception;       // Kafka's exception class
+  std::string message;         // its message
+};
+
 struct PartitionVerification {
   PartitionReplica replica;  // what `partition inspect` shows
   std::vector<VerifyFinding> findings;
   std::optional<RecoveryTruncation> recovery_next_start;
   std::optional<RecoveryTruncation> recovery_full;
+  std::optional<LoadFailure> next_start_failure;
 
   bool has_errors() const;
 };
