@@ -5,7 +5,9 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
+#include "kepoch/storage/replica_sources.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -23,15 +25,13 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
   return {TruncationMode::fetch};
 }
 
-int run(const PredictOptions& o, const Globals& globals) {
-  std::vector<std::filesystem::path> dirs{o.leader};
-  dirs.insert(dirs.end(), o.followers.begin(), o.followers.end());
-  std::vector<PartitionReplica> replicas = load_replicas_of_one_partition(dirs);
+// One partition: replicas.front() is the leader's.
+report::Value predict_partition(const PredictOptions& o, std::vector<PartitionReplica> replicas,
+                                bool& committed_loss) {
   const PartitionReplica& leader = replicas.front();
   const std::vector<PartitionReplica> followers(std::make_move_iterator(replicas.begin() + 1),
                                                 std::make_move_iterator(replicas.end()));
   std::vector<report::ReplicaForecasts> forecasts;
-  bool committed_loss = false;
   for (const auto& f : followers) {
     report::ReplicaForecasts rf{&f, {}};
     for (auto mode : modes_for(o.mode))
@@ -39,7 +39,23 @@ int run(const PredictOptions& o, const Globals& globals) {
     committed_loss = committed_loss || rf.forecasts.front().committed_loss();
     forecasts.push_back(std::move(rf));
   }
-  emit(report::predict_value(leader, forecasts, o.mode), globals);
+  return report::predict_value(leader, forecasts, o.mode);
+}
+
+int run(const PredictOptions& o, const Globals& globals) {
+  std::vector<ReplicaSource> sources{load_replica_source(o.leader)};
+  for (const auto& arg : o.followers)
+    sources.push_back(load_replica_source(arg));
+  PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
+  bool committed_loss = false;
+  if (paired.single) {
+    emit(predict_partition(o, std::move(paired.groups.front().replicas), committed_loss), globals);
+  } else {
+    std::vector<report::Value> sections;
+    for (auto& g : paired.groups)
+      sections.push_back(predict_partition(o, std::move(g.replicas), committed_loss));
+    emit(report::paired_value(std::move(sections), paired.notes), globals);
+  }
   return committed_loss ? kFindings : kOk;
 }
 
@@ -49,12 +65,14 @@ void register_predict(CLI::App& app, Globals& globals) {
   static PredictOptions o;
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict where follower replicas truncate when they fetch from the leader");
-  cmd->add_option("--leader", o.leader, "The leader's partition replica dir")
+  cmd->add_option("--leader", o.leader,
+                  "The leader's replica: a replica dir, a log dir, a snapshot file or "
+                  "SNAPSHOT:TOPIC-PARTITION")
       ->required()
-      ->type_name("DIR");
-  cmd->add_option("followers", o.followers, "Follower replica dirs of the same partition")
+      ->type_name("REPLICA");
+  cmd->add_option("followers", o.followers, "Follower replicas (the same kinds of argument)")
       ->required()
-      ->type_name("DIR");
+      ->type_name("REPLICA");
   cmd->add_option("--mode", o.mode,
                   "fetch: Fetch divergence (every KRaft broker); ofle: OffsetsForLeaderEpoch "
                   "rounds (IBP 0.11-2.6); hw: the pre-0.11 high-watermark rule; all: side by side")
@@ -67,7 +85,10 @@ void register_predict(CLI::App& app, Globals& globals) {
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
-      "lost, 1 committed records would be lost, 2 usage, 3 unreadable input.");
+      "lost, 1 committed records would be lost, 2 usage, 3 unreadable input.\n"
+      "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
+      "partition of the leader's that a follower also holds gets its own section. From a\n"
+      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <system_error>
 
 #include "kepoch/base/error.hpp"
@@ -214,8 +215,94 @@ std::vector<PartitionReplica> load_replicas_of_one_partition(const std::vector<f
   return replicas;
 }
 
+void walk_batches(const PartitionReplica& replica,
+                  const std::function<void(const BatchSummary&)>& visit) {
+  if (replica.stored)
+    throw InputError(replica.dir.string(), "a replica read from a snapshot has no segments");
+  BatchSummary b;
+  for (const auto& s : replica.segments) {
+    LogSegmentReader reader(s.file, /*load_batches=*/false);
+    while (auto e = reader.next()) {
+      const BatchHeader& h = e->header;
+      if (h.next_offset() > replica.log_end_offset) return;  // cut by recovery
+      b.base_offset = h.base_offset;
+      b.last_offset = h.last_offset();
+      b.records = h.is_v2() ? h.records_count : 1;
+      b.size = static_cast<std::uint32_t>(h.size_in_bytes());
+      b.crc = h.crc;
+      b.epoch = h.is_v2() ? h.partition_leader_epoch : -1;
+      visit(b);
+      ++b.ordinal;
+      b.records_before += static_cast<std::uint64_t>(b.records);
+      b.bytes_before += b.size;
+    }
+  }
+}
+
+namespace {
+
+// Where the first batch for which `starts_range` holds sits in the loaded log, when the
+// snapshot's windows tell: its ordinal and the records and bytes before it (the log's batch
+// count and totals when no batch does).
+struct StoredBoundary {
+  std::uint64_t ordinal = 0;
+  std::uint64_t records_before = 0;
+  std::uint64_t bytes_before = 0;
+};
+
+template <typename Pred>
+std::optional<StoredBoundary> stored_boundary(const StoredBatches& s, bool past_the_end,
+                                              Pred starts_range) {
+  const StoredBoundary end{s.batch_count, s.records, s.bytes};
+  if (past_the_end) return end;
+  const auto& b = s.batches;
+  const auto it = std::find_if(b.begin(), b.end(), starts_range);
+  if (it == b.end()) {
+    // No kept batch qualifies: known only when the log's last batch was kept.
+    if (s.batch_count == 0 || (!b.empty() && b.back().ordinal + 1 == s.batch_count)) return end;
+    return std::nullopt;
+  }
+  // The batch before it must be kept too (or not exist), else an earlier one may qualify.
+  const bool previous_known =
+      it->ordinal == 0 || (it != b.begin() && std::prev(it)->ordinal + 1 == it->ordinal);
+  if (!previous_known) return std::nullopt;
+  return StoredBoundary{it->ordinal, it->records_before, it->bytes_before};
+}
+
+BatchRange stored_batches_from(const PartitionReplica& replica, std::int64_t from,
+                               std::int64_t until, std::size_t max_batches) {
+  const StoredBatches& s = *replica.stored;
+  BatchRange range;
+  const auto first = stored_boundary(s, from >= replica.log_end_offset,
+                                     [&](const BatchSummary& b) { return b.last_offset >= from; });
+  const auto stop = stored_boundary(s, until >= replica.log_end_offset,
+                                    [&](const BatchSummary& b) { return b.base_offset >= until; });
+  std::uint64_t kept = 0;
+  bool prefix = first.has_value();
+  for (const auto& b : s.batches) {
+    if (b.last_offset < from || b.base_offset >= until) continue;
+    prefix = prefix && b.ordinal == first->ordinal + kept;
+    if (prefix && range.batches.size() < max_batches) ++range.known_prefix;
+    ++kept;
+    if (range.batches.size() < max_batches)
+      range.batches.push_back({b.base_offset, b.last_offset, b.records, b.crc});
+  }
+  range.counts_known = first && stop;
+  if (range.counts_known && stop->ordinal > first->ordinal) {
+    range.records = stop->records_before - first->records_before;
+    range.bytes = stop->bytes_before - first->bytes_before;
+  }
+  range.batches_complete =
+      range.counts_known &&
+      kept == (stop->ordinal > first->ordinal ? stop->ordinal - first->ordinal : 0);
+  return range;
+}
+
+}  // namespace
+
 BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std::int64_t until,
                         std::size_t max_batches) {
+  if (replica.stored) return stored_batches_from(replica, from, until, max_batches);
   BatchRange range;
   for (std::size_t i = 0; i < replica.segments.size(); ++i) {
     const auto& s = replica.segments[i];
@@ -228,7 +315,10 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
       const BatchHeader& h = e->header;
       if (h.next_offset() > replica.log_end_offset) break;  // cut by recovery
       if (h.last_offset() < from) continue;
-      if (h.base_offset >= until) return range;
+      if (h.base_offset >= until) {
+        range.known_prefix = range.batches.size();
+        return range;
+      }
       range.records += static_cast<std::uint64_t>(h.is_v2() ? h.records_count : 1);
       range.bytes += h.size_in_bytes();
       if (range.batches.size() < max_batches)
@@ -236,6 +326,7 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
             {h.base_offset, h.last_offset(), h.is_v2() ? h.records_count : 1, h.crc});
     }
   }
+  range.known_prefix = range.batches.size();
   return range;
 }
 

@@ -1,6 +1,9 @@
 #include "kepoch/storage/replica_diff.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -53,17 +56,51 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   std::map<std::int64_t, BatchRange::Batch> at;
   for (const auto& x : theirs.batches)
     at.emplace(x.base_offset, x);
-  for (const auto& x : mine.batches) {
+  const bool complete = mine.batches_complete && theirs.batches_complete;
+  // Up to where the other replica's batches are known without a gap from `start`.
+  const std::int64_t theirs_known_to = complete ? INT64_MAX
+                                       : theirs.known_prefix == 0
+                                           ? start - 1
+                                           : theirs.batches[theirs.known_prefix - 1].last_offset;
+  // Whether the other replica's batch at `offset` is known (kept, or known not to exist).
+  auto known_there = [&](std::int64_t offset,
+                         std::map<std::int64_t, BatchRange::Batch>::const_iterator it) {
+    if (complete || it != at.end() || offset <= theirs_known_to) return true;
+    auto holder = at.upper_bound(offset);
+    return holder != at.begin() && std::prev(holder)->second.last_offset >= offset;
+  };
+  bool certain = true;  // every batch so far compared: the first difference is the fork
+  std::optional<std::int64_t> first_found;
+  for (std::size_t i = 0; i < mine.batches.size(); ++i) {
+    const auto& x = mine.batches[i];
     const auto it = at.find(x.base_offset);
+    if (i >= mine.known_prefix) certain = false;
+    if (!known_there(x.base_offset, it)) {
+      certain = false;
+      continue;
+    }
     const bool same =
         it != at.end() && it->second.last_offset == x.last_offset && it->second.crc == x.crc;
     if (same) continue;
-    if (!c.fork_by_batches) c.fork_by_batches = x.base_offset;
+    if (!first_found) first_found = x.base_offset;
+    if (!c.fork_by_batches && certain) c.fork_by_batches = x.base_offset;
     if (c.differing_batches.size() < kMaxDifferingBatches) {
       DifferingBatch d{x.base_offset, x.last_offset, x.crc, std::nullopt};
       if (it != at.end()) d.other_crc = it->second.crc;
       c.differing_batches.push_back(d);
     }
+  }
+  if (!complete && !c.fork_by_batches) {
+    c.unanswered.push_back(
+        first_found
+            ? fmt::format("batches compared only where the snapshots kept both: the first "
+                          "differing one there is at offset {}, an earlier one may lie between "
+                          "the kept windows",
+                          *first_found)
+            : fmt::format("batches compared only where the snapshots kept both (offsets {} to "
+                          "{}): none differs there, the batches between the kept windows are "
+                          "not known",
+                          start, end - 1));
   }
   // Offsets one replica holds beyond the other's log end (or after the fork).
   const std::int64_t fork =
