@@ -11,6 +11,8 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/replica_diff.hpp"
+#include "kepoch/storage/replica_forecast.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
@@ -211,4 +213,81 @@ TEST_CASE("malformed snapshots are refused with file, line and what was expected
   SECTION("text after the end line") {
     CHECK_THAT(refusal(good + "{}\n"), Catch::Contains("expected nothing after the end line"));
   }
+}
+
+namespace {
+
+// ix-0 (31 one-record batches, epoch 0) from a snapshot, with batches 10-20 not kept: the gap
+// a long log leaves between windows.
+PartitionReplica with_gap() {
+  const fs::path dir = fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes";
+  LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(dir, 1), "ix.snap");
+  PartitionReplica r = find(s, "ix");
+  REQUIRE(r.stored->batches.size() == 31);
+  auto& b = r.stored->batches;
+  b.erase(b.begin() + 10, b.begin() + 21);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("batch counts from a snapshot are known only where the windows reach",
+          "[storage][LogDirSnapshot]") {
+  const PartitionReplica gap = with_gap();
+  const PartitionReplica dir =
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0");
+  const BatchRange at15 = batches_from(gap, 15);
+  CHECK_FALSE(at15.counts_known);
+  CHECK_FALSE(at15.batches_complete);
+  const BatchRange at5 = batches_from(gap, 5);  // batches 4 and 5 kept: counts, not the list
+  CHECK(at5.counts_known);
+  CHECK(at5.records == batches_from(dir, 5).records);
+  CHECK(at5.bytes == batches_from(dir, 5).bytes);
+  CHECK_FALSE(at5.batches_complete);
+  CHECK(at5.known_prefix == 5);  // 5..9
+  const BatchRange at25 = batches_from(gap, 25);
+  CHECK(at25.batches_complete);
+  same_range(at25, batches_from(dir, 25));
+}
+
+TEST_CASE("predict from a snapshot says which counts its windows cannot give",
+          "[storage][LogDirSnapshot]") {
+  const PartitionReplica follower = with_gap();
+  PartitionReplica leader =
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0");
+  SECTION("the leader's epoch 0 ends inside the gap") {
+    leader.as_leader.cache.assign({1, 15});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(f.prediction.truncate_to == 15);
+    CHECK_FALSE(f.removed_known);
+    CHECK_FALSE(f.lost_known);
+    CHECK_FALSE(f.committed_loss());
+    REQUIRE(f.unanswered.size() == 2);
+    CHECK_THAT(f.unanswered[0], Catch::Contains("from offset 15") &&
+                                    Catch::Contains("did not keep the batch holding it"));
+  }
+  SECTION("the leader's epoch 0 ends in the tail window") {
+    leader.as_leader.cache.assign({1, 25});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(f.prediction.truncate_to == 25);
+    CHECK(f.removed_known);
+    CHECK(f.lost_known);
+    CHECK(f.unanswered.empty());
+    CHECK(f.removed_records == 6);
+    CHECK(f.lost_records == 0);  // the leader holds the very same batches
+  }
+}
+
+TEST_CASE("diff from a snapshot does not call replicas identical across a gap",
+          "[storage][LogDirSnapshot]") {
+  const std::vector<PartitionReplica> replicas{
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0"),
+      with_gap()};
+  const ReplicaComparison c = compare_replicas(replicas, 1, 0);
+  CHECK_FALSE(c.fork_by_epochs);
+  CHECK_FALSE(c.fork_by_batches);
+  CHECK(c.differing_batches.empty());
+  REQUIRE(c.unanswered.size() == 1);
+  CHECK_THAT(c.unanswered[0], Catch::Contains("none differs there"));
+  CHECK_FALSE(c.identical());
 }
