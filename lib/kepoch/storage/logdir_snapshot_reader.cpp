@@ -188,8 +188,9 @@ class SnapshotParser {
       if (!d.is_string()) fail("log_dirs[]", "a string", d);
       s.log_dirs.push_back(d.get<std::string>());
     }
-    const json expected_fields = {"ordinal", "base_offset", "last_offset",    "records",     "size",
-                                  "crc",     "epoch",       "records_before", "bytes_before"};
+    const json expected_fields = {"ordinal",      "base_offset",  "last_offset", "records",
+                                  "size",         "crc",          "epoch",       "records_before",
+                                  "bytes_before", "digest_before"};
     const json& fields = field(h, "batch_fields", "batch_fields");
     if (fields != expected_fields) fail("batch_fields", expected_fields.dump(), fields);
   }
@@ -286,7 +287,7 @@ class SnapshotParser {
   BatchSummary batch(const json& line, const std::string& expected, const StoredBatches& stored) {
     if (!line.contains("batch")) fail("", expected, line);
     const json& a = array(line, "batch", "batch");
-    if (a.size() != 9) fail("batch", "an array of the 9 batch_fields", a);
+    if (a.size() != 10) fail("batch", "an array of the 10 batch_fields", a);
     BatchSummary b;
     b.ordinal = integer<std::uint64_t>(a[0], "batch.ordinal");
     b.base_offset = integer<std::int64_t>(a[1], "batch.base_offset");
@@ -297,6 +298,7 @@ class SnapshotParser {
     b.epoch = integer<std::int32_t>(a[6], "batch.epoch");
     b.records_before = integer<std::uint64_t>(a[7], "batch.records_before");
     b.bytes_before = integer<std::uint64_t>(a[8], "batch.bytes_before");
+    b.digest_before = integer<std::uint64_t>(a[9], "batch.digest_before");
     if (b.ordinal >= stored.batch_count)
       fail("batch.ordinal", fmt::format("below batch_count ({})", stored.batch_count),
            json(b.ordinal));

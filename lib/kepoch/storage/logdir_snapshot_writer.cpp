@@ -4,7 +4,8 @@
 //   line 1   {"format": "kepoch-logdir-snapshot", "version": 1, "window": N,
 //             "log_dirs": ["<log dir>", ...],
 //             "batch_fields": ["ordinal", "base_offset", "last_offset", "records", "size",
-//                              "crc", "epoch", "records_before", "bytes_before"]}
+//                              "crc", "epoch", "records_before", "bytes_before",
+//                              "digest_before"]}
 //   per partition replica (log dirs in argument order, partition dirs in name order):
 //            {"replica": {"log_dir", "name", "topic", "partition", "topic_id": str|null,
 //              "clean_shutdown": bool, "high_watermark": int|null, "recovery_point": int|null,
@@ -20,9 +21,10 @@
 //              "notes": [str, ...], "batch_count", "records", "bytes", "kept_batches"}}
 //            then exactly kept_batches lines, ordinals strictly ascending, each one batch of
 //            the loaded log in the order of "batch_fields" (records_before, bytes_before:
-//            the records and bytes of the batches before it in the loaded log):
+//            the records and bytes of the batches before it in the loaded log;
+//            digest_before: chain_batch_digest over the batches before it, a uint64):
 //            {"batch": [ordinal, base_offset, last_offset, records, size, crc, epoch,
-//                       records_before, bytes_before]}
+//                       records_before, bytes_before, digest_before]}
 //   per partition dir that could not be loaded or is not a replica diff/predict take:
 //            {"skipped": {"dir", "reason"}}
 //   last     {"end": {"replicas": R, "batches": B}}   (B: batch lines in the file)
@@ -205,7 +207,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
               {"log_dirs", dirs},
               {"batch_fields",
                {"ordinal", "base_offset", "last_offset", "records", "size", "crc", "epoch",
-                "records_before", "bytes_before"}}}
+                "records_before", "bytes_before", "digest_before"}}}
              .dump()
       << '\n';
   SnapshotSummary summary;
@@ -230,7 +232,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       for (const auto& b : kept) {
         out << json{{"batch",
                      {b.ordinal, b.base_offset, b.last_offset, b.records, b.size, b.crc, b.epoch,
-                      b.records_before, b.bytes_before}}}
+                      b.records_before, b.bytes_before, b.digest_before}}}
                    .dump()
             << '\n';
       }

@@ -215,6 +215,22 @@ std::vector<PartitionReplica> load_replicas_of_one_partition(const std::vector<f
   return replicas;
 }
 
+namespace {
+
+std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::uint64_t chain_batch_digest(std::uint64_t digest, const BatchSummary& b) {
+  std::uint64_t h = mix64(digest ^ static_cast<std::uint64_t>(b.base_offset));
+  h = mix64(h ^ static_cast<std::uint64_t>(b.last_offset));
+  return mix64(h ^ b.crc);
+}
+
 void walk_batches(const PartitionReplica& replica,
                   const std::function<void(const BatchSummary&)>& visit) {
   if (replica.stored)
@@ -232,6 +248,7 @@ void walk_batches(const PartitionReplica& replica,
       b.crc = h.crc;
       b.epoch = h.is_v2() ? h.partition_leader_epoch : -1;
       visit(b);
+      b.digest_before = chain_batch_digest(b.digest_before, b);
       ++b.ordinal;
       b.records_before += static_cast<std::uint64_t>(b.records);
       b.bytes_before += b.size;

@@ -57,7 +57,14 @@ struct BatchSummary {
   std::int32_t epoch = -1;           // partition leader epoch (-1 for legacy entries)
   std::uint64_t records_before = 0;  // in the batches before this one
   std::uint64_t bytes_before = 0;
+  // A 64-bit hash chained over (base offset, last offset, crc) of every batch before this
+  // one: two replicas with the same digest and ordinal at a batch hold the same batches
+  // before it.
+  std::uint64_t digest_before = 0;
 };
+
+// The next digest_before after batch `b`.
+std::uint64_t chain_batch_digest(std::uint64_t digest, const BatchSummary& b);
 
 // The batches a snapshot kept of a replica (windows of the loaded log), and the log's
 // totals, so counts "from offset X to the end" need only the batch holding X.

@@ -278,16 +278,51 @@ TEST_CASE("predict from a snapshot says which counts its windows cannot give",
   }
 }
 
-TEST_CASE("diff from a snapshot does not call replicas identical across a gap",
+TEST_CASE("diff from a snapshot proves replicas identical across a gap by batch digests",
           "[storage][LogDirSnapshot]") {
   const std::vector<PartitionReplica> replicas{
       load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0"),
       with_gap()};
-  const ReplicaComparison c = compare_replicas(replicas, 1, 0);
-  CHECK_FALSE(c.fork_by_epochs);
-  CHECK_FALSE(c.fork_by_batches);
-  CHECK(c.differing_batches.empty());
-  REQUIRE(c.unanswered.size() == 1);
-  CHECK_THAT(c.unanswered[0], Catch::Contains("none differs there"));
-  CHECK_FALSE(c.identical());
+  for (auto [mine, theirs] : {std::pair{1u, 0u}, std::pair{0u, 1u}}) {
+    const ReplicaComparison c = compare_replicas(replicas, mine, theirs);
+    CHECK_FALSE(c.fork_by_batches);
+    CHECK(c.unanswered.empty());
+    CHECK(c.identical());
+  }
+}
+
+TEST_CASE("diff from snapshots finds the fork after a gap from a digest anchor",
+          "[storage][LogDirSnapshot]") {
+  std::vector<PartitionReplica> replicas{with_gap(), with_gap()};
+  auto& theirs = replicas[1].stored->batches;
+  for (auto& b : theirs)
+    if (b.ordinal == 25) b.crc ^= 1;
+  SECTION("batches 21-24 are anchored by the same digest: the fork is certain") {
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK(c.fork_by_batches == 25);
+    REQUIRE(c.differing_batches.size() == 1);
+    CHECK(c.differing_batches[0].base_offset == 25);
+    CHECK(c.unanswered.empty());
+    CHECK_FALSE(c.identical());
+  }
+  SECTION("without an anchor after the gap, the first difference found is not called the fork") {
+    for (auto& b : theirs)
+      if (b.ordinal >= 21) b.digest_before ^= 1;  // as if they held other batches in the gap
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK_FALSE(c.fork_by_batches);
+    REQUIRE(c.unanswered.size() == 1);
+    CHECK_THAT(c.unanswered[0], Catch::Contains("the first differing one there is at offset 25"));
+    CHECK_FALSE(c.identical());
+  }
+  SECTION("without any anchor and no difference, nothing is called identical") {
+    for (auto& b : theirs) {  // batch 25 the same again, no digest in common
+      if (b.ordinal == 25) b.crc ^= 1;
+      b.digest_before ^= 1;
+    }
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK_FALSE(c.fork_by_batches);
+    REQUIRE(c.unanswered.size() == 1);
+    CHECK_THAT(c.unanswered[0], Catch::Contains("none differs there"));
+    CHECK_FALSE(c.identical());
+  }
 }
