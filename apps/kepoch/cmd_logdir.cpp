@@ -202,9 +202,10 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "batch headers (offsets, records, size, CRC, epoch) in windows: N batches around each\n"
       "epoch start offset, the log start, the recovery point and the high watermark, and the\n"
       "tail from the high watermark to the log end (at most 64*N batches), each with the\n"
-      "records and bytes before it. `diff` and `predict` take the file (or FILE:TOPIC-PARTITION)\n"
-      "where they take replica dirs and say what its windows cannot answer. The format is\n"
-      "JSON Lines, first line {\"format\": \"kepoch-logdir-snapshot\", \"version\": 1, ...}.\n"
+      "records and bytes before it and a digest of the batches before it. `diff` and `predict`\n"
+      "take the file (or FILE:TOPIC-PARTITION) where they take replica dirs and say what its\n"
+      "windows cannot answer. The format is JSON Lines, first line\n"
+      "{\"format\": \"kepoch-logdir-snapshot\", \"version\": 1, ...}.\n"
       "Nothing is created in the log dirs; --file may not point inside one.\n"
       "Exit status: 0 written, 2 usage (--file inside a log dir), 3 a log dir cannot be read.");
   snap->callback([&globals] { globals.exit_code = run_snapshot(so, globals); });

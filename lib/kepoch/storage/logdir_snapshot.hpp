@@ -15,7 +15,16 @@
 // and every kept batch carries the records and bytes before it, so "records and bytes from
 // offset X to the log end" is exact whenever the batch holding X and the one before it were
 // kept: epoch start offsets, the high watermark, the log end, and usually the leader's end
-// offsets (its epoch boundaries sit in the follower's tail window).
+// offsets (its epoch boundaries sit in the follower's tail window). Every kept batch also
+// carries a digest of all the batches before it (chain_batch_digest), so `diff` can tell two
+// replicas identical up to a kept batch without the batches between windows.
+//
+// What a snapshot cannot answer (diff and predict say so in `unanswered`, never guess):
+//   - records and bytes removed from an offset whose batch (or the one before) was not kept;
+//   - which removed records are lost, when a batch from the truncation offset to the
+//     follower's log end was not kept by the follower's or the leader's snapshot;
+//   - the first differing batch, when a batch of the range lies between windows after the
+//     last point where both replicas' digests agree (e.g. log start offsets differ).
 
 #include <cstdint>
 #include <filesystem>

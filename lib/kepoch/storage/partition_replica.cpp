@@ -295,11 +295,8 @@ BatchRange stored_batches_from(const PartitionReplica& replica, std::int64_t fro
   const auto stop = stored_boundary(s, until >= replica.log_end_offset,
                                     [&](const BatchSummary& b) { return b.base_offset >= until; });
   std::uint64_t kept = 0;
-  bool prefix = first.has_value();
   for (const auto& b : s.batches) {
     if (b.last_offset < from || b.base_offset >= until) continue;
-    prefix = prefix && b.ordinal == first->ordinal + kept;
-    if (prefix && range.batches.size() < max_batches) ++range.known_prefix;
     ++kept;
     if (range.batches.size() < max_batches)
       range.batches.push_back({b.base_offset, b.last_offset, b.records, b.crc});
@@ -332,10 +329,7 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
       const BatchHeader& h = e->header;
       if (h.next_offset() > replica.log_end_offset) break;  // cut by recovery
       if (h.last_offset() < from) continue;
-      if (h.base_offset >= until) {
-        range.known_prefix = range.batches.size();
-        return range;
-      }
+      if (h.base_offset >= until) return range;
       range.records += static_cast<std::uint64_t>(h.is_v2() ? h.records_count : 1);
       range.bytes += h.size_in_bytes();
       if (range.batches.size() < max_batches)
@@ -343,7 +337,6 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
             {h.base_offset, h.last_offset(), h.is_v2() ? h.records_count : 1, h.crc});
     }
   }
-  range.known_prefix = range.batches.size();
   return range;
 }
 

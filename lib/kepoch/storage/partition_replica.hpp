@@ -131,9 +131,6 @@ struct BatchRange {
   std::uint64_t bytes = 0;
   bool counts_known = true;
   bool batches_complete = true;
-  // How many of `batches` are, without a gap, the first batches of the range (all of them
-  // when complete).
-  std::size_t known_prefix = 0;
   struct Batch {
     std::int64_t base_offset;
     std::int64_t last_offset;
