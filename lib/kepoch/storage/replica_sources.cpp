@@ -90,7 +90,7 @@ PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t m
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (auto& r : sources[i].replicas) {
       PartitionGroup& g = groups[{r.topic, r.partition}];
-      if (!any_whole && !groups.empty() && groups.size() > 1) {
+      if (!any_whole && groups.size() > 1) {
         const auto& first = sources.front().replicas.front();
         throw UsageError(fmt::format(
             "{} holds {}-{} but {} holds {}-{}: these are not replicas of one partition",
