@@ -13,13 +13,13 @@ _kepoch() {
       return ;;
     --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
-    --leader) _filedir -d; return ;;
-    --max-batches|--from-offset|--base-offset|-j|--jobs) return ;;
+    --leader|--file) _filedir; return ;;
+    --max-batches|--from-offset|--base-offset|-j|--jobs|--window) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset|--base-offset) ((i++)) ;;
+      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
@@ -43,15 +43,17 @@ _kepoch() {
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
       else _filedir -d; fi ;;
     logdir)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "scan --help" -- "$cur"))
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "scan snapshot --help" -- "$cur"))
+      elif [[ $cur == -* && $sub == snapshot ]]; then COMPREPLY=($(compgen -W "--file --window $common" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--all -j --jobs $common" -- "$cur"))
       else _filedir -d; fi ;;
     diff)
+      # replica dirs, log dirs or snapshot files
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
-      else _filedir -d; fi ;;
+      else _filedir; fi ;;
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr $common" -- "$cur"))
-      else _filedir -d; fi ;;
+      else _filedir; fi ;;
   esac
 }
 complete -F _kepoch kepoch

@@ -1,10 +1,13 @@
-// kepoch diff DIR DIR...
-// How the replica directories of one partition differ and where they forked.
+// kepoch diff REPLICA REPLICA...
+// How the replicas of one partition differ and where they forked; over whole log dirs or
+// snapshots, one such comparison per partition they share (replica_sources.hpp).
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/diff_report.hpp"
+#include "kepoch/report/paired_report.hpp"
+#include "kepoch/storage/replica_sources.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -13,18 +16,31 @@ struct DiffOptions {
   std::vector<std::string> dirs;
 };
 
-int run(const DiffOptions& o, const Globals& globals) {
-  const std::vector<PartitionReplica> replicas =
-      load_replicas_of_one_partition({o.dirs.begin(), o.dirs.end()});
+report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool& differ) {
   const std::size_t reference = pick_reference(replicas);
   std::vector<ReplicaComparison> comparisons;
-  bool differ = false;
   for (std::size_t i = 0; i < replicas.size(); ++i) {
     if (i == reference) continue;
     comparisons.push_back(compare_replicas(replicas, i, reference));
     differ = differ || !comparisons.back().identical();
   }
-  emit(report::diff_value(replicas, reference, comparisons), globals);
+  return report::diff_value(replicas, reference, comparisons);
+}
+
+int run(const DiffOptions& o, const Globals& globals) {
+  std::vector<ReplicaSource> sources;
+  for (const auto& arg : o.dirs)
+    sources.push_back(load_replica_source(arg));
+  const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
+  bool differ = false;
+  if (paired.single) {
+    emit(diff_partition(paired.groups.front().replicas, differ), globals);
+  } else {
+    std::vector<report::Value> sections;
+    for (const auto& g : paired.groups)
+      sections.push_back(diff_partition(g.replicas, differ));
+    emit(report::paired_value(std::move(sections), paired.notes), globals);
+  }
   return differ ? kFindings : kOk;
 }
 
@@ -33,21 +49,29 @@ int run(const DiffOptions& o, const Globals& globals) {
 void register_diff(CLI::App& app, Globals& globals) {
   static DiffOptions o;
   CLI::App* cmd = app.add_subcommand(
-      "diff", "Compare the replica dirs of one partition: epochs, offsets, where they forked");
-  cmd->add_option("dirs", o.dirs, "Replica dirs of one partition (from different brokers)")
+      "diff", "Compare the replicas of one partition: epochs, offsets, where they forked");
+  cmd->add_option("replicas", o.dirs,
+                  "One per broker: a replica dir, a log dir, a snapshot file or "
+                  "SNAPSHOT:TOPIC-PARTITION")
       ->required()
       ->expected(2, -1)
-      ->type_name("DIR");
+      ->type_name("REPLICA");
   cmd->footer(
       "Examples:\n"
       "  kepoch diff broker-1/orders-0 broker-2/orders-0 broker-3/orders-0\n"
       "  kepoch diff -o json b1/data/orders-0 b2/data/orders-0\n"
+      "  kepoch diff b1/data b2/data b3/data              (every partition they share)\n"
+      "  kepoch diff b1.snap:orders-0 b2.snap:orders-0  (snapshots: kepoch logdir snapshot)\n"
       "\nEach replica is taken as Kafka would load it and compared with the one holding the\n"
       "highest leader epoch: the first offset where their epoch histories differ, the first\n"
       "batch that differs (same offset, different bytes: the inconsistency an unclean\n"
       "election leaves), and the offsets only one of them holds. The timeline draws each\n"
-      "replica's epochs on one offset axis. Exit status: 0 identical, 1 they differ,\n"
-      "2 usage, 3 unreadable input.");
+      "replica's epochs on one offset axis.\n"
+      "\nA log dir or a whole snapshot (`kepoch logdir snapshot`) stands for every replica in\n"
+      "it: replicas pair up by topic and partition (topic ids must match) and the report has\n"
+      "one section per partition. From a snapshot, batches are compared where it kept them;\n"
+      "what that leaves open is listed in `unanswered`. Exit status: 0 identical, 1 they\n"
+      "differ (or a snapshot cannot tell), 2 usage, 3 unreadable input.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

@@ -1,12 +1,17 @@
 // kepoch logdir scan LOGDIR... [--all] [--jobs N]
 // Every partition dir of broker log dirs verified as `partition verify` does, in parallel,
 // plus the log dir's root checkpoint files; a summary per log dir.
+// kepoch logdir snapshot LOGDIR... --file FILE [--window N]
+// What diff and predict need of every partition replica, in one small file to copy off the
+// machine (logdir_snapshot.hpp).
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <string>
@@ -14,8 +19,11 @@
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/report/common_values.hpp"
 #include "kepoch/report/scan_report.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -103,10 +111,74 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
   return code;
 }
 
+struct SnapshotCommandOptions {
+  std::vector<std::string> dirs;
+  std::string file;
+  std::uint32_t window = kDefaultSnapshotWindow;
+};
+
+// Offline commands create nothing inside a log dir: the snapshot may not be written there.
+void refuse_inside_log_dirs(const std::filesystem::path& file,
+                            const std::vector<std::string>& dirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(file), ec);
+  for (const auto& d : dirs) {
+    const fs::path dir = fs::weakly_canonical(fs::absolute(d), ec);
+    const auto [end, _] = std::mismatch(dir.begin(), dir.end(), target.begin(), target.end());
+    if (end == dir.end())
+      throw UsageError(
+          fmt::format("--file {} is inside the log dir {}: kepoch writes nothing "
+                      "into a log dir; write the snapshot elsewhere",
+                      file.string(), d));
+  }
+}
+
+report::Value snapshot_value(const std::string& file, const SnapshotSummary& s) {
+  report::Value skipped = report::Value::array();
+  for (const auto& k : s.skipped)
+    skipped.push(report::Value::object().set("dir", k.dir).set("reason", k.reason));
+  return report::Value::object()
+      .set("file", file)
+      .set("replicas", s.replicas)
+      .set("batches", s.batches)
+      .set("kept_batches", s.kept_batches)
+      .set("skipped", std::move(skipped));
+}
+
+int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
+  const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
+  const SnapshotOptions options{o.window};
+  if (o.file == "-") {
+    write_logdir_snapshot(std::cout, dirs, options);
+    std::cout.flush();
+    return std::cout ? kOk : kInput;
+  }
+  refuse_inside_log_dirs(o.file, o.dirs);
+  for (const auto& d : dirs)  // unreadable log dirs fail before the file is created
+    if (!std::filesystem::is_directory(d))
+      throw InputError(d.string(), "not a directory (expected a broker log dir)");
+  std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(o.file, "cannot create the snapshot file");
+  SnapshotSummary summary;
+  try {
+    summary = write_logdir_snapshot(out, dirs, options);
+    out.close();
+    if (!out) throw InputError(o.file, "cannot write the snapshot file");
+  } catch (...) {
+    out.close();
+    std::error_code ec;
+    std::filesystem::remove(o.file, ec);  // ours, outside every log dir
+    throw;
+  }
+  emit(snapshot_value(o.file, summary), globals);
+  return kOk;
+}
+
 }  // namespace
 
 void register_logdir(CLI::App& app, Globals& globals) {
-  CLI::App* group = app.add_subcommand("logdir", "Look at whole broker log dirs");
+  CLI::App* group = app.add_subcommand("logdir", "Look at whole broker log dirs, or snapshot them");
   group->require_subcommand(1);
   static ScanOptions o;
   CLI::App* scan = group->add_subcommand(
@@ -130,6 +202,37 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "one). A progress bar is drawn on stderr when it is a terminal.\n"
       "Exit status: 0 no errors, 1 error findings, 3 a log dir cannot be read.");
   scan->callback([&globals] { globals.exit_code = run_scan(o, globals); });
+
+  static SnapshotCommandOptions so;
+  CLI::App* snap = group->add_subcommand(
+      "snapshot", "Write what diff and predict need of every replica in log dirs to one file");
+  snap->add_option("dirs", so.dirs, "One broker's log dirs (log.dirs entries)")
+      ->required()
+      ->type_name("LOGDIR");
+  snap->add_option("--file", so.file, "Where to write the snapshot (- for stdout)")
+      ->required()
+      ->type_name("FILE");
+  snap->add_option("--window", so.window,
+                   "Batches kept before and after each epoch boundary and the high watermark")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->default_str(std::to_string(kDefaultSnapshotWindow))
+      ->type_name("N");
+  snap->footer(
+      "Examples:\n"
+      "  kepoch logdir snapshot /var/lib/kafka/data --file /tmp/broker-1.snap\n"
+      "  kepoch diff broker-1.snap broker-2.snap broker-3.snap     (on another machine)\n"
+      "\nFor every partition replica (as `diff` and `predict` load it): the epoch caches,\n"
+      "checkpoint entries, log start/end, high watermark, recovery point, segments, and the\n"
+      "batch headers (offsets, records, size, CRC, epoch) in windows: N batches around each\n"
+      "epoch start offset, the log start, the recovery point and the high watermark, and the\n"
+      "tail from the high watermark to the log end (at most 64*N batches), each with the\n"
+      "records and bytes before it and a digest of the batches before it. `diff` and `predict`\n"
+      "take the file (or FILE:TOPIC-PARTITION) where they take replica dirs and say what its\n"
+      "windows cannot answer. The format is JSON Lines, first line\n"
+      "{\"format\": \"kepoch-logdir-snapshot\", \"version\": 1, ...}.\n"
+      "Nothing is created in the log dirs; --file may not point inside one.\n"
+      "Exit status: 0 written, 2 usage (--file inside a log dir), 3 a log dir cannot be read.");
+  snap->callback([&globals] { globals.exit_code = run_snapshot(so, globals); });
 }
 
 }  // namespace kepoch::cli

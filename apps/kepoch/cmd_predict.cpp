@@ -11,8 +11,10 @@
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/election_report.hpp"
+#include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
 #include "kepoch/storage/broker_identity.hpp"
+#include "kepoch/storage/replica_sources.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -123,42 +125,38 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
   return {TruncationMode::fetch};
 }
 
-int run(PredictOptions o, const Globals& globals) {
-  std::optional<Election> election;
-  if (o.elect) {
-    election = run_election(o);
-    const report::Value value =
-        report::election_value(election->before, election->request, election->change);
-    const std::int32_t leader_id = election->change.election.node;
-    if (leader_id == kNoLeader) {
-      report::Value problems = report::Value::array();
-      problems.push(
-          report::Value::object()
-              .set("severity", "error")
-              .set("message", report::election_reason(election->request, election->change)));
-      emit(report::Value::object().set("election", value).set("problems", std::move(problems)),
-           globals);
-      return kFindings;
-    }
-    const auto at = std::find(election->ids.begin(), election->ids.end(), leader_id);
-    if (at == election->ids.end())
-      throw UsageError(
-          fmt::format("broker {} would lead, but none of the DIRs is its replica", leader_id));
-    const auto index = static_cast<std::size_t>(at - election->ids.begin());
-    o.leader = o.followers[index];
-    o.followers.erase(o.followers.begin() + static_cast<std::ptrdiff_t>(index));
-  } else if (o.leader.empty()) {
-    throw UsageError("give the leader's dir with --leader, or --elect to choose it");
+// With --elect: the election, and the arguments reordered so the elected broker's comes
+// first. Returns the report to print instead when no replica can lead.
+std::optional<report::Value> elect_leader_argument(PredictOptions& o, Election& e) {
+  e = run_election(o);
+  const std::int32_t leader_id = e.change.election.node;
+  if (leader_id == kNoLeader) {
+    report::Value problems = report::Value::array();
+    problems.push(report::Value::object()
+                      .set("severity", "error")
+                      .set("message", report::election_reason(e.request, e.change)));
+    return report::Value::object()
+        .set("election", report::election_value(e.before, e.request, e.change))
+        .set("problems", std::move(problems));
   }
-  std::vector<std::filesystem::path> dirs{o.leader};
-  dirs.insert(dirs.end(), o.followers.begin(), o.followers.end());
-  std::vector<PartitionReplica> replicas = load_replicas_of_one_partition(dirs);
+  const auto at = std::find(e.ids.begin(), e.ids.end(), leader_id);
+  if (at == e.ids.end())
+    throw UsageError(
+        fmt::format("broker {} would lead, but none of the arguments is its replica", leader_id));
+  const auto index = static_cast<std::size_t>(at - e.ids.begin());
+  o.leader = o.followers[index];
+  o.followers.erase(o.followers.begin() + static_cast<std::ptrdiff_t>(index));
+  return std::nullopt;
+}
+
+// One partition: replicas.front() is the leader's.
+report::Value predict_partition(const PredictOptions& o, std::vector<PartitionReplica> replicas,
+                                Election* election, bool& committed_loss) {
   if (election) elected_leader_epoch(*election, replicas);
   const PartitionReplica& leader = replicas.front();
   const std::vector<PartitionReplica> followers(std::make_move_iterator(replicas.begin() + 1),
                                                 std::make_move_iterator(replicas.end()));
   std::vector<report::ReplicaForecasts> forecasts;
-  bool committed_loss = false;
   for (const auto& f : followers) {
     report::ReplicaForecasts rf{&f, {}};
     for (auto mode : modes_for(o.mode))
@@ -166,14 +164,40 @@ int run(PredictOptions o, const Globals& globals) {
     committed_loss = committed_loss || rf.forecasts.front().committed_loss();
     forecasts.push_back(std::move(rf));
   }
-  const report::Value value = report::predict_value(leader, forecasts, o.mode);
+  return report::predict_value(leader, forecasts, o.mode);
+}
+
+int run(PredictOptions o, const Globals& globals) {
+  std::optional<Election> election;
+  if (o.elect) {
+    election.emplace();
+    if (auto none = elect_leader_argument(o, *election)) {
+      emit(*none, globals);
+      return kFindings;
+    }
+  } else if (o.leader.empty()) {
+    throw UsageError("give the leader's replica with --leader, or --elect to choose it");
+  }
+  std::vector<ReplicaSource> sources{load_replica_source(o.leader)};
+  for (const auto& arg : o.followers)
+    sources.push_back(load_replica_source(arg));
+  PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
+  bool committed_loss = false;
+  Election* e = election ? &*election : nullptr;
+  report::Value value;
+  if (paired.single) {
+    value = predict_partition(o, std::move(paired.groups.front().replicas), e, committed_loss);
+  } else {
+    std::vector<report::Value> sections;
+    for (auto& g : paired.groups)
+      sections.push_back(predict_partition(o, std::move(g.replicas), e, committed_loss));
+    value = report::paired_value(std::move(sections), paired.notes);
+  }
   if (election)
-    emit(with_election(report::election_value(election->before, election->request, election->change)
-                           .set("new_leader_epoch_at_least", election->new_leader_epoch),
-                       value),
-         globals);
-  else
-    emit(value, globals);
+    value = with_election(report::election_value(e->before, e->request, e->change)
+                              .set("new_leader_epoch_at_least", e->new_leader_epoch),
+                          value);
+  emit(value, globals);
   return committed_loss ? kFindings : kOk;
 }
 
@@ -183,12 +207,14 @@ void register_predict(CLI::App& app, Globals& globals) {
   static PredictOptions o;
   CLI::App* cmd = app.add_subcommand(
       "predict", "Predict where follower replicas truncate when they fetch from the leader");
-  CLI::Option* leader =
-      cmd->add_option("--leader", o.leader, "The leader's partition replica dir")->type_name("DIR");
+  CLI::Option* leader = cmd->add_option("--leader", o.leader,
+                                        "The leader's replica: a replica dir, a log dir, a "
+                                        "snapshot file or SNAPSHOT:TOPIC-PARTITION")
+                            ->type_name("REPLICA");
   cmd->add_option("followers", o.followers,
-                  "Follower replica dirs of the same partition (with --elect: every replica's dir)")
+                  "Follower replicas, the same kinds of argument (with --elect: every replica)")
       ->required()
-      ->type_name("DIR");
+      ->type_name("REPLICA");
   cmd->add_option("--mode", o.mode,
                   "fetch: Fetch divergence (every KRaft broker); ofle: OffsetsForLeaderEpoch "
                   "rounds (IBP 0.11-2.6); hw: the pre-0.11 high-watermark rule; all: side by side")
@@ -226,7 +252,10 @@ void register_predict(CLI::App& app, Globals& globals) {
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
       "lost, 1 committed records would be lost (or, with --elect, no replica can lead), 2 usage,\n"
-      "3 unreadable input.");
+      "3 unreadable input.\n"
+      "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
+      "partition of the leader's that a follower also holds gets its own section. From a\n"
+      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

@@ -67,8 +67,16 @@ expect_in "$SCRATCH/err" "--leader"
 # Without --ids the broker id comes from meta.properties, which these copies lack.
 expect_exit 2 "$KEPOCH" predict --elect --isr 1 "${dirs[@]}"
 expect_in "$SCRATCH/err" "no broker id"
-# With meta.properties in the log dir (tests/data/logdir: node.id=1) no --ids are needed.
-expect_exit 0 "$KEPOCH" predict -o json --elect --isr 1 "$DATA/logdir/t-0"
-[[ $(json "$SCRATCH/out" "(d['election']['leader'], d['leader']['dir'])") == "(1, '$DATA/logdir/t-0')" ]] ||
+# With meta.properties in the log dir no --ids are needed: tests/data/logdir is broker 1, and
+# a copy of it plays broker 2. The ISR [2] elects the copy, given as the second argument.
+mkdir "$SCRATCH/b2"
+cp -r "$DATA/logdir/." "$SCRATCH/b2/"
+sed -i 's/^node.id=1$/node.id=2/' "$SCRATCH/b2/meta.properties"
+expect_exit 0 "$KEPOCH" predict -o json --elect --isr 2 "$DATA/logdir/t-0" "$SCRATCH/b2/t-0"
+[[ $(json "$SCRATCH/out" "(d['election']['leader'], d['leader']['dir'])") == "(2, '$SCRATCH/b2/t-0')" ]] ||
   fail "meta.properties node.id: $(cat "$SCRATCH/out")"
+# Whole log dirs: the same election for every partition they share, one section each.
+expect_exit 0 "$KEPOCH" predict -o json --elect --isr 2 "$DATA/logdir" "$SCRATCH/b2"
+[[ $(json "$SCRATCH/out" "(d['election']['leader'], len(d['partitions']) > 1, all(p['leader']['dir'].startswith('$SCRATCH/b2') for p in d['partitions']))") == \
+  "(2, True, True)" ]] || fail "whole log dirs with --elect: $(cat "$SCRATCH/out")"
 echo "ok"

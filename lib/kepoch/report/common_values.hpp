@@ -2,6 +2,7 @@
 // Report pieces that several report shapes share, so each field has one spelling.
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kepoch/epoch/epoch_entry.hpp"
@@ -15,6 +16,14 @@ inline Value epochs_value(const std::vector<EpochEntry>& entries) {
   for (const auto& e : entries)
     list.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
   return list;
+}
+
+// ["...", ...]
+inline Value strings_value(const std::vector<std::string>& list) {
+  Value v = Value::array();
+  for (const auto& s : list)
+    v.push(s);
+  return v;
 }
 
 // The value, or null.

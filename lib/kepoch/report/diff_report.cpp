@@ -90,7 +90,8 @@ Value diff_value(const std::vector<PartitionReplica>& replicas, std::size_t refe
                    .set("fork_offset_by_batches", optional_value(c.fork_by_batches))
                    .set("differing_batches", std::move(batches))
                    .set("only_here", range_value(c.only_here))
-                   .set("only_there", range_value(c.only_there)));
+                   .set("only_there", range_value(c.only_there))
+                   .set("unanswered", strings_value(c.unanswered)));
   }
   const auto& ref = replicas[reference];
   return Value::object()

@@ -5,10 +5,13 @@
 //    "replicas": [{"dir", "log_end_offset", "high_watermark", "epochs", "truncate_to",
 //      "fetch_from", "removed_records", "removed_bytes", "removed_range", "lost_records",
 //      "committed_lost_records", "committed_loss", "first_lost_offset", "log_end_offset_after",
-//      "epochs_after", "note", "rounds": [{"request_epoch", "leader_epoch",
+//      "epochs_after", "note", "unanswered", "rounds": [{"request_epoch", "leader_epoch",
 //      "leader_end_offset", "follower_epoch", "follower_end_offset", "branch", "truncate_to",
 //      "completed"}], "modes"?: {"fetch": {...}, "ofle": {...}, "hw": {...}}}],
 //    "assumptions": [...]}
+// From snapshots, removed_records/removed_bytes and lost_records/committed_lost_records/
+// committed_loss are null when the snapshot did not keep the batches they need; "unanswered"
+// says which (it is empty for replica dirs).
 
 #include <vector>
 

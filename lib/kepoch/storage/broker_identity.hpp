@@ -1,6 +1,7 @@
 #pragma once
-// Which broker a partition replica directory belongs to: node.id from meta.properties in its
-// parent log dir (MetaProperties; broker.id for a ZooKeeper-era v0 file). Read-only.
+// Which broker a partition replica directory (or a whole log dir) belongs to: node.id from
+// meta.properties in the log dir (MetaProperties; broker.id for a ZooKeeper-era v0 file).
+// Read-only.
 
 #include <cstdint>
 #include <filesystem>

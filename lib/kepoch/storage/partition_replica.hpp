@@ -12,9 +12,14 @@
 //
 // Read-only; memory stays bounded (segments are walked batch by batch, nothing is kept
 // per batch).
+//
+// A replica read from a log dir snapshot (logdir_snapshot.hpp) has no segment files: it
+// carries the batches the snapshot kept (`stored`), and batches_from answers from those,
+// saying when they do not cover the range asked for.
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,7 +46,38 @@ struct ReplicaOverrides {
   std::optional<bool> clean_shutdown;
 };
 
+// One batch of the loaded log as diff and predict compare it, and where it sits in the log.
+struct BatchSummary {
+  std::uint64_t ordinal = 0;  // index in the loaded log: 0 is its first batch
+  std::int64_t base_offset = 0;
+  std::int64_t last_offset = 0;
+  std::int32_t records = 0;  // 1 for a legacy entry
+  std::uint32_t size = 0;    // bytes, log overhead included
+  std::uint32_t crc = 0;
+  std::int32_t epoch = -1;           // partition leader epoch (-1 for legacy entries)
+  std::uint64_t records_before = 0;  // in the batches before this one
+  std::uint64_t bytes_before = 0;
+  // A 64-bit hash chained over (base offset, last offset, crc) of every batch before this
+  // one: two replicas with the same digest and ordinal at a batch hold the same batches
+  // before it.
+  std::uint64_t digest_before = 0;
+};
+
+// The next digest_before after batch `b`.
+std::uint64_t chain_batch_digest(std::uint64_t digest, const BatchSummary& b);
+
+// The batches a snapshot kept of a replica (windows of the loaded log), and the log's
+// totals, so counts "from offset X to the end" need only the batch holding X.
+struct StoredBatches {
+  std::vector<BatchSummary> batches;  // ordinals strictly ascending
+  std::uint64_t batch_count = 0;      // in the whole loaded log
+  std::uint64_t records = 0;
+  std::uint64_t bytes = 0;
+};
+
 struct PartitionReplica {
+  // The replica dir; for a replica read from a snapshot, "<snapshot file>:<topic>-<partition>"
+  // (reports name replicas by it).
   std::filesystem::path dir;
   std::string topic;
   std::int32_t partition = 0;
@@ -64,6 +100,8 @@ struct PartitionReplica {
   // its election added at the log end (LogLoader's truncateFromEnd(LEO) would drop it only on
   // a restart, and becoming leader again adds a new one there).
   ReplicaLog as_leader;
+  // Set when the replica comes from a snapshot: the batches it kept (no segment files).
+  std::optional<StoredBatches> stored;
 };
 
 // Throws InputError when the directory cannot be read, its name is not a partition's, or
@@ -71,16 +109,23 @@ struct PartitionReplica {
 PartitionReplica load_partition_replica(const std::filesystem::path& dir,
                                         const ReplicaOverrides& overrides = {});
 
-// Loads replica dirs that must all hold one partition (the replicas of it on several
-// brokers). Throws UsageError naming the first dir that holds another partition.
-std::vector<PartitionReplica> load_replicas_of_one_partition(
-    const std::vector<std::filesystem::path>& dirs);
+// Calls `visit` for every batch of the loaded log (the segments as load_partition_replica
+// kept them, up to the log end offset), in order. Throws InputError for a replica read from
+// a snapshot (it has no segment files).
+void walk_batches(const PartitionReplica& replica,
+                  const std::function<void(const BatchSummary&)>& visit);
 
-// The batches of `replica` from offset `from` on: how many records and bytes, and each
-// batch's (base offset, last offset, crc), in order. Walks only the segments that matter.
+// The batches of `replica` from offset `from` on (those whose last offset is >= from and
+// whose base offset is < until): how many records and bytes, and each batch's (base offset,
+// last offset, crc), in order. Walks only the segments that matter. For a replica read from
+// a snapshot: the counts are known when the snapshot kept the batches at both ends of the
+// range, the list is complete when it kept every batch of the range (otherwise it holds the
+// kept ones).
 struct BatchRange {
   std::uint64_t records = 0;
   std::uint64_t bytes = 0;
+  bool counts_known = true;
+  bool batches_complete = true;
   struct Batch {
     std::int64_t base_offset;
     std::int64_t last_offset;

@@ -1,6 +1,9 @@
 #include "kepoch/storage/replica_diff.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -22,6 +25,112 @@ std::optional<std::int64_t> epoch_fork(const PartitionReplica& a, const Partitio
     if (a.loaded.cache.epoch_for_offset(o) != b.loaded.cache.epoch_for_offset(o)) return o;
   }
   return std::nullopt;
+}
+
+void record_difference(ReplicaComparison& c, std::int64_t base, std::int64_t last,
+                       std::uint32_t crc, std::optional<std::uint32_t> other_crc) {
+  if (c.differing_batches.size() < kMaxDifferingBatches)
+    c.differing_batches.push_back(DifferingBatch{base, last, crc, other_crc});
+}
+
+// Every batch of the range known on both sides (replica dirs, or snapshots that kept them
+// all): the first batch of `mine` the other does not hold identically is the fork.
+void compare_all_batches(const BatchRange& mine, const BatchRange& theirs, ReplicaComparison& c) {
+  std::map<std::int64_t, BatchRange::Batch> at;
+  for (const auto& x : theirs.batches)
+    at.emplace(x.base_offset, x);
+  for (const auto& x : mine.batches) {
+    const auto it = at.find(x.base_offset);
+    const bool same =
+        it != at.end() && it->second.last_offset == x.last_offset && it->second.crc == x.crc;
+    if (same) continue;
+    if (!c.fork_by_batches) c.fork_by_batches = x.base_offset;
+    record_difference(c, x.base_offset, x.last_offset, x.crc,
+                      it != at.end() ? std::optional(it->second.crc) : std::nullopt);
+  }
+}
+
+// A snapshot's kept batches; for a replica dir, all of its batches.
+StoredBatches kept_or_all(const PartitionReplica& r) {
+  if (r.stored) return *r.stored;
+  StoredBatches all;
+  walk_batches(r, [&](const BatchSummary& b) {
+    all.batches.push_back(b);
+    ++all.batch_count;
+  });
+  return all;
+}
+
+// Where a snapshot kept only windows: batches are compared where both sides kept one. The
+// first difference is the fork only when every batch of `mine` before it was compared: from
+// the range's first batch, or from an anchor (a batch both sides kept at the same offset
+// with the same ordinal and digest_before, which proves the batches before it identical)
+// with no batch left out since. What stays open goes to `unanswered`.
+void compare_kept_batches(const StoredBatches& mine, const StoredBatches& theirs,
+                          std::int64_t start, std::int64_t end, ReplicaComparison& c) {
+  std::map<std::int64_t, const BatchSummary*> at;
+  for (const auto& y : theirs.batches)
+    at.emplace(y.base_offset, &y);
+  // Whether the other side's batch at `offset` is known: kept, or known not to exist (the
+  // offset lies inside a kept batch, between two consecutive kept ones, or past its last).
+  auto known_there = [&](std::int64_t offset) {
+    if (at.count(offset)) return true;
+    const auto next = at.upper_bound(offset);
+    if (next == at.begin()) return next != at.end() && next->second->ordinal == 0;
+    const BatchSummary& prev = *std::prev(next)->second;
+    if (prev.last_offset >= offset) return true;
+    if (next == at.end()) return prev.ordinal + 1 == theirs.batch_count;
+    return next->second->ordinal == prev.ordinal + 1;
+  };
+  bool chain = true;  // every batch of `mine` in the range so far was compared
+  const BatchSummary* prev = nullptr;
+  const BatchSummary* last_in_range = nullptr;
+  std::optional<std::int64_t> first_found;
+  bool after_last_known = false;  // the batch after the last one in the range is known
+  for (const auto& x : mine.batches) {
+    const bool follows = prev ? prev->ordinal + 1 == x.ordinal : x.ordinal == 0;
+    const bool right_after_range = prev && prev == last_in_range;
+    prev = &x;
+    if (x.base_offset >= end) {
+      after_last_known = after_last_known || (right_after_range && follows);
+      continue;
+    }
+    if (x.last_offset < start) continue;
+    last_in_range = &x;
+    chain = chain && follows;
+    const auto it = at.find(x.base_offset);
+    if (it != at.end() && it->second->ordinal == x.ordinal &&
+        it->second->digest_before == x.digest_before)
+      chain = true;  // an anchor: identical up to here
+    if (!known_there(x.base_offset)) {
+      chain = false;
+      continue;
+    }
+    const bool same =
+        it != at.end() && it->second->last_offset == x.last_offset && it->second->crc == x.crc;
+    if (same) continue;
+    if (!first_found) first_found = x.base_offset;
+    if (!c.fork_by_batches && chain) c.fork_by_batches = x.base_offset;
+    record_difference(c, x.base_offset, x.last_offset, x.crc,
+                      it != at.end() ? std::optional(it->second->crc) : std::nullopt);
+  }
+  if (last_in_range && last_in_range->ordinal + 1 == mine.batch_count) after_last_known = true;
+  const bool all_compared = chain && (after_last_known || !last_in_range);
+  if (all_compared) return;
+  if (c.fork_by_batches) {
+    c.unanswered.push_back(
+        "differing_batches lists the differing batches only where the snapshots kept both");
+  } else if (first_found) {
+    c.unanswered.push_back(fmt::format(
+        "batches compared only where the snapshots kept both: the first differing one there "
+        "is at offset {}, an earlier one may lie between the kept windows",
+        *first_found));
+  } else {
+    c.unanswered.push_back(fmt::format(
+        "batches compared only where the snapshots kept both (offsets {} to {}): none differs "
+        "there, the batches between the kept windows are not known",
+        start, end - 1));
+  }
 }
 
 }  // namespace
@@ -50,21 +159,10 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
   const BatchRange mine = batches_from(a, start, end);
   const BatchRange theirs = batches_from(b, start, end);
-  std::map<std::int64_t, BatchRange::Batch> at;
-  for (const auto& x : theirs.batches)
-    at.emplace(x.base_offset, x);
-  for (const auto& x : mine.batches) {
-    const auto it = at.find(x.base_offset);
-    const bool same =
-        it != at.end() && it->second.last_offset == x.last_offset && it->second.crc == x.crc;
-    if (same) continue;
-    if (!c.fork_by_batches) c.fork_by_batches = x.base_offset;
-    if (c.differing_batches.size() < kMaxDifferingBatches) {
-      DifferingBatch d{x.base_offset, x.last_offset, x.crc, std::nullopt};
-      if (it != at.end()) d.other_crc = it->second.crc;
-      c.differing_batches.push_back(d);
-    }
-  }
+  if (mine.batches_complete && theirs.batches_complete)
+    compare_all_batches(mine, theirs, c);
+  else
+    compare_kept_batches(kept_or_all(a), kept_or_all(b), start, end, c);
   // Offsets one replica holds beyond the other's log end (or after the fork).
   const std::int64_t fork =
       std::min(c.fork_by_batches.value_or(end), c.fork_by_epochs.value_or(end));

@@ -1,10 +1,13 @@
 #pragma once
 // How replicas of one partition differ: where their epoch histories fork, confirmed by the
 // batches themselves (the same offsets holding different bytes is the "inconsistent data"
-// an unclean election leaves), and which offset ranges only one of them holds.
+// an unclean election leaves), and which offset ranges only one of them holds. Replicas read
+// from a snapshot are compared where the snapshot kept their batches; what that leaves open
+// is said in `unanswered`, never guessed.
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
@@ -33,8 +36,12 @@ struct ReplicaComparison {
   std::vector<DifferingBatch> differing_batches;  // at the same offsets, up to 100
   std::optional<OffsetRange> only_here;           // offsets this replica holds and the other not
   std::optional<OffsetRange> only_there;
+  // What could not be answered exactly, in sentences: a replica read from a snapshot keeps
+  // only windows of its batches, and batches between them cannot be compared. Empty for
+  // replica dirs.
+  std::vector<std::string> unanswered;
   bool identical() const {
-    return !fork_by_epochs && !fork_by_batches && !only_here && !only_there;
+    return !fork_by_epochs && !fork_by_batches && !only_here && !only_there && unanswered.empty();
   }
 };
 

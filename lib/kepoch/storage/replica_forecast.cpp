@@ -1,5 +1,7 @@
 #include "kepoch/storage/replica_forecast.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
 
 namespace kepoch {
@@ -15,7 +17,14 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   const BatchRange removed = batches_from(follower, cut);
   f.removed_records = removed.records;
   f.removed_bytes = removed.bytes;
-  if (!removed.batches.empty()) {
+  if (!removed.counts_known) {
+    f.removed_known = false;
+    f.unanswered.push_back(fmt::format(
+        "records and bytes removed from offset {}: the snapshot of {} did not keep the batch "
+        "holding it",
+        cut, follower.dir.string()));
+  }
+  if (removed.counts_known && !removed.batches.empty()) {
     f.removed_range = {std::max(cut, removed.batches.front().base_offset),
                        follower.log_end_offset - 1};
   }
@@ -25,6 +34,14 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   std::map<std::int64_t, BatchRange::Batch> leader_batches;
   for (const auto& b : at_leader.batches)
     leader_batches.emplace(b.base_offset, b);
+  if (!removed.batches_complete || !at_leader.batches_complete) {
+    f.lost_known = false;
+    f.unanswered.push_back(fmt::format(
+        "which removed records are lost: the snapshot of {} did not keep every batch from "
+        "offset {} to {}",
+        (removed.batches_complete ? leader : follower).dir.string(), cut, follower.log_end_offset));
+    return f;
+  }
   const std::int64_t committed_below = follower.loaded.high_watermark;
   for (const auto& b : removed.batches) {
     const auto it = leader_batches.find(b.base_offset);

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/storage/partition_replica.hpp"
@@ -22,7 +24,13 @@ struct ReplicaForecast {
   std::uint64_t lost_records = 0;            // removed and not held identically by the leader
   std::uint64_t committed_lost_records = 0;  // of those, below the follower's high watermark
   std::optional<std::int64_t> first_lost_offset;
-  bool committed_loss() const { return committed_lost_records > 0; }
+  // False when a replica read from a snapshot did not keep the batches needed: the removed
+  // counts (the batch holding the truncation offset), or the lost ones (every batch from
+  // there on, the follower's and the leader's). `unanswered` says which, in sentences.
+  bool removed_known = true;
+  bool lost_known = true;
+  std::vector<std::string> unanswered;
+  bool committed_loss() const { return lost_known && committed_lost_records > 0; }
 };
 
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,

@@ -1,0 +1,93 @@
+#pragma once
+// A log dir snapshot: what `diff` and `predict` need of every partition replica in a
+// broker's log dir(s), in a small text file that can be copied off the machine instead of
+// the data. Written by write_logdir_snapshot (logdir_snapshot_writer.cpp), read back by
+// read_logdir_snapshot (logdir_snapshot_reader.cpp); the layout is documented at the top of
+// both. Each replica is loaded as load_partition_replica does (partition_replica.hpp) and
+// keeps, besides its loaded state, windows of its batches:
+//
+//   - around each boundary: `window` batches before and after the batch holding each epoch
+//     start offset (of the checkpoint, the rebuilt history and the loaded caches), the log
+//     start, the recovery point and the high watermark;
+//   - the tail: from `window` batches before the high watermark to the log end, at most
+//     kTailWindowFactor * window batches (the last ones);
+//
+// and every kept batch carries the records and bytes before it, so "records and bytes from
+// offset X to the log end" is exact whenever the batch holding X and the one before it were
+// kept: epoch start offsets, the high watermark, the log end, and usually the leader's end
+// offsets (its epoch boundaries sit in the follower's tail window). Every kept batch also
+// carries a digest of all the batches before it (chain_batch_digest), so `diff` can tell two
+// replicas identical up to a kept batch without the batches between windows.
+//
+// What a snapshot cannot answer (diff and predict say so in `unanswered`, never guess):
+//   - records and bytes removed from an offset whose batch (or the one before) was not kept;
+//   - which removed records are lost, when a batch from the truncation offset to the
+//     follower's log end was not kept by the follower's or the leader's snapshot;
+//   - the first differing batch, when a batch of the range lies between windows after the
+//     last point where both replicas' digests agree (e.g. log start offsets differ).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kepoch/storage/partition_replica.hpp"
+
+namespace kepoch {
+
+inline constexpr std::string_view kSnapshotFormat = "kepoch-logdir-snapshot";
+inline constexpr std::int64_t kSnapshotVersion = 1;
+inline constexpr std::uint32_t kDefaultSnapshotWindow = 16;
+inline constexpr std::uint32_t kTailWindowFactor = 64;
+inline constexpr std::uint64_t kMaxSnapshotBytes = 1ull << 30;
+inline constexpr std::size_t kMaxSnapshotLineBytes = 64u << 20;
+
+struct SnapshotOptions {
+  std::uint32_t window = kDefaultSnapshotWindow;  // at least 1
+};
+
+// A partition dir of a snapshotted log dir that was not included, and why.
+struct SnapshotSkip {
+  std::string dir;  // as found: <log dir>/<name>
+  std::string reason;
+};
+
+struct LogDirSnapshot {
+  std::filesystem::path file;
+  std::uint32_t window = kDefaultSnapshotWindow;
+  std::vector<std::string> log_dirs;
+  std::vector<PartitionReplica> replicas;  // `stored` set; dir is "<file>:<topic>-<partition>"
+  std::vector<std::string> log_dir_of;     // per replica: the log dir it was in
+  std::vector<SnapshotSkip> skipped;
+};
+
+// The partition dirs of a log dir that diff, predict and snapshots take: the normal
+// topic-partition dirs in name order (not the metadata log, nor -delete/-future/-stray
+// dirs, which go to `skipped`). Throws InputError when the log dir cannot be listed.
+std::vector<std::filesystem::path> partition_dirs_of_log_dir(const std::filesystem::path& log_dir,
+                                                             std::vector<SnapshotSkip>& skipped);
+
+struct SnapshotSummary {
+  std::uint64_t replicas = 0;
+  std::uint64_t kept_batches = 0;
+  std::uint64_t batches = 0;  // in the replicas' loaded logs
+  std::vector<SnapshotSkip> skipped;
+};
+
+// Writes the snapshot of `log_dirs` to `out`. A partition dir that cannot be loaded is
+// listed as skipped with the error. Throws InputError when a log dir cannot be listed.
+// Opens the log dirs read-only and creates nothing: the caller owns `out`.
+SnapshotSummary write_logdir_snapshot(std::ostream& out,
+                                      const std::vector<std::filesystem::path>& log_dirs,
+                                      const SnapshotOptions& options = {});
+
+// Reads a snapshot file. Throws InputError naming the file, the line and what was expected
+// when it is not one this version writes (truncated, another version, a field of the wrong
+// type or out of range).
+LogDirSnapshot read_logdir_snapshot(const std::filesystem::path& file);
+// The same from text (`name` is used in errors and replica names).
+LogDirSnapshot parse_logdir_snapshot(std::string_view text, const std::filesystem::path& name);
+
+}  // namespace kepoch

@@ -1,0 +1,350 @@
+// Reads a log dir snapshot, version 1; the layout is at the top of
+// logdir_snapshot_writer.cpp. A parser: the file is bounded (kMaxSnapshotBytes, lines
+// kMaxSnapshotLineBytes), every line must be one JSON object of the kind expected there, and
+// every field is checked for its type and range. Errors name the file, the line and what was
+// expected ("snap.jsonl:7: replica.loaded.log_end_offset: expected an integer in [...],
+// found \"x\"").
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace {
+
+class SnapshotParser {
+ public:
+  SnapshotParser(std::string_view text, const fs::path& name) : text_(text), name_(name) {}
+
+  LogDirSnapshot parse() {
+    LogDirSnapshot s;
+    s.file = name_;
+    header(next_line("the header line"), s);
+    std::uint64_t batch_lines = 0;
+    for (;;) {
+      const json line = next_line("a replica, skipped or end line");
+      if (line.contains("end")) {
+        end(line, s, batch_lines);
+        break;
+      }
+      if (line.contains("skipped")) {
+        const json& k = object(line, "skipped", "skipped");
+        s.skipped.push_back(
+            {string(k, "dir", "skipped.dir"), string(k, "reason", "skipped.reason")});
+        continue;
+      }
+      if (!line.contains("replica")) fail("", "a replica, skipped or end line", line);
+      replica(line, s, batch_lines);
+    }
+    if (pos_ < text_.size()) {
+      ++line_no_;
+      fail_text("", "nothing after the end line", "more text");
+    }
+    return s;
+  }
+
+ private:
+  [[noreturn]] void fail_text(std::string_view field, std::string_view expected,
+                              const std::string& found) {
+    throw InputError(
+        name_.string(),
+        fmt::format("{}{}expected {}, found {}", field, field.empty() ? "" : ": ", expected, found),
+        line_no_);
+  }
+  [[noreturn]] void fail(std::string_view field, std::string_view expected, const json& found) {
+    std::string text = found.dump();
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    fail_text(field, expected, text);
+  }
+
+  json next_line(std::string_view expected) {
+    ++line_no_;
+    if (pos_ >= text_.size()) fail_text("", expected, "the end of the file (truncated snapshot?)");
+    const std::size_t nl = text_.find('\n', pos_);
+    if (nl == std::string_view::npos)
+      fail_text("", fmt::format("{} ending with a newline", expected), "a line cut short");
+    const std::string_view line = text_.substr(pos_, nl - pos_);
+    pos_ = nl + 1;
+    if (line.size() > kMaxSnapshotLineBytes)
+      fail_text("", fmt::format("a line of at most {} bytes", kMaxSnapshotLineBytes),
+                fmt::format("{} bytes", line.size()));
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::exception& e) {  // parse_error, out_of_range (1e400)
+      fail_text("", fmt::format("{} (one JSON object)", expected),
+                fmt::format("bad JSON: {}", e.what()));
+    }
+    if (!j.is_object()) fail("", fmt::format("{} (one JSON object)", expected), j);
+    return j;
+  }
+
+  const json& field(const json& o, std::string_view key, std::string_view path) {
+    const auto it = o.find(key);
+    if (it == o.end()) fail_text(path, "a field", "none");
+    return *it;
+  }
+  const json& object(const json& o, std::string_view key, std::string_view path) {
+    const json& v = field(o, key, path);
+    if (!v.is_object()) fail(path, "an object", v);
+    return v;
+  }
+  const json& array(const json& o, std::string_view key, std::string_view path) {
+    const json& v = field(o, key, path);
+    if (!v.is_array()) fail(path, "an array", v);
+    return v;
+  }
+  std::string string(const json& o, std::string_view key, std::string_view path) {
+    const json& v = field(o, key, path);
+    if (!v.is_string()) fail(path, "a string", v);
+    return v.get<std::string>();
+  }
+  bool boolean(const json& o, std::string_view key, std::string_view path) {
+    const json& v = field(o, key, path);
+    if (!v.is_boolean()) fail(path, "true or false", v);
+    return v.get<bool>();
+  }
+  template <typename T>
+  T integer(const json& v, std::string_view path) {
+    constexpr auto lo = std::numeric_limits<T>::min();
+    constexpr auto hi = std::numeric_limits<T>::max();
+    bool fits = false;
+    if (v.is_number_unsigned()) {
+      fits = std::cmp_less_equal(v.get<std::uint64_t>(), hi);
+    } else if (v.is_number_integer()) {
+      const auto x = v.get<std::int64_t>();
+      fits = std::cmp_greater_equal(x, lo) && std::cmp_less_equal(x, hi);
+    }
+    if (!fits) fail(path, fmt::format("an integer in [{}, {}]", lo, hi), v);
+    return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                  : static_cast<T>(v.get<std::int64_t>());
+  }
+  template <typename T>
+  T integer(const json& o, std::string_view key, std::string_view path) {
+    return integer<T>(field(o, key, path), path);
+  }
+  template <typename T>
+  std::optional<T> optional_integer(const json& o, std::string_view key, std::string_view path) {
+    const json& v = field(o, key, path);
+    if (v.is_null()) return std::nullopt;
+    return integer<T>(v, path);
+  }
+
+  std::vector<EpochEntry> entries(const json& o, std::string_view key, const std::string& path) {
+    std::vector<EpochEntry> out;
+    for (const json& e : array(o, key, path)) {
+      if (!e.is_array() || e.size() != 2) fail(path, "[epoch, start_offset] pairs", e);
+      out.push_back({integer<std::int32_t>(e[0], path + "[].epoch"),
+                     integer<std::int64_t>(e[1], path + "[].start_offset")});
+    }
+    return out;
+  }
+
+  // A loaded cache is monotonic; assigning its entries in order rebuilds it exactly.
+  LeaderEpochCache cache(const json& o, std::string_view key, const std::string& path) {
+    const std::vector<EpochEntry> list = entries(o, key, path);
+    LeaderEpochCache c;
+    try {
+      for (const auto& e : list)
+        c.assign(e);
+    } catch (const InvalidEpochEntry&) {
+      fail(path, "entries with epoch >= 0 and start offset >= 0", o.at(std::string(key)));
+    }
+    if (c.entries() != list)
+      fail(path, "entries increasing in epoch and in start offset", o.at(std::string(key)));
+    return c;
+  }
+
+  ReplicaLog log(const json& o, std::string_view key) {
+    const std::string p(key);
+    const json& l = object(o, key, p);
+    ReplicaLog r;
+    r.cache = cache(l, "epochs", p + ".epochs");
+    r.log_start_offset = integer<std::int64_t>(l, "log_start_offset", p + ".log_start_offset");
+    r.log_end_offset = integer<std::int64_t>(l, "log_end_offset", p + ".log_end_offset");
+    r.high_watermark = integer<std::int64_t>(l, "high_watermark", p + ".high_watermark");
+    return r;
+  }
+
+  void header(const json& h, LogDirSnapshot& s) {
+    const json& format = field(h, "format", "format");
+    if (!format.is_string() || format.get<std::string>() != kSnapshotFormat)
+      fail("format", fmt::format("\"{}\"", kSnapshotFormat), format);
+    const json& version = field(h, "version", "version");
+    if (!version.is_number_integer() || version.get<std::int64_t>() != kSnapshotVersion)
+      fail("version",
+           fmt::format("{} (this kepoch reads version {})", kSnapshotVersion, kSnapshotVersion),
+           version);
+    s.window = integer<std::uint32_t>(h, "window", "window");
+    for (const json& d : array(h, "log_dirs", "log_dirs")) {
+      if (!d.is_string()) fail("log_dirs[]", "a string", d);
+      s.log_dirs.push_back(d.get<std::string>());
+    }
+    const json expected_fields = {"ordinal",      "base_offset",  "last_offset", "records",
+                                  "size",         "crc",          "epoch",       "records_before",
+                                  "bytes_before", "digest_before"};
+    const json& fields = field(h, "batch_fields", "batch_fields");
+    if (fields != expected_fields) fail("batch_fields", expected_fields.dump(), fields);
+  }
+
+  void replica(const json& line, LogDirSnapshot& s, std::uint64_t& batch_lines) {
+    const json& o = object(line, "replica", "replica");
+    PartitionReplica r;
+    const std::string log_dir = string(o, "log_dir", "replica.log_dir");
+    const std::string name = string(o, "name", "replica.name");
+    r.dir = name_.string() + ":" + name;
+    r.topic = string(o, "topic", "replica.topic");
+    r.partition = integer<std::int32_t>(o, "partition", "replica.partition");
+    if (name != fmt::format("{}-{}", r.topic, r.partition))
+      fail("replica.name", fmt::format("\"{}-{}\" (topic-partition)", r.topic, r.partition),
+           json(name));
+    const json& id = field(o, "topic_id", "replica.topic_id");
+    if (!id.is_null()) {
+      if (!id.is_string()) fail("replica.topic_id", "a topic id string or null", id);
+      const UuidParse u = parse_uuid(id.get<std::string>());
+      if (!u.ok) fail("replica.topic_id", "a Kafka Uuid (22 base64 characters)", id);
+      r.topic_id = u.uuid;
+    }
+    r.clean_shutdown = boolean(o, "clean_shutdown", "replica.clean_shutdown");
+    r.high_watermark =
+        optional_integer<std::int64_t>(o, "high_watermark", "replica.high_watermark");
+    r.recovery_point =
+        optional_integer<std::int64_t>(o, "recovery_point", "replica.recovery_point");
+    r.log_start_checkpoint =
+        optional_integer<std::int64_t>(o, "log_start_checkpoint", "replica.log_start_checkpoint");
+    r.checkpoint_entries = entries(o, "checkpoint_entries", "replica.checkpoint_entries");
+    r.rebuilt_entries = entries(o, "rebuilt_entries", "replica.rebuilt_entries");
+    r.log_end_offset = integer<std::int64_t>(o, "log_end_offset", "replica.log_end_offset");
+    const json& stop = field(o, "recovery_stop", "replica.recovery_stop");
+    if (!stop.is_null()) r.recovery_stop = recovery_stop(stop);
+    r.recovery_truncated_bytes =
+        integer<std::uint64_t>(o, "recovery_truncated_bytes", "replica.recovery_truncated_bytes");
+    r.loaded = log(o, "loaded");
+    r.as_leader = log(o, "as_leader");
+    for (const json& seg : array(o, "segments", "replica.segments")) {
+      if (!seg.is_object()) fail("replica.segments[]", "an object", seg);
+      SegmentSummary x;
+      x.file = string(seg, "file", "replica.segments[].file");
+      x.base_offset = integer<std::int64_t>(seg, "base_offset", "replica.segments[].base_offset");
+      x.size_bytes = integer<std::uint64_t>(seg, "size_bytes", "replica.segments[].size_bytes");
+      x.batches = integer<std::uint64_t>(seg, "batches", "replica.segments[].batches");
+      x.next_offset =
+          optional_integer<std::int64_t>(seg, "next_offset", "replica.segments[].next_offset");
+      r.segments.push_back(x);
+    }
+    for (const json& n : array(o, "notes", "replica.notes")) {
+      if (!n.is_string()) fail("replica.notes[]", "a string", n);
+      r.notes.push_back(n.get<std::string>());
+    }
+    StoredBatches stored;
+    stored.batch_count = integer<std::uint64_t>(o, "batch_count", "replica.batch_count");
+    stored.records = integer<std::uint64_t>(o, "records", "replica.records");
+    stored.bytes = integer<std::uint64_t>(o, "bytes", "replica.bytes");
+    const auto kept = integer<std::uint64_t>(o, "kept_batches", "replica.kept_batches");
+    if (kept > stored.batch_count)
+      fail("replica.kept_batches", fmt::format("at most batch_count ({})", stored.batch_count),
+           json(kept));
+    for (std::uint64_t i = 0; i < kept; ++i) {
+      const std::string expected = fmt::format("batch line {} of {} of {}", i + 1, kept, name);
+      stored.batches.push_back(batch(next_line(expected), expected, stored));
+      ++batch_lines;
+    }
+    r.stored = std::move(stored);
+    s.replicas.push_back(std::move(r));
+    s.log_dir_of.push_back(log_dir);
+  }
+
+  LogEnd recovery_stop(const json& stop) {
+    if (!stop.is_object()) fail("replica.recovery_stop", "an object or null", stop);
+    LogEnd e;
+    const std::string reason = string(stop, "reason", "replica.recovery_stop.reason");
+    bool known = false;
+    for (auto r : {LogEndReason::end_of_file, LogEndReason::partial_header,
+                   LogEndReason::partial_batch, LogEndReason::corrupt_size}) {
+      if (reason == log_end_reason_name(r)) {
+        e.reason = r;
+        known = true;
+      }
+    }
+    if (!known)
+      fail("replica.recovery_stop.reason",
+           "end-of-file, partial-header, partial-batch or corrupt-size", json(reason));
+    e.position = integer<std::uint64_t>(stop, "position", "replica.recovery_stop.position");
+    e.trailing_bytes =
+        integer<std::uint64_t>(stop, "trailing_bytes", "replica.recovery_stop.trailing_bytes");
+    e.message = string(stop, "message", "replica.recovery_stop.message");
+    return e;
+  }
+
+  BatchSummary batch(const json& line, const std::string& expected, const StoredBatches& stored) {
+    if (!line.contains("batch")) fail("", expected, line);
+    const json& a = array(line, "batch", "batch");
+    if (a.size() != 10) fail("batch", "an array of the 10 batch_fields", a);
+    BatchSummary b;
+    b.ordinal = integer<std::uint64_t>(a[0], "batch.ordinal");
+    b.base_offset = integer<std::int64_t>(a[1], "batch.base_offset");
+    b.last_offset = integer<std::int64_t>(a[2], "batch.last_offset");
+    b.records = integer<std::int32_t>(a[3], "batch.records");
+    b.size = integer<std::uint32_t>(a[4], "batch.size");
+    b.crc = integer<std::uint32_t>(a[5], "batch.crc");
+    b.epoch = integer<std::int32_t>(a[6], "batch.epoch");
+    b.records_before = integer<std::uint64_t>(a[7], "batch.records_before");
+    b.bytes_before = integer<std::uint64_t>(a[8], "batch.bytes_before");
+    b.digest_before = integer<std::uint64_t>(a[9], "batch.digest_before");
+    if (b.ordinal >= stored.batch_count)
+      fail("batch.ordinal", fmt::format("below batch_count ({})", stored.batch_count),
+           json(b.ordinal));
+    if (!stored.batches.empty() && b.ordinal <= stored.batches.back().ordinal)
+      fail("batch.ordinal",
+           fmt::format("above the previous batch's ({})", stored.batches.back().ordinal),
+           json(b.ordinal));
+    if (b.last_offset < b.base_offset)
+      fail("batch.last_offset", fmt::format("at least base_offset ({})", b.base_offset),
+           json(b.last_offset));
+    if (!stored.batches.empty() && b.base_offset <= stored.batches.back().last_offset)
+      fail("batch.base_offset",
+           fmt::format("above the previous batch's last offset ({})",
+                       stored.batches.back().last_offset),
+           json(b.base_offset));
+    if (b.records_before > stored.records || b.bytes_before > stored.bytes)
+      fail("batch.records_before", "counts within the replica's records and bytes",
+           json::array({b.records_before, b.bytes_before}));
+    return b;
+  }
+
+  void end(const json& line, const LogDirSnapshot& s, std::uint64_t batch_lines) {
+    const json& e = object(line, "end", "end");
+    const auto replicas = integer<std::uint64_t>(e, "replicas", "end.replicas");
+    const auto batches = integer<std::uint64_t>(e, "batches", "end.batches");
+    if (replicas != s.replicas.size())
+      fail("end.replicas", fmt::format("{} (the replica lines read)", s.replicas.size()),
+           json(replicas));
+    if (batches != batch_lines)
+      fail("end.batches", fmt::format("{} (the batch lines read)", batch_lines), json(batches));
+  }
+
+  std::string_view text_;
+  fs::path name_;
+  std::size_t pos_ = 0;
+  int line_no_ = 0;
+};
+
+}  // namespace
+
+LogDirSnapshot parse_logdir_snapshot(std::string_view text, const fs::path& name) {
+  return SnapshotParser(text, name).parse();
+}
+
+LogDirSnapshot read_logdir_snapshot(const fs::path& file) {
+  return parse_logdir_snapshot(read_small_file(file, kMaxSnapshotBytes), file);
+}
+
+}  // namespace kepoch

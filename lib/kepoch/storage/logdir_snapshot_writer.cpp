@@ -1,0 +1,252 @@
+// Writes a log dir snapshot (logdir_snapshot.hpp). Layout, version 1 (JSON Lines: one JSON
+// object per line, UTF-8, every line ends with "\n"; offsets are int64, counts uint64):
+//
+//   line 1   {"format": "kepoch-logdir-snapshot", "version": 1, "window": N,
+//             "log_dirs": ["<log dir>", ...],
+//             "batch_fields": ["ordinal", "base_offset", "last_offset", "records", "size",
+//                              "crc", "epoch", "records_before", "bytes_before",
+//                              "digest_before"]}
+//   per partition replica (log dirs in argument order, partition dirs in name order):
+//            {"replica": {"log_dir", "name", "topic", "partition", "topic_id": str|null,
+//              "clean_shutdown": bool, "high_watermark": int|null, "recovery_point": int|null,
+//              "log_start_checkpoint": int|null, "checkpoint_entries": [[epoch, start], ...],
+//              "rebuilt_entries": [[epoch, start], ...], "log_end_offset",
+//              "recovery_stop": {"reason", "position", "trailing_bytes", "message"}|null,
+//              "recovery_truncated_bytes",
+//              "loaded": {"epochs": [[epoch, start], ...], "log_start_offset",
+//                         "log_end_offset", "high_watermark"},
+//              "as_leader": {the same four},
+//              "segments": [{"file", "base_offset", "size_bytes", "batches",
+//                            "next_offset": int|null}, ...],
+//              "notes": [str, ...], "batch_count", "records", "bytes", "kept_batches"}}
+//            then exactly kept_batches lines, ordinals strictly ascending, each one batch of
+//            the loaded log in the order of "batch_fields" (records_before, bytes_before:
+//            the records and bytes of the batches before it in the loaded log;
+//            digest_before: chain_batch_digest over the batches before it, a uint64):
+//            {"batch": [ordinal, base_offset, last_offset, records, size, crc, epoch,
+//                       records_before, bytes_before, digest_before]}
+//   per partition dir that could not be loaded or is not a replica diff/predict take:
+//            {"skipped": {"dir", "reason"}}
+//   last     {"end": {"replicas": R, "batches": B}}   (B: batch lines in the file)
+//
+// Which batches are kept: see logdir_snapshot.hpp (windows around boundaries, the tail).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <system_error>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+namespace {
+
+json entries_json(const std::vector<EpochEntry>& entries) {
+  json list = json::array();
+  for (const auto& e : entries)
+    list.push_back(json::array({e.epoch, e.start_offset}));
+  return list;
+}
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json log_json(const ReplicaLog& log) {
+  return {{"epochs", entries_json(log.cache.entries())},
+          {"log_start_offset", log.log_start_offset},
+          {"log_end_offset", log.log_end_offset},
+          {"high_watermark", log.high_watermark}};
+}
+
+json replica_json(const PartitionReplica& r, const fs::path& log_dir) {
+  json segments = json::array();
+  for (const auto& s : r.segments) {
+    segments.push_back({{"file", s.file.filename().string()},
+                        {"base_offset", s.base_offset},
+                        {"size_bytes", s.size_bytes},
+                        {"batches", s.batches},
+                        {"next_offset", optional_json(s.next_offset)}});
+  }
+  json stop = nullptr;
+  if (r.recovery_stop) {
+    stop = {{"reason", std::string(log_end_reason_name(r.recovery_stop->reason))},
+            {"position", r.recovery_stop->position},
+            {"trailing_bytes", r.recovery_stop->trailing_bytes},
+            {"message", r.recovery_stop->message}};
+  }
+  return {{"log_dir", log_dir.string()},
+          {"name", r.dir.filename().string()},
+          {"topic", r.topic},
+          {"partition", r.partition},
+          {"topic_id", r.topic_id ? json(r.topic_id->to_string()) : json(nullptr)},
+          {"clean_shutdown", r.clean_shutdown},
+          {"high_watermark", optional_json(r.high_watermark)},
+          {"recovery_point", optional_json(r.recovery_point)},
+          {"log_start_checkpoint", optional_json(r.log_start_checkpoint)},
+          {"checkpoint_entries", entries_json(r.checkpoint_entries)},
+          {"rebuilt_entries", entries_json(r.rebuilt_entries)},
+          {"log_end_offset", r.log_end_offset},
+          {"recovery_stop", stop},
+          {"recovery_truncated_bytes", r.recovery_truncated_bytes},
+          {"loaded", log_json(r.loaded)},
+          {"as_leader", log_json(r.as_leader)},
+          {"segments", segments},
+          {"notes", r.notes}};
+}
+
+// The offsets whose batches (and `window` on either side) a snapshot keeps.
+std::vector<std::int64_t> boundaries(const PartitionReplica& r) {
+  std::set<std::int64_t> points{r.loaded.log_start_offset, r.loaded.high_watermark};
+  if (r.recovery_point) points.insert(*r.recovery_point);
+  for (const auto* list : {&r.checkpoint_entries, &r.rebuilt_entries})
+    for (const auto& e : *list)
+      points.insert(e.start_offset);
+  for (const auto* log : {&r.loaded, &r.as_leader})
+    for (const auto& e : log->cache.entries())
+      points.insert(e.start_offset);
+  return {points.begin(), points.end()};
+}
+
+// One pass over the loaded log, keeping the windows: memory is bounded by the number of
+// boundaries times the window, plus the tail.
+std::vector<BatchSummary> kept_batches(const PartitionReplica& r, StoredBatches& totals,
+                                       std::uint32_t window) {
+  const std::vector<std::int64_t> points = boundaries(r);
+  const std::size_t tail_cap = static_cast<std::size_t>(window) * kTailWindowFactor;
+  std::vector<BatchSummary> kept;
+  std::deque<BatchSummary> before;  // the last `window` batches not kept
+  std::deque<BatchSummary> tail;    // from the high watermark on, the last tail_cap
+  std::size_t next_point = 0;
+  std::uint32_t after = 0;
+  walk_batches(r, [&](const BatchSummary& b) {
+    ++totals.batch_count;
+    totals.records += static_cast<std::uint64_t>(b.records);
+    totals.bytes += b.size;
+    bool boundary = false;
+    while (next_point < points.size() && points[next_point] <= b.last_offset) {
+      boundary = true;
+      ++next_point;
+    }
+    if (boundary) {
+      kept.insert(kept.end(), before.begin(), before.end());
+      before.clear();
+      after = window;
+      kept.push_back(b);
+      return;
+    }
+    if (after > 0) {
+      --after;
+      kept.push_back(b);
+      return;
+    }
+    before.push_back(b);
+    if (before.size() > window) before.pop_front();
+    if (b.last_offset >= r.loaded.high_watermark) {
+      tail.push_back(b);
+      if (tail.size() > tail_cap) tail.pop_front();
+    }
+  });
+  kept.insert(kept.end(), before.begin(), before.end());  // the batches before the log end
+  kept.insert(kept.end(), tail.begin(), tail.end());
+  std::sort(kept.begin(), kept.end(),
+            [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; });
+  kept.erase(std::unique(kept.begin(), kept.end(),
+                         [](const auto& a, const auto& b) { return a.ordinal == b.ordinal; }),
+             kept.end());
+  return kept;
+}
+
+}  // namespace
+
+std::vector<fs::path> partition_dirs_of_log_dir(const fs::path& log_dir,
+                                                std::vector<SnapshotSkip>& skipped) {
+  std::error_code ec;
+  if (!fs::is_directory(log_dir, ec))
+    throw InputError(log_dir.string(), "not a directory (expected a broker log dir)");
+  std::vector<fs::path> dirs;
+  for (fs::directory_iterator it(log_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (!it->is_directory(type_ec)) continue;
+    const std::string name = it->path().filename().string();
+    const auto parse = parse_partition_dir_name(name, it->path().string());
+    if (!parse.name) continue;  // not a partition dir (remote-log-index-cache, ...)
+    if (name == "__cluster_metadata-0") {
+      skipped.push_back({it->path().string(), "the KRaft metadata log (not fetched by replicas)"});
+    } else if (parse.name->state != PartitionDirState::normal) {
+      skipped.push_back({it->path().string(), fmt::format("a -{} dir, not a live replica",
+                                                          to_string(parse.name->state))});
+    } else {
+      dirs.push_back(it->path());
+    }
+  }
+  if (ec) throw InputError(log_dir.string(), "cannot list directory: " + ec.message());
+  std::sort(dirs.begin(), dirs.end());
+  std::sort(skipped.begin(), skipped.end(),
+            [](const auto& a, const auto& b) { return a.dir < b.dir; });
+  return dirs;
+}
+
+SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::path>& log_dirs,
+                                      const SnapshotOptions& options) {
+  const std::uint32_t window = std::max<std::uint32_t>(options.window, 1);
+  json dirs = json::array();
+  for (const auto& d : log_dirs)
+    dirs.push_back(d.string());
+  out << json{{"format", kSnapshotFormat},
+              {"version", kSnapshotVersion},
+              {"window", window},
+              {"log_dirs", dirs},
+              {"batch_fields",
+               {"ordinal", "base_offset", "last_offset", "records", "size", "crc", "epoch",
+                "records_before", "bytes_before", "digest_before"}}}
+             .dump()
+      << '\n';
+  SnapshotSummary summary;
+  for (const auto& log_dir : log_dirs) {
+    std::vector<SnapshotSkip> skipped;
+    for (const auto& dir : partition_dirs_of_log_dir(log_dir, skipped)) {
+      PartitionReplica r;
+      try {
+        r = load_partition_replica(dir);
+      } catch (const InputError& e) {
+        skipped.push_back({dir.string(), e.what()});
+        continue;
+      }
+      StoredBatches totals;
+      const std::vector<BatchSummary> kept = kept_batches(r, totals, window);
+      json line = replica_json(r, log_dir);
+      line["batch_count"] = totals.batch_count;
+      line["records"] = totals.records;
+      line["bytes"] = totals.bytes;
+      line["kept_batches"] = kept.size();
+      out << json{{"replica", line}}.dump() << '\n';
+      for (const auto& b : kept) {
+        out << json{{"batch",
+                     {b.ordinal, b.base_offset, b.last_offset, b.records, b.size, b.crc, b.epoch,
+                      b.records_before, b.bytes_before, b.digest_before}}}
+                   .dump()
+            << '\n';
+      }
+      ++summary.replicas;
+      summary.kept_batches += kept.size();
+      summary.batches += totals.batch_count;
+    }
+    for (const auto& s : skipped)
+      out << json{{"skipped", {{"dir", s.dir}, {"reason", s.reason}}}}.dump() << '\n';
+    summary.skipped.insert(summary.skipped.end(), skipped.begin(), skipped.end());
+  }
+  out << json{{"end", {{"replicas", summary.replicas}, {"batches", summary.kept_batches}}}}.dump()
+      << '\n';
+  return summary;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,135 @@
+#include "kepoch/storage/replica_sources.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <system_error>
+#include <utility>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+namespace {
+
+// A broker log dir holds meta.properties or the offset checkpoints LogManager writes; a
+// partition replica dir holds neither.
+bool is_log_dir(const fs::path& dir) {
+  std::error_code ec;
+  for (std::string_view name :
+       {kMetaPropertiesName, std::string_view("replication-offset-checkpoint"),
+        std::string_view("recovery-point-offset-checkpoint"),
+        std::string_view("log-start-offset-checkpoint")})
+    if (fs::exists(dir / name, ec)) return true;
+  return false;
+}
+
+ReplicaSource from_log_dir(const std::string& argument) {
+  ReplicaSource s{argument, true, {}, {}};
+  std::vector<SnapshotSkip> skipped;
+  for (const auto& dir : partition_dirs_of_log_dir(argument, skipped)) {
+    try {
+      s.replicas.push_back(load_partition_replica(dir));
+    } catch (const InputError& e) {
+      skipped.push_back({dir.string(), e.what()});
+    }
+  }
+  for (const auto& k : skipped)
+    s.notes.push_back(fmt::format("{}: left out: {}", k.dir, k.reason));
+  return s;
+}
+
+ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
+                            const std::optional<std::string>& partition) {
+  LogDirSnapshot snap = read_logdir_snapshot(file);
+  ReplicaSource s{argument, !partition, {}, {}};
+  for (auto& r : snap.replicas) {
+    if (!partition || fmt::format("{}-{}", r.topic, r.partition) == *partition)
+      s.replicas.push_back(std::move(r));
+  }
+  if (partition && s.replicas.empty()) {
+    throw UsageError(fmt::format("{}: the snapshot holds no partition {} (it holds {} replicas)",
+                                 file.string(), *partition, snap.replicas.size()));
+  }
+  if (!partition) {
+    for (const auto& k : snap.skipped)
+      s.notes.push_back(fmt::format("{}: {}: left out: {}", file.string(), k.dir, k.reason));
+  }
+  return s;
+}
+
+}  // namespace
+
+ReplicaSource load_replica_source(const std::string& argument) {
+  std::error_code ec;
+  const fs::path path(argument);
+  if (fs::is_directory(path, ec)) {
+    if (is_log_dir(path)) return from_log_dir(argument);
+    return ReplicaSource{argument, false, {load_partition_replica(path)}, {}};
+  }
+  if (fs::is_regular_file(path, ec)) return from_snapshot(argument, path, std::nullopt);
+  const auto colon = argument.rfind(':');
+  if (colon != std::string::npos && colon > 0 && fs::is_regular_file(argument.substr(0, colon), ec))
+    return from_snapshot(argument, argument.substr(0, colon), argument.substr(colon + 1));
+  throw InputError(argument,
+                   "no such file or directory (expected a partition dir, a log dir, a snapshot "
+                   "file or SNAPSHOT:TOPIC-PARTITION)");
+}
+
+PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t min_replicas,
+                               bool first_required) {
+  PairedPartitions out;
+  bool any_whole = false;
+  for (const auto& s : sources) {
+    any_whole = any_whole || s.whole;
+    out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
+  }
+  std::map<std::pair<std::string, std::int32_t>, PartitionGroup> groups;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    for (auto& r : sources[i].replicas) {
+      PartitionGroup& g = groups[{r.topic, r.partition}];
+      if (!any_whole && groups.size() > 1) {
+        const auto& first = sources.front().replicas.front();
+        throw UsageError(fmt::format(
+            "{} holds {}-{} but {} holds {}-{}: these are not replicas of one partition",
+            sources[i].argument, r.topic, r.partition, sources.front().argument, first.topic,
+            first.partition));
+      }
+      if (!g.replicas.empty() && g.replicas.front().topic_id && r.topic_id &&
+          *g.replicas.front().topic_id != *r.topic_id) {
+        const std::string why = fmt::format(
+            "{} holds {}-{} with topic id {} but {} has topic id {}: not the same topic (deleted "
+            "and re-created?)",
+            sources[i].argument, r.topic, r.partition, r.topic_id->to_string(),
+            sources[g.sources.front()].argument, g.replicas.front().topic_id->to_string());
+        if (!any_whole) throw UsageError(why);
+        out.notes.push_back(why + "; left out");
+        continue;
+      }
+      g.replicas.push_back(std::move(r));
+      g.sources.push_back(i);
+    }
+  }
+  out.single = !any_whole;
+  for (auto& [key, g] : groups) {
+    const std::string name = fmt::format("{}-{}", key.first, key.second);
+    if (first_required && g.sources.front() != 0) {
+      out.notes.push_back(fmt::format("{}: not in {}, left out", name, sources.front().argument));
+    } else if (g.replicas.size() < min_replicas) {
+      out.notes.push_back(fmt::format("{}: only in {}, nothing to pair it with", name,
+                                      sources[g.sources.front()].argument));
+    } else {
+      out.groups.push_back(std::move(g));
+    }
+  }
+  if (out.groups.empty()) {
+    throw UsageError(out.notes.empty()
+                         ? std::string("no partition replicas to compare")
+                         : fmt::format("no partition pairs up: {}", out.notes.front()));
+  }
+  return out;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,327 @@
+// Log dir snapshots on real Kafka 4.1.1 log dirs (divergence/before/broker-1, logdir): a
+// snapshot read back holds the replica as load_partition_replica loads it, batches_from
+// answers from it exactly what it answers from the segments wherever the kept windows reach
+// and says so where they do not; malformed files are refused with file, line and what was
+// expected.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/replica_diff.hpp"
+#include "kepoch/storage/replica_forecast.hpp"
+
+namespace fs = std::filesystem;
+using namespace kepoch;
+
+namespace {
+
+const fs::path kBroker1 = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/divergence/before/broker-1";
+const fs::path kLogDir = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/logdir";
+
+std::string snapshot_text(const fs::path& log_dir, std::uint32_t window = 16) {
+  std::ostringstream out;
+  write_logdir_snapshot(out, {log_dir}, SnapshotOptions{window});
+  return out.str();
+}
+
+const PartitionReplica& find(const LogDirSnapshot& s, const std::string& topic) {
+  for (const auto& r : s.replicas)
+    if (r.topic == topic) return r;
+  FAIL("no replica of " << topic);
+  throw;
+}
+
+void same_range(const BatchRange& a, const BatchRange& b) {
+  CHECK(a.records == b.records);
+  CHECK(a.bytes == b.bytes);
+  REQUIRE(a.batches.size() == b.batches.size());
+  for (std::size_t i = 0; i < a.batches.size(); ++i) {
+    CHECK(a.batches[i].base_offset == b.batches[i].base_offset);
+    CHECK(a.batches[i].last_offset == b.batches[i].last_offset);
+    CHECK(a.batches[i].records == b.batches[i].records);
+    CHECK(a.batches[i].crc == b.batches[i].crc);
+  }
+}
+
+// The text with the first occurrence of `from` replaced (the test fails if it is absent).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::string refusal(const std::string& text) {
+  try {
+    parse_logdir_snapshot(text, "b1.snap");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot read back holds the replica as Kafka loads it", "[storage][LogDirSnapshot]") {
+  const LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(kBroker1), "b1.snap");
+  REQUIRE(s.replicas.size() == 1);
+  const PartitionReplica& got = s.replicas.front();
+  const PartitionReplica want = load_partition_replica(kBroker1 / "d-0");
+  CHECK(got.dir == fs::path("b1.snap:d-0"));
+  CHECK(got.topic == want.topic);
+  CHECK(got.partition == want.partition);
+  CHECK(got.topic_id == want.topic_id);
+  CHECK(got.checkpoint_entries == want.checkpoint_entries);
+  CHECK(got.rebuilt_entries == want.rebuilt_entries);
+  CHECK(got.clean_shutdown == want.clean_shutdown);
+  CHECK(got.high_watermark == want.high_watermark);
+  CHECK(got.recovery_point == want.recovery_point);
+  CHECK(got.log_start_checkpoint == want.log_start_checkpoint);
+  CHECK(got.log_end_offset == want.log_end_offset);
+  CHECK(got.notes == want.notes);
+  CHECK(got.segments.size() == want.segments.size());
+  for (const auto* pair : {&got.loaded, &got.as_leader}) {
+    const ReplicaLog& w = pair == &got.loaded ? want.loaded : want.as_leader;
+    CHECK(pair->cache.entries() == w.cache.entries());
+    CHECK(pair->log_end_offset == w.log_end_offset);
+    CHECK(pair->high_watermark == w.high_watermark);
+    CHECK(pair->log_start_offset == w.log_start_offset);
+  }
+  REQUIRE(got.stored);
+  CHECK(got.stored->batches.size() == got.stored->batch_count);  // a small log: all kept
+  for (std::int64_t from = 0; from <= want.log_end_offset + 1; ++from) {
+    for (std::int64_t until : {from + 1, from + 3, INT64_MAX}) {
+      const BatchRange r = batches_from(got, from, until);
+      CHECK(r.counts_known);
+      CHECK(r.batches_complete);
+      same_range(r, batches_from(want, from, until));
+    }
+  }
+}
+
+TEST_CASE("snapshot windows answer exactly where they reach and say where they do not",
+          "[storage][LogDirSnapshot]") {
+  // t-0: 7 batches (6 single records, one gzip batch of 4), all in epoch 0, HW = LEO = 10.
+  const LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(kLogDir, 1), "logdir.snap");
+  const PartitionReplica& got = find(s, "t");
+  const PartitionReplica want = load_partition_replica(kLogDir / "t-0");
+  REQUIRE(got.stored);
+  CHECK(got.stored->batch_count == 7);
+  CHECK(got.stored->batches.size() < got.stored->batch_count);
+  bool some_unknown = false;
+  for (std::int64_t from = 0; from <= want.log_end_offset; ++from) {
+    const BatchRange r = batches_from(got, from);
+    const BatchRange w = batches_from(want, from);
+    if (r.counts_known) {
+      CHECK(r.records == w.records);
+      CHECK(r.bytes == w.bytes);
+    } else {
+      some_unknown = true;
+    }
+    if (r.batches_complete) same_range(r, w);
+  }
+  CHECK(some_unknown);
+  // The offsets truncation produces from this replica's own state are always answered: the
+  // counts from each, and from the high watermark on (the tail) every batch.
+  for (std::int64_t x :
+       {want.loaded.log_start_offset, want.loaded.high_watermark, want.log_end_offset}) {
+    const BatchRange r = batches_from(got, x);
+    CHECK(r.counts_known);
+    CHECK(r.records == batches_from(want, x).records);
+    CHECK(r.bytes == batches_from(want, x).bytes);
+  }
+  for (std::int64_t x : {want.loaded.high_watermark, want.log_end_offset}) {
+    const BatchRange r = batches_from(got, x);
+    CHECK(r.batches_complete);
+    same_range(r, batches_from(want, x));
+  }
+}
+
+TEST_CASE("a snapshot lists the partition dirs it left out", "[storage][LogDirSnapshot]") {
+  const LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(kLogDir), "logdir.snap");
+  CHECK(s.replicas.size() == 2);  // codec-zstd-0, t-0
+  CHECK(s.log_dirs == std::vector<std::string>{kLogDir.string()});
+  CHECK(s.window == 16);
+}
+
+TEST_CASE("malformed snapshots are refused with file, line and what was expected",
+          "[storage][LogDirSnapshot]") {
+  const std::string good = snapshot_text(kBroker1);
+  REQUIRE(refusal(good) == "accepted");
+
+  SECTION("truncated: the end line is missing") {
+    const std::string cut = good.substr(0, good.rfind("{\"end\""));
+    CHECK_THAT(refusal(cut), Catch::Contains("b1.snap:") &&
+                                 Catch::Contains("found the end of the file (truncated"));
+  }
+  SECTION("truncated inside a line") {
+    CHECK_THAT(refusal(good.substr(0, good.size() - 5)), Catch::Contains("a line cut short"));
+  }
+  SECTION("empty file") {
+    CHECK_THAT(refusal(""), Catch::Contains("b1.snap:1: expected the header line"));
+  }
+  SECTION("another version") {
+    CHECK_THAT(refusal(replaced(good, "\"version\":1", "\"version\":2")),
+               Catch::Contains("b1.snap:1: version: expected 1") && Catch::Contains("found 2"));
+  }
+  SECTION("another format") {
+    CHECK_THAT(refusal(replaced(good, "kepoch-logdir-snapshot", "kafka-dump")),
+               Catch::Contains("b1.snap:1: format: expected \"kepoch-logdir-snapshot\""));
+  }
+  SECTION("a field of the wrong type") {
+    CHECK_THAT(refusal(replaced(good, "\"clean_shutdown\":false", "\"clean_shutdown\":\"no\"")),
+               Catch::Contains("b1.snap:2: replica.clean_shutdown: expected true or false, "
+                               "found \"no\""));
+    CHECK_THAT(refusal(replaced(good, "\"log_end_offset\":", "\"log_end_offset\":\"x\",\"y\":")),
+               Catch::Contains("b1.snap:2:") && Catch::Contains("log_end_offset: expected an "
+                                                                "integer"));
+  }
+  SECTION("a missing field") {
+    CHECK_THAT(refusal(replaced(good, "\"topic\":", "\"topik\":")),
+               Catch::Contains("b1.snap:2: replica.topic: expected a field, found none"));
+  }
+  SECTION("numbers too large for their field") {
+    CHECK_THAT(refusal(replaced(good, "\"partition\":0", "\"partition\":4294967296")),
+               Catch::Contains("replica.partition: expected an integer in [-2147483648, "
+                               "2147483647], found 4294967296"));
+    CHECK_THAT(refusal(replaced(good, "\"partition\":0", "\"partition\":1e400")),
+               Catch::Contains("b1.snap:2:"));
+    CHECK_THAT(refusal(replaced(good, "\"recovery_truncated_bytes\":0",
+                                "\"recovery_truncated_bytes\":184467440737095516160")),
+               Catch::Contains("recovery_truncated_bytes: expected an integer in [0, "
+                               "18446744073709551615]"));
+    CHECK_THAT(refusal(replaced(good, "{\"batch\":[0,", "{\"batch\":[99999999999999999999,")),
+               Catch::Contains("b1.snap:3: batch.ordinal: expected an integer"));
+  }
+  SECTION("batch lines out of order or missing") {
+    const auto second = good.find("{\"batch\":[1,");
+    REQUIRE(second != std::string::npos);
+    CHECK_THAT(refusal(replaced(good, "{\"batch\":[1,", "{\"batch\":[0,")),
+               Catch::Contains("b1.snap:4: batch.ordinal: expected above the previous batch's"));
+    const auto line_end = good.find('\n', second);
+    const std::string dropped = good.substr(0, second) + good.substr(line_end + 1);
+    CHECK_THAT(refusal(dropped), Catch::Contains("expected batch line"));
+  }
+  SECTION("not JSON") {
+    CHECK_THAT(refusal(replaced(good, "{\"replica\":", "[\"replica\":")),
+               Catch::Contains("b1.snap:2: expected a replica, skipped or end line (one JSON "
+                               "object), found bad JSON"));
+  }
+  SECTION("text after the end line") {
+    CHECK_THAT(refusal(good + "{}\n"), Catch::Contains("expected nothing after the end line"));
+  }
+}
+
+namespace {
+
+// ix-0 (31 one-record batches, epoch 0) from a snapshot, with batches 10-20 not kept: the gap
+// a long log leaves between windows.
+PartitionReplica with_gap() {
+  const fs::path dir = fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes";
+  LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(dir, 1), "ix.snap");
+  PartitionReplica r = find(s, "ix");
+  REQUIRE(r.stored->batches.size() == 31);
+  auto& b = r.stored->batches;
+  b.erase(b.begin() + 10, b.begin() + 21);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("batch counts from a snapshot are known only where the windows reach",
+          "[storage][LogDirSnapshot]") {
+  const PartitionReplica gap = with_gap();
+  const PartitionReplica dir =
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0");
+  const BatchRange at15 = batches_from(gap, 15);
+  CHECK_FALSE(at15.counts_known);
+  CHECK_FALSE(at15.batches_complete);
+  const BatchRange at5 = batches_from(gap, 5);  // batches 4 and 5 kept: counts, not the list
+  CHECK(at5.counts_known);
+  CHECK(at5.records == batches_from(dir, 5).records);
+  CHECK(at5.bytes == batches_from(dir, 5).bytes);
+  CHECK_FALSE(at5.batches_complete);
+  const BatchRange at25 = batches_from(gap, 25);
+  CHECK(at25.batches_complete);
+  same_range(at25, batches_from(dir, 25));
+}
+
+TEST_CASE("predict from a snapshot says which counts its windows cannot give",
+          "[storage][LogDirSnapshot]") {
+  const PartitionReplica follower = with_gap();
+  PartitionReplica leader =
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0");
+  SECTION("the leader's epoch 0 ends inside the gap") {
+    leader.as_leader.cache.assign({1, 15});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(f.prediction.truncate_to == 15);
+    CHECK_FALSE(f.removed_known);
+    CHECK_FALSE(f.lost_known);
+    CHECK_FALSE(f.committed_loss());
+    REQUIRE(f.unanswered.size() == 2);
+    CHECK_THAT(f.unanswered[0], Catch::Contains("from offset 15") &&
+                                    Catch::Contains("did not keep the batch holding it"));
+  }
+  SECTION("the leader's epoch 0 ends in the tail window") {
+    leader.as_leader.cache.assign({1, 25});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(f.prediction.truncate_to == 25);
+    CHECK(f.removed_known);
+    CHECK(f.lost_known);
+    CHECK(f.unanswered.empty());
+    CHECK(f.removed_records == 6);
+    CHECK(f.lost_records == 0);  // the leader holds the very same batches
+  }
+}
+
+TEST_CASE("diff from a snapshot proves replicas identical across a gap by batch digests",
+          "[storage][LogDirSnapshot]") {
+  const std::vector<PartitionReplica> replicas{
+      load_partition_replica(fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0"),
+      with_gap()};
+  for (auto [mine, theirs] : {std::pair{1u, 0u}, std::pair{0u, 1u}}) {
+    const ReplicaComparison c = compare_replicas(replicas, mine, theirs);
+    CHECK_FALSE(c.fork_by_batches);
+    CHECK(c.unanswered.empty());
+    CHECK(c.identical());
+  }
+}
+
+TEST_CASE("diff from snapshots finds the fork after a gap from a digest anchor",
+          "[storage][LogDirSnapshot]") {
+  std::vector<PartitionReplica> replicas{with_gap(), with_gap()};
+  auto& theirs = replicas[1].stored->batches;
+  for (auto& b : theirs)
+    if (b.ordinal == 25) b.crc ^= 1;
+  SECTION("batches 21-24 are anchored by the same digest: the fork is certain") {
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK(c.fork_by_batches == 25);
+    REQUIRE(c.differing_batches.size() == 1);
+    CHECK(c.differing_batches[0].base_offset == 25);
+    CHECK(c.unanswered.empty());
+    CHECK_FALSE(c.identical());
+  }
+  SECTION("without an anchor after the gap, the first difference found is not called the fork") {
+    for (auto& b : theirs)
+      if (b.ordinal >= 21) b.digest_before ^= 1;  // as if they held other batches in the gap
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK_FALSE(c.fork_by_batches);
+    REQUIRE(c.unanswered.size() == 1);
+    CHECK_THAT(c.unanswered[0], Catch::Contains("the first differing one there is at offset 25"));
+    CHECK_FALSE(c.identical());
+  }
+  SECTION("without any anchor and no difference, nothing is called identical") {
+    for (auto& b : theirs) {  // batch 25 the same again, no digest in common
+      if (b.ordinal == 25) b.crc ^= 1;
+      b.digest_before ^= 1;
+    }
+    const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+    CHECK_FALSE(c.fork_by_batches);
+    REQUIRE(c.unanswered.size() == 1);
+    CHECK_THAT(c.unanswered[0], Catch::Contains("none differs there"));
+    CHECK_FALSE(c.identical());
+  }
+}
