@@ -12,6 +12,7 @@ _kepoch() {
       fi
       return ;;
     --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
+    --rule) COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader) _filedir -d; return ;;
     --max-batches|--from-offset|--base-offset|-j|--jobs) return ;;
@@ -19,14 +20,14 @@ _kepoch() {
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset|--base-offset) ((i++)) ;;
+      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
   done
   local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict --help --version $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate --help --version $common" -- "$cur"))
     return
   fi
   case "$group" in
@@ -52,6 +53,9 @@ _kepoch() {
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode $common" -- "$cur"))
       else _filedir -d; fi ;;
+    simulate)
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--rule $common" -- "$cur"))
+      else _filedir '@(yaml|yml)'; fi ;;
   esac
 }
 complete -F _kepoch kepoch
