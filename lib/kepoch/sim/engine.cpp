@@ -237,10 +237,26 @@ class Engine {
     const TruncationPrediction p = predict_truncation(
         l->log, f.log, rule_ == Rule::epoch ? TruncationMode::fetch : TruncationMode::hw);
     if (p.after.log_end_offset < f.log.log_end_offset)
-      record_truncation(f, p.after.log_end_offset, p.note);
+      record_truncation(f, p.after.log_end_offset, why(p));
+    else if (f.log.log_end_offset > 0)
+      note(fmt::format("{} keeps its log to {}: {}", f.name, f.log.log_end_offset, why(p)));
     f.log = p.after;
     f.records.resize(static_cast<std::size_t>(f.log.log_end_offset));
     f.follows_epoch = partition_.leader_epoch;
+  }
+
+  // The rounds of the exchange in predict's vocabulary, then why it stopped.
+  static std::string why(const TruncationPrediction& p) {
+    std::vector<std::string> rounds;
+    for (const auto& r : p.rounds)
+      if (r.branch >= 'A' && r.branch <= 'E')
+        rounds.push_back(
+            fmt::format("last fetched epoch {}, the leader says epoch {} ends at {} "
+                        "(branch {}) -> {}",
+                        r.requested_epoch, r.leader_reply.epoch, r.leader_reply.start_offset,
+                        r.branch, r.truncate_to));
+    rounds.push_back(p.note);
+    return fmt::format("{}", fmt::join(rounds, "; "));
   }
 
   void record_truncation(SimReplica& f, std::int64_t to, const std::string& reason) {
