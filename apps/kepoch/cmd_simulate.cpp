@@ -64,7 +64,7 @@ void register_simulate(CLI::App& app, Globals& globals) {
       ->type_name("SCENARIO.yaml");
   cmd->add_option("--rule", o.rule,
                   "epoch: Fetch divergence on the leader epoch (every KRaft broker); hw: the "
-                  "pre-0.11 rule, truncate to the own high watermark; both: side by side")
+                  "pre-0.11 rule, truncate to the replica's own high watermark; both: side by side")
       ->check(CLI::IsMember({"epoch", "hw", "both"}))
       ->default_str("both");
   cmd->footer(

@@ -204,3 +204,16 @@ TEST_CASE("expectation failures name the field, the expected and the found value
   CHECK(failures[1] == "divergent_offsets: expected [], found [1]");
   CHECK(failures[2] == "consistent: expected true, found false");
 }
+
+TEST_CASE("a returning follower truncates where predict says, under each rule", "[simulate]") {
+  const Scenario s = shipped("follower-epoch-cache.yaml");
+  for (const auto& [rule, mode] :
+       {std::pair{Rule::epoch, TruncationMode::fetch}, std::pair{Rule::hw, TruncationMode::hw}}) {
+    const SimulationRun run = simulate(s, rule);
+    const StepResult& start = run.steps.front();
+    const TruncationPrediction p =
+        predict_truncation(replica(start, "leader").log, replica(start, "follower").log, mode);
+    REQUIRE(run.verdict.truncations.size() == 1);
+    CHECK(run.verdict.truncations[0].to == p.truncate_to);
+  }
+}
