@@ -270,8 +270,10 @@ class Engine {
     const PartitionState before = partition_;
     partition_ = change.after;
     if (!change.leader_changed) {
-      if (before.isr != partition_.isr)
+      if (before.isr != partition_.isr) {
         note(fmt::format("{}: the ISR becomes {}", why, names(partition_.isr)));
+        advance_high_watermark();  // a smaller ISR can let the high watermark pass
+      }
       return;
     }
     follower_offsets_.clear();  // a new leader knows no follower's position yet

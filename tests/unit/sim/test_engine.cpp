@@ -217,3 +217,31 @@ TEST_CASE("a returning follower truncates where predict says, under each rule", 
     CHECK(run.verdict.truncations[0].to == p.truncate_to);
   }
 }
+
+TEST_CASE("a fenced follower leaves the ISR and the high watermark passes without it",
+          "[simulate]") {
+  const SimulationRun run =
+      simulate(two_replicas({produce({"m0"}), on(StepKind::crash, "B")}), Rule::epoch);
+  CHECK(run.steps.back().partition.isr == std::vector<std::int32_t>{1});
+  CHECK(replica(run.steps.back(), "A").log.high_watermark == 1);
+  CHECK(run.produced[0].state == AckState::acknowledged);
+}
+
+TEST_CASE("with no ISR member alive the partition is offline until an unclean election",
+          "[simulate]") {
+  Step elect;
+  elect.kind = StepKind::elect;
+  elect.election = ElectionType::unclean;
+  const SimulationRun run =
+      simulate(two_replicas({produce({"m0"}, Acks::leader), on(StepKind::shrink_isr, "B"),
+                             on(StepKind::crash, "A"), elect}),
+               Rule::epoch);
+  const StepResult& offline = run.steps[3];
+  CHECK(offline.partition.leader == kNoLeader);
+  CHECK(offline.partition.leader_epoch == 1);
+  const StepResult& end = run.steps.back();
+  CHECK(end.partition.leader == 2);
+  CHECK(end.partition.leader_epoch == 2);
+  CHECK(replica(end, "B").log.cache.entries() == std::vector<EpochEntry>{{2, 0}});
+  CHECK(lost(run.verdict) == std::vector<std::string>{"m0"});
+}
