@@ -90,7 +90,8 @@ struct SimulationRun {
   Verdict verdict;
 };
 
-// Throws InputError-free std::invalid_argument only for scenarios the parser would reject.
+// Runs the scenario from its initial state. Throws std::invalid_argument only for a step
+// naming a replica the scenario does not list (parse_scenario rejects those).
 SimulationRun simulate(const Scenario& scenario, Rule rule);
 
 // The records of an initial replica given as an epoch cache and a log end offset.

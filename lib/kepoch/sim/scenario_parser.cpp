@@ -40,6 +40,16 @@ class Parser {
         s.isr.push_back(name(n));
     else
       s.isr = names_;
+    const YAML::Node where = root["leader"] ? root["leader"] : root["replicas"];
+    if (std::find(s.isr.begin(), s.isr.end(), s.leader) == s.isr.end())
+      fail(
+          where,
+          fmt::format("expected the leader '{}' in the ISR [{}]", s.leader, fmt::join(s.isr, ", ")),
+          root);
+    for (const auto& r : s.replicas)
+      if (r.name == s.leader && !r.alive)
+        fail(where, fmt::format("expected the leader '{}' alive, found alive: false", s.leader),
+             root);
     if (root["min_insync_replicas"])
       s.min_insync_replicas = static_cast<std::int32_t>(integer(root["min_insync_replicas"], 1));
     if (root["unclean_leader_election"])

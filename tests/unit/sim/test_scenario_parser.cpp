@@ -110,5 +110,7 @@ TEST_CASE("malformed scenarios name the file, the line, expected and found", "[s
   CHECK(error_of("replicas:\n  - name: A\n    log: [m0]\n    high_watermark: 2\nsteps: []\n") ==
         "s.yaml:4: expected a high watermark <= the log end offset 1, found 2");
   CHECK(error_of("replicas: [A, A]\nsteps: []\n") == "s.yaml:1: replica 'A' is listed twice");
+  CHECK(error_of("replicas: [A, B]\nleader: B\nisr: [A]\nsteps: []\n") ==
+        "s.yaml:2: expected the leader 'B' in the ISR [A]");
   CHECK(error_of("replicas: [A\nsteps: []\n").rfind("s.yaml:", 0) == 0);
 }
