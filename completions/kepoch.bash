@@ -12,6 +12,7 @@ _kepoch() {
       fi
       return ;;
     --mode) COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
+    --rule) COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader|--file) _filedir; return ;;
     --max-batches|--from-offset|--base-offset|-j|--jobs|--window) return ;;
@@ -19,14 +20,14 @@ _kepoch() {
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window) ((i++)) ;;
+      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window|--ids|--replicas|--isr|--elr|--alive|--min-isr) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
   done
   local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict --help --version $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate --help --version $common" -- "$cur"))
     return
   fi
   case "$group" in
@@ -54,6 +55,9 @@ _kepoch() {
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr $common" -- "$cur"))
       else _filedir; fi ;;
+    simulate)
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--rule $common" -- "$cur"))
+      else _filedir '@(yaml|yml)'; fi ;;
   esac
 }
 complete -F _kepoch kepoch

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   register_logdir(app, globals);
   register_diff(app, globals);
   register_predict(app, globals);
+  register_simulate(app, globals);
 
   try {
     app.parse(argc, argv);

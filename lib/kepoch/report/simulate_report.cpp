@@ -1,0 +1,203 @@
+#include "kepoch/report/simulate_report.hpp"
+
+#include <fmt/format.h>
+
+namespace kepoch::report {
+namespace {
+
+using sim::SimReplica;
+using sim::SimulationRun;
+using sim::StepResult;
+
+std::string name_of(const StepResult& step, std::int32_t broker) {
+  for (const auto& r : step.replicas)
+    if (r.broker == broker) return r.name;
+  return "";
+}
+
+Value names_value(const StepResult& step, const std::vector<std::int32_t>& brokers) {
+  Value list = Value::array();
+  for (auto b : brokers)
+    list.push(name_of(step, b));
+  return list;
+}
+
+Value epochs_value(const LeaderEpochCache& cache) {
+  Value list = Value::array();
+  for (const auto& e : cache.entries())
+    list.push(fmt::format("({},{})", e.epoch, e.start_offset));
+  return list;
+}
+
+std::string state_of(const StepResult& step, const SimReplica& r) {
+  if (!r.alive) return "down";
+  return step.partition.leader == r.broker ? "leader" : "follower";
+}
+
+Value replica_value(const StepResult& step, const SimReplica& r) {
+  return Value::object()
+      .set("replica", r.name)
+      .set("broker", r.broker)
+      .set("state", state_of(step, r))
+      .set("log", log_value(r.records))
+      .set("log_end_offset", r.log.log_end_offset)
+      .set("high_watermark", r.log.high_watermark)
+      .set("epochs", epochs_value(r.log.cache));
+}
+
+Value step_value(const StepResult& step) {
+  Value replicas = Value::array();
+  for (const auto& r : step.replicas)
+    replicas.push(replica_value(step, r));
+  Value notes = Value::array();
+  for (const auto& n : step.notes)
+    notes.push(n);
+  const std::string leader = name_of(step, step.partition.leader);
+  return Value::object()
+      .set("step", step.index)
+      .set("action", step.action)
+      .set("line", step.line)
+      .set("leader", leader.empty() ? Value() : Value(leader))
+      .set("leader_epoch", step.partition.leader_epoch)
+      .set("isr", names_value(step, step.partition.isr))
+      .set("notes", std::move(notes))
+      .set("replicas", std::move(replicas));
+}
+
+Value verdict_value(const sim::Verdict& v) {
+  Value acknowledged = Value::array();
+  for (const auto& p : v.acknowledged)
+    acknowledged.push(p.value);
+  Value lost = Value::array();
+  for (const auto& p : v.lost_acknowledged)
+    lost.push(Value::object().set("value", p.value).set("offset", p.offset).set("epoch", p.epoch));
+  Value divergent = Value::array();
+  for (auto o : v.divergent_offsets)
+    divergent.push(o);
+  Value truncations = Value::array();
+  for (const auto& t : v.truncations)
+    truncations.push(Value::object()
+                         .set("replica", t.replica)
+                         .set("step", t.step)
+                         .set("from", t.from)
+                         .set("to", t.to)
+                         .set("reason", t.reason));
+  return Value::object()
+      .set("acknowledged", std::move(acknowledged))
+      .set("lost_acknowledged", std::move(lost))
+      .set("divergent_offsets", std::move(divergent))
+      .set("consistent", v.consistent)
+      .set("truncations", std::move(truncations));
+}
+
+Value expect_holds(const SimulationOutcome& o) {
+  return o.expectation_given ? Value(o.expectation_failures.empty()) : Value();
+}
+
+// Where the two rules leave a replica in a different state, step by step.
+Value differences(const SimulationRun& epoch, const SimulationRun& hw) {
+  Value out = Value::array();
+  for (std::size_t i = 0; i < epoch.steps.size() && i < hw.steps.size(); ++i) {
+    const StepResult& a = epoch.steps[i];
+    const StepResult& b = hw.steps[i];
+    for (std::size_t r = 0; r < a.replicas.size() && r < b.replicas.size(); ++r) {
+      const SimReplica& x = a.replicas[r];
+      const SimReplica& y = b.replicas[r];
+      auto diff = [&](const char* field, const std::string& ex, const std::string& hy) {
+        if (ex != hy)
+          out.push(Value::object()
+                       .set("step", a.index)
+                       .set("action", a.action)
+                       .set("replica", x.name)
+                       .set("field", field)
+                       .set("epoch", ex)
+                       .set("hw", hy));
+      };
+      auto log_text = [](const SimReplica& s) {
+        std::string t;
+        const Value log = log_value(s.records);
+        for (const auto& e : log.as_array())
+          t += (t.empty() ? "" : " ") + scalar_text(e);
+        return t.empty() ? std::string("(empty)") : t;
+      };
+      diff("log", log_text(x), log_text(y));
+      diff("high_watermark", std::to_string(x.log.high_watermark),
+           std::to_string(y.log.high_watermark));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Value log_value(const std::vector<sim::SimRecord>& records) {
+  Value list = Value::array();
+  for (std::size_t o = 0; o < records.size();) {
+    const auto& rec = records[o];
+    if (rec.named) {
+      list.push(fmt::format("{}:{}:{}", o, rec.epoch, rec.value));
+      ++o;
+      continue;
+    }
+    std::size_t end = o;
+    while (end + 1 < records.size() && !records[end + 1].named &&
+           records[end + 1].epoch == rec.epoch)
+      ++end;
+    list.push(end == o ? fmt::format("{}:{}", o, rec.epoch)
+                       : fmt::format("{}-{}:{}", o, end, rec.epoch));
+    o = end + 1;
+  }
+  return list;
+}
+
+Value simulate_value(const std::string& scenario_path, const sim::Scenario& scenario,
+                     const std::vector<SimulationOutcome>& runs) {
+  Value run_values = Value::array();
+  Value verdicts = Value::array();
+  bool any_expectation = false;
+  bool all_hold = true;
+  for (const auto& o : runs) {
+    Value steps = Value::array();
+    for (const auto& s : o.run.steps)
+      steps.push(step_value(s));
+    Value failures = Value::array();
+    for (const auto& f : o.expectation_failures)
+      failures.push(f);
+    run_values.push(Value::object()
+                        .set("rule", sim::rule_name(o.run.rule))
+                        .set("steps", std::move(steps))
+                        .set("verdict", verdict_value(o.run.verdict))
+                        .set("expect_holds", expect_holds(o))
+                        .set("expect_failures", std::move(failures)));
+    const auto& v = o.run.verdict;
+    Value lost = Value::array();
+    for (const auto& p : v.lost_acknowledged)
+      lost.push(p.value);
+    Value divergent = Value::array();
+    for (auto d : v.divergent_offsets)
+      divergent.push(d);
+    Value truncations = Value::array();
+    for (const auto& t : v.truncations)
+      truncations.push(fmt::format("{}->{}", t.replica, t.to));
+    verdicts.push(Value::object()
+                      .set("rule", sim::rule_name(o.run.rule))
+                      .set("lost_acknowledged", std::move(lost))
+                      .set("divergent_offsets", std::move(divergent))
+                      .set("consistent", v.consistent)
+                      .set("truncations", std::move(truncations))
+                      .set("expect", !o.expectation_given             ? "-"
+                                     : o.expectation_failures.empty() ? "holds"
+                                                                      : "fails"));
+    any_expectation = any_expectation || o.expectation_given;
+    all_hold = all_hold && o.expectation_failures.empty();
+  }
+  Value out = Value::object()
+                  .set("scenario", scenario_path)
+                  .set("description", scenario.description)
+                  .set("runs", std::move(run_values));
+  if (runs.size() == 2) out.set("differences", differences(runs[0].run, runs[1].run));
+  return out.set("verdicts", std::move(verdicts))
+      .set("expect_holds", any_expectation ? Value(all_hold) : Value());
+}
+
+}  // namespace kepoch::report

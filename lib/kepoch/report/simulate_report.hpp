@@ -1,0 +1,40 @@
+#pragma once
+// The report shape of `simulate`:
+//   {"scenario", "description",
+//    "runs": [{"rule": "epoch|hw",
+//      "steps": [{"step", "action", "line", "leader" (name or null), "leader_epoch", "isr",
+//        "notes": [sentences],
+//        "replicas": [{"replica", "broker", "state": "leader|follower|down",
+//          "log": ["offset:epoch:value", "first-last:epoch" for unnamed records],
+//          "log_end_offset", "high_watermark", "epochs": ["(epoch,start_offset)"]}]}],
+//      "verdict": {"acknowledged": [values], "lost_acknowledged": [{"value", "offset",
+//        "epoch"}], "divergent_offsets", "consistent",
+//        "truncations": [{"replica", "step", "from", "to", "reason"}]},
+//      "expect_holds": bool or null, "expect_failures": [sentences]}],
+//    "differences": [{"step", "action", "replica", "field", "epoch", "hw"}],
+//    "verdicts": [{"rule", "lost_acknowledged", "divergent_offsets", "consistent",
+//                  "truncations", "expect"}],
+//    "expect_holds": bool or null}
+
+#include <string>
+#include <vector>
+
+#include "kepoch/report/value.hpp"
+#include "kepoch/sim/engine.hpp"
+
+namespace kepoch::report {
+
+struct SimulationOutcome {
+  sim::SimulationRun run;
+  bool expectation_given = false;
+  std::vector<std::string> expectation_failures;
+};
+
+// The log as the seeds draw it: "offset:epoch:value", runs of unnamed records as
+// "first-last:epoch".
+Value log_value(const std::vector<sim::SimRecord>& records);
+
+Value simulate_value(const std::string& scenario_path, const sim::Scenario& scenario,
+                     const std::vector<SimulationOutcome>& runs);
+
+}  // namespace kepoch::report
