@@ -172,7 +172,8 @@ def report(results_path, machine_path, out_path):
         if not c:
             return "-"
         return "%.0f%% of cat" % (100 * c["median_s"] / r["median_s"])
-    one = [n for n in ("cat-big", "inspect-big", "verify-big", "dump-headers-big") if n in by]
+    one = [n for n in ("cat-big", "inspect-big", "inspect-big-baseline", "verify-big", "verify-big-baseline",
+                       "dump-headers-big", "dump-headers-big-baseline") if n in by]
     table("One partition on one core: header walk and full verification vs `cat` of the same .log files",
           one, vs_cat, "vs page-cache read")
 
