@@ -105,7 +105,7 @@ def report(results_path, machine_path, out_path):
         hdr = "| what | command | data | runs | median s | min s | CPU s | GB/s | GB per CPU s | batches/s | peak RSS MiB | load |"
         sep = "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
         if ref:
-            hdr = hdr[:-1] + " %s |" % ref_label
+            hdr = hdr + " %s |" % ref_label
             sep += " --- |"
         w(hdr)
         w(sep)
@@ -158,7 +158,9 @@ def report(results_path, machine_path, out_path):
         if r["name"].startswith("dls-"):
             return "(reference)"
         o = by.get("dls-" + r["name"][5:])
-        return "**%.1fx** faster" % (o["median_s"] / r["median_s"]) if o else "-"
+        if not o:
+            return "-"
+        return "**%.1fx** faster (wall), %.1fx (CPU)" % (o["median_s"] / r["median_s"], cpu(o) / max(cpu(r), 1e-9))
     table("`segment dump` vs Kafka's DumpLogSegments (same files; output to /dev/null)", names, vs_dls,
           "kepoch vs DumpLogSegments",
           ["Headers: `kepoch segment dump` (every batch header, CRC checked) vs `DumpLogSegments "
@@ -171,7 +173,7 @@ def report(results_path, machine_path, out_path):
         c = by.get(r.get("cat"))
         if not c:
             return "-"
-        return "%.0f%% of cat" % (100 * c["median_s"] / r["median_s"])
+        return "%.0f%% of cat (wall), %.0f%% (CPU)" % (100 * c["median_s"] / r["median_s"], 100 * cpu(c) / max(cpu(r), 1e-9))
     one = [n for n in ("cat-big", "inspect-big", "inspect-big-baseline", "verify-big", "verify-big-baseline",
                        "dump-headers-big", "dump-headers-big-baseline") if n in by]
     table("One partition on one core: header walk and full verification vs `cat` of the same .log files",
