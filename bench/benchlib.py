@@ -185,7 +185,7 @@ def report(results_path, machine_path, out_path):
         size_names += ["cat-size-%s" % s, "scan1-size-%s" % s, "scan-size-%s" % s]
     table("`logdir scan` vs data size (same partitions, grown; `-j 1` one core, default: all cores)",
           size_names, vs_cat, "vs cat (one core)")
-    count_names = ["scan-count-%s" % c for c in m.get("counts", [])]
+    count_names = [n for c in m.get("counts", []) for n in ("scan-count-%s" % c, "scan-count-%s-before" % c)]
     table("`logdir scan` vs partition count (copies of one real small partition; all cores)",
           count_names)
     real = [n for n in ("cat-kafka", "scan1-kafka", "scan-kafka") if n in by]
