@@ -26,21 +26,29 @@ double thread_cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::size_t mib = 64;             // buffer: larger than L2, like batches streamed from a file
-  std::size_t chunk = 1u << 20;     // bytes per crc32c call (a batch)
-  double seconds = 1.0;             // measure at least this much CPU time
+  std::size_t mib = 64;          // buffer: larger than L2, like batches streamed from a file
+  std::size_t chunk = 1u << 20;  // bytes per crc32c call (a batch)
+  double seconds = 1.0;          // measure at least this much CPU time
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--mib") mib = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--chunk") chunk = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--seconds") seconds = std::strtod(argv[i + 1], nullptr);
-    else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); return 2; }
+    if (a == "--mib")
+      mib = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--chunk")
+      chunk = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--seconds")
+      seconds = std::strtod(argv[i + 1], nullptr);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      return 2;
+    }
   }
   if (chunk == 0 || mib == 0) return 2;
   std::vector<std::uint8_t> buf(mib << 20);
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
   for (auto& b : buf) {  // xorshift fill: no page of zeros
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
     b = static_cast<std::uint8_t>(x);
   }
   using clock = std::chrono::steady_clock;

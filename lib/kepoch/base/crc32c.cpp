@@ -84,8 +84,10 @@ inline std::uint64_t load64(const std::uint8_t* p) {
 }
 
 template <std::size_t kBlock>
-__attribute__((target("sse4.2"))) inline std::uint64_t crc_three_way(
-    std::uint64_t c0, const std::uint8_t*& p, std::size_t& n, const ShiftTable& shift) {
+__attribute__((target("sse4.2"))) inline std::uint64_t crc_three_way(std::uint64_t c0,
+                                                                     const std::uint8_t*& p,
+                                                                     std::size_t& n,
+                                                                     const ShiftTable& shift) {
   while (n >= 3 * kBlock) {
     std::uint64_t c1 = 0, c2 = 0;
     for (std::size_t i = 0; i < kBlock; i += 8) {

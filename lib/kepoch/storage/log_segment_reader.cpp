@@ -16,7 +16,7 @@ constexpr std::size_t kProbe = 4u << 10;
 // Headers only: read 16 KiB at a time. Small batches still come dozens per read; of a large
 // batch only its first bytes are copied, the rest is skipped.
 constexpr std::size_t kHeaderWindow = 16u << 10;
-}
+}  // namespace
 
 std::string_view log_end_reason_name(LogEndReason reason) {
   switch (reason) {

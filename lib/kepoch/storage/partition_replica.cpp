@@ -74,8 +74,8 @@ std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::p
   const auto size = fs::file_size(file, size_ec);
   const auto mtime = fs::last_write_time(file, time_ec);
   if (size_ec || time_ec) return parse_offset_checkpoint_file(file);
-  const std::string key = fmt::format("{}\n{}\n{}", file.string(), size,
-                                      mtime.time_since_epoch().count());
+  const std::string key =
+      fmt::format("{}\n{}\n{}", file.string(), size, mtime.time_since_epoch().count());
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>> cache;
   {
@@ -99,8 +99,8 @@ std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const Part
   }
   const auto parsed = offset_checkpoint_file(file);
   if (parsed->failure) {
-    notes.push_back(fmt::format("{} is unreadable to Kafka: {}", file.filename().string(),
-                                *parsed->failure));
+    notes.push_back(
+        fmt::format("{} is unreadable to Kafka: {}", file.filename().string(), *parsed->failure));
     return std::nullopt;
   }
   const auto it = parsed->offsets.find(tp_key(r.topic, r.partition));

@@ -48,8 +48,8 @@ TEST_CASE("CRC-32C: the three-stream hardware path agrees on long inputs", "[bas
     b = static_cast<std::uint8_t>(x >> 16);
   }
   for (std::size_t start : {0u, 5u}) {
-    const std::size_t lens[] = {767, 768, 769, 24575, 24576, 24577, 24576 + 768 + 13,
-                                data.size() - 5};
+    const std::size_t lens[] = {
+        767, 768, 769, 24575, 24576, 24577, 24576 + 768 + 13, data.size() - 5};
     for (std::size_t len : lens) {
       std::span<const std::uint8_t> s(data.data() + start, len);
       CHECK(kepoch::crc32c(s) == kepoch::crc32c_portable(0, s));
