@@ -6,8 +6,17 @@
 
 namespace kepoch {
 namespace {
-constexpr std::size_t kWindow = 4u << 20;  // read 4 MiB at a time
-}
+// Loading batches: read 256 KiB at a time (or one whole larger batch), so the bytes just
+// copied from the page cache are still in the core's L2 cache when the CRC reads them.
+constexpr std::size_t kWindow = 256u << 10;
+// A header outside the window while loading batches: read this much from it. The batch read
+// that follows refills the window from the batch's start when the batch does not fit, so a
+// large batch is copied once (plus this probe), not a partial window and then again whole.
+constexpr std::size_t kProbe = 4u << 10;
+// Headers only: read 16 KiB at a time. Small batches still come dozens per read; of a large
+// batch only its first bytes are copied, the rest is skipped.
+constexpr std::size_t kHeaderWindow = 16u << 10;
+}  // namespace
 
 std::string_view log_end_reason_name(LogEndReason reason) {
   switch (reason) {
@@ -29,7 +38,9 @@ LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_
 std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
   const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;
   if (!inside) {
-    const std::size_t want = std::max(n, kWindow);
+    const std::size_t refill =
+        n > kBatchHeaderSize ? kWindow : (load_batches_ ? kProbe : kHeaderWindow);
+    const std::size_t want = std::max(n, refill);
     const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
     const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
     if (buffer_.size() < len) buffer_.resize(len);
