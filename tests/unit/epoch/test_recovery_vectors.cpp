@@ -1,6 +1,10 @@
 // The recovery vectors of shared/spec kafka-formats 11.4 that concern the epoch cache and
 // offset ranges, each named after the Kafka test it mirrors. (The vectors about segment
 // bytes run on real Kafka-written segments in tests/unit/storage/test_recovery_segments.cpp.)
+// Not mirrored: LogSegmentTest.testRecoverTransactionIndex (kepoch checks a .txnindex, with
+// Kafka's sanity check, but does not rebuild one) and
+// LogLoaderTest.testLeaderEpochCacheClearedAfterStaticMessageFormatDowngrade (Kafka 4 has no
+// message.format.version to downgrade: it writes v2 batches only).
 #include <catch2/catch.hpp>
 
 #include <climits>
