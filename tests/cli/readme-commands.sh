@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every `kepoch` command in the README's ```sh blocks runs, from the repo root, on the bundled
+# data: exit 0 or 1 (1: findings, e.g. replicas that differ), never a usage error (2) or an
+# unreadable input (3), and never a crash. Pipes into jq are followed when jq is installed.
+. "$(dirname "$0")/common.sh"
+
+cd "$KEPOCH_SOURCE_DIR"
+python3 - README.md >"$SCRATCH/commands" <<'PY'
+import sys
+lines, block, out = open(sys.argv[1]).read().splitlines(), False, []
+for line in lines:
+    if line.startswith("```"):
+        block = line == "```sh"
+        continue
+    if block:
+        if out and out[-1].endswith("\\"):
+            out[-1] = out[-1][:-1] + " " + line.strip()
+        else:
+            out.append(line)
+for cmd in out:
+    cmd = cmd.split("  #")[0].strip()
+    if cmd.startswith("kepoch "):
+        print(cmd)
+PY
+n=$(wc -l <"$SCRATCH/commands")
+(( n >= 15 )) || fail "only $n kepoch commands found in README.md"
+kepoch() { "$KEPOCH" "$@"; }
+ran=0
+while IFS= read -r cmd; do
+  if [[ $cmd == *"| jq"* ]] && ! command -v jq >/dev/null; then cmd=${cmd%%|*}; fi
+  rc=0
+  (set -o pipefail; eval "$cmd") >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
+  if (( rc > 1 )); then
+    echo "--- stderr"; cat "$SCRATCH/err"
+    fail "README command exited $rc: $cmd"
+  fi
+  [[ -s $SCRATCH/out ]] || fail "README command printed nothing: $cmd"
+  echo "ok ($rc): $cmd"
+  ran=$((ran + 1))
+done <"$SCRATCH/commands"
+rm -f /tmp/broker-{1,2,3}.snap
+echo "$ran README commands ran"
