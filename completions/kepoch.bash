@@ -16,6 +16,7 @@ _kepoch() {
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader|--file) _filedir; return ;;
     --max-batches|--from-offset|--base-offset|-j|--jobs|--window) return ;;
+    --ids|--replicas|--isr|--elr|--alive|--min-isr) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
