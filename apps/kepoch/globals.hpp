@@ -37,6 +37,7 @@ void register_predict(CLI::App& app, Globals& globals);
 void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
 void register_logdir(CLI::App& app, Globals& globals);
+void register_completion(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
-# The man page renders without groff warnings, and neither it nor the bash completion drifts
-# from the real command tree: every subcommand and every long flag that `--help` lists is in
-# both. The bash completion is then loaded and asked for a few prefixes.
+# The completion scripts are exactly what the command tree generates; the man page renders
+# without groff warnings and names every subcommand and every long flag that `--help` lists.
+# The bash completion is then loaded and asked for a few prefixes.
 . "$(dirname "$0")/common.sh"
 
 MAN="$KEPOCH_SOURCE_DIR/man/kepoch.1"
 COMP="$KEPOCH_SOURCE_DIR/completions/kepoch.bash"
+
+# The committed completions are what `kepoch completion` generates from the command tree now
+# (regenerate: cmake --build --preset dev --target completions).
+for shell in bash zsh fish; do
+  file=$KEPOCH_SOURCE_DIR/completions/$([[ $shell == zsh ]] && echo _kepoch || echo "kepoch.$shell")
+  "$KEPOCH" completion "$shell" >"$SCRATCH/completion.$shell"
+  diff -u "$file" "$SCRATCH/completion.$shell" >"$SCRATCH/drift" ||
+    { head -40 "$SCRATCH/drift"; fail "$file differs from \`kepoch completion $shell\`"; }
+done
+bash -n "$COMP" || fail "kepoch.bash is not valid bash"
 
 groff -man -Tutf8 -ww -z "$MAN" 2>"$SCRATCH/groff" || fail "groff failed on kepoch.1"
 [[ ! -s $SCRATCH/groff ]] || { cat "$SCRATCH/groff"; fail "groff warnings in kepoch.1"; }
@@ -55,5 +65,10 @@ complete_words() {
 [[ $(complete_words kepoch sim) == simulate ]] || fail "kepoch sim<TAB>"
 complete_words kepoch -o "" | grep -qx jsonl || fail "-o <TAB> does not offer jsonl"
 complete_words kepoch predict --el | grep -qx -- --elect || fail "predict --el<TAB>"
+complete_words kepoch predict --mode "" | grep -qx ofle || fail "predict --mode <TAB>"
+complete_words kepoch segment dump --kind "" | grep -qx timeindex || fail "segment dump --kind <TAB>"
+complete_words kepoch checkpoint dump --kind "" | grep -qx leader-epoch || fail "checkpoint --kind <TAB>"
+complete_words kepoch -o json predict --isr 1 -- | grep -qx -- --alive || fail "flags after a valued flag"
+[[ -z $(complete_words kepoch segment dump --max-batches "") ]] || fail "--max-batches offers words"
 complete_words kepoch checkpoint v | grep -qx validate || fail "checkpoint v<TAB>"
 echo ok
