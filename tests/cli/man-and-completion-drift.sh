@@ -24,6 +24,11 @@ if command -v man >/dev/null; then
 else
   groff -man -Tutf8 "$MAN" >"$SCRATCH/man.txt"
 fi
+# `man kepoch-<group>` opens the same page: one stub per top-level subcommand.
+for top in $("$KEPOCH" --help | awk '/^Subcommands:/{f=1;next} f&&/^  [a-z]/{print $1} f&&/^$/{f=0}'); do
+  [[ $(cat "$KEPOCH_SOURCE_DIR/man/kepoch-$top.1" 2>/dev/null) == ".so man1/kepoch.1" ]] ||
+    fail "man/kepoch-$top.1 missing (a .so stub to kepoch.1)"
+done
 for code in 0 1 2 3; do grep -qE "^ +$code " "$SCRATCH/man.txt" || fail "exit code $code not in the man page"; done
 
 # The command tree, from --help: groups with subcommands, then leaves.
