@@ -15,19 +15,19 @@ _kepoch() {
     --rule) COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader|--file) _filedir; return ;;
-    --max-batches|--from-offset|--base-offset|-j|--jobs|--window) return ;;
+    --max-batches|--from-offset|--base-offset|-j|--jobs|--window|--topic|--partition) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window|--ids|--replicas|--isr|--elr|--alive|--min-isr) ((i++)) ;;
+      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window|--topic|--partition|--ids|--replicas|--isr|--elr|--alive|--min-isr) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
   done
   local common="-o --output --no-color --help"
   if [[ -z $group ]]; then
-    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate --help --version $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate metadata --help --version $common" -- "$cur"))
     return
   fi
   case "$group" in
@@ -54,6 +54,11 @@ _kepoch() {
       else _filedir; fi ;;
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr $common" -- "$cur"))
+      else _filedir; fi ;;
+    metadata)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "dump history --help" -- "$cur"))
+      elif [[ $cur == -* && $sub == history ]]; then COMPREPLY=($(compgen -W "--topic --partition $common" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
       else _filedir; fi ;;
     simulate)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--rule $common" -- "$cur"))

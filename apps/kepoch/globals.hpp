@@ -38,5 +38,6 @@ void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
 void register_logdir(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
+void register_metadata(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli
