@@ -38,7 +38,7 @@ for line in open(sys.argv[2]):
 got = [{k: s[k] for k in want[0]} for s in steps]
 assert got == want, (got, want)
 # The final shutdown: broker 1, last in the ISR, shut down in a controlled way: leader -1, epoch 5.
-assert len(want) == 14 and (want[-1]["leader"], want[-1]["leader_epoch"]) == (-1, 5), want[-1]
+assert len(want) == 11 and (want[-1]["leader"], want[-1]["leader_epoch"]) == (-1, 5), want[-1]
 PY
 [[ $(json "$SCRATCH/out" "[s['causes'] for s in d['partitions'][0]['steps']][:4]") == \
    "[['created'], ['leader_change', 'isr_shrink'], ['isr_expand'], ['leader_change']]" ]] || fail "causes"
