@@ -15,12 +15,13 @@ _kepoch() {
     --rule) COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     --data-format) COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     --leader|--file) _filedir; return ;;
+    --metadata) _filedir -d; return ;;
     --max-batches|--from-offset|--base-offset|-j|--jobs|--window|--topic|--partition) return ;;
   esac
   local group="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window|--topic|--partition|--ids|--replicas|--isr|--elr|--alive|--min-isr) ((i++)) ;;
+      -o|--output|--kind|--mode|--rule|--data-format|--leader|--max-batches|--from-offset|--base-offset|--file|--window|--topic|--partition|--metadata|--ids|--replicas|--isr|--elr|--alive|--min-isr) ((i++)) ;;
       -*) ;;
       *) if [[ -z $group ]]; then group=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
@@ -50,7 +51,7 @@ _kepoch() {
       else _filedir -d; fi ;;
     diff)
       # replica dirs, log dirs or snapshot files
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--metadata $common" -- "$cur"))
       else _filedir; fi ;;
     predict)
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr $common" -- "$cur"))
