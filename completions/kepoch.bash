@@ -23,6 +23,7 @@ _kepoch() {
       "|diff") path="diff" ;;
       "|predict") path="predict" ;;
       "|simulate") path="simulate" ;;
+      "|metadata") path="metadata" ;;
       "|completion") path="completion" ;;
       "checkpoint|--output"|"checkpoint|-o") ((i++)) ;;
       "checkpoint|dump") path="checkpoint dump" ;;
@@ -42,9 +43,14 @@ _kepoch() {
       "logdir|snapshot") path="logdir snapshot" ;;
       "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o") ((i++)) ;;
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o") ((i++)) ;;
-      "diff|--output"|"diff|-o") ((i++)) ;;
+      "diff|--metadata"|"diff|--output"|"diff|-o") ((i++)) ;;
       "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--output"|"predict|-o") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o") ((i++)) ;;
+      "metadata|--output"|"metadata|-o") ((i++)) ;;
+      "metadata|dump") path="metadata dump" ;;
+      "metadata|history") path="metadata history" ;;
+      "metadata dump|--output"|"metadata dump|-o") ((i++)) ;;
+      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
       "completion|--output"|"completion|-o") ((i++)) ;;
     esac
   done
@@ -71,6 +77,7 @@ _kepoch() {
     "logdir snapshot|--file") _kepoch_files; return ;;
     "logdir snapshot|--window") :; return ;;
     "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "diff|--metadata") _kepoch_files -d; return ;;
     "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "predict|--leader") _kepoch_files; return ;;
     "predict|--mode") COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
@@ -83,12 +90,17 @@ _kepoch() {
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "simulate|--rule") COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "metadata|--output"|"metadata|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "metadata dump|--output"|"metadata dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "metadata history|--topic") :; return ;;
+    "metadata history|--partition") :; return ;;
+    "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
   esac
   case "$path" in
     "")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color" -- "$cur"))
-      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate completion" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate metadata completion" -- "$cur")); fi ;;
     "checkpoint")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
@@ -123,7 +135,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --output -o --no-color" -- "$cur"))
@@ -131,6 +143,15 @@ _kepoch() {
     "simulate")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
+    "metadata")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      else COMPREPLY=($(compgen -W "dump history" -- "$cur")); fi ;;
+    "metadata dump")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      else :; fi ;;
+    "metadata history")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --output -o --no-color" -- "$cur"))
+      else :; fi ;;
     "completion")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else :; fi ;;

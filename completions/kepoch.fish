@@ -24,6 +24,8 @@ function __kepoch_path
                 set path 'predict'
             case '|simulate'
                 set path 'simulate'
+            case '|metadata'
+                set path 'metadata'
             case '|completion'
                 set path 'completion'
             case 'checkpoint|--output' 'checkpoint|-o'
@@ -62,11 +64,21 @@ function __kepoch_path
                 set skip 1
             case 'logdir snapshot|--file' 'logdir snapshot|--window' 'logdir snapshot|--output' 'logdir snapshot|-o'
                 set skip 1
-            case 'diff|--output' 'diff|-o'
+            case 'diff|--metadata' 'diff|--output' 'diff|-o'
                 set skip 1
             case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--output' 'predict|-o'
                 set skip 1
             case 'simulate|--rule' 'simulate|--output' 'simulate|-o'
+                set skip 1
+            case 'metadata|--output' 'metadata|-o'
+                set skip 1
+            case 'metadata|dump'
+                set path 'metadata dump'
+            case 'metadata|history'
+                set path 'metadata history'
+            case 'metadata dump|--output' 'metadata dump|-o'
+                set skip 1
+            case 'metadata history|--topic' 'metadata history|--partition' 'metadata history|--output' 'metadata history|-o'
                 set skip 1
             case 'completion|--output' 'completion|-o'
                 set skip 1
@@ -85,6 +97,7 @@ complete -c kepoch -n '__kepoch_at '\'''\''' -a logdir -d 'Look at whole broker 
 complete -c kepoch -n '__kepoch_at '\'''\''' -a diff -d 'Compare the replicas of one partition: epochs, offsets, where they forked'
 complete -c kepoch -n '__kepoch_at '\'''\''' -a predict -d 'Predict where follower replicas truncate when they fetch from the leader'
 complete -c kepoch -n '__kepoch_at '\'''\''' -a simulate -d 'Run a replication scenario (appends, fetches, crashes, elections) under the epoch and high-watermark truncation rules'
+complete -c kepoch -n '__kepoch_at '\'''\''' -a metadata -d 'Read a KRaft metadata log (__cluster_metadata-0) offline'
 complete -c kepoch -n '__kepoch_at '\'''\''' -a completion -d 'Print the shell completion script (bash, zsh or fish)'
 complete -c kepoch -n '__kepoch_at '\'''\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\'''\''' -l version -s V -d 'Display program version information and exit'
@@ -150,6 +163,7 @@ complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -l output -s o -x -a
 complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -a '(__fish_complete_directories)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''diff'\''' -l metadata -x -a '(__fish_complete_directories)' -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold each replica'\''s epoch cache against the epochs the controller issued'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -F
@@ -173,6 +187,19 @@ complete -c kepoch -n '__kepoch_at '\''simulate'\''' -l rule -x -a 'epoch hw bot
 complete -c kepoch -n '__kepoch_at '\''simulate'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''simulate'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''simulate'\''' -F
+complete -c kepoch -n '__kepoch_at '\''metadata'\''' -a dump -d 'Print every metadata record, decoded'
+complete -c kepoch -n '__kepoch_at '\''metadata'\''' -a history -d 'Each partition'\''s leaders, epochs and ISR over time'
+complete -c kepoch -n '__kepoch_at '\''metadata'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''metadata'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''metadata'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
+complete -c kepoch -n '__kepoch_at '\''metadata dump'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''metadata dump'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''metadata dump'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l topic -x -d 'Only this topic (name, or topic id)'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l partition -x -d 'Only this partition number'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'

@@ -5,8 +5,10 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/metadata/epoch_agreement.hpp"
 #include "kepoch/report/diff_report.hpp"
 #include "kepoch/report/paired_report.hpp"
+#include "kepoch/storage/metadata_log.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 
 namespace kepoch::cli {
@@ -14,7 +16,51 @@ namespace {
 
 struct DiffOptions {
   std::vector<std::string> dirs;
+  std::optional<std::string> metadata;
 };
+
+// --metadata: the epochs the controller issued for the partition, and each replica's
+// cached epochs it did not issue with a leader (epoch_agreement.hpp).
+report::Value controller_epochs(const PartitionHistory& history,
+                                const std::vector<PartitionReplica>& replicas, bool& differ) {
+  const PartitionReplica& first = replicas.front();
+  const PartitionTimeline* timeline = nullptr;
+  for (const auto* t : history.timelines()) {
+    if (t->topic == first.topic && t->partition == first.partition &&
+        (!first.topic_id || *first.topic_id == t->topic_id))
+      timeline = t;
+  }
+  report::Value v = report::Value::object();
+  if (!timeline) {
+    v.set("issued", report::Value()).set("findings", report::Value::array());
+    v.set("note", "the metadata log has no PartitionRecord for this partition");
+    return v;
+  }
+  const auto issued = issued_epochs(*timeline);
+  report::Value list = report::Value::array();
+  for (const auto& i : issued)
+    list.push(report::Value::object()
+                  .set("epoch", i.epoch)
+                  .set("leader", i.leader)
+                  .set("metadata_offset", i.offset));
+  report::Value findings = report::Value::array();
+  for (const auto& r : replicas) {
+    for (const auto& f : check_epoch_cache(issued, r.checkpoint_entries)) {
+      findings.push(report::Value::object().set("replica", r.dir.string()).set("message", f));
+      differ = true;
+    }
+  }
+  return v.set("issued", std::move(list)).set("findings", std::move(findings));
+}
+
+std::optional<PartitionHistory> load_history(const DiffOptions& o) {
+  if (!o.metadata) return std::nullopt;
+  PartitionHistory history;
+  read_metadata_log(metadata_log_files(*o.metadata), [&](const MetadataLogEntry& e) {
+    if (e.record) history.apply(*e.record, MetadataPosition{e.offset, e.timestamp});
+  });
+  return history;
+}
 
 report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool& differ) {
   const std::size_t reference = pick_reference(replicas);
@@ -32,13 +78,19 @@ int run(const DiffOptions& o, const Globals& globals) {
   for (const auto& arg : o.dirs)
     sources.push_back(load_replica_source(arg));
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
+  const auto history = load_history(o);
   bool differ = false;
+  auto section = [&](const std::vector<PartitionReplica>& replicas) {
+    report::Value v = diff_partition(replicas, differ);
+    if (history) v.set("controller_epochs", controller_epochs(*history, replicas, differ));
+    return v;
+  };
   if (paired.single) {
-    emit(diff_partition(paired.groups.front().replicas, differ), globals);
+    emit(section(paired.groups.front().replicas), globals);
   } else {
     std::vector<report::Value> sections;
     for (const auto& g : paired.groups)
-      sections.push_back(diff_partition(g.replicas, differ));
+      sections.push_back(section(g.replicas));
     emit(report::paired_value(std::move(sections), paired.notes), globals);
   }
   return differ ? kFindings : kOk;
@@ -56,6 +108,10 @@ void register_diff(CLI::App& app, Globals& globals) {
       ->required()
       ->expected(2, -1)
       ->type_name("REPLICA");
+  cmd->add_option("--metadata", o.metadata,
+                  "A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold "
+                  "each replica's epoch cache against the epochs the controller issued")
+      ->type_name("DIR");
   cmd->footer(
       "Examples:\n"
       "  kepoch diff broker-1/orders-0 broker-2/orders-0 broker-3/orders-0\n"
@@ -70,8 +126,11 @@ void register_diff(CLI::App& app, Globals& globals) {
       "\nA log dir or a whole snapshot (`kepoch logdir snapshot`) stands for every replica in\n"
       "it: replicas pair up by topic and partition (topic ids must match) and the report has\n"
       "one section per partition. From a snapshot, batches are compared where it kept them;\n"
-      "what that leaves open is listed in `unanswered`. Exit status: 0 identical, 1 they\n"
-      "differ (or a snapshot cannot tell), 2 usage, 3 unreadable input.");
+      "what that leaves open is listed in `unanswered`.\n"
+      "\n--metadata adds `controller_epochs`: the leader epochs the controller issued\n"
+      "(epoch, leader, metadata offset) and `findings`, each cached epoch it never issued or\n"
+      "issued without a leader. Exit status: 0 identical, 1 they differ (or a snapshot\n"
+      "cannot tell, or a finding), 2 usage, 3 unreadable input.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

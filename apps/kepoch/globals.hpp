@@ -39,5 +39,6 @@ void register_partition(CLI::App& app, Globals& globals);
 void register_logdir(CLI::App& app, Globals& globals);
 void register_completion(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
+void register_metadata(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   register_diff(app, globals);
   register_predict(app, globals);
   register_simulate(app, globals);
+  register_metadata(app, globals);
   register_completion(app, globals);
 
   try {

@@ -66,14 +66,17 @@ complete_words() {
     _kepoch kepoch "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
     printf "%s\n" "${COMPREPLY[@]}"' _ "$COMP" "$@"
 }
+# offers WORD ARGS...: the completion of ARGS includes WORD (captured first: grep -q closing
+# the pipe early would kill the writer under pipefail).
+offers() { local want=$1; shift; local got; got=$(complete_words "$@"); grep -qxF -- "$want" <<<"$got"; }
 [[ $(complete_words kepoch pre) == predict ]] || fail "kepoch pre<TAB>: $(complete_words kepoch pre)"
 [[ $(complete_words kepoch sim) == simulate ]] || fail "kepoch sim<TAB>"
-complete_words kepoch -o "" | grep -qx jsonl || fail "-o <TAB> does not offer jsonl"
-complete_words kepoch predict --el | grep -qx -- --elect || fail "predict --el<TAB>"
-complete_words kepoch predict --mode "" | grep -qx ofle || fail "predict --mode <TAB>"
-complete_words kepoch segment dump --kind "" | grep -qx timeindex || fail "segment dump --kind <TAB>"
-complete_words kepoch checkpoint dump --kind "" | grep -qx leader-epoch || fail "checkpoint --kind <TAB>"
-complete_words kepoch -o json predict --isr 1 -- | grep -qx -- --alive || fail "flags after a valued flag"
+offers jsonl kepoch -o "" || fail "-o <TAB> does not offer jsonl"
+offers --elect kepoch predict --el || fail "predict --el<TAB>"
+offers ofle kepoch predict --mode "" || fail "predict --mode <TAB>"
+offers timeindex kepoch segment dump --kind "" || fail "segment dump --kind <TAB>"
+offers leader-epoch kepoch checkpoint dump --kind "" || fail "checkpoint --kind <TAB>"
+offers --alive kepoch -o json predict --isr 1 -- || fail "flags after a valued flag"
 [[ -z $(complete_words kepoch segment dump --max-batches "") ]] || fail "--max-batches offers words"
-complete_words kepoch checkpoint v | grep -qx validate || fail "checkpoint v<TAB>"
+offers validate kepoch checkpoint v || fail "checkpoint v<TAB>"
 echo ok

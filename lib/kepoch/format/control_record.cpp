@@ -5,69 +5,17 @@
 #include <algorithm>
 
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/format/flexible_reader.hpp"
 
 namespace kepoch {
 namespace {
 
 constexpr std::size_t kControlKeySize = 4;    // CURRENT_CONTROL_RECORD_KEY_SIZE
 constexpr std::size_t kEndTxnMarkerSize = 6;  // CURRENT_END_TXN_MARKER_VALUE_SIZE
-constexpr std::int32_t kMaxStringLength = 0x7fff;
 
 ControlRecordType type_from_id(std::int16_t id) {
   return id >= 0 && id <= 6 ? static_cast<ControlRecordType>(id) : ControlRecordType::unknown;
 }
-
-// The reading helpers of Kafka's generated message classes (MessageDataGenerator).
-class FlexibleReader {
- public:
-  FlexibleReader(ByteReader& in, std::vector<std::string>& notes) : in_(in), notes_(notes) {}
-
-  // A non-nullable compact array's length.
-  std::size_t array_length(std::string_view field) {
-    const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
-    if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
-    if (static_cast<std::uint64_t>(n) > in_.remaining()) {
-      in_.fail(
-          fmt::format("Tried to allocate a collection of size {}, but there are only {} "
-                      "bytes remaining.",
-                      n, in_.remaining()));
-    }
-    return static_cast<std::size_t>(n);
-  }
-
-  std::string string(std::string_view field) {
-    const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
-    if (n < 0) in_.fail(fmt::format("non-nullable field {} was serialized as null", field));
-    if (n > kMaxStringLength)
-      in_.fail(fmt::format("string field {} had invalid length {}", field, n));
-    const auto b = in_.bytes(static_cast<std::size_t>(n), field);
-    return {reinterpret_cast<const char*>(b.data()), b.size()};
-  }
-
-  Uuid uuid(std::string_view field) {
-    Uuid u;
-    const auto b = in_.bytes(16, field);
-    std::copy(b.begin(), b.end(), u.bytes.begin());
-    return u;
-  }
-
-  // The tagged-field section closing a struct: none of these schemas has tagged fields, so
-  // every one is unknown and skipped (readUnknownTaggedField).
-  void tagged_fields(std::string_view where) {
-    const std::uint32_t count = in_.unsigned_varint("tagged field count");
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t tag = in_.unsigned_varint("tag");
-      const std::uint32_t size = in_.unsigned_varint("tagged field size");
-      in_.skip(size, "tagged field");
-      notes_.push_back(
-          fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
-    }
-  }
-
- private:
-  ByteReader& in_;
-  std::vector<std::string>& notes_;
-};
 
 std::vector<ControlVoter> leader_change_voters(ByteReader& in, FlexibleReader& f,
                                                std::string_view field) {

@@ -116,6 +116,8 @@ void control_fields(Value& v, const ControlRecord& c) {
   }
 }
 
+}  // namespace
+
 Value control_value(const DumpedControl& d) {
   Value v = Value::object();
   if (d.control) {
@@ -134,6 +136,8 @@ Value control_value(const DumpedControl& d) {
   if (d.error) v.set("error", *d.error);
   return v;
 }
+
+namespace {
 
 Value record_value(const Record& r, const DumpedControl* control, DataFormat data) {
   Value v = Value::object()

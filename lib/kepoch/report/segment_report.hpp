@@ -28,6 +28,8 @@ enum class DataFormat { none, text, hex, base64 };
 Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset);
 Value batch_value(const DumpedBatch& batch, bool with_records, DataFormat data);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
+// A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
+Value control_value(const DumpedControl& control);
 // The columns a person sees in table form.
 std::vector<std::string> batch_table_columns();
 

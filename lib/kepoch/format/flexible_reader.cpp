@@ -1,0 +1,106 @@
+#include "kepoch/format/flexible_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kepoch {
+namespace {
+
+constexpr std::int64_t kMaxStringLength = 0x7fff;
+
+}  // namespace
+
+std::optional<std::size_t> FlexibleReader::nullable_array_length(std::string_view field) {
+  const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
+  if (n < 0) return std::nullopt;
+  if (static_cast<std::uint64_t>(n) > in_.remaining()) {
+    in_.fail(fmt::format(
+        "Tried to allocate a collection of size {}, but there are only {} bytes remaining.", n,
+        in_.remaining()));
+  }
+  return static_cast<std::size_t>(n);
+}
+
+std::size_t FlexibleReader::array_length(std::string_view field) {
+  const std::uint64_t at = in_.position();
+  const auto n = nullable_array_length(field);
+  if (!n) throw FormatError(at, fmt::format("non-nullable field {} was serialized as null", field));
+  return *n;
+}
+
+std::optional<std::string> FlexibleReader::nullable_string(std::string_view field) {
+  const std::int64_t n = static_cast<std::int64_t>(in_.unsigned_varint(field)) - 1;
+  if (n < 0) return std::nullopt;
+  if (n > kMaxStringLength)
+    in_.fail(fmt::format("string field {} had invalid length {}", field, n));
+  const auto b = in_.bytes(static_cast<std::size_t>(n), field);
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+std::string FlexibleReader::string(std::string_view field) {
+  const std::uint64_t at = in_.position();
+  auto s = nullable_string(field);
+  if (!s) throw FormatError(at, fmt::format("non-nullable field {} was serialized as null", field));
+  return std::move(*s);
+}
+
+Uuid FlexibleReader::uuid(std::string_view field) {
+  Uuid u;
+  const auto b = in_.bytes(16, field);
+  std::copy(b.begin(), b.end(), u.bytes.begin());
+  return u;
+}
+
+std::optional<std::vector<std::int32_t>> FlexibleReader::nullable_int32_array(
+    std::string_view field) {
+  const auto n = nullable_array_length(field);
+  if (!n) return std::nullopt;
+  std::vector<std::int32_t> out(*n);
+  for (auto& x : out)
+    x = in_.i32(field);
+  return out;
+}
+
+std::vector<std::int32_t> FlexibleReader::int32_array(std::string_view field) {
+  std::vector<std::int32_t> out(array_length(field));
+  for (auto& x : out)
+    x = in_.i32(field);
+  return out;
+}
+
+std::optional<std::vector<Uuid>> FlexibleReader::nullable_uuid_array(std::string_view field) {
+  const auto n = nullable_array_length(field);
+  if (!n) return std::nullopt;
+  std::vector<Uuid> out(*n);
+  for (auto& x : out)
+    x = uuid(field);
+  return out;
+}
+
+std::vector<Uuid> FlexibleReader::uuid_array(std::string_view field) {
+  std::vector<Uuid> out(array_length(field));
+  for (auto& x : out)
+    x = uuid(field);
+  return out;
+}
+
+void FlexibleReader::tagged_fields(std::string_view where, const TagHandler& known) {
+  const std::uint32_t count = in_.unsigned_varint("tagged field count");
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t tag = in_.unsigned_varint("tag");
+    const std::uint32_t size = in_.unsigned_varint("tagged field size");
+    ByteReader field = in_.sub(size, "tagged field");
+    FlexibleReader f(field, notes_);
+    if (known && known(tag, f)) {
+      if (!field.at_end())
+        notes_.push_back(fmt::format("{} bytes left unread in tagged field {} of {}",
+                                     field.remaining(), tag, where));
+      continue;
+    }
+    notes_.push_back(
+        fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
+  }
+}
+
+}  // namespace kepoch

@@ -1,0 +1,56 @@
+#pragma once
+// The reading helpers of Kafka's generated message classes (MessageDataGenerator) for the
+// flexible-version encoding, shared by control records and metadata records:
+//
+//   compact array    uvarint (n + 1), then n elements; 0 = null (nullable fields only)
+//   compact string   uvarint (len + 1), then UTF-8; 0 = null; len above 0x7fff rejected
+//   uuid             16 bytes
+//   tagged fields    uvarint count, then per field: uvarint tag, uvarint size, `size`
+//                    bytes; a section closes every message and every struct
+//
+// A length above the bytes that remain is Kafka's "Tried to allocate a collection of size
+// N, but there are only M bytes remaining." Unknown tagged fields are skipped with a note.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kepoch/base/byte_reader.hpp"
+#include "kepoch/base/uuid.hpp"
+
+namespace kepoch {
+
+class FlexibleReader {
+ public:
+  FlexibleReader(ByteReader& in, std::vector<std::string>& notes) : in_(in), notes_(notes) {}
+
+  ByteReader& in() { return in_; }
+
+  // A compact array's length: non-nullable (null throws) or nullable (null is nullopt).
+  std::size_t array_length(std::string_view field);
+  std::optional<std::size_t> nullable_array_length(std::string_view field);
+
+  std::string string(std::string_view field);
+  std::optional<std::string> nullable_string(std::string_view field);
+  Uuid uuid(std::string_view field);
+
+  std::vector<std::int32_t> int32_array(std::string_view field);
+  std::optional<std::vector<std::int32_t>> nullable_int32_array(std::string_view field);
+  std::vector<Uuid> uuid_array(std::string_view field);
+  std::optional<std::vector<Uuid>> nullable_uuid_array(std::string_view field);
+
+  // A tagged-field section. `known(tag, field)` reads a known tag from `field` (a reader
+  // over exactly its bytes) and returns true, or returns false for an unknown tag, which is
+  // skipped with a note naming `where`. Without `known`, every tag is unknown.
+  using TagHandler = std::function<bool(std::uint32_t tag, FlexibleReader& field)>;
+  void tagged_fields(std::string_view where, const TagHandler& known = {});
+
+ private:
+  ByteReader& in_;
+  std::vector<std::string>& notes_;
+};
+
+}  // namespace kepoch

@@ -1,0 +1,186 @@
+#include "kepoch/metadata/partition_history.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace kepoch {
+namespace {
+
+constexpr std::int8_t kRecovering = 1;  // LeaderRecoveryState.RECOVERING
+
+PartitionRegistration from_record(const PartitionRecord& r) {
+  PartitionRegistration s;
+  s.replicas = r.replicas;
+  s.isr = r.isr;
+  s.removing_replicas = r.removing_replicas;
+  s.adding_replicas = r.adding_replicas;
+  s.eligible_leader_replicas = r.eligible_leader_replicas.value_or(BrokerIds{});
+  s.last_known_elr = r.last_known_elr.value_or(BrokerIds{});
+  s.directories = r.directories;
+  s.leader = r.leader;
+  s.leader_recovery_state = r.leader_recovery_state;
+  s.leader_epoch = r.leader_epoch;
+  s.partition_epoch = r.partition_epoch;
+  return s;
+}
+
+std::set<std::int32_t> as_set(const BrokerIds& ids) {
+  return {ids.begin(), ids.end()};
+}
+
+// "isr_shrink", "isr_expand" or "isr_change" (a set neither contains the other), or "".
+std::string isr_cause(const BrokerIds& before, const BrokerIds& after) {
+  const auto b = as_set(before);
+  const auto a = as_set(after);
+  if (a == b) return "";
+  if (std::includes(b.begin(), b.end(), a.begin(), a.end())) return "isr_shrink";
+  if (std::includes(a.begin(), a.end(), b.begin(), b.end())) return "isr_expand";
+  return "isr_change";
+}
+
+std::string leader_cause(const PartitionRegistration& before, const PartitionRegistration& after) {
+  if (after.leader == -1) return "leader_lost";
+  if (after.leader_recovery_state == kRecovering && before.leader_recovery_state != kRecovering)
+    return "unclean_election";
+  if (after.leader == before.leader) return "leader_epoch_bump";
+  return "leader_change";
+}
+
+}  // namespace
+
+PartitionRegistration merge(const PartitionRegistration& before, const PartitionChangeRecord& r) {
+  PartitionRegistration s = before;
+  if (r.replicas) s.replicas = *r.replicas;
+  if (r.directories) s.directories = *r.directories;
+  if (r.isr) s.isr = *r.isr;
+  if (r.removing_replicas) s.removing_replicas = *r.removing_replicas;
+  if (r.adding_replicas) s.adding_replicas = *r.adding_replicas;
+  if (r.leader != kNoLeaderChange) {
+    s.leader = r.leader;
+    s.leader_epoch = before.leader_epoch + 1;
+  }
+  if (r.leader_recovery_state != kNoLeaderRecoveryChange)
+    s.leader_recovery_state = r.leader_recovery_state;
+  if (r.eligible_leader_replicas) s.eligible_leader_replicas = *r.eligible_leader_replicas;
+  if (r.last_known_elr) s.last_known_elr = *r.last_known_elr;
+  s.partition_epoch = before.partition_epoch + 1;
+  return s;
+}
+
+std::vector<std::string> change_causes(const PartitionRegistration& before,
+                                       const PartitionRegistration& after,
+                                       const PartitionChangeRecord& r) {
+  std::vector<std::string> causes;
+  if (r.leader != kNoLeaderChange) causes.push_back(leader_cause(before, after));
+  if (before.leader_recovery_state == kRecovering && after.leader_recovery_state != kRecovering)
+    causes.push_back("recovered");
+  if (const auto c = isr_cause(before.isr, after.isr); !c.empty()) causes.push_back(c);
+  if (before.eligible_leader_replicas != after.eligible_leader_replicas ||
+      before.last_known_elr != after.last_known_elr)
+    causes.push_back("elr_change");
+  if (r.replicas || r.adding_replicas || r.removing_replicas) causes.push_back("reassignment");
+  if (r.directories && !r.replicas) causes.push_back("directories");
+  return causes;
+}
+
+bool PartitionHistory::wanted(const Uuid& topic_id, std::int32_t partition) const {
+  if (filter_.partition && *filter_.partition != partition) return false;
+  if (!filter_.topic) return true;
+  const auto it = topic_names_.find(topic_id.to_string());
+  return it != topic_names_.end() ? it->second == *filter_.topic
+                                  : topic_id.to_string() == *filter_.topic;
+}
+
+void PartitionHistory::created(const PartitionRecord& r, MetadataPosition at) {
+  if (!wanted(r.topic_id, r.partition_id)) return;
+  const std::string id = r.topic_id.to_string();
+  PartitionTimeline& t = timelines_[{id, r.partition_id}];
+  const auto name = topic_names_.find(id);
+  t.topic = name != topic_names_.end() ? name->second : id;
+  t.topic_id = r.topic_id;
+  t.partition = r.partition_id;
+  // A PartitionRecord for a partition already known restates it (Kafka replaces the
+  // registration): a new step, caused by the record itself.
+  t.steps.push_back(
+      {at, "PARTITION_RECORD", from_record(r), {t.steps.empty() ? "created" : "restated"}});
+}
+
+void PartitionHistory::changed(const PartitionChangeRecord& r, MetadataPosition at) {
+  if (!wanted(r.topic_id, r.partition_id)) return;
+  const auto it = timelines_.find({r.topic_id.to_string(), r.partition_id});
+  if (it == timelines_.end() || it->second.steps.empty()) {
+    orphans_.push_back(
+        fmt::format("PARTITION_CHANGE_RECORD at offset {} for {}-{}, which no "
+                    "PARTITION_RECORD created",
+                    at.offset, r.topic_id.to_string(), r.partition_id));
+    return;
+  }
+  auto& steps = it->second.steps;
+  const PartitionRegistration& before = steps.back().state;
+  PartitionRegistration after = merge(before, r);
+  auto causes = change_causes(before, after, r);
+  steps.push_back({at, "PARTITION_CHANGE_RECORD", std::move(after), std::move(causes)});
+}
+
+void PartitionHistory::removed(const RemoveTopicRecord& r, MetadataPosition at) {
+  const std::string id = r.topic_id.to_string();
+  for (auto& [key, t] : timelines_) {
+    if (std::get<0>(key) != id || t.steps.empty()) continue;
+    t.steps.push_back({at, "REMOVE_TOPIC_RECORD", t.steps.back().state, {"deleted"}});
+  }
+}
+
+void PartitionHistory::broker(const MetadataRecord& record, MetadataPosition at) {
+  auto add = [&](std::int32_t id, std::int64_t epoch, std::string event,
+                 std::optional<bool> fenced = std::nullopt) {
+    broker_events_.push_back({at, id, epoch, std::move(event), fenced});
+  };
+  if (const auto* r = std::get_if<RegisterBrokerRecord>(&record.body)) {
+    add(r->broker_id, r->broker_epoch, "registered", r->fenced);
+  } else if (const auto* u = std::get_if<UnregisterBrokerRecord>(&record.body)) {
+    add(u->broker_id, u->broker_epoch, "unregistered");
+  } else if (const auto* f = std::get_if<FenceBrokerRecord>(&record.body)) {
+    add(f->id, f->epoch, "fenced");
+  } else if (const auto* uf = std::get_if<UnfenceBrokerRecord>(&record.body)) {
+    add(uf->id, uf->epoch, "unfenced");
+  } else if (const auto* c = std::get_if<BrokerRegistrationChangeRecord>(&record.body)) {
+    if (c->fenced == 1) add(c->broker_id, c->broker_epoch, "fenced");
+    if (c->fenced == -1) add(c->broker_id, c->broker_epoch, "unfenced");
+    if (c->in_controlled_shutdown == 1) add(c->broker_id, c->broker_epoch, "controlled_shutdown");
+  }
+}
+
+void PartitionHistory::apply(const MetadataRecord& record, MetadataPosition at) {
+  if (const auto* t = std::get_if<TopicRecord>(&record.body)) {
+    topic_names_[t->topic_id.to_string()] = t->name;
+  } else if (const auto* p = std::get_if<PartitionRecord>(&record.body)) {
+    created(*p, at);
+  } else if (const auto* c = std::get_if<PartitionChangeRecord>(&record.body)) {
+    changed(*c, at);
+  } else if (const auto* rm = std::get_if<RemoveTopicRecord>(&record.body)) {
+    removed(*rm, at);
+  } else {
+    broker(record, at);
+  }
+}
+
+std::optional<std::int32_t> last_led_epoch(const PartitionTimeline& timeline) {
+  for (auto it = timeline.steps.rbegin(); it != timeline.steps.rend(); ++it) {
+    if (it->state.leader != -1) return it->state.leader_epoch;
+  }
+  return std::nullopt;
+}
+
+std::vector<const PartitionTimeline*> PartitionHistory::timelines() const {
+  std::vector<const PartitionTimeline*> out;
+  for (const auto& [key, t] : timelines_)
+    out.push_back(&t);
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->topic, a->partition) < std::tie(b->topic, b->partition);
+  });
+  return out;
+}
+
+}  // namespace kepoch

@@ -1,0 +1,120 @@
+#pragma once
+// Replaying the KRaft metadata log into each partition's history, the way the controller
+// and brokers apply it (PartitionRegistration: its PartitionRecord constructor and merge):
+//
+//   PartitionRecord        the partition as created (or as a snapshot restates it)
+//   PartitionChangeRecord  fields absent from the record keep their value; Leader other
+//                          than -2 replaces the leader (possibly -1, possibly the same
+//                          broker) and bumps LeaderEpoch by exactly 1; LeaderRecoveryState
+//                          -1 keeps the state; every change bumps PartitionEpoch by 1
+//   RemoveTopicRecord      the topic's partitions end
+//
+// Each step is told a cause where the record shows one: created, leader_change,
+// leader_lost (leader -1), unclean_election (leader with LeaderRecoveryState RECOVERING),
+// leader_epoch_bump (the same leader again), recovered (RECOVERING -> RECOVERED),
+// isr_shrink, isr_expand, isr_change, elr_change, reassignment (replicas, adding or
+// removing replicas), directories, deleted. Broker registrations and fencing are kept
+// alongside (RegisterBrokerRecord, BrokerRegistrationChangeRecord, Fence/UnfenceBroker,
+// UnregisterBroker).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kepoch/format/metadata_record.hpp"
+
+namespace kepoch {
+
+// Kafka's PartitionRegistration (the partition as brokers hold it after replaying).
+struct PartitionRegistration {
+  BrokerIds replicas;
+  BrokerIds isr;
+  BrokerIds removing_replicas;
+  BrokerIds adding_replicas;
+  BrokerIds eligible_leader_replicas;  // null in a record: empty, as Kafka holds it
+  BrokerIds last_known_elr;
+  std::vector<Uuid> directories;
+  std::int32_t leader = -1;
+  std::int8_t leader_recovery_state = 0;
+  std::int32_t leader_epoch = -1;
+  std::int32_t partition_epoch = -1;
+};
+
+// Where a record sits in the metadata log.
+struct MetadataPosition {
+  std::int64_t offset = -1;
+  std::int64_t timestamp = -1;  // the record's (its batch's) timestamp
+};
+
+struct PartitionStep {
+  MetadataPosition at;
+  std::string record_type;      // PARTITION_RECORD, PARTITION_CHANGE_RECORD, REMOVE_TOPIC_RECORD
+  PartitionRegistration state;  // after the record
+  std::vector<std::string> causes;
+};
+
+struct PartitionTimeline {
+  std::string topic;  // from the TopicRecord, or the topic id when none was seen
+  Uuid topic_id;
+  std::int32_t partition = -1;
+  std::vector<PartitionStep> steps;
+};
+
+struct BrokerEvent {
+  MetadataPosition at;
+  std::int32_t broker_id = -1;
+  std::int64_t broker_epoch = -1;
+  std::string event;           // registered, unregistered, fenced, unfenced, controlled_shutdown
+  std::optional<bool> fenced;  // registered: as registered
+};
+
+struct PartitionHistoryFilter {
+  std::optional<std::string> topic;
+  std::optional<std::int32_t> partition;
+};
+
+class PartitionHistory {
+ public:
+  explicit PartitionHistory(PartitionHistoryFilter filter = {}) : filter_(std::move(filter)) {}
+
+  // Applies one decoded record (records kepoch did not decode are ignored).
+  void apply(const MetadataRecord& record, MetadataPosition at);
+
+  // Timelines ordered by topic name, topic id, partition.
+  std::vector<const PartitionTimeline*> timelines() const;
+  const std::vector<BrokerEvent>& broker_events() const { return broker_events_; }
+  // Change records for a partition no PartitionRecord created (e.g. a log whose start was
+  // cleaned after a snapshot): not replayable, counted with the first offset seen.
+  const std::vector<std::string>& orphans() const { return orphans_; }
+
+ private:
+  using Key = std::tuple<std::string, std::int32_t>;  // topic id text, partition
+  bool wanted(const Uuid& topic_id, std::int32_t partition) const;
+  void created(const PartitionRecord& r, MetadataPosition at);
+  void changed(const PartitionChangeRecord& r, MetadataPosition at);
+  void removed(const RemoveTopicRecord& r, MetadataPosition at);
+  void broker(const MetadataRecord& record, MetadataPosition at);
+
+  PartitionHistoryFilter filter_;
+  std::map<std::string, std::string> topic_names_;  // topic id text -> name
+  std::map<Key, PartitionTimeline> timelines_;
+  std::vector<BrokerEvent> broker_events_;
+  std::vector<std::string> orphans_;
+};
+
+// The causes of one PartitionChangeRecord applied to `before` (giving `after`).
+std::vector<std::string> change_causes(const PartitionRegistration& before,
+                                       const PartitionRegistration& after,
+                                       const PartitionChangeRecord& r);
+
+// The latest leader epoch of the timeline that had a leader (leader != -1): the epoch the
+// replicas' leader-epoch caches should end at (an epoch without a leader is cached by none).
+std::optional<std::int32_t> last_led_epoch(const PartitionTimeline& timeline);
+
+// PartitionRegistration.merge.
+PartitionRegistration merge(const PartitionRegistration& before, const PartitionChangeRecord& r);
+
+}  // namespace kepoch

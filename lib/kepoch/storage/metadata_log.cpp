@@ -1,0 +1,100 @@
+#include "kepoch/storage/metadata_log.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "kepoch/base/byte_reader.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/storage/segment_dump.hpp"
+
+namespace kepoch {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kMetadataDir = "__cluster_metadata-0";
+
+std::vector<fs::path> segment_logs(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".log" && e.is_regular_file()) out.push_back(e.path());
+  }
+  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
+  // 20-digit zero-padded base offsets: the name order is the offset order.
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void decode_record(MetadataLogEntry& e, const Record& r, bool control) {
+  try {
+    if (control) {
+      e.control = parse_control_key(r.key, 0);
+      parse_control_value(*e.control, r.value, 0);
+    } else if (!r.value) {
+      e.error = "the value is null";
+    } else {
+      e.record = decode_metadata_record(*r.value, 0);
+    }
+  } catch (const FormatError& err) {
+    e.error = fmt::format("at byte {} of the {}: {}", err.position(),
+                          control ? "control record" : "value", err.what());
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> metadata_log_files(const fs::path& target) {
+  std::error_code ec;
+  if (fs::is_regular_file(target, ec)) return {target};
+  if (!fs::is_directory(target, ec)) throw InputError(target.string(), "no such file or directory");
+  const fs::path dir =
+      target.filename() == kMetadataDir || !fs::is_directory(target / kMetadataDir, ec)
+          ? target
+          : target / kMetadataDir;
+  auto logs = segment_logs(dir);
+  if (logs.empty())
+    throw InputError(target.string(),
+                     fmt::format("no .log segment here nor in a {} directory", kMetadataDir));
+  return logs;
+}
+
+MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
+                                     const std::function<void(const MetadataLogEntry&)>& visit) {
+  MetadataLogSummary summary;
+  SegmentDumpOptions options;
+  options.records = true;
+  for (const auto& file : files) {
+    summary.files.push_back(file.string());
+    const auto s = dump_segment(file, options, [&](const DumpedBatch& b) {
+      if (b.invalid)
+        summary.problems.push_back(
+            fmt::format("{}: batch at byte {}: {}", file.string(), b.header.position, *b.invalid));
+      if (b.records_error)
+        summary.problems.push_back(fmt::format("{}: batch at byte {}: {}", file.string(),
+                                               b.header.position, *b.records_error));
+      for (const auto& r : b.records) {
+        MetadataLogEntry e;
+        e.file = file.string();
+        e.batch_position = b.header.position;
+        e.batch_leader_epoch = b.header.partition_leader_epoch;
+        e.offset = r.offset;
+        e.timestamp = r.timestamp;
+        decode_record(e, r, b.header.is_control());
+        if (e.error)
+          summary.problems.push_back(fmt::format("{}: batch at byte {}: record at offset {}: {}",
+                                                 file.string(), b.header.position, r.offset,
+                                                 *e.error));
+        ++summary.records;
+        visit(e);
+      }
+    });
+    if (s.end.reason == LogEndReason::corrupt_size)
+      summary.problems.push_back(
+          fmt::format("{}: at byte {}: {}", file.string(), s.end.position, s.end.message));
+  }
+  return summary;
+}
+
+}  // namespace kepoch

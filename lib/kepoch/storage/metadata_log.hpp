@@ -1,0 +1,52 @@
+#pragma once
+// Reading a KRaft metadata log (__cluster_metadata-0) record by record: its .log segments
+// in base-offset order (or one named .log or .checkpoint file), each walked with
+// dump_segment (LogSegmentReader: bounded memory), the value of each record of a data batch
+// decoded as a metadata record (format/metadata_record.hpp) and each record of a control
+// batch as a control record (LeaderChange, SnapshotHeader/Footer, KRaftVersion, Voters).
+//
+// What a target may be:
+//   a __cluster_metadata-0 directory       its *.log files
+//   a log dir holding __cluster_metadata-0  the same
+//   a .log or .checkpoint file             that file alone
+//
+// A record that cannot be decoded is an entry with an error (the walk goes on); an
+// invalid batch (CRC, size) or a walk stopped at a corrupt size is a problem.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kepoch/format/control_record.hpp"
+#include "kepoch/format/metadata_record.hpp"
+
+namespace kepoch {
+
+struct MetadataLogEntry {
+  std::string file;
+  std::uint64_t batch_position = 0;
+  std::int32_t batch_leader_epoch = -1;  // the Raft epoch of the controller that wrote it
+  std::int64_t offset = 0;
+  std::int64_t timestamp = -1;
+  std::optional<MetadataRecord> record;  // data batches
+  std::optional<ControlRecord> control;  // control batches
+  std::optional<std::string> error;      // "at byte N of the value: what"
+};
+
+struct MetadataLogSummary {
+  std::vector<std::string> files;
+  std::uint64_t records = 0;
+  std::vector<std::string> problems;  // invalid batches, corrupt tails, undecodable records
+};
+
+// The files a target names (see above). Throws InputError when it names none.
+std::vector<std::filesystem::path> metadata_log_files(const std::filesystem::path& target);
+
+// Walks `files` in order. Throws InputError when a file cannot be opened.
+MetadataLogSummary read_metadata_log(const std::vector<std::filesystem::path>& files,
+                                     const std::function<void(const MetadataLogEntry&)>& visit);
+
+}  // namespace kepoch
