@@ -20,8 +20,9 @@ if ! command -v dpkg-shlibdeps >/dev/null; then echo "dpkg-dev missing: .deb not
 deb=$(ls "$SCRATCH"/deb/kepoch_*.deb)
 dpkg-deb -I "$deb" >"$SCRATCH/info"
 expect_in "$SCRATCH/info" "Package: kepoch"
+depends=$(grep '^ Depends:' "$SCRATCH/info") || fail "the .deb has no Depends"
 for lib in libfmt9 libyaml-cpp0.7 libstdc++6; do
-  grep -E '^ Depends:.*'"$lib" "$SCRATCH/info" >/dev/null || { cat "$SCRATCH/info"; fail "Depends lacks $lib"; }
+  [[ $depends == *"$lib "* ]] || fail "Depends lacks $lib: $depends"
 done
 dpkg-deb -x "$deb" "$SCRATCH/extracted"
 expect_exit 0 "$SCRATCH/extracted/usr/bin/kepoch" --version
