@@ -45,6 +45,8 @@ pdir() { cp -r "$TX" x-0; chmod -R u+w x-0; }  # a copy of a real partition dir
 snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.snap >/dev/null; }
 lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
 
+# Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
+# that replica no longer pairs with its log dir (non-utf8-snap pins the note that says so).
 # NAME | DAMAGE (bash, in the case's own empty dir) | EXIT | MESSAGE ("@" is the file) | COMMAND ("@" the file)
 CASES=$(
   cat <<'EOF'
@@ -111,7 +113,8 @@ empty-dir-seg   | mkdir $SEG                  | 3 | kepoch: @: is a directory, e
 dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: no such file or directory | segment dump @
 dangling-cp     | ln -s nowhere leader-epoch-checkpoint | 3 | kepoch: @: no such file or directory | checkpoint validate @
 dangling-pdir   | ln -s nowhere x-0           | 3 | kepoch: x-0: | partition verify x-0
-dangling-in-pdir | pdir; rm x-0/leader-epoch-checkpoint; ln -s nowhere x-0/leader-epoch-checkpoint | 0 | no leader-epoch-checkpoint | partition verify x-0
+dangling-in-pdir | pdir; rm x-0/leader-epoch-checkpoint; ln -s nowhere x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: a dangling symbolic link (to nowhere) | partition verify x-0
+dangling-hw     | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; ln -s gone l/replication-offset-checkpoint | 3 | l/replication-offset-checkpoint: a dangling symbolic link (to gone) | partition verify l/t-0
 fifo-seg        | mkfifo $SEG                 | 3 | kepoch: @: not a regular file | segment dump @
 fifo-cp         | mkfifo leader-epoch-checkpoint | 3 | kepoch: @: not a regular file | checkpoint validate @
 fifo-in-pdir    | pdir; rm x-0/00000000000000000000.index; mkfifo x-0/00000000000000000000.index | 1 | x-0/00000000000000000000.index: not a regular file | partition verify x-0
@@ -123,7 +126,7 @@ non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | t | part
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "dir" | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_dirs" | logdir scan -o json --all l
 non-utf8-yaml   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | dir | partition verify -o yaml t*-0
-non-utf8-snap   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | partitions | diff s.snap l
+non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
 spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | a b/t x-0 | partition verify "a b/t x-0"
 spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | l d | logdir scan --all "l d"
 spaces-snap     | mkdir "l d"; cp -r $DATA/logdir/. "l d"; "$KEPOCH" logdir snapshot "l d" --file "s n.snap" >/dev/null | 0 | partitions | diff "s n.snap" "l d"
