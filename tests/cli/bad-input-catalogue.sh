@@ -3,8 +3,9 @@
 # fixtures (leveldb's corruption tests: damage a known-good file at a known offset, assert the
 # result and the message). Each case gets its documented exit code (0 ok, 1 findings,
 # 3 unreadable input; never a crash or a hang) and one line naming the file (and the byte or
-# line where there is one). Every command runs under `timeout 10` and, outside ASan (whose
-# shadow memory needs terabytes of address space), `ulimit -v` 1 GiB.
+# line where there is one), never an "internal error" (an exception no parser caught). Every
+# command runs under `timeout 10` and, outside ASan (whose shadow memory needs terabytes of
+# address space), `ulimit -v` 1 GiB.
 . "$(dirname "$0")/common.sh"
 
 LOG="$DATA/transactions/tx-0/00000000000000000000.log"  # first batch: 160 bytes, 3 records
@@ -169,6 +170,8 @@ while IFS= read -r line; do
     verdict="crashed or hung (exit $got)"
   elif [[ $got -ne $want ]]; then
     verdict="exit $got, expected $want"
+  elif grep -qF "internal error" "$SCRATCH/err"; then
+    verdict="an exception escaped the parsers (internal error)"
   elif ! grep -qF -- "$message" "$SCRATCH/out" "$SCRATCH/err"; then
     verdict="no \"$message\" in the output"
   fi
