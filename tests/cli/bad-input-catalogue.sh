@@ -48,6 +48,7 @@ lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i
 
 # Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
 # that replica no longer pairs with its log dir (non-utf8-snap pins the note that says so).
+# fuzz-*: the inputs fuzzing found (tests/fuzz-regressions/), replayed here under ASan+UBSan too.
 # NAME | DAMAGE (bash, in the case's own empty dir) | EXIT | MESSAGE ("@" is the file) | COMMAND ("@" the file)
 CASES=$(
   cat <<'EOF'
@@ -138,6 +139,8 @@ cp-5000-lines   | lec 5000                    | 0 | @ | checkpoint validate @
 cp-5000-short   | lec 5000; sed -i 2s/5000/5001/ leader-epoch-checkpoint | 1 | line 2 announces 5001 entries, the file has 5000 | checkpoint validate @
 cp-long-line    | python3 -c "print(0); print(1); print('9' * 1000000, 0)" > leader-epoch-checkpoint | 1 | @:3: error: | checkpoint validate @
 offsets-max     | printf '0\n2147483647\nt 0 1\n' > replication-offset-checkpoint | 1 | @:3: error: line 2 announces 2147483647 entries | checkpoint validate @
+fuzz-short-batch | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/batch-smaller-than-header $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 0: the batch holds 27 bytes, less than its 61-byte header | segment dump --records @
+fuzz-txn-max    | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/index/txnindex-last-offset-max 00000000000000000000.txnindex | 1 | @: at byte 52: error: entry 1: lastOffset | segment dump @
 snap-huge-num   | snap; sed -i '3s/^{"batch":\[0,0,4,5,156,/{"batch":[0,0,4,5,1e999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,99999999999999999999999999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5 | predict --leader s.snap s.snap
