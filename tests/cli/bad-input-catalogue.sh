@@ -141,6 +141,7 @@ cp-long-line    | python3 -c "print(0); print(1); print('9' * 1000000, 0)" > lea
 offsets-max     | printf '0\n2147483647\nt 0 1\n' > replication-offset-checkpoint | 1 | @:3: error: line 2 announces 2147483647 entries | checkpoint validate @
 fuzz-short-batch | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/batch-smaller-than-header $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 0: the batch holds 27 bytes, less than its 61-byte header | segment dump --records @
 fuzz-txn-max    | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/index/txnindex-last-offset-max 00000000000000000000.txnindex | 1 | @: at byte 52: error: entry 1: lastOffset | segment dump @
+fuzz-neg-delta  | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/sequence-negative-offset-delta $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 147: value needs 57 bytes, only 13 remain | segment dump --records --data @
 snap-huge-num   | snap; sed -i '3s/^{"batch":\[0,0,4,5,156,/{"batch":[0,0,4,5,1e999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,99999999999999999999999999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5 | predict --leader s.snap s.snap
