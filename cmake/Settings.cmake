@@ -18,4 +18,10 @@ if(KEPOCH_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(kepoch_settings INTERFACE -fsanitize=address,undefined)
 endif()
+if(KEPOCH_FUZZ)
+  # Coverage for libFuzzer in every object; the fuzz targets link -fsanitize=fuzzer.
+  target_compile_options(kepoch_settings INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(kepoch_settings INTERFACE -fsanitize=address,undefined)
+endif()
 target_compile_definitions(kepoch_settings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)

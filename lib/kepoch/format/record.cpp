@@ -10,11 +10,15 @@ namespace kepoch {
 namespace {
 
 // DefaultRecordBatch.incrementSequence: wraps at Integer.MAX_VALUE.
+// Java's int arithmetic wraps; a negative offsetDelta (fuzzing found one) must not overflow here.
 std::int32_t sequence_of(std::int32_t base, std::int32_t delta) {
   if (base < 0) return -1;
   constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
-  if (base > kMax - delta) return delta - (kMax - base) - 1;
-  return base + delta;
+  auto wrap = [](std::int64_t v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+  };
+  if (base > wrap(std::int64_t{kMax} - delta)) return wrap(std::int64_t{delta} - (kMax - base) - 1);
+  return wrap(std::int64_t{base} + delta);
 }
 
 std::optional<std::span<const std::uint8_t>> nullable_bytes(ByteReader& r, std::string_view field) {
@@ -38,9 +42,9 @@ Record read_record(const BatchHeader& batch, ByteReader& in) {
   r.i8("record attributes");
   const std::int64_t timestamp_delta = r.varlong("timestampDelta");
   const std::int32_t offset_delta = r.varint("offsetDelta");
-  rec.offset = batch.base_offset + offset_delta;
-  rec.timestamp =
-      batch.log_append_time() ? batch.max_timestamp : batch.base_timestamp + timestamp_delta;
+  rec.offset = wrapping_add(batch.base_offset, offset_delta);
+  rec.timestamp = batch.log_append_time() ? batch.max_timestamp
+                                          : wrapping_add(batch.base_timestamp, timestamp_delta);
   rec.sequence = sequence_of(batch.base_sequence, offset_delta);
   rec.key = nullable_bytes(r, "key");
   rec.value = nullable_bytes(r, "value");

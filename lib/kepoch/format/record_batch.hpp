@@ -29,6 +29,11 @@ inline constexpr std::size_t kBatchHeaderSize = 61;      // RECORD_BATCH_OVERHEA
 inline constexpr std::size_t kHeaderSizeUpToMagic = 17;  // LOG_OVERHEAD + 5
 inline constexpr std::int32_t kMinRecordOverhead = 14;   // LegacyRecord.RECORD_OVERHEAD_V0
 
+// Java's long addition, which wraps (damaged offsets must not overflow in C++).
+inline std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
 struct BatchHeader {
   std::uint64_t position = 0;    // of the entry in the file
   std::int64_t base_offset = 0;  // v2: baseOffset; legacy: the entry offset
@@ -51,9 +56,9 @@ struct BatchHeader {
   }
   // v2: baseOffset + lastOffsetDelta; legacy: the entry offset (a wrapper's is its last inner).
   std::int64_t last_offset() const {
-    return is_v2() ? base_offset + last_offset_delta : base_offset;
+    return is_v2() ? wrapping_add(base_offset, last_offset_delta) : base_offset;
   }
-  std::int64_t next_offset() const { return last_offset() + 1; }
+  std::int64_t next_offset() const { return wrapping_add(last_offset(), 1); }
   int codec() const { return attributes & 0x07; }
   bool log_append_time() const { return (attributes & 0x08) != 0; }
   bool is_transactional() const { return is_v2() && (attributes & 0x10) != 0; }

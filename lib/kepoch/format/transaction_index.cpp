@@ -96,11 +96,12 @@ TransactionIndex parse_transaction_index(std::span<const std::uint8_t> bytes,
       idx.findings.push_back({Sev::error, e.file_position + 10,
                               fmt::format("entry {}: firstOffset {} is after lastOffset {}", i,
                                           e.first_offset, e.last_offset)});
-    if (e.last_stable_offset > e.last_offset + 1)
+    // Compared without computing lastOffset + 1, which overflows at Long.MAX_VALUE (fuzzing).
+    if (e.last_stable_offset > e.last_offset && e.last_stable_offset - 1 > e.last_offset)
       idx.findings.push_back(
           {Sev::warning, e.file_position + 26,
-           fmt::format("entry {}: lastStableOffset {} is beyond lastOffset + 1 ({})", i,
-                       e.last_stable_offset, e.last_offset + 1)});
+           fmt::format("entry {}: lastStableOffset {} is beyond lastOffset + 1 ({} + 1)", i,
+                       e.last_stable_offset, e.last_offset)});
     if (i > 0 && e.last_offset <= idx.entries[i - 1].last_offset)
       idx.findings.push_back(
           {Sev::error, e.file_position + 18,

@@ -310,11 +310,11 @@ std::optional<Format> format_from_name(std::string_view name) {
 }
 
 void render_json(const Value& value, std::ostream& out) {
-  out << to_json(value).dump(2) << '\n';
+  out << to_json(value).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 void render_json_line(const Value& value, std::ostream& out) {
-  out << to_json(value).dump() << '\n';
+  out << to_json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 void render_yaml(const Value& value, std::ostream& out) {

@@ -23,12 +23,15 @@ class JsonStream : public ReportStream {
                   std::vector<std::string>) override {
     out_ << (items_++ ? ",\n" : "[\n") << '{';
     members(fields);
-    out_ << (fields.as_object().empty() ? "" : ",") << nlohmann::json(std::string(list_key)).dump()
+    out_ << (fields.as_object().empty() ? "" : ",")
+         << nlohmann::json(std::string(list_key))
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
          << ":[";
     elements_ = 0;
   }
   void element(const Value& e) override {
-    out_ << (elements_++ ? ",\n" : "\n") << to_json(e).dump();
+    out_ << (elements_++ ? ",\n" : "\n")
+         << to_json(e).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   void end_item(const Value& trailer) override {
     out_ << (elements_ ? "\n]" : "]");
@@ -42,7 +45,9 @@ class JsonStream : public ReportStream {
   void members(const Value& obj) {
     bool first = true;
     for (const auto& [k, v] : obj.as_object()) {
-      out_ << (first ? "" : ",") << nlohmann::json(k).dump() << ':' << to_json(v).dump();
+      out_ << (first ? "" : ",")
+           << nlohmann::json(k).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+           << ':' << to_json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       first = false;
     }
   }
@@ -70,13 +75,13 @@ class JsonLinesStream : public ReportStream {
   void element(const Value& e) override {
     Value line = id_;
     line.set(element_key_, e);
-    out_ << to_json(line).dump() << '\n';
+    out_ << to_json(line).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
   void end_item(const Value& trailer) override {
     Value line = fields_;
     for (const auto& [k, v] : trailer.as_object())
       line.set(k, v);
-    out_ << to_json(line).dump() << '\n';
+    out_ << to_json(line).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
   void finish() override { out_.flush(); }
 

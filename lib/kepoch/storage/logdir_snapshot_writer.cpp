@@ -208,7 +208,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
               {"batch_fields",
                {"ordinal", "base_offset", "last_offset", "records", "size", "crc", "epoch",
                 "records_before", "bytes_before", "digest_before"}}}
-             .dump()
+             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';
   SnapshotSummary summary;
   for (const auto& log_dir : log_dirs) {
@@ -228,12 +228,13 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       line["records"] = totals.records;
       line["bytes"] = totals.bytes;
       line["kept_batches"] = kept.size();
-      out << json{{"replica", line}}.dump() << '\n';
+      out << json{{"replica", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+          << '\n';
       for (const auto& b : kept) {
         out << json{{"batch",
                      {b.ordinal, b.base_offset, b.last_offset, b.records, b.size, b.crc, b.epoch,
                       b.records_before, b.bytes_before, b.digest_before}}}
-                   .dump()
+                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
       }
       ++summary.replicas;
@@ -241,10 +242,13 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       summary.batches += totals.batch_count;
     }
     for (const auto& s : skipped)
-      out << json{{"skipped", {{"dir", s.dir}, {"reason", s.reason}}}}.dump() << '\n';
+      out << json{{"skipped", {{"dir", s.dir}, {"reason", s.reason}}}}.dump(
+                 -1, ' ', false, nlohmann::json::error_handler_t::replace)
+          << '\n';
     summary.skipped.insert(summary.skipped.end(), skipped.begin(), skipped.end());
   }
-  out << json{{"end", {{"replicas", summary.replicas}, {"batches", summary.kept_batches}}}}.dump()
+  out << json{{"end", {{"replicas", summary.replicas}, {"batches", summary.kept_batches}}}}.dump(
+             -1, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';
   return summary;
 }

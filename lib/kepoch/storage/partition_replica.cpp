@@ -90,11 +90,23 @@ std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::p
   return parsed;
 }
 
+// fs::exists follows links, so a dangling one looks like no file at all; Kafka's read of it
+// fails (NoSuchFileException), so it is an input kepoch cannot judge, not a missing file.
+void refuse_dangling_link(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(file, ec))) {
+    throw InputError(file.string(),
+                     fmt::format("a dangling symbolic link (to {}): Kafka cannot read it",
+                                 fs::read_symlink(file, ec).string()));
+  }
+}
+
 // The entry for topic-partition in one of the parent log dir's offset checkpoints.
 std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const PartitionReplica& r,
                                                 std::vector<std::string>& notes) {
   std::error_code ec;
   if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
     notes.push_back(fmt::format("{} is missing", file.filename().string()));
     return std::nullopt;
   }
@@ -113,6 +125,7 @@ void read_epoch_checkpoint(PartitionReplica& r) {
   const fs::path file = r.dir / kLeaderEpochCheckpointName;
   std::error_code ec;
   if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
     r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
     return;
   }
@@ -129,7 +142,10 @@ void read_epoch_checkpoint(PartitionReplica& r) {
 void read_topic_id(PartitionReplica& r) {
   const fs::path file = r.dir / kPartitionMetadataName;
   std::error_code ec;
-  if (!fs::exists(file, ec)) return;
+  if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
+    return;
+  }
   const auto m = read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
   r.topic_id = m.topic_id;
 }

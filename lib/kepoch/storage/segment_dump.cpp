@@ -48,6 +48,12 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
     out.records_error = fmt::format("Unknown compression type id: {}", h.codec());
     return;
   }
+  if (entry.size() < kBatchHeaderSize) {  // a batch size below the header's own (fuzzing found it)
+    out.records_error =
+        fmt::format("at byte {}: the batch holds {} bytes, less than its {}-byte header",
+                    h.position, entry.size(), kBatchHeaderSize);
+    return;
+  }
   std::span<const std::uint8_t> section = entry.subspan(kBatchHeaderSize);
   try {
     if (*codec != CompressionType::none) {

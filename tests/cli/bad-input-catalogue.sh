@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# The bad-input catalogue: one line per damaged or hostile input, made here from the real
+# fixtures (leveldb's corruption tests: damage a known-good file at a known offset, assert the
+# result and the message). Each case gets its documented exit code (0 ok, 1 findings,
+# 3 unreadable input; never a crash or a hang) and one line naming the file (and the byte or
+# line where there is one), never an "internal error" (an exception no parser caught). Every
+# command runs under `timeout 10` and, outside ASan (whose shadow memory needs terabytes of
+# address space), `ulimit -v` 1 GiB.
+. "$(dirname "$0")/common.sh"
+
+LOG="$DATA/transactions/tx-0/00000000000000000000.log"  # first batch: 160 bytes, 3 records
+TX="$DATA/transactions/tx-0"
+SEG=00000000000000000000.log
+
+ASAN=0
+if [[ -n ${ASAN_OPTIONS:-} ]] || ldd "$KEPOCH" 2>/dev/null | grep -q libasan; then ASAN=1; fi
+
+# patch SRC DST EXPR: DST is SRC's bytes (b) after the Python statements EXPR, with
+# i16/i32/i64(pos, value) to write big-endian fields, flip(pos, bit) and crc() to make the
+# first batch's CRC-32C right again (so that the lie is in the content, not the checksum).
+patch() {
+  python3 - "$@" <<'EOF'
+import struct, sys
+src, dst, expr = sys.argv[1:]
+b = bytearray(open(src, 'rb').read())
+def i16(p, v): b[p:p + 2] = struct.pack('>h', v)
+def i32(p, v): b[p:p + 4] = struct.pack('>i', v)
+def i64(p, v): b[p:p + 8] = struct.pack('>q', v)
+def flip(p, bit): b[p] ^= 1 << bit
+def crc():
+    t = []
+    for n in range(256):
+        c = n
+        for _ in range(8): c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        t.append(c)
+    end = 12 + struct.unpack('>i', b[8:12])[0]
+    c = 0xFFFFFFFF
+    for x in b[21:end]: c = t[(c ^ x) & 0xFF] ^ (c >> 8)
+    b[17:21] = struct.pack('>I', c ^ 0xFFFFFFFF)
+exec(expr)
+open(dst, 'wb').write(b)
+EOF
+}
+seg() { patch "$LOG" "$SEG" "$1"; }         # the damaged segment, alone
+pdir() { cp -r "$TX" x-0; chmod -R u+w x-0; }  # a copy of a real partition dir
+snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.snap >/dev/null; }
+lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
+
+# Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
+# that replica no longer pairs with its log dir (non-utf8-snap pins the note that says so).
+# fuzz-*: the inputs fuzzing found (tests/fuzz-regressions/), replayed here under ASan+UBSan too.
+# NAME | DAMAGE (bash, in the case's own empty dir) | EXIT | MESSAGE ("@" is the file) | COMMAND ("@" the file)
+CASES=$(
+  cat <<'EOF'
+cut-at-0        | seg 'del b[0:]'             | 0 | batch_count     0 | segment dump @
+cut-at-8        | seg 'del b[8:]'             | 0 | @: at byte 0: warning: partial-header: 8 bytes at the end are too few | segment dump @
+cut-at-12       | seg 'del b[12:]'            | 0 | @: at byte 0: warning: partial-header: 12 bytes | segment dump @
+cut-at-16       | seg 'del b[16:]'            | 0 | @: at byte 0: warning: partial-header: 16 bytes | segment dump @
+cut-at-17       | seg 'del b[17:]'            | 0 | @: at byte 0: warning: partial-header: 17 bytes | segment dump @
+cut-at-21       | seg 'del b[21:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 21 remain | segment dump @
+cut-at-23       | seg 'del b[23:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 23 remain | segment dump @
+cut-at-27       | seg 'del b[27:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 27 remain | segment dump --records @
+cut-at-35       | seg 'del b[35:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 35 remain | segment dump --records @
+cut-at-43       | seg 'del b[43:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 43 remain | segment dump --records @
+cut-at-51       | seg 'del b[51:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 51 remain | segment dump --records @
+cut-at-53       | seg 'del b[53:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 53 remain | segment dump --records @
+cut-at-57       | seg 'del b[57:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 57 remain | segment dump --records --data @
+cut-at-61       | seg 'del b[61:]'            | 0 | @: at byte 0: warning: partial-batch: the entry declares 148 bytes but only 61 remain | segment dump --records --data @
+cut-mid-2nd     | seg 'del b[200:]'           | 0 | @: at byte 148: warning: partial-batch: the entry declares 78 bytes but only 52 remain | segment dump --records --data @
+cut-verify      | pdir; patch $LOG x-0/$SEG 'del b[100:]' | 1 | partial-batch tail of 100 bytes: the entry declares 148 bytes but only 100 remain | partition verify x-0
+flip-crc        | seg 'flip(20, 0)'           | 1 | @: at byte 0: error: batch at offset 0: Record is corrupt (stored crc = 3712787489 | segment dump @
+flip-attributes | seg 'flip(22, 4)'           | 1 | @: at byte 0: error: batch at offset 0: Record is corrupt | segment dump --records @
+flip-last-delta | seg 'flip(26, 0)'           | 1 | @: at byte 0: error: batch at offset 0: Record is corrupt | segment dump --records @
+flip-producer   | seg 'flip(50, 7)'           | 1 | @: at byte 0: error: batch at offset 0: Record is corrupt | segment dump --records @
+flip-body       | seg 'flip(70, 4)'           | 1 | @: at byte 0: error: batch at offset 0: Record is corrupt | segment dump --records --data @
+flip-2nd-batch  | seg 'flip(200, 1)'          | 1 | @: at byte 148: error: batch at offset 3: Record is corrupt | segment dump --records --data @
+flip-codec      | seg 'flip(22, 0); crc()'    | 1 | @: at byte 0: error: batch at offset 0: | segment dump --records @
+flip-verify     | pdir; patch $LOG x-0/$SEG 'flip(70, 4)' | 1 | Record is corrupt | partition verify x-0
+magic-0         | seg 'b[16] = 0'             | 1 | @: at byte 0: error: | segment dump --records @
+length-0        | seg 'i32(8, 0)'             | 1 | @: at byte 0: error: corrupt-size: Found record size 0 smaller than minimum record overhead (14) | segment dump @
+length-minus-1  | seg 'i32(8, -1)'            | 1 | @: at byte 0: error: corrupt-size: Found record size -1 smaller than minimum record overhead (14) | segment dump @
+length-max      | seg 'i32(8, 2**31 - 1)'     | 0 | @: at byte 0: warning: partial-batch: the entry declares 2147483659 bytes but only 534 remain | segment dump --records @
+length-max-2nd  | seg 'i32(156, 2**31 - 1)'   | 0 | @: at byte 148: warning: partial-batch: the entry declares 2147483659 bytes | segment dump --records @
+length-verify   | pdir; patch $LOG x-0/$SEG 'i32(8, -1)' | 1 | Found record size -1 smaller than minimum record overhead (14) | partition verify x-0
+record-len-huge | seg 'b[61] = 0x7f; crc()'   | 1 | @: at byte 0: error: batch at offset 0: at byte 62: Invalid record size | segment dump --records @
+count-1000      | seg 'i32(57, 1000); crc()'  | 1 | @: at byte 0: error: batch at offset 0: at byte 148: Incorrect declared batch size, premature EOF reached | segment dump --records @
+count-minus-1   | seg 'i32(57, -1); crc()'    | 1 | @: at byte 0: error: batch at offset 0: at byte 61: Found invalid record count -1 in magic v2 batch | segment dump --records @
+count-max       | seg 'i32(57, 2**31 - 1); crc()' | 1 | @: at byte 0: error: batch at offset 0: at byte 148: Incorrect declared batch size | segment dump --records --data @
+count-2-of-3    | seg 'i32(57, 2); crc()'     | 1 | @: at byte 0: error: batch at offset 0: | segment dump --records @
+count-0-of-3    | seg 'i32(57, 0); crc()'     | 1 | @: at byte 0: error: batch at offset 0: | segment dump --records @
+zero-segment    | head -c 4096 /dev/zero > $SEG | 1 | @: at byte 0: error: corrupt-size: Found record size 0 | segment dump @
+zero-index      | head -c 4096 /dev/zero > 00000000000000000000.index | 0 | 00000000000000000000.index | segment dump @
+zero-timeindex  | head -c 4092 /dev/zero > 00000000000000000000.timeindex | 0 | 00000000000000000000.timeindex | segment dump @
+zero-snapshot   | head -c 100 /dev/zero > 00000000000000000000.snapshot | 1 | 00000000000000000000.snapshot: at byte | segment dump @
+zero-checkpoint | head -c 100 /dev/zero > leader-epoch-checkpoint | 1 | @:1: error: | checkpoint validate @
+empty-log       | : > $SEG                    | 0 | batch_count     0 | segment dump --records @
+empty-index     | : > 00000000000000000000.index | 0 | 00000000000000000000.index | segment dump @
+empty-txnindex  | : > 00000000000000000000.txnindex | 0 | 00000000000000000000.txnindex | segment dump @
+empty-snapshot  | : > 00000000000000000000.snapshot | 1 | @: at byte 0: error: 0 bytes: too short for the 2-byte version | segment dump @
+empty-epoch-cp  | : > leader-epoch-checkpoint  | 0 | @ | checkpoint validate @
+empty-part-meta | : > partition.metadata       | 1 | partition.metadata | checkpoint validate @
+empty-meta-prop | : > meta.properties          | 0 | @: warning: version 0 is the ZooKeeper-era format | checkpoint validate @
+empty-in-pdir   | pdir; : > x-0/$SEG; : > x-0/leader-epoch-checkpoint | 0 | x-0 | partition verify x-0
+log-is-checkpt  | cp $DATA/logdir/replication-offset-checkpoint $SEG | 0 | @: at byte 0: warning: partial-batch: the entry declares 1918987903 bytes | segment dump --records @
+checkpt-is-bin  | head -c 300 $LOG > leader-epoch-checkpoint | 1 | @:1: error: invalid UTF-8 at byte 11 | checkpoint validate @
+index-is-log    | cp $LOG 00000000000000000000.index | 1 | 00000000000000000000.index: at byte | segment dump @
+snapshot-is-txt | cp $DATA/logdir/meta.properties 00000000000000000000.snapshot | 1 | 00000000000000000000.snapshot: at byte | segment dump @
+part-meta-bin   | head -c 64 $LOG > partition.metadata | 1 | partition.metadata | checkpoint validate @
+meta-prop-bin   | head -c 200 $LOG > meta.properties | 0 | meta.properties:1: warning: unknown key | checkpoint validate @
+log-is-binary-cp | pdir; head -c 300 $LOG > x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: Kafka would not load this file (dir-offline): invalid UTF-8 at byte 11 | partition verify x-0
+empty-dir-cp    | mkdir e                     | 3 | kepoch: e: no checkpoint files in this directory | checkpoint validate e
+empty-dir-pv    | mkdir e-0                   | 0 | e-0 | partition verify e-0
+empty-dir-scan  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir scan e
+empty-dir-seg   | mkdir $SEG                  | 3 | kepoch: @: is a directory, expected a file | segment dump @
+dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: no such file or directory | segment dump @
+dangling-cp     | ln -s nowhere leader-epoch-checkpoint | 3 | kepoch: @: no such file or directory | checkpoint validate @
+dangling-pdir   | ln -s nowhere x-0           | 3 | kepoch: x-0: | partition verify x-0
+dangling-in-pdir | pdir; rm x-0/leader-epoch-checkpoint; ln -s nowhere x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: a dangling symbolic link (to nowhere) | partition verify x-0
+dangling-hw     | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; ln -s gone l/replication-offset-checkpoint | 3 | l/replication-offset-checkpoint: a dangling symbolic link (to gone) | partition verify l/t-0
+fifo-seg        | mkfifo $SEG                 | 3 | kepoch: @: not a regular file | segment dump @
+fifo-cp         | mkfifo leader-epoch-checkpoint | 3 | kepoch: @: not a regular file | checkpoint validate @
+fifo-in-pdir    | pdir; rm x-0/00000000000000000000.index; mkfifo x-0/00000000000000000000.index | 1 | x-0/00000000000000000000.index: not a regular file | partition verify x-0
+fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; mkfifo l/replication-offset-checkpoint | 1 | l/replication-offset-checkpoint: not a regular file | logdir scan l
+dir-as-cp       | mkdir leader-epoch-checkpoint | 3 | kepoch: @: no checkpoint files in this directory | checkpoint validate @
+dir-as-cp-pdir  | pdir; rm x-0/leader-epoch-checkpoint; mkdir x-0/leader-epoch-checkpoint | 3 | x-0/leader-epoch-checkpoint | partition verify x-0
+dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | x-0/00000000000000000000.log | partition verify x-0
+non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | t | partition verify t*-0
+non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "dir" | partition inspect -o json t*-0
+non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_dirs" | logdir scan -o json --all l
+non-utf8-yaml   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | dir | partition verify -o yaml t*-0
+non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
+spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | a b/t x-0 | partition verify "a b/t x-0"
+spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | l d | logdir scan --all "l d"
+spaces-snap     | mkdir "l d"; cp -r $DATA/logdir/. "l d"; "$KEPOCH" logdir snapshot "l d" --file "s n.snap" >/dev/null | 0 | partitions | diff "s n.snap" "l d"
+cp-count-max    | printf '0\n2147483647\n0 0\n' > leader-epoch-checkpoint | 1 | @:3: error: line 2 announces 2147483647 entries, the file has 1 | checkpoint validate @
+cp-count-long   | printf '0\n99999999999999999999\n0 0\n' > leader-epoch-checkpoint | 1 | @:2: error: line 2 must be the entry count | checkpoint validate @
+cp-count-neg    | printf '0\n-2147483648\n' > leader-epoch-checkpoint | 1 | @:2: error: entry count -2147483648 is negative | checkpoint validate @
+cp-5000-lines   | lec 5000                    | 0 | @ | checkpoint validate @
+cp-5000-short   | lec 5000; sed -i 2s/5000/5001/ leader-epoch-checkpoint | 1 | line 2 announces 5001 entries, the file has 5000 | checkpoint validate @
+cp-long-line    | python3 -c "print(0); print(1); print('9' * 1000000, 0)" > leader-epoch-checkpoint | 1 | @:3: error: | checkpoint validate @
+offsets-max     | printf '0\n2147483647\nt 0 1\n' > replication-offset-checkpoint | 1 | @:3: error: line 2 announces 2147483647 entries | checkpoint validate @
+fuzz-short-batch | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/batch-smaller-than-header $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 0: the batch holds 27 bytes, less than its 61-byte header | segment dump --records @
+fuzz-txn-max    | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/index/txnindex-last-offset-max 00000000000000000000.txnindex | 1 | @: at byte 52: error: entry 1: lastOffset | segment dump @
+fuzz-neg-delta  | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/sequence-negative-offset-delta $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 147: value needs 57 bytes, only 13 remain | segment dump --records --data @
+snap-huge-num   | snap; sed -i '3s/^{"batch":\[0,0,4,5,156,/{"batch":[0,0,4,5,1e999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
+snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,99999999999999999999999999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
+snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5 | predict --leader s.snap s.snap
+snap-cut        | snap; head -c 300 s.snap > t.snap; mv t.snap s.snap | 3 | s.snap | diff s.snap s.snap
+snap-binary     | head -c 300 $LOG > s.snap | 3 | s.snap | diff s.snap s.snap
+EOF
+)
+
+n=0 failed=0
+while IFS= read -r line; do
+  [[ -z $line ]] && continue
+  IFS='|' read -r name damage want message command <<<"$line"
+  name=$(echo $name) want=$(echo $want)
+  message=${message# } message=${message% } damage=${damage% } command=${command# }
+  n=$((n + 1))
+  dir="$SCRATCH/case-$name"
+  mkdir "$dir"
+  (cd "$dir" && eval "$damage") >"$SCRATCH/damage.log" 2>&1 || { cat "$SCRATCH/damage.log"; fail "$name: could not make the damage: $damage"; }
+  file=$(cd "$dir" && ls -d -- * 2>/dev/null | head -1)
+  command=${command//@/$file}
+  message=${message//@/$file}
+  got=0
+  (
+    cd "$dir"
+    [[ $ASAN == 1 ]] || ulimit -v $((1024 * 1024))
+    eval "timeout 10 \"\$KEPOCH\" $command" >"$SCRATCH/out" 2>"$SCRATCH/err"
+  ) || got=$?
+  verdict=ok
+  if [[ $got -ge 124 ]]; then
+    verdict="crashed or hung (exit $got)"
+  elif [[ $got -ne $want ]]; then
+    verdict="exit $got, expected $want"
+  elif grep -qF "internal error" "$SCRATCH/err"; then
+    verdict="an exception escaped the parsers (internal error)"
+  elif ! grep -qF -- "$message" "$SCRATCH/out" "$SCRATCH/err"; then
+    verdict="no \"$message\" in the output"
+  fi
+  if [[ $verdict != ok ]]; then
+    failed=$((failed + 1))
+    echo "FAIL $name: $verdict: kepoch $command"
+    head -c 600 "$SCRATCH/err" | head -4 | sed 's/^/    stderr: /'
+  fi
+done <<<"$CASES"
+
+echo "bad-input catalogue: $n cases, $((n - failed)) passed, $failed failed"
+((n >= 40)) || fail "only $n cases"
+((failed == 0)) || fail "$failed of $n cases failed"
