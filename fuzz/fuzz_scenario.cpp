@@ -9,7 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    kepoch::sim::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "fuzz.yaml");
+    kepoch::sim::parse_scenario(std::string(reinterpret_cast<const char*>(data), size),
+                                "fuzz.yaml");
   } catch (const kepoch::InputError&) {
   } catch (const kepoch::FormatError&) {
   }

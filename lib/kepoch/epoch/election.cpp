@@ -192,8 +192,7 @@ PartitionChange unclean_shutdown_broker(const PartitionState& partition, std::in
   if (!elr_enabled) return {{}, false, partition};  // only when the metadata version has ELR
   if (!contains(partition.isr, broker) && !contains(partition.elr, broker))
     return {{}, false, partition};
-  return broker_event(partition, kNoLeader, active, unclean_allowed, elr_enabled, min_isr,
-                      broker);
+  return broker_event(partition, kNoLeader, active, unclean_allowed, elr_enabled, min_isr, broker);
 }
 
 }  // namespace kepoch

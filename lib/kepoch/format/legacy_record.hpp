@@ -17,8 +17,8 @@
 //               wrapper offset below the last inner offset is invalid); absolute = base + inner
 //   v0 wrapper: inner offsets are absolute already
 // Inner messages other than v0 take the wrapper's timestamp type (a v0 wrapper's: none),
-// and its timestamp when that is LogAppendTime. No inner message may be compressed; there must be at least one; the
-// wrapper value may not be null.
+// and its timestamp when that is LogAppendTime. No inner message may be compressed; there must be
+// at least one; the wrapper value may not be null.
 
 #include <cstddef>
 #include <cstdint>

@@ -219,8 +219,7 @@ TEST_CASE("Fencing and unfencing brokers one by one (generateLeaderAndIsrUpdates
   }
 }
 
-TEST_CASE("A broker back from a crash leaves the ELR (handleBrokerUncleanShutdown)",
-          "[election]") {
+TEST_CASE("A broker back from a crash leaves the ELR (handleBrokerUncleanShutdown)", "[election]") {
   PartitionState p;
   p.replicas = {1, 2, 3};
   p.elr = {2, 3};
