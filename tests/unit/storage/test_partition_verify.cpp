@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kepoch/storage/partition_verify.hpp"
+#include "support/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
@@ -22,39 +23,9 @@ namespace {
 const fs::path kTx = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0";
 const fs::path kIx = fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes/ix-0";
 
-std::vector<std::uint8_t> slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-void spit(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-}
-
-// A copy of a replica dir inside a scratch log dir, removed at the end of the test.
-struct ScratchReplica {
-  fs::path logdir;
-  fs::path dir;
-  explicit ScratchReplica(const fs::path& source) {
-    char tmpl[] = "/tmp/kepoch-verify-XXXXXX";
-    logdir = ::mkdtemp(tmpl);
-    dir = logdir / source.filename();
-    fs::copy(source, dir, fs::copy_options::recursive);
-  }
-  ~ScratchReplica() { fs::remove_all(logdir); }
-  fs::path file(const std::string& name) const { return dir / name; }
-  void flip(const std::string& name, std::size_t at) const {
-    auto b = slurp(file(name));
-    b.at(at) ^= 0x01;
-    spit(file(name), b);
-  }
-  void clean_shutdown() const { std::ofstream(logdir / ".kafka_cleanshutdown"); }
-  void recovery_point(const std::string& topic, std::int64_t offset) const {
-    std::ofstream(logdir / "recovery-point-offset-checkpoint") << "0\n1\n"
-                                                               << topic << " 0 " << offset << "\n";
-  }
-};
+using test::ScratchReplica;
+using test::slurp;
+using test::spit;
 
 std::size_t errors(const PartitionVerification& v) {
   std::size_t n = 0;

@@ -15,6 +15,7 @@
 #include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/partition_verify.hpp"
+#include "support/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
@@ -25,29 +26,9 @@ const fs::path kTx = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0
 const fs::path kCompacted = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/compacted/cmp-0";
 const std::string kLog0 = "00000000000000000000.log";
 
-std::vector<std::uint8_t> slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-void spit(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-}
-
-// A copy of a replica dir inside a scratch log dir (no clean-shutdown marker, no recovery
-// point checkpoint: Kafka recovers from offset 0), removed at the end of the test.
-struct ScratchReplica {
-  fs::path logdir;
-  fs::path dir;
-  explicit ScratchReplica(const fs::path& source) {
-    char tmpl[] = "/tmp/kepoch-recovery-XXXXXX";
-    logdir = ::mkdtemp(tmpl);
-    dir = logdir / source.filename();
-    fs::copy(source, dir, fs::copy_options::recursive);
-  }
-  ~ScratchReplica() { fs::remove_all(logdir); }
-};
+using test::ScratchReplica;
+using test::slurp;
+using test::spit;
 
 struct Batch {
   std::uint64_t position;
