@@ -2,6 +2,7 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 
@@ -135,9 +136,53 @@ std::string iso_time(std::int64_t time_ms) {
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", seconds, (time_ms % 1000 + 1000) % 1000);
 }
 
+std::string event_description(const live::ClusterEvent& e) {
+  using live::EventKind;
+  const std::string tp = fmt::format("{}-{}", e.topic, e.partition);
+  auto list = [](const std::vector<std::int32_t>& ids) {
+    return fmt::format("[{}]", fmt::join(ids, ","));
+  };
+  switch (e.kind) {
+    case EventKind::broker_gone:
+      return fmt::format("broker {} is gone (unregistered or fenced)", e.broker);
+    case EventKind::broker_back:
+      return fmt::format("broker {} is back", e.broker);
+    case EventKind::topic_created:
+      return fmt::format("topic {} created", e.topic);
+    case EventKind::topic_deleted:
+      return fmt::format("topic {} deleted", e.topic);
+    case EventKind::partition_offline:
+      return fmt::format("{} has no leader (was {}), epoch {} -> {}", tp, e.old_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::partition_online:
+      return fmt::format("{} is led by {} again, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::leader_change:
+      return fmt::format("{} leader {} -> {}, epoch {} -> {}", tp, e.old_leader, e.new_leader,
+                         e.old_epoch, e.new_epoch);
+    case EventKind::leader_epoch_change:
+      return fmt::format("{} leader {} stays, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::isr_shrink:
+      return fmt::format("{} ISR shrank by {}: {} -> {}", tp, list(e.changed), list(e.before),
+                         list(e.after));
+    case EventKind::isr_expand:
+      return fmt::format("{} ISR grew by {}: {} -> {}", tp, list(e.changed), list(e.before),
+                         list(e.after));
+    case EventKind::elr_change:
+      return fmt::format("{} ELR {} -> {}", tp, list(e.before), list(e.after));
+    case EventKind::replicas_change:
+      break;
+  }
+  return fmt::format("{} replicas {} -> {}", tp, list(e.before), list(e.after));
+}
+
 Value cluster_event_value(const live::ClusterEvent& e, std::int64_t time_ms) {
   using live::EventKind;
-  Value out = Value::object().set("time", iso_time(time_ms)).set("event", event_kind_name(e.kind));
+  Value out = Value::object()
+                  .set("time", iso_time(time_ms))
+                  .set("event", event_kind_name(e.kind))
+                  .set("description", event_description(e));
   if (e.kind == EventKind::broker_gone || e.kind == EventKind::broker_back)
     return out.set("broker", e.broker);
   out.set("topic", e.topic);

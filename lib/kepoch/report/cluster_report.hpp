@@ -10,7 +10,8 @@
 //    "summary": {"topics", "partitions", "under_replicated", "under_min_isr", "at_min_isr",
 //                "unavailable", "leader_not_preferred"}}
 // cluster watch, one per event:
-//   {"time" (ISO 8601 UTC), "event", "topic", "partition", "broker", "old_leader",
+//   {"time" (ISO 8601 UTC), "event", "description" (a sentence), "topic", "partition", "broker",
+//   "old_leader",
 //    "new_leader", "old_epoch", "new_epoch", "before", "after", "changed"} (only the
 //   members the event has)
 // cluster audit:
@@ -38,6 +39,9 @@ struct PartitionSelection {
 };
 
 Value cluster_describe_value(const live::ClusterView& view, const PartitionSelection& selection);
+
+// One sentence: "orders-0 leader 1 -> 2, epoch 4 -> 5".
+std::string event_description(const live::ClusterEvent& event);
 
 // time_ms: milliseconds since the Unix epoch when the change was seen.
 Value cluster_event_value(const live::ClusterEvent& event, std::int64_t time_ms);

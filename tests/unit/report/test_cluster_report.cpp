@@ -2,7 +2,11 @@
 // kafka-topics-style partition selection, and the summary counts.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <sstream>
+
 #include "kepoch/report/cluster_report.hpp"
+#include "kepoch/report/event_stream.hpp"
 #include "kepoch/report/render.hpp"
 
 using namespace kepoch;
@@ -72,7 +76,8 @@ TEST_CASE("watch events carry only the members their kind has", "[report][cluste
   gone.kind = live::EventKind::broker_gone;
   gone.broker = 3;
   CHECK(json(cluster_event_value(gone, 0)) ==
-        "{\"time\":\"1970-01-01T00:00:00.000Z\",\"event\":\"broker_gone\",\"broker\":3}\n");
+        "{\"time\":\"1970-01-01T00:00:00.000Z\",\"event\":\"broker_gone\",\"description\":"
+        "\"broker 3 is gone (unregistered or fenced)\",\"broker\":3}\n");
   live::ClusterEvent shrink;
   shrink.kind = live::EventKind::isr_shrink;
   shrink.topic = "t";
@@ -83,7 +88,32 @@ TEST_CASE("watch events carry only the members their kind has", "[report][cluste
   shrink.after = {1};
   shrink.changed = {2};
   CHECK(json(cluster_event_value(shrink, 1764424987123)) ==
-        "{\"time\":\"2025-11-29T14:03:07.123Z\",\"event\":\"isr_shrink\",\"topic\":\"t\","
+        "{\"time\":\"2025-11-29T14:03:07.123Z\",\"event\":\"isr_shrink\",\"description\":"
+        "\"t-0 ISR shrank by [2]: [1,2] -> [1]\",\"topic\":\"t\","
         "\"partition\":0,\"old_leader\":1,\"new_leader\":1,\"old_epoch\":4,\"new_epoch\":4,"
         "\"before\":[1,2],\"after\":[1],\"changed\":[2]}\n");
+}
+
+TEST_CASE("the event stream writes one line per event, NDJSON in json", "[report][cluster]") {
+  live::ClusterEvent change;
+  change.kind = live::EventKind::leader_change;
+  change.topic = "orders";
+  change.partition = 2;
+  change.old_leader = 1;
+  change.new_leader = 3;
+  change.old_epoch = 4;
+  change.new_epoch = 5;
+  const Value event = cluster_event_value(change, 0);
+  std::ostringstream table, json_out, yaml;
+  EventStream(Format::table, table).write(event);
+  CHECK(table.str() ==
+        "1970-01-01T00:00:00.000Z  leader_change        orders-2 leader 1 -> 3, epoch 4 -> 5\n");
+  EventStream ndjson(Format::json, json_out);
+  ndjson.write(event);
+  ndjson.write_summary(Value::object().set("summary", Value::object().set("events", 1)));
+  const std::string text = json_out.str();
+  CHECK(std::count(text.begin(), text.end(), '\n') == 2);
+  CHECK(text.ends_with("{\"summary\":{\"events\":1}}\n"));
+  EventStream(Format::yaml, yaml).write(event);
+  CHECK(yaml.str().starts_with("---\ntime: "));
 }
