@@ -21,7 +21,10 @@
 // Decoding is bounded: each length is checked against the bytes that remain before
 // anything is allocated; a short frame, a bad length or varint, a tagged field that does not
 // fill its declared size, or bytes after the message throw ProtocolError naming the
-// message, the field path and the byte offset.
+// message, the field path and the byte offset. Two checks are stricter than Kafka's
+// generated readers, which no broker's output can trip: a known tagged field must fill
+// exactly its declared size (Kafka reads the value and trusts the size), and a compact
+// length must fit 32 bits (Kafka's int arithmetic turns 2^31 and above into "null").
 
 #include <cstdint>
 #include <span>

@@ -73,13 +73,13 @@ DecodedRequest decode_request(std::span<const std::uint8_t> frame) {
   {
     PathScope scope(peek.path(), "header.request_api_key");
     api_key = peek.i16();
+    if (!api_key_name(api_key)) {
+      peek.fail_at(0, fmt::format("expected a Kafka api key, found {}", api_key));
+    }
   }
   {
     PathScope scope(peek.path(), "header.request_api_version");
     version = peek.i16();
-  }
-  if (!api_key_name(api_key)) {
-    peek.fail_at(0, fmt::format("expected a Kafka api key, found {}", api_key));
   }
   const auto api = static_cast<ApiKey>(api_key);
   const MessageSchema& schema = schema_for(api, MessageKind::kRequest);
