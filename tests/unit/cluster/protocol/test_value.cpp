@@ -99,6 +99,21 @@ TEST_CASE("Nullable arrays, strings, bytes and structs read as absent when null"
   CHECK(make_response_body(ApiKey::kSaslHandshake).get_string_array("mechanisms").empty());
 }
 
+TEST_CASE("An array can be changed in place; the encoder checks what was put in", "[protocol]") {
+  Struct s = make_request_body(ApiKey::kMetadata);
+  s.set_null("topics");
+  Array& topics = s.mutable_array("topics");  // null becomes empty
+  CHECK(topics.empty());
+  topics.emplace_back(std::int32_t{7});
+  CHECK_THROWS_WITH(encode_body(ApiKey::kMetadata, MessageKind::kRequest, 12, s),
+                    "MetadataRequest v12: topics: expected a value of the field's type, found "
+                    "array");
+  topics.back() = Value(Struct(*s.field("topics").fields));
+  topics.back().as_struct().set_string("name", "t");
+  CHECK_NOTHROW(encode_body(ApiKey::kMetadata, MessageKind::kRequest, 12, s));
+  CHECK_THROWS_AS(s.mutable_array("allow_auto_topic_creation"), ProtocolError);
+}
+
 TEST_CASE("Structs compare by schema and every value", "[protocol]") {
   Struct a = make_request_body(ApiKey::kMetadata);
   Struct b = make_request_body(ApiKey::kMetadata);
