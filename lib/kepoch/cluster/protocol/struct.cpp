@@ -213,6 +213,13 @@ Struct& Struct::add_element(std::string_view name) {
   return elements.back().as_struct();
 }
 
+Array& Struct::mutable_array(std::string_view name) {
+  typed(name, FieldType::kArray);
+  Value& v = values_[index_of(name)];
+  if (v.is_null()) v = Value(Array{});
+  return v.as_array();
+}
+
 Struct& Struct::set_struct(std::string_view name) {
   const std::size_t i = index_of(name);
   const FieldSchema& f = schema_->fields[i];

@@ -83,6 +83,9 @@ class Struct {
   // An array of structs: appends an element at its defaults (a null array becomes empty
   // first) and returns it; the reference holds until the array changes again.
   Struct& add_element(std::string_view name);
+  // An array field to change in place (a null one becomes empty first). The caller keeps
+  // the element type: the encoder checks it again.
+  Array& mutable_array(std::string_view name);
   // A struct field: makes it present (a null one becomes a struct of defaults) and
   // returns it for setting.
   Struct& set_struct(std::string_view name);

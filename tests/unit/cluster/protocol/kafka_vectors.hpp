@@ -96,6 +96,17 @@ inline const std::vector<Vector>& kafka_vectors() {
   return vectors;
 }
 
+// The vector of (api, kind, version, case); throws when there is none.
+inline const Vector& kafka_vector(const std::string& api, const std::string& kind, int version,
+                                  const std::string& test_case = "full") {
+  for (const auto& v : kafka_vectors()) {
+    if (v.api == api && v.kind == kind && v.version == version && v.test_case == test_case)
+      return v;
+  }
+  throw std::runtime_error("no vector " + api + " " + kind + " v" + std::to_string(version) + " " +
+                           test_case);
+}
+
 // ---------------------------------------------------------------------- base64 (Jackson)
 inline std::string base64(const std::vector<std::uint8_t>& b) {
   static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

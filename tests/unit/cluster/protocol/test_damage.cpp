@@ -26,16 +26,6 @@ const MessageSchema& schema_of(const Vector& v) {
                     v.kind == "request" ? MessageKind::kRequest : MessageKind::kResponse);
 }
 
-const Vector& vector_for(const std::string& api, const std::string& kind, int version,
-                         const std::string& test_case = "full") {
-  for (const auto& v : kafka_vectors()) {
-    if (v.api == api && v.kind == kind && v.version == version && v.test_case == test_case)
-      return v;
-  }
-  FAIL("no vector " << api << " " << kind << " v" << version);
-  throw 0;
-}
-
 // The error decoding `bytes` throws; fails the test when it decodes.
 ProtocolError decode_error(ApiKey api, MessageKind kind, std::int16_t version, const Frame& bytes) {
   try {
@@ -93,7 +83,7 @@ TEST_CASE("Every truncation of every Kafka vector is a ProtocolError at or befor
 
 TEST_CASE("Every truncation of a response frame, header included, is a ProtocolError",
           "[protocol]") {
-  const auto& v = vector_for("Metadata", "response", 12);
+  const auto& v = kafka_vector("Metadata", "response", 12);
   const Frame frame = concat(bytes_of({0x00, 0x00, 0x30, 0x39, 0x00}), v.bytes);
   CHECK(decode_response(ApiKey::kMetadata, 12, frame).correlation_id == 12345);
   for (std::size_t n = 0; n < frame.size(); ++n) {
@@ -140,7 +130,7 @@ TEST_CASE("Bytes after a message are an error at the first extra byte", "[protoc
 
 TEST_CASE("A short field names its path, offset and what it expected", "[protocol]") {
   // Mark topics[0].partitions[1].leader_epoch in Kafka's v12 response and cut inside it.
-  const auto& v = vector_for("Metadata", "response", 12);
+  const auto& v = kafka_vector("Metadata", "response", 12);
   const MessageSchema& schema = schema_of(v);
   Struct body = struct_from_json(schema.body, v.fields);
   Array topics = body.get_array("topics");
