@@ -76,6 +76,9 @@ struct ClusterView {
   std::int32_t controller_id = -1;
   std::vector<BrokerNode> brokers;  // alive (registered, unfenced) brokers
   std::vector<TopicView> topics;
+  // What could not be read (a broker that failed its offsets or log dirs request), one
+  // sentence each; the fields it would have filled stay empty.
+  std::vector<std::string> warnings;
 
   std::set<std::int32_t> live_broker_ids() const;
   const TopicView* find_topic(const std::string& name) const;

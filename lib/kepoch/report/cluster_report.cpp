@@ -85,6 +85,14 @@ Value brokers(const live::ClusterView& view) {
   return out;
 }
 
+// Parts of the cluster that could not be read, in the shared diagnostics list.
+Value warnings_value(const live::ClusterView& view) {
+  Value out = Value::array();
+  for (const auto& w : view.warnings)
+    out.push(Value::object().set("severity", "warning").set("message", w));
+  return out;
+}
+
 struct Counts {
   int topics = 0, partitions = 0, under_replicated = 0, under_min_isr = 0, at_min_isr = 0,
       unavailable = 0, leader_not_preferred = 0;
@@ -127,7 +135,8 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
       .set("controller_id", view.controller_id)
       .set("brokers", brokers(view))
       .set("partitions", std::move(partitions))
-      .set("summary", std::move(summary));
+      .set("summary", std::move(summary))
+      .set("problems", warnings_value(view));
 }
 
 std::string iso_time(std::int64_t time_ms) {
@@ -225,7 +234,8 @@ Value cluster_audit_value(const live::ClusterView& view,
                           .set("topics", static_cast<int>(view.topics.size()))
                           .set("partitions", partitions)
                           .set("risks", risks)
-                          .set("warnings", warnings));
+                          .set("warnings", warnings))
+      .set("problems", warnings_value(view));
 }
 
 }  // namespace kepoch::report

@@ -8,7 +8,8 @@
 //                    "log_start_offset", "high_watermark", "flags": [health names],
 //                    "replica_logs": [{"broker", "log_dir", "size_bytes", "offset_lag"}]}],
 //    "summary": {"topics", "partitions", "under_replicated", "under_min_isr", "at_min_isr",
-//                "unavailable", "leader_not_preferred"}}
+//                "unavailable", "leader_not_preferred"},
+//    "problems": [{"severity": "warning", "message"}] (what could not be read)}
 // cluster watch, one per event:
 //   {"time" (ISO 8601 UTC), "event", "description" (a sentence), "topic", "partition", "broker",
 //   "old_leader",
@@ -16,7 +17,7 @@
 //   members the event has)
 // cluster audit:
 //   {"findings": [{"topic", "partition" (null: topic-wide), "risk", "severity", "reason"}],
-//    "summary": {"topics", "partitions", "risks", "warnings"}}
+//    "summary": {"topics", "partitions", "risks", "warnings"}, "problems": [...]}
 
 #include <cstdint>
 #include <optional>
