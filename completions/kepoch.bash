@@ -36,7 +36,7 @@ _kepoch() {
       "partition|--output"|"partition|-o") ((i++)) ;;
       "partition|inspect") path="partition inspect" ;;
       "partition|verify") path="partition verify" ;;
-      "partition inspect|--output"|"partition inspect|-o") ((i++)) ;;
+      "partition inspect|--metadata"|"partition inspect|--output"|"partition inspect|-o") ((i++)) ;;
       "partition verify|--output"|"partition verify|-o") ((i++)) ;;
       "logdir|--output"|"logdir|-o") ((i++)) ;;
       "logdir|scan") path="logdir scan" ;;
@@ -50,7 +50,7 @@ _kepoch() {
       "metadata|dump") path="metadata dump" ;;
       "metadata|history") path="metadata history" ;;
       "metadata dump|--output"|"metadata dump|-o") ((i++)) ;;
-      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
+      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
       "completion|--output"|"completion|-o") ((i++)) ;;
     esac
   done
@@ -69,6 +69,7 @@ _kepoch() {
     "segment dump|--base-offset") :; return ;;
     "segment dump|--output"|"segment dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "partition|--output"|"partition|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "partition inspect|--metadata") :; return ;;
     "partition inspect|--output"|"partition inspect|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "partition verify|--output"|"partition verify|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "logdir|--output"|"logdir|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
@@ -94,6 +95,7 @@ _kepoch() {
     "metadata dump|--output"|"metadata dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "metadata history|--topic") :; return ;;
     "metadata history|--partition") :; return ;;
+    "metadata history|--snapshot") _kepoch_files; return ;;
     "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
   esac
@@ -120,7 +122,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else COMPREPLY=($(compgen -W "inspect verify" -- "$cur")); fi ;;
     "partition inspect")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "partition verify")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
@@ -150,7 +152,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "metadata history")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "completion")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))

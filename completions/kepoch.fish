@@ -50,7 +50,7 @@ function __kepoch_path
                 set path 'partition inspect'
             case 'partition|verify'
                 set path 'partition verify'
-            case 'partition inspect|--output' 'partition inspect|-o'
+            case 'partition inspect|--metadata' 'partition inspect|--output' 'partition inspect|-o'
                 set skip 1
             case 'partition verify|--output' 'partition verify|-o'
                 set skip 1
@@ -78,7 +78,7 @@ function __kepoch_path
                 set path 'metadata history'
             case 'metadata dump|--output' 'metadata dump|-o'
                 set skip 1
-            case 'metadata history|--topic' 'metadata history|--partition' 'metadata history|--output' 'metadata history|-o'
+            case 'metadata history|--topic' 'metadata history|--partition' 'metadata history|--snapshot' 'metadata history|--output' 'metadata history|-o'
                 set skip 1
             case 'completion|--output' 'completion|-o'
                 set skip 1
@@ -138,6 +138,7 @@ complete -c kepoch -n '__kepoch_at '\''partition'\''' -l help -s h -d 'Print thi
 complete -c kepoch -n '__kepoch_at '\''partition'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''partition'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''partition inspect'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''partition inspect'\''' -l metadata -x -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): show the partition as the controller states it, against the epoch cache'
 complete -c kepoch -n '__kepoch_at '\''partition inspect'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''partition inspect'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''partition inspect'\''' -a '(__fish_complete_directories)'
@@ -198,6 +199,8 @@ complete -c kepoch -n '__kepoch_at '\''metadata dump'\''' -l no-color -d 'Never 
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l topic -x -d 'Only this topic (name, or topic id)'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l partition -x -d 'Only this partition number'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l snapshot -r -F -d 'Start from this snapshot (<end offset>-<epoch>.checkpoint), then the log from its end offset'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l no-snapshot -d 'Replay the log segments alone, from the log start, without a snapshot'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l help -s h -d 'Print this help message and exit'

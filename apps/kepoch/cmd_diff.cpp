@@ -5,11 +5,11 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
-#include "kepoch/metadata/epoch_agreement.hpp"
+#include "kepoch/report/controller_report.hpp"
 #include "kepoch/report/diff_report.hpp"
 #include "kepoch/report/paired_report.hpp"
-#include "kepoch/storage/metadata_log.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "metadata_source.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -19,47 +19,20 @@ struct DiffOptions {
   std::optional<std::string> metadata;
 };
 
-// --metadata: the epochs the controller issued for the partition, and each replica's
-// cached epochs it did not issue with a leader (epoch_agreement.hpp).
+// --metadata: the controller's view of the partition and each replica's cached epochs it
+// did not issue with a leader (report/controller_report.hpp).
 report::Value controller_epochs(const PartitionHistory& history,
                                 const std::vector<PartitionReplica>& replicas, bool& differ) {
-  const PartitionReplica& first = replicas.front();
-  const PartitionTimeline* timeline = nullptr;
-  for (const auto* t : history.timelines()) {
-    if (t->topic == first.topic && t->partition == first.partition &&
-        (!first.topic_id || *first.topic_id == t->topic_id))
-      timeline = t;
-  }
-  report::Value v = report::Value::object();
-  if (!timeline) {
-    v.set("issued", report::Value()).set("findings", report::Value::array());
-    v.set("note", "the metadata log has no PartitionRecord for this partition");
-    return v;
-  }
-  const auto issued = issued_epochs(*timeline);
-  report::Value list = report::Value::array();
-  for (const auto& i : issued)
-    list.push(report::Value::object()
-                  .set("epoch", i.epoch)
-                  .set("leader", i.leader)
-                  .set("metadata_offset", i.offset));
-  report::Value findings = report::Value::array();
-  for (const auto& r : replicas) {
-    for (const auto& f : check_epoch_cache(issued, r.checkpoint_entries)) {
-      findings.push(report::Value::object().set("replica", r.dir.string()).set("message", f));
-      differ = true;
-    }
-  }
-  return v.set("issued", std::move(list)).set("findings", std::move(findings));
+  std::vector<const PartitionReplica*> list;
+  for (const auto& r : replicas)
+    list.push_back(&r);
+  return report::controller_view_value(report::find_timeline(history, replicas.front()), list,
+                                       differ);
 }
 
-std::optional<PartitionHistory> load_history(const DiffOptions& o) {
+std::optional<LoadedMetadata> load_history(const DiffOptions& o, const Globals& globals) {
   if (!o.metadata) return std::nullopt;
-  PartitionHistory history;
-  read_metadata_log(metadata_log_files(*o.metadata), [&](const MetadataLogEntry& e) {
-    if (e.record) history.apply(*e.record, MetadataPosition{e.offset, e.timestamp});
-  });
-  return history;
+  return load_metadata_history(*o.metadata, {}, {}, globals);
 }
 
 report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool& differ) {
@@ -78,11 +51,11 @@ int run(const DiffOptions& o, const Globals& globals) {
   for (const auto& arg : o.dirs)
     sources.push_back(load_replica_source(arg));
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
-  const auto history = load_history(o);
+  const auto loaded = load_history(o, globals);
   bool differ = false;
   auto section = [&](const std::vector<PartitionReplica>& replicas) {
     report::Value v = diff_partition(replicas, differ);
-    if (history) v.set("controller_epochs", controller_epochs(*history, replicas, differ));
+    if (loaded) v.set("controller_epochs", controller_epochs(loaded->history, replicas, differ));
     return v;
   };
   if (paired.single) {
@@ -127,9 +100,11 @@ void register_diff(CLI::App& app, Globals& globals) {
       "it: replicas pair up by topic and partition (topic ids must match) and the report has\n"
       "one section per partition. From a snapshot, batches are compared where it kept them;\n"
       "what that leaves open is listed in `unanswered`.\n"
-      "\n--metadata adds `controller_epochs`: the leader epochs the controller issued\n"
-      "(epoch, leader, metadata offset) and `findings`, each cached epoch it never issued or\n"
-      "issued without a leader. Exit status: 0 identical, 1 they differ (or a snapshot\n"
+      "\n--metadata adds `controller_epochs`: the partition as the controller's metadata log\n"
+      "last states it (leader, epochs, replicas, ISR, ELR; from its snapshot when the log was\n"
+      "cleaned), the leader epochs the controller issued (epoch, leader, metadata offset) and\n"
+      "`findings`, each cached epoch it never issued or issued without a leader. Exit status: 0 "
+      "identical, 1 they differ (or a snapshot\n"
       "cannot tell, or a finding), 2 usage, 3 unreadable input.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }

@@ -1,7 +1,8 @@
 // kepoch metadata dump|history TARGET
 // The KRaft metadata log (__cluster_metadata-0) read offline: every record decoded
 // (dump, streamed), or each partition's history replayed the way brokers apply it
-// (PartitionRegistration.merge), with broker registrations and fencing alongside.
+// (PartitionRegistration.merge), from the snapshot a cleaned log needs
+// (storage/metadata_replay.hpp), with broker registrations and fencing alongside.
 
 #include <algorithm>
 
@@ -12,6 +13,8 @@
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/metadata_report.hpp"
 #include "kepoch/storage/metadata_log.hpp"
+#include "metadata_source.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -20,11 +23,9 @@ struct MetadataOptions {
   std::string target;
   std::optional<std::string> topic;
   std::optional<std::int32_t> partition;
+  std::optional<std::string> snapshot;
+  bool no_snapshot = false;
 };
-
-report::Value target_fields(const std::string& target, const MetadataLogSummary& s) {
-  return report::Value::object().set("target", target).set("files", report::strings_value(s.files));
-}
 
 int run_dump(const MetadataOptions& o, const Globals& globals) {
   const auto files = metadata_log_files(o.target);  // throws before any output
@@ -37,8 +38,17 @@ int run_dump(const MetadataOptions& o, const Globals& globals) {
                                                             return names;
                                                           }()));
   stream->begin_item(fields, "records", report::metadata_entry_table_columns());
-  const auto summary = read_metadata_log(
-      files, [&](const MetadataLogEntry& e) { stream->element(report::metadata_entry_value(e)); });
+  stream->min_column_width("type", report::metadata_type_width());
+  Progress progress(globals, "reading the metadata log", files, /*streaming_output=*/true);
+  report::TopicNames names;  // for the summaries of partition records
+  const auto summary = read_metadata_log(files, [&](const MetadataLogEntry& e) {
+    progress.at(e.file, e.batch_position);
+    if (e.record)
+      if (const auto* t = std::get_if<TopicRecord>(&e.record->body))
+        names[t->topic_id.to_string()] = t->name;
+    stream->element(report::metadata_entry_value(e, names));
+  });
+  progress.done();
   stream->end_item(report::Value::object()
                        .set("record_count", summary.records)
                        .set("problems", report::metadata_problems(summary.problems)));
@@ -47,20 +57,22 @@ int run_dump(const MetadataOptions& o, const Globals& globals) {
 }
 
 int run_history(const MetadataOptions& o, const Globals& globals) {
-  const auto files = metadata_log_files(o.target);
-  PartitionHistory history(PartitionHistoryFilter{o.topic, o.partition});
-  const auto summary = read_metadata_log(files, [&](const MetadataLogEntry& e) {
-    if (e.record) history.apply(*e.record, MetadataPosition{e.offset, e.timestamp});
-  });
+  MetadataReplayOptions replay;
+  if (o.snapshot) replay.snapshot = *o.snapshot;
+  replay.no_snapshot = o.no_snapshot;
+  const LoadedMetadata loaded = load_metadata_history(
+      o.target, replay, PartitionHistoryFilter{o.topic, o.partition}, globals);
   report::Value partitions = report::Value::array();
-  for (const auto* t : history.timelines())
+  for (const auto* t : loaded.history.timelines())
     partitions.push(report::partition_timeline_value(*t));
   report::Value brokers = report::Value::array();
-  for (const auto& b : history.broker_events())
+  for (const auto& b : loaded.history.broker_events())
     brokers.push(report::broker_event_value(b));
-  auto problems = summary.problems;
-  problems.insert(problems.end(), history.orphans().begin(), history.orphans().end());
-  emit(target_fields(o.target, summary)
+  const auto problems = metadata_problems(loaded);
+  emit(report::Value::object()
+           .set("target", o.target)
+           .set("files", report::strings_value(loaded.summary.files))
+           .set("start", report::metadata_start_value(loaded.plan, loaded.summary))
            .set("partitions", std::move(partitions))
            .set("brokers", std::move(brokers))
            .set("problems", report::metadata_problems(problems)),
@@ -88,7 +100,10 @@ void register_metadata(CLI::App& app, Globals& globals) {
       "(Kafka's MetadataRecordType name, UNKNOWN(n), or control:<type>), version, and the\n"
       "fields of the types kepoch decodes (topics, partitions and their changes, broker\n"
       "registrations and fencing, feature levels); other types and newer versions are named\n"
-      "only. Exit status: 0, 1 a record or batch that cannot be decoded, 3 unreadable target.");
+      "only. The table shows one row per record: offset, type and `summary`, the key fields\n"
+      "on one line. A directory's .log segments are read; name a .checkpoint file to dump a\n"
+      "snapshot. Exit status: 0, 1 a record or batch that cannot be decoded, 3 unreadable\n"
+      "target.");
   dump->callback([&globals] { globals.exit_code = run_dump(o, globals); });
 
   CLI::App* hist =
@@ -96,18 +111,36 @@ void register_metadata(CLI::App& app, Globals& globals) {
   hist->add_option("target", o.target, target_help)->required()->type_name("DIR|FILE");
   hist->add_option("--topic", o.topic, "Only this topic (name, or topic id)")->type_name("TOPIC");
   hist->add_option("--partition", o.partition, "Only this partition number")->type_name("N");
+  auto* snap = hist->add_option("--snapshot", o.snapshot,
+                                "Start from this snapshot (<end offset>-<epoch>.checkpoint), then "
+                                "the log from its end offset")
+                   ->type_name("FILE");
+  hist->add_flag("--no-snapshot", o.no_snapshot,
+                 "Replay the log segments alone, from the log start, without a snapshot")
+      ->excludes(snap);
   hist->footer(
       "Examples:\n"
       "  kepoch metadata history /var/lib/kafka/meta --topic orders --partition 0\n"
       "  kepoch metadata history -o json /var/lib/kafka/meta/__cluster_metadata-0\n"
+      "  kepoch metadata history /var/lib/kafka/meta --snapshot "
+      "00000000000000004711-0000000003.checkpoint\n"
       "\nReplays PartitionRecord and each PartitionChangeRecord in offset order as Kafka's\n"
       "PartitionRegistration.merge does: a Leader field bumps the leader epoch by one,\n"
       "every change bumps the partition epoch, absent fields keep their value. Each step\n"
       "names its causes: created, leader_change, leader_lost, unclean_election,\n"
       "leader_epoch_bump, recovered, isr_shrink, isr_expand, isr_change, elr_change,\n"
       "reassignment, directories, deleted. Broker registrations, fencing and controlled\n"
-      "shutdowns are listed alongside. Exit status: 0, 1 undecodable records or change\n"
-      "records of an unknown partition, 3 unreadable target.");
+      "shutdowns are listed alongside.\n"
+      "\nWhere it starts (`start`): a log that still begins at offset 0 is replayed whole.\n"
+      "Once Kafka has cleaned the log (its first segments deleted after a snapshot), the\n"
+      "replay starts from the oldest snapshot (<end offset>-<epoch>.checkpoint) that reaches\n"
+      "the log start, then the log from the snapshot's end offset; if Kafka would discard\n"
+      "the log for a newer snapshot (KafkaMetadataLog.truncateToLatestSnapshot), from that\n"
+      "snapshot alone. Partitions and brokers the snapshot restates are steps and events\n"
+      "`as_of_snapshot` (offset null, `snapshot` its id), not changes.\n"
+      "Exit status: 0, 1 undecodable records, change records of a partition no\n"
+      "PartitionRecord created, or a cleaned log no snapshot covers, 3 unreadable target\n"
+      "or damaged snapshot.");
   hist->callback([&globals] { globals.exit_code = run_history(o, globals); });
 }
 

@@ -1,6 +1,7 @@
-// kepoch partition inspect DIR...
+// kepoch partition inspect DIR... [--metadata METADATA_DIR]
 // One partition replica directory at a glance: offsets, segments, and its epoch history
-// from the checkpoint, from the batches, and as Kafka would load it.
+// from the checkpoint, from the batches, and as Kafka would load it; with --metadata, the
+// partition as the controller's metadata log states it next to the replica's epoch cache.
 // kepoch partition verify DIR...
 // The same, plus every file checked with Kafka's rules and what segment recovery would cut.
 
@@ -9,22 +10,37 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/report/controller_report.hpp"
 #include "kepoch/report/partition_report.hpp"
 #include "kepoch/report/verify_report.hpp"
+#include "metadata_source.hpp"
 
 namespace kepoch::cli {
 namespace {
 
 struct InspectOptions {
   std::vector<std::string> dirs;
+  std::optional<std::string> metadata;
 };
 
 int run(const InspectOptions& o, const Globals& globals) {
+  // The metadata log first: a target it cannot read stops the command before any output.
+  std::optional<LoadedMetadata> loaded;
+  if (o.metadata) loaded = load_metadata_history(*o.metadata, {}, {}, globals);
   report::Value list = report::Value::array();
   int code = kOk;
   for (const auto& dir : o.dirs) {
     try {
-      list.push(report::partition_value(load_partition_replica(dir)));
+      const PartitionReplica replica = load_partition_replica(dir);
+      report::Value v = report::partition_value(replica);
+      if (loaded) {
+        bool findings = false;
+        v.set("controller",
+              report::controller_view_value(report::find_timeline(loaded->history, replica),
+                                            {&replica}, findings));
+        if (findings) code = std::max(code, static_cast<int>(kFindings));
+      }
+      list.push(std::move(v));
     } catch (const InputError& e) {
       print_error(e.what(), globals);
       code = kInput;
@@ -66,15 +82,26 @@ void register_partition(CLI::App& app, Globals& globals) {
   inspect->add_option("dirs", o.dirs, "Partition replica dirs (<log dir>/<topic>-<partition>)")
       ->required()
       ->type_name("DIR");
+  inspect
+      ->add_option("--metadata", o.metadata,
+                   "A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): show "
+                   "the partition as the controller states it, against the epoch cache")
+      ->type_name("METADATA_DIR");
   inspect->footer(
       "Examples:\n"
       "  kepoch partition inspect /var/lib/kafka/data/orders-0\n"
       "  kepoch partition inspect -o json broker-1/orders-0 broker-2/orders-0\n"
+      "  kepoch partition inspect broker-1/orders-0 --metadata controller/__cluster_metadata-0\n"
       "\nHigh watermark, recovery point and log start come from the checkpoint files of the\n"
       "dir's log dir. epoch_checkpoint is the file as Kafka loads it; rebuilt_epoch_cache is\n"
       "what the batches' partition leader epochs say; loaded_epoch_cache is what Kafka holds\n"
       "after loading the log (recovery and truncation to the log end and log start).\n"
-      "Exit status: 0 done, 3 unreadable dir.");
+      "\n--metadata adds `controller`: the partition as the controller's metadata log last\n"
+      "states it (topic id, leader, leader and partition epochs, replicas, ISR, ELR; replayed\n"
+      "as `metadata history` does, from a snapshot when the log was cleaned), the leader\n"
+      "epochs it issued (`issued`) and `findings`: each epoch of the replica's\n"
+      "leader-epoch-checkpoint the controller never issued or issued without a leader.\n"
+      "Exit status: 0 done, 1 findings (--metadata), 3 unreadable dir or metadata log.");
   inspect->callback([&globals] { globals.exit_code = run(o, globals); });
 
   static VerifyOptions vo;

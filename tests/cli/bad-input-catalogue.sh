@@ -44,6 +44,9 @@ EOF
 seg() { patch "$LOG" "$SEG" "$1"; }         # the damaged segment, alone
 pdir() { cp -r "$TX" x-0; chmod -R u+w x-0; }  # a copy of a real partition dir
 snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.snap >/dev/null; }
+# a copy of the cleaned metadata log (m/) and the snapshot its history starts from
+ksnap() { mkdir m; cp "$DATA"/metadata-snapshot/__cluster_metadata-0/* m/; chmod -R u+w m; }
+oldest() { ls m/*.checkpoint | head -1; }
 lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
 
 # Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
@@ -148,6 +151,12 @@ snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,999999999999
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5 | predict --leader s.snap s.snap
 snap-cut        | snap; head -c 300 s.snap > t.snap; mv t.snap s.snap | 3 | s.snap | diff s.snap s.snap
 snap-binary     | head -c 300 $LOG > s.snap | 3 | s.snap | diff s.snap s.snap
+ksnap-cut       | ksnap; truncate -s -9 $(oldest) | 3 | damaged snapshot | metadata history @
+ksnap-crc       | ksnap; patch $(oldest) $(oldest) 'flip(len(b) // 2, 3)' | 3 | Record is corrupt | metadata history @
+ksnap-no-header | ksnap; patch $(oldest) $(oldest) 'del b[:12 + struct.unpack(">i", b[8:12])[0]]' | 3 | not a control batch starting with a SnapshotHeader | metadata history @
+ksnap-empty     | ksnap; : > $(oldest)        | 3 | no batch: the file is empty | metadata history @
+ksnap-bad-name  | ksnap; cp $(oldest) m/x.checkpoint | 1 | Snapshots.parse throws java.lang.StringIndexOutOfBoundsException | metadata history @
+ksnap-none      | ksnap; rm m/*.checkpoint    | 1 | Inconsistent snapshot state | metadata history @
 EOF
 )
 

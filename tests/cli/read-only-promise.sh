@@ -12,7 +12,7 @@
 RO="$SCRATCH/ro"
 mkdir -p "$RO/leader-changes" "$RO/clean-3replica" "$RO/divergence" "$SCRATCH/snaps" "$SCRATCH/trace"
 cp -a "$DATA/logdir" "$DATA/transactions" "$DATA/codecs" "$DATA/metadata" "$DATA/compacted" \
-  "$DATA/kraft-standalone" "$RO/"
+  "$DATA/kraft-standalone" "$DATA/metadata-snapshot" "$RO/"
 cp -a "$DATA/divergence/before" "$RO/divergence/"
 cp -a "$DATA/leader-changes"/broker-* "$RO/leader-changes/"
 cp -a "$DATA/clean-3replica"/broker-* "$RO/clean-3replica/"
@@ -84,6 +84,15 @@ for mode in fetch ofle hw all; do
   run predict -o json --mode "$mode" --leader "$L/broker-1/lc-0" "$L/broker-2/lc-0" "$L/broker-3/lc-0"
   run predict --mode "$mode" --leader "$C/broker-1/t-0" "$C/broker-2/t-0" "$C/broker-3/t-0"
 done
+M="$RO/metadata-snapshot"
+run metadata dump "$RO/metadata"
+run -o json metadata history "$RO/metadata"
+run metadata history "$M"
+run -o json metadata history --no-snapshot "$M"
+for f in "$M"/__cluster_metadata-0/*.checkpoint; do run metadata dump "$f"; done
+run metadata history --snapshot "$(ls "$M"/__cluster_metadata-0/*.checkpoint | tail -n1)" "$M"
+run partition inspect "$M"/broker-{1,3}/s-0 --metadata "$M"
+run diff --metadata "$RO/metadata" "$L"/broker-{1,2,3}/lc-0
 run predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean "$D"/broker-{1,2,3}/d-0
 run predict --elect --ids 1,2,3 --isr 1 --alive 2,3 "$D"/broker-{1,2,3}/d-0
 run predict --elect --mode all --ids 1,2,3 --isr 2,3 "$D"/broker-{1,2,3}/d-0

@@ -10,7 +10,8 @@ std::vector<IssuedEpoch> issued_epochs(const PartitionTimeline& timeline) {
   std::vector<IssuedEpoch> out;
   for (const auto& s : timeline.steps) {
     if (!out.empty() && out.back().epoch == s.state.leader_epoch) continue;
-    out.push_back({s.state.leader_epoch, s.state.leader, s.at.offset, s.at.timestamp});
+    out.push_back(
+        {s.state.leader_epoch, s.state.leader, s.at.offset, s.at.timestamp, s.at.snapshot});
   }
   return out;
 }
@@ -30,9 +31,10 @@ std::vector<std::string> check_epoch_cache(const std::vector<IssuedEpoch>& issue
           e.start_offset, issued.back().epoch));
     } else if (it->leader == -1) {
       findings.push_back(fmt::format(
-          "epoch {} (from offset {}) had no leader (metadata offset {}): no replica can hold "
-          "records of it",
-          e.epoch, e.start_offset, it->offset));
+          "epoch {} (from offset {}) had no leader ({}): no replica can hold records of it",
+          e.epoch, e.start_offset,
+          it->snapshot ? "as of metadata snapshot " + snapshot_id_text(*it->snapshot)
+                       : fmt::format("metadata offset {}", it->offset)));
     }
   }
   return findings;

@@ -102,9 +102,10 @@ void PartitionHistory::created(const PartitionRecord& r, MetadataPosition at) {
   t.topic_id = r.topic_id;
   t.partition = r.partition_id;
   // A PartitionRecord for a partition already known restates it (Kafka replaces the
-  // registration): a new step, caused by the record itself.
-  t.steps.push_back(
-      {at, "PARTITION_RECORD", from_record(r), {t.steps.empty() ? "created" : "restated"}});
+  // registration): a new step, caused by the record itself. One read from a snapshot is the
+  // partition as of the snapshot.
+  const char* cause = at.snapshot ? "as_of_snapshot" : t.steps.empty() ? "created" : "restated";
+  t.steps.push_back({at, "PARTITION_RECORD", from_record(r), {cause}});
 }
 
 void PartitionHistory::changed(const PartitionChangeRecord& r, MetadataPosition at) {
@@ -138,7 +139,7 @@ void PartitionHistory::broker(const MetadataRecord& record, MetadataPosition at)
     broker_events_.push_back({at, id, epoch, std::move(event), fenced});
   };
   if (const auto* r = std::get_if<RegisterBrokerRecord>(&record.body)) {
-    add(r->broker_id, r->broker_epoch, "registered", r->fenced);
+    add(r->broker_id, r->broker_epoch, at.snapshot ? "as_of_snapshot" : "registered", r->fenced);
   } else if (const auto* u = std::get_if<UnregisterBrokerRecord>(&record.body)) {
     add(u->broker_id, u->broker_epoch, "unregistered");
   } else if (const auto* f = std::get_if<FenceBrokerRecord>(&record.body)) {

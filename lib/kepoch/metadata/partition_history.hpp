@@ -9,6 +9,14 @@
 //                          -1 keeps the state; every change bumps PartitionEpoch by 1
 //   RemoveTopicRecord      the topic's partitions end
 //
+// A replay that starts from a snapshot (storage/metadata_replay.hpp) hands its records with
+// the snapshot's id: the snapshot restates each partition and broker as it stood at the
+// snapshot's end offset, so its PartitionRecords are steps caused "as_of_snapshot" (not
+// "created": the partition may be far older) and its RegisterBrokerRecords are broker events
+// "as_of_snapshot" (not registrations); MetadataLoader.handleLoadSnapshot likewise builds the
+// image from the snapshot alone. A change record is only ever applied to a partition whose
+// PartitionRecord (from the log or the snapshot) was read; others are orphans.
+//
 // Each step is told a cause where the record shows one: created, leader_change,
 // leader_lost (leader -1), unclean_election (leader with LeaderRecoveryState RECOVERING),
 // leader_epoch_bump (the same leader again), recovered (RECOVERING -> RECOVERED),
@@ -25,6 +33,7 @@
 #include <vector>
 
 #include "kepoch/format/metadata_record.hpp"
+#include "kepoch/format/snapshot_file_name.hpp"
 
 namespace kepoch {
 
@@ -45,8 +54,9 @@ struct PartitionRegistration {
 
 // Where a record sits in the metadata log.
 struct MetadataPosition {
-  std::int64_t offset = -1;
-  std::int64_t timestamp = -1;  // the record's (its batch's) timestamp
+  std::int64_t offset = -1;            // -1 for a record of a snapshot
+  std::int64_t timestamp = -1;         // the record's; a snapshot's: its last contained log time
+  std::optional<SnapshotId> snapshot;  // the record was read from this snapshot
 };
 
 struct PartitionStep {
@@ -67,8 +77,9 @@ struct BrokerEvent {
   MetadataPosition at;
   std::int32_t broker_id = -1;
   std::int64_t broker_epoch = -1;
-  std::string event;           // registered, unregistered, fenced, unfenced, controlled_shutdown
-  std::optional<bool> fenced;  // registered: as registered
+  // registered, unregistered, fenced, unfenced, controlled_shutdown, as_of_snapshot
+  std::string event;
+  std::optional<bool> fenced;  // registered and as_of_snapshot: as registered
 };
 
 struct PartitionHistoryFilter {

@@ -1,5 +1,9 @@
 #include "kepoch/report/metadata_report.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <variant>
 
 #include "kepoch/report/common_values.hpp"
@@ -98,11 +102,129 @@ Value fields_of(const BrokerRegistrationChangeRecord& r) {
   return v;
 }
 
+std::string ids_text(const BrokerIds& ids) {
+  return fmt::format("[{}]", fmt::join(ids, ","));
+}
+
+std::string topic_text(const Uuid& id, const TopicNames& names) {
+  const auto it = names.find(id.to_string());
+  return it != names.end() ? it->second : id.to_string();
+}
+
+std::string summary_of(const PartitionRecord& r, const TopicNames& names) {
+  std::string s = fmt::format(
+      "topic={} partition={} leader={} leader_epoch={} partition_epoch={} "
+      "replicas={} isr={}",
+      topic_text(r.topic_id, names), r.partition_id, r.leader, r.leader_epoch, r.partition_epoch,
+      ids_text(r.replicas), ids_text(r.isr));
+  if (r.eligible_leader_replicas && !r.eligible_leader_replicas->empty())
+    s += " elr=" + ids_text(*r.eligible_leader_replicas);
+  if (r.last_known_elr && !r.last_known_elr->empty())
+    s += " last_known_elr=" + ids_text(*r.last_known_elr);
+  if (!r.adding_replicas.empty()) s += " adding=" + ids_text(r.adding_replicas);
+  if (!r.removing_replicas.empty()) s += " removing=" + ids_text(r.removing_replicas);
+  if (r.leader_recovery_state != 0)
+    s += fmt::format(" leader_recovery_state={}", r.leader_recovery_state);
+  return s;
+}
+
+std::string summary_of(const PartitionChangeRecord& r, const TopicNames& names) {
+  std::string s =
+      fmt::format("topic={} partition={}", topic_text(r.topic_id, names), r.partition_id);
+  if (r.leader != kNoLeaderChange) s += fmt::format(" leader={}", r.leader);
+  if (r.isr) s += " isr=" + ids_text(*r.isr);
+  if (r.eligible_leader_replicas) s += " elr=" + ids_text(*r.eligible_leader_replicas);
+  if (r.last_known_elr) s += " last_known_elr=" + ids_text(*r.last_known_elr);
+  if (r.replicas) s += " replicas=" + ids_text(*r.replicas);
+  if (r.adding_replicas) s += " adding=" + ids_text(*r.adding_replicas);
+  if (r.removing_replicas) s += " removing=" + ids_text(*r.removing_replicas);
+  if (r.leader_recovery_state != kNoLeaderRecoveryChange)
+    s += fmt::format(" leader_recovery_state={}", r.leader_recovery_state);
+  if (r.directories) s += fmt::format(" directories={}", r.directories->size());
+  return s;
+}
+
+std::string summary_of(const RegisterBrokerRecord& r) {
+  std::string s =
+      fmt::format("broker={} broker_epoch={} fenced={}", r.broker_id, r.broker_epoch, r.fenced);
+  if (r.in_controlled_shutdown) s += " in_controlled_shutdown=true";
+  for (const auto& e : r.endpoints)
+    s += fmt::format(" {}://{}:{}", e.name, e.host, e.port);
+  if (r.rack) s += " rack=" + *r.rack;
+  return s;
+}
+
+std::string summary_of(const BrokerRegistrationChangeRecord& r) {
+  std::string s = fmt::format("broker={} broker_epoch={}", r.broker_id, r.broker_epoch);
+  if (r.fenced != 0) s += r.fenced == 1 ? " fenced=true" : " fenced=false";
+  if (r.in_controlled_shutdown != 0)
+    s += fmt::format(" in_controlled_shutdown={}", r.in_controlled_shutdown == 1);
+  if (r.log_dirs) s += fmt::format(" log_dirs={}", r.log_dirs->size());
+  return s;
+}
+
+std::string record_summary(const MetadataRecord& record, const TopicNames& names) {
+  return std::visit(
+      [&](const auto& r) -> std::string {
+        using T = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<T, PartitionRecord> ||
+                      std::is_same_v<T, PartitionChangeRecord>) {
+          return summary_of(r, names);
+        } else if constexpr (std::is_same_v<T, RegisterBrokerRecord> ||
+                             std::is_same_v<T, BrokerRegistrationChangeRecord>) {
+          return summary_of(r);
+        } else if constexpr (std::is_same_v<T, UnregisterBrokerRecord>) {
+          return fmt::format("broker={} broker_epoch={}", r.broker_id, r.broker_epoch);
+        } else if constexpr (std::is_same_v<T, TopicRecord>) {
+          return fmt::format("topic={} topic_id={}", r.name, r.topic_id.to_string());
+        } else if constexpr (std::is_same_v<T, RemoveTopicRecord>) {
+          return fmt::format("topic={} topic_id={}", topic_text(r.topic_id, names),
+                             r.topic_id.to_string());
+        } else if constexpr (std::is_same_v<T, FenceBrokerRecord> ||
+                             std::is_same_v<T, UnfenceBrokerRecord>) {
+          return fmt::format("broker={} broker_epoch={}", r.id, r.epoch);
+        } else if constexpr (std::is_same_v<T, FeatureLevelRecord>) {
+          return fmt::format("{}={}", r.name, r.feature_level);
+        } else {
+          return "";
+        }
+      },
+      record.body);
+}
+
+std::string voters_text(const std::vector<ControlVoter>& voters) {
+  std::vector<std::int32_t> ids;
+  for (const auto& v : voters)
+    ids.push_back(v.voter_id);
+  return ids_text(ids);
+}
+
+std::string control_summary(const ControlRecord& c) {
+  switch (c.type) {
+    case ControlRecordType::leader_change:
+      return fmt::format("leader={} voters={} granting_voters={}", c.leader_id.value_or(-1),
+                         voters_text(c.voters), voters_text(c.granting_voters));
+    case ControlRecordType::snapshot_header:
+      return fmt::format("last_contained_log_timestamp={}",
+                         c.last_contained_log_timestamp.value_or(-1));
+    case ControlRecordType::kraft_version:
+      return fmt::format("kraft_version={}", c.kraft_version.value_or(-1));
+    case ControlRecordType::kraft_voters:
+      return fmt::format("voters={}", voters_text(c.voters));
+    case ControlRecordType::abort:
+    case ControlRecordType::commit:
+      return fmt::format("coordinator_epoch={}", c.coordinator_epoch.value_or(-1));
+    default:
+      return "";
+  }
+}
+
 Value step_value(const PartitionStep& s) {
   const PartitionRegistration& p = s.state;
   return Value::object()
-      .set("offset", s.at.offset)
+      .set("offset", position_offset(s.at))
       .set("timestamp", s.at.timestamp)
+      .set("snapshot", position_snapshot(s.at))
       .set("record", s.record_type)
       .set("causes", strings_value(s.causes))
       .set("leader", p.leader)
@@ -119,6 +241,21 @@ Value step_value(const PartitionStep& s) {
 }
 
 }  // namespace
+
+Value position_offset(const MetadataPosition& at) {
+  return at.snapshot || at.offset < 0 ? Value() : Value(at.offset);
+}
+
+Value position_snapshot(const MetadataPosition& at) {
+  return at.snapshot ? Value(snapshot_id_text(*at.snapshot)) : Value();
+}
+
+std::string metadata_summary(const MetadataLogEntry& e, const TopicNames& names) {
+  if (e.error) return "error: " + *e.error;
+  if (e.record) return record_summary(*e.record, names);
+  if (e.control) return control_summary(*e.control);
+  return "";
+}
 
 Value metadata_fields(const MetadataRecord& record) {
   const std::uint32_t version = record.version;
@@ -151,7 +288,7 @@ Value metadata_fields(const MetadataRecord& record) {
       record.body);
 }
 
-Value metadata_entry_value(const MetadataLogEntry& e) {
+Value metadata_entry_value(const MetadataLogEntry& e, const TopicNames& names) {
   Value v = Value::object()
                 .set("offset", e.offset)
                 .set("timestamp", e.timestamp)
@@ -171,13 +308,23 @@ Value metadata_entry_value(const MetadataLogEntry& e) {
   } else {
     v.set("type", Value()).set("version", Value()).set("fields", Value());
   }
+  v.set("summary", metadata_summary(e, names));
   if (notes && !notes->empty()) v.set("notes", strings_value(*notes));
   if (e.error) v.set("error", *e.error);
   return v;
 }
 
 std::vector<std::string> metadata_entry_table_columns() {
-  return {"offset", "timestamp", "leader_epoch", "type", "version", "fields", "error"};
+  return {"offset", "type", "summary"};
+}
+
+std::size_t metadata_type_width() {
+  std::size_t width = std::string_view("control:snapshot_header").size();
+  for (std::uint32_t key = 0; key < 256; ++key) {
+    const std::string name = metadata_record_type_name(key);
+    if (!name.starts_with("UNKNOWN")) width = std::max(width, name.size());
+  }
+  return width;
 }
 
 Value partition_timeline_value(const PartitionTimeline& t) {
@@ -193,14 +340,44 @@ Value partition_timeline_value(const PartitionTimeline& t) {
 }
 
 std::vector<std::string> partition_step_table_columns() {
-  return {"offset",          "timestamp", "causes", "leader",   "leader_epoch",
-          "partition_epoch", "isr",       "elr",    "replicas", "leader_recovery_state"};
+  return {"offset",
+          "snapshot",
+          "timestamp",
+          "causes",
+          "leader",
+          "leader_epoch",
+          "partition_epoch",
+          "isr",
+          "elr",
+          "replicas",
+          "leader_recovery_state"};
+}
+
+Value metadata_start_value(const MetadataReplayPlan& plan, const MetadataReplaySummary& summary) {
+  Value snapshot;
+  if (plan.snapshot)
+    snapshot = Value::object()
+                   .set("file", plan.snapshot->path.string())
+                   .set("id", snapshot_id_text(plan.snapshot->id))
+                   .set("end_offset", plan.snapshot->id.end_offset)
+                   .set("epoch", plan.snapshot->id.epoch)
+                   .set("last_contained_log_timestamp", optional_value(summary.snapshot_timestamp));
+  return Value::object()
+      .set("rule", std::string(metadata_start_rule_name(plan.start.rule)))
+      .set("snapshot", std::move(snapshot))
+      .set("log_start_offset", optional_value(plan.shape.log_start_offset))
+      .set("log_end_offset", optional_value(plan.shape.log_end_offset))
+      .set("replayed_from_offset",
+           plan.start.read_log && !plan.segments.empty() ? Value(plan.start.from_offset) : Value())
+      .set("first_log_offset", optional_value(summary.first_log_offset))
+      .set("notes", strings_value(plan.notes));
 }
 
 Value broker_event_value(const BrokerEvent& e) {
   Value v = Value::object()
-                .set("offset", e.at.offset)
+                .set("offset", position_offset(e.at))
                 .set("timestamp", e.at.timestamp)
+                .set("snapshot", position_snapshot(e.at))
                 .set("broker_id", e.broker_id)
                 .set("broker_epoch", e.broker_epoch)
                 .set("event", e.event);

@@ -5,29 +5,51 @@
 //   {"target", "files", "records": [{"offset", "timestamp", "leader_epoch" (the batch's
 //    Raft epoch), "type" (PARTITION_CHANGE_RECORD, ..., UNKNOWN(n), or control:<type>),
 //    "api_key"?, "version", "fields" (the schema's fields in snake_case, null when not
-//    decoded), "notes"?, "error"?}], "record_count", "problems"}
+//    decoded), "summary" (the key fields on one line), "notes"?, "error"?}], "record_count",
+//    "problems"}
 // history:
-//   {"target", "files", "partitions": [{"topic", "topic_id", "partition", "last_led_epoch" (the
+//   {"target", "files", "start": {"rule", "snapshot": {"file", "id", "end_offset", "epoch",
+//    "last_contained_log_timestamp"} | null, "log_start_offset", "log_end_offset",
+//    "replayed_from_offset", "first_log_offset", "notes"},
+//    "partitions": [{"topic", "topic_id", "partition", "last_led_epoch" (the
 //    latest epoch that had a leader: where the replicas' epoch caches should end), "steps":
-//    [{"offset", "timestamp", "record", "causes", "leader", "leader_epoch",
+//    [{"offset" (null: as of the snapshot), "timestamp", "snapshot" ("646-2" | null),
+//    "record", "causes", "leader", "leader_epoch",
 //    "partition_epoch", "isr", "elr", "last_known_elr", "replicas", "adding_replicas",
 //    "removing_replicas", "leader_recovery_state", "directories"}]}], "brokers":
-//    [{"offset", "timestamp", "broker_id", "broker_epoch", "event", "fenced"?}],
+//    [{"offset", "timestamp", "snapshot", "broker_id", "broker_epoch", "event", "fenced"?}],
 //    "problems"}
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/metadata_log.hpp"
+#include "kepoch/storage/metadata_replay.hpp"
 
 namespace kepoch::report {
 
+// Topic id text -> name, from the TopicRecords read so far.
+using TopicNames = std::map<std::string, std::string>;
+
 // The decoded fields of a metadata record, or null.
 Value metadata_fields(const MetadataRecord& record);
-Value metadata_entry_value(const MetadataLogEntry& entry);
-std::vector<std::string> metadata_entry_table_columns();
+// One line of the key fields: "topic=t partition=0 leader=2 leader_epoch=5 ... isr=[1,2]";
+// "error: ..." for a record that cannot be decoded; "" for types without fields.
+std::string metadata_summary(const MetadataLogEntry& entry, const TopicNames& names);
+Value metadata_entry_value(const MetadataLogEntry& entry, const TopicNames& names = {});
+std::vector<std::string> metadata_entry_table_columns();  // offset, type, summary
+// The longest type name a record can have (the table's type column).
+std::size_t metadata_type_width();
+
+// Where a step or event was read: the log offset (null for a snapshot's), the snapshot id.
+Value position_offset(const MetadataPosition& at);
+Value position_snapshot(const MetadataPosition& at);
+
+// The "start" of a history: the rule that chose it, the snapshot, the log's bounds.
+Value metadata_start_value(const MetadataReplayPlan& plan, const MetadataReplaySummary& summary);
 
 Value partition_timeline_value(const PartitionTimeline& timeline);
 Value broker_event_value(const BrokerEvent& event);

@@ -158,7 +158,8 @@ class YamlStream : public ReportStream {
 };
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are
-// fixed by the header and the first row (later rows widen a column, never realign), and
+// fixed by the header, the first row and min_column_width hints (later rows widen a
+// column, never realign), and
 // nested lists of an element as "| key: value ..." lines under its row.
 class TableStream : public ReportStream {
  public:
@@ -180,6 +181,11 @@ class TableStream : public ReportStream {
     out_ << bold(std::string(list_key)) << ":\n";
     columns_.clear();
     widths_.clear();
+    min_widths_.clear();
+  }
+
+  void min_column_width(std::string_view column, std::size_t width) override {
+    min_widths_.emplace_back(std::string(column), width);
   }
 
   void element(const Value& e) override {
@@ -239,7 +245,10 @@ class TableStream : public ReportStream {
       std::string head = k;
       std::transform(head.begin(), head.end(), head.begin(), ::toupper);
       columns_.push_back(k);
-      widths_.push_back(std::max(head.size(), cell_text(v).size()));
+      std::size_t width = std::max(head.size(), cell_text(v).size());
+      for (const auto& [c, w] : min_widths_)
+        if (c == k) width = std::max(width, w);
+      widths_.push_back(width);
     }
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       std::string head = columns_[i];
@@ -258,6 +267,7 @@ class TableStream : public ReportStream {
   std::vector<std::string> wanted_;
   std::vector<std::string> columns_;
   std::vector<std::size_t> widths_;
+  std::vector<std::pair<std::string, std::size_t>> min_widths_;
 };
 
 }  // namespace

@@ -24,6 +24,12 @@ class ReportStream {
   // always carry every field).
   virtual void begin_item(const Value& fields, std::string_view list_key,
                           std::vector<std::string> table_columns = {}) = 0;
+  // A hint for the table form: `column` is at least `width` wide, so rows stay aligned when
+  // a later value is longer than the first row's (other formats ignore it).
+  virtual void min_column_width(std::string_view column, std::size_t width) {
+    (void)column;
+    (void)width;
+  }
   virtual void element(const Value& element) = 0;
   // Ends the item with trailing members (a "problems" array is diagnostics, as in render).
   virtual void end_item(const Value& trailer) = 0;

@@ -27,7 +27,9 @@ std::vector<fs::path> segment_logs(const fs::path& dir) {
   return out;
 }
 
-void decode_record(MetadataLogEntry& e, const Record& r, bool control) {
+}  // namespace
+
+void decode_metadata_log_record(MetadataLogEntry& e, const Record& r, bool control) {
   try {
     if (control) {
       e.control = parse_control_key(r.key, 0);
@@ -42,8 +44,6 @@ void decode_record(MetadataLogEntry& e, const Record& r, bool control) {
                           control ? "control record" : "value", err.what());
   }
 }
-
-}  // namespace
 
 std::vector<fs::path> metadata_log_files(const fs::path& target) {
   std::error_code ec;
@@ -61,10 +61,12 @@ std::vector<fs::path> metadata_log_files(const fs::path& target) {
 }
 
 MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
-                                     const std::function<void(const MetadataLogEntry&)>& visit) {
+                                     const std::function<void(const MetadataLogEntry&)>& visit,
+                                     std::int64_t from_offset) {
   MetadataLogSummary summary;
   SegmentDumpOptions options;
   options.records = true;
+  if (from_offset > 0) options.from_offset = from_offset;
   for (const auto& file : files) {
     summary.files.push_back(file.string());
     const auto s = dump_segment(file, options, [&](const DumpedBatch& b) {
@@ -74,14 +76,17 @@ MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
       if (b.records_error)
         summary.problems.push_back(fmt::format("{}: batch at byte {}: {}", file.string(),
                                                b.header.position, *b.records_error));
+      if (!b.invalid) summary.next_offset = b.header.next_offset();
       for (const auto& r : b.records) {
+        if (r.offset < from_offset) continue;
+        if (!summary.first_offset) summary.first_offset = r.offset;
         MetadataLogEntry e;
         e.file = file.string();
         e.batch_position = b.header.position;
         e.batch_leader_epoch = b.header.partition_leader_epoch;
         e.offset = r.offset;
         e.timestamp = r.timestamp;
-        decode_record(e, r, b.header.is_control());
+        decode_metadata_log_record(e, r, b.header.is_control());
         if (e.error)
           summary.problems.push_back(fmt::format("{}: batch at byte {}: record at offset {}: {}",
                                                  file.string(), b.header.position, r.offset,

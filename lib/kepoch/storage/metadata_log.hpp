@@ -22,8 +22,16 @@
 
 #include "kepoch/format/control_record.hpp"
 #include "kepoch/format/metadata_record.hpp"
+#include "kepoch/format/record.hpp"
+#include "kepoch/format/snapshot_file_name.hpp"
 
 namespace kepoch {
+
+// The snapshot a record was read from (metadata_snapshot.hpp), with its header's time.
+struct SnapshotOrigin {
+  SnapshotId id;
+  std::int64_t last_contained_log_timestamp = -1;
+};
 
 struct MetadataLogEntry {
   std::string file;
@@ -34,19 +42,30 @@ struct MetadataLogEntry {
   std::optional<MetadataRecord> record;  // data batches
   std::optional<ControlRecord> control;  // control batches
   std::optional<std::string> error;      // "at byte N of the value: what"
+  // Set for the records of a snapshot read as state (read_metadata_snapshot); their offsets
+  // are the snapshot file's own (from 0), not log offsets.
+  std::optional<SnapshotOrigin> snapshot;
 };
 
 struct MetadataLogSummary {
   std::vector<std::string> files;
   std::uint64_t records = 0;
-  std::vector<std::string> problems;  // invalid batches, corrupt tails, undecodable records
+  std::optional<std::int64_t> first_offset;  // of the first record visited
+  std::optional<std::int64_t> next_offset;   // after the last batch read (the log end)
+  std::vector<std::string> problems;         // invalid batches, corrupt tails, undecodable records
 };
 
 // The files a target names (see above). Throws InputError when it names none.
 std::vector<std::filesystem::path> metadata_log_files(const std::filesystem::path& target);
 
-// Walks `files` in order. Throws InputError when a file cannot be opened.
+// Walks `files` in order. Throws InputError when a file cannot be opened. Records below
+// `from_offset` are not visited.
 MetadataLogSummary read_metadata_log(const std::vector<std::filesystem::path>& files,
-                                     const std::function<void(const MetadataLogEntry&)>& visit);
+                                     const std::function<void(const MetadataLogEntry&)>& visit,
+                                     std::int64_t from_offset = 0);
+
+// Decodes one record of a metadata log or snapshot batch into `entry` (record or control,
+// or error).
+void decode_metadata_log_record(MetadataLogEntry& entry, const Record& record, bool control);
 
 }  // namespace kepoch

@@ -19,7 +19,7 @@ std::vector<IssuedEpoch> lc0_issued() {
   PartitionHistory history(PartitionHistoryFilter{"lc", 0});
   read_metadata_log(metadata_log_files(std::string(KEPOCH_SOURCE_DIR) + "/tests/data/metadata"),
                     [&](const MetadataLogEntry& e) {
-                      if (e.record) history.apply(*e.record, {e.offset, e.timestamp});
+                      if (e.record) history.apply(*e.record, {e.offset, e.timestamp, std::nullopt});
                     });
   REQUIRE(history.timelines().size() == 1);
   return issued_epochs(*history.timelines().front());

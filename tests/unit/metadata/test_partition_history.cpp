@@ -93,7 +93,7 @@ PartitionHistory replay_fixture_log() {
   PartitionHistory history;
   const auto files = metadata_log_files(data_path("metadata"));
   const auto summary = read_metadata_log(files, [&](const MetadataLogEntry& e) {
-    if (e.record) history.apply(*e.record, {e.offset, e.timestamp});
+    if (e.record) history.apply(*e.record, {e.offset, e.timestamp, std::nullopt});
   });
   REQUIRE(summary.problems.empty());
   return history;
@@ -138,7 +138,7 @@ TEST_CASE("the divergence run's topic d, replayed from Kafka's decoder output",
   PartitionHistory history;
   std::int64_t offset = 0;
   for (const auto& r : records_from_kafka_json(data_path("divergence/metadata-records.jsonl")))
-    history.apply(r, {offset++, 0});
+    history.apply(r, {offset++, 0, std::nullopt});
   const auto timelines = history.timelines();
   REQUIRE(timelines.size() == 1);
   const auto& t = *timelines[0];
@@ -215,4 +215,50 @@ TEST_CASE("run A's metadata log: the last led epochs equal the replicas' epoch c
   CHECK(std::any_of(events.begin(), events.end(), [](const BrokerEvent& e) {
     return e.at.offset == 158 && e.broker_id == 1 && e.event == "controlled_shutdown";
   }));
+}
+
+TEST_CASE("a snapshot's partitions and brokers are as of the snapshot, not changes",
+          "[metadata][PartitionHistory]") {
+  // MetadataLoader.handleLoadSnapshot builds the image from the snapshot alone.
+  PartitionHistory history;
+  const kepoch::SnapshotId id{128, 1};
+  kepoch::MetadataRecord topic;
+  topic.body = kepoch::TopicRecord{"s", kepoch::Uuid{}};
+  history.apply(topic, {-1, 50, id});
+  kepoch::PartitionRecord p;
+  p.partition_id = 0;
+  p.replicas = {1, 2, 3};
+  p.isr = {2, 3};
+  p.leader = 2;
+  p.leader_epoch = 1;
+  p.partition_epoch = 1;
+  kepoch::MetadataRecord pr;
+  pr.body = p;
+  history.apply(pr, {-1, 50, id});
+  kepoch::RegisterBrokerRecord b;
+  b.broker_id = 1;
+  b.broker_epoch = 16;
+  b.fenced = true;
+  kepoch::MetadataRecord br;
+  br.body = b;
+  history.apply(br, {-1, 50, id});
+  PartitionChangeRecord c;
+  c.partition_id = 0;
+  c.isr = BrokerIds{2, 3, 1};
+  kepoch::MetadataRecord cr;
+  cr.body = c;
+  history.apply(cr, {135, 60, std::nullopt});
+
+  const auto timelines = history.timelines();
+  REQUIRE(timelines.size() == 1);
+  const auto& steps = timelines[0]->steps;
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].causes == Causes{"as_of_snapshot"});
+  CHECK(steps[0].at.snapshot == id);
+  CHECK(steps[1].causes == Causes{"isr_expand"});
+  CHECK(steps[1].state.partition_epoch == 2);
+  CHECK(history.orphans().empty());
+  REQUIRE(history.broker_events().size() == 1);
+  CHECK(history.broker_events()[0].event == "as_of_snapshot");
+  CHECK(history.broker_events()[0].fenced == true);
 }
