@@ -155,9 +155,10 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
     return std::cout ? kOk : kInput;
   }
   refuse_inside_log_dirs(o.file, o.dirs);
-  for (const auto& d : dirs)  // unreadable log dirs fail before the file is created
-    if (!std::filesystem::is_directory(d))
-      throw InputError(d.string(), "not a directory (expected a broker log dir)");
+  for (const auto& d : dirs) {  // unreadable or wrong dirs fail before the file is created
+    std::vector<SnapshotSkip> skipped;
+    partition_dirs_of_log_dir(d, skipped);
+  }
   std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
   if (!out) throw InputError(o.file, "cannot create the snapshot file");
   SnapshotSummary summary;

@@ -111,6 +111,7 @@ log-is-binary-cp | pdir; head -c 300 $LOG > x-0/leader-epoch-checkpoint | 3 | ke
 empty-dir-cp    | mkdir e                     | 3 | kepoch: e: no checkpoint files in this directory | checkpoint validate e
 empty-dir-pv    | mkdir e-0                   | 0 | e-0 | partition verify e-0
 empty-dir-scan  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir scan e
+empty-dir-snap  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir snapshot e --file s.snap
 empty-dir-seg   | mkdir $SEG                  | 3 | kepoch: @: is a directory, expected a file | segment dump @
 dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: no such file or directory | segment dump @
 dangling-cp     | ln -s nowhere leader-epoch-checkpoint | 3 | kepoch: @: no such file or directory | checkpoint validate @

@@ -27,6 +27,25 @@ class InputError : public std::runtime_error {
   std::optional<std::uint64_t> byte_offset_;
 };
 
+// Bytes from (or a message value for) a Kafka broker that do not fit the wire protocol:
+// a short frame, a lying length, a bad varint, trailing bytes, a field the chosen version
+// cannot carry. Names the message ("MetadataResponse v12"), the field path
+// ("topics[2].partitions[0].leader_epoch") and, when decoding, the byte offset in the frame.
+class ProtocolError : public std::runtime_error {
+ public:
+  ProtocolError(std::string message, std::string field_path, const std::string& what,
+                std::optional<std::uint64_t> byte_offset = std::nullopt);
+
+  const std::string& message() const { return message_; }
+  const std::string& field_path() const { return field_path_; }
+  std::optional<std::uint64_t> byte_offset() const { return byte_offset_; }
+
+ private:
+  std::string message_;
+  std::string field_path_;
+  std::optional<std::uint64_t> byte_offset_;
+};
+
 // Bad use of a command (a flag value that cannot be applied). Exit code 2.
 class UsageError : public std::runtime_error {
  public:

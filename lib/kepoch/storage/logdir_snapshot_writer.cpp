@@ -40,6 +40,7 @@
 #include <system_error>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
@@ -173,9 +174,13 @@ std::vector<fs::path> partition_dirs_of_log_dir(const fs::path& log_dir,
   if (!fs::is_directory(log_dir, ec))
     throw InputError(log_dir.string(), "not a directory (expected a broker log dir)");
   std::vector<fs::path> dirs;
+  bool has_checkpoint = false;
   for (fs::directory_iterator it(log_dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (!it->is_directory(type_ec)) continue;
+    if (!it->is_directory(type_ec)) {
+      has_checkpoint |= checkpoint_type_from_name(it->path().filename().string()).has_value();
+      continue;
+    }
     const std::string name = it->path().filename().string();
     const auto parse = parse_partition_dir_name(name, it->path().string());
     if (!parse.name) continue;  // not a partition dir (remote-log-index-cache, ...)
@@ -189,6 +194,11 @@ std::vector<fs::path> partition_dirs_of_log_dir(const fs::path& log_dir,
     }
   }
   if (ec) throw InputError(log_dir.string(), "cannot list directory: " + ec.message());
+  // The same rule as `logdir scan`: an empty snapshot of a wrong path would look like a
+  // broker that holds nothing.
+  if (dirs.empty() && skipped.empty() && !has_checkpoint)
+    throw InputError(log_dir.string(),
+                     "not a Kafka log dir: no partition dirs and no checkpoint files");
   std::sort(dirs.begin(), dirs.end());
   std::sort(skipped.begin(), skipped.end(),
             [](const auto& a, const auto& b) { return a.dir < b.dir; });

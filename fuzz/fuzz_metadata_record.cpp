@@ -1,0 +1,18 @@
+// libFuzzer target: one KRaft metadata record value (frame version, api key, version, then
+// the flexible-version body), as `metadata dump` decodes each record of __cluster_metadata-0.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "kepoch/base/byte_reader.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/format/metadata_record.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  try {
+    kepoch::decode_metadata_record(std::span<const std::uint8_t>(data, size), 0);
+  } catch (const kepoch::InputError&) {
+  } catch (const kepoch::FormatError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,231 @@
+#include "kepoch/report/cluster_report.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+
+namespace kepoch::report {
+namespace {
+
+using live::PartitionHealth;
+using live::PartitionView;
+
+Value ids(const std::vector<std::int32_t>& list) {
+  Value out = Value::array();
+  for (auto id : list)
+    out.push(id);
+  return out;
+}
+
+Value optional_ids(const std::optional<std::vector<std::int32_t>>& list) {
+  return list ? ids(*list) : Value();
+}
+
+template <typename T>
+Value optional_value(const std::optional<T>& v) {
+  return v ? Value(*v) : Value();
+}
+
+Value flags(const PartitionHealth& h) {
+  Value out = Value::array();
+  if (h.under_replicated) out.push("under_replicated");
+  if (h.under_min_isr) out.push("under_min_isr");
+  if (h.at_min_isr) out.push("at_min_isr");
+  if (h.unavailable) out.push("unavailable");
+  if (h.leader_not_preferred) out.push("leader_not_preferred");
+  return out;
+}
+
+Value replica_logs(const PartitionView& p) {
+  Value out = Value::array();
+  for (const auto& r : p.replica_logs)
+    out.push(Value::object()
+                 .set("broker", r.broker)
+                 .set("log_dir", r.log_dir)
+                 .set("size_bytes", r.size_bytes)
+                 .set("offset_lag", r.offset_lag));
+  return out;
+}
+
+Value partition_value(const PartitionView& p, const PartitionHealth& h) {
+  return Value::object()
+      .set("topic", p.topic)
+      .set("partition", p.partition)
+      .set("leader", p.has_leader() ? Value(p.leader) : Value())
+      .set("leader_epoch", p.leader_epoch)
+      .set("replicas", ids(p.replicas))
+      .set("isr", ids(p.isr))
+      .set("elr", optional_ids(p.elr))
+      .set("last_known_elr", optional_ids(p.last_known_elr))
+      .set("offline_replicas", ids(p.offline_replicas))
+      .set("log_start_offset", optional_value(p.log_start_offset))
+      .set("high_watermark", optional_value(p.high_watermark))
+      .set("flags", flags(h))
+      .set("replica_logs", replica_logs(p));
+}
+
+bool selected(const PartitionHealth& h, const PartitionSelection& s) {
+  const bool any = s.under_replicated || s.under_min_isr || s.at_min_isr || s.unavailable ||
+                   s.leader_not_preferred;
+  return !any || (s.under_replicated && h.under_replicated) ||
+         (s.under_min_isr && h.under_min_isr) || (s.at_min_isr && h.at_min_isr) ||
+         (s.unavailable && h.unavailable) || (s.leader_not_preferred && h.leader_not_preferred);
+}
+
+Value brokers(const live::ClusterView& view) {
+  Value out = Value::array();
+  for (const auto& b : view.brokers)
+    out.push(Value::object()
+                 .set("id", b.id)
+                 .set("host", b.host)
+                 .set("port", b.port)
+                 .set("rack", optional_value(b.rack)));
+  return out;
+}
+
+struct Counts {
+  int topics = 0, partitions = 0, under_replicated = 0, under_min_isr = 0, at_min_isr = 0,
+      unavailable = 0, leader_not_preferred = 0;
+  void add(const PartitionHealth& h) {
+    ++partitions;
+    under_replicated += h.under_replicated;
+    under_min_isr += h.under_min_isr;
+    at_min_isr += h.at_min_isr;
+    unavailable += h.unavailable;
+    leader_not_preferred += h.leader_not_preferred;
+  }
+};
+
+}  // namespace
+
+Value cluster_describe_value(const live::ClusterView& view, const PartitionSelection& selection) {
+  const auto live_ids = view.live_broker_ids();
+  Value partitions = Value::array();
+  Counts counts;
+  for (const auto& t : view.topics) {
+    ++counts.topics;
+    for (const auto& p : t.partitions) {
+      const PartitionHealth h = live::assess_partition(p, t.min_insync_replicas(), live_ids);
+      counts.add(h);
+      if (selected(h, selection)) partitions.push(partition_value(p, h));
+    }
+  }
+  // The summary counts every partition of the selected topics, not only the listed ones,
+  // so a filtered run still says how much is healthy.
+  Value summary = Value::object()
+                      .set("topics", counts.topics)
+                      .set("partitions", counts.partitions)
+                      .set("under_replicated", counts.under_replicated)
+                      .set("under_min_isr", counts.under_min_isr)
+                      .set("at_min_isr", counts.at_min_isr)
+                      .set("unavailable", counts.unavailable)
+                      .set("leader_not_preferred", counts.leader_not_preferred);
+  return Value::object()
+      .set("cluster_id", view.cluster_id)
+      .set("controller_id", view.controller_id)
+      .set("brokers", brokers(view))
+      .set("partitions", std::move(partitions))
+      .set("summary", std::move(summary));
+}
+
+std::string iso_time(std::int64_t time_ms) {
+  const std::chrono::sys_time<std::chrono::milliseconds> t{std::chrono::milliseconds(time_ms)};
+  const auto seconds = std::chrono::floor<std::chrono::seconds>(t);
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", seconds, (time_ms % 1000 + 1000) % 1000);
+}
+
+std::string event_description(const live::ClusterEvent& e) {
+  using live::EventKind;
+  const std::string tp = fmt::format("{}-{}", e.topic, e.partition);
+  auto list = [](const std::vector<std::int32_t>& ids) {
+    return fmt::format("[{}]", fmt::join(ids, ","));
+  };
+  switch (e.kind) {
+    case EventKind::broker_gone:
+      return fmt::format("broker {} is gone (unregistered or fenced)", e.broker);
+    case EventKind::broker_back:
+      return fmt::format("broker {} is back", e.broker);
+    case EventKind::topic_created:
+      return fmt::format("topic {} created", e.topic);
+    case EventKind::topic_deleted:
+      return fmt::format("topic {} deleted", e.topic);
+    case EventKind::partition_offline:
+      return fmt::format("{} has no leader (was {}), epoch {} -> {}", tp, e.old_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::partition_online:
+      return fmt::format("{} is led by {} again, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::leader_change:
+      return fmt::format("{} leader {} -> {}, epoch {} -> {}", tp, e.old_leader, e.new_leader,
+                         e.old_epoch, e.new_epoch);
+    case EventKind::leader_epoch_change:
+      return fmt::format("{} leader {} stays, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
+                         e.new_epoch);
+    case EventKind::isr_shrink:
+      return fmt::format("{} ISR shrank by {}: {} -> {}", tp, list(e.changed), list(e.before),
+                         list(e.after));
+    case EventKind::isr_expand:
+      return fmt::format("{} ISR grew by {}: {} -> {}", tp, list(e.changed), list(e.before),
+                         list(e.after));
+    case EventKind::elr_change:
+      return fmt::format("{} ELR {} -> {}", tp, list(e.before), list(e.after));
+    case EventKind::replicas_change:
+      break;
+  }
+  return fmt::format("{} replicas {} -> {}", tp, list(e.before), list(e.after));
+}
+
+Value cluster_event_value(const live::ClusterEvent& e, std::int64_t time_ms) {
+  using live::EventKind;
+  Value out = Value::object()
+                  .set("time", iso_time(time_ms))
+                  .set("event", event_kind_name(e.kind))
+                  .set("description", event_description(e));
+  if (e.kind == EventKind::broker_gone || e.kind == EventKind::broker_back)
+    return out.set("broker", e.broker);
+  out.set("topic", e.topic);
+  if (e.kind == EventKind::topic_created || e.kind == EventKind::topic_deleted) return out;
+  auto leader = [](std::int32_t id) { return id == live::kNoLeader ? Value() : Value(id); };
+  out.set("partition", e.partition)
+      .set("old_leader", leader(e.old_leader))
+      .set("new_leader", leader(e.new_leader))
+      .set("old_epoch", e.old_epoch)
+      .set("new_epoch", e.new_epoch);
+  const bool set_event = e.kind == EventKind::isr_shrink || e.kind == EventKind::isr_expand ||
+                         e.kind == EventKind::elr_change || e.kind == EventKind::replicas_change;
+  if (set_event) {
+    out.set("before", ids(e.before)).set("after", ids(e.after));
+    if (e.kind == EventKind::isr_shrink || e.kind == EventKind::isr_expand)
+      out.set("changed", ids(e.changed));
+  }
+  return out;
+}
+
+Value cluster_audit_value(const live::ClusterView& view,
+                          const std::vector<live::AuditFinding>& findings) {
+  Value list = Value::array();
+  int risks = 0, warnings = 0;
+  for (const auto& f : findings) {
+    (f.severity == live::Severity::risk ? risks : warnings)++;
+    list.push(Value::object()
+                  .set("topic", f.topic)
+                  .set("partition", optional_value(f.partition))
+                  .set("risk", f.risk)
+                  .set("severity", severity_name(f.severity))
+                  .set("reason", f.reason));
+  }
+  int partitions = 0;
+  for (const auto& t : view.topics)
+    partitions += static_cast<int>(t.partitions.size());
+  return Value::object()
+      .set("findings", std::move(list))
+      .set("summary", Value::object()
+                          .set("topics", static_cast<int>(view.topics.size()))
+                          .set("partitions", partitions)
+                          .set("risks", risks)
+                          .set("warnings", warnings));
+}
+
+}  // namespace kepoch::report

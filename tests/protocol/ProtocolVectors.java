@@ -1,0 +1,542 @@
+// ProtocolVectors: byte-exact wire-protocol vectors written by Kafka's own generated message
+// classes (org.apache.kafka.common.message.*Data), for kepoch's protocol codec tests.
+//
+//   java -cp "$KAFKA_LIBS/*:CLASSES" ProtocolVectors vectors   > vectors.jsonl
+//   java -cp "$KAFKA_LIBS/*:CLASSES" ProtocolVectors errors    > error-codes.json
+//
+// `vectors` prints one JSON line per (api, kind, version, case):
+//   {"api":"Metadata","kind":"response","version":12,"case":"full","hex":"...","fields":{...}}
+// where hex is what <Name>Data.write() produces at that version (no header, no size prefix)
+// and fields is what <Name>DataJsonConverter.write(data, version) makes of the same object
+// (camelCase names; fields the version lacks are absent; tagged fields only when not
+// default; uuids in Kafka's base64 form, bytes in Jackson's base64). Cases:
+//   full      every field the version has set to a non-default value: arrays of 2+
+//             elements, nulls in some elements where the version allows them, tagged
+//             fields set, non-ASCII text
+//   nulls     (where a message has them) the top-level nullable fields null instead
+//   defaults  a new <Name>Data() as its constructor leaves it
+//   sparse    the same, but every array of structs holds one element and every struct
+//             field one struct, each as its constructor leaves it (nested defaults)
+// Header lines have "kind":"header" and api RequestHeader (v1, v2) or ResponseHeader
+// (v0, v1). Fields a version lacks are left at their defaults (Kafka throws
+// UnsupportedVersionException writing a non-default non-ignorable one; ignorable ones are
+// set anyway and silently dropped, as Kafka does).
+//
+// `errors` prints org.apache.kafka.common.protocol.Errors as a JSON array of
+// {"code", "name", "retriable", "message"}.
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.message.*;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.protocol.Message;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+
+public class ProtocolVectors {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static PrintStream out;
+
+    static final String TOPIC = "tópico-ü-名前";
+    static final String OTHER = "other.topic";
+    static final Uuid ID1 = new Uuid(0x0123456789abcdefL, 0xfedcba9876543210L);
+    static final Uuid ID2 = new Uuid(0x7fffffffffffffffL, 1L);
+
+    public static void main(String[] args) throws Exception {
+        out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        String mode = args.length > 0 ? args[0] : "vectors";
+        if (mode.equals("errors")) {
+            errors();
+        } else if (mode.equals("vectors")) {
+            headers();
+            messages();
+        } else {
+            throw new IllegalArgumentException("usage: ProtocolVectors vectors|errors");
+        }
+        out.flush();
+    }
+
+    // ------------------------------------------------------------------ output
+    static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) sb.append(String.format("%02x", x));
+        return sb.toString();
+    }
+
+    static byte[] serialize(Message m, short v) {
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        int size = m.size(cache, v);
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        m.write(new ByteBufferAccessor(buf), cache, v);
+        if (buf.hasRemaining()) throw new IllegalStateException("size() and write() disagree");
+        return buf.array();
+    }
+
+    static void line(String api, String kind, short v, String c, Message m, JsonNode fields)
+            throws Exception {
+        ObjectNode n = new ObjectNode(JsonNodeFactory.instance);
+        n.put("api", api);
+        n.put("kind", kind);
+        n.put("version", v);
+        n.put("case", c);
+        n.put("hex", hex(serialize(m, v)));
+        n.set("fields", fields);
+        out.println(JSON.writeValueAsString(n));
+    }
+
+    interface Builder { ApiMessage build(short v, String c); }
+    interface ToJson { JsonNode write(ApiMessage m, short v); }
+
+    // One line per version and case, for a request or a response.
+    static void emit(ApiMessage sample, String kind, List<String> cases, Builder b, ToJson j)
+            throws Exception {
+        String api = sample.getClass().getSimpleName()
+            .replaceAll("(Request|Response)Data$", "");
+        for (short v = sample.lowestSupportedVersion(); v <= sample.highestSupportedVersion(); v++) {
+            for (String c : cases) {
+                ApiMessage m = c.equals("defaults") ? sample
+                    : c.equals("sparse") ? sparse(sample) : b.build(v, c);
+                line(api, kind, v, c, m, j.write(m, v));
+            }
+        }
+    }
+
+    static final List<String> FULL = List.of("full", "defaults", "sparse");
+    static final List<String> WITH_NULLS = List.of("full", "nulls", "defaults", "sparse");
+
+    // A new message whose struct arrays hold one default element and whose struct fields
+    // hold a default struct, recursively (found by reflection over the setters).
+    static ApiMessage sparse(ApiMessage sample) throws Exception {
+        ApiMessage m = sample.getClass().getDeclaredConstructor().newInstance();
+        fill(m);
+        return m;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void fill(Object m) throws Exception {
+        for (Method setter : m.getClass().getMethods()) {
+            if (!setter.getName().startsWith("set") || setter.getParameterCount() != 1) continue;
+            Class<?> p = setter.getParameterTypes()[0];
+            if (Message.class.isAssignableFrom(p)) {
+                Object child = p.getDeclaredConstructor().newInstance();
+                fill(child);
+                setter.invoke(m, child);
+                continue;
+            }
+            Class<?> element = structElement(setter.getGenericParameterTypes()[0], p);
+            if (element == null) continue;
+            Collection c = Collection.class.isAssignableFrom(p) && !p.isInterface()
+                ? (Collection) p.getDeclaredConstructor().newInstance() : new ArrayList<>();
+            Object child = element.getDeclaredConstructor().newInstance();
+            fill(child);
+            c.add(child);
+            setter.invoke(m, c);
+        }
+    }
+
+    // The struct class of a List<Struct> or a generated StructCollection parameter.
+    static Class<?> structElement(Type generic, Class<?> raw) {
+        Type arg = null;
+        if (generic instanceof ParameterizedType pt && List.class.equals(raw)) {
+            arg = pt.getActualTypeArguments()[0];
+        } else if (Collection.class.isAssignableFrom(raw)
+                && raw.getGenericSuperclass() instanceof ParameterizedType st) {
+            arg = st.getActualTypeArguments()[0];
+        }
+        return arg instanceof Class<?> k && Message.class.isAssignableFrom(k) ? k : null;
+    }
+
+    // ------------------------------------------------------------------ headers
+    static void headers() throws Exception {
+        for (short v = 1; v <= 2; v++) {
+            for (String c : List.of("full", "nulls")) {
+                RequestHeaderData h = new RequestHeaderData()
+                    .setRequestApiKey((short) 3).setRequestApiVersion((short) 12)
+                    .setCorrelationId(0x01020304)
+                    .setClientId(c.equals("nulls") ? null : "kepoch-clïent");
+                line("RequestHeader", "header", v, c, h, RequestHeaderDataJsonConverter.write(h, v));
+            }
+        }
+        for (short v = 0; v <= 1; v++) {
+            ResponseHeaderData h = new ResponseHeaderData().setCorrelationId(-0x7ffffff0);
+            line("ResponseHeader", "header", v, "full", h, ResponseHeaderDataJsonConverter.write(h, v));
+        }
+    }
+
+    // ------------------------------------------------------------------ messages
+    static void messages() throws Exception {
+        emit(new ApiVersionsRequestData(), "request", FULL, ProtocolVectors::apiVersionsRequest,
+            (m, v) -> ApiVersionsRequestDataJsonConverter.write((ApiVersionsRequestData) m, v));
+        emit(new ApiVersionsResponseData(), "response", FULL, ProtocolVectors::apiVersionsResponse,
+            (m, v) -> ApiVersionsResponseDataJsonConverter.write((ApiVersionsResponseData) m, v));
+        emit(new MetadataRequestData(), "request", WITH_NULLS, ProtocolVectors::metadataRequest,
+            (m, v) -> MetadataRequestDataJsonConverter.write((MetadataRequestData) m, v));
+        emit(new MetadataResponseData(), "response", WITH_NULLS, ProtocolVectors::metadataResponse,
+            (m, v) -> MetadataResponseDataJsonConverter.write((MetadataResponseData) m, v));
+        emit(new OffsetForLeaderEpochRequestData(), "request", FULL, ProtocolVectors::offsetForLeaderEpochRequest,
+            (m, v) -> OffsetForLeaderEpochRequestDataJsonConverter.write((OffsetForLeaderEpochRequestData) m, v));
+        emit(new OffsetForLeaderEpochResponseData(), "response", FULL, ProtocolVectors::offsetForLeaderEpochResponse,
+            (m, v) -> OffsetForLeaderEpochResponseDataJsonConverter.write((OffsetForLeaderEpochResponseData) m, v));
+        emit(new DescribeLogDirsRequestData(), "request", WITH_NULLS, ProtocolVectors::describeLogDirsRequest,
+            (m, v) -> DescribeLogDirsRequestDataJsonConverter.write((DescribeLogDirsRequestData) m, v));
+        emit(new DescribeLogDirsResponseData(), "response", FULL, ProtocolVectors::describeLogDirsResponse,
+            (m, v) -> DescribeLogDirsResponseDataJsonConverter.write((DescribeLogDirsResponseData) m, v));
+        emit(new ListOffsetsRequestData(), "request", FULL, ProtocolVectors::listOffsetsRequest,
+            (m, v) -> ListOffsetsRequestDataJsonConverter.write((ListOffsetsRequestData) m, v));
+        emit(new ListOffsetsResponseData(), "response", FULL, ProtocolVectors::listOffsetsResponse,
+            (m, v) -> ListOffsetsResponseDataJsonConverter.write((ListOffsetsResponseData) m, v));
+        emit(new DescribeTopicPartitionsRequestData(), "request", WITH_NULLS, ProtocolVectors::describeTopicPartitionsRequest,
+            (m, v) -> DescribeTopicPartitionsRequestDataJsonConverter.write((DescribeTopicPartitionsRequestData) m, v));
+        emit(new DescribeTopicPartitionsResponseData(), "response", WITH_NULLS, ProtocolVectors::describeTopicPartitionsResponse,
+            (m, v) -> DescribeTopicPartitionsResponseDataJsonConverter.write((DescribeTopicPartitionsResponseData) m, v));
+        emit(new DescribeConfigsRequestData(), "request", FULL, ProtocolVectors::describeConfigsRequest,
+            (m, v) -> DescribeConfigsRequestDataJsonConverter.write((DescribeConfigsRequestData) m, v));
+        emit(new DescribeConfigsResponseData(), "response", FULL, ProtocolVectors::describeConfigsResponse,
+            (m, v) -> DescribeConfigsResponseDataJsonConverter.write((DescribeConfigsResponseData) m, v));
+        emit(new DescribeClusterRequestData(), "request", FULL, ProtocolVectors::describeClusterRequest,
+            (m, v) -> DescribeClusterRequestDataJsonConverter.write((DescribeClusterRequestData) m, v));
+        emit(new DescribeClusterResponseData(), "response", WITH_NULLS, ProtocolVectors::describeClusterResponse,
+            (m, v) -> DescribeClusterResponseDataJsonConverter.write((DescribeClusterResponseData) m, v));
+        emit(new SaslHandshakeRequestData(), "request", FULL, ProtocolVectors::saslHandshakeRequest,
+            (m, v) -> SaslHandshakeRequestDataJsonConverter.write((SaslHandshakeRequestData) m, v));
+        emit(new SaslHandshakeResponseData(), "response", FULL, ProtocolVectors::saslHandshakeResponse,
+            (m, v) -> SaslHandshakeResponseDataJsonConverter.write((SaslHandshakeResponseData) m, v));
+        emit(new SaslAuthenticateRequestData(), "request", FULL, ProtocolVectors::saslAuthenticateRequest,
+            (m, v) -> SaslAuthenticateRequestDataJsonConverter.write((SaslAuthenticateRequestData) m, v));
+        emit(new SaslAuthenticateResponseData(), "response", WITH_NULLS, ProtocolVectors::saslAuthenticateResponse,
+            (m, v) -> SaslAuthenticateResponseDataJsonConverter.write((SaslAuthenticateResponseData) m, v));
+    }
+
+    // ApiVersions ----------------------------------------------------------
+    static ApiMessage apiVersionsRequest(short v, String c) {
+        return new ApiVersionsRequestData()
+            .setClientSoftwareName("kepoch")
+            .setClientSoftwareVersion("0.1.0-ü");
+    }
+
+    static ApiMessage apiVersionsResponse(short v, String c) {
+        var keys = new ApiVersionsResponseData.ApiVersionCollection();
+        keys.add(new ApiVersionsResponseData.ApiVersion().setApiKey((short) 18)
+            .setMinVersion((short) 0).setMaxVersion((short) 4));
+        keys.add(new ApiVersionsResponseData.ApiVersion().setApiKey((short) 3)
+            .setMinVersion((short) 0).setMaxVersion((short) 13));
+        keys.add(new ApiVersionsResponseData.ApiVersion().setApiKey((short) 75)
+            .setMinVersion((short) 0).setMaxVersion((short) 0));
+        var supported = new ApiVersionsResponseData.SupportedFeatureKeyCollection();
+        supported.add(new ApiVersionsResponseData.SupportedFeatureKey().setName("metadata.version")
+            .setMinVersion((short) 7).setMaxVersion((short) 27));
+        supported.add(new ApiVersionsResponseData.SupportedFeatureKey().setName("kraft.version")
+            .setMinVersion((short) 0).setMaxVersion((short) 1));
+        var finalized = new ApiVersionsResponseData.FinalizedFeatureKeyCollection();
+        finalized.add(new ApiVersionsResponseData.FinalizedFeatureKey().setName("metadata.version")
+            .setMaxVersionLevel((short) 27).setMinVersionLevel((short) 27));
+        finalized.add(new ApiVersionsResponseData.FinalizedFeatureKey().setName("fëature")
+            .setMaxVersionLevel((short) 1).setMinVersionLevel((short) 0));
+        return new ApiVersionsResponseData()
+            .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
+            .setApiKeys(keys)
+            .setThrottleTimeMs(7)
+            .setSupportedFeatures(supported)
+            .setFinalizedFeaturesEpoch(42L)
+            .setFinalizedFeatures(finalized)
+            .setZkMigrationReady(true);
+    }
+
+    // Metadata -------------------------------------------------------------
+    static ApiMessage metadataRequest(short v, String c) {
+        var d = new MetadataRequestData();
+        if (c.equals("nulls") && v >= 1) {
+            d.setTopics(null);
+        } else {
+            List<MetadataRequestData.MetadataRequestTopic> topics = new ArrayList<>();
+            topics.add(new MetadataRequestData.MetadataRequestTopic().setName(TOPIC).setTopicId(ID1));
+            topics.add(new MetadataRequestData.MetadataRequestTopic()
+                .setName(v >= 10 ? null : OTHER).setTopicId(ID2));
+            d.setTopics(topics);
+        }
+        if (v >= 4) d.setAllowAutoTopicCreation(false);
+        if (v >= 8 && v <= 10) d.setIncludeClusterAuthorizedOperations(true);
+        if (v >= 8) d.setIncludeTopicAuthorizedOperations(true);
+        return d;
+    }
+
+    static ApiMessage metadataResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var brokers = new MetadataResponseData.MetadataResponseBrokerCollection();
+        brokers.add(new MetadataResponseData.MetadataResponseBroker().setNodeId(1)
+            .setHost("broker-1.exämple").setPort(9092).setRack("räck-a"));
+        brokers.add(new MetadataResponseData.MetadataResponseBroker().setNodeId(2)
+            .setHost("10.0.0.2").setPort(19093).setRack(null));
+        var topics = new MetadataResponseData.MetadataResponseTopicCollection();
+        var partitions = new ArrayList<MetadataResponseData.MetadataResponsePartition>();
+        partitions.add(new MetadataResponseData.MetadataResponsePartition()
+            .setErrorCode((short) 0).setPartitionIndex(0).setLeaderId(1).setLeaderEpoch(7)
+            .setReplicaNodes(List.of(1, 2, 3)).setIsrNodes(List.of(1, 2)).setOfflineReplicas(List.of(3)));
+        partitions.add(new MetadataResponseData.MetadataResponsePartition()
+            .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setPartitionIndex(1).setLeaderId(-1)
+            .setLeaderEpoch(12).setReplicaNodes(List.of(2, 3)).setIsrNodes(List.of())
+            .setOfflineReplicas(List.of(2, 3)));
+        topics.add(new MetadataResponseData.MetadataResponseTopic()
+            .setErrorCode((short) 0).setName(TOPIC).setTopicId(ID1).setIsInternal(false)
+            .setPartitions(partitions)
+            .setTopicAuthorizedOperations(v >= 8 ? 0x0ff8 : Integer.MIN_VALUE));
+        topics.add(new MetadataResponseData.MetadataResponseTopic()
+            .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+            .setName(v >= 12 ? null : "__consumer_offsets").setTopicId(ID2).setIsInternal(true)
+            .setPartitions(new ArrayList<>())
+            .setTopicAuthorizedOperations(v >= 8 ? 0 : Integer.MIN_VALUE));
+        var d = new MetadataResponseData()
+            .setThrottleTimeMs(123)
+            .setBrokers(brokers)
+            .setClusterId(nulls ? null : "clüster-Id_01")
+            .setControllerId(2)
+            .setTopics(topics)
+            .setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        if (v >= 8 && v <= 10) d.setClusterAuthorizedOperations(0x1234);
+        return d;
+    }
+
+    // OffsetForLeaderEpoch -------------------------------------------------
+    static ApiMessage offsetForLeaderEpochRequest(short v, String c) {
+        var topics = new OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection();
+        var p1 = new ArrayList<OffsetForLeaderEpochRequestData.OffsetForLeaderPartition>();
+        p1.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition()
+            .setPartition(0).setCurrentLeaderEpoch(5).setLeaderEpoch(4));
+        p1.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition()
+            .setPartition(7).setCurrentLeaderEpoch(9).setLeaderEpoch(8));
+        topics.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic(TOPIC).setPartitions(p1));
+        var p2 = new ArrayList<OffsetForLeaderEpochRequestData.OffsetForLeaderPartition>();
+        p2.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition()
+            .setPartition(2).setCurrentLeaderEpoch(2147483647).setLeaderEpoch(0));
+        topics.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic(OTHER).setPartitions(p2));
+        return new OffsetForLeaderEpochRequestData().setReplicaId(3).setTopics(topics);
+    }
+
+    static ApiMessage offsetForLeaderEpochResponse(short v, String c) {
+        var topics = new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResultCollection();
+        var p1 = new ArrayList<OffsetForLeaderEpochResponseData.EpochEndOffset>();
+        p1.add(new OffsetForLeaderEpochResponseData.EpochEndOffset().setErrorCode((short) 0)
+            .setPartition(0).setLeaderEpoch(4).setEndOffset(1000L));
+        p1.add(new OffsetForLeaderEpochResponseData.EpochEndOffset()
+            .setErrorCode(Errors.FENCED_LEADER_EPOCH.code()).setPartition(7).setLeaderEpoch(9)
+            .setEndOffset(0x123456789aL));
+        topics.add(new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(TOPIC).setPartitions(p1));
+        var p2 = new ArrayList<OffsetForLeaderEpochResponseData.EpochEndOffset>();
+        p2.add(new OffsetForLeaderEpochResponseData.EpochEndOffset()
+            .setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setPartition(2).setLeaderEpoch(0)
+            .setEndOffset(0L));
+        topics.add(new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(OTHER).setPartitions(p2));
+        return new OffsetForLeaderEpochResponseData().setThrottleTimeMs(10).setTopics(topics);
+    }
+
+    // DescribeLogDirs ------------------------------------------------------
+    static ApiMessage describeLogDirsRequest(short v, String c) {
+        if (c.equals("nulls")) return new DescribeLogDirsRequestData().setTopics(null);
+        var topics = new DescribeLogDirsRequestData.DescribableLogDirTopicCollection();
+        topics.add(new DescribeLogDirsRequestData.DescribableLogDirTopic().setTopic(TOPIC)
+            .setPartitions(List.of(0, 1, 2)));
+        topics.add(new DescribeLogDirsRequestData.DescribableLogDirTopic().setTopic(OTHER)
+            .setPartitions(List.of(5)));
+        return new DescribeLogDirsRequestData().setTopics(topics);
+    }
+
+    static ApiMessage describeLogDirsResponse(short v, String c) {
+        var parts = new ArrayList<DescribeLogDirsResponseData.DescribeLogDirsPartition>();
+        parts.add(new DescribeLogDirsResponseData.DescribeLogDirsPartition().setPartitionIndex(0)
+            .setPartitionSize(1024L).setOffsetLag(3L).setIsFutureKey(false));
+        parts.add(new DescribeLogDirsResponseData.DescribeLogDirsPartition().setPartitionIndex(1)
+            .setPartitionSize(0x7fffffffffL).setOffsetLag(0L).setIsFutureKey(true));
+        var topics = new ArrayList<DescribeLogDirsResponseData.DescribeLogDirsTopic>();
+        topics.add(new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(TOPIC).setPartitions(parts));
+        topics.add(new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(OTHER)
+            .setPartitions(new ArrayList<>()));
+        var results = new ArrayList<DescribeLogDirsResponseData.DescribeLogDirsResult>();
+        results.add(new DescribeLogDirsResponseData.DescribeLogDirsResult().setErrorCode((short) 0)
+            .setLogDir("/var/lib/kafka/dätä-1").setTopics(topics)
+            .setTotalBytes(1_000_000_000_000L).setUsableBytes(400_000_000_000L));
+        results.add(new DescribeLogDirsResponseData.DescribeLogDirsResult()
+            .setErrorCode(Errors.KAFKA_STORAGE_ERROR.code()).setLogDir("/disk2")
+            .setTopics(new ArrayList<>()).setTotalBytes(0L).setUsableBytes(0L));
+        return new DescribeLogDirsResponseData().setThrottleTimeMs(5)
+            .setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).setResults(results);
+    }
+
+    // ListOffsets ----------------------------------------------------------
+    static ApiMessage listOffsetsRequest(short v, String c) {
+        var p1 = new ArrayList<ListOffsetsRequestData.ListOffsetsPartition>();
+        p1.add(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(0)
+            .setCurrentLeaderEpoch(3).setTimestamp(-1L));
+        p1.add(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(1)
+            .setCurrentLeaderEpoch(4).setTimestamp(-2L));
+        var p2 = new ArrayList<ListOffsetsRequestData.ListOffsetsPartition>();
+        p2.add(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(9)
+            .setCurrentLeaderEpoch(0).setTimestamp(1_700_000_000_123L));
+        var topics = new ArrayList<ListOffsetsRequestData.ListOffsetsTopic>();
+        topics.add(new ListOffsetsRequestData.ListOffsetsTopic().setName(TOPIC).setPartitions(p1));
+        topics.add(new ListOffsetsRequestData.ListOffsetsTopic().setName(OTHER).setPartitions(p2));
+        var d = new ListOffsetsRequestData().setReplicaId(-1).setTopics(topics).setTimeoutMs(30000);
+        if (v >= 2) d.setIsolationLevel((byte) 1);
+        return d;
+    }
+
+    static ApiMessage listOffsetsResponse(short v, String c) {
+        var p1 = new ArrayList<ListOffsetsResponseData.ListOffsetsPartitionResponse>();
+        p1.add(new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(0)
+            .setErrorCode((short) 0).setTimestamp(1_700_000_000_123L).setOffset(42L)
+            .setLeaderEpoch(v >= 4 ? 3 : -1));
+        p1.add(new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(1)
+            .setErrorCode(Errors.OFFSET_NOT_AVAILABLE.code()).setTimestamp(0L).setOffset(0L)
+            .setLeaderEpoch(v >= 4 ? 0 : -1));
+        var topics = new ArrayList<ListOffsetsResponseData.ListOffsetsTopicResponse>();
+        topics.add(new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(TOPIC).setPartitions(p1));
+        topics.add(new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(OTHER)
+            .setPartitions(new ArrayList<>()));
+        return new ListOffsetsResponseData().setThrottleTimeMs(8).setTopics(topics);
+    }
+
+    // DescribeTopicPartitions ---------------------------------------------
+    static ApiMessage describeTopicPartitionsRequest(short v, String c) {
+        var topics = new ArrayList<DescribeTopicPartitionsRequestData.TopicRequest>();
+        topics.add(new DescribeTopicPartitionsRequestData.TopicRequest().setName(TOPIC));
+        topics.add(new DescribeTopicPartitionsRequestData.TopicRequest().setName(OTHER));
+        return new DescribeTopicPartitionsRequestData().setTopics(topics)
+            .setResponsePartitionLimit(100)
+            .setCursor(c.equals("nulls") ? null
+                : new DescribeTopicPartitionsRequestData.Cursor().setTopicName(TOPIC).setPartitionIndex(3));
+    }
+
+    static ApiMessage describeTopicPartitionsResponse(short v, String c) {
+        var parts = new ArrayList<DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition>();
+        parts.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition()
+            .setErrorCode((short) 0).setPartitionIndex(0).setLeaderId(1).setLeaderEpoch(5)
+            .setReplicaNodes(List.of(1, 2, 3)).setIsrNodes(List.of(1, 2))
+            .setEligibleLeaderReplicas(List.of(3)).setLastKnownElr(List.of(3))
+            .setOfflineReplicas(List.of()));
+        parts.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition()
+            .setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setPartitionIndex(1).setLeaderId(-1)
+            .setLeaderEpoch(6).setReplicaNodes(List.of(1, 2, 3)).setIsrNodes(List.of())
+            .setEligibleLeaderReplicas(null).setLastKnownElr(null).setOfflineReplicas(List.of(2, 3)));
+        var topics = new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopicCollection();
+        topics.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic()
+            .setErrorCode((short) 0).setName(TOPIC).setTopicId(ID1).setIsInternal(false)
+            .setPartitions(parts).setTopicAuthorizedOperations(0x0ff8));
+        topics.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic()
+            .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setName(null).setTopicId(ID2)
+            .setIsInternal(true).setPartitions(new ArrayList<>()).setTopicAuthorizedOperations(0));
+        return new DescribeTopicPartitionsResponseData().setThrottleTimeMs(1).setTopics(topics)
+            .setNextCursor(c.equals("nulls") ? null
+                : new DescribeTopicPartitionsResponseData.Cursor().setTopicName(TOPIC).setPartitionIndex(2));
+    }
+
+    // DescribeConfigs ------------------------------------------------------
+    static ApiMessage describeConfigsRequest(short v, String c) {
+        var res = new ArrayList<DescribeConfigsRequestData.DescribeConfigsResource>();
+        res.add(new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 2)
+            .setResourceName(TOPIC).setConfigurationKeys(List.of("retention.ms", "min.insync.replicas")));
+        res.add(new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 4)
+            .setResourceName("1").setConfigurationKeys(null));
+        var d = new DescribeConfigsRequestData().setResources(res).setIncludeSynonyms(true);
+        if (v >= 3) d.setIncludeDocumentation(true);
+        return d;
+    }
+
+    static ApiMessage describeConfigsResponse(short v, String c) {
+        var syn = new ArrayList<DescribeConfigsResponseData.DescribeConfigsSynonym>();
+        syn.add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName("retention.ms")
+            .setValue("604800000").setSource((byte) 1));
+        syn.add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName("log.retention.ms")
+            .setValue(null).setSource((byte) 5));
+        var configs = new ArrayList<DescribeConfigsResponseData.DescribeConfigsResourceResult>();
+        configs.add(new DescribeConfigsResponseData.DescribeConfigsResourceResult()
+            .setName("retention.ms").setValue("604800000").setReadOnly(false).setConfigSource((byte) 1)
+            .setIsSensitive(false).setSynonyms(syn).setConfigType((byte) 5)
+            .setDocumentation("Thé retention time"));
+        configs.add(new DescribeConfigsResponseData.DescribeConfigsResourceResult()
+            .setName("sasl.jaas.config").setValue(null).setReadOnly(true).setConfigSource((byte) 4)
+            .setIsSensitive(true).setSynonyms(new ArrayList<>()).setConfigType((byte) 9)
+            .setDocumentation(null));
+        var results = new ArrayList<DescribeConfigsResponseData.DescribeConfigsResult>();
+        results.add(new DescribeConfigsResponseData.DescribeConfigsResult().setErrorCode((short) 0)
+            .setErrorMessage(null).setResourceType((byte) 2).setResourceName(TOPIC).setConfigs(configs));
+        results.add(new DescribeConfigsResponseData.DescribeConfigsResult()
+            .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("bäd resource")
+            .setResourceType((byte) 4).setResourceName("1").setConfigs(new ArrayList<>()));
+        return new DescribeConfigsResponseData().setThrottleTimeMs(2).setResults(results);
+    }
+
+    // DescribeCluster ------------------------------------------------------
+    static ApiMessage describeClusterRequest(short v, String c) {
+        var d = new DescribeClusterRequestData().setIncludeClusterAuthorizedOperations(true);
+        if (v >= 1) d.setEndpointType((byte) 2);
+        if (v >= 2) d.setIncludeFencedBrokers(true);
+        return d;
+    }
+
+    static ApiMessage describeClusterResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var brokers = new DescribeClusterResponseData.DescribeClusterBrokerCollection();
+        brokers.add(new DescribeClusterResponseData.DescribeClusterBroker().setBrokerId(1)
+            .setHost("broker-1.exämple").setPort(9092).setRack("räck-a").setIsFenced(v >= 2));
+        brokers.add(new DescribeClusterResponseData.DescribeClusterBroker().setBrokerId(2)
+            .setHost("10.0.0.2").setPort(19093).setRack(null).setIsFenced(false));
+        var d = new DescribeClusterResponseData().setThrottleTimeMs(3)
+            .setErrorCode(nulls ? 0 : Errors.CLUSTER_AUTHORIZATION_FAILED.code())
+            .setErrorMessage(nulls ? null : "nöt authorized")
+            .setClusterId("clüster-Id_01").setControllerId(100).setBrokers(brokers)
+            .setClusterAuthorizedOperations(0x1234);
+        if (v >= 1) d.setEndpointType((byte) 2);
+        return d;
+    }
+
+    // SASL -----------------------------------------------------------------
+    static ApiMessage saslHandshakeRequest(short v, String c) {
+        return new SaslHandshakeRequestData().setMechanism("SCRAM-SHA-512");
+    }
+
+    static ApiMessage saslHandshakeResponse(short v, String c) {
+        return new SaslHandshakeResponseData().setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code())
+            .setMechanisms(List.of("PLAIN", "SCRAM-SHA-256"));
+    }
+
+    static ApiMessage saslAuthenticateRequest(short v, String c) {
+        return new SaslAuthenticateRequestData()
+            .setAuthBytes("\0üser\0pässword".getBytes(StandardCharsets.UTF_8));
+    }
+
+    static ApiMessage saslAuthenticateResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        return new SaslAuthenticateResponseData()
+            .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
+            .setErrorMessage(nulls ? null : "Authentication failed: ünknown user")
+            .setAuthBytes(nulls ? new byte[0] : new byte[] {0, 1, (byte) 0xfe, (byte) 0xff, 'r', '='})
+            .setSessionLifetimeMs(3_600_000L);
+    }
+
+    // ------------------------------------------------------------------ errors
+    static void errors() throws Exception {
+        ArrayNode a = new ArrayNode(JsonNodeFactory.instance);
+        for (Errors e : Errors.values()) {
+            ObjectNode n = a.addObject();
+            n.put("code", e.code());
+            n.put("name", e.name());
+            n.put("retriable", e.exception() instanceof RetriableException);
+            n.put("message", e.exception() == null ? "" : e.exception().getMessage());
+        }
+        out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(a));
+    }
+}

@@ -1,0 +1,88 @@
+// The durability risks `cluster audit` reports (the seed articles' advice on replication
+// factor, min.insync.replicas with acks=all, and unclean election).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "kepoch/live/durability_audit.hpp"
+
+using namespace kepoch::live;
+using Ids = std::vector<std::int32_t>;
+
+namespace {
+
+TopicView topic(std::string name, Ids replicas, Ids isr, std::string min_isr,
+                std::string unclean = "false") {
+  PartitionView p;
+  p.topic = name;
+  p.leader = isr.empty() ? kNoLeader : isr.front();
+  p.leader_epoch = 0;
+  p.replicas = std::move(replicas);
+  p.isr = std::move(isr);
+  TopicView t;
+  t.name = std::move(name);
+  t.partitions = {p};
+  t.configs["min.insync.replicas"] = std::move(min_isr);
+  t.configs["unclean.leader.election.enable"] = std::move(unclean);
+  return t;
+}
+
+std::vector<std::string> risks(const TopicView& t, std::set<std::int32_t> live = {1, 2, 3}) {
+  ClusterView v;
+  for (auto id : live)
+    v.brokers.push_back(BrokerNode{id, "", 0, std::nullopt});
+  v.topics = {t};
+  std::vector<std::string> out;
+  for (const auto& f : audit_cluster(v))
+    out.push_back(f.risk);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a sound topic passes: RF 3, min ISR 2, clean elections, full ISR", "[live][audit]") {
+  CHECK(risks(topic("ok", {1, 2, 3}, {1, 2, 3}, "2")).empty());
+}
+
+TEST_CASE("each risky setting is flagged with its reason", "[live][audit]") {
+  CHECK(risks(topic("rf2", {1, 2}, {1, 2}, "1")) ==
+        std::vector<std::string>{"replication_factor_below_3"});
+  CHECK(risks(topic("rf1", {1}, {1}, "1")) == std::vector<std::string>{"replication_factor_below_3",
+                                                                       "min_isr_not_below_rf",
+                                                                       "at_min_isr"});
+  CHECK(risks(topic("minisr1", {1, 2, 3}, {1, 2, 3}, "1")) ==
+        std::vector<std::string>{"min_isr_one"});
+  CHECK(risks(topic("minisr3", {1, 2, 3}, {1, 2, 3}, "3")) ==
+        std::vector<std::string>{"min_isr_not_below_rf", "at_min_isr"});
+  CHECK(risks(topic("unclean", {1, 2, 3}, {1, 2, 3}, "2", "true")) ==
+        std::vector<std::string>{"unclean_election_enabled"});
+}
+
+TEST_CASE("partition risks: under and at min ISR, unavailable, leader not preferred",
+          "[live][audit]") {
+  CHECK(risks(topic("under", {1, 2, 3}, {1}, "2")) == std::vector<std::string>{"under_min_isr"});
+  CHECK(risks(topic("at", {1, 2, 3}, {1, 2}, "2")) == std::vector<std::string>{"at_min_isr"});
+  CHECK(risks(topic("moved", {1, 2, 3}, {2, 3, 1}, "2")) ==
+        std::vector<std::string>{"leader_not_preferred"});
+  CHECK(risks(topic("down", {1, 2, 3}, {}, "2")) == std::vector<std::string>{"unavailable"});
+  CHECK(risks(topic("dead-leader", {1, 2, 3}, {1, 2, 3}, "2"), {2, 3}) ==
+        std::vector<std::string>{"unavailable"});
+}
+
+TEST_CASE("findings carry severity and a reason with the numbers", "[live][audit]") {
+  ClusterView v;
+  v.brokers = {BrokerNode{1, "", 0, std::nullopt}, BrokerNode{2, "", 0, std::nullopt},
+               BrokerNode{3, "", 0, std::nullopt}};
+  v.topics = {topic("minisr1", {1, 2, 3}, {1, 2}, "1")};
+  auto findings = audit_cluster(v);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].severity == Severity::risk);
+  CHECK_FALSE(findings[0].partition);
+  CHECK(findings[0].reason.find("min.insync.replicas=1") != std::string::npos);
+  CHECK(findings[0].reason.find("replication factor 3") != std::string::npos);
+  v.topics = {topic("at", {1, 2, 3}, {1, 2}, "2")};
+  findings = audit_cluster(v);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].severity == Severity::warning);
+  CHECK(findings[0].partition == 0);
+}
