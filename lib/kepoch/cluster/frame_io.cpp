@@ -37,7 +37,11 @@ std::vector<std::uint8_t> read_frame(ByteStream& stream, Deadline deadline,
       static_cast<std::int32_t>(std::uint32_t(head[0]) << 24 | std::uint32_t(head[1]) << 16 |
                                 std::uint32_t(head[2]) << 8 | std::uint32_t(head[3]));
   if (size < 0 || size > max_bytes) {
-    // A TLS record header read as a size is always over the limit.
+    // A TLS record header or "HTTP" read as a size is always over the limit.
+    if (head == std::array<std::uint8_t, 4>{'H', 'T', 'T', 'P'})
+      throw ClusterError(stream.peer(), fmt::format("{} answered in HTTP: it is not a Kafka "
+                                                    "listener (a web server or proxy?)",
+                                                    stream.peer()));
     if (is_tls_record_header(head))
       throw ClusterError(stream.peer(),
                          fmt::format("{} answered with TLS: it is an SSL listener (use "

@@ -17,8 +17,8 @@ inline constexpr std::int32_t kMaxFrameBytes = 100 * 1024 * 1024;
 
 void write_frame(ByteStream& stream, std::span<const std::uint8_t> payload, Deadline deadline);
 
-// Throws ClusterError for a negative or too large size ("...looks like TLS" when the four
-// bytes are a TLS record header: a plaintext client talking to a TLS port).
+// Throws ClusterError for a negative or too large size, naming the likely cause when the
+// four bytes are a TLS record header (a plaintext client at a TLS port) or "HTTP".
 std::vector<std::uint8_t> read_frame(ByteStream& stream, Deadline deadline,
                                      std::int32_t max_bytes = kMaxFrameBytes);
 

@@ -194,4 +194,23 @@ void TcpStream::read_exact(std::span<std::uint8_t> out, Deadline deadline) {
   }
 }
 
+std::size_t TcpStream::read_some(std::span<std::uint8_t> out, Deadline deadline,
+                                 std::string_view doing) {
+  while (true) {
+    const auto n = recv(fd_, out.data(), out.size(), 0);
+    if (n > 0) return static_cast<std::size_t>(n);
+    if (n == 0 || errno == ECONNRESET) return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      wait(POLLIN, deadline, doing);
+    } else if (errno != EINTR) {
+      throw ClusterError(peer_, fmt::format("{} {}: {}", doing, peer_, std::strerror(errno)));
+    }
+  }
+}
+
+void TcpStream::send_nowait(std::span<const std::uint8_t> bytes) noexcept {
+  [[maybe_unused]] const auto ignored =
+      send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
 }  // namespace kepoch::cluster

@@ -25,13 +25,19 @@ class TcpStream : public ByteStream {
   void read_exact(std::span<std::uint8_t> out, Deadline deadline) override;
   const std::string& peer() const override { return peer_; }
 
-  // The non-blocking socket, for TLS to drive.
-  int fd() const { return fd_; }
-  // Waits until fd() is readable (POLLIN) or writable (POLLOUT); ClusterError on timeout,
-  // `doing` names the step ("reading", "the TLS handshake").
-  void wait(short events, Deadline deadline, std::string_view doing) const;
+  // For TLS, which reads what has arrived rather than an exact count: waits until some
+  // bytes are there and returns how many it read, or 0 when the broker closed or reset the
+  // connection. ClusterError on timeout; `doing` names the step in that message ("the TLS
+  // handshake with").
+  std::size_t read_some(std::span<std::uint8_t> out, Deadline deadline, std::string_view doing);
+  // One non-blocking attempt to send, errors ignored (a TLS close_notify on the way out).
+  void send_nowait(std::span<const std::uint8_t> bytes) noexcept;
 
  private:
+  // Waits until the socket is readable (POLLIN) or writable (POLLOUT); ClusterError on
+  // timeout naming `doing`.
+  void wait(short events, Deadline deadline, std::string_view doing) const;
+
   int fd_ = -1;
   std::string peer_;
   std::chrono::milliseconds timeout_{0};

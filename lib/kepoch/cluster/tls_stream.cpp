@@ -7,9 +7,8 @@
 #include <openssl/pkcs12.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-#include <poll.h>
 
-#include <cerrno>
+#include <array>
 #include <cstring>
 #include <filesystem>
 
@@ -227,7 +226,11 @@ TlsStream::TlsStream(std::unique_ptr<TcpStream> tcp, const TlsContext& context,
   ERR_clear_error();
   ssl_ = SSL_new(context.native());
   if (ssl_ == nullptr) throw std::runtime_error("SSL_new: " + openssl_reason("failed"));
-  SSL_set_fd(ssl_, tcp_->fd());
+  network_in_ = BIO_new(BIO_s_mem());
+  network_out_ = BIO_new(BIO_s_mem());
+  // An empty input BIO means "not yet" (retry), until the socket reports EOF.
+  BIO_set_mem_eof_return(network_in_, -1);
+  SSL_set_bio(ssl_, network_in_, network_out_);  // the SSL owns both from here
   // An IP literal is matched against the certificate's IP SANs and gets no SNI (RFC 6066).
   const bool is_ip = is_ip_literal(host);
   if (!is_ip) SSL_set_tlsext_host_name(ssl_, host.c_str());
@@ -250,38 +253,55 @@ TlsStream::TlsStream(std::unique_ptr<TcpStream> tcp, const TlsContext& context,
 
 TlsStream::~TlsStream() {
   // Best effort close_notify; never wait for the broker's answer.
-  if (handshake_done_) SSL_shutdown(ssl_);
+  if (handshake_done_ && !peer_closed_ && SSL_shutdown(ssl_) >= 0) {
+    std::array<std::uint8_t, 256> alert{};
+    const int n = BIO_read(network_out_, alert.data(), static_cast<int>(alert.size()));
+    if (n > 0) tcp_->send_nowait(std::span(alert.data(), static_cast<std::size_t>(n)));
+  }
   SSL_free(ssl_);
   ERR_clear_error();
+}
+
+void TlsStream::flush(Deadline deadline) {
+  std::array<std::uint8_t, 16384> chunk{};
+  while (BIO_ctrl_pending(network_out_) > 0) {
+    const int n = BIO_read(network_out_, chunk.data(), static_cast<int>(chunk.size()));
+    if (n <= 0) break;
+    tcp_->write_all(std::span(chunk.data(), static_cast<std::size_t>(n)), deadline);
+  }
+}
+
+void TlsStream::fill(Deadline deadline, std::string_view doing) {
+  std::array<std::uint8_t, 16384> chunk{};
+  const auto n = tcp_->read_some(chunk, deadline, doing);
+  if (n == 0) {
+    peer_closed_ = true;
+    BIO_set_mem_eof_return(network_in_, 0);  // OpenSSL now sees the end of the stream
+    return;
+  }
+  BIO_write(network_in_, chunk.data(), static_cast<int>(n));
 }
 
 template <typename Op>
 void TlsStream::drive(Op op, Deadline deadline, std::string_view doing) {
   while (true) {
     ERR_clear_error();
-    errno = 0;
     const int result = op();
-    if (result > 0) return;
-    const int error = SSL_get_error(ssl_, result);
-    if (error == SSL_ERROR_WANT_READ) {
-      tcp_->wait(POLLIN, deadline, doing);
-    } else if (error == SSL_ERROR_WANT_WRITE) {
-      tcp_->wait(POLLOUT, deadline, doing);
-    } else {
-      fail(error, doing);
-    }
+    const int error = result > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl_, result);
+    // A fatal error leaves an alert in network_out_: not sent, the reason matters more.
+    if (error != SSL_ERROR_NONE && error != SSL_ERROR_WANT_READ) fail(error, doing);
+    flush(deadline);
+    if (error == SSL_ERROR_NONE) return;
+    if (peer_closed_) fail(error, doing);
+    fill(deadline, doing);
   }
 }
 
 void TlsStream::fail(int ssl_error, std::string_view doing) {
   const auto& peer = tcp_->peer();
   std::string reason;
-  if (ssl_error == SSL_ERROR_ZERO_RETURN) {
+  if (peer_closed_ || ssl_error == SSL_ERROR_ZERO_RETURN) {
     reason = "the broker closed the connection";
-  } else if (ssl_error == SSL_ERROR_SYSCALL && ERR_peek_error() == 0) {
-    reason = errno == 0 || errno == EPIPE ? "the broker closed the connection"
-             : errno == ECONNRESET        ? "connection reset by the broker"
-                                          : std::strerror(errno);
   } else {
     reason = openssl_reason("TLS failure");
   }

@@ -1,5 +1,8 @@
 #pragma once
-// TLS over a TcpStream with OpenSSL 3. The context (TlsContext) loads the trust anchors
+// TLS over a TcpStream with OpenSSL 3. OpenSSL works on memory BIOs and every byte goes
+// through the TcpStream, so TLS gets the same deadlines and MSG_NOSIGNAL (OpenSSL's own
+// socket BIO write()s, and a fatal alert to a closed socket would raise SIGPIPE).
+// The context (TlsContext) loads the trust anchors
 // (a PEM file or directory, a PKCS#12 trust store, or the system's default paths) and our
 // optional client certificate once; each TlsStream then does SNI, hostname verification
 // when asked, and a handshake bounded by the deadline. A failed handshake is one line with
@@ -13,6 +16,7 @@
 #include "kepoch/cluster/connection_settings.hpp"
 #include "kepoch/cluster/tcp_stream.hpp"
 
+struct bio_st;
 struct ssl_ctx_st;
 struct ssl_st;
 
@@ -49,13 +53,18 @@ class TlsStream : public ByteStream {
   const std::string& peer() const override { return tcp_->peer(); }
 
  private:
-  // Drives one OpenSSL call until it succeeds, waiting on the socket as OpenSSL asks.
+  // Drives one OpenSSL call until it succeeds: sends what it wrote, reads what it wants.
   template <typename Op>
   void drive(Op op, Deadline deadline, std::string_view doing);
+  void flush(Deadline deadline);
+  void fill(Deadline deadline, std::string_view doing);
   [[noreturn]] void fail(int ssl_error, std::string_view doing);
 
   std::unique_ptr<TcpStream> tcp_;
   ssl_st* ssl_ = nullptr;
+  bio_st* network_in_ = nullptr;   // bytes from the broker, for OpenSSL to read
+  bio_st* network_out_ = nullptr;  // bytes OpenSSL wrote, for the broker
+  bool peer_closed_ = false;
   bool handshake_done_ = false;
 };
 

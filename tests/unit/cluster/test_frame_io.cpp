@@ -77,3 +77,9 @@ TEST_CASE("frames: a TLS record where a size belongs means an SSL listener", "[c
   MemoryStream handshake({0x16, 0x03, 0x01, 0x00});
   CHECK_THAT(failure(handshake), Contains("answered with TLS"));
 }
+
+TEST_CASE("frames: an HTTP answer is named", "[cluster][frame]") {
+  MemoryStream http({'H', 'T', 'T', 'P', '/', '1', '.', '1'});
+  CHECK(failure(http) ==
+        "mem:1 answered in HTTP: it is not a Kafka listener (a web server or proxy?)");
+}

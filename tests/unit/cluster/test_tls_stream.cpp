@@ -170,6 +170,40 @@ TEST_CASE("TLS: a port that does not speak TLS is one clear line", "[cluster][tl
   }
 }
 
+TEST_CASE("TLS: a broker gone mid-stream is an error, never SIGPIPE", "[cluster][tls]") {
+  std::string result;
+  {
+    test::LoopbackServer server([](int fd) {
+      SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
+      SSL_CTX_use_certificate_chain_file(ctx, tls_file("server.pem").c_str());
+      SSL_CTX_use_PrivateKey_file(ctx, tls_file("server.key").c_str(), SSL_FILETYPE_PEM);
+      SSL* ssl = SSL_new(ctx);
+      SSL_set_fd(ssl, fd);
+      SSL_accept(ssl);
+      linger hard{1, 0};  // close with RST, at once
+      setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof(hard));
+      SSL_free(ssl);
+      SSL_CTX_free(ctx);
+    });
+    TlsContext context(trusting("ca.pem"));
+    auto tcp = std::make_unique<TcpStream>(BrokerAddress{"127.0.0.1", server.port()},
+                                           deadline_after(3s), 3s);
+    TlsStream tls(std::move(tcp), context, "127.0.0.1", deadline_after(3s));
+    std::this_thread::sleep_for(100ms);
+    const std::vector<std::uint8_t> big(1 << 20, 'x');
+    try {
+      for (int i = 0; i < 16; ++i)
+        tls.write_all(big, deadline_after(3s));
+      std::uint8_t byte[1];
+      tls.read_exact(byte, deadline_after(3s));
+    } catch (const ClusterError& e) {
+      result = e.what();
+    }
+  }
+  CHECK_THAT(result, Contains("127.0.0.1:"));
+  CHECK_THAT(result, Contains("closed the connection") || Contains("connection reset"));
+}
+
 TEST_CASE("TLS: client certificates from PEM (encrypted key) and PKCS#12", "[cluster][tls]") {
   auto pem = trusting("ca.pem");
   pem.certificate_location = tls_file("client.pem");
