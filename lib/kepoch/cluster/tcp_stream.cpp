@@ -66,10 +66,11 @@ AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
   std::unique_lock lock(lookup->mutex);
   if (!lookup->done_cv.wait_until(lock, deadline, [&] { return lookup->done; }))
     throw ClusterError(address.to_string(), fmt::format("cannot resolve {}: no answer within {} ms",
-                                                        address.host, timeout.count()));
+                                                        address.to_string(), timeout.count()));
   if (lookup->status != 0)
-    throw ClusterError(address.to_string(), fmt::format("cannot resolve {}: {}", address.host,
-                                                        gai_strerror(lookup->status)));
+    throw ClusterError(
+        address.to_string(),
+        fmt::format("cannot resolve {}: {}", address.to_string(), gai_strerror(lookup->status)));
   return std::move(lookup->result);
 }
 

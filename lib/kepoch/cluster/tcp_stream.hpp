@@ -15,7 +15,7 @@ class TcpStream : public ByteStream {
  public:
   // Connects by `deadline`; `timeout` is the budget messages quote ("timed out after
   // 2000 ms"). Throws ClusterError: "cannot connect to host:port: Connection refused",
-  // "connecting to host:port timed out after 2000 ms", "cannot resolve host: ...".
+  // "connecting to host:port timed out after 2000 ms", "cannot resolve host:port: ...".
   TcpStream(const BrokerAddress& address, Deadline deadline, std::chrono::milliseconds timeout);
   ~TcpStream() override;
   TcpStream(const TcpStream&) = delete;
