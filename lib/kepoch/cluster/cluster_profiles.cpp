@@ -1,0 +1,117 @@
+#include "kepoch/cluster/cluster_profiles.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+
+namespace kepoch::cluster {
+namespace {
+
+constexpr std::uint64_t kMaxFileBytes = 1 << 20;
+
+int line_of(const YAML::Node& node) {
+  return node.Mark().line + 1;
+}
+
+std::string scalar(const YAML::Node& node, const std::string& path, std::string_view what) {
+  if (!node.IsScalar())
+    throw InputError(path, fmt::format("{} must be a string", what), line_of(node));
+  return node.Scalar();
+}
+
+ClusterProfile read_profile(const std::string& name, const YAML::Node& body,
+                            const std::string& path, int line) {
+  ClusterProfile profile{name, path, line, {}, 0, {}, {}};
+  if (!body.IsMap())
+    throw InputError(
+        path,
+        fmt::format("clusters.{} must be a map (bootstrap, command_config, properties)", name),
+        line);
+  for (const auto& entry : body) {
+    const auto key = entry.first.as<std::string>();
+    const auto& value = entry.second;
+    const auto where = fmt::format("clusters.{}.{}", name, key);
+    if (key == "bootstrap") {
+      profile.bootstrap = scalar(value, path, where);
+      profile.bootstrap_line = line_of(value);
+    } else if (key == "command_config") {
+      const std::filesystem::path file = scalar(value, path, where);
+      profile.command_config =
+          file.is_absolute() ? file : std::filesystem::path(path).parent_path() / file;
+    } else if (key == "properties") {
+      if (!value.IsMap())
+        throw InputError(path, fmt::format("{} must be a map of librdkafka properties", where),
+                         line_of(value));
+      for (const auto& property : value)
+        profile.properties.push_back(
+            {property.first.as<std::string>(),
+             scalar(property.second, path, where + "." + property.first.as<std::string>()),
+             line_of(property.first)});
+    } else {
+      throw InputError(path,
+                       fmt::format("unknown key {} (bootstrap, command_config, properties)", where),
+                       line_of(entry.first));
+    }
+  }
+  if (!profile.bootstrap && !profile.command_config && profile.properties.empty())
+    throw InputError(
+        path, fmt::format("clusters.{} sets nothing (bootstrap, command_config, properties)", name),
+        line);
+  return profile;
+}
+
+YAML::Node parse_yaml(std::string_view text, const std::string& path) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, e.msg, e.mark.line + 1);
+  }
+}
+
+ClusterProfile find_profile_in(std::string_view yaml_text, const std::string& path,
+                               std::string_view name) {
+  const auto root = parse_yaml(yaml_text, path);
+  if (!root.IsMap() || !root["clusters"])
+    throw InputError(path, "expected a top-level 'clusters:' map of profiles");
+  for (const auto& entry : root)
+    if (entry.first.as<std::string>() != "clusters")
+      throw InputError(
+          path,
+          fmt::format("unknown top-level key {} (only clusters)", entry.first.as<std::string>()),
+          line_of(entry.first));
+  const auto clusters = root["clusters"];
+  if (!clusters.IsMap())
+    throw InputError(path, "clusters must be a map of profile names", line_of(clusters));
+  std::vector<std::string> known;
+  for (const auto& entry : clusters) {
+    const auto profile_name = entry.first.as<std::string>();
+    if (profile_name == name)
+      return read_profile(profile_name, entry.second, path, line_of(entry.first));
+    known.push_back(profile_name);
+  }
+  throw UsageError(fmt::format("no cluster profile '{}' in {} (known: {})", name, path,
+                               known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+}
+
+}  // namespace
+
+ClusterProfile find_cluster_profile(std::string_view yaml_text, const std::string& path,
+                                    std::string_view name) {
+  try {
+    return find_profile_in(yaml_text, path, name);
+  } catch (const YAML::Exception& e) {  // e.g. a map where a name belongs
+    throw InputError(path, e.msg, e.mark.line + 1);
+  }
+}
+
+ClusterProfile load_cluster_profile(const std::filesystem::path& path, std::string_view name) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw UsageError(
+        fmt::format("cluster profile '{}' asked for, but {} does not exist", name, path.string()));
+  return find_cluster_profile(read_small_file(path, kMaxFileBytes), path.string(), name);
+}
+
+}  // namespace kepoch::cluster

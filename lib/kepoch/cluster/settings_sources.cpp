@@ -1,0 +1,108 @@
+#include "kepoch/cluster/settings_sources.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/cluster/cluster_profiles.hpp"
+#include "kepoch/cluster/command_config.hpp"
+#include "kepoch/cluster/librdkafka_properties.hpp"
+
+namespace kepoch::cluster {
+namespace {
+
+std::optional<std::string> env_var(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+void apply_profile(ConnectionSettings& settings, const ClusterProfile& profile) {
+  if (profile.command_config) apply_command_config(settings, *profile.command_config);
+  for (const auto& property : profile.properties) {
+    const auto where = fmt::format("{}:{}", profile.path, property.line);
+    try {
+      apply_librdkafka_property(settings, property.key, property.value,
+                                fmt::format("profile {} ({})", profile.name, where));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(
+          profile.path,
+          fmt::format("clusters.{}.properties.{}: {}", profile.name, property.key, e.what()),
+          property.line);
+    }
+  }
+  if (profile.bootstrap) {
+    try {
+      settings.bootstrap = parse_bootstrap(*profile.bootstrap);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(profile.path,
+                       fmt::format("clusters.{}.bootstrap: {}", profile.name, e.what()),
+                       profile.bootstrap_line);
+    }
+    settings.sources["bootstrap.servers"] =
+        fmt::format("profile {} ({}:{})", profile.name, profile.path, profile.bootstrap_line);
+  }
+}
+
+std::optional<std::string> chosen_profile(const ConnectionFlags& flags,
+                                          const SettingsEnvironment& env) {
+  if (flags.cluster) return flags.cluster;
+  if (env.kepoch_cluster && !env.kepoch_cluster->empty()) return env.kepoch_cluster;
+  return std::nullopt;
+}
+
+}  // namespace
+
+SettingsEnvironment SettingsEnvironment::from_process() {
+  return {env_var("KEPOCH_CLUSTER"), env_var("XDG_CONFIG_HOME"), env_var("HOME")};
+}
+
+std::filesystem::path profiles_path(const SettingsEnvironment& env) {
+  if (env.xdg_config_home && std::filesystem::path(*env.xdg_config_home).is_absolute())
+    return std::filesystem::path(*env.xdg_config_home) / "kepoch" / "config.yaml";
+  return std::filesystem::path(env.home.value_or("")) / ".config" / "kepoch" / "config.yaml";
+}
+
+void apply_x_argument(ConnectionSettings& settings, std::string_view argument) {
+  const auto equals = argument.find('=');
+  if (equals == std::string_view::npos || equals == 0)
+    throw UsageError(fmt::format("-X {}: expected key=value", argument));
+  const auto key = argument.substr(0, equals);
+  const auto value = argument.substr(equals + 1);
+  try {
+    apply_librdkafka_property(settings, key, value, fmt::format("-X {}", key));
+  } catch (const std::invalid_argument& e) {
+    const std::string shown = is_secret_property(key) ? std::string(kRedacted) : std::string(value);
+    throw UsageError(fmt::format("-X {}={}: {}", key, shown, e.what()));
+  }
+}
+
+ConnectionSettings resolve_connection_settings(const ConnectionFlags& flags,
+                                               const SettingsEnvironment& env) {
+  ConnectionSettings settings;
+  if (const auto name = chosen_profile(flags, env)) {
+    apply_profile(settings, load_cluster_profile(profiles_path(env), *name));
+  }
+  if (flags.command_config) apply_command_config(settings, *flags.command_config);
+  for (const auto& argument : flags.properties)
+    apply_x_argument(settings, argument);
+  if (flags.bootstrap) {
+    try {
+      settings.bootstrap = parse_bootstrap(*flags.bootstrap);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--bootstrap {}: {}", *flags.bootstrap, e.what()));
+    }
+    settings.sources["bootstrap.servers"] = "--bootstrap";
+  }
+  if (flags.timeout) {
+    if (flags.timeout->count() <= 0) throw UsageError("--timeout must be positive");
+    settings.timeout = *flags.timeout;
+    settings.sources["timeout.ms"] = "--timeout";
+  }
+  validate_settings(settings);
+  return settings;
+}
+
+}  // namespace kepoch::cluster

@@ -1,0 +1,217 @@
+#include "kepoch/cluster/tcp_stream.hpp"
+
+#include <fmt/format.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "kepoch/cluster/cluster_error.hpp"
+
+namespace kepoch::cluster {
+namespace {
+
+struct AddrInfoDeleter {
+  void operator()(addrinfo* info) const { freeaddrinfo(info); }
+};
+using AddrInfoPtr = std::unique_ptr<addrinfo, AddrInfoDeleter>;
+
+// The state a resolver thread shares with the caller, who may stop waiting first.
+struct Lookup {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  int status = 0;
+  AddrInfoPtr result;
+};
+
+addrinfo hints(int flags) {
+  addrinfo h{};
+  h.ai_family = AF_UNSPEC;
+  h.ai_socktype = SOCK_STREAM;
+  h.ai_flags = flags;
+  return h;
+}
+
+// getaddrinfo has no timeout and the resolver's own can be long; the lookup runs on a
+// detached thread that owns its share of the state, so giving up at the deadline is safe.
+AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
+                    std::chrono::milliseconds timeout) {
+  const auto port = std::to_string(address.port);
+  addrinfo* numeric = nullptr;
+  const auto h = hints(AI_NUMERICHOST | AI_NUMERICSERV);
+  if (getaddrinfo(address.host.c_str(), port.c_str(), &h, &numeric) == 0)
+    return AddrInfoPtr(numeric);
+
+  auto lookup = std::make_shared<Lookup>();
+  std::thread([lookup, host = address.host, port] {
+    addrinfo* found = nullptr;
+    const auto h2 = hints(AI_ADDRCONFIG | AI_NUMERICSERV);
+    const int status = getaddrinfo(host.c_str(), port.c_str(), &h2, &found);
+    std::lock_guard lock(lookup->mutex);
+    lookup->status = status;
+    lookup->result.reset(found);
+    lookup->done = true;
+    lookup->done_cv.notify_all();
+  }).detach();
+  std::unique_lock lock(lookup->mutex);
+  if (!lookup->done_cv.wait_until(lock, deadline, [&] { return lookup->done; }))
+    throw ClusterError(address.to_string(), fmt::format("cannot resolve {}: no answer within {} ms",
+                                                        address.to_string(), timeout.count()));
+  if (lookup->status != 0)
+    throw ClusterError(
+        address.to_string(),
+        fmt::format("cannot resolve {}: {}", address.to_string(), gai_strerror(lookup->status)));
+  return std::move(lookup->result);
+}
+
+// One address: a non-blocking connect, then poll for writability. Returns the socket, or
+// -1 with `error` set to the errno (ETIMEDOUT at the deadline).
+int try_connect(const addrinfo& ai, Deadline deadline, int& error) {
+  const int fd =
+      socket(ai.ai_family, ai.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai.ai_protocol);
+  if (fd < 0) {
+    error = errno;
+    return -1;
+  }
+  if (connect(fd, ai.ai_addr, ai.ai_addrlen) != 0 && errno != EINPROGRESS) {
+    error = errno;
+    close(fd);
+    return -1;
+  }
+  pollfd p{fd, POLLOUT, 0};
+  int ready = 0;
+  do {
+    ready = poll(&p, 1, poll_timeout_ms(deadline));
+  } while (ready < 0 && errno == EINTR);
+  socklen_t len = sizeof(error);
+  if (ready == 0) {
+    error = ETIMEDOUT;
+  } else if (ready < 0) {
+    error = errno;
+  } else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
+    error = errno;
+  }
+  if (error != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+std::string describe_errno(int error) {
+  switch (error) {
+    case ECONNREFUSED:
+      return "connection refused";
+    case ENETUNREACH:
+      return "network is unreachable";
+    case EHOSTUNREACH:
+      return "no route to host";
+    default:
+      return std::strerror(error);
+  }
+}
+
+}  // namespace
+
+TcpStream::TcpStream(const BrokerAddress& address, Deadline deadline,
+                     std::chrono::milliseconds timeout)
+    : peer_(address.to_string()), timeout_(timeout) {
+  const auto addresses = resolve(address, deadline, timeout);
+  int error = 0;
+  for (const addrinfo* ai = addresses.get(); ai != nullptr; ai = ai->ai_next) {
+    fd_ = try_connect(*ai, deadline, error);
+    if (fd_ >= 0) break;
+    if (error == ETIMEDOUT) break;  // the budget is spent: no time for the next address
+  }
+  if (fd_ < 0) {
+    if (error == ETIMEDOUT)
+      throw ClusterError(
+          peer_, fmt::format("connecting to {} timed out after {} ms", peer_, timeout.count()));
+    throw ClusterError(peer_,
+                       fmt::format("cannot connect to {}: {}", peer_, describe_errno(error)));
+  }
+  const int one = 1;
+  // Requests are small and answered one at a time: do not wait to coalesce them.
+  setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+TcpStream::~TcpStream() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void TcpStream::wait(short events, Deadline deadline, std::string_view doing) const {
+  pollfd p{fd_, events, 0};
+  while (true) {
+    const int ready = poll(&p, 1, poll_timeout_ms(deadline));
+    if (ready > 0) return;  // readable, writable, or an error/hang-up the next call reports
+    if (ready == 0)
+      throw ClusterError(
+          peer_, fmt::format("{} {} timed out after {} ms", doing, peer_, timeout_.count()));
+    if (errno != EINTR)
+      throw ClusterError(peer_, fmt::format("{} {}: poll: {}", doing, peer_, std::strerror(errno)));
+  }
+}
+
+void TcpStream::write_all(std::span<const std::uint8_t> bytes, Deadline deadline) {
+  while (!bytes.empty()) {
+    const auto n = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      bytes = bytes.subspan(static_cast<std::size_t>(n));
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      wait(POLLOUT, deadline, "writing to");
+    } else if (n < 0 && errno != EINTR) {
+      const auto why = errno == EPIPE || errno == ECONNRESET
+                           ? std::string("the broker closed the connection")
+                           : std::string(std::strerror(errno));
+      throw ClusterError(peer_, fmt::format("writing to {}: {}", peer_, why));
+    }
+  }
+}
+
+void TcpStream::read_exact(std::span<std::uint8_t> out, Deadline deadline) {
+  while (!out.empty()) {
+    const auto n = recv(fd_, out.data(), out.size(), 0);
+    if (n > 0) {
+      out = out.subspan(static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      throw ClusterError(peer_, fmt::format("{} closed the connection", peer_));
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      wait(POLLIN, deadline, "reading from");
+    } else if (errno != EINTR) {
+      const auto why = errno == ECONNRESET ? std::string("connection reset by the broker")
+                                           : std::string(std::strerror(errno));
+      throw ClusterError(peer_, fmt::format("reading from {}: {}", peer_, why));
+    }
+  }
+}
+
+std::size_t TcpStream::read_some(std::span<std::uint8_t> out, Deadline deadline,
+                                 std::string_view doing) {
+  while (true) {
+    const auto n = recv(fd_, out.data(), out.size(), 0);
+    if (n > 0) return static_cast<std::size_t>(n);
+    if (n == 0 || errno == ECONNRESET) return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      wait(POLLIN, deadline, doing);
+    } else if (errno != EINTR) {
+      throw ClusterError(peer_, fmt::format("{} {}: {}", doing, peer_, std::strerror(errno)));
+    }
+  }
+}
+
+void TcpStream::send_nowait(std::span<const std::uint8_t> bytes) noexcept {
+  [[maybe_unused]] const auto ignored =
+      send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+}  // namespace kepoch::cluster

@@ -1,0 +1,34 @@
+#include <catch2/catch.hpp>
+
+#include "kepoch/cluster/base64.hpp"
+
+using namespace kepoch::cluster;
+
+namespace {
+std::vector<std::uint8_t> bytes(std::string_view s) {
+  return {s.begin(), s.end()};
+}
+}  // namespace
+
+TEST_CASE("base64 of RFC 4648's test vectors", "[cluster][base64]") {
+  const std::pair<const char*, const char*> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    CHECK(base64_encode(bytes(plain)) == encoded);
+    CHECK(base64_decode(encoded) == bytes(plain));
+  }
+  CHECK(base64_encode(std::vector<std::uint8_t>{0xfb, 0xff}) == "+/8=");
+}
+
+TEST_CASE("base64 decoding is strict", "[cluster][base64]") {
+  CHECK_FALSE(base64_decode("Zg="));       // length
+  CHECK_FALSE(base64_decode("Z=g="));      // padding in the middle
+  CHECK_FALSE(base64_decode("Zg==Zg=="));  // padding before the end
+  CHECK_FALSE(base64_decode("Zm9-"));      // URL-safe alphabet
+  CHECK_FALSE(base64_decode("Zm 9"));
+}
