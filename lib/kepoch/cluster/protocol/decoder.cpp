@@ -44,7 +44,6 @@ class Decoder {
       }
       const FieldSchema& f = schema.fields[*index];
       PathScope field_scope(in_.path(), f.name);
-      const std::size_t start = in_.offset();
       const std::size_t end = in_.limit(size);
       out.at(*index) = read_field(f, true);
       if (!in_.at_end()) {
@@ -52,7 +51,6 @@ class Decoder {
                              size, in_.remaining()));
       }
       in_.restore(end);
-      (void)start;
     }
   }
 

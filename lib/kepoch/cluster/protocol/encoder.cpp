@@ -70,18 +70,20 @@ class Encoder {
       case FieldType::kArray:
         return write_variable(out, f, v);
       case FieldType::kStruct:
-        if (nullable) {
-          const std::int8_t marker = v.is_null() ? -1 : 1;
-          if (tagged) {
-            out.unsigned_varint(v.is_null() ? 0 : 1);
-          } else {
-            out.i8(marker);
-          }
-          if (v.is_null()) return;
-        }
+        if (nullable) write_null_marker(out, v.is_null(), tagged);
+        if (v.is_null()) return;
         return write_struct(out, v.as_struct());
       default:
         return write_fixed(out, f.type, v);
+    }
+  }
+
+  // A nullable struct's marker: int8 -1 / 1, or in a tagged field an unsigned varint 0 / 1.
+  static void write_null_marker(WireWriter& out, bool is_null, bool tagged) {
+    if (tagged) {
+      out.unsigned_varint(is_null ? 0 : 1);
+    } else {
+      out.i8(is_null ? -1 : 1);
     }
   }
 

@@ -250,10 +250,16 @@ TEST_CASE("Tagged fields: unknown tags are skipped, known ones must fill their s
     CHECK(e.field_path() == "tagged_fields.finalized_features_epoch");
     CHECK(e.byte_offset() == head.size() + 3);
   }
-  SECTION("a size beyond the frame") {
-    const auto e =
+  SECTION("a size beyond the frame, unknown tag or known") {
+    const auto unknown =
         response_error(ApiKey::kApiVersions, 3, concat(head, bytes_of({0x01, 0x05, 0x14, 0})));
-    CHECK(std::string(e.what()).find("expected 20 bytes, found 1") != std::string::npos);
+    CHECK(std::string(unknown.what()).find("expected 20 bytes, found 1") != std::string::npos);
+    const auto known =
+        response_error(ApiKey::kApiVersions, 3, concat(head, bytes_of({0x01, 0x01, 0x14, 0})));
+    CHECK(known.field_path() == "tagged_fields.finalized_features_epoch");
+    CHECK(known.byte_offset() == head.size() + 3);
+    CHECK(std::string(known.what()).find("expected a field of 20 bytes, found 1") !=
+          std::string::npos);
   }
 }
 
