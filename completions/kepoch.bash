@@ -24,6 +24,7 @@ _kepoch() {
       "|predict") path="predict" ;;
       "|simulate") path="simulate" ;;
       "|metadata") path="metadata" ;;
+      "|cluster") path="cluster" ;;
       "|completion") path="completion" ;;
       "checkpoint|--output"|"checkpoint|-o") ((i++)) ;;
       "checkpoint|dump") path="checkpoint dump" ;;
@@ -51,6 +52,13 @@ _kepoch() {
       "metadata|history") path="metadata history" ;;
       "metadata dump|--output"|"metadata dump|-o") ((i++)) ;;
       "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
+      "cluster|--output"|"cluster|-o") ((i++)) ;;
+      "cluster|describe") path="cluster describe" ;;
+      "cluster|watch") path="cluster watch" ;;
+      "cluster|audit") path="cluster audit" ;;
+      "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o") ((i++)) ;;
+      "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o") ((i++)) ;;
+      "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o") ((i++)) ;;
       "completion|--output"|"completion|-o") ((i++)) ;;
     esac
   done
@@ -97,12 +105,37 @@ _kepoch() {
     "metadata history|--partition") :; return ;;
     "metadata history|--snapshot") _kepoch_files; return ;;
     "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster|--output"|"cluster|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster describe|--bootstrap"|"cluster describe|-b") :; return ;;
+    "cluster describe|-X") :; return ;;
+    "cluster describe|--command-config") _kepoch_files; return ;;
+    "cluster describe|--cluster") :; return ;;
+    "cluster describe|--timeout") :; return ;;
+    "cluster describe|--topic") :; return ;;
+    "cluster describe|--output"|"cluster describe|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster watch|--bootstrap"|"cluster watch|-b") :; return ;;
+    "cluster watch|-X") :; return ;;
+    "cluster watch|--command-config") _kepoch_files; return ;;
+    "cluster watch|--cluster") :; return ;;
+    "cluster watch|--timeout") :; return ;;
+    "cluster watch|--topic") :; return ;;
+    "cluster watch|--interval") :; return ;;
+    "cluster watch|--duration") :; return ;;
+    "cluster watch|--count") :; return ;;
+    "cluster watch|--output"|"cluster watch|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster audit|--bootstrap"|"cluster audit|-b") :; return ;;
+    "cluster audit|-X") :; return ;;
+    "cluster audit|--command-config") _kepoch_files; return ;;
+    "cluster audit|--cluster") :; return ;;
+    "cluster audit|--timeout") :; return ;;
+    "cluster audit|--topic") :; return ;;
+    "cluster audit|--output"|"cluster audit|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
   esac
   case "$path" in
     "")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color" -- "$cur"))
-      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate metadata completion" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate metadata cluster completion" -- "$cur")); fi ;;
     "checkpoint")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
@@ -153,6 +186,18 @@ _kepoch() {
       else :; fi ;;
     "metadata history")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --output -o --no-color" -- "$cur"))
+      else :; fi ;;
+    "cluster")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      else COMPREPLY=($(compgen -W "describe watch audit" -- "$cur")); fi ;;
+    "cluster describe")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color" -- "$cur"))
+      else :; fi ;;
+    "cluster watch")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --interval --duration --count --output -o --no-color" -- "$cur"))
+      else :; fi ;;
+    "cluster audit")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "completion")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))

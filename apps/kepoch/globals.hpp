@@ -40,5 +40,6 @@ void register_logdir(CLI::App& app, Globals& globals);
 void register_completion(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
 void register_metadata(CLI::App& app, Globals& globals);
+void register_cluster(CLI::App& app, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/cluster/cluster_error.hpp"
 #include "suggest.hpp"
 
 #ifndef KEPOCH_VERSION
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   register_predict(app, globals);
   register_simulate(app, globals);
   register_metadata(app, globals);
+  register_cluster(app, globals);
   register_completion(app, globals);
 
   try {
@@ -57,6 +59,12 @@ int main(int argc, char** argv) {
   } catch (const kepoch::InputError& e) {
     print_error(e.what(), globals);
     return kInput;
+  } catch (const kepoch::cluster::ClusterError& e) {
+    print_error(e.what(), globals);
+    return kCluster;
+  } catch (const kepoch::ProtocolError& e) {  // a broker's answer kepoch cannot read
+    print_error(e.what(), globals);
+    return kCluster;
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what(), globals);
     return kInput;

@@ -38,15 +38,15 @@ Value flags(const PartitionHealth& h) {
   return out;
 }
 
-Value replica_logs(const PartitionView& p) {
-  Value out = Value::array();
+void add_replica_logs(const PartitionView& p, Value& out) {
   for (const auto& r : p.replica_logs)
     out.push(Value::object()
+                 .set("topic", p.topic)
+                 .set("partition", p.partition)
                  .set("broker", r.broker)
                  .set("log_dir", r.log_dir)
                  .set("size_bytes", r.size_bytes)
                  .set("offset_lag", r.offset_lag));
-  return out;
 }
 
 Value partition_value(const PartitionView& p, const PartitionHealth& h) {
@@ -62,8 +62,7 @@ Value partition_value(const PartitionView& p, const PartitionHealth& h) {
       .set("offline_replicas", ids(p.offline_replicas))
       .set("log_start_offset", optional_value(p.log_start_offset))
       .set("high_watermark", optional_value(p.high_watermark))
-      .set("flags", flags(h))
-      .set("replica_logs", replica_logs(p));
+      .set("flags", flags(h));
 }
 
 bool selected(const PartitionHealth& h, const PartitionSelection& s) {
@@ -111,13 +110,17 @@ struct Counts {
 Value cluster_describe_value(const live::ClusterView& view, const PartitionSelection& selection) {
   const auto live_ids = view.live_broker_ids();
   Value partitions = Value::array();
+  Value replica_logs = Value::array();
   Counts counts;
   for (const auto& t : view.topics) {
     ++counts.topics;
     for (const auto& p : t.partitions) {
       const PartitionHealth h = live::assess_partition(p, t.min_insync_replicas(), live_ids);
       counts.add(h);
-      if (selected(h, selection)) partitions.push(partition_value(p, h));
+      if (selected(h, selection)) {
+        partitions.push(partition_value(p, h));
+        add_replica_logs(p, replica_logs);
+      }
     }
   }
   // The summary counts every partition of the selected topics, not only the listed ones,
@@ -132,9 +135,9 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
                       .set("leader_not_preferred", counts.leader_not_preferred);
   return Value::object()
       .set("cluster_id", view.cluster_id)
-      .set("controller_id", view.controller_id)
       .set("brokers", brokers(view))
       .set("partitions", std::move(partitions))
+      .set("replica_logs", std::move(replica_logs))
       .set("summary", std::move(summary))
       .set("problems", warnings_value(view));
 }

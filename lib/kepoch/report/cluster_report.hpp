@@ -2,11 +2,13 @@
 // The report shapes of the live-cluster commands.
 //
 // cluster describe:
-//   {"cluster_id", "controller_id", "brokers": [{"id", "host", "port", "rack"}],
+// (No controller id: a KRaft broker answers Metadata with a random alive broker there.)
+//   {"cluster_id", "brokers": [{"id", "host", "port", "rack"}],
 //    "partitions": [{"topic", "partition", "leader" (null: none), "leader_epoch", "replicas",
 //                    "isr", "elr" (null: not reported), "last_known_elr", "offline_replicas",
-//                    "log_start_offset", "high_watermark", "flags": [health names],
-//                    "replica_logs": [{"broker", "log_dir", "size_bytes", "offset_lag"}]}],
+//                    "log_start_offset", "high_watermark", "flags": [health names]}],
+//    "replica_logs": [{"topic", "partition", "broker", "log_dir", "size_bytes",
+//                      "offset_lag"}] (the listed partitions' replicas, DescribeLogDirs),
 //    "summary": {"topics", "partitions", "under_replicated", "under_min_isr", "at_min_isr",
 //                "unavailable", "leader_not_preferred"},
 //    "problems": [{"severity": "warning", "message"}] (what could not be read)}

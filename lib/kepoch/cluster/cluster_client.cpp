@@ -1,0 +1,294 @@
+#include "kepoch/cluster/cluster_client.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "kepoch/cluster/cluster_error.hpp"
+#include "kepoch/cluster/deadline.hpp"
+#include "kepoch/cluster/protocol/describe_configs.hpp"
+#include "kepoch/cluster/protocol/describe_log_dirs.hpp"
+#include "kepoch/cluster/protocol/describe_topic_partitions.hpp"
+#include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/cluster/protocol/list_offsets.hpp"
+#include "kepoch/cluster/protocol/metadata.hpp"
+#include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
+
+namespace kepoch::cluster {
+namespace {
+
+using protocol::ApiKey;
+using PartitionIndex = std::map<std::pair<std::string, std::int32_t>, live::PartitionView*>;
+
+// The topic settings the audit and the min-ISR flags judge by.
+const std::vector<std::string> kTopicConfigKeys = {"min.insync.replicas",
+                                                   "unclean.leader.election.enable"};
+
+PartitionIndex index_partitions(live::ClusterView& view) {
+  PartitionIndex index;
+  for (auto& t : view.topics)
+    for (auto& p : t.partitions)
+      index[{t.name, p.partition}] = &p;
+  return index;
+}
+
+std::vector<std::string> topic_names(const live::ClusterView& view) {
+  std::vector<std::string> names;
+  for (const auto& t : view.topics)
+    names.push_back(t.name);
+  return names;
+}
+
+live::PartitionView partition_from(const std::string& topic, const protocol::MetadataPartition& p) {
+  live::PartitionView out;
+  out.topic = topic;
+  out.partition = p.partition_index;
+  out.error_code = p.error_code;
+  out.leader = p.leader_id;
+  out.leader_epoch = p.leader_epoch;
+  out.replicas = p.replica_nodes;
+  out.isr = p.isr_nodes;
+  out.offline_replicas = p.offline_replicas;
+  return out;
+}
+
+bool wanted(const ViewRequest& request, const std::string& name, bool internal) {
+  if (request.exclude_internal && internal) return false;
+  return !request.topic || std::regex_match(name, *request.topic);
+}
+
+live::ClusterView view_from(const protocol::MetadataResponse& m, const ViewRequest& request) {
+  live::ClusterView view;
+  view.cluster_id = m.cluster_id.value_or("");
+  view.controller_id = m.controller_id;
+  for (const auto& b : m.brokers)
+    view.brokers.push_back({b.node_id, b.host, b.port, b.rack});
+  std::sort(view.brokers.begin(), view.brokers.end(),
+            [](const auto& a, const auto& b) { return a.id < b.id; });
+  for (const auto& t : m.topics) {
+    if (!t.name || !wanted(request, *t.name, t.is_internal)) continue;
+    live::TopicView topic;
+    topic.name = *t.name;
+    topic.topic_id = t.topic_id.is_zero() ? "" : t.topic_id.to_string();
+    topic.internal = t.is_internal;
+    for (const auto& p : t.partitions)
+      topic.partitions.push_back(partition_from(topic.name, p));
+    std::sort(topic.partitions.begin(), topic.partitions.end(),
+              [](const auto& a, const auto& b) { return a.partition < b.partition; });
+    view.topics.push_back(std::move(topic));
+  }
+  std::sort(view.topics.begin(), view.topics.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return view;
+}
+
+std::string warning(std::string_view what, const std::exception& e) {
+  return fmt::format("{}: {}", what, e.what());
+}
+
+}  // namespace
+
+ClusterClient::ClusterClient(ConnectionSettings settings) : connector_(std::move(settings)) {}
+
+// Metadata from the kept channel, else from each broker the last answer listed, else from
+// the bootstrap list: all within one timeout, so a dead broker costs at most that.
+protocol::Struct ClusterClient::send_metadata_request() {
+  // Every topic: a request by name would make an unknown name an error per topic, and the
+  // regular expression needs the full list anyway.
+  auto ask = [](BrokerChannel& channel) {
+    return channel.send(
+        ApiKey::kMetadata,
+        protocol::make_metadata_request(channel.version_for(ApiKey::kMetadata), std::nullopt));
+  };
+  const auto deadline = deadline_after(connector_.settings().timeout);
+  std::optional<ClusterError> first_error;
+  auto attempt = [&]() -> std::optional<protocol::Struct> {
+    try {
+      return ask(*main_);
+    } catch (const ClusterError& e) {
+      main_.reset();
+      if (!first_error) first_error = e;
+      return std::nullopt;
+    }
+  };
+  if (main_)
+    if (auto answer = attempt()) return *answer;
+  for (const auto& [id, address] : addresses_) {
+    if (Clock::now() >= deadline) break;
+    try {
+      main_.emplace(connector_.open(address));
+    } catch (const AuthenticationError&) {
+      throw;
+    } catch (const ClusterError& e) {
+      if (!first_error) first_error = e;
+      continue;
+    }
+    if (auto answer = attempt()) return *answer;
+  }
+  if (first_error && Clock::now() >= deadline) throw *first_error;
+  main_.emplace(connector_.open_bootstrap());
+  return ask(*main_);
+}
+
+live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
+  const auto response = protocol::MetadataResponse::from(send_metadata_request());
+  live::ClusterView view = view_from(response, request);
+  addresses_.clear();
+  for (const auto& b : view.brokers)
+    addresses_[b.id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};
+  // Channels to brokers no longer listed are closed.
+  std::erase_if(brokers_, [&](const auto& entry) { return !addresses_.contains(entry.first); });
+  if (request.elr) add_elr(view);
+  if (request.configs) add_configs(view);
+  if (request.offsets) add_offsets(view);
+  if (request.log_dirs) add_log_dirs(view);
+  return view;
+}
+
+BrokerChannel& ClusterClient::broker(std::int32_t id) {
+  auto it = brokers_.find(id);
+  if (it != brokers_.end()) return it->second;
+  auto address = addresses_.find(id);
+  if (address == addresses_.end())
+    throw ClusterError("", fmt::format("broker {} is not in the cluster's metadata", id));
+  return brokers_.emplace(id, connector_.open(address->second)).first->second;
+}
+
+void ClusterClient::add_elr(live::ClusterView& view) {
+  if (!main_ || !main_->usable_version(ApiKey::kDescribeTopicPartitions) || view.topics.empty())
+    return;
+  PartitionIndex index = index_partitions(view);
+  std::optional<protocol::TopicPartitionCursor> cursor;
+  try {
+    do {
+      const auto response = protocol::DescribeTopicPartitionsResponse::from(main_->send(
+          ApiKey::kDescribeTopicPartitions,
+          protocol::make_describe_topic_partitions_request(topic_names(view), 2000, cursor)));
+      for (const auto& t : response.topics) {
+        if (!t.name || t.error_code != 0) continue;
+        for (const auto& p : t.partitions) {
+          auto it = index.find({*t.name, p.partition_index});
+          if (it == index.end()) continue;
+          it->second->elr = p.eligible_leader_replicas.value_or(std::vector<std::int32_t>{});
+          it->second->last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
+        }
+      }
+      cursor = response.next_cursor;
+    } while (cursor);
+  } catch (const ClusterError& e) {
+    main_.reset();
+    view.warnings.push_back(warning("eligible leader replicas (DescribeTopicPartitions)", e));
+  }
+}
+
+void ClusterClient::add_configs(live::ClusterView& view) {
+  if (!main_ || view.topics.empty()) return;
+  std::vector<protocol::ConfigResourceQuery> queries;
+  for (const auto& t : view.topics)
+    queries.push_back({protocol::kTopicResource, t.name, kTopicConfigKeys});
+  try {
+    const auto response = protocol::DescribeConfigsResponse::from(
+        main_->send(ApiKey::kDescribeConfigs, protocol::make_describe_configs_request(queries)));
+    for (const auto& r : response.resources) {
+      auto topic = std::find_if(view.topics.begin(), view.topics.end(),
+                                [&](const auto& t) { return t.name == r.resource_name; });
+      if (topic == view.topics.end()) continue;
+      if (r.error_code != 0) {
+        view.warnings.push_back(fmt::format("configs of topic {}: {}", r.resource_name,
+                                            protocol::error_code_name(r.error_code)));
+        continue;
+      }
+      for (const auto& c : r.configs)
+        if (c.value) topic->configs[c.name] = *c.value;
+    }
+  } catch (const ClusterError& e) {
+    main_.reset();
+    view.warnings.push_back(warning("topic configs (DescribeConfigs)", e));
+  }
+}
+
+// Earliest and latest offsets from each partition's leader: the log start offset and the
+// high watermark (ListOffsets at read_uncommitted answers the high watermark for latest).
+void ClusterClient::add_offsets(live::ClusterView& view) {
+  std::map<std::int32_t, std::vector<live::PartitionView*>> by_leader;
+  for (auto& t : view.topics)
+    for (auto& p : t.partitions)
+      if (p.has_leader()) by_leader[p.leader].push_back(&p);
+  for (auto& [leader, partitions] : by_leader) {
+    try {
+      for (std::int64_t timestamp : {protocol::kEarliestTimestamp, protocol::kLatestTimestamp}) {
+        std::vector<protocol::OffsetQuery> queries;
+        for (const auto* p : partitions)
+          queries.push_back({p->topic, p->partition, timestamp, -1});
+        const auto response = protocol::ListOffsetsResponse::from(broker(leader).send(
+            ApiKey::kListOffsets, protocol::make_list_offsets_request(queries)));
+        std::map<std::pair<std::string, std::int32_t>, const protocol::ListedOffset*> answers;
+        for (const auto& o : response.partitions)
+          answers[{o.topic, o.partition}] = &o;
+        for (auto* p : partitions) {
+          auto it = answers.find({p->topic, p->partition});
+          if (it == answers.end() || it->second->error_code != 0) continue;
+          (timestamp == protocol::kEarliestTimestamp ? p->log_start_offset : p->high_watermark) =
+              it->second->offset;
+        }
+      }
+    } catch (const ClusterError& e) {
+      brokers_.erase(leader);
+      view.warnings.push_back(warning(fmt::format("offsets from broker {}", leader), e));
+    }
+  }
+}
+
+void ClusterClient::add_log_dirs(live::ClusterView& view) {
+  if (view.topics.empty()) return;
+  std::vector<protocol::LogDirQuery> queries;
+  for (const auto& t : view.topics) {
+    protocol::LogDirQuery q{t.name, {}};
+    for (const auto& p : t.partitions)
+      q.partitions.push_back(p.partition);
+    queries.push_back(std::move(q));
+  }
+  PartitionIndex index = index_partitions(view);
+  for (const auto& b : view.brokers) {
+    try {
+      const auto response = protocol::DescribeLogDirsResponse::from(broker(b.id).send(
+          ApiKey::kDescribeLogDirs, protocol::make_describe_log_dirs_request(queries)));
+      for (const auto& dir : response.dirs) {
+        if (dir.error_code != 0) {
+          view.warnings.push_back(fmt::format("log dir {} of broker {}: {}", dir.path, b.id,
+                                              protocol::error_code_name(dir.error_code)));
+          continue;
+        }
+        for (const auto& r : dir.replicas) {
+          auto it = index.find({r.topic, r.partition});
+          if (it == index.end() || r.is_future_key) continue;
+          it->second->replica_logs.push_back({b.id, dir.path, r.size, r.offset_lag});
+        }
+      }
+    } catch (const ClusterError& e) {
+      brokers_.erase(b.id);
+      view.warnings.push_back(warning(fmt::format("log dirs of broker {}", b.id), e));
+    }
+  }
+  for (auto& [key, p] : index)
+    std::sort(p->replica_logs.begin(), p->replica_logs.end(),
+              [](const auto& a, const auto& b) { return a.broker < b.broker; });
+}
+
+ClusterClient::EpochEnd ClusterClient::end_offset_for_epoch(std::int32_t leader,
+                                                            const std::string& topic,
+                                                            std::int32_t partition,
+                                                            std::int32_t leader_epoch,
+                                                            std::int32_t current_leader_epoch) {
+  const protocol::EpochQuery query{topic, partition, leader_epoch, current_leader_epoch};
+  const auto response = protocol::OffsetForLeaderEpochResponse::from(broker(leader).send(
+      ApiKey::kOffsetForLeaderEpoch, protocol::make_offset_for_leader_epoch_request({&query, 1})));
+  for (const auto& p : response.partitions)
+    if (p.topic == topic && p.partition == partition)
+      return {p.error_code, p.leader_epoch, p.end_offset};
+  throw ClusterError("", fmt::format("broker {} did not answer for {}-{} (OffsetForLeaderEpoch)",
+                                     leader, topic, partition));
+}
+
+}  // namespace kepoch::cluster
