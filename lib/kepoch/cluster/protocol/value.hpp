@@ -33,8 +33,9 @@ class Struct {
   std::string_view name() const { return schema_->name; }
 
   // By position in the schema (the codec's access).
-  const Value& at(std::size_t index) const { return values_[index]; }
-  Value& at(std::size_t index) { return values_[index]; }
+  // Defined below Value: clang needs the element type complete to index the vector.
+  const Value& at(std::size_t index) const;
+  Value& at(std::size_t index);
 
   bool has_field(std::string_view name) const;
   const FieldSchema& field(std::string_view name) const;
@@ -176,5 +177,12 @@ bool is_default(const FieldSchema& field, const Value& value);
 // Whether a value has the field's type (arrays element by element, structs by schema),
 // null only where the field can be null in some version.
 bool fits(const FieldSchema& field, const Value& value);
+
+inline const Value& Struct::at(std::size_t index) const {
+  return values_[index];
+}
+inline Value& Struct::at(std::size_t index) {
+  return values_[index];
+}
 
 }  // namespace kepoch::cluster::protocol
