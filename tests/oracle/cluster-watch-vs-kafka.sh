@@ -37,23 +37,26 @@ wait "$watch_pid" || rc=$?
 cat "$SCRATCH/events.ndjson"
 
 E="$SCRATCH/events.ndjson"
-jq -e 'select(.event == "broker_gone" and .broker == 1)' "$E" >/dev/null || fail "no broker_gone 1"
-jq -e --argjson n "$new" --argjson o "$old_epoch" --argjson e "$new_epoch" \
-  'select(.event == "leader_change" and .topic == "orders" and .partition == 0 and .old_leader == 1
-          and .new_leader == $n and .old_epoch == $o and .new_epoch == $e)' "$E" >/dev/null ||
+# has_event FILE JQ_CONDITION [JQ ARGS...]: some line of the NDJSON file satisfies it (jq 1.6's
+# -e looks only at the last input, so the lines are slurped).
+has_event() { local f=$1 cond=$2; shift 2; jq -s -e "$@" "any(.[]; $cond)" "$f" >/dev/null; }
+has_event "$E" '.event == "broker_gone" and .broker == 1' || fail "no broker_gone 1"
+has_event "$E" '.event == "leader_change" and .topic == "orders" and .partition == 0 and .old_leader == 1
+          and .new_leader == $n and .old_epoch == $o and .new_epoch == $e' \
+  --argjson n "$new" --argjson o "$old_epoch" --argjson e "$new_epoch" ||
   fail "no leader_change orders-0 1 -> $new with epoch $old_epoch -> $new_epoch"
 (( new_epoch == old_epoch + 1 )) || fail "Kafka's epoch went $old_epoch -> $new_epoch (expected one bump)"
-jq -e 'select(.event == "isr_shrink" and .topic == "orders" and .partition == 0 and .changed == [1])' "$E" \
-  >/dev/null || fail "no isr_shrink of orders-0 by broker 1"
-jq -e 'select(.event == "broker_back" and .broker == 1)' "$E" >/dev/null || fail "no broker_back 1"
-jq -e 'select(.event == "isr_expand" and .topic == "orders" and .partition == 0 and .changed == [1])' "$E" \
-  >/dev/null || fail "no isr_expand of orders-0 by broker 1"
+has_event "$E" '.event == "isr_shrink" and .topic == "orders" and .partition == 0 and .changed == [1]' ||
+  fail "no isr_shrink of orders-0 by broker 1"
+has_event "$E" '.event == "broker_back" and .broker == 1' || fail "no broker_back 1"
+has_event "$E" '.event == "isr_expand" and .topic == "orders" and .partition == 0 and .changed == [1]' ||
+  fail "no isr_expand of orders-0 by broker 1"
 # Order: gone before the leader change before back before the expand.
 order=$(jq -r 'select(.event != null) | "\(.event) \(.partition // "")"' "$E" |
   grep -nE '^(broker_gone|leader_change 0|broker_back|isr_expand 0)' | cut -d: -f1 | paste -sd' ')
 read -r a b c d <<<"$order"
 (( a < b && b < c && c < d )) || fail "events out of order: $order"
-jq -e 'select(.summary != null) | .summary | select(.interrupted == true and .events >= 5)' "$E" >/dev/null ||
+has_event "$E" '.summary != null and .summary.interrupted == true and .summary.events >= 5' ||
   fail "no summary line with interrupted=true and the events counted"
 [[ $(jq -c 'select(.summary == null)' "$E" | wc -l) == $(jq -r 'select(.summary != null) | .summary.events' "$E") ]] ||
   fail "the summary's event count differs from the lines written"
@@ -69,8 +72,7 @@ rc=0
 wait "$watch_pid" || rc=$?
 [[ $rc == 0 ]] || { cat "$SCRATCH/count.err"; fail "watch --count exited $rc"; }
 [[ $(jq -c 'select(.summary == null)' "$SCRATCH/count.ndjson" | wc -l) == 1 ]] || fail "--count 1 wrote more than one event"
-jq -e 'select(.summary != null) | .summary | select(.interrupted == false and .events == 1)' \
-  "$SCRATCH/count.ndjson" >/dev/null || fail "--count summary wrong: $(cat "$SCRATCH/count.ndjson")"
+has_event "$SCRATCH/count.ndjson" '.summary != null and .summary.interrupted == false and .summary.events == 1' || fail "--count summary wrong: $(cat "$SCRATCH/count.ndjson")"
 echo "ok: --count 1 stops after the first event: $(head -n1 "$SCRATCH/count.ndjson")"
 
 # Nothing answers: exit 4 within the timeout, one line.
