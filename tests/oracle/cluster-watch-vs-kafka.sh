@@ -11,8 +11,20 @@ cluster_up
 
 "$KC" create-topic orders --assignment 1:2:3,2:3:1,3:1:2 >/dev/null
 "$KC" produce orders 30 --acks all >/dev/null
-read -r old_epoch < <("$KC" partition orders 0 | sed -E 's/.*epoch=([0-9-]+).*/\1/')
+# The leader epoch as Kafka states it: the last "Leader T-P ... starts at leader epoch N" line
+# broker N's state-change logger wrote (Partition.makeLeader), waiting up to 30 s for it.
+kafka_leader_epoch() {  # kafka_leader_epoch BROKER T-P
+  local line i
+  for ((i = 0; i < 150; i++)); do
+    line=$(grep -h "Leader $2 with topic id .* starts at leader epoch" \
+      "$KEPOCH_CLUSTER_DIR/broker-$1/server.log" 2>/dev/null | tail -n1 || true)
+    [[ -n $line ]] && { sed -E 's/.*starts at leader epoch ([0-9]+).*/\1/' <<<"$line"; return 0; }
+    sleep 0.2
+  done
+  fail "broker $1 never logged leadership of $2"
+}
 [[ $("$KC" leader orders 0) == 1 ]] || fail "orders-0 should start led by broker 1"
+old_epoch=$(kafka_leader_epoch 1 orders-0)
 
 # Only broker 1's address: the watch must find the others itself once 1 is gone.
 b1="${KEPOCH_BOOTSTRAP%%,*}"
@@ -25,7 +37,7 @@ kill -0 "$watch_pid" || { cat "$SCRATCH/watch.err"; fail "watch did not start"; 
 "$KC" kill 1
 new=$(wait_new_leader orders 0 1)
 "$KC" wait-isr orders 0 "$new,$( [[ $new == 2 ]] && echo 3 || echo 2)" >/dev/null
-read -r new_epoch < <("$KC" partition orders 0 | sed -E 's/.*epoch=([0-9-]+).*/\1/')
+new_epoch=$(kafka_leader_epoch "$new" orders-0)
 sleep 2
 "$KC" start 1 >/dev/null
 "$KC" wait-isr orders 0 1,2,3 >/dev/null

@@ -21,7 +21,8 @@ std::string x_error(const std::string& argument) {
 
 }  // namespace
 
-TEST_CASE("-X maps the librdkafka properties kcat users write", "[cluster][librdkafka]") {
+TEST_CASE("librdkafka -X properties: maps the librdkafka properties kcat users write",
+          "[cluster][librdkafka]") {
   ConnectionSettings s;
   for (const auto* arg :
        {"metadata.broker.list=k1:9092", "security.protocol=sasl_ssl",
@@ -52,7 +53,7 @@ TEST_CASE("-X maps the librdkafka properties kcat users write", "[cluster][librd
   CHECK(s.tls.verify_hostname);
 }
 
-TEST_CASE("-X: librdkafka's own message for unknown and invalid properties",
+TEST_CASE("librdkafka -X properties: librdkafka's own message for unknown and invalid properties",
           "[cluster][librdkafka]") {
   CHECK(x_error("bootstrap.server=k1:9092") ==
         "-X bootstrap.server=k1:9092: No such configuration property: \"bootstrap.server\"");
@@ -63,8 +64,10 @@ TEST_CASE("-X: librdkafka's own message for unknown and invalid properties",
   CHECK_THAT(x_error("ssl.endpoint.identification.algorithm=ldap"), Contains("Invalid value"));
 }
 
-TEST_CASE("-X: valid librdkafka properties kepoch does not honour are refused by name",
-          "[cluster][librdkafka]") {
+TEST_CASE(
+    "librdkafka -X properties: valid librdkafka properties kepoch does not honour are refused by "
+    "name",
+    "[cluster][librdkafka]") {
   CHECK_THAT(x_error("enable.ssl.certificate.verification=false"),
              Contains("-X enable.ssl.certificate.verification=false: librdkafka property "
                       "enable.ssl.certificate.verification is not one kepoch honours"));
@@ -74,7 +77,8 @@ TEST_CASE("-X: valid librdkafka properties kepoch does not honour are refused by
   CHECK(x_error("=x") == "-X =x: expected key=value");
 }
 
-TEST_CASE("-X: a secret value is redacted in every message", "[cluster][librdkafka]") {
+TEST_CASE("librdkafka -X properties: a secret value is redacted in every message",
+          "[cluster][librdkafka]") {
   CHECK(is_secret_property("sasl.password"));
   CHECK(is_secret_property("ssl.key.password"));
   CHECK(is_secret_property("ssl.keystore.password"));
