@@ -183,7 +183,11 @@ void ClusterClient::add_elr(live::ClusterView& view) {
 }
 
 void ClusterClient::add_configs(live::ClusterView& view) {
-  if (!main_ || view.topics.empty()) return;
+  if (view.topics.empty()) return;
+  if (!main_) {  // an earlier request broke the channel: say so, the audit depends on these
+    view.warnings.push_back("topic configs (DescribeConfigs): not read, the broker channel failed");
+    return;
+  }
   std::vector<protocol::ConfigResourceQuery> queries;
   for (const auto& t : view.topics)
     queries.push_back({protocol::kTopicResource, t.name, kTopicConfigKeys});
