@@ -1,6 +1,7 @@
 #pragma once
 // Report pieces that several report shapes share, so each field has one spelling.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,19 @@ inline Value strings_value(const std::vector<std::string>& list) {
   for (const auto& s : list)
     v.push(s);
   return v;
+}
+
+// Broker ids (replicas, ISR, ELR, ...): [1, 2, 3].
+inline Value ids_value(const std::vector<std::int32_t>& ids) {
+  Value list = Value::array();
+  for (auto id : ids)
+    list.push(id);
+  return list;
+}
+
+// The ids, or null (an ELR the source does not report).
+inline Value optional_ids_value(const std::optional<std::vector<std::int32_t>>& ids) {
+  return ids ? ids_value(*ids) : Value();
 }
 
 // The value, or null.

@@ -7,13 +7,6 @@
 namespace kepoch::report {
 namespace {
 
-Value ids_value(const BrokerIds& ids) {
-  Value v = Value::array();
-  for (auto id : ids)
-    v.push(id);
-  return v;
-}
-
 constexpr const char* kStateFields[] = {"topic_id",
                                         "offset",
                                         "snapshot",

@@ -3,17 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kepoch/report/common_values.hpp"
+
 namespace kepoch::report {
-namespace {
-
-Value ids_value(const std::vector<std::int32_t>& ids) {
-  Value list = Value::array();
-  for (auto id : ids)
-    list.push(id);
-  return list;
-}
-
-}  // namespace
 
 std::string_view election_type_name(ElectionType type) {
   switch (type) {

@@ -12,17 +12,6 @@
 namespace kepoch::report {
 namespace {
 
-Value ids_value(const BrokerIds& ids) {
-  Value v = Value::array();
-  for (auto id : ids)
-    v.push(id);
-  return v;
-}
-
-Value optional_ids(const std::optional<BrokerIds>& ids) {
-  return ids ? ids_value(*ids) : Value();
-}
-
 Value uuids_value(const std::vector<Uuid>& ids) {
   Value v = Value::array();
   for (const auto& id : ids)
@@ -71,8 +60,8 @@ Value fields_of(const PartitionRecord& r, std::uint32_t version) {
                 .set("partition_epoch", r.partition_epoch);
   if (version >= 1) v.set("directories", uuids_value(r.directories));
   if (version >= 2)
-    v.set("eligible_leader_replicas", optional_ids(r.eligible_leader_replicas))
-        .set("last_known_elr", optional_ids(r.last_known_elr));
+    v.set("eligible_leader_replicas", optional_ids_value(r.eligible_leader_replicas))
+        .set("last_known_elr", optional_ids_value(r.last_known_elr));
   return v;
 }
 
