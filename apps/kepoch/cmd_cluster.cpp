@@ -97,10 +97,7 @@ int run_describe(const ConnectionOptions& c, const TopicOptions& t, const Descri
   const report::Value value = report::cluster_describe_value(view, o.selection);
   emit(value, globals);
   // With a report flag, a listed partition is the finding (scripts: `|| page-oncall`).
-  const auto& s = o.selection;
-  const bool filtered = s.under_replicated || s.under_min_isr || s.at_min_isr || s.unavailable ||
-                        s.leader_not_preferred;
-  return filtered && !value.find("partitions")->as_array().empty() ? kFindings : kOk;
+  return o.selection.any() && !value.find("partitions")->as_array().empty() ? kFindings : kOk;
 }
 
 int run_audit(const ConnectionOptions& c, const TopicOptions& t, const Globals& globals) {

@@ -5,6 +5,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/frame_io.hpp"
+#include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/cluster/protocol/messages.hpp"
 #include "kepoch/cluster/protocol/schema_registry.hpp"
 #include "kepoch/cluster/sasl_client.hpp"
@@ -20,25 +21,11 @@ namespace {
 using protocol::ApiKey;
 using protocol::Struct;
 
-// The Kafka error codes the set-up meets (org.apache.kafka.common.protocol.Errors).
-constexpr std::int16_t kUnsupportedSaslMechanism = 33;
-constexpr std::int16_t kIllegalSaslState = 34;
-constexpr std::int16_t kUnsupportedVersion = 35;
-constexpr std::int16_t kSaslAuthenticationFailed = 58;
+using namespace protocol::errors;
 
+// Kafka's name for the code (the codec's table of org.apache.kafka.common.protocol.Errors).
 std::string error_label(std::int16_t code) {
-  switch (code) {
-    case kUnsupportedSaslMechanism:
-      return "UNSUPPORTED_SASL_MECHANISM";
-    case kIllegalSaslState:
-      return "ILLEGAL_SASL_STATE";
-    case kUnsupportedVersion:
-      return "UNSUPPORTED_VERSION";
-    case kSaslAuthenticationFailed:
-      return "SASL_AUTHENTICATION_FAILED";
-    default:
-      return fmt::format("error code {}", code);
-  }
+  return protocol::error_code_name(code);
 }
 
 std::string range_text(const protocol::Versions& v) {

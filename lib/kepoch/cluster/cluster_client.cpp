@@ -13,25 +13,15 @@
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/cluster/protocol/list_offsets.hpp"
 #include "kepoch/cluster/protocol/metadata.hpp"
-#include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
 
 namespace kepoch::cluster {
 namespace {
 
 using protocol::ApiKey;
-using PartitionIndex = std::map<std::pair<std::string, std::int32_t>, live::PartitionView*>;
 
 // The topic settings the audit and the min-ISR flags judge by.
 const std::vector<std::string> kTopicConfigKeys = {"min.insync.replicas",
                                                    "unclean.leader.election.enable"};
-
-PartitionIndex index_partitions(live::ClusterView& view) {
-  PartitionIndex index;
-  for (auto& t : view.topics)
-    for (auto& p : t.partitions)
-      index[{t.name, p.partition}] = &p;
-  return index;
-}
 
 std::vector<std::string> topic_names(const live::ClusterView& view) {
   std::vector<std::string> names;
@@ -53,12 +43,7 @@ live::PartitionView partition_from(const std::string& topic, const protocol::Met
   return out;
 }
 
-bool wanted(const ViewRequest& request, const std::string& name, bool internal) {
-  if (request.exclude_internal && internal) return false;
-  return !request.topic || std::regex_match(name, *request.topic);
-}
-
-live::ClusterView view_from(const protocol::MetadataResponse& m, const ViewRequest& request) {
+live::ClusterView view_from(const protocol::MetadataResponse& m) {
   live::ClusterView view;
   view.cluster_id = m.cluster_id.value_or("");
   view.controller_id = m.controller_id;
@@ -67,7 +52,7 @@ live::ClusterView view_from(const protocol::MetadataResponse& m, const ViewReque
   std::sort(view.brokers.begin(), view.brokers.end(),
             [](const auto& a, const auto& b) { return a.id < b.id; });
   for (const auto& t : m.topics) {
-    if (!t.name || !wanted(request, *t.name, t.is_internal)) continue;
+    if (!t.name) continue;
     live::TopicView topic;
     topic.name = *t.name;
     topic.topic_id = t.topic_id.is_zero() ? "" : t.topic_id.to_string();
@@ -133,13 +118,15 @@ protocol::Struct ClusterClient::send_metadata_request() {
 
 live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   const auto response = protocol::MetadataResponse::from(send_metadata_request());
-  live::ClusterView view = view_from(response, request);
+  // Topics are selected before the per-topic requests, so those ask only for what is shown.
+  live::ClusterView view =
+      live::select_topics(view_from(response), request.topic, request.exclude_internal);
   addresses_.clear();
   for (const auto& b : view.brokers)
     addresses_[b.id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};
   // Channels to brokers no longer listed are closed.
   std::erase_if(brokers_, [&](const auto& entry) { return !addresses_.contains(entry.first); });
-  if (request.elr) add_elr(view);
+  add_elr(view);
   if (request.configs) add_configs(view);
   if (request.offsets) add_offsets(view);
   if (request.log_dirs) add_log_dirs(view);
@@ -158,7 +145,7 @@ BrokerChannel& ClusterClient::broker(std::int32_t id) {
 void ClusterClient::add_elr(live::ClusterView& view) {
   if (!main_ || !main_->usable_version(ApiKey::kDescribeTopicPartitions) || view.topics.empty())
     return;
-  PartitionIndex index = index_partitions(view);
+  auto index = live::partitions_by_key(view);
   std::optional<protocol::TopicPartitionCursor> cursor;
   try {
     do {
@@ -194,17 +181,19 @@ void ClusterClient::add_configs(live::ClusterView& view) {
   try {
     const auto response = protocol::DescribeConfigsResponse::from(
         main_->send(ApiKey::kDescribeConfigs, protocol::make_describe_configs_request(queries)));
+    std::map<std::string, live::TopicView*> by_name;
+    for (auto& t : view.topics)
+      by_name[t.name] = &t;
     for (const auto& r : response.resources) {
-      auto topic = std::find_if(view.topics.begin(), view.topics.end(),
-                                [&](const auto& t) { return t.name == r.resource_name; });
-      if (topic == view.topics.end()) continue;
+      auto topic = by_name.find(r.resource_name);
+      if (topic == by_name.end()) continue;
       if (r.error_code != 0) {
         view.warnings.push_back(fmt::format("configs of topic {}: {}", r.resource_name,
                                             protocol::error_code_name(r.error_code)));
         continue;
       }
       for (const auto& c : r.configs)
-        if (c.value) topic->configs[c.name] = *c.value;
+        if (c.value) topic->second->configs[c.name] = *c.value;
     }
   } catch (const ClusterError& e) {
     main_.reset();
@@ -253,7 +242,7 @@ void ClusterClient::add_log_dirs(live::ClusterView& view) {
       q.partitions.push_back(p.partition);
     queries.push_back(std::move(q));
   }
-  PartitionIndex index = index_partitions(view);
+  auto index = live::partitions_by_key(view);
   for (const auto& b : view.brokers) {
     try {
       const auto response = protocol::DescribeLogDirsResponse::from(broker(b.id).send(
@@ -278,21 +267,6 @@ void ClusterClient::add_log_dirs(live::ClusterView& view) {
   for (auto& [key, p] : index)
     std::sort(p->replica_logs.begin(), p->replica_logs.end(),
               [](const auto& a, const auto& b) { return a.broker < b.broker; });
-}
-
-ClusterClient::EpochEnd ClusterClient::end_offset_for_epoch(std::int32_t leader,
-                                                            const std::string& topic,
-                                                            std::int32_t partition,
-                                                            std::int32_t leader_epoch,
-                                                            std::int32_t current_leader_epoch) {
-  const protocol::EpochQuery query{topic, partition, leader_epoch, current_leader_epoch};
-  const auto response = protocol::OffsetForLeaderEpochResponse::from(broker(leader).send(
-      ApiKey::kOffsetForLeaderEpoch, protocol::make_offset_for_leader_epoch_request({&query, 1})));
-  for (const auto& p : response.partitions)
-    if (p.topic == topic && p.partition == partition)
-      return {p.error_code, p.leader_epoch, p.end_offset};
-  throw ClusterError("", fmt::format("broker {} did not answer for {}-{} (OffsetForLeaderEpoch)",
-                                     leader, topic, partition));
 }
 
 }  // namespace kepoch::cluster

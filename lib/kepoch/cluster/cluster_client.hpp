@@ -27,7 +27,6 @@ namespace kepoch::cluster {
 struct ViewRequest {
   std::optional<std::regex> topic;  // whole-name match; nullopt: every topic
   bool exclude_internal = false;
-  bool elr = true;       // DescribeTopicPartitions, when the brokers speak it
   bool configs = true;   // DescribeConfigs of each topic
   bool offsets = true;   // ListOffsets on each leader
   bool log_dirs = true;  // DescribeLogDirs on each broker
@@ -38,17 +37,6 @@ class ClusterClient {
   explicit ClusterClient(ConnectionSettings settings);
 
   live::ClusterView read_view(const ViewRequest& request);
-
-  // The end offset of `leader_epoch` on the partition's current leader
-  // (OffsetForLeaderEpoch), for live truncation predictions.
-  struct EpochEnd {
-    std::int16_t error_code = 0;
-    std::int32_t leader_epoch = -1;
-    std::int64_t end_offset = -1;
-  };
-  EpochEnd end_offset_for_epoch(std::int32_t leader, const std::string& topic,
-                                std::int32_t partition, std::int32_t leader_epoch,
-                                std::int32_t current_leader_epoch);
 
  private:
   protocol::Struct send_metadata_request();

@@ -8,7 +8,6 @@ namespace kepoch::live {
 namespace {
 
 using Ids = std::vector<std::int32_t>;
-using PartitionKey = std::pair<std::string, std::int32_t>;
 
 Ids sorted(Ids ids) {
   std::sort(ids.begin(), ids.end());
@@ -112,14 +111,6 @@ void topic_events(const ClusterView& before, const ClusterView& after,
       out.push_back(topic_event(EventKind::topic_deleted, t.name));
 }
 
-std::map<PartitionKey, const PartitionView*> index_partitions(const ClusterView& view) {
-  std::map<PartitionKey, const PartitionView*> index;
-  for (const auto& t : view.topics)
-    for (const auto& p : t.partitions)
-      index[{t.name, p.partition}] = &p;
-  return index;
-}
-
 }  // namespace
 
 std::string_view event_kind_name(EventKind kind) {
@@ -156,8 +147,8 @@ std::vector<ClusterEvent> events_between(const ClusterView& before, const Cluste
   std::vector<ClusterEvent> out;
   broker_events(before, after, out);
   topic_events(before, after, out);
-  auto old_index = index_partitions(before);
-  for (const auto& [key, now] : index_partitions(after)) {
+  auto old_index = partitions_by_key(before);
+  for (const auto& [key, now] : partitions_by_key(after)) {
     auto it = old_index.find(key);
     // A new topic's or new partition's first state is not a change of it.
     if (it != old_index.end()) partition_events(*it->second, *now, out);

@@ -59,6 +59,27 @@ const PartitionView* ClusterView::find_partition(const std::string& topic,
   return nullptr;
 }
 
+namespace {
+
+template <typename View, typename Pointer>
+std::map<PartitionKey, Pointer> index_of(View& view) {
+  std::map<PartitionKey, Pointer> index;
+  for (auto& t : view.topics)
+    for (auto& p : t.partitions)
+      index[{t.name, p.partition}] = &p;
+  return index;
+}
+
+}  // namespace
+
+std::map<PartitionKey, const PartitionView*> partitions_by_key(const ClusterView& view) {
+  return index_of<const ClusterView, const PartitionView*>(view);
+}
+
+std::map<PartitionKey, PartitionView*> partitions_by_key(ClusterView& view) {
+  return index_of<ClusterView, PartitionView*>(view);
+}
+
 ClusterView select_topics(const ClusterView& view, const std::optional<std::regex>& topic,
                           bool exclude_internal) {
   ClusterView out = view;

@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kepoch::live {
@@ -84,6 +85,12 @@ struct ClusterView {
   const TopicView* find_topic(const std::string& name) const;
   const PartitionView* find_partition(const std::string& topic, std::int32_t partition) const;
 };
+
+using PartitionKey = std::pair<std::string, std::int32_t>;  // topic, partition
+
+// Every partition of the view by (topic, partition).
+std::map<PartitionKey, const PartitionView*> partitions_by_key(const ClusterView& view);
+std::map<PartitionKey, PartitionView*> partitions_by_key(ClusterView& view);
 
 // The view with only the topics whose whole name matches `topic` (kafka-topics' --topic is
 // a regular expression too), and without internal topics when exclude_internal is set.

@@ -6,27 +6,13 @@
 
 #include <chrono>
 
+#include "kepoch/report/common_values.hpp"
+
 namespace kepoch::report {
 namespace {
 
 using live::PartitionHealth;
 using live::PartitionView;
-
-Value ids(const std::vector<std::int32_t>& list) {
-  Value out = Value::array();
-  for (auto id : list)
-    out.push(id);
-  return out;
-}
-
-Value optional_ids(const std::optional<std::vector<std::int32_t>>& list) {
-  return list ? ids(*list) : Value();
-}
-
-template <typename T>
-Value optional_value(const std::optional<T>& v) {
-  return v ? Value(*v) : Value();
-}
 
 Value flags(const PartitionHealth& h) {
   Value out = Value::array();
@@ -55,20 +41,18 @@ Value partition_value(const PartitionView& p, const PartitionHealth& h) {
       .set("partition", p.partition)
       .set("leader", p.has_leader() ? Value(p.leader) : Value())
       .set("leader_epoch", p.leader_epoch)
-      .set("replicas", ids(p.replicas))
-      .set("isr", ids(p.isr))
-      .set("elr", optional_ids(p.elr))
-      .set("last_known_elr", optional_ids(p.last_known_elr))
-      .set("offline_replicas", ids(p.offline_replicas))
+      .set("replicas", ids_value(p.replicas))
+      .set("isr", ids_value(p.isr))
+      .set("elr", optional_ids_value(p.elr))
+      .set("last_known_elr", optional_ids_value(p.last_known_elr))
+      .set("offline_replicas", ids_value(p.offline_replicas))
       .set("log_start_offset", optional_value(p.log_start_offset))
       .set("high_watermark", optional_value(p.high_watermark))
       .set("flags", flags(h));
 }
 
 bool selected(const PartitionHealth& h, const PartitionSelection& s) {
-  const bool any = s.under_replicated || s.under_min_isr || s.at_min_isr || s.unavailable ||
-                   s.leader_not_preferred;
-  return !any || (s.under_replicated && h.under_replicated) ||
+  return !s.any() || (s.under_replicated && h.under_replicated) ||
          (s.under_min_isr && h.under_min_isr) || (s.at_min_isr && h.at_min_isr) ||
          (s.unavailable && h.unavailable) || (s.leader_not_preferred && h.leader_not_preferred);
 }
@@ -208,9 +192,9 @@ Value cluster_event_value(const live::ClusterEvent& e, std::int64_t time_ms) {
   const bool set_event = e.kind == EventKind::isr_shrink || e.kind == EventKind::isr_expand ||
                          e.kind == EventKind::elr_change || e.kind == EventKind::replicas_change;
   if (set_event) {
-    out.set("before", ids(e.before)).set("after", ids(e.after));
+    out.set("before", ids_value(e.before)).set("after", ids_value(e.after));
     if (e.kind == EventKind::isr_shrink || e.kind == EventKind::isr_expand)
-      out.set("changed", ids(e.changed));
+      out.set("changed", ids_value(e.changed));
   }
   return out;
 }

@@ -39,6 +39,10 @@ struct PartitionSelection {
   bool at_min_isr = false;
   bool unavailable = false;
   bool leader_not_preferred = false;
+
+  bool any() const {
+    return under_replicated || under_min_isr || at_min_isr || unavailable || leader_not_preferred;
+  }
 };
 
 Value cluster_describe_value(const live::ClusterView& view, const PartitionSelection& selection);
