@@ -73,10 +73,10 @@ for p in 0 1 2; do
     '.partitions[] | select(.topic == "orders" and .partition == $p) | "\(.leader) \(.leader_epoch) \(.high_watermark)"' \
     "$SCRATCH/describe.json")
   cp_epoch=""
+  cp="$("$KC" logdir "$leader")/orders-$p/leader-epoch-checkpoint"
   for _ in $(seq 50); do  # the checkpoint is written asynchronously after the election
-    "$KEPOCH" checkpoint dump -o json "$("$KC" logdir "$leader")/orders-$p/leader-epoch-checkpoint" \
-      >"$SCRATCH/cp.json" 2>/dev/null || true
-    cp_epoch=$(jq -r '.[0].entries[-1].epoch // empty' "$SCRATCH/cp.json" 2>/dev/null || true)
+    # Read as text, not by kepoch: line 1 version, line 2 count, then "epoch start_offset".
+    cp_epoch=$(awk 'NR > 2 && NF == 2 { e = $1 } END { print e }' "$cp" 2>/dev/null || true)
     [[ $cp_epoch == "$epoch" ]] && break
     sleep 0.2
   done
@@ -146,15 +146,10 @@ if grep -qF "$KEPOCH_SASL_PASSWORD" "$SCRATCH/out" "$SCRATCH/err"; then fail "-v
 echo "ok: SASL PLAIN (--command-config) and SCRAM-SHA-512 (-X) see what PLAINTEXT sees"
 
 # --- failures: one line, exit 4, within the timeout, no secret
-refused() {  # refused NAME TEXT MAX_SECONDS ARGS...
-  local name=$1 text=$2 max=$3 t0 t1; shift 3
-  t0=$(date +%s%N)
-  expect_exit 4 "$KEPOCH" cluster describe "$@"
-  t1=$(date +%s%N)
-  expect_in "$SCRATCH/err" "$text"
-  [[ $(wc -l < "$SCRATCH/err") -eq 1 ]] || fail "$name: not one line: $(cat "$SCRATCH/err")"
-  (( (t1 - t0) / 1000000 <= max * 1000 )) || fail "$name: took $(( (t1 - t0) / 1000000 )) ms"
-  echo "ok: $name refused in $(( (t1 - t0) / 1000000 )) ms: $(cat "$SCRATCH/err")"
+refused() {  # refused NAME TEXT MAX_SECONDS DESCRIBE-ARGS...
+  local name=$1 text=$2 max=$3
+  shift 3
+  expect_refused "$name" "$text" "$max" "$KEPOCH" cluster describe "$@"
 }
 refused "wrong password" "invalid credentials" 12 -b "$SB" -X security.protocol=SASL_PLAINTEXT \
   -X sasl.mechanisms=SCRAM-SHA-256 -X sasl.username="$KEPOCH_SASL_USER" -X sasl.password=not-the-password

@@ -51,3 +51,18 @@ kafka_batch_epochs() {
       if (!seen++ || e != last) { print e, b; last = e }
     }'
 }
+
+# expect_refused NAME TEXT MAX_SECONDS COMMAND...: the command exits 4 (cluster error) with one
+# line on stderr containing TEXT, within MAX_SECONDS; LAST_MS is how long it took.
+expect_refused() {
+  local name=$1 text=$2 max=$3 t0 t1
+  shift 3
+  t0=$(date +%s%N)
+  expect_exit 4 "$@"
+  t1=$(date +%s%N)
+  expect_in "$SCRATCH/err" "$text"
+  [[ $(wc -l < "$SCRATCH/err") -eq 1 ]] || { cat "$SCRATCH/err"; fail "$name: not one line"; }
+  LAST_MS=$(( (t1 - t0) / 1000000 ))
+  (( LAST_MS <= max * 1000 )) || fail "$name: took $LAST_MS ms (limit $max s)"
+  echo "refused: $name in $LAST_MS ms: $(cat "$SCRATCH/err")"
+}

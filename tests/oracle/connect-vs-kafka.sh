@@ -36,16 +36,9 @@ ok() {
 
 # refused NAME TEXT MAX_SECONDS PROBE-ARGS...: exit 4, one line naming TEXT, in time.
 refused() {
-  local name=$1 text=$2 max=$3; shift 3
-  local t0 t1
-  t0=$(date +%s%N)
-  expect_exit 4 "$PROBE" "$@"
-  t1=$(date +%s%N)
-  expect_in "$SCRATCH/err" "$text"
-  [[ $(wc -l < "$SCRATCH/err") -eq 1 ]] || { cat "$SCRATCH/err"; fail "$name: not one line"; }
-  LAST_MS=$(( (t1 - t0) / 1000000 ))
-  (( LAST_MS <= max * 1000 )) || fail "$name: took $LAST_MS ms (limit $max s)"
-  echo "refused: $name in $LAST_MS ms: $(cat "$SCRATCH/err")"
+  local name=$1 text=$2 max=$3
+  shift 3
+  expect_refused "$name" "$text" "$max" "$PROBE" "$@"
 }
 
 # --- PLAINTEXT
