@@ -13,7 +13,20 @@ std::optional<EpochEntry> end_offset_for_epoch(const ReplicaLog& log, std::int32
 }
 
 // fetchOffsetAndTruncate (4.6): the leader cannot place the follower's fetch position.
-void out_of_range(const ReplicaLog& leader, ReplicaLog& f, TruncationPrediction& p) {
+// The leader's answer for `epoch`; nullopt (and the prediction marked) when the answers
+// lack it.
+std::optional<EpochEntry> ask(const LeaderAnswers& leader, std::int32_t epoch,
+                              TruncationPrediction& p) {
+  const auto it = leader.end_offsets.find(epoch);
+  if (it == leader.end_offsets.end()) {
+    p.unanswered_epoch = epoch;
+    p.note = "the leader has not answered for epoch " + std::to_string(epoch);
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+void out_of_range(const LeaderAnswers& leader, ReplicaLog& f, TruncationPrediction& p) {
   TruncationRound r;
   r.branch = 'O';
   if (leader.log_end_offset < f.log_end_offset) {
@@ -37,7 +50,7 @@ void out_of_range(const ReplicaLog& leader, ReplicaLog& f, TruncationPrediction&
   p.rounds.push_back(r);
 }
 
-void fetch_mode(const ReplicaLog& leader, TruncationPrediction& p) {
+void fetch_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
   ReplicaLog& f = p.after;
   if (!f.cache.latest_epoch()) {
     // No epoch known: Truncating state, which truncates to the high watermark.
@@ -57,7 +70,9 @@ void fetch_mode(const ReplicaLog& leader, TruncationPrediction& p) {
       p.note = "fetch without a last fetched epoch";
       return;
     }
-    const EpochEntry reply = leader.cache.end_offset_for(*latest, leader.log_end_offset);
+    const auto answer = ask(leader, *latest, p);
+    if (!answer) return;
+    const EpochEntry reply = *answer;
     if (reply.start_offset == kUndefinedEpochOffset || reply.epoch == kUndefinedEpoch ||
         f.log_end_offset < leader.log_start_offset) {
       out_of_range(leader, f, p);
@@ -83,7 +98,7 @@ void fetch_mode(const ReplicaLog& leader, TruncationPrediction& p) {
   }
 }
 
-void ofle_mode(const ReplicaLog& leader, TruncationPrediction& p) {
+void ofle_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
   ReplicaLog& f = p.after;
   std::int64_t fetch_offset = f.high_watermark;
   for (;;) {
@@ -98,8 +113,9 @@ void ofle_mode(const ReplicaLog& leader, TruncationPrediction& p) {
       p.note = "no epoch left in the follower's cache: truncate to the fetch offset";
       return;
     }
-    const EpochEntry reply = leader.cache.end_offset_for(*latest, leader.log_end_offset);
-    TruncationRound r = offset_truncation_state(f, reply, fetch_offset);
+    const auto reply = ask(leader, *latest, p);
+    if (!reply) return;
+    TruncationRound r = offset_truncation_state(f, *reply, fetch_offset);
     r.requested_epoch = *latest;
     truncate_to(f, r.truncate_to);
     fetch_offset = r.truncate_to;
@@ -157,7 +173,21 @@ TruncationRound offset_truncation_state(const ReplicaLog& f, EpochEntry reply,
   return r;
 }
 
+LeaderAnswers answers_of(const ReplicaLog& leader, const LeaderEpochCache& asked) {
+  LeaderAnswers a;
+  a.log_end_offset = leader.log_end_offset;
+  a.log_start_offset = leader.log_start_offset;
+  for (const auto& e : asked.entries())
+    a.end_offsets.emplace(e.epoch, leader.cache.end_offset_for(e.epoch, leader.log_end_offset));
+  return a;
+}
+
 TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaLog& follower,
+                                        TruncationMode mode) {
+  return predict_truncation(answers_of(leader, follower.cache), follower, mode);
+}
+
+TruncationPrediction predict_truncation(const LeaderAnswers& leader, const ReplicaLog& follower,
                                         TruncationMode mode) {
   TruncationPrediction p;
   p.after = follower;

@@ -3,12 +3,17 @@
 // AbstractFetcherThread runs it (shared/spec kafka-formats 4.3-4.7). Pure: both replicas are
 // values (epoch cache, log end offset, high watermark, log start offset).
 //
+// The leader is seen only through its answers (LeaderAnswers): a follower learns nothing
+// else from it, so the same engine runs on a leader replica read from disk and on a live
+// leader broker asked over the wire.
+//
 // Modes:
 //   fetch  Fetch with LastFetchedEpoch / DivergingEpoch (IBP >= 2.7; every KRaft broker)
 //   ofle   OffsetsForLeaderEpoch rounds (0.11.0-IV2 <= IBP < 2.7; KIP-101 / KIP-279)
 //   hw     the pre-0.11 rule: truncate to the follower's own high watermark
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +28,21 @@ struct ReplicaLog {
   std::int64_t high_watermark = 0;
   std::int64_t log_start_offset = 0;
 };
+
+// What a follower learns from the leader it fetches from: for each epoch it asks about, the
+// leader's UnifiedLog.endOffsetForEpoch (the divergence check of a Fetch and an
+// OffsetsForLeaderEpoch request run the same lookup), and, when its fetch offset is out of
+// range, the leader's log end and log start offsets (fetchOffsetAndTruncate asks them with
+// ListOffsets).
+struct LeaderAnswers {
+  std::map<std::int32_t, EpochEntry> end_offsets;  // epoch asked -> (epoch, end offset)
+  std::int64_t log_end_offset = 0;
+  std::int64_t log_start_offset = 0;
+};
+
+// The answers a leader replica gives to every epoch of `asked` (the follower's cache: a
+// follower only ever asks for one of its own epochs).
+LeaderAnswers answers_of(const ReplicaLog& leader, const LeaderEpochCache& asked);
 
 enum class TruncationMode { fetch, ofle, hw };
 
@@ -43,6 +63,9 @@ struct TruncationPrediction {
   std::int64_t fetch_from = 0;   // where fetching resumes
   ReplicaLog after;              // the follower after truncation
   std::string note;              // why it stopped, in a sentence
+  // Set when the answers lacked an epoch the follower asks about: the prediction stopped
+  // there (the rounds so far are kept); ask the leader and run again.
+  std::optional<std::int32_t> unanswered_epoch;
 };
 
 // getOffsetTruncationState: the truncation offset for a leader reply (le, lo), and whether
@@ -58,6 +81,9 @@ void truncate_to(ReplicaLog& follower, std::int64_t x);
 // answers OffsetsForLeaderEpoch and divergence checks with that entry.
 void become_leader(ReplicaLog& log, std::int32_t leader_epoch);
 
+TruncationPrediction predict_truncation(const LeaderAnswers& leader, const ReplicaLog& follower,
+                                        TruncationMode mode);
+// The same against a leader replica's values (answers_of(leader, follower.cache)).
 TruncationPrediction predict_truncation(const ReplicaLog& leader, const ReplicaLog& follower,
                                         TruncationMode mode);
 

@@ -8,11 +8,22 @@ namespace kepoch {
 
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
                                  TruncationMode mode) {
+  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
+    return batches_from(leader, from, until);
+  };
+  return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
+                          "the snapshot of " + leader.dir.string(), follower, mode);
+}
+
+ReplicaForecast forecast_replica(const LeaderAnswers& answers,
+                                 const LeaderBatchLookup& leader_batches,
+                                 std::string_view leader_source, const PartitionReplica& follower,
+                                 TruncationMode mode) {
   ReplicaForecast f;
   f.mode = mode;
-  f.prediction = predict_truncation(leader.as_leader, follower.loaded, mode);
+  f.prediction = predict_truncation(answers, follower.loaded, mode);
   const std::int64_t cut = f.prediction.truncate_to;
-  if (cut >= follower.log_end_offset) return f;
+  if (f.prediction.unanswered_epoch || cut >= follower.log_end_offset) return f;
 
   const BatchRange removed = batches_from(follower, cut);
   f.removed_records = removed.records;
@@ -30,23 +41,24 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   }
   // A removed batch is fetched again when the leader holds the very same batch (same
   // offsets, same CRC) at that offset; otherwise its records are gone from this replica.
-  const BatchRange at_leader = batches_from(leader, cut, follower.log_end_offset);
-  std::map<std::int64_t, BatchRange::Batch> leader_batches;
+  const BatchRange at_leader = leader_batches(cut, follower.log_end_offset);
+  std::map<std::int64_t, BatchRange::Batch> held;
   for (const auto& b : at_leader.batches)
-    leader_batches.emplace(b.base_offset, b);
+    held.emplace(b.base_offset, b);
   if (!removed.batches_complete || !at_leader.batches_complete) {
     f.lost_known = false;
     f.unanswered.push_back(fmt::format(
-        "which removed records are lost: the snapshot of {} did not keep every batch from "
-        "offset {} to {}",
-        (removed.batches_complete ? leader : follower).dir.string(), cut, follower.log_end_offset));
+        "which removed records are lost: {} did not keep every batch from offset {} to {}",
+        removed.batches_complete ? std::string(leader_source)
+                                 : "the snapshot of " + follower.dir.string(),
+        cut, follower.log_end_offset));
     return f;
   }
   const std::int64_t committed_below = follower.loaded.high_watermark;
   for (const auto& b : removed.batches) {
-    const auto it = leader_batches.find(b.base_offset);
-    const bool same = it != leader_batches.end() && it->second.last_offset == b.last_offset &&
-                      it->second.crc == b.crc;
+    const auto it = held.find(b.base_offset);
+    const bool same =
+        it != held.end() && it->second.last_offset == b.last_offset && it->second.crc == b.crc;
     if (same) continue;
     f.lost_records += static_cast<std::uint64_t>(b.records);
     if (!f.first_lost_offset) f.first_lost_offset = b.base_offset;

@@ -6,8 +6,10 @@
 // watermark that follower had recorded).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/epoch/truncation.hpp"
@@ -33,6 +35,20 @@ struct ReplicaForecast {
   bool committed_loss() const { return lost_known && committed_lost_records > 0; }
 };
 
+// The leader's batches from offset `from` up to `until` (BatchRange's meaning), for telling
+// which removed batches the follower fetches again. Offline they are read from the leader
+// replica's segments; live, fetched from the leader broker.
+using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
+
+// The truncation against the leader's answers, what it removes, and, asking `leader_batches`
+// only when something is removed, which removed records are lost. `leader_source` names
+// where the leader's batches come from when they fall short ("the snapshot of X").
+ReplicaForecast forecast_replica(const LeaderAnswers& answers,
+                                 const LeaderBatchLookup& leader_batches,
+                                 std::string_view leader_source, const PartitionReplica& follower,
+                                 TruncationMode mode);
+
+// Against a leader replica read from disk (or a snapshot): its answers and its batches.
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
                                  TruncationMode mode);
 

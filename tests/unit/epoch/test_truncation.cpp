@@ -170,3 +170,31 @@ TEST_CASE("UnifiedLog.truncateTo: at or past the end drops a data-less epoch",
   CHECK(l.cache.size() == 0);
   CHECK(l.high_watermark == 0);
 }
+
+TEST_CASE("A live leader answers epoch by epoch: the prediction names the epoch it still needs",
+          "[epoch][truncation]") {
+  // The same exchange as AbstractFetcherThreadTest.testTruncation (OffsetsForLeaderEpoch
+  // rounds), with the leader's answers given one round at a time as a live leader gives them.
+  const auto follower = log_of({0, 2, 4});
+  const auto leader = log_of({1, 3, 5}, 2);
+  const LeaderAnswers all = answers_of(leader, follower.cache);
+  LeaderAnswers some;
+  some.log_end_offset = all.log_end_offset;
+  std::vector<std::int32_t> asked;
+  TruncationPrediction p;
+  for (;;) {
+    p = predict_truncation(some, follower, TruncationMode::ofle);
+    if (!p.unanswered_epoch) break;
+    asked.push_back(*p.unanswered_epoch);
+    some.end_offsets.emplace(*p.unanswered_epoch, all.end_offsets.at(*p.unanswered_epoch));
+  }
+  CHECK(asked == std::vector<std::int32_t>{4, 2, 0});
+  CHECK(branches(p) == "DDE");
+  CHECK(p.truncate_to == predict_truncation(leader, follower, TruncationMode::ofle).truncate_to);
+
+  // Fetch divergence asks for the follower's latest epoch first; unanswered, nothing is cut.
+  const auto fetch = predict_truncation(LeaderAnswers{}, follower, TruncationMode::fetch);
+  CHECK(fetch.unanswered_epoch == 4);
+  CHECK(fetch.rounds.empty());
+  CHECK(fetch.truncate_to == follower.log_end_offset);
+}
