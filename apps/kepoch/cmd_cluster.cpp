@@ -243,11 +243,13 @@ void register_cluster(CLI::App& app, Globals& globals) {
   register_describe(group, globals);
   register_watch(group, globals);
   register_audit(group, globals);
+  register_cluster_predict(group, globals);
   group->footer(
       "Examples:\n"
       "  kepoch cluster describe -b kafka-1:9092\n"
       "  kepoch cluster watch -b kafka-1:9092 --topic orders\n"
       "  kepoch cluster audit --cluster prod\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
       "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable settings file, 4 cluster\n"
       "error.");
 }

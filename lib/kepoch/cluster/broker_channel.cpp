@@ -140,6 +140,14 @@ void BrokerChannel::negotiate_versions(Deadline deadline) {
     const auto error = response->get_int16("error_code");
     if (error == 0) {
       api_versions_version_ = version;
+      finalized_features_.clear();
+      if (response->has_field("finalized_features")) {
+        for (const auto& entry : response->get_array("finalized_features")) {
+          const auto& feature = entry.as_struct();
+          finalized_features_[feature.get_string("name")] =
+              feature.get_int16("max_version_level");
+        }
+      }
       return;
     }
     const auto fallback = usable_version(ApiKey::kApiVersions);

@@ -126,11 +126,26 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
     addresses_[b.id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};
   // Channels to brokers no longer listed are closed.
   std::erase_if(brokers_, [&](const auto& entry) { return !addresses_.contains(entry.first); });
+  if (main_) view.finalized_features = main_->finalized_features();
   add_elr(view);
   if (request.configs) add_configs(view);
   if (request.offsets) add_offsets(view);
   if (request.log_dirs) add_log_dirs(view);
   return view;
+}
+
+std::vector<protocol::EpochEndOffset> ClusterClient::end_offsets_for(
+    std::int32_t leader, const std::vector<protocol::EpochQuery>& queries) {
+  if (queries.empty()) return {};
+  try {
+    return protocol::OffsetForLeaderEpochResponse::from(
+               broker(leader).send(ApiKey::kOffsetForLeaderEpoch,
+                                   protocol::make_offset_for_leader_epoch_request(queries)))
+        .partitions;
+  } catch (const ClusterError&) {
+    brokers_.erase(leader);  // the next call opens a fresh channel
+    throw;
+  }
 }
 
 BrokerChannel& ClusterClient::broker(std::int32_t id) {

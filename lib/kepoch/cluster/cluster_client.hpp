@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kepoch/cluster/cluster_connector.hpp"
+#include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
 #include "kepoch/live/cluster_view.hpp"
 
 namespace kepoch::cluster {
@@ -37,6 +38,14 @@ class ClusterClient {
   explicit ClusterClient(ConnectionSettings settings);
 
   live::ClusterView read_view(const ViewRequest& request);
+
+  // OffsetForLeaderEpoch on broker `leader` (as a consumer): for each query, the end offset
+  // of that epoch on the broker's log, by UnifiedLog.endOffsetForEpoch, the lookup a
+  // follower's fetch runs. One request; a partition must appear once. Per-partition errors
+  // come back in error_code (FENCED_LEADER_EPOCH when current_leader_epoch is stale); a
+  // broker that cannot be reached throws ClusterError.
+  std::vector<protocol::EpochEndOffset> end_offsets_for(
+      std::int32_t leader, const std::vector<protocol::EpochQuery>& queries);
 
  private:
   protocol::Struct send_metadata_request();

@@ -45,7 +45,9 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("epochs_after", epochs_value(f.prediction.after.cache.entries()));
 }
 
-Value replica_value(const ReplicaForecasts& rf) {
+}  // namespace
+
+Value replica_forecast_value(const ReplicaForecasts& rf) {
   const PartitionReplica& r = *rf.replica;
   Value v = Value::object()
                 .set("dir", r.dir.string())
@@ -64,7 +66,28 @@ Value replica_value(const ReplicaForecasts& rf) {
   return v;
 }
 
-}  // namespace
+void add_replica_assumptions(Value& assumptions, const PartitionReplica& r) {
+  assumptions.push(fmt::format(
+      "{}: {}{}", r.dir.string(),
+      r.clean_shutdown ? "clean shutdown: segments are loaded without recovery"
+                       : "no clean-shutdown marker: Kafka recovers the segments "
+                         "from the recovery point on",
+      r.recovery_stop ? fmt::format(", recovery cuts the log at byte {}", r.recovery_stop->position)
+                      : ""));
+  for (const auto& n : r.notes)
+    assumptions.push(fmt::format("{}: {}", r.dir.string(), n));
+}
+
+Value predict_section(const std::string& topic, std::int32_t partition, std::string_view mode,
+                      Value leader, Value replicas, Value assumptions) {
+  return Value::object()
+      .set("topic", topic)
+      .set("partition", partition)
+      .set("mode", mode)
+      .set("leader", std::move(leader))
+      .set("replicas", std::move(replicas))
+      .set("assumptions", std::move(assumptions));
+}
 
 std::string_view mode_name(TruncationMode mode) {
   switch (mode) {
@@ -81,36 +104,20 @@ std::string_view mode_name(TruncationMode mode) {
 Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaForecasts>& replicas,
                     std::string_view mode) {
   Value assumptions = Value::array();
-  auto note_all = [&](const PartitionReplica& r) {
-    assumptions.push(fmt::format(
-        "{}: {}{}", r.dir.string(),
-        r.clean_shutdown ? "clean shutdown: segments are loaded without recovery"
-                         : "no clean-shutdown marker: Kafka recovers the segments "
-                           "from the recovery point on",
-        r.recovery_stop
-            ? fmt::format(", recovery cuts the log at byte {}", r.recovery_stop->position)
-            : ""));
-    for (const auto& n : r.notes)
-      assumptions.push(fmt::format("{}: {}", r.dir.string(), n));
-  };
-  note_all(leader);
+  add_replica_assumptions(assumptions, leader);
   Value list = Value::array();
   for (const auto& rf : replicas) {
-    note_all(*rf.replica);
-    list.push(replica_value(rf));
+    add_replica_assumptions(assumptions, *rf.replica);
+    list.push(replica_forecast_value(rf));
   }
-  return Value::object()
-      .set("topic", leader.topic)
-      .set("partition", leader.partition)
-      .set("mode", mode)
-      .set("leader", Value::object()
-                         .set("dir", leader.dir.string())
-                         .set("log_end_offset", leader.loaded.log_end_offset)
-                         .set("high_watermark", leader.loaded.high_watermark)
-                         .set("log_start_offset", leader.loaded.log_start_offset)
-                         .set("epochs", epochs_value(leader.as_leader.cache.entries())))
-      .set("replicas", std::move(list))
-      .set("assumptions", std::move(assumptions));
+  return predict_section(leader.topic, leader.partition, mode,
+                         Value::object()
+                             .set("dir", leader.dir.string())
+                             .set("log_end_offset", leader.loaded.log_end_offset)
+                             .set("high_watermark", leader.loaded.high_watermark)
+                             .set("log_start_offset", leader.loaded.log_start_offset)
+                             .set("epochs", epochs_value(leader.as_leader.cache.entries())),
+                         std::move(list), std::move(assumptions));
 }
 
 }  // namespace kepoch::report

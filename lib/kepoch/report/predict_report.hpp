@@ -27,6 +27,14 @@ struct ReplicaForecasts {
 
 Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaForecasts>& replicas,
                     std::string_view mode);
+
+// The parts, for reports of the same shape whose leader is not a replica on disk
+// (`cluster predict`): one entry of "replicas", the assumptions a replica's loading makes,
+// and the section around them.
+Value replica_forecast_value(const ReplicaForecasts& rf);
+void add_replica_assumptions(Value& assumptions, const PartitionReplica& replica);
+Value predict_section(const std::string& topic, std::int32_t partition, std::string_view mode,
+                      Value leader, Value replicas, Value assumptions);
 std::string_view mode_name(TruncationMode mode);
 
 }  // namespace kepoch::report

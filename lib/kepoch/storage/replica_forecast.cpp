@@ -12,7 +12,7 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
     return batches_from(leader, from, until);
   };
   return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
-                          "the snapshot of " + leader.dir.string(), follower, mode);
+                          "the snapshot of " + leader.dir.string() + " did not keep", follower, mode);
 }
 
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
@@ -48,9 +48,9 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
   if (!removed.batches_complete || !at_leader.batches_complete) {
     f.lost_known = false;
     f.unanswered.push_back(fmt::format(
-        "which removed records are lost: {} did not keep every batch from offset {} to {}",
+        "which removed records are lost: {} every batch from offset {} to {}",
         removed.batches_complete ? std::string(leader_source)
-                                 : "the snapshot of " + follower.dir.string(),
+                                 : "the snapshot of " + follower.dir.string() + " did not keep",
         cut, follower.log_end_offset));
     return f;
   }

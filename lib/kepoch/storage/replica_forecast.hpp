@@ -41,8 +41,8 @@ struct ReplicaForecast {
 using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
 
 // The truncation against the leader's answers, what it removes, and, asking `leader_batches`
-// only when something is removed, which removed records are lost. `leader_source` names
-// where the leader's batches come from when they fall short ("the snapshot of X").
+// only when something is removed, which removed records are lost. `leader_source` says how
+// the leader's batches fell short when they did ("the snapshot of X did not keep").
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,

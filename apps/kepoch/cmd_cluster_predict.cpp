@@ -1,0 +1,70 @@
+// kepoch cluster predict --log-dir DIR
+// A stopped broker's log dir against the live cluster: for each of its replicas, what the
+// restart does (stray, follows a leader, leads, stays leaderless) and, for a follower, where
+// it truncates against its live leader's answers, with `predict`'s engine and counts.
+
+#include <fmt/format.h>
+
+#include "cluster_options.hpp"
+#include "exit_codes.hpp"
+#include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/forecast/restart_forecast.hpp"
+#include "kepoch/report/restart_report.hpp"
+
+namespace kepoch::cli {
+namespace {
+
+struct PredictOptions {
+  std::string log_dir;
+  std::optional<std::int32_t> broker;
+  bool details = false;
+};
+
+int run(const ConnectionOptions& c, const PredictOptions& o, const Globals& globals) {
+  cluster::ClusterClient client(settings_from(c));
+  const forecast::LiveBatchLookup batches = [](const live::PartitionView&, std::int64_t,
+                                               std::int64_t) {
+    BatchRange none;
+    none.batches_complete = false;
+    return none;
+  };
+  const forecast::RestartForecast f =
+      forecast::forecast_restart(o.log_dir, o.broker, client, batches);
+  emit(report::restart_value(f, o.details), globals);
+  return report::committed_loss(f) ? kFindings : kOk;
+}
+
+}  // namespace
+
+void register_cluster_predict(CLI::App* group, Globals& globals) {
+  static ConnectionOptions c;
+  static PredictOptions o;
+  CLI::App* cmd = group->add_subcommand(
+      "predict",
+      "Where a stopped broker's replicas truncate when it starts again, against the live "
+      "leaders; which would lose committed records");
+  cmd->add_option("--log-dir", o.log_dir, "The stopped broker's log dir (log.dirs)")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--broker", o.broker,
+                  "The stopped broker's id (default: node.id in the log dir's meta.properties)")
+      ->type_name("ID");
+  cmd->add_flag("--details", o.details,
+                "Add each follower's forecast in `kepoch predict`'s shape: the leader's "
+                "answers, the rounds, the epochs after");
+  add_connection_options(cmd, c);
+  cmd->footer(
+      "Examples:\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
+      "  kepoch cluster predict --cluster prod --log-dir /mnt/broker-3/data --details -o json\n"
+      "\nRun it while the broker is stopped, on its log dir (read-only). For every replica in\n"
+      "it: stray (the cluster deleted or moved the partition: Kafka deletes the replica),\n"
+      "follows (truncates against the live leader, which kepoch asks with\n"
+      "OffsetForLeaderEpoch, the lookup a follower's fetch runs), leads (no live leader and\n"
+      "the controller elects this broker when it returns), leaderless, or unanswered.\n"
+      "Exit status: 0 no committed record would be lost, 1 some would, 2 usage, 3 the log dir\n"
+      "or a settings file cannot be read, 4 the cluster cannot be reached or refused us.");
+  cmd->callback([&globals] { globals.exit_code = run(c, o, globals); });
+}
+
+}  // namespace kepoch::cli

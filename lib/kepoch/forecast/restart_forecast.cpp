@@ -1,0 +1,249 @@
+#include "kepoch/forecast/restart_forecast.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/cluster/cluster_error.hpp"
+#include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/storage/broker_identity.hpp"
+#include "kepoch/storage/replica_sources.hpp"
+
+namespace kepoch::forecast {
+namespace {
+
+// A follower asks at most one question per epoch of its cache, plus the leader's current
+// epoch; this only bounds a leader that keeps answering something new.
+constexpr int kMaxRounds = 10000;
+
+std::string ids_text(const std::vector<std::int32_t>& ids) {
+  return ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ","));
+}
+
+bool contains(const std::vector<std::int32_t>& ids, std::int32_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+PartitionState state_of(const live::PartitionView& p) {
+  PartitionState s;
+  s.replicas = p.replicas;
+  s.isr = p.isr;
+  s.elr = p.elr.value_or(std::vector<std::int32_t>{});
+  s.last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
+  s.leader = p.leader;
+  s.leader_epoch = p.leader_epoch;
+  return s;
+}
+
+// handleBrokerUncleanShutdown (a log dir without the clean-shutdown marker, ELR on), then
+// handleBrokerUnfenced: the controller's moves when the broker registers again.
+void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::TopicView& topic) {
+  const live::PartitionView& p = *r.live;
+  const bool unclean = topic.unclean_leader_election().value_or(false);
+  // ReplicationControlManager runs handleBrokerUncleanShutdown and keeps ELR only with
+  // eligible.leader.replicas.version >= 1; a broker that does not report its features is
+  // taken to keep them where it reports ELR.
+  const bool elr = c.view->elr_enabled().value_or(p.elr.has_value());
+  const int min_isr = topic.min_insync_replicas().value_or(1);
+  PartitionState state = state_of(p);
+  if (elr && !r.replica.clean_shutdown)
+    state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
+  r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
+  const std::int32_t leader = r.election->election.node;
+  if (leader == c.broker) {
+    r.outcome = RestartOutcome::leads;
+    r.reason = fmt::format(
+        "no live leader; the controller elects broker {} when it returns ({}{}): it keeps its "
+        "log as loaded",
+        c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "");
+  } else {
+    r.outcome = RestartOutcome::leaderless;
+    r.reason = fmt::format(
+        "no live leader, and broker {}'s return does not give one (ISR {}, ELR {}): it "
+        "stays offline",
+        c.broker, ids_text(p.isr), p.elr ? ids_text(*p.elr) : "not reported");
+  }
+}
+
+}  // namespace
+
+std::string_view outcome_name(RestartOutcome outcome) {
+  switch (outcome) {
+    case RestartOutcome::stray:
+      return "stray";
+    case RestartOutcome::follows:
+      return "follows";
+    case RestartOutcome::leads:
+      return "leads";
+    case RestartOutcome::leaderless:
+      return "leaderless";
+    case RestartOutcome::unanswered:
+      return "unanswered";
+  }
+  return "unanswered";
+}
+
+PartitionRestart classify(PartitionReplica replica, const RestartContext& c) {
+  PartitionRestart r;
+  r.replica = std::move(replica);
+  const PartitionReplica& rep = r.replica;
+  const live::TopicView* topic = c.view->find_topic(rep.topic);
+  const live::PartitionView* p = c.view->find_partition(rep.topic, rep.partition);
+  if (p) r.live = *p;
+  // findStrayReplicas looks the replica up by topic id: a topic deleted, or deleted and
+  // created again under the same name, leaves this replica behind.
+  const std::string id = rep.topic_id ? rep.topic_id->to_string() : "";
+  if (!topic || !p) {
+    r.outcome = RestartOutcome::stray;
+    r.reason =
+        fmt::format("the cluster has no partition {}-{}: Kafka deletes this replica as stray",
+                    rep.topic, rep.partition);
+    return r;
+  }
+  if (!id.empty() && !topic->topic_id.empty() && id != topic->topic_id) {
+    r.outcome = RestartOutcome::stray;
+    r.reason = fmt::format(
+        "topic id {} in partition.metadata, the cluster's {} is {} (deleted and created "
+        "again): Kafka deletes this replica as stray",
+        id, rep.topic, topic->topic_id);
+    return r;
+  }
+  if (!contains(p->replicas, c.broker)) {
+    r.outcome = RestartOutcome::stray;
+    r.reason = fmt::format(
+        "broker {} is no longer a replica (replicas {}): Kafka deletes this replica as stray",
+        c.broker, ids_text(p->replicas));
+    return r;
+  }
+  if (p->leader == c.broker) {
+    r.outcome = RestartOutcome::unanswered;
+    r.reason = fmt::format(
+        "the cluster still names broker {} the leader (epoch {}): the controller has not "
+        "fenced it yet",
+        c.broker, p->leader_epoch);
+    return r;
+  }
+  if (!p->has_leader() || !c.alive.count(p->leader)) {
+    elect_on_return(r, c, *topic);
+    return r;
+  }
+  r.outcome = RestartOutcome::follows;
+  r.reason = fmt::format("follows leader broker {} at epoch {}", p->leader, p->leader_epoch);
+  if (p->log_start_offset) r.answers.log_start_offset = *p->log_start_offset;
+  return r;
+}
+
+std::optional<std::int32_t> next_question(const PartitionRestart& r) {
+  if (r.outcome != RestartOutcome::follows) return std::nullopt;
+  if (!r.answers.end_offsets.count(r.live->leader_epoch)) return r.live->leader_epoch;
+  return predict_truncation(r.answers, r.replica.loaded, TruncationMode::fetch).unanswered_epoch;
+}
+
+void record_answer(PartitionRestart& r, std::int32_t epoch, std::int16_t error_code,
+                   std::int32_t answer_epoch, std::int64_t end_offset) {
+  if (error_code != 0) {
+    r.outcome = RestartOutcome::unanswered;
+    r.reason =
+        fmt::format("leader broker {} answered {} for epoch {} (leadership moved? run again)",
+                    r.live->leader, cluster::protocol::error_code_name(error_code), epoch);
+    return;
+  }
+  r.answers.end_offsets[epoch] = EpochEntry{answer_epoch, end_offset};
+  // endOffsetFor(the latest epoch) is the log end offset.
+  if (epoch == r.live->leader_epoch) r.answers.log_end_offset = end_offset;
+}
+
+namespace {
+
+// One round: every replica still asking puts its next question to its leader.
+bool ask_round(std::vector<PartitionRestart>& restarts, cluster::ClusterClient& client,
+               std::vector<std::string>& warnings) {
+  std::map<std::int32_t, std::vector<std::pair<PartitionRestart*, std::int32_t>>> by_leader;
+  for (auto& r : restarts)
+    if (const auto epoch = next_question(r)) by_leader[r.live->leader].push_back({&r, *epoch});
+  for (auto& [leader, asked] : by_leader) {
+    std::vector<cluster::protocol::EpochQuery> queries;
+    for (const auto& [r, epoch] : asked)
+      queries.push_back({r->replica.topic, r->replica.partition, epoch, r->live->leader_epoch});
+    try {
+      const auto answers = client.end_offsets_for(leader, queries);
+      std::map<std::pair<std::string, std::int32_t>, const cluster::protocol::EpochEndOffset*> got;
+      for (const auto& a : answers)
+        got[{a.topic, a.partition}] = &a;
+      for (const auto& [r, epoch] : asked) {
+        const auto it = got.find({r->replica.topic, r->replica.partition});
+        if (it == got.end()) {
+          r->outcome = RestartOutcome::unanswered;
+          r->reason = fmt::format("leader broker {} did not answer for this partition", leader);
+          continue;
+        }
+        record_answer(*r, epoch, it->second->error_code, it->second->leader_epoch,
+                      it->second->end_offset);
+      }
+    } catch (const cluster::ClusterError& e) {
+      warnings.push_back(fmt::format("leader broker {}: {}", leader, e.what()));
+      for (const auto& [r, epoch] : asked) {
+        r->outcome = RestartOutcome::unanswered;
+        r->reason = fmt::format("leader broker {} could not be asked: {}", leader, e.what());
+      }
+    }
+  }
+  return !by_leader.empty();
+}
+
+}  // namespace
+
+RestartForecast forecast_restart(const std::filesystem::path& log_dir,
+                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
+                                 const LiveBatchLookup& leader_batches) {
+  RestartForecast out;
+  out.log_dir = log_dir;
+  if (!broker) broker = broker_id_of_replica_dir(log_dir);
+  if (!broker)
+    throw UsageError(fmt::format(
+        "{}: no broker id (the log dir has no meta.properties with node.id); give it with "
+        "--broker",
+        log_dir.string()));
+  out.broker = *broker;
+  ReplicaSource source = load_replica_source(log_dir.string());
+  out.notes = source.notes;
+
+  const live::ClusterView view = client.read_view(cluster::ViewRequest{
+      std::nullopt, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
+      /*log_dirs=*/false});
+  out.alive = view.live_broker_ids();
+  out.warnings = view.warnings;
+  RestartContext context{out.broker, out.alive, &view};
+  for (auto& replica : source.replicas) {
+    out.clean_shutdown = out.clean_shutdown || replica.clean_shutdown;
+    out.partitions.push_back(classify(std::move(replica), context));
+  }
+  std::sort(out.partitions.begin(), out.partitions.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.replica.topic, a.replica.partition) <
+           std::tie(b.replica.topic, b.replica.partition);
+  });
+
+  while (out.rounds < kMaxRounds && ask_round(out.partitions, client, out.warnings))
+    ++out.rounds;
+
+  for (auto& r : out.partitions) {
+    if (r.outcome != RestartOutcome::follows) continue;
+    if (!r.live->log_start_offset)
+      out.warnings.push_back(fmt::format(
+          "{}-{}: the leader's log start offset is unknown (ListOffsets failed); taken as 0",
+          r.replica.topic, r.replica.partition));
+    const live::PartitionView& partition = *r.live;
+    const LeaderBatchLookup batches = [&](std::int64_t from, std::int64_t until) {
+      return leader_batches(partition, from, until);
+    };
+    r.forecast = forecast_replica(r.answers, batches,
+                                  fmt::format("leader broker {} did not return", partition.leader),
+                                  r.replica, TruncationMode::fetch);
+  }
+  return out;
+}
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,101 @@
+#pragma once
+// What a stopped broker's replicas meet when it starts again: its log dir read from disk as
+// Kafka loads it (storage/partition_replica), the partitions' state in the live cluster
+// (live::ClusterView), and for each replica that will follow a live leader, the truncation
+// the follower's first fetches perform, run by the same engine as offline `predict`
+// (storage/replica_forecast) on the answers of that leader (OffsetForLeaderEpoch, the
+// lookup a Fetch's divergence check runs).
+//
+// Per replica, what happens on restart (the broker's first metadata image decides):
+//   stray       the cluster has no partition with this replica's topic id and index, or
+//               the broker is not in its replicas: Kafka's LogManager.findStrayReplicas
+//               marks the log stray and deletes it
+//   follows     a live leader other than this broker: the replica truncates, then fetches
+//   leads       no live leader, and the controller elects this broker when it returns
+//               (epoch/election: handleBrokerUncleanShutdown when its log dir has no
+//               clean-shutdown marker, then handleBrokerUnfenced): it keeps its log
+//   leaderless  no live leader, and this broker's return does not give one
+//   unanswered  the leader could not be asked, or answered with an error; `reason` says which
+//
+// The exchange mirrors the follower's: each partition asks its leader for its latest epoch,
+// then for each epoch the engine needs next, in rounds (one OffsetForLeaderEpoch request
+// per leader per round), every question fenced with the leader epoch seen in the view.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kepoch/epoch/election.hpp"
+#include "kepoch/epoch/truncation.hpp"
+#include "kepoch/live/cluster_view.hpp"
+#include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/replica_forecast.hpp"
+
+namespace kepoch::cluster {
+class ClusterClient;
+}
+
+namespace kepoch::forecast {
+
+enum class RestartOutcome { stray, follows, leads, leaderless, unanswered };
+std::string_view outcome_name(RestartOutcome outcome);
+
+struct PartitionRestart {
+  PartitionReplica replica;
+  RestartOutcome outcome = RestartOutcome::unanswered;
+  std::string reason;  // one sentence
+  // The live partition (nullopt: not in the cluster's metadata).
+  std::optional<live::PartitionView> live;
+  // follows: what the leader answered, and the forecast made from it.
+  LeaderAnswers answers;
+  std::optional<ReplicaForecast> forecast;
+  // leads / leaderless: the controller's election when this broker returns.
+  std::optional<PartitionChange> election;
+};
+
+// What classify() needs of the cluster for one replica.
+struct RestartContext {
+  std::int32_t broker = -1;                 // the stopped broker's id
+  std::set<std::int32_t> alive;             // brokers the cluster lists as alive
+  const live::ClusterView* view = nullptr;  // with topic ids, configs and offsets
+};
+
+// The outcome before any leader is asked: stray, leads, leaderless or follows (pure).
+PartitionRestart classify(PartitionReplica replica, const RestartContext& context);
+
+// The questions a `follows` replica still has for its leader: the epoch the engine stopped
+// at, or, first of all, the leader's own current epoch (whose end offset is the leader's log
+// end offset). nullopt when the answers are complete.
+std::optional<std::int32_t> next_question(const PartitionRestart& restart);
+
+// Records the leader's answer to `epoch`; an error code makes the replica unanswered.
+void record_answer(PartitionRestart& restart, std::int32_t epoch, std::int16_t error_code,
+                   std::int32_t answer_epoch, std::int64_t end_offset);
+
+struct RestartForecast {
+  std::int32_t broker = -1;
+  std::filesystem::path log_dir;
+  bool clean_shutdown = false;
+  std::set<std::int32_t> alive;
+  std::vector<PartitionRestart> partitions;  // by topic, then partition
+  std::vector<std::string> notes;            // replica dirs left out, and why
+  std::vector<std::string> warnings;         // what could not be read or asked
+  int rounds = 0;                            // OffsetForLeaderEpoch rounds
+};
+
+// The leader's batches of a partition from an offset (live: a consumer Fetch), for telling
+// lost records from those fetched again. Called only for replicas that lose something.
+using LiveBatchLookup = std::function<BatchRange(const live::PartitionView& partition,
+                                                 std::int64_t from, std::int64_t until)>;
+
+// Reads the log dir (InputError when it cannot), the cluster (ClusterError), asks the
+// leaders, and forecasts every replica. `broker` overrides meta.properties' node.id.
+RestartForecast forecast_restart(const std::filesystem::path& log_dir,
+                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
+                                 const LiveBatchLookup& leader_batches);
+
+}  // namespace kepoch::forecast

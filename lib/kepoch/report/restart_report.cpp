@@ -1,0 +1,174 @@
+#include "kepoch/report/restart_report.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "kepoch/report/common_values.hpp"
+#include "kepoch/report/predict_report.hpp"
+
+namespace kepoch::report {
+namespace {
+
+using forecast::PartitionRestart;
+using forecast::RestartOutcome;
+
+std::string name_of(const PartitionRestart& r) {
+  return fmt::format("{}-{}", r.replica.topic, r.replica.partition);
+}
+
+Value row_value(const PartitionRestart& r) {
+  const ReplicaForecast* f = r.forecast ? &*r.forecast : nullptr;
+  const bool follows = r.outcome == RestartOutcome::follows && r.live;
+  Value row = Value::object()
+                  .set("topic", r.replica.topic)
+                  .set("partition", r.replica.partition)
+                  .set("outcome", outcome_name(r.outcome))
+                  .set("leader", r.live && r.live->has_leader() ? Value(r.live->leader) : Value())
+                  .set("leader_epoch", r.live ? Value(r.live->leader_epoch) : Value())
+                  .set("log_end_offset", r.replica.loaded.log_end_offset)
+                  .set("high_watermark", r.replica.loaded.high_watermark);
+  if (f && follows) {
+    row.set("truncate_to", f->prediction.truncate_to)
+        .set("removed_records", f->removed_known ? Value(f->removed_records) : Value())
+        .set("lost_records", f->lost_known ? Value(f->lost_records) : Value())
+        .set("committed_lost_records", f->lost_known ? Value(f->committed_lost_records) : Value())
+        .set("committed_loss", f->lost_known ? Value(f->committed_loss()) : Value());
+  } else {
+    row.set("truncate_to", Value())
+        .set("removed_records", Value())
+        .set("lost_records", Value())
+        .set("committed_lost_records", Value())
+        .set("committed_loss", Value());
+  }
+  return row.set("reason", r.reason);
+}
+
+Value leader_value(const PartitionRestart& r) {
+  Value answers = Value::array();
+  for (const auto& [asked, e] : r.answers.end_offsets)
+    answers.push(Value::object()
+                     .set("epoch_asked", asked)
+                     .set("epoch", e.epoch)
+                     .set("end_offset", e.start_offset));
+  return Value::object()
+      .set("broker", r.live->leader)
+      .set("leader_epoch", r.live->leader_epoch)
+      .set("log_end_offset", r.answers.log_end_offset)
+      .set("high_watermark", optional_value(r.live->high_watermark))
+      .set("log_start_offset", optional_value(r.live->log_start_offset))
+      .set("answers", std::move(answers));
+}
+
+// The replica's forecast in `predict`'s section shape, the live leader in place of a dir.
+Value forecast_section(const PartitionRestart& r) {
+  const ReplicaForecasts rf{&r.replica, {*r.forecast}};
+  Value replicas = Value::array();
+  replicas.push(replica_forecast_value(rf));
+  Value assumptions = Value::array();
+  add_replica_assumptions(assumptions, r.replica);
+  assumptions.push(fmt::format(
+      "leader broker {} answers as it did at leader epoch {}; a leader change before the "
+      "restart changes the answer",
+      r.live->leader, r.live->leader_epoch));
+  return predict_section(r.replica.topic, r.replica.partition, mode_name(r.forecast->mode),
+                         leader_value(r), std::move(replicas), std::move(assumptions));
+}
+
+Value summary_value(const forecast::RestartForecast& f) {
+  std::map<RestartOutcome, int> outcomes;
+  int truncates = 0, loss_partitions = 0;
+  std::uint64_t removed = 0, lost = 0, committed = 0;
+  Value at_risk = Value::array();
+  for (const auto& r : f.partitions) {
+    ++outcomes[r.outcome];
+    if (!r.forecast) continue;
+    const ReplicaForecast& x = *r.forecast;
+    if (x.prediction.truncate_to < r.replica.loaded.log_end_offset) ++truncates;
+    removed += x.removed_records;
+    lost += x.lost_records;
+    committed += x.committed_lost_records;
+    if (x.committed_loss()) {
+      ++loss_partitions;
+      at_risk.push(name_of(r));
+    }
+  }
+  return Value::object()
+      .set("partitions", static_cast<std::int64_t>(f.partitions.size()))
+      .set("follows", outcomes[RestartOutcome::follows])
+      .set("truncates", truncates)
+      .set("removed_records", removed)
+      .set("lost_records", lost)
+      .set("committed_lost_records", committed)
+      .set("committed_loss_partitions", loss_partitions)
+      .set("leads", outcomes[RestartOutcome::leads])
+      .set("leaderless", outcomes[RestartOutcome::leaderless])
+      .set("stray", outcomes[RestartOutcome::stray])
+      .set("unanswered", outcomes[RestartOutcome::unanswered])
+      .set("at_risk", std::move(at_risk));
+}
+
+Value assumptions_value(const forecast::RestartForecast& f) {
+  Value a = Value::array();
+  a.push(fmt::format("brokers alive in the cluster: {}",
+                     f.alive.empty() ? "none" : fmt::format("{}", fmt::join(f.alive, ","))));
+  a.push(fmt::format("broker {} starts from {} as it is now ({})", f.broker, f.log_dir.string(),
+                     f.clean_shutdown ? "clean shutdown: no recovery"
+                                      : "no clean-shutdown marker: Kafka recovers the segments "
+                                        "from the recovery point on"));
+  a.push(
+      "each follower fetches with its latest epoch (Fetch divergence, every KRaft broker); "
+      "the leaders' answers are OffsetForLeaderEpoch's, the same lookup");
+  a.push(
+      "lost records: removed batches the leader does not hold with the same offsets and CRC; "
+      "committed: below the high watermark this broker had checkpointed");
+  for (const auto& n : f.notes)
+    a.push(n);
+  return a;
+}
+
+Value problems_value(const forecast::RestartForecast& f) {
+  Value problems = Value::array();
+  auto add = [&](std::string_view severity, const std::string& message) {
+    problems.push(Value::object().set("severity", severity).set("message", message));
+  };
+  if (f.alive.count(f.broker))
+    add("warning", fmt::format("broker {} is alive in the cluster: its files change while kepoch "
+                               "reads them; stop it first",
+                               f.broker));
+  for (const auto& w : f.warnings)
+    add("warning", w);
+  for (const auto& r : f.partitions)
+    if (r.outcome == RestartOutcome::unanswered)
+      add("warning", fmt::format("{}: {}", name_of(r), r.reason));
+  return problems;
+}
+
+}  // namespace
+
+bool committed_loss(const forecast::RestartForecast& f) {
+  for (const auto& r : f.partitions)
+    if (r.forecast && r.forecast->committed_loss()) return true;
+  return false;
+}
+
+Value restart_value(const forecast::RestartForecast& f, bool details) {
+  Value rows = Value::array();
+  Value sections = Value::array();
+  for (const auto& r : f.partitions) {
+    rows.push(row_value(r));
+    if (details && r.forecast) sections.push(forecast_section(r));
+  }
+  Value out = Value::object()
+                  .set("broker", f.broker)
+                  .set("log_dir", f.log_dir.string())
+                  .set("clean_shutdown", f.clean_shutdown)
+                  .set("alive_brokers",
+                       ids_value(std::vector<std::int32_t>(f.alive.begin(), f.alive.end())))
+                  .set("summary", summary_value(f))
+                  .set("partitions", std::move(rows));
+  if (details) out.set("forecasts", std::move(sections));
+  return out.set("assumptions", assumptions_value(f)).set("problems", problems_value(f));
+}
+
+}  // namespace kepoch::report

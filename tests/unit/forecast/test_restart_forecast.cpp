@@ -1,0 +1,130 @@
+// Pins what `cluster predict` decides for a stopped broker's replica before and while it asks
+// the live leader: LogManager.findStrayReplicas (by topic id and replica set), the
+// controller's election when the broker returns (handleBrokerUnfenced), and the follower's
+// question-by-question exchange, which must reach the same forecast as offline `predict`
+// against the leader's replica (the replicas are Kafka-written fixtures).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/forecast/restart_forecast.hpp"
+
+using namespace kepoch;
+using namespace kepoch::forecast;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kBefore = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/divergence/before";
+
+// The cluster as a view of one topic `d` whose partition 0 is led by `leader`.
+live::ClusterView view_of(std::int32_t leader, std::vector<std::int32_t> isr,
+                          const std::string& topic_id) {
+  live::PartitionView p;
+  p.topic = "d";
+  p.partition = 0;
+  p.leader = leader;
+  p.leader_epoch = 2;
+  p.replicas = {1, 2, 3};
+  p.isr = std::move(isr);
+  p.log_start_offset = 0;
+  live::TopicView t;
+  t.name = "d";
+  t.topic_id = topic_id;
+  t.partitions = {p};
+  live::ClusterView v;
+  v.topics = {t};
+  return v;
+}
+
+std::string fixture_topic_id() {
+  return load_partition_replica(kBefore / "broker-1/d-0").topic_id->to_string();
+}
+
+}  // namespace
+
+TEST_CASE("findStrayReplicas: a replica whose topic id or replica set the cluster lost is stray",
+          "[forecast]") {
+  const live::ClusterView gone = view_of(2, {2, 3}, "AAAAAAAAAAAAAAAAAAAAAQ");
+  RestartContext c{1, {2, 3}, &gone};
+  const PartitionRestart recreated = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  CHECK(recreated.outcome == RestartOutcome::stray);
+  CHECK_THAT(recreated.reason, Catch::Contains("deleted and created again"));
+
+  live::ClusterView moved = view_of(2, {2, 3}, fixture_topic_id());
+  moved.topics[0].partitions[0].replicas = {2, 3};
+  c.view = &moved;
+  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), c).outcome ==
+        RestartOutcome::stray);
+
+  const live::ClusterView empty;
+  c.view = &empty;
+  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), c).outcome ==
+        RestartOutcome::stray);
+}
+
+TEST_CASE("handleBrokerUnfenced: the last ISR member of a leaderless partition leads on return",
+          "[forecast]") {
+  const live::ClusterView v = view_of(-1, {1}, fixture_topic_id());
+  RestartContext c{1, {2, 3}, &v};
+  const PartitionRestart r = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  CHECK(r.outcome == RestartOutcome::leads);
+  REQUIRE(r.election);
+  CHECK(r.election->election.node == 1);
+  CHECK_FALSE(next_question(r));
+
+  // Not in the ISR, unclean election off: the partition stays offline.
+  const live::ClusterView other = view_of(-1, {3}, fixture_topic_id());
+  c.view = &other;
+  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), c).outcome ==
+        RestartOutcome::leaderless);
+}
+
+TEST_CASE("A follower's questions to its live leader reach offline predict's forecast",
+          "[forecast]") {
+  const PartitionReplica leader = load_partition_replica(kBefore / "broker-2/d-0");
+  const live::ClusterView v = view_of(2, {2, 3}, fixture_topic_id());
+  RestartContext c{1, {2, 3}, &v};
+  PartitionRestart r = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  REQUIRE(r.outcome == RestartOutcome::follows);
+
+  // The leader answers as its replica does (UnifiedLog.endOffsetForEpoch on its cache).
+  std::vector<std::int32_t> asked;
+  while (const auto epoch = next_question(r)) {
+    asked.push_back(*epoch);
+    const EpochEntry e =
+        leader.as_leader.cache.end_offset_for(*epoch, leader.as_leader.log_end_offset);
+    record_answer(r, *epoch, 0, e.epoch, e.start_offset);
+    REQUIRE(asked.size() < 10);
+  }
+  // First the leader's own epoch (its log end offset), then the follower's latest epoch.
+  REQUIRE(asked.size() == 2);
+  CHECK(asked[0] == 2);
+  CHECK(asked[1] == r.replica.loaded.cache.latest_epoch());
+  CHECK(r.answers.log_end_offset == leader.as_leader.log_end_offset);
+
+  const LeaderBatchLookup batches = [&](std::int64_t from, std::int64_t until) {
+    return batches_from(leader, from, until);
+  };
+  const ReplicaForecast live =
+      forecast_replica(r.answers, batches, "leader", r.replica, TruncationMode::fetch);
+  const ReplicaForecast offline = forecast_replica(leader, r.replica, TruncationMode::fetch);
+  CHECK(live.prediction.truncate_to == offline.prediction.truncate_to);
+  CHECK(live.prediction.rounds.size() == offline.prediction.rounds.size());
+  CHECK(live.removed_records == offline.removed_records);
+  CHECK(live.lost_records == offline.lost_records);
+  CHECK(live.committed_lost_records == offline.committed_lost_records);
+  CHECK(live.prediction.truncate_to < r.replica.log_end_offset);  // the fixture diverges
+}
+
+TEST_CASE("A leader's error (FENCED_LEADER_EPOCH: leadership moved) leaves the replica unanswered",
+          "[forecast]") {
+  const live::ClusterView v = view_of(2, {2, 3}, fixture_topic_id());
+  RestartContext c{1, {2, 3}, &v};
+  PartitionRestart r = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  record_answer(r, 2, cluster::protocol::errors::kFencedLeaderEpoch, -1, -1);
+  CHECK(r.outcome == RestartOutcome::unanswered);
+  CHECK_THAT(r.reason, Catch::Contains("FENCED_LEADER_EPOCH"));
+  CHECK_FALSE(next_question(r));
+}
