@@ -52,19 +52,23 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
   if (elr && !r.replica.clean_shutdown)
     state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
   r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
+  const std::string judged_by = fmt::format(
+      "ISR {}, ELR {}, min.insync.replicas {}, unclean.leader.election.enable {}, ELR {}",
+      ids_text(p.isr), p.elr ? ids_text(*p.elr) : "not reported", min_isr, unclean,
+      elr ? "on" : "off");
   const std::int32_t leader = r.election->election.node;
   if (leader == c.broker) {
     r.outcome = RestartOutcome::leads;
     r.reason = fmt::format(
-        "no live leader; the controller elects broker {} when it returns ({}{}): it keeps its "
-        "log as loaded",
-        c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "");
+        "no live leader; the controller elects broker {} when it returns ({}{}; {}): it keeps "
+        "its log as loaded",
+        c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "",
+        judged_by);
   } else {
     r.outcome = RestartOutcome::leaderless;
     r.reason = fmt::format(
-        "no live leader, and broker {}'s return does not give one (ISR {}, ELR {}): it "
-        "stays offline",
-        c.broker, ids_text(p.isr), p.elr ? ids_text(*p.elr) : "not reported");
+        "no live leader, and broker {}'s return does not give one ({}): it stays offline", c.broker,
+        judged_by);
   }
 }
 
@@ -215,6 +219,7 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
       std::nullopt, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
       /*log_dirs=*/false});
   out.alive = view.live_broker_ids();
+  out.elr_enabled = view.elr_enabled();
   out.warnings = view.warnings;
   RestartContext context{out.broker, out.alive, &view};
   for (auto& replica : source.replicas) {

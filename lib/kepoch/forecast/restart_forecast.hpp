@@ -81,6 +81,7 @@ struct RestartForecast {
   std::filesystem::path log_dir;
   bool clean_shutdown = false;
   std::set<std::int32_t> alive;
+  std::optional<bool> elr_enabled;           // as the cluster's features say
   std::vector<PartitionRestart> partitions;  // by topic, then partition
   std::vector<std::string> notes;            // replica dirs left out, and why
   std::vector<std::string> warnings;         // what could not be read or asked

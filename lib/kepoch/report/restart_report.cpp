@@ -26,6 +26,8 @@ Value row_value(const PartitionRestart& r) {
                   .set("outcome", outcome_name(r.outcome))
                   .set("leader", r.live && r.live->has_leader() ? Value(r.live->leader) : Value())
                   .set("leader_epoch", r.live ? Value(r.live->leader_epoch) : Value())
+                  .set("isr", r.live ? ids_value(r.live->isr) : Value())
+                  .set("elr", r.live ? optional_ids_value(r.live->elr) : Value())
                   .set("log_end_offset", r.replica.loaded.log_end_offset)
                   .set("high_watermark", r.replica.loaded.high_watermark);
   if (f && follows) {
@@ -112,6 +114,10 @@ Value assumptions_value(const forecast::RestartForecast& f) {
   Value a = Value::array();
   a.push(fmt::format("brokers alive in the cluster: {}",
                      f.alive.empty() ? "none" : fmt::format("{}", fmt::join(f.alive, ","))));
+  a.push(fmt::format("eligible leader replicas (KIP-966): {}",
+                     !f.elr_enabled   ? "unknown (the broker did not report its features)"
+                     : *f.elr_enabled ? "on (eligible.leader.replicas.version >= 1)"
+                                      : "off"));
   a.push(fmt::format("broker {} starts from {} as it is now ({})", f.broker, f.log_dir.string(),
                      f.clean_shutdown ? "clean shutdown: no recovery"
                                       : "no clean-shutdown marker: Kafka recovers the segments "

@@ -4,7 +4,7 @@
 //    "summary": {"partitions", "follows", "truncates", "removed_records", "lost_records",
 //                "committed_lost_records", "committed_loss_partitions", "leads", "leaderless",
 //                "stray", "unanswered", "at_risk": ["<topic>-<partition>", ...]},
-//    "partitions": [{"topic", "partition", "outcome", "leader", "leader_epoch",
+//    "partitions": [{"topic", "partition", "outcome", "leader", "leader_epoch", "isr", "elr",
 //                    "log_end_offset", "high_watermark", "truncate_to", "removed_records",
 //                    "lost_records", "committed_lost_records", "committed_loss", "reason"}],
 //    "forecasts"?: [<one `predict` section per replica that follows a leader; its "leader"
