@@ -15,9 +15,9 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <string>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "kepoch/cluster/byte_stream.hpp"
 #include "kepoch/cluster/connection_settings.hpp"
@@ -58,13 +58,12 @@ class BrokerChannel {
   const std::map<std::int16_t, protocol::Versions>& broker_versions() const {
     return broker_versions_;
   }
-  // The cluster-wide feature levels the broker reported (ApiVersions v3+ finalized_features:
-  // name -> max_version_level), e.g. metadata.version, eligible.leader.replicas.version.
-  const std::map<std::string, std::int16_t>& finalized_features() const {
-    return finalized_features_;
-  }
   // The ApiVersions version the broker answered (after any fallback).
   std::int16_t api_versions_version() const { return api_versions_version_; }
+  // The feature levels the broker's ApiVersions answer finalized (finalized_features_of).
+  const std::optional<std::map<std::string, std::int16_t>>& finalized_features() const {
+    return finalized_features_;
+  }
 
   const BrokerAddress& address() const { return address_; }
   const std::string& peer() const { return peer_; }
@@ -86,7 +85,7 @@ class BrokerChannel {
   std::unique_ptr<ByteStream> stream_;
   std::map<std::int16_t, protocol::Versions> broker_versions_;
   std::int16_t api_versions_version_ = 0;
-  std::map<std::string, std::int16_t> finalized_features_;
+  std::optional<std::map<std::string, std::int16_t>> finalized_features_;
   std::int32_t next_correlation_id_ = 0;
   bool broken_ = false;
 };

@@ -77,17 +77,15 @@ struct ClusterView {
   std::int32_t controller_id = -1;
   std::vector<BrokerNode> brokers;  // alive (registered, unfenced) brokers
   std::vector<TopicView> topics;
-  // The cluster's finalized feature levels (ApiVersions: metadata.version,
-  // eligible.leader.replicas.version, ...); empty when the broker did not say.
-  std::map<std::string, std::int16_t> finalized_features;
+  // The feature levels the broker that answered Metadata has finalized (its ApiVersions
+  // answer: metadata.version, eligible.leader.replicas.version, ...); a feature missing from
+  // the map is at level 0. nullopt: the broker did not say (ApiVersions below v3).
+  std::optional<std::map<std::string, std::int16_t>> finalized_features;
   // What could not be read (a broker that failed its offsets or log dirs request), one
   // sentence each; the fields it would have filled stay empty.
   std::vector<std::string> warnings;
 
   std::set<std::int32_t> live_broker_ids() const;
-  // Whether the controller keeps eligible leader replicas (KIP-966: the feature
-  // eligible.leader.replicas.version at level 1 or more); nullopt when the features are unknown.
-  std::optional<bool> elr_enabled() const;
   const TopicView* find_topic(const std::string& name) const;
   const PartitionView* find_partition(const std::string& topic, std::int32_t partition) const;
 };
