@@ -58,7 +58,7 @@ class ClusterClient {
 
   // The headers of the batches broker `leader` holds of a partition from offset `from` on
   // (the batch holding `from` first) up to `until` (exclusive), read with consumer Fetch
-  // requests (at most 1 MiB and 1000 rounds): what a restarting follower fetches again after
+  // requests (1 MiB each, 1000 at most): what a restarting follower fetches again after
   // truncating to `from`. A consumer reads only below the high watermark, so a range past it
   // is incomplete, with a note; so is one that meets a legacy v0/v1 message set or a corrupt
   // batch. `topic_id` (Kafka's base64) is needed by Fetch v13+; without it v12 is used.
