@@ -22,14 +22,7 @@ struct PredictOptions {
 
 int run(const ConnectionOptions& c, const PredictOptions& o, const Globals& globals) {
   cluster::ClusterClient client(settings_from(c));
-  const forecast::LiveBatchLookup batches = [](const live::PartitionView&, std::int64_t,
-                                               std::int64_t) {
-    BatchRange none;
-    none.batches_complete = false;
-    return none;
-  };
-  const forecast::RestartForecast f =
-      forecast::forecast_restart(o.log_dir, o.broker, client, batches);
+  const forecast::RestartForecast f = forecast::forecast_restart(o.log_dir, o.broker, client);
   emit(report::restart_value(f, o.details), globals);
   return report::committed_loss(f) ? kFindings : kOk;
 }

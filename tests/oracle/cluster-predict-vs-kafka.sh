@@ -7,7 +7,8 @@
 #     its old batches below the cut and the leader's from there;
 #   - stray: a topic deleted while the broker was down; Kafka deletes the replica;
 #   - leads: a partition whose only replica is this broker gets it back as leader.
-# Scenarios (several partitions per prediction): follower behind; several leader epochs
+# Lost records: the leader's batches over the removed range, read with a consumer Fetch, hold
+# other records (different CRCs). Scenarios (several partitions per prediction): follower behind; several leader epochs
 # missed; old leader ahead with unreplicated records; divergence after an unclean election.
 . "$(dirname "$0")/common.sh"
 cluster_up
@@ -169,5 +170,8 @@ check_after diverge 2 1
 
 # The scenarios must really have made kepoch predict truncations, or this proves little.
 [[ $(json "$SNAP/diverge/predict.json" "d['replicas'][0]['truncate_to'] < d['replicas'][0]['log_end_offset']") == True ]] || fail "diverge: expected a truncation"
+# The leader's batches were fetched: its records at those offsets differ, so all are lost.
+[[ $(json "$SNAP/diverge/predict.json" "d['replicas'][0]['lost_records']") -ge 3 ]] || fail "diverge: expected lost records"
+[[ $(json "$SNAP/diverge/predict.json" "d['replicas'][0]['lost_records'] == d['replicas'][0]['removed_records']") == True ]] || fail "diverge: every removed record is lost"
 [[ $(json "$SNAP/ahead/predict.json" "d['replicas'][0]['truncate_to'] < d['replicas'][0]['log_end_offset']") == True ]] || fail "ahead: expected a truncation"
 [[ $(json "$SNAP/broker1.json" "d['summary']['truncates']") -ge 2 ]] || fail "broker 1: expected two truncating partitions"

@@ -9,14 +9,18 @@
 // where hex is what <Name>Data.write() produces at that version (no header, no size prefix)
 // and fields is what <Name>DataJsonConverter.write(data, version) makes of the same object
 // (camelCase names; fields the version lacks are absent; tagged fields only when not
-// default; uuids in Kafka's base64 form, bytes in Jackson's base64). Cases:
+// default; uuids in Kafka's base64 form, bytes in Jackson's base64; records, which the
+// converters print empty, carry their bytes as bytes do). Cases:
 //   full      every field the version has set to a non-default value: arrays of 2+
 //             elements, nulls in some elements where the version allows them, tagged
 //             fields set, non-ASCII text
 //   nulls     (where a message has them) the top-level nullable fields null instead
 //   defaults  a new <Name>Data() as its constructor leaves it
 //   sparse    the same, but every array of structs holds one element and every struct
-//             field one struct, each as its constructor leaves it (nested defaults)
+//             field one struct, each as its constructor leaves it (nested defaults), where
+//             the version can carry them
+// Fetch requests also have a case "consumer": what Kafka's own consumer request builder
+// (FetchRequest.Builder.forConsumer) makes, the request kepoch's make_fetch_request sends.
 // Header lines have "kind":"header" and api RequestHeader (v1, v2) or ResponseHeader
 // (v0, v1). Fields a version lacks are left at their defaults (Kafka throws
 // UnsupportedVersionException writing a non-default non-ignorable one; ignorable ones are
@@ -28,6 +32,7 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BinaryNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
@@ -38,15 +43,25 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.*;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.Message;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.requests.FetchRequest;
 
 public class ProtocolVectors {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -110,7 +125,7 @@ public class ProtocolVectors {
         for (short v = sample.lowestSupportedVersion(); v <= sample.highestSupportedVersion(); v++) {
             for (String c : cases) {
                 ApiMessage m = c.equals("defaults") ? sample
-                    : c.equals("sparse") ? sparse(sample) : b.build(v, c);
+                    : c.equals("sparse") ? sparse(sample, v) : b.build(v, c);
                 line(api, kind, v, c, m, j.write(m, v));
             }
         }
@@ -120,32 +135,43 @@ public class ProtocolVectors {
     static final List<String> WITH_NULLS = List.of("full", "nulls", "defaults", "sparse");
 
     // A new message whose struct arrays hold one default element and whose struct fields
-    // hold a default struct, recursively (found by reflection over the setters).
-    static ApiMessage sparse(ApiMessage sample) throws Exception {
+    // hold a default struct, recursively (found by reflection over the setters). A field the
+    // version cannot carry with a value (a non-ignorable one outside its versions, which
+    // write() refuses) is left at its default.
+    static ApiMessage sparse(ApiMessage sample, short v) throws Exception {
         ApiMessage m = sample.getClass().getDeclaredConstructor().newInstance();
-        fill(m);
+        fill(m, v);
         return m;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static void fill(Object m) throws Exception {
+    static void fill(Object m, short v) throws Exception {
         for (Method setter : m.getClass().getMethods()) {
             if (!setter.getName().startsWith("set") || setter.getParameterCount() != 1) continue;
             Class<?> p = setter.getParameterTypes()[0];
+            Object value;
             if (Message.class.isAssignableFrom(p)) {
-                Object child = p.getDeclaredConstructor().newInstance();
-                fill(child);
-                setter.invoke(m, child);
-                continue;
+                value = p.getDeclaredConstructor().newInstance();
+                fill(value, v);
+            } else {
+                Class<?> element = structElement(setter.getGenericParameterTypes()[0], p);
+                if (element == null) continue;
+                Collection c = Collection.class.isAssignableFrom(p) && !p.isInterface()
+                    ? (Collection) p.getDeclaredConstructor().newInstance() : new ArrayList<>();
+                Object child = element.getDeclaredConstructor().newInstance();
+                fill(child, v);
+                c.add(child);
+                value = c;
             }
-            Class<?> element = structElement(setter.getGenericParameterTypes()[0], p);
-            if (element == null) continue;
-            Collection c = Collection.class.isAssignableFrom(p) && !p.isInterface()
-                ? (Collection) p.getDeclaredConstructor().newInstance() : new ArrayList<>();
-            Object child = element.getDeclaredConstructor().newInstance();
-            fill(child);
-            c.add(child);
-            setter.invoke(m, c);
+            String field = setter.getName().substring(3);
+            Object before = m.getClass()
+                .getMethod(Character.toLowerCase(field.charAt(0)) + field.substring(1)).invoke(m);
+            setter.invoke(m, value);
+            try {
+                serialize((Message) m, v);
+            } catch (UnsupportedVersionException e) {
+                setter.invoke(m, before);
+            }
         }
     }
 
@@ -220,6 +246,12 @@ public class ProtocolVectors {
             (m, v) -> SaslAuthenticateRequestDataJsonConverter.write((SaslAuthenticateRequestData) m, v));
         emit(new SaslAuthenticateResponseData(), "response", WITH_NULLS, ProtocolVectors::saslAuthenticateResponse,
             (m, v) -> SaslAuthenticateResponseDataJsonConverter.write((SaslAuthenticateResponseData) m, v));
+        emit(new FetchRequestData(), "request", List.of("full", "consumer", "defaults", "sparse"),
+            ProtocolVectors::fetchRequest,
+            (m, v) -> FetchRequestDataJsonConverter.write((FetchRequestData) m, v));
+        emit(new FetchResponseData(), "response", WITH_NULLS, ProtocolVectors::fetchResponse,
+            (m, v) -> withRecords(FetchResponseDataJsonConverter.write((FetchResponseData) m, v),
+                (FetchResponseData) m));
     }
 
     // ApiVersions ----------------------------------------------------------
@@ -525,6 +557,135 @@ public class ProtocolVectors {
             .setErrorMessage(nulls ? null : "Authentication failed: ünknown user")
             .setAuthBytes(nulls ? new byte[0] : new byte[] {0, 1, (byte) 0xfe, (byte) 0xff, 'r', '='})
             .setSessionLifetimeMs(3_600_000L);
+    }
+
+    // Fetch -----------------------------------------------------------------
+    static ApiMessage fetchRequest(short v, String c) {
+        if (c.equals("consumer")) return consumerFetchRequest(v);
+        var p1 = new ArrayList<FetchRequestData.FetchPartition>();
+        p1.add(new FetchRequestData.FetchPartition().setPartition(0).setCurrentLeaderEpoch(5)
+            .setFetchOffset(1000L).setLastFetchedEpoch(v >= 12 ? 4 : -1).setLogStartOffset(12L)
+            .setPartitionMaxBytes(1048576).setReplicaDirectoryId(ID2).setHighWatermark(990L));
+        p1.add(new FetchRequestData.FetchPartition().setPartition(7).setCurrentLeaderEpoch(9)
+            .setFetchOffset(0x123456789aL).setLastFetchedEpoch(v >= 12 ? 8 : -1)
+            .setLogStartOffset(0L).setPartitionMaxBytes(65536).setHighWatermark(-1L));
+        var p2 = new ArrayList<FetchRequestData.FetchPartition>();
+        p2.add(new FetchRequestData.FetchPartition().setPartition(2).setCurrentLeaderEpoch(0)
+            .setFetchOffset(0L).setPartitionMaxBytes(1));
+        var topics = new ArrayList<FetchRequestData.FetchTopic>();
+        topics.add(new FetchRequestData.FetchTopic().setTopic(TOPIC).setTopicId(ID1).setPartitions(p1));
+        topics.add(new FetchRequestData.FetchTopic().setTopic(OTHER).setTopicId(ID2).setPartitions(p2));
+        var d = new FetchRequestData().setClusterId("clüster-Id_01").setMaxWaitMs(500)
+            .setMinBytes(1).setMaxBytes(52428800).setIsolationLevel((byte) 1).setSessionId(123)
+            .setSessionEpoch(4).setTopics(topics).setRackId("räck-a");
+        if (v <= 14) d.setReplicaId(3);
+        if (v >= 15) d.setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(3).setReplicaEpoch(77L));
+        if (v >= 7) {
+            var forgotten = new ArrayList<FetchRequestData.ForgottenTopic>();
+            forgotten.add(new FetchRequestData.ForgottenTopic().setTopic(TOPIC).setTopicId(ID1)
+                .setPartitions(List.of(3, 4)));
+            d.setForgottenTopicsData(forgotten);
+        }
+        return d;
+    }
+
+    // Three partitions of two topics from a consumer, as KafkaConsumer's fetcher builds them.
+    static ApiMessage consumerFetchRequest(short v) {
+        var data = new LinkedHashMap<TopicPartition, FetchRequest.PartitionData>();
+        data.put(new TopicPartition(TOPIC, 0),
+            new FetchRequest.PartitionData(ID1, 42L, -1L, 1048576, Optional.of(7)));
+        data.put(new TopicPartition(TOPIC, 3),
+            new FetchRequest.PartitionData(ID1, 0L, -1L, 65536, Optional.empty()));
+        data.put(new TopicPartition(OTHER, 1),
+            new FetchRequest.PartitionData(ID2, 0x123456789aL, -1L, 1048576, Optional.of(0)));
+        return FetchRequest.Builder.forConsumer(v, 0, 1, data)
+            .isolationLevel(IsolationLevel.READ_UNCOMMITTED).setMaxBytes(1048576)
+            .build(v).data();
+    }
+
+    // Record data as a leader sends it: two whole v2 batches (offsets 42-43 and 44, leader
+    // epoch 7), then the first 30 bytes of a third (offset 45, epoch 8), cut by the size limit.
+    static MemoryRecords fetchedRecords() {
+        byte[] a = MemoryRecords.withRecords((byte) 2, 42L, Compression.NONE, TimestampType.CREATE_TIME,
+            1000L, (short) 0, 0, 7, false,
+            new SimpleRecord(1_700_000_000_000L, "k-0".getBytes(StandardCharsets.UTF_8), "välue-0".getBytes(StandardCharsets.UTF_8)),
+            new SimpleRecord(1_700_000_000_001L, "k-1".getBytes(StandardCharsets.UTF_8), "välue-1".getBytes(StandardCharsets.UTF_8)))
+            .buffer().array();
+        byte[] b = MemoryRecords.withRecords((byte) 2, 44L, Compression.NONE, TimestampType.CREATE_TIME,
+            1000L, (short) 0, 2, 7, false,
+            new SimpleRecord(1_700_000_000_002L, null, "välue-2".getBytes(StandardCharsets.UTF_8)))
+            .buffer().array();
+        byte[] c = MemoryRecords.withRecords((byte) 2, 45L, Compression.NONE, TimestampType.CREATE_TIME,
+            1000L, (short) 0, 3, 8, false,
+            new SimpleRecord(1_700_000_000_003L, null, "välue-3".getBytes(StandardCharsets.UTF_8)))
+            .buffer().array();
+        ByteBuffer all = ByteBuffer.allocate(a.length + b.length + 30);
+        all.put(a).put(b).put(c, 0, 30).flip();
+        return MemoryRecords.readableRecords(all);
+    }
+
+    // Since KIP-673 the JSON converters print a records field as an empty binary node (they
+    // were made for request logs); the vectors carry the bytes, in Jackson's base64 as any
+    // bytes field, so that the fields alone rebuild the message.
+    static JsonNode withRecords(JsonNode json, FetchResponseData d) {
+        for (int t = 0; t < d.responses().size(); t++) {
+            var partitions = d.responses().get(t).partitions();
+            for (int p = 0; p < partitions.size(); p++) {
+                var records = (MemoryRecords) partitions.get(p).records();
+                if (records == null) continue;
+                ByteBuffer b = records.buffer().duplicate();
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                ((ObjectNode) json.get("responses").get(t).get("partitions").get(p))
+                    .set("records", new BinaryNode(bytes));
+            }
+        }
+        return json;
+    }
+
+    static ApiMessage fetchResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var aborted = new ArrayList<FetchResponseData.AbortedTransaction>();
+        aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(1000L).setFirstOffset(40L));
+        aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(0x7fffffffffL).setFirstOffset(0L));
+        var p0 = new FetchResponseData.PartitionData().setPartitionIndex(0).setErrorCode((short) 0)
+            .setHighWatermark(46L).setLastStableOffset(45L).setLogStartOffset(3L)
+            .setAbortedTransactions(nulls ? null : aborted)
+            .setRecords(nulls ? null : fetchedRecords());
+        var p7 = new FetchResponseData.PartitionData().setPartitionIndex(7)
+            .setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setHighWatermark(-1L)
+            .setLastStableOffset(-1L).setLogStartOffset(-1L).setAbortedTransactions(null)
+            .setRecords(MemoryRecords.EMPTY);
+        var p2 = new FetchResponseData.PartitionData().setPartitionIndex(2)
+            .setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code()).setHighWatermark(100L)
+            .setLastStableOffset(100L).setLogStartOffset(50L)
+            .setAbortedTransactions(new ArrayList<>()).setRecords(null);
+        if (v >= 11) p0.setPreferredReadReplica(2);
+        if (v >= 12) {
+            p0.setDivergingEpoch(new FetchResponseData.EpochEndOffset().setEpoch(6).setEndOffset(40L))
+                .setSnapshotId(new FetchResponseData.SnapshotId().setEndOffset(30L).setEpoch(5));
+            p7.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch().setLeaderId(3).setLeaderEpoch(9));
+        }
+        var parts = new ArrayList<FetchResponseData.PartitionData>();
+        parts.add(p0);
+        parts.add(p7);
+        var others = new ArrayList<FetchResponseData.PartitionData>();
+        others.add(p2);
+        var topics = new ArrayList<FetchResponseData.FetchableTopicResponse>();
+        topics.add(new FetchResponseData.FetchableTopicResponse().setTopic(TOPIC).setTopicId(ID1).setPartitions(parts));
+        topics.add(new FetchResponseData.FetchableTopicResponse().setTopic(OTHER).setTopicId(ID2).setPartitions(others));
+        var d = new FetchResponseData().setThrottleTimeMs(4).setResponses(topics)
+            .setErrorCode(nulls ? 0 : Errors.FETCH_SESSION_ID_NOT_FOUND.code());
+        if (v >= 7) d.setSessionId(0x1234);
+        if (v >= 16) {
+            var nodes = new FetchResponseData.NodeEndpointCollection();
+            nodes.add(new FetchResponseData.NodeEndpoint().setNodeId(3).setHost("broker-3.exämple")
+                .setPort(9094).setRack(nulls ? null : "räck-c"));
+            nodes.add(new FetchResponseData.NodeEndpoint().setNodeId(1).setHost("10.0.0.1")
+                .setPort(19092).setRack(null));
+            d.setNodeEndpoints(nodes);
+        }
+        return d;
     }
 
     // ------------------------------------------------------------------ errors

@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/deadline.hpp"
+#include "kepoch/cluster/fetched_batches.hpp"
 #include "kepoch/cluster/protocol/describe_configs.hpp"
 #include "kepoch/cluster/protocol/describe_log_dirs.hpp"
 #include "kepoch/cluster/protocol/describe_topic_partitions.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/cluster/protocol/fetch.hpp"
 #include "kepoch/cluster/protocol/list_offsets.hpp"
 #include "kepoch/cluster/protocol/metadata.hpp"
 
@@ -283,6 +286,149 @@ void ClusterClient::add_log_dirs(live::ClusterView& view) {
   for (auto& [key, p] : index)
     std::sort(p->replica_logs.begin(), p->replica_logs.end(),
               [](const auto& a, const auto& b) { return a.broker < b.broker; });
+}
+
+namespace {
+
+// Bounds of leader_batches: a consumer's fetch.max.bytes-sized answer per round
+// (Kafka's default partition limit is 1 MiB), and no more than ~1 GiB in all.
+constexpr std::int32_t kLeaderFetchBytes = 1 << 20;
+constexpr int kLeaderFetchRounds = 1000;
+
+// The first Fetch version that names topics by id (KIP-516).
+constexpr std::int16_t kFetchTopicIdVersion = 13;
+
+const protocol::FetchedPartition* find_fetched(const protocol::FetchResponse& response,
+                                               const std::string& topic, const Uuid& topic_id,
+                                               std::int32_t partition) {
+  for (const auto& p : response.partitions) {
+    if (p.partition != partition) continue;
+    if (p.topic == topic || (!topic_id.is_zero() && p.topic_id == topic_id)) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::string& topic,
+                                            const std::string& topic_id, std::int32_t partition,
+                                            std::int32_t leader_epoch, std::int64_t from,
+                                            std::int64_t until) {
+  LeaderBatches out{{}, false, -1, -1, {}};
+  // A client that has not read a view yet learns the brokers' addresses from Metadata.
+  if (!addresses_.contains(leader)) {
+    for (const auto& b : protocol::MetadataResponse::from(send_metadata_request()).brokers)
+      addresses_[b.node_id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};
+  }
+  Uuid id;
+  if (!topic_id.empty()) {
+    const auto parsed = parse_uuid(topic_id);
+    if (!parsed.ok)
+      throw ClusterError("",
+                         fmt::format("topic id \"{}\" of {}: {}", topic_id, topic, parsed.error));
+    id = parsed.uuid;
+  }
+  BrokerChannel& channel = broker(leader);
+  std::int16_t version = channel.version_for(ApiKey::kFetch);
+  if (version >= kFetchTopicIdVersion && id.is_zero()) {
+    // Without the topic's id only a version that still names topics can ask for it.
+    const auto range = channel.broker_versions().find(static_cast<std::int16_t>(ApiKey::kFetch));
+    if (range == channel.broker_versions().end() ||
+        !range->second.contains(kFetchTopicIdVersion - 1)) {
+      throw ClusterError(channel.peer(),
+                         fmt::format("{} speaks Fetch only by topic id, and no id was given for {}",
+                                     channel.peer(), topic));
+    }
+    version = kFetchTopicIdVersion - 1;
+  }
+  const std::string where = fmt::format("{}-{}", topic, partition);
+  std::int64_t offset = from;
+  for (int round = 0; round < kLeaderFetchRounds; ++round) {
+    const protocol::FetchQuery query{topic, id, partition, offset, kLeaderFetchBytes, leader_epoch};
+    protocol::FetchOptions options;
+    options.max_bytes = kLeaderFetchBytes;
+    protocol::FetchResponse response;
+    try {
+      response = protocol::FetchResponse::from(channel.send(
+          ApiKey::kFetch, version, protocol::make_fetch_request({&query, 1}, options)));
+    } catch (const ClusterError&) {
+      brokers_.erase(leader);  // the channel is out of step: the next call opens a new one
+      throw;
+    }
+    if (response.error_code != 0) {
+      throw ClusterError(channel.peer(),
+                         fmt::format("{} answered Fetch of {} with {}", channel.peer(), where,
+                                     protocol::error_code_name(response.error_code)));
+    }
+    const auto* p = find_fetched(response, topic, id, partition);
+    if (!p) {
+      throw ClusterError(channel.peer(), fmt::format("{} answered Fetch without partition {}",
+                                                     channel.peer(), where));
+    }
+    if (p->error_code != 0) {
+      std::string leader_hint;
+      if (p->current_leader_id >= 0)
+        leader_hint = fmt::format(" (it names broker {} leader, epoch {})", p->current_leader_id,
+                                  p->current_leader_epoch);
+      throw ClusterError(channel.peer(),
+                         fmt::format("{} (broker {}) answered Fetch of {} at offset {} with {}{}",
+                                     channel.peer(), leader, where, offset,
+                                     protocol::error_code_name(p->error_code), leader_hint));
+    }
+    out.high_watermark = p->high_watermark;
+    out.log_start_offset = p->log_start_offset;
+
+    const FetchedBatches fetched = read_fetched_batches(p->records);
+    for (const auto& h : fetched.batches) {
+      if (from >= until || h.base_offset >= until) break;
+      out.batches.push_back(
+          {h.base_offset, h.last_offset(), h.records_count, h.crc, h.partition_leader_epoch});
+    }
+    std::int64_t next = fetched.batches.empty() ? offset : fetched.batches.back().next_offset();
+    switch (fetched.stop) {
+      case FetchedBatches::Stop::kEnd:
+        break;
+      case FetchedBatches::Stop::kPartial:
+        // The answer's size limit cut the last batch: the next round starts with it.
+        if (fetched.stop_offset > next) next = fetched.stop_offset;
+        break;
+      case FetchedBatches::Stop::kLegacy:
+        out.notes.push_back(fmt::format(
+            "{} at offset {}: a legacy message set (magic {}) follows, whose entries are not "
+            "record batches; read stopped there",
+            where, fetched.stop_offset, fetched.stop_magic));
+        return out;
+      case FetchedBatches::Stop::kCorrupt:
+        out.notes.push_back(
+            fmt::format("{} at offset {}: the leader's batch is corrupt ({}); read "
+                        "stopped there",
+                        where, fetched.stop_offset, fetched.damage));
+        return out;
+    }
+    if (next >= until) {
+      out.complete = true;
+      return out;
+    }
+    if (next >= out.high_watermark) {
+      const std::string rest = until == std::numeric_limits<std::int64_t>::max()
+                                   ? fmt::format("offsets from {} on", next)
+                                   : fmt::format("offsets {} to {}", next, until - 1);
+      out.notes.push_back(
+          fmt::format("{}: a consumer reads only below the high watermark {}, so {} were not read",
+                      where, out.high_watermark, rest));
+      return out;
+    }
+    if (next <= offset) {
+      out.notes.push_back(fmt::format(
+          "{}: the leader returned no whole batch at offset {} (high watermark {}); read stopped",
+          where, offset, out.high_watermark));
+      return out;
+    }
+    offset = next;
+  }
+  out.notes.push_back(fmt::format("{}: read stopped after {} Fetch rounds of {} bytes at offset {}",
+                                  where, kLeaderFetchRounds, kLeaderFetchBytes, offset));
+  return out;
 }
 
 }  // namespace kepoch::cluster

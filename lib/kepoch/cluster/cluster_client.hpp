@@ -34,6 +34,24 @@ struct ViewRequest {
   bool log_dirs = true;  // DescribeLogDirs on each broker
 };
 
+// A record batch as a partition leader holds it, from its header (format/record_batch.hpp).
+struct LeaderBatch {
+  std::int64_t base_offset;
+  std::int64_t last_offset;
+  std::int32_t records;
+  std::uint32_t crc;
+  std::int32_t partition_leader_epoch;
+};
+
+// The leader's batches over an offset range, as a consumer's Fetch returns them.
+struct LeaderBatches {
+  std::vector<LeaderBatch> batches;
+  bool complete;  // false: the batches stop short of the range's end (notes say why)
+  std::int64_t high_watermark;
+  std::int64_t log_start_offset;
+  std::vector<std::string> notes;
+};
+
 class ClusterClient {
  public:
   explicit ClusterClient(ConnectionSettings settings);
@@ -47,6 +65,19 @@ class ClusterClient {
   // broker that cannot be reached throws ClusterError.
   std::vector<protocol::EpochEndOffset> end_offsets_for(
       std::int32_t leader, const std::vector<protocol::EpochQuery>& queries);
+
+  // The headers of the batches broker `leader` holds of a partition from offset `from` on
+  // (the batch holding `from` first) up to `until` (exclusive), read with consumer Fetch
+  // requests (1 MiB each, 1000 at most): what a restarting follower fetches again after
+  // truncating to `from`. A consumer reads only below the high watermark, so a range past it
+  // is incomplete, with a note; so is one that meets a legacy v0/v1 message set or a corrupt
+  // batch. `topic_id` (Kafka's base64) is needed by Fetch v13+; without it v12 is used.
+  // `leader_epoch` fences a stale leader (-1: not checked). ClusterError for an unreachable
+  // broker or a partition error (NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH,
+  // OFFSET_OUT_OF_RANGE, ...), naming the error.
+  LeaderBatches leader_batches(std::int32_t leader, const std::string& topic,
+                               const std::string& topic_id, std::int32_t partition,
+                               std::int32_t leader_epoch, std::int64_t from, std::int64_t until);
 
  private:
   protocol::Struct send_metadata_request();

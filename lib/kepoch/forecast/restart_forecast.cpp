@@ -198,11 +198,33 @@ bool ask_round(std::vector<PartitionRestart>& restarts, cluster::ClusterClient& 
   return !by_leader.empty();
 }
 
+// The leader's batches over [from, until) as BatchRange lists them; incomplete (with a
+// warning) when the Fetch stops short or fails.
+BatchRange fetch_leader_batches(cluster::ClusterClient& client, const live::PartitionView& p,
+                                const std::string& topic_id, std::int64_t from, std::int64_t until,
+                                std::vector<std::string>& warnings) {
+  BatchRange out;
+  try {
+    const cluster::LeaderBatches got = client.leader_batches(
+        p.leader, p.topic, topic_id, p.partition, p.leader_epoch, from, until);
+    for (const auto& b : got.batches)
+      out.batches.push_back({b.base_offset, b.last_offset, b.records, b.crc});
+    out.batches_complete = got.complete;
+    for (const auto& n : got.notes)
+      warnings.push_back(fmt::format("{}-{}: {}", p.topic, p.partition, n));
+  } catch (const cluster::ClusterError& e) {
+    out.batches_complete = false;
+    warnings.push_back(
+        fmt::format("{}-{}: the leader's batches: {}", p.topic, p.partition, e.what()));
+  }
+  return out;
+}
+
 }  // namespace
 
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
-                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
-                                 const LiveBatchLookup& leader_batches) {
+                                 std::optional<std::int32_t> broker,
+                                 cluster::ClusterClient& client) {
   RestartForecast out;
   out.log_dir = log_dir;
   if (!broker) broker = broker_id_of_replica_dir(log_dir);
@@ -241,12 +263,17 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
           "{}-{}: the leader's log start offset is unknown (ListOffsets failed); taken as 0",
           r.replica.topic, r.replica.partition));
     const live::PartitionView& partition = *r.live;
+    const live::TopicView* topic = view.find_topic(partition.topic);
+    const std::string topic_id = topic ? topic->topic_id : "";
     const LeaderBatchLookup batches = [&](std::int64_t from, std::int64_t until) {
-      return leader_batches(partition, from, until);
+      return fetch_leader_batches(client, partition, topic_id, from, until, out.warnings);
     };
-    r.forecast = forecast_replica(r.answers, batches,
-                                  fmt::format("leader broker {} did not return", partition.leader),
-                                  r.replica, TruncationMode::fetch);
+    r.forecast = forecast_replica(
+        r.answers, batches,
+        fmt::format("a consumer Fetch from leader broker {} (it reads below the high "
+                    "watermark) did not return",
+                    partition.leader),
+        r.replica, TruncationMode::fetch);
   }
   return out;
 }

@@ -23,7 +23,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -88,15 +87,13 @@ struct RestartForecast {
   int rounds = 0;                            // OffsetForLeaderEpoch rounds
 };
 
-// The leader's batches of a partition from an offset (live: a consumer Fetch), for telling
-// lost records from those fetched again. Called only for replicas that lose something.
-using LiveBatchLookup = std::function<BatchRange(const live::PartitionView& partition,
-                                                 std::int64_t from, std::int64_t until)>;
-
 // Reads the log dir (InputError when it cannot), the cluster (ClusterError), asks the
-// leaders, and forecasts every replica. `broker` overrides meta.properties' node.id.
+// leaders, and forecasts every replica. `broker` overrides meta.properties' node.id. For a
+// replica that would lose batches, the leader's batches over that range are read with a
+// consumer Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same
+// offsets and CRC) from those lost.
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
-                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
-                                 const LiveBatchLookup& leader_batches);
+                                 std::optional<std::int32_t> broker,
+                                 cluster::ClusterClient& client);
 
 }  // namespace kepoch::forecast

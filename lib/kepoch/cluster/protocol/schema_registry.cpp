@@ -13,7 +13,7 @@ namespace {
 
 using namespace tables;
 
-constexpr std::array<const MessageSchema*, 20> kSchemas = {
+constexpr std::array<const MessageSchema*, 22> kSchemas = {
     &kApiVersionsRequest,
     &kApiVersionsResponse,
     &kMetadataRequest,
@@ -34,6 +34,8 @@ constexpr std::array<const MessageSchema*, 20> kSchemas = {
     &kSaslHandshakeResponse,
     &kSaslAuthenticateRequest,
     &kSaslAuthenticateResponse,
+    &kFetchRequest,
+    &kFetchResponse,
 };
 
 }  // namespace

@@ -28,5 +28,7 @@ extern const MessageSchema kSaslHandshakeRequest;
 extern const MessageSchema kSaslHandshakeResponse;
 extern const MessageSchema kSaslAuthenticateRequest;
 extern const MessageSchema kSaslAuthenticateResponse;
+extern const MessageSchema kFetchRequest;
+extern const MessageSchema kFetchResponse;
 
 }  // namespace kepoch::cluster::protocol::tables

@@ -286,7 +286,7 @@ TEST_CASE("A version outside the schema's is refused on both sides", "[protocol]
   CHECK_THROWS_AS(encode_body(ApiKey::kListOffsets, MessageKind::kRequest, 11,
                               make_request_body(ApiKey::kListOffsets)),
                   ProtocolError);
-  CHECK_THROWS_AS(make_request_body(ApiKey::kFetch), ProtocolError);
+  CHECK_THROWS_AS(make_request_body(ApiKey::kProduce), ProtocolError);
   CHECK_THROWS_AS(peek_correlation_id(bytes_of({0, 0, 1})), ProtocolError);
   CHECK(peek_correlation_id(bytes_of({0, 0, 1, 2, 9})) == 258);
 }

@@ -53,7 +53,7 @@ void check_struct(const StructSchema& s, const MessageSchema& m) {
 }  // namespace
 
 TEST_CASE("Every schema table is well formed", "[protocol]") {
-  CHECK(all_schemas().size() == 20);
+  CHECK(all_schemas().size() == 22);
   for (const MessageSchema* m : all_schemas()) {
     const std::string suffix = m->kind == MessageKind::kRequest ? "Request" : "Response";
     INFO(m->body.name);
@@ -62,9 +62,9 @@ TEST_CASE("Every schema table is well formed", "[protocol]") {
     CHECK(&schema_for(m->api_key, m->kind) == m);
     check_struct(m->body, *m);
   }
-  CHECK(find_schema(ApiKey::kFetch, MessageKind::kRequest) == nullptr);
-  CHECK_THROWS_WITH(schema_for(ApiKey::kFetch, MessageKind::kResponse),
-                    "Fetch: kepoch has no schema for Fetch (api key 1) responses");
+  CHECK(find_schema(ApiKey::kProduce, MessageKind::kRequest) == nullptr);
+  CHECK_THROWS_WITH(schema_for(ApiKey::kProduce, MessageKind::kResponse),
+                    "Produce: kepoch has no schema for Produce (api key 0) responses");
 }
 
 TEST_CASE("API keys are Kafka's numbers and names", "[protocol]") {
@@ -87,7 +87,7 @@ TEST_CASE("kepoch speaks each API's valid versions and picks the highest shared 
   REQUIRE(metadata);
   CHECK(metadata->lowest == 0);
   CHECK(metadata->highest == 13);
-  CHECK(supported_versions(ApiKey::kFetch) == std::nullopt);
+  CHECK(supported_versions(ApiKey::kProduce) == std::nullopt);
 
   CHECK(pick_version(ApiKey::kMetadata, 0, 12) == 12);
   CHECK(pick_version(ApiKey::kMetadata, 0, 20) == 13);
@@ -96,7 +96,9 @@ TEST_CASE("kepoch speaks each API's valid versions and picks the highest shared 
   CHECK(pick_version(ApiKey::kOffsetForLeaderEpoch, 0, 1) == std::nullopt);
   CHECK(pick_version(ApiKey::kOffsetForLeaderEpoch, 0, 3) == 3);
   CHECK(pick_version(ApiKey::kDescribeTopicPartitions, 0, 0) == 0);
-  CHECK(pick_version(ApiKey::kFetch, 0, 17) == std::nullopt);
+  CHECK(pick_version(ApiKey::kFetch, 0, 17) == 17);
+  CHECK(pick_version(ApiKey::kFetch, 0, 3) == std::nullopt);  // kepoch: 4..18, as Kafka 4
+  CHECK(pick_version(ApiKey::kProduce, 0, 12) == std::nullopt);
   CHECK(pick_version(ApiKey::kMetadata, 14, 20) == std::nullopt);
 }
 
@@ -114,5 +116,8 @@ TEST_CASE("Header versions follow ApiMessageType", "[protocol]") {
   CHECK(response_header_version(ApiKey::kSaslHandshake, 1) == 0);
   CHECK(request_header_version(ApiKey::kDescribeTopicPartitions, 0) == 2);
   CHECK_THROWS_AS(request_header_version(ApiKey::kMetadata, 14), ProtocolError);
-  CHECK_THROWS_AS(response_header_version(ApiKey::kFetch, 4), ProtocolError);
+  CHECK(request_header_version(ApiKey::kFetch, 11) == 1);
+  CHECK(request_header_version(ApiKey::kFetch, 12) == 2);
+  CHECK_THROWS_AS(response_header_version(ApiKey::kFetch, 3), ProtocolError);
+  CHECK_THROWS_AS(response_header_version(ApiKey::kProduce, 4), ProtocolError);
 }

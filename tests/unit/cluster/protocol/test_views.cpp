@@ -12,6 +12,7 @@
 #include "kepoch/cluster/protocol/describe_log_dirs.hpp"
 #include "kepoch/cluster/protocol/describe_topic_partitions.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/cluster/protocol/fetch.hpp"
 #include "kepoch/cluster/protocol/list_offsets.hpp"
 #include "kepoch/cluster/protocol/metadata.hpp"
 #include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
@@ -320,4 +321,60 @@ TEST_CASE("SASL request builders and response views", "[protocol]") {
   const auto nulls = SaslAuthenticateResponse::from(response("SaslAuthenticate", 1, "nulls"));
   CHECK(nulls.error_message == std::nullopt);
   CHECK(nulls.auth_bytes.empty());
+}
+
+TEST_CASE("Fetch request builder (Kafka's consumer request) and response view", "[protocol]") {
+  const Uuid id1 = parse_uuid("ASNFZ4mrze_-3LqYdlQyEA").uuid;
+  const Uuid id2 = parse_uuid("f_________8AAAAAAAAAAQ").uuid;
+  // What ProtocolVectors' consumer case gives FetchRequest.Builder.forConsumer.
+  const std::vector<FetchQuery> queries = {{kTopic, id1, 0, 42, 1048576, 7},
+                                           {kTopic, id1, 3, 0, 65536, -1},
+                                           {"other.topic", id2, 1, 0x123456789a, 1048576, 0}};
+  FetchOptions options;
+  options.max_bytes = 1048576;
+  // Names below v13, ids from v13, replica id -1 in the body (v4-14) or in no tagged
+  // replica state (v15+): the same bytes as Kafka's consumer, in every version.
+  for (int v = 4; v <= 18; ++v)
+    check_request("Fetch", v, make_fetch_request(queries, options), "consumer");
+
+  const auto r = FetchResponse::from(response("Fetch", 18));
+  CHECK(r.throttle_time_ms == 4);
+  CHECK(r.error_code == errors::kFetchSessionIdNotFound);
+  CHECK(r.session_id == 0x1234);
+  REQUIRE(r.partitions.size() == 3);
+  const auto& p0 = r.partitions[0];
+  CHECK(p0.topic.empty());  // v13+ names topics by id only
+  CHECK(p0.topic_id == id1);
+  CHECK(p0.partition == 0);
+  CHECK(p0.error_code == 0);
+  CHECK(p0.high_watermark == 46);
+  CHECK(p0.last_stable_offset == 45);
+  CHECK(p0.log_start_offset == 3);
+  CHECK(p0.preferred_read_replica == 2);
+  CHECK(p0.current_leader_id == -1);
+  CHECK(p0.records.size() == 85 + 12 + 64 + 12 + 30);  // two whole batches and 30 bytes
+  const auto& p7 = r.partitions[1];
+  CHECK(p7.partition == 7);
+  CHECK(p7.error_code == errors::kNotLeaderOrFollower);
+  CHECK(p7.current_leader_id == 3);
+  CHECK(p7.current_leader_epoch == 9);
+  CHECK(p7.records.empty());
+  const auto& p2 = r.partitions[2];
+  CHECK(p2.topic_id == id2);
+  CHECK(p2.error_code == errors::kOffsetOutOfRange);
+  CHECK(p2.high_watermark == 100);
+  CHECK(p2.log_start_offset == 50);
+  CHECK(p2.records.empty());  // null
+
+  // Below v13 topics are named; fields a version lacks read as Kafka's defaults.
+  const auto v4 = FetchResponse::from(response("Fetch", 4));
+  CHECK(v4.partitions.at(0).topic == kTopic);
+  CHECK(v4.partitions[0].topic_id.is_zero());
+  CHECK(v4.partitions[0].log_start_offset == -1);
+  CHECK(v4.partitions[0].preferred_read_replica == -1);
+  CHECK(v4.partitions[1].current_leader_id == -1);
+  CHECK(v4.error_code == 0);
+  CHECK(v4.session_id == 0);
+  CHECK(v4.partitions[0].records == p0.records);
+  CHECK(FetchResponse::from(response("Fetch", 12, "nulls")).partitions.at(0).records.empty());
 }
