@@ -227,6 +227,7 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
                                  cluster::ClusterClient& client) {
   RestartForecast out;
   out.log_dir = log_dir;
+  ReplicaSource source = load_replica_source(log_dir.string());
   if (!broker) broker = broker_id_of_replica_dir(log_dir);
   if (!broker)
     throw UsageError(fmt::format(
@@ -234,7 +235,6 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
         "--broker",
         log_dir.string()));
   out.broker = *broker;
-  ReplicaSource source = load_replica_source(log_dir.string());
   out.notes = source.notes;
 
   const live::ClusterView view = client.read_view(cluster::ViewRequest{
