@@ -147,3 +147,33 @@ TEST_CASE("table stream: columns from the first element, widths widen, nested li
         "  \xc3\xa9   y\n"
         "batch_count     3\n");
 }
+
+TEST_CASE("table stream: min_column_width widens a column from the header on",
+          "[report][object_writer]") {
+  std::ostringstream out, err;
+  auto s = kepoch::report::make_stream(kepoch::report::Format::table, out, err, {});
+  s->begin_item(Value::object().set("file", "a.log"), "records");
+  s->min_column_width("type", 8);
+  s->min_column_width("absent", 20);
+  s->write_element([](ObjectWriter& w) {
+    w.string("type", "Topic");
+    w.integer("offset", 1);
+  });
+  s->element(Value::object().set("type", "Partition").set("offset", 2));
+  s->end_item(Value::object());
+  // A second list forgets the hints.
+  s->begin_item(Value::object().set("file", "b.log"), "records");
+  s->element(Value::object().set("type", "Topic").set("offset", 3));
+  s->end_item(Value::object());
+  CHECK(out.str() ==
+        "file            a.log\n"
+        "records:\n"
+        "  TYPE      OFFSET\n"
+        "  Topic     1\n"
+        "  Partition  2\n"
+        "\n"
+        "file            b.log\n"
+        "records:\n"
+        "  TYPE   OFFSET\n"
+        "  Topic  3\n");
+}
