@@ -175,10 +175,19 @@ def report(results_path, machine_path, out_path):
         if not c:
             return "-"
         return "%.0f%% of cat (wall), %.0f%% (CPU)" % (100 * c["median_s"] / r["median_s"], 100 * cpu(c) / max(cpu(r), 1e-9))
-    one = [n for n in ("cat-big", "inspect-big", "inspect-big-baseline", "verify-big", "verify-big-baseline",
-                       "dump-headers-big", "dump-headers-big-baseline") if n in by]
+    one = [n for n in ("cat-big", "inspect-big", "verify-big", "dump-headers-big") if n in by]
     table("One partition on one core: header walk and full verification vs `cat` of the same .log files",
           one, vs_cat, "vs page-cache read")
+
+    def vs_baseline(r):
+        b = by.get(r["name"] + "-baseline")
+        if not b:
+            return "(before)"
+        return "%.1fx less CPU time, %.1fx less wall time" % (cpu(b) / max(cpu(r), 1e-9),
+                                                             b["median_s"] / r["median_s"])
+    pairs = [x for n in by if n.endswith("-baseline") and n[:-9] in by for x in (n, n[:-9])]
+    table("Before and after: the `--baseline` binary and this one on the same files, in the same run",
+          pairs, vs_baseline, "after vs before")
 
     size_names = []
     for s in m.get("sizes", []):

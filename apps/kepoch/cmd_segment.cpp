@@ -62,7 +62,9 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
                         report::batch_table_columns());
       started = true;
     }
-    stream.element(report::batch_value(b, options.records, data_format(o)));
+    stream.write_element([&](report::ObjectWriter& w) {
+      report::write_batch(w, b, options.records, data_format(o));
+    });
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });

@@ -14,33 +14,48 @@
 namespace kepoch {
 namespace {
 
-// The output under its bound; every codec grows it only through here.
+// The output under its bound; every codec grows it only through here. It is written into
+// the caller's vector, whose bytes (and capacity) are reused: the vector only grows while
+// decoding, and finish() cuts it to the output.
 class Output {
  public:
-  Output(std::string_view codec, std::size_t max) : codec_(codec), max_(max) {}
+  Output(std::string_view codec, std::size_t max, std::vector<std::uint8_t>& bytes)
+      : codec_(codec), max_(max), bytes_(bytes) {}
 
-  std::size_t room() const { return max_ - bytes_.size(); }
+  std::size_t room() const { return max_ - size_; }
 
   // n more bytes at the end (uninitialised), or FormatError at `position`.
   std::uint8_t* grow(std::size_t n, std::uint64_t position) {
     if (n > room()) exceeded(position);
-    bytes_.resize(bytes_.size() + n);
-    return bytes_.data() + bytes_.size() - n;
+    std::uint8_t* p = spare(n);
+    size_ += n;
+    return p;
   }
-  void shrink(std::size_t n) { bytes_.resize(bytes_.size() - n); }
+  void shrink(std::size_t n) { size_ -= n; }
   void append(const std::uint8_t* p, std::size_t n, std::uint64_t position) {
     std::copy_n(p, n, grow(n, position));
+  }
+  // n writable bytes after the output, not part of it until commit(): a decoder writes there
+  // directly, then commits what it produced (FormatError at `position` past the bound).
+  std::uint8_t* spare(std::size_t n) {
+    if (bytes_.size() < size_ + n) bytes_.resize(size_ + n);
+    return bytes_.data() + size_;
+  }
+  void commit(std::size_t n, std::uint64_t position) {
+    if (n > room()) exceeded(position);
+    size_ += n;
   }
   [[noreturn]] void exceeded(std::uint64_t position) const {
     throw FormatError(
         position, fmt::format("{}: decompressed size exceeds max_output ({} bytes)", codec_, max_));
   }
-  std::vector<std::uint8_t> take() { return std::move(bytes_); }
+  void finish() { bytes_.resize(size_); }
 
  private:
   std::string_view codec_;
   std::size_t max_;
-  std::vector<std::uint8_t> bytes_;
+  std::vector<std::uint8_t>& bytes_;
+  std::size_t size_ = 0;
 };
 
 std::uint32_t load_le32(const std::uint8_t* p) {
@@ -104,17 +119,18 @@ std::size_t gzip_inflate(std::span<const std::uint8_t> in, std::size_t pos, std:
   const std::size_t avail = std::min<std::size_t>(in.size() - pos, UINT_MAX);
   z.next_in = const_cast<Bytef*>(in.data() + pos);
   z.avail_in = static_cast<uInt>(avail);
-  std::array<std::uint8_t, 32 * 1024> chunk;
+  constexpr uInt kChunk = 32 * 1024;  // inflated per call, straight into the output
   crc = 0;
   size = 0;
   for (;;) {
-    z.next_out = chunk.data();
-    z.avail_out = static_cast<uInt>(chunk.size());
+    std::uint8_t* chunk = out.spare(kChunk);
+    z.next_out = chunk;
+    z.avail_out = kChunk;
     const int rc = inflate(&z, Z_NO_FLUSH);
     const std::size_t at = pos + avail - z.avail_in;
-    const auto produced = static_cast<uInt>(chunk.size() - z.avail_out);
-    out.append(chunk.data(), produced, base + at);
-    crc = static_cast<std::uint32_t>(crc32(crc, chunk.data(), produced));
+    const uInt produced = kChunk - z.avail_out;
+    out.commit(produced, base + at);
+    crc = static_cast<std::uint32_t>(crc32(crc, chunk, produced));
     size += produced;
     if (rc == Z_STREAM_END) return at;
     if (rc == Z_OK) continue;
@@ -128,9 +144,7 @@ std::size_t gzip_inflate(std::span<const std::uint8_t> in, std::size_t pos, std:
   }
 }
 
-std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> in, std::uint64_t base,
-                                 std::size_t max_output) {
-  Output out("gzip", max_output);
+void gunzip(std::span<const std::uint8_t> in, std::uint64_t base, Output& out) {
   std::size_t pos = 0;
   for (bool first = true;; first = false) {
     try {
@@ -152,7 +166,6 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> in, std::uint64_t
     pos += 8;
     if (pos == in.size()) break;
   }
-  return out.take();
 }
 
 // ---- snappy -----------------------------------------------------------------------------------
@@ -199,13 +212,11 @@ bool xerial_inner_header(ByteReader& r) {
   return true;
 }
 
-std::vector<std::uint8_t> unsnappy(std::span<const std::uint8_t> in, std::uint64_t base,
-                                   std::size_t max_output) {
-  Output out("snappy", max_output);
+void unsnappy(std::span<const std::uint8_t> in, std::uint64_t base, Output& out) {
   if (in.empty()) throw FormatError(base, "snappy: empty payload (Cannot decompress empty stream)");
   if (in.size() < 16 || !std::equal(kXerialMagic.begin(), kXerialMagic.end(), in.begin())) {
     snappy_block(in, base, out);
-    return out.take();
+    return;
   }
   ByteReader r(in.subspan(16), base + 16);
   while (r.remaining() >= 4) {
@@ -227,7 +238,6 @@ std::vector<std::uint8_t> unsnappy(std::span<const std::uint8_t> in, std::uint64
     const std::uint64_t data_at = r.position();
     snappy_block(r.bytes(length, "snappy: xerial block"), data_at, out);
   }
-  return out.take();
 }
 
 // ---- lz4 --------------------------------------------------------------------------------------
@@ -315,9 +325,7 @@ void lz4_compressed_block(std::span<const std::uint8_t> data, std::uint64_t posi
                                           data.size(), max_block));
 }
 
-std::vector<std::uint8_t> unlz4(std::span<const std::uint8_t> in, std::uint64_t base,
-                                std::size_t max_output, LegacyLz4 legacy) {
-  Output out("lz4", max_output);
+void unlz4(std::span<const std::uint8_t> in, std::uint64_t base, Output& out, LegacyLz4 legacy) {
   ByteReader r(in, base);
   const std::size_t max_block = lz4_header(in, r, legacy);
   const bool block_checksums = in[4] & 0x10, content_checksum = in[4] & 0x04;
@@ -358,7 +366,6 @@ std::vector<std::uint8_t> unlz4(std::span<const std::uint8_t> in, std::uint64_t 
     }
   }
   if (content_checksum) r.skip(4, "lz4: content checksum");  // not verified, as in Kafka
-  return out.take();
 }
 
 // ---- zstd -------------------------------------------------------------------------------------
@@ -367,23 +374,28 @@ std::vector<std::uint8_t> unlz4(std::span<const std::uint8_t> in, std::uint64_t 
 // up. Input that ends inside a frame is an error ("Truncated source"); empty input is an empty
 // stream; anything that is not a frame is an error.
 
-std::vector<std::uint8_t> unzstd(std::span<const std::uint8_t> in, std::uint64_t base,
-                                 std::size_t max_output) {
-  Output out("zstd", max_output);
-  const std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
-                                                                         ZSTD_freeDStream);
+// One decoder per thread, reset for each payload: a new one per batch allocated (and paged in)
+// its window buffers every time.
+ZSTD_DStream* zstd_stream() {
+  thread_local const std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> ds(
+      ZSTD_createDStream(), ZSTD_freeDStream);
   if (!ds || ZSTD_isError(ZSTD_initDStream(ds.get()))) throw std::bad_alloc();
-  std::vector<std::uint8_t> chunk(ZSTD_DStreamOutSize());
+  return ds.get();
+}
+
+void unzstd(std::span<const std::uint8_t> in, std::uint64_t base, Output& out) {
+  ZSTD_DStream* ds = zstd_stream();
+  const std::size_t chunk = ZSTD_DStreamOutSize();  // decoded per call, straight into the output
   ZSTD_inBuffer src{in.data(), in.size(), 0};
   std::size_t hint = 0;  // 0: between frames
   while (src.pos < src.size || hint != 0) {
-    ZSTD_outBuffer dst{chunk.data(), chunk.size(), 0};
+    ZSTD_outBuffer dst{out.spare(chunk), chunk, 0};
     const std::size_t before = src.pos;
-    hint = ZSTD_decompressStream(ds.get(), &dst, &src);
+    hint = ZSTD_decompressStream(ds, &dst, &src);
     if (ZSTD_isError(hint)) {
       throw FormatError(base + src.pos, fmt::format("zstd: {}", ZSTD_getErrorName(hint)));
     }
-    out.append(chunk.data(), dst.pos, base + src.pos);
+    out.commit(dst.pos, base + src.pos);
     if (src.pos == src.size && dst.pos < dst.size && hint != 0) {
       throw FormatError(base + src.size, "zstd: input ends inside a frame (Truncated source)");
     }
@@ -391,7 +403,6 @@ std::vector<std::uint8_t> unzstd(std::span<const std::uint8_t> in, std::uint64_t
       throw FormatError(base + src.pos, "zstd: decoder made no progress");
     }
   }
-  return out.take();
 }
 
 std::uint32_t rotl32(std::uint32_t x, int r) {
@@ -421,25 +432,47 @@ std::optional<CompressionType> compression_from_attributes(int codec_bits) {
   return static_cast<CompressionType>(codec_bits);
 }
 
+namespace {
+
+void decode(CompressionType type, std::span<const std::uint8_t> input, std::uint64_t base_position,
+            Output& out, LegacyLz4 legacy) {
+  switch (type) {
+    case CompressionType::none:
+      return out.append(input.data(), input.size(),
+                        base_position + std::min(input.size(), out.room()));
+    case CompressionType::gzip:
+      return gunzip(input, base_position, out);
+    case CompressionType::snappy:
+      return unsnappy(input, base_position, out);
+    case CompressionType::lz4:
+      return unlz4(input, base_position, out, legacy);
+    case CompressionType::zstd:
+      return unzstd(input, base_position, out);
+  }
+  throw FormatError(base_position, "unknown compression type");
+}
+
+}  // namespace
+
+void decompress_into(CompressionType type, std::span<const std::uint8_t> input,
+                     std::uint64_t base_position, std::size_t max_output,
+                     std::vector<std::uint8_t>& output, LegacyLz4 legacy) {
+  Output out(compression_name(type), max_output, output);
+  try {
+    decode(type, input, base_position, out, legacy);
+  } catch (...) {
+    output.clear();
+    throw;
+  }
+  out.finish();
+}
+
 std::vector<std::uint8_t> decompress(CompressionType type, std::span<const std::uint8_t> input,
                                      std::uint64_t base_position, std::size_t max_output,
                                      LegacyLz4 legacy) {
-  switch (type) {
-    case CompressionType::none: {
-      Output out("none", max_output);
-      out.append(input.data(), input.size(), base_position + std::min(input.size(), max_output));
-      return out.take();
-    }
-    case CompressionType::gzip:
-      return gunzip(input, base_position, max_output);
-    case CompressionType::snappy:
-      return unsnappy(input, base_position, max_output);
-    case CompressionType::lz4:
-      return unlz4(input, base_position, max_output, legacy);
-    case CompressionType::zstd:
-      return unzstd(input, base_position, max_output);
-  }
-  throw FormatError(base_position, "unknown compression type");
+  std::vector<std::uint8_t> output;
+  decompress_into(type, input, base_position, max_output, output, legacy);
+  return output;
 }
 
 // XXH32 (github.com/Cyan4973/xxHash, the 32-bit variant): 4 lanes over 16-byte stripes, then

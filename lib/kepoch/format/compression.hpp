@@ -36,6 +36,11 @@ enum class LegacyLz4 { no, yes };
 std::vector<std::uint8_t> decompress(CompressionType type, std::span<const std::uint8_t> input,
                                      std::uint64_t base_position, std::size_t max_output,
                                      LegacyLz4 legacy = LegacyLz4::no);
+// The same into `output`, whose content it replaces (and whose capacity it reuses, so a
+// caller decoding batch after batch allocates once); on FormatError `output` is left empty.
+void decompress_into(CompressionType type, std::span<const std::uint8_t> input,
+                     std::uint64_t base_position, std::size_t max_output,
+                     std::vector<std::uint8_t>& output, LegacyLz4 legacy = LegacyLz4::no);
 
 // XXH32 (the LZ4 frame's header and block checksums); exposed for tests.
 std::uint32_t xxh32(std::span<const std::uint8_t> data, std::uint32_t seed = 0);

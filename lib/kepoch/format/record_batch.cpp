@@ -77,15 +77,28 @@ std::uint32_t compute_batch_crc(const BatchHeader& header, std::span<const std::
   return static_cast<std::uint32_t>(::crc32(0, covered.data(), static_cast<uInt>(covered.size())));
 }
 
-std::optional<std::string> validate_batch(const BatchHeader& header,
-                                          std::span<const std::uint8_t> entry) {
+namespace {
+
+std::optional<std::string> size_error(const BatchHeader& header) {
   if (header.is_v2() && header.size_in_bytes() < kBatchHeaderSize) {
     return fmt::format(
         "Record batch is corrupt (the size {} is smaller than the minimum allowed "
         "overhead {})",
         header.size_in_bytes(), kBatchHeaderSize);
   }
-  const std::uint32_t computed = compute_batch_crc(header, entry);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> validate_batch(const BatchHeader& header,
+                                          std::span<const std::uint8_t> entry) {
+  if (auto error = size_error(header)) return error;
+  return validate_batch(header, compute_batch_crc(header, entry));
+}
+
+std::optional<std::string> validate_batch(const BatchHeader& header, std::uint32_t computed) {
+  if (auto error = size_error(header)) return error;
   if (computed != header.crc) {
     return fmt::format("Record is corrupt (stored crc = {}, computed crc = {})", header.crc,
                        computed);

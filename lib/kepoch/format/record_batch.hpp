@@ -77,6 +77,8 @@ BatchHeader read_batch_header(std::span<const std::uint8_t> entry, std::uint64_t
 // Returns nullopt when valid, else Kafka's message.
 std::optional<std::string> validate_batch(const BatchHeader& header,
                                           std::span<const std::uint8_t> entry);
+// The same given the entry's computed checksum (compute_batch_crc), for callers that keep it.
+std::optional<std::string> validate_batch(const BatchHeader& header, std::uint32_t computed_crc);
 // The checksum Kafka computes for the entry (CRC-32C for v2, CRC-32 for legacy).
 std::uint32_t compute_batch_crc(const BatchHeader& header, std::span<const std::uint8_t> entry);
 

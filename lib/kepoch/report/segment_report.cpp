@@ -51,18 +51,6 @@ std::string as_base64(std::span<const std::uint8_t> b) {
   return out;
 }
 
-Value data_value(const std::optional<std::span<const std::uint8_t>>& b, DataFormat f) {
-  if (!b) return Value();
-  switch (f) {
-    case DataFormat::hex:
-      return as_hex(*b);
-    case DataFormat::base64:
-      return as_base64(*b);
-    default:
-      return as_text(*b);
-  }
-}
-
 Value voter_value(const ControlVoter& v) {
   Value endpoints = Value::array();
   for (const auto& e : v.endpoints)
@@ -139,25 +127,55 @@ Value control_value(const DumpedControl& d) {
 
 namespace {
 
-Value record_value(const Record& r, const DumpedControl* control, DataFormat data) {
-  Value v = Value::object()
-                .set("offset", r.offset)
-                .set("timestamp", r.timestamp)
-                .set("sequence", r.sequence)
-                .set("size", r.size_in_bytes)
-                .set("key_size", r.key ? static_cast<std::int64_t>(r.key->size()) : -1)
-                .set("value_size", r.value ? static_cast<std::int64_t>(r.value->size()) : -1)
-                .set("headers", static_cast<std::int64_t>(r.headers.size()));
-  if (r.magic < 2) {
-    v.set("magic", r.magic)
-        .set("timestamp_type", r.timestamp_type)
-        .set("crc", r.crc)
-        .set("crc_valid", r.crc == r.computed_crc);
+void write_data(ObjectWriter& w, std::string_view key,
+                const std::optional<std::span<const std::uint8_t>>& b, DataFormat f) {
+  if (!b) return w.null(key);
+  switch (f) {
+    case DataFormat::hex:
+      return w.string(key, as_hex(*b));
+    case DataFormat::base64:
+      return w.string(key, as_base64(*b));
+    default:
+      return w.string(key, as_text(*b));
   }
-  if (control) v.set("control", control_value(*control));
-  if (data != DataFormat::none)
-    v.set("key", data_value(r.key, data)).set("value", data_value(r.value, data));
-  return v;
+}
+
+void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control, DataFormat data) {
+  w.integer("offset", r.offset);
+  w.integer("timestamp", r.timestamp);
+  w.integer("sequence", r.sequence);
+  w.integer("size", r.size_in_bytes);
+  w.integer("key_size", r.key ? static_cast<std::int64_t>(r.key->size()) : -1);
+  w.integer("value_size", r.value ? static_cast<std::int64_t>(r.value->size()) : -1);
+  w.integer("headers", static_cast<std::int64_t>(r.headers.size()));
+  if (r.magic < 2) {
+    w.integer("magic", r.magic);
+    w.string("timestamp_type", r.timestamp_type);
+    w.integer("crc", r.crc);
+    w.boolean("crc_valid", r.crc == r.computed_crc);
+  }
+  if (control) w.value("control", control_value(*control));
+  if (data != DataFormat::none) {
+    write_data(w, "key", r.key, data);
+    write_data(w, "value", r.value, data);
+  }
+}
+
+void write_records(ObjectWriter& w, const DumpedBatch& b, DataFormat data) {
+  w.begin_objects("records");
+  for (std::size_t i = 0; i < b.records.size(); ++i) {
+    w.begin_object();
+    write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data);
+    w.end_object();
+  }
+  w.end_objects();
+  if (b.records_error) w.string("records_error", *b.records_error);
+  if (!b.records_notes.empty()) {
+    Value notes = Value::array();
+    for (const auto& n : b.records_notes)
+      notes.push(n);
+    w.value("records_notes", notes);
+  }
 }
 
 }  // namespace
@@ -169,42 +187,36 @@ Value segment_fields(const std::string& file, std::optional<std::int64_t> base_o
       .set("base_offset", base_offset ? Value(*base_offset) : Value());
 }
 
-Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
+void write_batch(ObjectWriter& w, const DumpedBatch& b, bool with_records, DataFormat data) {
   const BatchHeader& h = b.header;
-  Value v = Value::object()
-                .set("position", h.position)
-                .set("size", h.size_in_bytes())
-                .set("base_offset", h.base_offset)
-                .set("last_offset", h.last_offset())
-                .set("count", h.is_v2() ? h.records_count : 1)
-                .set("partition_leader_epoch", h.partition_leader_epoch)
-                .set("magic", h.magic)
-                .set("crc", h.crc)
-                .set("crc_valid", b.crc_valid ? Value(*b.crc_valid) : Value())
-                .set("compression", codec_name(h.codec()))
-                .set("timestamp_type", h.log_append_time() ? "log-append-time" : "create-time")
-                .set("is_control", h.is_control())
-                .set("is_transactional", h.is_transactional())
-                .set("producer_id", h.producer_id)
-                .set("producer_epoch", h.producer_epoch)
-                .set("base_sequence", h.base_sequence)
-                .set("base_timestamp", h.base_timestamp)
-                .set("max_timestamp", h.max_timestamp);
-  if (with_records) {
-    Value records = Value::array();
-    for (std::size_t i = 0; i < b.records.size(); ++i)
-      records.push(
-          record_value(b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data));
-    v.set("records", std::move(records));
-    if (b.records_error) v.set("records_error", *b.records_error);
-    if (!b.records_notes.empty()) {
-      Value notes = Value::array();
-      for (const auto& n : b.records_notes)
-        notes.push(n);
-      v.set("records_notes", std::move(notes));
-    }
-  }
-  return v;
+  w.integer("position", static_cast<std::int64_t>(h.position));
+  w.integer("size", static_cast<std::int64_t>(h.size_in_bytes()));
+  w.integer("base_offset", h.base_offset);
+  w.integer("last_offset", h.last_offset());
+  w.integer("count", h.is_v2() ? h.records_count : 1);
+  w.integer("partition_leader_epoch", h.partition_leader_epoch);
+  w.integer("magic", h.magic);
+  w.integer("crc", h.crc);
+  if (b.crc_valid)
+    w.boolean("crc_valid", *b.crc_valid);
+  else
+    w.null("crc_valid");
+  w.string("compression", codec_name(h.codec()));
+  w.string("timestamp_type", h.log_append_time() ? "log-append-time" : "create-time");
+  w.boolean("is_control", h.is_control());
+  w.boolean("is_transactional", h.is_transactional());
+  w.integer("producer_id", h.producer_id);
+  w.integer("producer_epoch", h.producer_epoch);
+  w.integer("base_sequence", h.base_sequence);
+  w.integer("base_timestamp", h.base_timestamp);
+  w.integer("max_timestamp", h.max_timestamp);
+  if (with_records) write_records(w, b, data);
+}
+
+Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
+  ValueBuilder builder;
+  write_batch(builder, b, with_records, data);
+  return builder.take();
 }
 
 Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch>& bad) {

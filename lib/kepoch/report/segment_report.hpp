@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
@@ -26,6 +27,8 @@ namespace kepoch::report {
 enum class DataFormat { none, text, hex, base64 };
 
 Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset);
+// One batch, written member by member (for a stream's write_element), or as a Value.
+void write_batch(ObjectWriter& w, const DumpedBatch& batch, bool with_records, DataFormat data);
 Value batch_value(const DumpedBatch& batch, bool with_records, DataFormat data);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.

@@ -7,18 +7,27 @@
 #include <ostream>
 #include <sstream>
 
+#include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/render_detail.hpp"
+#include "kepoch/report/table_rows.hpp"
 
 namespace kepoch::report {
+
+void ReportStream::write_element(const std::function<void(ObjectWriter&)>& write) {
+  ValueBuilder builder;
+  write(builder);
+  element(builder.take());
+}
+
 namespace {
 
 using namespace detail;
 
-// JSON: the array and each item are written by hand; every member and element through
-// nlohmann, one element per line.
+// JSON: the array and each item are written by hand, every member through nlohmann, one
+// element per line (json_object_writer.hpp: nlohmann's text without its tree).
 class JsonStream : public ReportStream {
  public:
-  explicit JsonStream(std::ostream& out) : out_(out) {}
+  explicit JsonStream(std::ostream& out) : out_(out), writer_(text_) {}
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     out_ << (items_++ ? ",\n" : "[\n") << '{';
@@ -30,8 +39,14 @@ class JsonStream : public ReportStream {
     elements_ = 0;
   }
   void element(const Value& e) override {
-    out_ << (elements_++ ? ",\n" : "\n")
-         << to_json(e).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    write_element([&e](ObjectWriter& w) { w.members(e); });
+  }
+  void write_element(const std::function<void(ObjectWriter&)>& write) override {
+    text_ = elements_++ ? ",\n" : "\n";
+    writer_.begin();
+    write(writer_);
+    writer_.end();
+    out_ << text_;
   }
   void end_item(const Value& trailer) override {
     out_ << (elements_ ? "\n]" : "]");
@@ -54,6 +69,8 @@ class JsonStream : public ReportStream {
   std::ostream& out_;
   int items_ = 0;
   std::size_t elements_ = 0;
+  std::string text_;  // the element being written
+  JsonObjectWriter writer_;
 };
 
 // JSON lines: one object per element, {"<id>": id, "<element>": element}, where <id> is the
@@ -63,19 +80,32 @@ class JsonStream : public ReportStream {
 // stands alone, so a reader can stop anywhere.
 class JsonLinesStream : public ReportStream {
  public:
-  explicit JsonLinesStream(std::ostream& out) : out_(out) {}
+  explicit JsonLinesStream(std::ostream& out) : out_(out), writer_(text_) {}
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     fields_ = fields;
-    element_key_ = singular(list_key);
+    // Each element's line up to the element: {"<id>":id,"<element>":
     const auto& members = fields.as_object();
-    id_ = members.empty() ? Value::object()
-                          : Value::object().set(members[0].first, members[0].second);
+    line_start_.assign(1, '{');
+    if (!members.empty()) {
+      append_json_string(line_start_, members[0].first);
+      line_start_ += ':';
+      append_json(line_start_, members[0].second);
+      line_start_ += ',';
+    }
+    append_json_string(line_start_, singular(list_key));
+    line_start_ += ':';
   }
   void element(const Value& e) override {
-    Value line = id_;
-    line.set(element_key_, e);
-    out_ << to_json(line).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    write_element([&e](ObjectWriter& w) { w.members(e); });
+  }
+  void write_element(const std::function<void(ObjectWriter&)>& write) override {
+    text_ = line_start_;
+    writer_.begin();
+    write(writer_);
+    writer_.end();
+    text_ += "}\n";
+    out_ << text_;
   }
   void end_item(const Value& trailer) override {
     Value line = fields_;
@@ -96,8 +126,9 @@ class JsonLinesStream : public ReportStream {
   }
   std::ostream& out_;
   Value fields_;
-  Value id_;
-  std::string element_key_;
+  std::string line_start_;
+  std::string text_;  // the line being written
+  JsonObjectWriter writer_;
 };
 
 // YAML: each piece is emitted by yaml-cpp on its own, then indented into place.
@@ -159,8 +190,8 @@ class YamlStream : public ReportStream {
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are
 // fixed by the header, the first row and min_column_width hints (later rows widen a
-// column, never realign), and
-// nested lists of an element as "| key: value ..." lines under its row.
+// column, never realign), and nested lists of an element as "| key: value ..." lines under
+// its row (table_rows.hpp).
 class TableStream : public ReportStream {
  public:
   TableStream(std::ostream& out, std::ostream& err, const RenderOptions& options)
@@ -169,7 +200,6 @@ class TableStream : public ReportStream {
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string> table_columns) override {
     if (items_++) out_ << '\n';
-    wanted_ = std::move(table_columns);
     file_ = "kepoch";
     if (const Value* f = fields.find("file")) file_ = scalar_text(*f);
     width_ = 0;
@@ -179,39 +209,26 @@ class TableStream : public ReportStream {
     for (const auto& [k, v] : fields.as_object())
       field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
-    columns_.clear();
-    widths_.clear();
-    min_widths_.clear();
+    rows_.reset(std::move(table_columns));
   }
 
   void min_column_width(std::string_view column, std::size_t width) override {
-    min_widths_.emplace_back(std::string(column), width);
+    rows_.min_width(column, width);
   }
 
   void element(const Value& e) override {
-    if (columns_.empty()) start_columns(e);
-    std::string row;
-    for (std::size_t i = 0; i < columns_.size(); ++i) {
-      const Value* v = e.find(columns_[i]);
-      const std::string c = v ? cell_text(*v) : "-";
-      widths_[i] = std::max(widths_[i], c.size());
-      row += i + 1 < columns_.size() ? fmt::format("{:<{}}  ", c, widths_[i]) : c;
-    }
-    out_ << "  " << row << '\n';
-    for (const auto& [k, v] : e.as_object()) {
-      if (!v.is_array()) continue;
-      for (const auto& nested : v.as_array()) {
-        if (!nested.is_object()) continue;
-        std::string text;
-        for (const auto& [nk, nv] : nested.as_object())
-          text += fmt::format(" {}: {}", nk, nv.is_scalar() ? cell_text(nv) : inline_text(nv));
-        out_ << "  |" << text << '\n';
-      }
-    }
+    write_element([&e](ObjectWriter& w) { w.members(e); });
+  }
+
+  void write_element(const std::function<void(ObjectWriter&)>& write) override {
+    text_.clear();
+    rows_.element(
+        write, [this](const std::string& s) { return bold(s); }, text_);
+    out_ << text_;
   }
 
   void end_item(const Value& trailer) override {
-    if (columns_.empty()) out_ << "  (none)\n";
+    if (rows_.empty()) out_ << "  (none)\n";
     for (const auto& [k, v] : trailer.as_object()) {
       if (k == "problems" && v.is_array()) {
         int errors = 0, warnings = 0;
@@ -236,38 +253,14 @@ class TableStream : public ReportStream {
   void field(const std::string& k, const std::string& v) {
     out_ << bold(k) << std::string(width_ > k.size() ? width_ - k.size() + 2 : 2, ' ') << v << '\n';
   }
-  void start_columns(const Value& e) {
-    std::string header;
-    for (const auto& [k, v] : e.as_object()) {
-      if (v.is_array() || v.is_object()) continue;
-      if (!wanted_.empty() && std::find(wanted_.begin(), wanted_.end(), k) == wanted_.end())
-        continue;
-      std::string head = k;
-      std::transform(head.begin(), head.end(), head.begin(), ::toupper);
-      columns_.push_back(k);
-      std::size_t width = std::max(head.size(), cell_text(v).size());
-      for (const auto& [c, w] : min_widths_)
-        if (c == k) width = std::max(width, w);
-      widths_.push_back(width);
-    }
-    for (std::size_t i = 0; i < columns_.size(); ++i) {
-      std::string head = columns_[i];
-      std::transform(head.begin(), head.end(), head.begin(), ::toupper);
-      header += i + 1 < columns_.size() ? fmt::format("{:<{}}  ", head, widths_[i]) : head;
-    }
-    out_ << "  " << bold(header) << '\n';
-  }
-
   std::ostream& out_;
   std::ostream& err_;
   RenderOptions options_;  // by value: the stream outlives the caller's options
   int items_ = 0;
   std::string file_;
   std::size_t width_ = 0;
-  std::vector<std::string> wanted_;
-  std::vector<std::string> columns_;
-  std::vector<std::size_t> widths_;
-  std::vector<std::pair<std::string, std::size_t>> min_widths_;
+  TableRows rows_;
+  std::string text_;  // the element being written
 };
 
 }  // namespace

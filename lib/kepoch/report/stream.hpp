@@ -5,12 +5,14 @@
 // the result is the same document the whole-value renderers would print (JSON lines: one
 // line per element carrying its item's id, and one line closing each item).
 
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/value.hpp"
 
@@ -31,6 +33,10 @@ class ReportStream {
     (void)width;
   }
   virtual void element(const Value& element) = 0;
+  // The next element, written member by member by `write`: the same output as element()
+  // of the Value those calls describe, without building it where the format allows (table,
+  // JSON, JSON lines; YAML builds the Value).
+  virtual void write_element(const std::function<void(ObjectWriter&)>& write);
   // Ends the item with trailing members (a "problems" array is diagnostics, as in render).
   virtual void end_item(const Value& trailer) = 0;
   // Closes the top-level array.

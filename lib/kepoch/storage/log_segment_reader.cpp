@@ -46,22 +46,22 @@ std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, s
     if (buffer_.size() < len) buffer_.resize(len);
     buffer_start_ = position;
     buffer_len_ = file_.read_at(position, {buffer_.data(), len});
+    ++refills_;
   }
   const std::size_t from = static_cast<std::size_t>(position - buffer_start_);
   const std::size_t avail = std::min(n, buffer_len_ > from ? buffer_len_ - from : 0);
   return {buffer_.data() + from, avail};
 }
 
-std::optional<LogSegmentReader::Entry> LogSegmentReader::stop(LogEndReason reason,
-                                                              std::string message) {
+const LogSegmentReader::Entry* LogSegmentReader::stop(LogEndReason reason, std::string message) {
   end_.reason = reason;
   end_.position = position_;
   end_.trailing_bytes = file_.size() > position_ ? file_.size() - position_ : 0;
   end_.message = std::move(message);
-  return std::nullopt;
+  return nullptr;
 }
 
-std::optional<LogSegmentReader::Entry> LogSegmentReader::next() {
+const LogSegmentReader::Entry* LogSegmentReader::next() {
   const std::uint64_t size = file_.size();
   if (position_ >= size) return stop(LogEndReason::end_of_file);
   // FileLogInputStream: fewer than HEADER_SIZE_UP_TO_MAGIC (17) bytes left is a partial tail.
@@ -74,7 +74,7 @@ std::optional<LogSegmentReader::Entry> LogSegmentReader::next() {
   if (head.size() < kHeaderSizeUpToMagic) {
     return stop(LogEndReason::partial_header, "the file shrank while it was read");
   }
-  Entry entry;
+  Entry& entry = entry_;
   entry.header = read_batch_header(head, position_);
   const std::int32_t size_field = entry.header.size_field;
   if (size_field < kMinRecordOverhead) {
@@ -92,14 +92,18 @@ std::optional<LogSegmentReader::Entry> LogSegmentReader::next() {
                             size - position_));
   }
   if (load_batches_ && total <= kMaxLoadedBatchBytes) {
+    const std::uint64_t refills = refills_;
     entry.bytes = window(position_, static_cast<std::size_t>(total));
     entry.loaded = entry.bytes.size() == total;
-    if (entry.loaded) entry.header = read_batch_header(entry.bytes, position_);
+    // Read again, the header comes from the bytes the CRC covers.
+    if (entry.loaded && refills_ != refills)
+      entry.header = read_batch_header(entry.bytes, position_);
   } else {
     entry.bytes = head;
+    entry.loaded = false;
   }
   position_ += total;
-  return entry;
+  return &entry;
 }
 
 }  // namespace kepoch

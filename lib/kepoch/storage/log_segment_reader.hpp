@@ -48,8 +48,9 @@ class LogSegmentReader {
   // Throws InputError when the file cannot be opened.
   explicit LogSegmentReader(const std::filesystem::path& path, bool load_batches = true);
 
-  // The next entry, or nullopt when the walk stops (see end()).
-  std::optional<Entry> next();
+  // The next entry, or nullptr when the walk stops (see end()). The entry is the reader's
+  // own: valid until the next call.
+  const Entry* next();
   // Continue the walk from `position` (e.g. an index entry's position).
   void seek(std::uint64_t position) { position_ = position; }
 
@@ -60,7 +61,7 @@ class LogSegmentReader {
  private:
   // Makes [position, position + n) available in the window; returns it.
   std::span<const std::uint8_t> window(std::uint64_t position, std::size_t n);
-  std::optional<Entry> stop(LogEndReason reason, std::string message = "");
+  const Entry* stop(LogEndReason reason, std::string message = "");
 
   ReadOnlyFile file_;
   bool load_batches_;
@@ -68,6 +69,8 @@ class LogSegmentReader {
   std::vector<std::uint8_t> buffer_;
   std::uint64_t buffer_start_ = 0;
   std::size_t buffer_len_ = 0;
+  std::uint64_t refills_ = 0;  // window reads so far
+  Entry entry_;
   LogEnd end_;
 };
 

@@ -11,6 +11,7 @@
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/index_files.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -63,7 +64,10 @@ class Verifier {
   }
 
   std::vector<SegmentFiles> list_files(const fs::path& dir);
-  SegmentResult verify_segment(const SegmentFiles& seg);
+  // Verifies a segment; when `loader` is given, also feeds it the segment's batches as its
+  // segment `index` (one read of the file for both).
+  SegmentResult verify_segment(const SegmentFiles& seg, ReplicaLoader* loader = nullptr,
+                               std::size_t index = 0);
   void verify_snapshot(const fs::path& file, std::int64_t offset);
 
   std::vector<std::pair<fs::path, std::int64_t>> snapshots;
@@ -231,7 +235,8 @@ bool Verifier::verify_txn_index(const SegmentFiles& seg) {
   return true;
 }
 
-SegmentResult Verifier::verify_segment(const SegmentFiles& seg) {
+SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* loader,
+                                       std::size_t index) {
   SegmentResult result;
   const auto index_entries = verify_offset_index(seg);
   verify_time_index(seg);
@@ -250,18 +255,21 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg) {
     result.cut = SegmentCut{reason, position, valid_bytes, valid_next, std::move(message)};
   };
 
+  bool feeding = loader && loader->wants(index);
   while (auto e = reader.next()) {
     const BatchHeader& h = e->header;
     const std::uint64_t pos = h.position;
     // ensureValid: size and CRC.
+    const auto invalid = e->loaded ? validate_batch(h, e->bytes) : std::nullopt;
+    if (feeding) feeding = loader->batch(index, *e, invalid);
     if (!e->loaded) {
       finding(Sev::warning, seg.log, pos, h.base_offset,
               fmt::format("batch of {} bytes is larger than kepoch loads ({} bytes): its CRC "
                           "was not checked",
                           h.size_in_bytes(), kMaxLoadedBatchBytes));
-    } else if (auto bad = validate_batch(h, e->bytes)) {
-      finding(Sev::error, seg.log, pos, h.base_offset, *bad);
-      cut(RecoveryStop::invalid_batch, pos, *bad);
+    } else if (invalid) {
+      finding(Sev::error, seg.log, pos, h.base_offset, *invalid);
+      cut(RecoveryStop::invalid_batch, pos, *invalid);
     }
     // Offsets: within the batch, against the segment, against the previous batch.
     if (h.last_offset() < h.base_offset) {
@@ -342,6 +350,7 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg) {
     }
   }
   const LogEnd& end = reader.end();
+  if (feeding) loader->segment_end(index, end);
   result.end = end;
   for (const auto& ie : index_entries)
     result.last_index_position =
@@ -387,6 +396,11 @@ void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset) {
   } catch (const InputError& e) {
     finding(Sev::error, file, std::nullopt, offset, e.what());
   }
+}
+
+bool same_logs(const std::vector<SegmentFiles>& segs, const std::vector<SegmentSummary>& loaded) {
+  return std::equal(segs.begin(), segs.end(), loaded.begin(), loaded.end(),
+                    [](const SegmentFiles& a, const SegmentSummary& b) { return a.log == b.file; });
 }
 
 RecoveryTruncation truncation(const std::vector<SegmentFiles>& segs, std::size_t i,
@@ -445,13 +459,18 @@ bool PartitionVerification::has_errors() const {
 
 PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_interval_bytes) {
   PartitionVerification out;
-  out.replica = load_partition_replica(dir);
+  ReplicaLoader loader(dir);
   Verifier v(out, index_interval_bytes);
   const auto segs = v.list_files(dir);
+  // Each segment is read once, for the checks and the loader both, when both list the same
+  // .log files (they differ only when two names carry the same offset).
+  const bool shared = same_logs(segs, loader.segments());
+  if (!shared) loader.walk();
   std::vector<SegmentResult> results;
   results.reserve(segs.size());
-  for (const auto& s : segs)
-    results.push_back(v.verify_segment(s));
+  for (std::size_t i = 0; i < segs.size(); ++i)
+    results.push_back(v.verify_segment(segs[i], shared ? &loader : nullptr, i));
+  out.replica = std::move(loader).finish();
   for (const auto& [file, offset] : v.snapshots)
     v.verify_snapshot(file, offset);
 

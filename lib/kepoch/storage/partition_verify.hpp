@@ -41,7 +41,8 @@
 //     4.1.1 by tests/oracle/verify-vs-kafka.sh).
 //
 // Read-only; memory is bounded: batches are walked one by one through the reader's window,
-// index files are read whole (as Kafka maps them), with the index_files.hpp size cap.
+// index files are read whole (as Kafka maps them), with the index_files.hpp size cap. Each
+// .log is read once: the same walk feeds the replica loader (replica_loader.hpp).
 
 #include <cstdint>
 #include <filesystem>

@@ -57,8 +57,8 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
   std::span<const std::uint8_t> section = entry.subspan(kBatchHeaderSize);
   try {
     if (*codec != CompressionType::none) {
-      out.decompressed =
-          decompress(*codec, section, h.position + kBatchHeaderSize, kMaxDecompressedBatchBytes);
+      decompress_into(*codec, section, h.position + kBatchHeaderSize, kMaxDecompressedBatchBytes,
+                      out.decompressed);
       section = out.decompressed;
     }
     for_each_record(h, section, h.position + kBatchHeaderSize,
@@ -72,6 +72,18 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
   }
 }
 
+// Empties a batch for the next entry, keeping its vectors' capacity.
+void reset(DumpedBatch& b) {
+  b.crc_valid.reset();
+  b.computed_crc = 0;
+  b.invalid.reset();
+  b.records.clear();
+  b.controls.clear();
+  b.decompressed.clear();
+  b.records_error.reset();
+  b.records_notes.clear();
+}
+
 }  // namespace
 
 SegmentDumpSummary dump_segment(const std::filesystem::path& path,
@@ -79,17 +91,18 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
                                 const std::function<void(const DumpedBatch&)>& visit) {
   LogSegmentReader reader(path, /*load_batches=*/true);
   SegmentDumpSummary summary;
+  DumpedBatch batch;  // one for every visit: its buffers keep their capacity
   while (auto entry = reader.next()) {
     if (options.from_offset && entry->header.last_offset() < *options.from_offset) continue;
     if (options.max_batches && summary.batches >= *options.max_batches) {
       summary.stopped_early = true;
       break;
     }
-    DumpedBatch batch;
+    reset(batch);
     batch.header = entry->header;
     if (entry->loaded) {
       batch.computed_crc = compute_batch_crc(batch.header, entry->bytes);
-      batch.invalid = validate_batch(batch.header, entry->bytes);
+      batch.invalid = validate_batch(batch.header, batch.computed_crc);
       batch.crc_valid = batch.computed_crc == batch.header.crc;
       if (options.records) read_records(batch, entry->bytes);
     }

@@ -342,3 +342,20 @@ TEST_CASE("flipping any byte of a real payload never reads out of bounds",
     }
   }
 }
+
+TEST_CASE("decompress_into replaces a reused buffer's content; a failure leaves it empty",
+          "[format][compression]") {
+  Bytes buffer(3 * kMax / 2, 0xab);  // a larger previous output
+  for (const char* file : kCodecFiles) {
+    INFO(file);
+    const Batch b = only_batch(file);
+    const Bytes want = decompress(type_of(b), b.payload, kBase, kMax);
+    kepoch::decompress_into(type_of(b), b.payload, kBase, kMax, buffer);
+    CHECK(buffer == want);
+    kepoch::decompress_into(type_of(b), b.payload, kBase, kMax, buffer);  // smaller again
+    CHECK(buffer == want);
+    CHECK_THROWS_AS(kepoch::decompress_into(type_of(b), b.payload, kBase, want.size() - 1, buffer),
+                    FormatError);
+    CHECK(buffer.empty());
+  }
+}

@@ -1,0 +1,47 @@
+#pragma once
+// An object as compact JSON text, written member by member (object_writer.hpp): the text
+// nlohmann's dump(-1) prints for the same Value (no spaces; strings escaped as nlohmann
+// escapes them, invalid UTF-8 replaced), without building it. Used by the JSON and
+// JSON-lines streams; not part of the library's interface.
+
+#include <string>
+#include <string_view>
+
+#include "kepoch/report/object_writer.hpp"
+
+namespace kepoch::report::detail {
+
+// Appends `s` as a JSON string.
+void append_json_string(std::string& out, std::string_view s);
+// Appends `v` as compact JSON.
+void append_json(std::string& out, const Value& v);
+
+class JsonObjectWriter : public ObjectWriter {
+ public:
+  // Appends to `out`; the object's text is `{`, the members written, `}`.
+  explicit JsonObjectWriter(std::string& out) : out_(out) {}
+  void begin() {
+    out_ += '{';
+    first_ = true;
+  }
+  void end() { out_ += '}'; }
+
+  void null(std::string_view key) override;
+  void boolean(std::string_view key, bool v) override;
+  void integer(std::string_view key, std::int64_t v) override;
+  void string(std::string_view key, std::string_view v) override;
+  void value(std::string_view key, const Value& v) override;
+  void begin_objects(std::string_view key) override;
+  void begin_object() override;
+  void end_object() override;
+  void end_objects() override;
+
+ private:
+  void key(std::string_view k);
+
+  std::string& out_;
+  bool first_ = true;         // no member yet in the current object
+  bool first_object_ = true;  // no object yet in the current list
+};
+
+}  // namespace kepoch::report::detail

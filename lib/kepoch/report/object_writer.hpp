@@ -1,0 +1,70 @@
+#pragma once
+// An object written member by member instead of built as a Value: the elements of a
+// streamed list (stream.hpp) when there are millions of them (segment dump's batches and
+// records). A report shape is written once, as a function of an ObjectWriter; ValueBuilder
+// turns the same calls into a Value, and the table, JSON and JSON-lines streams format them
+// as they come, so no tree is built per element.
+//
+// The calls write one object: its members in order, each once (member names are unique, as
+// everywhere in a report). A member that is an array of objects can be written object by
+// object (begin_objects ... end_objects); inside those objects every non-scalar member is a
+// Value.
+
+#include <cstdint>
+#include <string_view>
+
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+class ObjectWriter {
+ public:
+  virtual ~ObjectWriter() = default;
+  virtual void null(std::string_view key) = 0;
+  virtual void boolean(std::string_view key, bool value) = 0;
+  virtual void integer(std::string_view key, std::int64_t value) = 0;
+  virtual void string(std::string_view key, std::string_view value) = 0;
+  // Any member: an object, an array, a double, ...
+  virtual void value(std::string_view key, const Value& value) = 0;
+  // A member that is an array of objects: begin_objects(key), then for each object
+  // begin_object(), its members, end_object(); then end_objects().
+  virtual void begin_objects(std::string_view key) = 0;
+  virtual void begin_object() = 0;
+  virtual void end_object() = 0;
+  virtual void end_objects() = 0;
+
+  // The members of `object` (an object Value), each as the call for its kind.
+  void members(const Value& object);
+};
+
+// Builds the Value the calls describe.
+class ValueBuilder : public ObjectWriter {
+ public:
+  void null(std::string_view key) override { current().set(std::string(key), Value()); }
+  void boolean(std::string_view key, bool v) override { current().set(std::string(key), v); }
+  void integer(std::string_view key, std::int64_t v) override {
+    current().set(std::string(key), v);
+  }
+  void string(std::string_view key, std::string_view v) override {
+    current().set(std::string(key), v);
+  }
+  void value(std::string_view key, const Value& v) override { current().set(std::string(key), v); }
+  void begin_objects(std::string_view key) override;
+  void begin_object() override;
+  void end_object() override;
+  void end_objects() override;
+
+  // The object written so far.
+  Value take() { return std::move(root_); }
+
+ private:
+  Value& current() { return in_object_ ? object_ : root_; }
+
+  Value root_ = Value::object();
+  std::string list_key_;
+  Value list_ = Value::array();
+  Value object_ = Value::object();
+  bool in_object_ = false;
+};
+
+}  // namespace kepoch::report

@@ -1,0 +1,72 @@
+#pragma once
+// The rows of a streamed table (stream.hpp), one element at a time, written member by
+// member (object_writer.hpp): the columns are the first element's scalar members (those the
+// caller wants), their widths fixed by the header, the first row and min_width hints (later
+// rows widen a column, never realign); each array of objects adds one "  | key: value ..." line per
+// object under the row. The same text the table stream printed from a Value, without
+// building one. Not part of the library's interface.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kepoch/report/object_writer.hpp"
+
+namespace kepoch::report::detail {
+
+class TableRows : private ObjectWriter {
+ public:
+  // Starts a new list: the next element chooses the columns among `wanted` (all if empty).
+  void reset(std::vector<std::string> wanted);
+  // A hint for the list started by reset(): `column` is at least `width` wide.
+  void min_width(std::string_view column, std::size_t width);
+  // No columns yet (no element, or none with a scalar member).
+  bool empty() const { return columns_.empty(); }
+  // Appends the element `write` describes: the header line first when the element chooses
+  // the columns (`bold` wraps it), then its row and nested lines.
+  void element(const std::function<void(ObjectWriter&)>& write,
+               const std::function<std::string(const std::string&)>& bold, std::string& out);
+
+ private:
+  void null(std::string_view key) override;
+  void boolean(std::string_view key, bool v) override;
+  void integer(std::string_view key, std::int64_t v) override;
+  void string(std::string_view key, std::string_view v) override;
+  void value(std::string_view key, const Value& v) override;
+  void begin_objects(std::string_view key) override;
+  void begin_object() override;
+  void end_object() override;
+  void end_objects() override;
+
+  // A scalar member's cell text (a nested member's text inside an object of a list).
+  void scalar(std::string_view key, std::string_view text);
+  void nested_member(std::string_view key, std::string_view text);
+  void nested_objects(const Value& array);      // the lines of an array member's objects
+  std::size_t column_of(std::string_view key);  // kNone when the key is no column
+  std::size_t cell_for(std::string_view key);   // the column a top-level member fills
+  void fill(std::size_t column, std::string_view text);
+  void header(const std::function<std::string(const std::string&)>& bold, std::string& out) const;
+  void row(std::string& out);
+
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::string> wanted_;
+  std::vector<std::string> columns_;
+  std::vector<std::size_t> widths_;
+  std::vector<std::pair<std::string, std::size_t>> min_widths_;
+  // This element: the cells (set_[i]: column i has one), the nested lines.
+  std::vector<std::string> cells_;
+  std::vector<bool> set_;
+  std::string lines_;
+  bool choosing_ = false;   // this element chooses the columns
+  bool in_object_ = false;  // inside an object of a list: members go to a nested line
+  std::string list_key_;    // the list being written
+  std::size_t list_objects_ = 0;
+  // Member i of the previous element and its column: elements of one list share a shape.
+  std::vector<std::pair<std::string, std::size_t>> member_columns_;
+  std::size_t member_ = 0;
+};
+
+}  // namespace kepoch::report::detail

@@ -1,0 +1,296 @@
+#include "kepoch/storage/replica_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/checkpoint_check.hpp"
+#include "kepoch/format/leader_epoch_checkpoint.hpp"
+#include "kepoch/format/offset_checkpoint.hpp"
+#include "kepoch/format/partition_metadata.hpp"
+#include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/checkpoint_files.hpp"
+
+namespace kepoch {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<SegmentSummary> list_segments(const fs::path& dir) {
+  std::vector<SegmentSummary> segments;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = parse_segment_file_name(it->path().filename().string());
+    if (name.kind != SegmentFileKind::log || name.state != LeftoverState::none || !name.offset)
+      continue;
+    SegmentSummary s;
+    s.file = it->path();
+    s.base_offset = *name.offset;
+    s.size_bytes = it->file_size(ec);
+    segments.push_back(s);
+  }
+  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
+  // LogLoader opens .log files in name order; with canonical names that is offset order.
+  std::sort(segments.begin(), segments.end(),
+            [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
+  return segments;
+}
+
+// One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
+// partition of the dir, and re-parsing the dir's checkpoints (one line per partition) for each
+// of them made the scan quadratic in the partition count (10,000 partitions: 3 x 10^8 lines).
+struct ParsedOffsetCheckpoint {
+  std::optional<std::string> failure;  // Kafka's explanation when it cannot read the file
+  std::unordered_map<std::string, std::int64_t> offsets;  // tp_key(topic, partition) -> offset
+};
+
+std::string tp_key(std::string_view topic, std::int32_t partition) {
+  return fmt::format("{}\n{}", topic, partition);
+}
+
+std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const fs::path& file) {
+  auto parsed = std::make_shared<ParsedOffsetCheckpoint>();
+  const std::string text = read_small_file(file, kMaxCheckpointBytes);
+  const auto c = read_offset_checkpoint(text, file.string());
+  if (c.failure) {
+    parsed->failure = c.failure->explanation;
+  } else {
+    for (const auto& e : c.entries)
+      parsed->offsets[tp_key(e.topic, e.partition)] = e.offset;  // the last one wins
+  }
+  return parsed;
+}
+
+// Cached by path, size and modification time (a rewritten file is parsed again).
+std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::path& file) {
+  std::error_code size_ec, time_ec;
+  const auto size = fs::file_size(file, size_ec);
+  const auto mtime = fs::last_write_time(file, time_ec);
+  if (size_ec || time_ec) return parse_offset_checkpoint_file(file);
+  const std::string key =
+      fmt::format("{}\n{}\n{}", file.string(), size, mtime.time_since_epoch().count());
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto parsed = parse_offset_checkpoint_file(file);  // throws InputError, as before
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 64) cache.clear();  // a process reads a few log dirs; stay bounded
+  cache.emplace(key, parsed);
+  return parsed;
+}
+
+// fs::exists follows links, so a dangling one looks like no file at all; Kafka's read of it
+// fails (NoSuchFileException), so it is an input kepoch cannot judge, not a missing file.
+void refuse_dangling_link(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(file, ec))) {
+    throw InputError(file.string(),
+                     fmt::format("a dangling symbolic link (to {}): Kafka cannot read it",
+                                 fs::read_symlink(file, ec).string()));
+  }
+}
+
+// The entry for topic-partition in one of the parent log dir's offset checkpoints.
+std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const PartitionReplica& r,
+                                                std::vector<std::string>& notes) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
+    notes.push_back(fmt::format("{} is missing", file.filename().string()));
+    return std::nullopt;
+  }
+  const auto parsed = offset_checkpoint_file(file);
+  if (parsed->failure) {
+    notes.push_back(
+        fmt::format("{} is unreadable to Kafka: {}", file.filename().string(), *parsed->failure));
+    return std::nullopt;
+  }
+  const auto it = parsed->offsets.find(tp_key(r.topic, r.partition));
+  if (it == parsed->offsets.end()) return std::nullopt;
+  return it->second;
+}
+
+void read_epoch_checkpoint(PartitionReplica& r) {
+  const fs::path file = r.dir / kLeaderEpochCheckpointName;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
+    r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
+    return;
+  }
+  const auto report = check_checkpoint_file(file, std::nullopt, CheckDepth::dump);
+  if (!report.valid || !report.loaded_entries) {
+    throw InputError(
+        file.string(),
+        fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
+                    report.problems.empty() ? "" : report.problems.front().message));
+  }
+  r.checkpoint_entries = *report.loaded_entries;
+}
+
+void read_topic_id(PartitionReplica& r) {
+  const fs::path file = r.dir / kPartitionMetadataName;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    refuse_dangling_link(file);
+    return;
+  }
+  const auto m = read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
+  r.topic_id = m.topic_id;
+}
+
+}  // namespace
+
+ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overrides) {
+  PartitionReplica& r = replica_;
+  r.dir = dir;
+  std::error_code dir_ec;
+  if (!fs::is_directory(dir, dir_ec)) {
+    throw InputError(dir.string(),
+                     "not a directory (expected a partition dir such as "
+                     "<log dir>/orders-0)");
+  }
+  const fs::path norm = fs::absolute(dir).lexically_normal();
+  const std::string name = (norm.has_filename() ? norm : norm.parent_path()).filename().string();
+  const auto parsed = parse_partition_dir_name(name, dir.string());
+  if (!parsed.name)
+    throw InputError(dir.string(), parsed.kafka_failure.value_or("not a partition dir"));
+  r.topic = parsed.name->topic;
+  r.partition = parsed.name->partition;
+  read_topic_id(r);
+  read_epoch_checkpoint(r);
+  r.segments = list_segments(dir);
+
+  const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
+  std::error_code ec;
+  r.clean_shutdown =
+      overrides.clean_shutdown.value_or(fs::exists(parent / ".kafka_cleanshutdown", ec));
+  r.high_watermark =
+      overrides.high_watermark
+          ? overrides.high_watermark
+          : checkpointed_offset(parent / "replication-offset-checkpoint", r, r.notes);
+  r.recovery_point =
+      overrides.recovery_point
+          ? overrides.recovery_point
+          : checkpointed_offset(parent / "recovery-point-offset-checkpoint", r, r.notes);
+  r.log_start_checkpoint =
+      overrides.log_start_offset
+          ? overrides.log_start_offset
+          : checkpointed_offset(parent / "log-start-offset-checkpoint", r, r.notes);
+
+  cache_ = LeaderEpochCache::load(r.checkpoint_entries);
+  // Without a clean shutdown, recoverLog recovers from the segment holding the recovery point.
+  const std::int64_t recovery_point = r.recovery_point.value_or(0);
+  for (std::size_t i = 0; i < r.segments.size(); ++i)
+    if (r.segments[i].base_offset <= recovery_point) recover_from_ = i;
+}
+
+bool ReplicaLoader::recovers(std::size_t i) const {
+  return !replica_.clean_shutdown && i >= recover_from_;
+}
+
+void ReplicaLoader::enter(std::size_t i) {
+  if (i == segment_) return;
+  segment_ = i;
+  valid_bytes_ = 0;
+}
+
+bool ReplicaLoader::batch(std::size_t i, const LogSegmentReader::Entry& e,
+                          const std::optional<std::string>& invalid) {
+  if (!wants(i)) return false;
+  enter(i);
+  SegmentSummary& s = replica_.segments[i];
+  const BatchHeader& h = e.header;
+  const bool recover = recovers(i);
+  // LogSegment.recover: the log ends before the first entry that fails ensureValid.
+  if (recover && (!e.loaded || invalid)) {
+    const std::optional<std::string> bad = e.loaded ? invalid : validate_batch(h, e.bytes);
+    replica_.recovery_stop = LogEnd{LogEndReason::corrupt_size, h.position,
+                                    s.size_bytes - h.position, bad.value_or("batch too large")};
+    cut_log(i, valid_bytes_);
+    return false;
+  }
+  ++s.batches;
+  valid_bytes_ = h.position + h.size_in_bytes();
+  s.next_offset = h.next_offset();
+  if (h.is_v2() && h.partition_leader_epoch >= 0) {
+    const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
+    rebuilt_.assign(entry);
+    if (recover) cache_.assign_if_newer(entry);  // LogSegment.recover's rule
+  }
+  return true;
+}
+
+void ReplicaLoader::segment_end(std::size_t i, const LogEnd& end) {
+  if (!wants(i)) return;
+  enter(i);
+  if (recovers(i) && end.reason != LogEndReason::end_of_file) {
+    replica_.recovery_stop = end;
+    cut_log(i, valid_bytes_);
+  }
+}
+
+// Recovery truncates segment i after its valid bytes; LogLoader deletes every later segment.
+void ReplicaLoader::cut_log(std::size_t i, std::uint64_t valid_bytes) {
+  PartitionReplica& r = replica_;
+  r.recovery_truncated_bytes = r.segments[i].size_bytes - valid_bytes;
+  for (std::size_t j = i + 1; j < r.segments.size(); ++j)
+    r.recovery_truncated_bytes += r.segments[j].size_bytes;
+  r.segments.resize(i + 1);
+  cut_ = true;
+}
+
+void ReplicaLoader::walk() {
+  for (std::size_t i = 0; wants(i); ++i) {
+    LogSegmentReader reader(replica_.segments[i].file, /*load_batches=*/recovers(i));
+    bool stopped = false;
+    while (auto e = reader.next()) {
+      const auto invalid =
+          e->loaded && recovers(i) ? validate_batch(e->header, e->bytes) : std::nullopt;
+      if (!batch(i, *e, invalid)) {
+        stopped = true;
+        break;
+      }
+    }
+    if (!stopped) segment_end(i, reader.end());
+  }
+}
+
+PartitionReplica ReplicaLoader::finish() && {
+  PartitionReplica& r = replica_;
+  r.rebuilt_entries = rebuilt_.entries();
+  r.log_end_offset = r.segments.empty()
+                         ? r.log_start_checkpoint.value_or(0)
+                         : r.segments.back().next_offset.value_or(r.segments.back().base_offset);
+  const std::int64_t log_start_checkpoint = r.log_start_checkpoint.value_or(0);
+  // LogLoader: truncateFromEnd(LEO), then truncateFromStart(the raw checkpoint value).
+  LeaderEpochCache leader_cache = cache_;
+  leader_cache.truncate_from_end(r.log_end_offset + 1);  // stale entries beyond the end only
+  leader_cache.truncate_from_start(log_start_checkpoint);
+  cache_.truncate_from_end(r.log_end_offset);
+  cache_.truncate_from_start(log_start_checkpoint);
+  r.loaded.cache = cache_;
+  r.loaded.log_end_offset = r.log_end_offset;
+  r.loaded.log_start_offset =
+      std::max(log_start_checkpoint,
+               r.segments.empty() ? log_start_checkpoint : r.segments.front().base_offset);
+  if (!r.high_watermark)
+    r.notes.push_back("no high watermark recorded: taken as the log start offset");
+  r.loaded.high_watermark =
+      std::min(r.high_watermark.value_or(r.loaded.log_start_offset), r.log_end_offset);
+  r.as_leader = r.loaded;
+  r.as_leader.cache = leader_cache;
+  return std::move(r);
+}
+
+}  // namespace kepoch

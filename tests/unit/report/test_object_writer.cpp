@@ -1,0 +1,179 @@
+// Objects written member by member (ObjectWriter): the Value they describe, nlohmann's JSON
+// text without nlohmann's tree, and the streams' output, the same as from the Value.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "kepoch/report/json_object_writer.hpp"
+#include "kepoch/report/render_detail.hpp"
+#include "kepoch/report/stream.hpp"
+
+using kepoch::report::ObjectWriter;
+using kepoch::report::Value;
+using kepoch::report::ValueBuilder;
+
+namespace {
+
+std::string nlohmann_text(const Value& v) {
+  return kepoch::report::detail::to_json(v).dump(-1, ' ', false,
+                                                 nlohmann::json::error_handler_t::replace);
+}
+
+std::string writer_text(const std::function<void(ObjectWriter&)>& write) {
+  std::string text;
+  kepoch::report::detail::JsonObjectWriter w(text);
+  w.begin();
+  write(w);
+  w.end();
+  return text;
+}
+
+// An element with scalars of every kind, a list of objects (one with a nested object and
+// array) and an array of strings, written member by member.
+void write_sample(ObjectWriter& w) {
+  w.integer("position", 0);
+  w.integer("min", std::numeric_limits<std::int64_t>::min());
+  w.null("crc_valid");
+  w.boolean("is_control", true);
+  w.string("compression", "zstd");
+  w.value("ratio", Value(0.25));
+  w.begin_objects("records");
+  w.begin_object();
+  w.integer("offset", 7);
+  w.string("key", "quote \" backslash \\ tab \t");
+  w.end_object();
+  w.begin_object();
+  w.value("control", Value::object().set("type", "commit").set("voters", Value::array().push(1)));
+  w.null("value");
+  w.end_object();
+  w.end_objects();
+  w.value("records_notes", Value::array().push("a").push("b"));
+}
+
+std::string stream_text(kepoch::report::Format format,
+                        const std::function<void(kepoch::report::ReportStream&)>& elements) {
+  std::ostringstream out, err;
+  auto s = kepoch::report::make_stream(format, out, err, {});
+  s->begin_item(Value::object().set("file", "a.log"), "batches", {"position", "compression"});
+  elements(*s);
+  s->end_item(Value::object().set("batch_count", 2));
+  s->finish();
+  return out.str() + err.str();
+}
+
+}  // namespace
+
+TEST_CASE("ValueBuilder: the calls make the Value they describe", "[report][object_writer]") {
+  ValueBuilder b;
+  write_sample(b);
+  const Value v = b.take();
+  REQUIRE(v.find("records"));
+  CHECK(v.find("records")->as_array().size() == 2);
+  CHECK(nlohmann_text(v) ==
+        R"({"position":0,"min":-9223372036854775808,"crc_valid":null,"is_control":true,)"
+        R"("compression":"zstd","ratio":0.25,"records":[{"offset":7,"key":"quote \" backslash )"
+        R"(\\ tab \t"},{"control":{"type":"commit","voters":[1]},"value":null}],)"
+        R"("records_notes":["a","b"]})");
+}
+
+TEST_CASE("JSON written member by member is nlohmann's text", "[report][object_writer]") {
+  ValueBuilder b;
+  write_sample(b);
+  CHECK(writer_text(write_sample) == nlohmann_text(b.take()));
+  // Strings nlohmann escapes or repairs: control bytes, DEL, UTF-8, invalid UTF-8.
+  for (const std::string& s :
+       {std::string("\x01\x1f\b\f\n\r"), std::string("\x7f"), std::string("caf\xc3\xa9"),
+        std::string("bad \xff\xfe utf-8"), std::string(""), std::string("/")}) {
+    const Value v = Value::object().set(s, s);
+    CHECK(writer_text([&](ObjectWriter& w) { w.members(v); }) == nlohmann_text(v));
+  }
+  for (const double d : {1.0, -0.0, 1e300, 0.1, 123456789.125}) {
+    const Value v = Value::object().set("d", d);
+    CHECK(writer_text([&](ObjectWriter& w) { w.members(v); }) == nlohmann_text(v));
+  }
+  CHECK(writer_text([](ObjectWriter& w) {
+          w.begin_objects("empty");
+          w.end_objects();
+        }) == R"({"empty":[]})");
+}
+
+TEST_CASE("streams print the same from the calls as from the Value", "[report][object_writer]") {
+  ValueBuilder b;
+  write_sample(b);
+  const Value v = b.take();
+  for (const auto format : {kepoch::report::Format::table, kepoch::report::Format::json,
+                            kepoch::report::Format::jsonl, kepoch::report::Format::yaml}) {
+    const std::string from_value = stream_text(format, [&](auto& s) {
+      s.element(v);
+      s.element(v);
+    });
+    const std::string from_calls = stream_text(format, [&](auto& s) {
+      s.write_element(write_sample);
+      s.write_element(write_sample);
+    });
+    CHECK(from_calls == from_value);
+  }
+}
+
+TEST_CASE("table stream: columns from the first element, widths widen, nested lines",
+          "[report][object_writer]") {
+  std::ostringstream out, err;
+  auto s = kepoch::report::make_stream(kepoch::report::Format::table, out, err, {});
+  s->begin_item(Value::object().set("file", "a.log"), "batches");
+  s->write_element([](ObjectWriter& w) {
+    w.integer("a", 1);
+    w.string("bb", "x");
+    w.begin_objects("list");
+    w.begin_object();
+    w.integer("k", 1);
+    w.null("n");
+    w.end_object();
+    w.end_objects();
+  });
+  s->element(Value::object().set("bb", "wider-text").set("a", 22).set("extra", true));
+  s->element(Value::object().set("a", "\xc3\xa9").set("bb", "y"));  // padded by display width
+  s->end_item(Value::object().set("batch_count", 3));
+  CHECK(out.str() ==
+        "file            a.log\n"
+        "batches:\n"
+        "  A  BB\n"
+        "  1  x\n"
+        "  | k: 1 n: -\n"
+        "  22  wider-text\n"
+        "  \xc3\xa9   y\n"
+        "batch_count     3\n");
+}
+
+TEST_CASE("table stream: min_column_width widens a column from the header on",
+          "[report][object_writer]") {
+  std::ostringstream out, err;
+  auto s = kepoch::report::make_stream(kepoch::report::Format::table, out, err, {});
+  s->begin_item(Value::object().set("file", "a.log"), "records");
+  s->min_column_width("type", 8);
+  s->min_column_width("absent", 20);
+  s->write_element([](ObjectWriter& w) {
+    w.string("type", "Topic");
+    w.integer("offset", 1);
+  });
+  s->element(Value::object().set("type", "Partition").set("offset", 2));
+  s->end_item(Value::object());
+  // A second list forgets the hints.
+  s->begin_item(Value::object().set("file", "b.log"), "records");
+  s->element(Value::object().set("type", "Topic").set("offset", 3));
+  s->end_item(Value::object());
+  CHECK(out.str() ==
+        "file            a.log\n"
+        "records:\n"
+        "  TYPE      OFFSET\n"
+        "  Topic     1\n"
+        "  Partition  2\n"
+        "\n"
+        "file            b.log\n"
+        "records:\n"
+        "  TYPE   OFFSET\n"
+        "  Topic  3\n");
+}
