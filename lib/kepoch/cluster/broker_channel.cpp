@@ -5,6 +5,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/frame_io.hpp"
+#include "kepoch/cluster/protocol/api_versions.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/cluster/protocol/messages.hpp"
 #include "kepoch/cluster/protocol/schema_registry.hpp"
@@ -140,6 +141,7 @@ void BrokerChannel::negotiate_versions(Deadline deadline) {
     const auto error = response->get_int16("error_code");
     if (error == 0) {
       api_versions_version_ = version;
+      finalized_features_ = protocol::finalized_features_of(*response);
       return;
     }
     const auto fallback = usable_version(ApiKey::kApiVersions);

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "kepoch/cluster/byte_stream.hpp"
 #include "kepoch/cluster/connection_settings.hpp"
@@ -59,6 +60,10 @@ class BrokerChannel {
   }
   // The ApiVersions version the broker answered (after any fallback).
   std::int16_t api_versions_version() const { return api_versions_version_; }
+  // The feature levels the broker's ApiVersions answer finalized (finalized_features_of).
+  const std::optional<std::map<std::string, std::int16_t>>& finalized_features() const {
+    return finalized_features_;
+  }
 
   const BrokerAddress& address() const { return address_; }
   const std::string& peer() const { return peer_; }
@@ -80,6 +85,7 @@ class BrokerChannel {
   std::unique_ptr<ByteStream> stream_;
   std::map<std::int16_t, protocol::Versions> broker_versions_;
   std::int16_t api_versions_version_ = 0;
+  std::optional<std::map<std::string, std::int16_t>> finalized_features_;
   std::int32_t next_correlation_id_ = 0;
   bool broken_ = false;
 };

@@ -121,6 +121,8 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   // Topics are selected before the per-topic requests, so those ask only for what is shown.
   live::ClusterView view =
       live::select_topics(view_from(response), request.topic, request.exclude_internal);
+  // From the same broker as the Metadata answer (main_ is the channel that gave it).
+  if (main_) view.finalized_features = main_->finalized_features();
   addresses_.clear();
   for (const auto& b : view.brokers)
     addresses_[b.id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};

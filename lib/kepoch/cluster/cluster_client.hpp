@@ -1,6 +1,7 @@
 #pragma once
-// The live cluster as kepoch reads it for describe, watch and audit: one Metadata request
-// (leaders, leader epochs, replicas, ISR, offline replicas of every topic), then, as asked,
+// The live cluster as kepoch reads it for describe, watch, audit and what-if: one Metadata
+// request (leaders, leader epochs, replicas, ISR, offline replicas of every topic, with the
+// finalized feature levels of the answering broker's ApiVersions), then, as asked,
 // DescribeTopicPartitions (ELR and last known ELR, where the brokers have it),
 // DescribeConfigs (the topic settings the audit judges), ListOffsets on each leader
 // (earliest = log start, latest = high watermark) and DescribeLogDirs on each broker

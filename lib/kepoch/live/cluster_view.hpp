@@ -77,6 +77,10 @@ struct ClusterView {
   std::int32_t controller_id = -1;
   std::vector<BrokerNode> brokers;  // alive (registered, unfenced) brokers
   std::vector<TopicView> topics;
+  // The feature levels the broker that answered Metadata has finalized (its ApiVersions
+  // answer: metadata.version, eligible.leader.replicas.version, ...); a feature missing from
+  // the map is at level 0. nullopt: the broker did not say (ApiVersions below v3).
+  std::optional<std::map<std::string, std::int16_t>> finalized_features;
   // What could not be read (a broker that failed its offsets or log dirs request), one
   // sentence each; the fields it would have filled stay empty.
   std::vector<std::string> warnings;

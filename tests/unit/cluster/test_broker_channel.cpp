@@ -165,6 +165,30 @@ TEST_CASE("channel: ApiVersions, then requests at the highest version both speak
   CHECK(seen == std::vector<std::string>{"ApiVersions v4 #0", "Metadata v9 #1"});
 }
 
+TEST_CASE("channel: the finalized feature levels of the ApiVersions answer", "[cluster][channel]") {
+  std::vector<std::string> seen;
+  const auto with_features = [](const protocol::DecodedRequest& r) -> std::optional<Frame> {
+    if (r.header.api_key != 18) return std::nullopt;
+    Struct body = api_versions_body(0, kBrokerRanges);
+    body.set_int64("finalized_features_epoch", 12);
+    auto& f = body.add_element("finalized_features");
+    f.set_string("name", "eligible.leader.replicas.version");
+    f.set_int16("max_version_level", 1);
+    f.set_int16("min_version_level", 1);
+    return answer(r, body);
+  };
+  std::optional<std::map<std::string, std::int16_t>> features, none;
+  CHECK(run(broker_with(with_features), seen, plaintext,
+            [&](BrokerChannel& c) { features = c.finalized_features(); }) == "ok");
+  REQUIRE(features);
+  CHECK(*features == std::map<std::string, std::int16_t>{{"eligible.leader.replicas.version", 1}});
+  // No finalized features epoch: the broker did not say, which is not "none finalized".
+  none.emplace();
+  CHECK(run(broker_with(), seen, plaintext,
+            [&](BrokerChannel& c) { none = c.finalized_features(); }) == "ok");
+  CHECK_FALSE(none);
+}
+
 TEST_CASE(
     "channel: UNSUPPORTED_VERSION in a v0 body, then ApiVersions again at the broker's "
     "highest",

@@ -18,6 +18,16 @@ std::optional<Versions> ApiVersionsResponse::versions_of(ApiKey api) const {
   return it->second;
 }
 
+std::optional<std::map<std::string, std::int16_t>> finalized_features_of(const Struct& body) {
+  if (body.get_int64("finalized_features_epoch") < 0) return std::nullopt;
+  std::map<std::string, std::int16_t> levels;
+  for (const auto& e : body.get_array("finalized_features")) {
+    const Struct& f = e.as_struct();
+    levels[f.get_string("name")] = f.get_int16("max_version_level");
+  }
+  return levels;
+}
+
 ApiVersionsResponse ApiVersionsResponse::from(const Struct& body) {
   ApiVersionsResponse out;
   out.error_code = body.get_int16("error_code");
@@ -27,6 +37,7 @@ ApiVersionsResponse ApiVersionsResponse::from(const Struct& body) {
     out.api_keys[k.get_int16("api_key")] =
         Versions{k.get_int16("min_version"), k.get_int16("max_version")};
   }
+  out.finalized_features = finalized_features_of(body);
   return out;
 }
 

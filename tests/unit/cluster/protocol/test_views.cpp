@@ -117,7 +117,15 @@ TEST_CASE("ApiVersionsResponse view and the v0 fallback", "[protocol]") {
   CHECK(metadata->lowest == 0);
   CHECK(metadata->highest == 13);
   CHECK(a.versions_of(ApiKey::kFetch) == std::nullopt);
+  // Finalized features (v3+, tagged): name -> max_version_level, as Kafka's serializer wrote.
+  REQUIRE(a.finalized_features);
+  CHECK(a.finalized_features->size() == 2);
+  CHECK(a.finalized_features->at("metadata.version") == 27);
+  CHECK(a.finalized_features->at("f\xc3\xab"
+                                 "ature") == 1);
   CHECK(ApiVersionsResponse::from(response("ApiVersions", 0)).throttle_time_ms == 0);
+  // Below v3 the broker does not say: unknown, not "no features".
+  CHECK_FALSE(ApiVersionsResponse::from(response("ApiVersions", 0)).finalized_features);
 
   // A broker that does not speak v3 answers in v0; the client reads it as v0.
   const auto& v0 = kafka_vector("ApiVersions", "response", 0);
