@@ -109,6 +109,7 @@ judge() {
     }
     sleep 1
   done
+  sed "s/^/  $step: /" "$SCRATCH/$step-kafka-all.txt"  # topic partition leader isr elr last_known_elr
   echo "ok: $step: leader, ISR$([[ $elr_on == true ]] && echo ", ELR, last known ELR") as forecast for $(wc -l < "$SCRATCH/$step-want.txt") partitions"
 
   local flag field
@@ -165,14 +166,22 @@ jq -e '[.topics[] | select(.topic == "unclean" and .unclean_leader_election_enab
 # Leaders move for orders-0, rf2-0 and unclean-0; solo-0 has none left.
 [[ $(jq -c '.summary | [.leaders_moved, .unavailable, .under_min_isr]' "$SCRATCH/forecast.json") == "[3,1,0]" ]] ||
   fail "step 1 summary: $(jq -c .summary "$SCRATCH/forecast.json")"
-cp "$SCRATCH/forecast.json" "$SCRATCH/step1.json"
+# The same forecast as a table (the default output), for people.
+expect_exit 1 "$KEPOCH" cluster what-if -b "$B" --exclude-internal --stop 2
+expect_in "$SCRATCH/out" "LEADER_AFTER"
+sed 's/^/  table: /' "$SCRATCH/out"
 "$KC" term 2  # SIGTERM: controlled shutdown; returns once broker 2 has exited
 judge "step 1"
 
 # --- step 2: broker 3 killed, with broker 2 down
 expect_exit 2 "$KEPOCH" cluster what-if -b "$("$KC" live-bootstrap)" --stop 2
 expect_in "$SCRATCH/err" "broker 2 is not alive in the cluster (alive brokers: 1, 3)"
+what_if 1 --stop 3
+jq -c '.partitions | map(del(.leaves_elr_on_return))' "$SCRATCH/forecast.json" > "$SCRATCH/controlled.json"
 what_if 1 --stop 3 --kill
+# Kafka's controlled shutdown and fencing run the same generateLeaderAndIsrUpdates.
+jq -c '.partitions | map(del(.leaves_elr_on_return))' "$SCRATCH/forecast.json" |
+  diff "$SCRATCH/controlled.json" - || fail "--kill forecasts other leaders, ISR or ELR than a controlled shutdown"
 [[ $(forecast unclean 0 '.isr_before | join(",")') == "3" ]] ||
   fail "scenario broken: unclean-0's ISR is $(forecast unclean 0 .isr_before) (broker 1 caught up?)"
 [[ $(forecast unclean 0 '"\(.leader_after) \(.unclean_election) \(.outcome)"') == "1 true unclean_election" ]] ||
