@@ -12,7 +12,7 @@
 #           off).
 # Broker 1 is kept alive outside the ISR of `unclean` and `strict` by a replication throttle
 # (follower.replication.throttled.rate=1 byte/s on broker 1, and one record batch per fetch:
-# replica.fetch.max.bytes=1), after records it missed while down.
+# replica.fetch.max.bytes=1), after records it missed while paused.
 # KEPOCH_ELR=1 (cluster-what-if-vs-kafka-elr.sh) runs the same on a cluster with ELR on.
 . "$(dirname "$0")/common.sh"
 export KEPOCH_EXTRA_PROPS="replica.fetch.max.bytes=1"
@@ -21,18 +21,21 @@ B="$KEPOCH_BOOTSTRAP"
 elr_on=false
 [[ ${KEPOCH_ELR:-0} == 1 ]] && elr_on=true
 
-# --- broker 1 outside the ISR of `unclean` and `strict`, alive
+# --- broker 1 outside the ISR of `unclean` and `strict`, alive: paused (SIGSTOP) until the
+# controller fences it and its leaders drop it from the ISR, records written meanwhile, then
+# resumed. It is never restarted, so the throttle is in force when it fetches again (a
+# restarted broker may fetch before its dynamic configs are applied, and catch up).
 "$KC" tool kafka.admin.ConfigCommand --bootstrap-server "$B" --alter --entity-type brokers \
   --entity-name 1 --add-config follower.replication.throttled.rate=1 >/dev/null
 "$KC" create-topic unclean --assignment 2:3:1 --config unclean.leader.election.enable=true \
   --config follower.replication.throttled.replicas=0:1 >/dev/null
 "$KC" create-topic strict --assignment 3:2:1 --config follower.replication.throttled.replicas=0:1 >/dev/null
-"$KC" kill 1
+"$KC" stop 1
 "$KC" wait-isr unclean 0 2,3 >/dev/null
 "$KC" wait-isr strict 0 2,3 >/dev/null
 "$KC" produce unclean 30 --acks all --sync >/dev/null
 "$KC" produce strict 30 --acks all --sync >/dev/null
-"$KC" start 1 >/dev/null
+"$KC" cont 1
 "$KC" wait-brokers 1,2,3 >/dev/null
 
 # --- the other topics, every replica in the ISR, led by the first of the assignment
