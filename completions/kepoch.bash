@@ -57,10 +57,12 @@ _kepoch() {
       "cluster|watch") path="cluster watch" ;;
       "cluster|audit") path="cluster audit" ;;
       "cluster|predict") path="cluster predict" ;;
+      "cluster|what-if") path="cluster what-if" ;;
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o") ((i++)) ;;
       "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--output"|"cluster predict|-o") ((i++)) ;;
+      "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o") ((i++)) ;;
       "completion|--output"|"completion|-o") ((i++)) ;;
     esac
   done
@@ -140,6 +142,14 @@ _kepoch() {
     "cluster predict|--cluster") :; return ;;
     "cluster predict|--timeout") :; return ;;
     "cluster predict|--output"|"cluster predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster what-if|--bootstrap"|"cluster what-if|-b") :; return ;;
+    "cluster what-if|-X") :; return ;;
+    "cluster what-if|--command-config") _kepoch_files; return ;;
+    "cluster what-if|--cluster") :; return ;;
+    "cluster what-if|--timeout") :; return ;;
+    "cluster what-if|--topic") :; return ;;
+    "cluster what-if|--stop") :; return ;;
+    "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
   esac
   case "$path" in
@@ -199,7 +209,7 @@ _kepoch() {
       else :; fi ;;
     "cluster")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
-      else COMPREPLY=($(compgen -W "describe watch audit predict" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "describe watch audit predict what-if" -- "$cur")); fi ;;
     "cluster describe")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color" -- "$cur"))
       else :; fi ;;
@@ -211,6 +221,9 @@ _kepoch() {
       else :; fi ;;
     "cluster predict")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --output -o --no-color" -- "$cur"))
+      else :; fi ;;
+    "cluster what-if")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "completion")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))

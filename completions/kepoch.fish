@@ -92,6 +92,8 @@ function __kepoch_path
                 set path 'cluster audit'
             case 'cluster|predict'
                 set path 'cluster predict'
+            case 'cluster|what-if'
+                set path 'cluster what-if'
             case 'cluster describe|--bootstrap' 'cluster describe|-b' 'cluster describe|-X' 'cluster describe|--command-config' 'cluster describe|--cluster' 'cluster describe|--timeout' 'cluster describe|--topic' 'cluster describe|--output' 'cluster describe|-o'
                 set skip 1
             case 'cluster watch|--bootstrap' 'cluster watch|-b' 'cluster watch|-X' 'cluster watch|--command-config' 'cluster watch|--cluster' 'cluster watch|--timeout' 'cluster watch|--topic' 'cluster watch|--interval' 'cluster watch|--duration' 'cluster watch|--count' 'cluster watch|--output' 'cluster watch|-o'
@@ -99,6 +101,8 @@ function __kepoch_path
             case 'cluster audit|--bootstrap' 'cluster audit|-b' 'cluster audit|-X' 'cluster audit|--command-config' 'cluster audit|--cluster' 'cluster audit|--timeout' 'cluster audit|--topic' 'cluster audit|--output' 'cluster audit|-o'
                 set skip 1
             case 'cluster predict|--log-dir' 'cluster predict|--broker' 'cluster predict|--bootstrap' 'cluster predict|-b' 'cluster predict|-X' 'cluster predict|--command-config' 'cluster predict|--cluster' 'cluster predict|--timeout' 'cluster predict|--output' 'cluster predict|-o'
+                set skip 1
+            case 'cluster what-if|--bootstrap' 'cluster what-if|-b' 'cluster what-if|-X' 'cluster what-if|--command-config' 'cluster what-if|--cluster' 'cluster what-if|--timeout' 'cluster what-if|--topic' 'cluster what-if|--stop' 'cluster what-if|--output' 'cluster what-if|-o'
                 set skip 1
             case 'completion|--output' 'completion|-o'
                 set skip 1
@@ -228,6 +232,7 @@ complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a describe -d 'Per partitio
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a watch -d 'Poll the cluster and print an event per change: leader (with its epoch), ISR shrink or expand, ELR, replicas, partitions offline or back, brokers gone or back'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a audit -d 'Durability risks per topic: replication factor below 3, min.insync.replicas of 1 or not below the replication factor, unclean election, partitions at or under min ISR'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a predict -d 'Where a stopped broker'\''s replicas truncate when it starts again, against the live leaders; which would lose committed records'
+complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a what-if -d 'Before maintenance: what the controller would do to each partition if these brokers stopped now (leaders, ISR, ELR), and which would fall under min ISR, go offline or be led uncleanly'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
@@ -285,6 +290,19 @@ complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l timeout -x -d 'Se
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l verbose -s v -d 'Show the connection settings and where each came from (secrets redacted)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l bootstrap -s b -x -d 'Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -s X -x -d 'A librdkafka property, KEY=VALUE (repeatable; like kcat): security.protocol, sasl.mechanisms, sasl.username, sasl.password, ssl.ca.location, ...'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l command-config -r -F -d 'The Java client'\''s properties file (as kafka-topics --command-config)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l cluster -x -d 'A named profile of ~/.config/kepoch/config.yaml (default: $KEPOCH_CLUSTER)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l timeout -x -d 'Seconds to wait for a broker before giving up (exit 4)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l verbose -s v -d 'Show the connection settings and where each came from (secrets redacted)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l topic -x -d 'Only topics whose whole name matches this regular expression'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l exclude-internal -d 'Leave out internal topics (__consumer_offsets, __transaction_state)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l stop -x -d 'Brokers to stop, in this order, each fully handled by the controller before the next'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l kill -d 'A crash (kill -9) instead of a controlled shutdown (kafka-server-stop, SIGTERM): the same leaders, ISR and ELR once the controller fences the broker, but only after broker.session.timeout.ms, and with ELR the broker leaves the ELR when it comes back'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''completion'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'

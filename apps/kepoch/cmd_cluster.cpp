@@ -1,4 +1,5 @@
-// kepoch cluster describe|watch|audit
+// kepoch cluster describe|watch|audit (predict and what-if: cmd_cluster_predict.cpp,
+// cmd_cluster_what_if.cpp)
 // The live cluster as Kafka's own clients reach it (bootstrap, -X librdkafka properties,
 // the Java client's --command-config, named profiles): leaders with their epochs, ISR, ELR,
 // offsets and replica sizes; the changes of leadership and ISR as they happen; and the
@@ -244,12 +245,14 @@ void register_cluster(CLI::App& app, Globals& globals) {
   register_watch(group, globals);
   register_audit(group, globals);
   register_cluster_predict(group, globals);
+  register_cluster_what_if(group, globals);
   group->footer(
       "Examples:\n"
       "  kepoch cluster describe -b kafka-1:9092\n"
       "  kepoch cluster watch -b kafka-1:9092 --topic orders\n"
       "  kepoch cluster audit --cluster prod\n"
       "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 2\n"
       "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable settings file, 4 cluster\n"
       "error.");
 }

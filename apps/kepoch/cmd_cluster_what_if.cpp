@@ -1,0 +1,103 @@
+// kepoch cluster what-if --stop BROKER[,BROKER...] [--kill]
+// Planned maintenance, before it happens: what the KRaft controller would do to every
+// partition of the selected topics if these brokers stopped now, one after another (new
+// leaders, ISR, ELR), and which partitions would refuse acks=all writes, lose their leader,
+// or be led uncleanly. The rule is live::forecast_stop; this file reads the cluster and
+// checks the command line.
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <set>
+
+#include "cluster_options.hpp"
+#include "exit_codes.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/live/stop_forecast.hpp"
+#include "kepoch/report/what_if_report.hpp"
+
+namespace kepoch::cli {
+namespace {
+
+struct WhatIfOptions {
+  std::vector<std::int32_t> stop;
+  bool kill = false;
+};
+
+void check_distinct(const std::vector<std::int32_t>& stop) {
+  std::set<std::int32_t> seen;
+  for (auto id : stop)
+    if (!seen.insert(id).second)
+      throw UsageError(fmt::format("--stop: broker {} is named twice", id));
+}
+
+// Only a running broker can be stopped; name the ones that run.
+void check_alive(const live::ClusterView& view, const std::vector<std::int32_t>& stop) {
+  const auto missing = live::brokers_not_alive(view, stop);
+  if (missing.empty()) return;
+  const auto alive = view.live_broker_ids();
+  throw UsageError(fmt::format(
+      "--stop: broker{} {} {} not alive in the cluster (alive brokers: {})",
+      missing.size() == 1 ? "" : "s", fmt::join(missing, ", "), missing.size() == 1 ? "is" : "are",
+      alive.empty() ? std::string("none") : fmt::format("{}", fmt::join(alive, ", "))));
+}
+
+int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfOptions& o,
+                const Globals& globals) {
+  check_distinct(o.stop);
+  cluster::ViewRequest request;
+  request.topic = topic_regex(t);
+  request.exclude_internal = t.exclude_internal;
+  request.offsets = false;
+  request.log_dirs = false;
+  cluster::ClusterClient client(settings_from(c));
+  const live::ClusterView view = client.read_view(request);
+  check_alive(view, o.stop);
+  const auto kind = o.kill ? live::ShutdownKind::kill : live::ShutdownKind::controlled;
+  const live::StopForecast forecast = live::forecast_stop(view, o.stop, kind);
+  emit(report::what_if_value(view, forecast), globals);
+  return live::count_outcomes(forecast).findings() ? kFindings : kOk;
+}
+
+}  // namespace
+
+void register_cluster_what_if(CLI::App* group, Globals& globals) {
+  static ConnectionOptions c;
+  static TopicOptions t;
+  static WhatIfOptions o;
+  CLI::App* cmd = group->add_subcommand(
+      "what-if",
+      "Before maintenance: what the controller would do to each partition if these brokers "
+      "stopped now (leaders, ISR, ELR), and which would fall under min ISR, go offline or be "
+      "led uncleanly");
+  add_connection_options(cmd, c);
+  add_topic_options(cmd, t);
+  cmd->add_option("--stop", o.stop,
+                  "Brokers to stop, in this order, each fully handled by the controller before "
+                  "the next")
+      ->type_name("BROKER[,BROKER...]")
+      ->delimiter(',')
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--kill", o.kill,
+                "A crash (kill -9) instead of a controlled shutdown (kafka-server-stop, "
+                "SIGTERM): the same leaders, ISR and ELR once the controller fences the "
+                "broker, but only after broker.session.timeout.ms, and with ELR the broker "
+                "leaves the ELR when it comes back");
+  cmd->footer(
+      "Examples:\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 2\n"
+      "  kepoch cluster what-if --cluster prod --stop 2,3 --topic 'orders.*' -o json\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 3 --kill\n"
+      "\nThe controller's own rules (ReplicationControlManager, PartitionChangeBuilder) on the\n"
+      "cluster as it is now: the alive brokers, each partition's ISR and ELR, the topics'\n"
+      "min.insync.replicas and unclean.leader.election.enable, ELR on or off (the finalized\n"
+      "eligible.leader.replicas.version); assumes no reassignment in progress.\n"
+      "Exit status: 0 no partition would be under min ISR, unavailable or led uncleanly,\n"
+      "1 some would, 2 usage (e.g. --stop names a broker that is not alive), 3 a settings\n"
+      "file cannot be read, 4 the cluster cannot be reached or refused us.");
+  cmd->callback([&globals] { globals.exit_code = run_what_if(c, t, o, globals); });
+}
+
+}  // namespace kepoch::cli

@@ -1,0 +1,148 @@
+#include "kepoch/report/what_if_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "kepoch/report/common_values.hpp"
+
+namespace kepoch::report {
+namespace {
+
+using live::PartitionForecast;
+using live::ShutdownKind;
+using live::StopForecast;
+
+Value leader_value(std::int32_t leader) {
+  return leader == live::kNoLeader ? Value() : Value(leader);
+}
+
+Value epoch_value(std::int32_t epoch) {
+  return epoch < 0 ? Value() : Value(epoch);
+}
+
+// elr_seen: the ELR as the cluster reported it (null: not reported).
+Value partition_value(const PartitionForecast& p, Value elr_seen, bool elr) {
+  const auto elr_after = [&](const std::vector<std::int32_t>& ids) {
+    return elr ? ids_value(ids) : Value();
+  };
+  return Value::object()
+      .set("topic", p.topic)
+      .set("partition", p.partition)
+      .set("replicas", ids_value(p.before.replicas))
+      .set("leader_before", leader_value(p.before.leader))
+      .set("leader_after", leader_value(p.after.leader))
+      .set("leader_changed", p.leader_changes > 0)
+      .set("leader_epoch_before", epoch_value(p.before.leader_epoch))
+      .set("leader_epoch_after", epoch_value(p.after.leader_epoch))
+      .set("isr_before", ids_value(p.before.isr))
+      .set("isr_after", ids_value(p.after.isr))
+      .set("elr_before", std::move(elr_seen))
+      .set("elr_after", elr_after(p.after.elr))
+      .set("last_known_elr_after", elr_after(p.after.last_known_elr))
+      .set("effective_min_isr", p.effective_min_isr)
+      .set("under_min_isr", p.under_min_isr)
+      .set("unavailable", p.unavailable)
+      .set("unclean_election", p.unclean_election)
+      .set("needs_unclean_election", p.needs_unclean_election)
+      .set("leaves_elr_on_return", ids_value(p.leaves_elr_on_return))
+      .set("outcome", stop_outcome(p));
+}
+
+Value topic_value(const live::TopicSettings& t) {
+  return Value::object()
+      .set("topic", t.topic)
+      .set("replication_factor", t.replication_factor)
+      .set("min_insync_replicas", optional_value(t.min_insync_replicas))
+      .set("effective_min_isr", t.effective_min_isr)
+      .set("unclean_leader_election_enable", optional_value(t.unclean_leader_election));
+}
+
+std::string controller_text(ShutdownKind kind) {
+  if (kind == ShutdownKind::controlled)
+    return "per broker in order: handleBrokerInControlledShutdown, then handleBrokerFenced "
+           "(ReplicationControlManager.processBrokerHeartbeat)";
+  return "per broker in order: handleBrokerFenced once broker.session.timeout.ms passes "
+         "without a heartbeat (ReplicationControlManager.maybeFenceOneStaleBroker)";
+}
+
+Value notes(const StopForecast& f) {
+  Value out = Value::array();
+  for (const auto& t : f.topics) {
+    if (!t.min_insync_replicas)
+      out.push(fmt::format("{}: min.insync.replicas not read, 1 assumed", t.topic));
+    if (!t.unclean_leader_election)
+      out.push(fmt::format("{}: unclean.leader.election.enable not read, false assumed", t.topic));
+  }
+  if (f.kind == ShutdownKind::kill) {
+    out.push(
+        "a killed broker is fenced only after broker.session.timeout.ms (9 s by default): "
+        "until then the partitions it leads keep a leader that does not answer");
+    if (f.elr.enabled)
+      out.push(
+          "a killed broker registers again without a clean shutdown and leaves every ELR "
+          "(handleBrokerShutdown): see leaves_elr_on_return");
+  }
+  return out;
+}
+
+Value assumed(const StopForecast& f) {
+  return Value::object()
+      .set("alive_brokers", ids_value(f.alive_before))
+      .set("alive_after", ids_value(f.alive_after))
+      .set("eligible_leader_replicas", f.elr.enabled)
+      .set("eligible_leader_replicas_basis", f.elr.basis)
+      .set("reassignment_in_progress", false)
+      .set("log_dirs_online", true)
+      .set("controller", controller_text(f.kind))
+      .set("notes", notes(f));
+}
+
+Value warnings_value(const live::ClusterView& view) {
+  Value out = Value::array();
+  for (const auto& w : view.warnings)
+    out.push(Value::object().set("severity", "warning").set("message", w));
+  return out;
+}
+
+}  // namespace
+
+std::string_view stop_outcome(const PartitionForecast& p) {
+  if (p.unavailable) return p.needs_unclean_election ? "offline_unless_unclean" : "offline";
+  if (p.unclean_election) return "unclean_election";
+  if (p.under_min_isr) return "under_min_isr";
+  if (p.leader_changes > 0) return "leader_moves";
+  if (p.after.isr != p.before.isr) return "isr_shrinks";
+  return "unchanged";
+}
+
+Value what_if_value(const live::ClusterView& view, const StopForecast& forecast) {
+  const auto seen = live::partitions_by_key(view);
+  Value partitions = Value::array();
+  for (const auto& p : forecast.partitions) {
+    const auto it = seen.find({p.topic, p.partition});
+    Value elr_seen = it == seen.end() ? Value() : optional_ids_value(it->second->elr);
+    partitions.push(partition_value(p, std::move(elr_seen), forecast.elr.enabled));
+  }
+  Value topics = Value::array();
+  for (const auto& t : forecast.topics)
+    topics.push(topic_value(t));
+  const live::StopCounts c = live::count_outcomes(forecast);
+  return Value::object()
+      .set("stop", ids_value(forecast.stopped))
+      .set("shutdown", live::shutdown_kind_name(forecast.kind))
+      .set("assumed", assumed(forecast))
+      .set("topics", std::move(topics))
+      .set("partitions", std::move(partitions))
+      .set("summary", Value::object()
+                          .set("topics", c.topics)
+                          .set("partitions", c.partitions)
+                          .set("leaders_moved", c.leaders_moved)
+                          .set("isr_changes", c.isr_changes)
+                          .set("under_min_isr", c.under_min_isr)
+                          .set("unavailable", c.unavailable)
+                          .set("unclean_election", c.unclean_election)
+                          .set("needs_unclean_election", c.needs_unclean_election))
+      .set("problems", warnings_value(view));
+}
+
+}  // namespace kepoch::report
