@@ -9,6 +9,7 @@
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 
@@ -27,28 +28,17 @@ bool contains(const std::vector<std::int32_t>& ids, std::int32_t id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-PartitionState state_of(const live::PartitionView& p) {
-  PartitionState s;
-  s.replicas = p.replicas;
-  s.isr = p.isr;
-  s.elr = p.elr.value_or(std::vector<std::int32_t>{});
-  s.last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
-  s.leader = p.leader;
-  s.leader_epoch = p.leader_epoch;
-  return s;
-}
-
 // handleBrokerUncleanShutdown (a log dir without the clean-shutdown marker, ELR on), then
 // handleBrokerUnfenced: the controller's moves when the broker registers again.
 void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::TopicView& topic) {
   const live::PartitionView& p = *r.live;
-  const bool unclean = topic.unclean_leader_election().value_or(false);
+  const live::TopicSettings settings = live::topic_settings(topic);
+  const bool unclean = settings.unclean_leader_election.value_or(false);
   // ReplicationControlManager runs handleBrokerUncleanShutdown and keeps ELR only with
-  // eligible.leader.replicas.version >= 1; a broker that does not report its features is
-  // taken to keep them where it reports ELR.
-  const bool elr = c.view->elr_enabled().value_or(p.elr.has_value());
-  const int min_isr = topic.min_insync_replicas().value_or(1);
-  PartitionState state = state_of(p);
+  // eligible.leader.replicas.version >= 1 (judged as `cluster what-if` judges it).
+  const bool elr = live::elr_setting(*c.view).enabled;
+  const int min_isr = settings.effective_min_isr;
+  PartitionState state = live::partition_state(p);
   if (elr && !r.replica.clean_shutdown)
     state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
   r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
@@ -241,7 +231,7 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
       std::nullopt, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
       /*log_dirs=*/false});
   out.alive = view.live_broker_ids();
-  out.elr_enabled = view.elr_enabled();
+  out.elr = live::elr_setting(view);
   out.warnings = view.warnings;
   RestartContext context{out.broker, out.alive, &view};
   for (auto& replica : source.replicas) {

@@ -31,6 +31,7 @@
 #include "kepoch/epoch/election.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/live/cluster_view.hpp"
+#include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
 
@@ -80,7 +81,7 @@ struct RestartForecast {
   std::filesystem::path log_dir;
   bool clean_shutdown = false;
   std::set<std::int32_t> alive;
-  std::optional<bool> elr_enabled;           // as the cluster's features say
+  live::ElrSetting elr;                      // ELR on or off, and why
   std::vector<PartitionRestart> partitions;  // by topic, then partition
   std::vector<std::string> notes;            // replica dirs left out, and why
   std::vector<std::string> warnings;         // what could not be read or asked

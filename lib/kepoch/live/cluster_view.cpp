@@ -37,12 +37,6 @@ std::optional<bool> TopicView::unclean_leader_election() const {
   return std::nullopt;
 }
 
-std::optional<bool> ClusterView::elr_enabled() const {
-  if (!finalized_features) return std::nullopt;
-  const auto it = finalized_features->find("eligible.leader.replicas.version");
-  return it != finalized_features->end() && it->second >= 1;
-}
-
 std::set<std::int32_t> ClusterView::live_broker_ids() const {
   std::set<std::int32_t> ids;
   for (const auto& b : brokers)

@@ -86,9 +86,6 @@ struct ClusterView {
   std::vector<std::string> warnings;
 
   std::set<std::int32_t> live_broker_ids() const;
-  // Whether the controller keeps eligible leader replicas (KIP-966: the feature
-  // eligible.leader.replicas.version at level 1 or more); nullopt when the features are unknown.
-  std::optional<bool> elr_enabled() const;
   const TopicView* find_topic(const std::string& name) const;
   const PartitionView* find_partition(const std::string& topic, std::int32_t partition) const;
 };

@@ -11,7 +11,9 @@ bool contains(const std::vector<std::int32_t>& ids, std::int32_t id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-PartitionState state_of(const PartitionView& p) {
+}  // namespace
+
+PartitionState partition_state(const PartitionView& p) {
   PartitionState s;
   s.replicas = p.replicas;
   s.isr = p.isr;
@@ -21,6 +23,8 @@ PartitionState state_of(const PartitionView& p) {
   s.leader_epoch = p.leader_epoch;
   return s;
 }
+
+namespace {
 
 bool reports_elr(const ClusterView& view) {
   for (const auto& t : view.topics)
@@ -96,7 +100,7 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
   PartitionForecast f;
   f.topic = partition.topic;
   f.partition = partition.partition;
-  f.before = state_of(partition);
+  f.before = partition_state(partition);
   PartitionState state = f.before;
   const bool unclean = settings.unclean_leader_election.value_or(false);
   const auto handle = [&](std::int32_t broker) {

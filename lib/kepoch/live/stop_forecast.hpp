@@ -123,4 +123,8 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
 
 TopicSettings topic_settings(const TopicView& topic);
 
+// The election fields of a partition as the view has them (ELR fields empty when not
+// reported), for the rules of epoch/election.
+PartitionState partition_state(const PartitionView& partition);
+
 }  // namespace kepoch::live

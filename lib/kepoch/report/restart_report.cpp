@@ -114,10 +114,8 @@ Value assumptions_value(const forecast::RestartForecast& f) {
   Value a = Value::array();
   a.push(fmt::format("brokers alive in the cluster: {}",
                      f.alive.empty() ? "none" : fmt::format("{}", fmt::join(f.alive, ","))));
-  a.push(fmt::format("eligible leader replicas (KIP-966): {}",
-                     !f.elr_enabled   ? "unknown (the broker did not report its features)"
-                     : *f.elr_enabled ? "on (eligible.leader.replicas.version >= 1)"
-                                      : "off"));
+  a.push(fmt::format("eligible leader replicas (KIP-966) {}: {}", f.elr.enabled ? "on" : "off",
+                     f.elr.basis));
   a.push(fmt::format("broker {} starts from {} as it is now ({})", f.broker, f.log_dir.string(),
                      f.clean_shutdown ? "clean shutdown: no recovery"
                                       : "no clean-shutdown marker: Kafka recovers the segments "
