@@ -43,7 +43,8 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
     state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
   r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
   const std::string judged_by = fmt::format(
-      "ISR {}, ELR {}, min.insync.replicas {}, unclean.leader.election.enable {}, ELR {}",
+      "ISR {}, ELR {}, min.insync.replicas {}, unclean.leader.election.enable {}, "
+      "eligible leader replicas {}",
       ids_text(p.isr), p.elr ? ids_text(*p.elr) : "not reported", min_isr, unclean,
       elr ? "on" : "off");
   const std::int32_t leader = r.election->election.node;
@@ -54,6 +55,14 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
         "its log as loaded",
         c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "",
         judged_by);
+  } else if (leader != kNoLeader) {
+    // Another broker could lead only now (the return changed the ISR or ELR): it is not
+    // leading yet, so there is no leader to ask.
+    r.outcome = RestartOutcome::unanswered;
+    r.reason = fmt::format(
+        "no live leader; when broker {} returns the controller elects broker {} ({}), which "
+        "this replica then follows: not predicted, that broker is not leading yet",
+        c.broker, leader, judged_by);
   } else {
     r.outcome = RestartOutcome::leaderless;
     r.reason = fmt::format(
