@@ -74,10 +74,11 @@ TEST_CASE("handleBrokerUnfenced: the last ISR member of a leaderless partition l
   CHECK(r.election->election.node == 1);
   CHECK_FALSE(next_question(r));
 
-  // Not in the ISR, unclean election off: the partition stays offline.
+  // Not in the ISR (whose only member, broker 3, is down), unclean election off: the
+  // partition stays offline.
   const live::ClusterView other = view_of(-1, {3}, fixture_topic_id());
-  c.view = &other;
-  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), c).outcome ==
+  RestartContext without_3{1, {2}, &other};
+  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), without_3).outcome ==
         RestartOutcome::leaderless);
 }
 
