@@ -81,6 +81,7 @@ Value summary_value(const forecast::RestartForecast& f) {
   std::map<RestartOutcome, int> outcomes;
   int truncates = 0, loss_partitions = 0;
   std::uint64_t removed = 0, lost = 0, committed = 0;
+  int lost_unknown = 0;
   Value at_risk = Value::array();
   for (const auto& r : f.partitions) {
     ++outcomes[r.outcome];
@@ -88,8 +89,12 @@ Value summary_value(const forecast::RestartForecast& f) {
     const ReplicaForecast& x = *r.forecast;
     if (x.prediction.truncate_to < r.replica.loaded.log_end_offset) ++truncates;
     removed += x.removed_records;
-    lost += x.lost_records;
-    committed += x.committed_lost_records;
+    if (x.lost_known) {
+      lost += x.lost_records;
+      committed += x.committed_lost_records;
+    } else if (x.prediction.truncate_to < r.replica.loaded.log_end_offset) {
+      ++lost_unknown;  // their rows say null; the counts below leave them out
+    }
     if (x.committed_loss()) {
       ++loss_partitions;
       at_risk.push(name_of(r));
@@ -102,6 +107,7 @@ Value summary_value(const forecast::RestartForecast& f) {
       .set("removed_records", removed)
       .set("lost_records", lost)
       .set("committed_lost_records", committed)
+      .set("lost_unknown_partitions", lost_unknown)
       .set("committed_loss_partitions", loss_partitions)
       .set("leads", outcomes[RestartOutcome::leads])
       .set("leaderless", outcomes[RestartOutcome::leaderless])

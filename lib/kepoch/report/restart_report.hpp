@@ -2,7 +2,9 @@
 // The report shape of `cluster predict`:
 //   {"broker", "log_dir", "clean_shutdown", "alive_brokers",
 //    "summary": {"partitions", "follows", "truncates", "removed_records", "lost_records",
-//                "committed_lost_records", "committed_loss_partitions", "leads", "leaderless",
+//                "committed_lost_records", "lost_unknown_partitions" (truncating partitions
+//                whose lost counts are unknown, left out of the two before),
+//                "committed_loss_partitions", "leads", "leaderless",
 //                "stray", "unanswered", "at_risk": ["<topic>-<partition>", ...]},
 //    "partitions": [{"topic", "partition", "outcome", "leader", "leader_epoch", "isr", "elr",
 //                    "log_end_offset", "high_watermark", "truncate_to", "removed_records",
