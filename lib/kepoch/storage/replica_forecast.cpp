@@ -12,7 +12,8 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
     return batches_from(leader, from, until);
   };
   return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
-                          "the snapshot of " + leader.dir.string() + " did not keep", follower, mode);
+                          "the snapshot of " + leader.dir.string() + " did not keep", follower,
+                          mode);
 }
 
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
