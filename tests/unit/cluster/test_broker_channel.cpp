@@ -8,6 +8,7 @@
 #include "kepoch/cluster/cluster_connector.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/protocol/messages.hpp"
+#include "support/fake_broker.hpp"
 #include "support/loopback_server.hpp"
 
 using namespace kepoch::cluster;
@@ -18,44 +19,17 @@ using protocol::Struct;
 
 namespace {
 
-using Frame = std::vector<std::uint8_t>;
-// The fake broker's answer to one request: a response frame, or nullopt to hang up.
-using Responder = std::function<std::optional<Frame>(const protocol::DecodedRequest&)>;
+using test::Frame;
+using test::Responder;
 
-bool read_all(int fd, std::uint8_t* out, std::size_t n) {
-  while (n > 0) {
-    const auto got = recv(fd, out, n, 0);
-    if (got <= 0) return false;
-    out += got;
-    n -= static_cast<std::size_t>(got);
-  }
-  return true;
-}
-
-// A broker on a socket: reads size-prefixed requests, decodes them with the codec, and
-// writes what `respond` says. `seen` lists "ApiName vN #corr" per request (checked by the
-// test after the server thread is done: Catch2 assertions are single-threaded).
+// The fake broker, listing "ApiName vN #corr" per request in `seen` (checked by the test
+// after the server thread is done: Catch2 assertions are single-threaded).
 std::function<void(int)> fake_broker(Responder respond, std::vector<std::string>& seen) {
-  return [respond, &seen](int fd) {
-    while (true) {
-      std::uint8_t head[4];
-      if (!read_all(fd, head, 4)) return;
-      const std::size_t size = std::size_t(head[0]) << 24 | std::size_t(head[1]) << 16 |
-                               std::size_t(head[2]) << 8 | head[3];
-      Frame request(size);
-      if (!read_all(fd, request.data(), size)) return;
-      const auto decoded = protocol::decode_request(request);
-      seen.push_back(fmt::format(
-          "{} v{} #{}", protocol::api_key_name(static_cast<ApiKey>(decoded.header.api_key)),
-          decoded.header.api_version, decoded.header.correlation_id));
-      const auto answer = respond(decoded);
-      if (!answer) return;
-      Frame framed = {std::uint8_t(answer->size() >> 24), std::uint8_t(answer->size() >> 16),
-                      std::uint8_t(answer->size() >> 8), std::uint8_t(answer->size())};
-      framed.insert(framed.end(), answer->begin(), answer->end());
-      send(fd, framed.data(), framed.size(), MSG_NOSIGNAL);
-    }
-  };
+  return test::fake_broker(std::move(respond), [&seen](const protocol::DecodedRequest& decoded) {
+    seen.push_back(fmt::format("{} v{} #{}",
+                               protocol::api_key_name(static_cast<ApiKey>(decoded.header.api_key)),
+                               decoded.header.api_version, decoded.header.correlation_id));
+  });
 }
 
 struct Range {

@@ -15,6 +15,7 @@
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/cluster/protocol/messages.hpp"
 #include "kepoch/format/record_batch.hpp"
+#include "support/fake_broker.hpp"
 #include "support/loopback_server.hpp"
 #include "support/scratch_files.hpp"
 
@@ -27,37 +28,9 @@ using protocol::Struct;
 
 namespace {
 
-using Frame = std::vector<std::uint8_t>;
-using Responder = std::function<std::optional<Frame>(const protocol::DecodedRequest&)>;
-
-bool read_all(int fd, std::uint8_t* out, std::size_t n) {
-  while (n > 0) {
-    const auto got = recv(fd, out, n, 0);
-    if (got <= 0) return false;
-    out += got;
-    n -= static_cast<std::size_t>(got);
-  }
-  return true;
-}
-
-// Reads size-prefixed requests and writes what `respond` says until the client hangs up.
-std::function<void(int)> fake_broker(Responder respond) {
-  return [respond](int fd) {
-    while (true) {
-      std::uint8_t head[4];
-      if (!read_all(fd, head, 4)) return;
-      Frame request(std::size_t(head[0]) << 24 | std::size_t(head[1]) << 16 |
-                    std::size_t(head[2]) << 8 | head[3]);
-      if (!read_all(fd, request.data(), request.size())) return;
-      const auto answer = respond(protocol::decode_request(request));
-      if (!answer) return;
-      Frame framed = {std::uint8_t(answer->size() >> 24), std::uint8_t(answer->size() >> 16),
-                      std::uint8_t(answer->size() >> 8), std::uint8_t(answer->size())};
-      framed.insert(framed.end(), answer->begin(), answer->end());
-      send(fd, framed.data(), framed.size(), MSG_NOSIGNAL);
-    }
-  };
-}
+using test::fake_broker;
+using test::Frame;
+using test::Responder;
 
 Frame answer(const protocol::DecodedRequest& r, const Struct& body) {
   return protocol::encode_response(static_cast<ApiKey>(r.header.api_key), r.header.api_version,
