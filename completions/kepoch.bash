@@ -61,7 +61,7 @@ _kepoch() {
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o") ((i++)) ;;
-      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--output"|"cluster predict|-o") ((i++)) ;;
+      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o") ((i++)) ;;
       "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o") ((i++)) ;;
       "completion|--output"|"completion|-o") ((i++)) ;;
     esac
@@ -141,6 +141,7 @@ _kepoch() {
     "cluster predict|--command-config") _kepoch_files; return ;;
     "cluster predict|--cluster") :; return ;;
     "cluster predict|--timeout") :; return ;;
+    "cluster predict|--topic") :; return ;;
     "cluster predict|--output"|"cluster predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "cluster what-if|--bootstrap"|"cluster what-if|-b") :; return ;;
     "cluster what-if|-X") :; return ;;
@@ -220,7 +221,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "cluster predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "cluster what-if")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color" -- "$cur"))

@@ -100,7 +100,7 @@ function __kepoch_path
                 set skip 1
             case 'cluster audit|--bootstrap' 'cluster audit|-b' 'cluster audit|-X' 'cluster audit|--command-config' 'cluster audit|--cluster' 'cluster audit|--timeout' 'cluster audit|--topic' 'cluster audit|--output' 'cluster audit|-o'
                 set skip 1
-            case 'cluster predict|--log-dir' 'cluster predict|--broker' 'cluster predict|--bootstrap' 'cluster predict|-b' 'cluster predict|-X' 'cluster predict|--command-config' 'cluster predict|--cluster' 'cluster predict|--timeout' 'cluster predict|--output' 'cluster predict|-o'
+            case 'cluster predict|--log-dir' 'cluster predict|--broker' 'cluster predict|--bootstrap' 'cluster predict|-b' 'cluster predict|-X' 'cluster predict|--command-config' 'cluster predict|--cluster' 'cluster predict|--timeout' 'cluster predict|--topic' 'cluster predict|--output' 'cluster predict|-o'
                 set skip 1
             case 'cluster what-if|--bootstrap' 'cluster what-if|-b' 'cluster what-if|-X' 'cluster what-if|--command-config' 'cluster what-if|--cluster' 'cluster what-if|--timeout' 'cluster what-if|--topic' 'cluster what-if|--stop' 'cluster what-if|--output' 'cluster what-if|-o'
                 set skip 1
@@ -288,6 +288,8 @@ complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l command-config -r
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l cluster -x -d 'A named profile of ~/.config/kepoch/config.yaml (default: $KEPOCH_CLUSTER)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l timeout -x -d 'Seconds to wait for a broker before giving up (exit 4)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l verbose -s v -d 'Show the connection settings and where each came from (secrets redacted)'
+complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l topic -x -d 'Only topics whose whole name matches this regular expression'
+complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l exclude-internal -d 'Leave out internal topics (__consumer_offsets, __transaction_state)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l help -s h -d 'Print this help message and exit'

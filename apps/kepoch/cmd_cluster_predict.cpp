@@ -20,9 +20,12 @@ struct PredictOptions {
   bool details = false;
 };
 
-int run(const ConnectionOptions& c, const PredictOptions& o, const Globals& globals) {
+int run(const ConnectionOptions& c, const TopicOptions& t, const PredictOptions& o,
+        const Globals& globals) {
+  const forecast::RestartScope scope{topic_regex(t), t.exclude_internal};
   cluster::ClusterClient client(settings_from(c));
-  const forecast::RestartForecast f = forecast::forecast_restart(o.log_dir, o.broker, client);
+  const forecast::RestartForecast f =
+      forecast::forecast_restart(o.log_dir, o.broker, client, scope);
   emit(report::restart_value(f, o.details), globals);
   return report::committed_loss(f) ? kFindings : kOk;
 }
@@ -31,6 +34,7 @@ int run(const ConnectionOptions& c, const PredictOptions& o, const Globals& glob
 
 void register_cluster_predict(CLI::App* group, Globals& globals) {
   static ConnectionOptions c;
+  static TopicOptions t;
   static PredictOptions o;
   CLI::App* cmd = group->add_subcommand(
       "predict",
@@ -46,10 +50,12 @@ void register_cluster_predict(CLI::App* group, Globals& globals) {
                 "Add each follower's forecast in `kepoch predict`'s shape: the leader's "
                 "answers, the rounds, the epochs after");
   add_connection_options(cmd, c);
+  add_topic_options(cmd, t);
   cmd->footer(
       "Examples:\n"
       "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
       "  kepoch cluster predict --cluster prod --log-dir /mnt/broker-3/data --details -o json\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data --topic 'orders.*'\n"
       "\nRun it while the broker is stopped, on its log dir (read-only). For every replica in\n"
       "it: stray (the cluster deleted or moved the partition: Kafka deletes the replica),\n"
       "follows (truncates against the live leader, which kepoch asks with\n"
@@ -57,7 +63,7 @@ void register_cluster_predict(CLI::App* group, Globals& globals) {
       "the controller elects this broker when it returns), leaderless, or unanswered.\n"
       "Exit status: 0 no committed record would be lost, 1 some would, 2 usage, 3 the log dir\n"
       "or a settings file cannot be read, 4 the cluster cannot be reached or refused us.");
-  cmd->callback([&globals] { globals.exit_code = run(c, o, globals); });
+  cmd->callback([&globals] { globals.exit_code = run(c, t, o, globals); });
 }
 
 }  // namespace kepoch::cli

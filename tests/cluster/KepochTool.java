@@ -64,12 +64,16 @@ public class KepochTool {
         return l;
     }
 
+    // Seconds one admin call may take; the wait-* polls use less so that a try stuck
+    // on a stopped broker ends early and the next try starts with a fresh client.
+    static long callTimeoutS = 15;
+
     static String brokers(Admin a) throws Exception {
-        return join(sortedIds(a.describeCluster().nodes().get(15, TimeUnit.SECONDS)));
+        return join(sortedIds(a.describeCluster().nodes().get(callTimeoutS, TimeUnit.SECONDS)));
     }
 
     static TopicPartitionInfo partInfo(Admin a, String topic, int part) throws Exception {
-        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(15, TimeUnit.SECONDS);
+        TopicDescription d = a.describeTopics(List.of(topic)).topicNameValues().get(topic).get(callTimeoutS, TimeUnit.SECONDS);
         for (TopicPartitionInfo i : d.partitions()) if (i.partition() == part) return i;
         throw new IllegalArgumentException("no partition " + topic + "-" + part);
     }
@@ -85,18 +89,36 @@ public class KepochTool {
             + " elr=" + join(sortedIds(i.elr())) + " last_known_elr=" + join(sortedIds(i.lastKnownElr()));
     }
 
-    interface Probe { String get() throws Exception; }
+    interface Probe { String get(Admin a) throws Exception; }
 
     // Polls probe until it returns want; prints the last value; exit 0/1.
+    // A failed try closes its client and the next try starts a new one: a client
+    // that learnt a broker from metadata just before that broker was SIGSTOPped
+    // keeps choosing it (a connection stuck in its ApiVersions exchange counts as
+    // "connecting" and is preferred), while a new client bootstraps from the live
+    // brokers and, once the stopped one is fenced, never hears of it.
     static int waitFor(String what, String want, long timeoutMs, Probe probe) throws Exception {
         long deadline = System.currentTimeMillis() + timeoutMs;
         String last = "(none)";
         Exception lastErr = null;
-        while (true) {
-            try { last = probe.get(); lastErr = null; } catch (Exception e) { lastErr = e; }
-            if (want.equals(last)) { System.out.println(last); return 0; }
-            if (System.currentTimeMillis() > deadline) break;
-            Thread.sleep(200);
+        callTimeoutS = 5;
+        Admin a = admin();
+        try {
+            while (true) {
+                try {
+                    last = probe.get(a);
+                    lastErr = null;
+                } catch (Exception e) {
+                    lastErr = e;
+                    a.close(java.time.Duration.ZERO);
+                    a = admin();
+                }
+                if (want.equals(last)) { System.out.println(last); return 0; }
+                if (System.currentTimeMillis() > deadline) break;
+                Thread.sleep(200);
+            }
+        } finally {
+            a.close(java.time.Duration.ZERO);
         }
         System.err.println("KepochTool: timeout after " + timeoutMs + " ms waiting for " + what + " = " + want
             + "; last value: " + last + (lastErr != null ? " (last error: " + lastErr + ")" : ""));
@@ -207,15 +229,15 @@ public class KepochTool {
             try (Admin ad = admin()) {
                 switch (cmd) {
                     case "brokers" -> { System.out.println(brokers(ad)); rc = 0; }
-                    case "wait-brokers" -> rc = waitFor("brokers", join(parseIds(r[0])), Long.parseLong(r[1]), () -> brokers(ad));
+                    case "wait-brokers" -> rc = waitFor("brokers", join(parseIds(r[0])), Long.parseLong(r[1]), KepochTool::brokers);
                     case "partition" -> { System.out.println(describe(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
                     case "leader" -> { System.out.println(leaderOf(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
                     case "isr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr()))); rc = 0; }
                     case "elr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).elr()))); rc = 0; }
                     case "wait-leader" -> rc = waitFor("leader of " + r[0] + "-" + r[1], r[2], Long.parseLong(r[3]),
-                        () -> String.valueOf(leaderOf(partInfo(ad, r[0], Integer.parseInt(r[1])))));
+                        w -> String.valueOf(leaderOf(partInfo(w, r[0], Integer.parseInt(r[1])))));
                     case "wait-isr" -> rc = waitFor("isr of " + r[0] + "-" + r[1], join(parseIds(r[2])), Long.parseLong(r[3]),
-                        () -> join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr())));
+                        w -> join(sortedIds(partInfo(w, r[0], Integer.parseInt(r[1])).isr())));
                     case "end-offset" -> {
                         TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
                         long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(15, TimeUnit.SECONDS).offset();

@@ -219,11 +219,28 @@ BatchRange fetch_leader_batches(cluster::ClusterClient& client, const live::Part
   return out;
 }
 
+// Drops the replicas outside `scope`. Internal is the cluster's word (a replica whose
+// topic the cluster no longer has is kept: it is stray whatever its name).
+void keep_in_scope(std::vector<PartitionReplica>& replicas, const RestartScope& scope,
+                   const live::ClusterView& view, std::vector<std::string>& notes) {
+  const auto outside = [&](const PartitionReplica& r) {
+    if (scope.topic && !std::regex_match(r.topic, *scope.topic)) return true;
+    const live::TopicView* topic = view.find_topic(r.topic);
+    return scope.exclude_internal && topic && topic->internal;
+  };
+  const auto first_out = std::stable_partition(
+      replicas.begin(), replicas.end(), [&](const PartitionReplica& r) { return !outside(r); });
+  const auto left_out = std::distance(first_out, replicas.end());
+  if (left_out > 0)
+    notes.push_back(fmt::format("{} replica(s) of topics not selected left out", left_out));
+  replicas.erase(first_out, replicas.end());
+}
+
 }  // namespace
 
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
-                                 std::optional<std::int32_t> broker,
-                                 cluster::ClusterClient& client) {
+                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
+                                 const RestartScope& scope) {
   RestartForecast out;
   out.log_dir = log_dir;
   ReplicaSource source = load_replica_source(log_dir.string());
@@ -237,8 +254,9 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
   out.notes = source.notes;
 
   const live::ClusterView view = client.read_view(cluster::ViewRequest{
-      std::nullopt, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
+      scope.topic, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
       /*log_dirs=*/false});
+  keep_in_scope(source.replicas, scope, view, out.notes);
   out.alive = view.live_broker_ids();
   out.elr = live::elr_setting(view);
   out.warnings = view.warnings;

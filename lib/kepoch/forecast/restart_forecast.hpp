@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -88,13 +89,19 @@ struct RestartForecast {
   int rounds = 0;                            // OffsetForLeaderEpoch rounds
 };
 
+// Which of the log dir's replicas to forecast (the others are left out with a note).
+struct RestartScope {
+  std::optional<std::regex> topic;  // whole-name match; nullopt: every topic
+  bool exclude_internal = false;    // leave out topics the cluster marks internal
+};
+
 // Reads the log dir (InputError when it cannot), the cluster (ClusterError), asks the
-// leaders, and forecasts every replica. `broker` overrides meta.properties' node.id. For a
-// replica that would lose batches, the leader's batches over that range are read with a
-// consumer Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same
-// offsets and CRC) from those lost.
+// leaders, and forecasts every replica in `scope`. `broker` overrides meta.properties' node.id. For
+// a replica that would lose batches, the leader's batches over that range are read with a consumer
+// Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same offsets and CRC)
+// from those lost.
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
-                                 std::optional<std::int32_t> broker,
-                                 cluster::ClusterClient& client);
+                                 std::optional<std::int32_t> broker, cluster::ClusterClient& client,
+                                 const RestartScope& scope = {});
 
 }  // namespace kepoch::forecast
