@@ -66,3 +66,62 @@ expect_refused() {
   (( LAST_MS <= max * 1000 )) || fail "$name: took $LAST_MS ms (limit $max s)"
   echo "refused: $name in $LAST_MS ms: $(cat "$SCRATCH/err")"
 }
+
+ROOT_FILES=(replication-offset-checkpoint recovery-point-offset-checkpoint log-start-offset-checkpoint)
+
+# snapshot N TOPIC DEST: broker N's partition dir and root checkpoints, copied while the
+# broker is SIGSTOPped (when it runs) so that the copy is of one moment.
+snapshot() {
+  local n=$1 topic=$2 dest=$3 src pid f
+  src="$("$KC" logdir "$n")"
+  mkdir -p "$dest"
+  pid="$("$KC" pid "$n" 2>/dev/null || true)"
+  [[ -n "$pid" ]] && kill -STOP "$pid"
+  cp -a "$src/$topic-0" "$dest/"
+  for f in "${ROOT_FILES[@]}"; do [[ -f "$src/$f" ]] && cp -a "$src/$f" "$dest/"; done
+  [[ -n "$pid" ]] && kill -CONT "$pid"
+  return 0
+}
+
+# check_after TOPIC LEADER FOLLOWER: once the follower caught up with its leader, compare
+# Kafka's truncation with kepoch's forecast in $SNAP/TOPIC/predict.json (`predict`'s
+# section shape), made from the follower's replica copied to $SNAP/TOPIC/follower: the
+# "Truncating to offset N" line (or its absence), the leader's answer Kafka logged, and
+# the follower's batches after the restart (its own below the cut, the leader's from it).
+check_after() {
+  local topic=$1 leader=$2 follower=$3 predicted leo lines
+  predicted=$(json "$SNAP/$topic/predict.json" "d['replicas'][0]['truncate_to']")
+  leo=$(json "$SNAP/$topic/predict.json" "d['replicas'][0]['log_end_offset']")
+  lines=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'Truncating to offset [0-9]+' || true; } | awk '{print $4}' | sort -n | uniq)
+  echo "$topic: Kafka truncated broker $follower to: ${lines:-nothing} (kepoch: $predicted of $leo)"
+  # When Kafka names the leader's answer, kepoch's first round must have had the same one.
+  local answer
+  answer=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'leaderEpoch=[0-9-]+, endOffset=[0-9-]+' || true; } | head -n1)
+  if [[ -n "$answer" ]]; then
+    local ours
+    ours=$(json "$SNAP/$topic/predict.json" "'leaderEpoch=%d, endOffset=%d' % (d['replicas'][0]['rounds'][0]['leader_epoch'], d['replicas'][0]['rounds'][0]['leader_end_offset'])")
+    echo "$topic: the leader answered $answer (kepoch: $ours)"
+    [[ "$answer" == "$ours" ]] || fail "$topic: the leader's answer differs"
+  fi
+  if (( predicted < leo )); then
+    [[ "$(head -n1 <<<"$lines")" == "$predicted" ]] || fail "$topic: Kafka truncated to '${lines}', kepoch said $predicted"
+  else
+    for x in $lines; do (( x >= leo )) || fail "$topic: Kafka truncated to $x, kepoch said no truncation"; done
+  fi
+  snapshot "$follower" "$topic" "$SNAP/$topic/after"
+  snapshot "$leader" "$topic" "$SNAP/$topic/leader-after"
+  "$KEPOCH" segment dump -o json "$SNAP/$topic/follower/$topic-0"/0*.log > "$SNAP/$topic/before.json"
+  "$KEPOCH" segment dump -o json "$SNAP/$topic/after/$topic-0"/0*.log > "$SNAP/$topic/after.json"
+  "$KEPOCH" segment dump -o json "$SNAP/$topic/leader-after/$topic-0"/0*.log > "$SNAP/$topic/leader.json"
+  python3 - "$SNAP/$topic" "$predicted" <<'PY' || fail "$topic: the follower's log after the restart does not match the prediction"
+import json, sys
+d, cut = sys.argv[1], int(sys.argv[2])
+def batches(name):
+    return [(b["base_offset"], b["crc"]) for f in json.load(open(f"{d}/{name}.json")) for b in f["batches"]]
+before, after, leader = batches("before"), batches("after"), batches("leader")
+kept = [b for b in before if b[0] < cut]
+assert [b for b in after if b[0] < cut] == kept, f"below {cut}: before {kept}, after {after}"
+assert [b for b in after if b[0] >= cut] == [b for b in leader if b[0] >= cut][:len([b for b in after if b[0] >= cut])], "from the cut on the follower must hold the leader's batches"
+assert len(after) == len(leader), f"follower {after} has not caught up with leader {leader}"
+PY
+}

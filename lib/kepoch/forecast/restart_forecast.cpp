@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
@@ -19,6 +21,10 @@ namespace {
 // A follower asks at most one question per epoch of its cache, plus the leader's current
 // epoch; this only bounds a leader that keeps answering something new.
 constexpr int kMaxRounds = 10000;
+// Views read at most when leaders answer that leadership moved, and the pause before each
+// new one (times the views read so far).
+constexpr int kMaxViews = 4;
+constexpr std::chrono::milliseconds kMovedBackoff{100};
 
 std::string ids_text(const std::vector<std::int32_t>& ids) {
   return ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ","));
@@ -145,10 +151,19 @@ std::optional<std::int32_t> next_question(const PartitionRestart& r) {
   return predict_truncation(r.answers, r.replica.loaded, TruncationMode::fetch).unanswered_epoch;
 }
 
+bool leadership_moved(const PartitionRestart& r) {
+  namespace errors = cluster::protocol::errors;
+  return r.outcome == RestartOutcome::unanswered &&
+         (r.leader_error == errors::kFencedLeaderEpoch ||
+          r.leader_error == errors::kUnknownLeaderEpoch ||
+          r.leader_error == errors::kNotLeaderOrFollower);
+}
+
 void record_answer(PartitionRestart& r, std::int32_t epoch, std::int16_t error_code,
                    std::int32_t answer_epoch, std::int64_t end_offset) {
   if (error_code != 0) {
     r.outcome = RestartOutcome::unanswered;
+    r.leader_error = error_code;
     r.reason =
         fmt::format("leader broker {} answered {} for epoch {} (leadership moved? run again)",
                     r.live->leader, cluster::protocol::error_code_name(error_code), epoch);
@@ -219,6 +234,19 @@ BatchRange fetch_leader_batches(cluster::ClusterClient& client, const live::Part
   return out;
 }
 
+// Reads the cluster, and keeps in `out` what the forecast assumed of it (the newest view).
+live::ClusterView read_view(cluster::ClusterClient& client, const cluster::ViewRequest& request,
+                            RestartForecast& out) {
+  live::ClusterView view = client.read_view(request);
+  ++out.views;
+  out.alive = view.live_broker_ids();
+  out.elr = live::elr_setting(view);
+  for (const auto& w : view.warnings)
+    if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+      out.warnings.push_back(w);
+  return view;
+}
+
 // Drops the replicas outside `scope`. Internal is the cluster's word (a replica whose
 // topic the cluster no longer has is kept: it is stray whatever its name).
 void keep_in_scope(std::vector<PartitionReplica>& replicas, const RestartScope& scope,
@@ -253,13 +281,10 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
   out.broker = *broker;
   out.notes = source.notes;
 
-  const live::ClusterView view = client.read_view(cluster::ViewRequest{
-      scope.topic, /*exclude_internal=*/false, /*configs=*/true, /*offsets=*/true,
-      /*log_dirs=*/false});
+  const cluster::ViewRequest request{scope.topic, /*exclude_internal=*/false, /*configs=*/true,
+                                     /*offsets=*/true, /*log_dirs=*/false};
+  live::ClusterView view = read_view(client, request, out);
   keep_in_scope(source.replicas, scope, view, out.notes);
-  out.alive = view.live_broker_ids();
-  out.elr = live::elr_setting(view);
-  out.warnings = view.warnings;
   RestartContext context{out.broker, out.alive, &view};
   for (auto& replica : source.replicas) {
     out.clean_shutdown = out.clean_shutdown || replica.clean_shutdown;
@@ -270,8 +295,25 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
            std::tie(b.replica.topic, b.replica.partition);
   });
 
-  while (out.rounds < kMaxRounds && ask_round(out.partitions, client, out.warnings))
-    ++out.rounds;
+  while (true) {
+    while (out.rounds < kMaxRounds && ask_round(out.partitions, client, out.warnings))
+      ++out.rounds;
+    std::vector<PartitionRestart*> moved;
+    for (auto& r : out.partitions)
+      if (leadership_moved(r)) moved.push_back(&r);
+    if (moved.empty() || out.views >= kMaxViews) break;
+    // As a follower does after such an error: wait for newer metadata, then start over
+    // with the leader it names (a leader behind the view needs a moment to catch up).
+    std::this_thread::sleep_for(kMovedBackoff * out.views);
+    view = read_view(client, request, out);
+    context = RestartContext{out.broker, out.alive, &view};
+    out.notes.push_back(
+        fmt::format("leadership of {} partition(s) moved while kepoch asked; asked again with the "
+                    "cluster as it was then (view {})",
+                    moved.size(), out.views));
+    for (PartitionRestart* r : moved)
+      *r = classify(std::move(r->replica), context);
+  }
 
   for (auto& r : out.partitions) {
     if (r.outcome != RestartOutcome::follows) continue;

@@ -19,7 +19,9 @@
 //
 // The exchange mirrors the follower's: each partition asks its leader for its latest epoch,
 // then for each epoch the engine needs next, in rounds (one OffsetForLeaderEpoch request
-// per leader per round), every question fenced with the leader epoch seen in the view.
+// per leader per round), every question fenced with the leader epoch seen in the view. A
+// leader that answers that leadership moved (leadership_moved) sends kepoch back to the
+// cluster for a newer view, and that partition starts over, as the follower's fetcher does.
 
 #include <cstdint>
 #include <filesystem>
@@ -49,6 +51,8 @@ struct PartitionRestart {
   PartitionReplica replica;
   RestartOutcome outcome = RestartOutcome::unanswered;
   std::string reason;  // one sentence
+  // unanswered: the error code the leader answered (0: none, or not asked).
+  std::int16_t leader_error = 0;
   // The live partition (nullopt: not in the cluster's metadata).
   std::optional<live::PartitionView> live;
   // follows: what the leader answered, and the forecast made from it.
@@ -73,6 +77,12 @@ PartitionRestart classify(PartitionReplica replica, const RestartContext& contex
 // end offset). nullopt when the answers are complete.
 std::optional<std::int32_t> next_question(const PartitionRestart& restart);
 
+// Whether the leader's error says the view kepoch asked with is out of date, so that asking
+// again with a new one can be answered: FENCED_LEADER_EPOCH (leadership moved on),
+// UNKNOWN_LEADER_EPOCH (the leader has not caught up with it yet), NOT_LEADER_OR_FOLLOWER.
+// A follower's fetcher retries on these the same way, after a new metadata image.
+bool leadership_moved(const PartitionRestart& restart);
+
 // Records the leader's answer to `epoch`; an error code makes the replica unanswered.
 void record_answer(PartitionRestart& restart, std::int32_t epoch, std::int16_t error_code,
                    std::int32_t answer_epoch, std::int64_t end_offset);
@@ -87,6 +97,7 @@ struct RestartForecast {
   std::vector<std::string> notes;            // replica dirs left out, and why
   std::vector<std::string> warnings;         // what could not be read or asked
   int rounds = 0;                            // OffsetForLeaderEpoch rounds
+  int views = 0;                             // cluster views read (more when leadership moved)
 };
 
 // Which of the log dir's replicas to forecast (the others are left out with a note).
