@@ -19,6 +19,8 @@ using protocol::Struct;
 
 namespace {
 
+using test::answer;
+using test::api_versions_body;
 using test::Frame;
 using test::Responder;
 
@@ -32,32 +34,10 @@ std::function<void(int)> fake_broker(Responder respond, std::vector<std::string>
   });
 }
 
-struct Range {
-  ApiKey api;
-  std::int16_t min, max;
-};
-
-Struct api_versions_body(std::int16_t error, const std::vector<Range>& ranges) {
-  Struct body = protocol::make_response_body(ApiKey::kApiVersions);
-  body.set_int16("error_code", error);
-  for (const auto& r : ranges) {
-    auto& key = body.add_element("api_keys");
-    key.set_int16("api_key", static_cast<std::int16_t>(r.api));
-    key.set_int16("min_version", r.min);
-    key.set_int16("max_version", r.max);
-  }
-  return body;
-}
-
-const std::vector<Range> kBrokerRanges = {{ApiKey::kApiVersions, 0, 4},
-                                          {ApiKey::kMetadata, 0, 9},
-                                          {ApiKey::kSaslHandshake, 0, 1},
-                                          {ApiKey::kSaslAuthenticate, 0, 1}};
-
-Frame answer(const protocol::DecodedRequest& r, const Struct& body) {
-  return protocol::encode_response(static_cast<ApiKey>(r.header.api_key), r.header.api_version,
-                                   r.header.correlation_id, body);
-}
+const std::vector<test::ApiRange> kBrokerRanges = {{ApiKey::kApiVersions, 0, 4},
+                                                   {ApiKey::kMetadata, 0, 9},
+                                                   {ApiKey::kSaslHandshake, 0, 1},
+                                                   {ApiKey::kSaslAuthenticate, 0, 1}};
 
 // Answers ApiVersions with kBrokerRanges and Metadata with one broker; `more` first.
 Responder broker_with(Responder more = nullptr) {

@@ -28,28 +28,16 @@ using protocol::Struct;
 
 namespace {
 
+using test::answer;
 using test::fake_broker;
 using test::Frame;
 using test::Responder;
 
-Frame answer(const protocol::DecodedRequest& r, const Struct& body) {
-  return protocol::encode_response(static_cast<ApiKey>(r.header.api_key), r.header.api_version,
-                                   r.header.correlation_id, body);
-}
-
 Frame api_versions(const protocol::DecodedRequest& r, std::int16_t fetch_min,
                    std::int16_t fetch_max) {
-  Struct body = protocol::make_response_body(ApiKey::kApiVersions);
-  auto range = [&](ApiKey api, std::int16_t min, std::int16_t max) {
-    body.add_element("api_keys")
-        .set_int16("api_key", static_cast<std::int16_t>(api))
-        .set_int16("min_version", min)
-        .set_int16("max_version", max);
-  };
-  range(ApiKey::kApiVersions, 0, 4);
-  range(ApiKey::kMetadata, 0, 12);
-  range(ApiKey::kFetch, fetch_min, fetch_max);
-  return answer(r, body);
+  return answer(r, test::api_versions_body(0, {{ApiKey::kApiVersions, 0, 4},
+                                               {ApiKey::kMetadata, 0, 12},
+                                               {ApiKey::kFetch, fetch_min, fetch_max}}));
 }
 
 // The leader: `log` (one segment's bytes) below `high_watermark`, at most `cut` bytes per

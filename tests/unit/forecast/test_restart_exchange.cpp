@@ -29,35 +29,20 @@ using cluster::protocol::DecodedRequest;
 using cluster::protocol::Struct;
 namespace fs = std::filesystem;
 namespace errors = cluster::protocol::errors;
+using test::answer;
+using test::is;
 
 namespace {
 
 const fs::path kBefore = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/divergence/before";
 constexpr std::int32_t kLeaderEpoch = 2;  // the leader's epoch in the fixture
 
-test::Frame answer(const DecodedRequest& r, const Struct& body) {
-  return cluster::protocol::encode_response(static_cast<ApiKey>(r.header.api_key),
-                                            r.header.api_version, r.header.correlation_id, body);
-}
-
-bool is(const DecodedRequest& r, ApiKey api) {
-  return r.header.api_key == static_cast<std::int16_t>(api);
-}
-
 test::Frame api_versions(const DecodedRequest& r) {
-  Struct body = cluster::protocol::make_response_body(ApiKey::kApiVersions);
-  auto range = [&](ApiKey api, std::int16_t min, std::int16_t max) {
-    body.add_element("api_keys")
-        .set_int16("api_key", static_cast<std::int16_t>(api))
-        .set_int16("min_version", min)
-        .set_int16("max_version", max);
-  };
-  range(ApiKey::kApiVersions, 0, 4);
-  range(ApiKey::kMetadata, 0, 12);
-  range(ApiKey::kDescribeConfigs, 1, 4);
-  range(ApiKey::kListOffsets, 1, 10);
-  range(ApiKey::kOffsetForLeaderEpoch, 2, 4);
-  return answer(r, body);
+  return answer(r, test::api_versions_body(0, {{ApiKey::kApiVersions, 0, 4},
+                                               {ApiKey::kMetadata, 0, 12},
+                                               {ApiKey::kDescribeConfigs, 1, 4},
+                                               {ApiKey::kListOffsets, 1, 10},
+                                               {ApiKey::kOffsetForLeaderEpoch, 2, 4}}));
 }
 
 // Metadata: broker 2 (the leader, at leader_port) and 3; topic d, partition 0 led by broker

@@ -15,6 +15,39 @@
 namespace test {
 
 using Frame = std::vector<std::uint8_t>;
+
+// The response to `request` with `body`, at the request's version and correlation id.
+inline Frame answer(const kepoch::cluster::protocol::DecodedRequest& request,
+                    const kepoch::cluster::protocol::Struct& body) {
+  namespace protocol = kepoch::cluster::protocol;
+  return protocol::encode_response(static_cast<protocol::ApiKey>(request.header.api_key),
+                                   request.header.api_version, request.header.correlation_id, body);
+}
+
+inline bool is(const kepoch::cluster::protocol::DecodedRequest& request,
+               kepoch::cluster::protocol::ApiKey api) {
+  return request.header.api_key == static_cast<std::int16_t>(api);
+}
+
+// One API's version range in an ApiVersions answer.
+struct ApiRange {
+  kepoch::cluster::protocol::ApiKey api;
+  std::int16_t min, max;
+};
+
+// An ApiVersions answer's body: `error` and the version ranges the broker speaks.
+inline kepoch::cluster::protocol::Struct api_versions_body(std::int16_t error,
+                                                           const std::vector<ApiRange>& ranges) {
+  namespace protocol = kepoch::cluster::protocol;
+  protocol::Struct body = protocol::make_response_body(protocol::ApiKey::kApiVersions);
+  body.set_int16("error_code", error);
+  for (const auto& r : ranges)
+    body.add_element("api_keys")
+        .set_int16("api_key", static_cast<std::int16_t>(r.api))
+        .set_int16("min_version", r.min)
+        .set_int16("max_version", r.max);
+  return body;
+}
 // The fake broker's answer to one request: a response frame, or nullopt to hang up.
 using Responder =
     std::function<std::optional<Frame>(const kepoch::cluster::protocol::DecodedRequest&)>;
