@@ -91,6 +91,25 @@ public class KepochTool {
 
     interface Probe { String get(Admin a) throws Exception; }
 
+    // One read, printed: up to three tries, each with a new client (see waitFor), the last
+    // failure thrown.
+    static int once(Probe probe) throws Exception {
+        callTimeoutS = 8;
+        Exception last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Admin a = admin();
+            try {
+                System.out.println(probe.get(a));
+                return 0;
+            } catch (Exception e) {
+                last = e;
+            } finally {
+                a.close(java.time.Duration.ZERO);
+            }
+        }
+        throw last;
+    }
+
     // Polls probe until it returns want; prints the last value; exit 0/1.
     // A failed try closes its client and the next try starts a new one: a client
     // that learnt a broker from metadata just before that broker was SIGSTOPped
@@ -226,27 +245,24 @@ public class KepochTool {
         if (cmd.equals("produce")) {
             rc = produce(r);
         } else {
-            try (Admin ad = admin()) {
-                switch (cmd) {
-                    case "brokers" -> { System.out.println(brokers(ad)); rc = 0; }
-                    case "wait-brokers" -> rc = waitFor("brokers", join(parseIds(r[0])), Long.parseLong(r[1]), KepochTool::brokers);
-                    case "partition" -> { System.out.println(describe(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
-                    case "leader" -> { System.out.println(leaderOf(partInfo(ad, r[0], Integer.parseInt(r[1])))); rc = 0; }
-                    case "isr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).isr()))); rc = 0; }
-                    case "elr" -> { System.out.println(join(sortedIds(partInfo(ad, r[0], Integer.parseInt(r[1])).elr()))); rc = 0; }
-                    case "wait-leader" -> rc = waitFor("leader of " + r[0] + "-" + r[1], r[2], Long.parseLong(r[3]),
-                        w -> String.valueOf(leaderOf(partInfo(w, r[0], Integer.parseInt(r[1])))));
-                    case "wait-isr" -> rc = waitFor("isr of " + r[0] + "-" + r[1], join(parseIds(r[2])), Long.parseLong(r[3]),
-                        w -> join(sortedIds(partInfo(w, r[0], Integer.parseInt(r[1])).isr())));
-                    case "end-offset" -> {
-                        TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
-                        long off = ad.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(15, TimeUnit.SECONDS).offset();
-                        System.out.println(off);
-                        rc = 0;
-                    }
-                    default -> { System.err.println("KepochTool: unknown command " + cmd); rc = 2; }
-                }
-            }
+            rc = switch (cmd) {
+                case "wait-brokers" -> waitFor("brokers", join(parseIds(r[0])), Long.parseLong(r[1]), KepochTool::brokers);
+                case "wait-leader" -> waitFor("leader of " + r[0] + "-" + r[1], r[2], Long.parseLong(r[3]),
+                    w -> String.valueOf(leaderOf(partInfo(w, r[0], Integer.parseInt(r[1])))));
+                case "wait-isr" -> waitFor("isr of " + r[0] + "-" + r[1], join(parseIds(r[2])), Long.parseLong(r[3]),
+                    w -> join(sortedIds(partInfo(w, r[0], Integer.parseInt(r[1])).isr())));
+                case "brokers" -> once(KepochTool::brokers);
+                case "partition" -> once(w -> describe(partInfo(w, r[0], Integer.parseInt(r[1]))));
+                case "leader" -> once(w -> String.valueOf(leaderOf(partInfo(w, r[0], Integer.parseInt(r[1])))));
+                case "isr" -> once(w -> join(sortedIds(partInfo(w, r[0], Integer.parseInt(r[1])).isr())));
+                case "elr" -> once(w -> join(sortedIds(partInfo(w, r[0], Integer.parseInt(r[1])).elr())));
+                case "end-offset" -> once(w -> {
+                    TopicPartition tp = new TopicPartition(r[0], Integer.parseInt(r[1]));
+                    return String.valueOf(w.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
+                        .get(callTimeoutS, TimeUnit.SECONDS).offset());
+                });
+                default -> { System.err.println("KepochTool: unknown command " + cmd); yield 2; }
+            };
         }
         System.exit(rc);
     }
