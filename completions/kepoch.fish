@@ -250,7 +250,7 @@ complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l under-min-isr-pa
 complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l at-min-isr-partitions -d 'Only partitions whose ISR size equals min.insync.replicas'
 complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l unavailable-partitions -d 'Only partitions without a leader or whose leader is not a live broker'
 complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l leader-not-preferred -d 'Only partitions led by a replica other than the first of the assignment'
-complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l no-sizes -d 'Skip DescribeLogDirs (replica sizes and lag) for a faster answer'
+complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l no-sizes -d 'Skip DescribeLogDirs and each replica'\''s ListOffsets (replica sizes, lag and log end offsets) for a faster answer'
 complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster describe'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''cluster watch'\''' -l help -s h -d 'Print this help message and exit'

@@ -169,8 +169,10 @@ void register_describe(CLI::App* group, Globals& globals) {
                 "Only partitions without a leader or whose leader is not a live broker");
   cmd->add_flag("--leader-not-preferred", s.leader_not_preferred,
                 "Only partitions led by a replica other than the first of the assignment");
-  cmd->add_flag("--no-sizes", o.no_sizes,
-                "Skip DescribeLogDirs (replica sizes and lag) for a faster answer");
+  cmd->add_flag(
+      "--no-sizes", o.no_sizes,
+      "Skip DescribeLogDirs and each replica's ListOffsets (replica sizes, lag and log end "
+      "offsets) for a faster answer");
   cmd->footer(
       "Examples:\n"
       "  kepoch cluster describe -b kafka-1:9092 --topic 'orders.*'\n"

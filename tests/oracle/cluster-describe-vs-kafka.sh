@@ -5,6 +5,8 @@
 #     partition, after a leader change;
 #   - the leader epoch equals the last epoch of the leader's leader-epoch-checkpoint, and the
 #     high watermark Kafka's ListOffsets latest;
+#   - each replica's log end offset equals the high watermark on a quiet partition, and the
+#     end of its own files for a replica left behind without a leader;
 #   - the report flags list the partitions kafka-topics' own flags list
 #     (--under-replicated-partitions, --unavailable-partitions, --under-min-isr-partitions)
 #     after a broker is killed, and exit 1 when they list any;
@@ -121,6 +123,36 @@ expect_exit 1 "$KEPOCH" cluster audit -b "$B" --topic solo -o json
 [[ $(jq -r '.findings[] | .risk' "$SCRATCH/out" | sort -u | paste -sd,) == "min_isr_not_below_rf,replication_factor_below_3,unavailable" ]] ||
   fail "solo with its broker down: $(cat "$SCRATCH/out")"
 "$KC" start 3 >/dev/null
+
+# --- each replica's own log end offset (ListOffsets with the debugging replica id, which a
+#     replica answers from its local log, leader or not): every replica of a quiet partition
+#     at its high watermark; a replica left behind with no leader to fetch from at the end
+#     of its own files, below the last high watermark.
+"$KC" wait-isr orders 0 1,2,3 >/dev/null
+expect_exit 0 "$KEPOCH" cluster describe -b "$B" --topic orders -o json
+hw=$(jq -r '.partitions[] | select(.partition == 0) | .high_watermark' "$SCRATCH/out")
+[[ $(jq -c '[.replica_logs[] | select(.partition == 0) | .log_end_offset]' "$SCRATCH/out") == "[$hw,$hw,$hw]" ]] ||
+  fail "orders-0: every replica's log end offset should be the high watermark $hw: $(jq -c .replica_logs "$SCRATCH/out")"
+"$KC" create-topic stuck --assignment 1:3 >/dev/null
+"$KC" produce stuck 10 --acks all --prefix a >/dev/null
+"$KC" wait-isr stuck 0 1,3 >/dev/null
+"$KC" stop 3
+"$KC" wait-isr stuck 0 1 >/dev/null
+"$KC" produce stuck 7 --acks 1 --prefix b --start 10 >/dev/null
+"$KC" kill 1
+"$KC" cont 3 >/dev/null
+"$KC" wait-brokers 2,3 >/dev/null
+"$KC" wait-leader stuck 0 -1 >/dev/null
+rc=0
+"$KEPOCH" cluster describe -b "$B" --topic stuck -o json > "$SCRATCH/stuck.json" || rc=$?
+[[ $rc -le 1 ]] || fail "describe of the leaderless partition exited $rc"
+ours=$(jq -r '.replica_logs[] | select(.broker == 3) | .log_end_offset' "$SCRATCH/stuck.json")
+snapshot 3 stuck "$SCRATCH/stuck-copy"
+disk=$("$KEPOCH" partition inspect "$SCRATCH/stuck-copy/stuck-0" -o json | jq -r '.[0].log_end_offset')
+echo "stuck-0 on broker 3: kepoch says log end offset $ours, its files end at $disk (the leader had 17)"
+[[ $ours == "$disk" && $disk == 10 ]] || fail "stuck-0 on broker 3: log end offset $ours, its files $disk, expected 10"
+"$KC" start 1 >/dev/null
+echo "ok: each replica's log end offset, from its own broker"
 
 # --- SASL: PLAIN through a Java client properties file, SCRAM-SHA-512 through -X
 SB="${KEPOCH_SASL_BOOTSTRAP%%,*}"

@@ -252,6 +252,33 @@ void ClusterClient::add_offsets(live::ClusterView& view) {
   }
 }
 
+void ClusterClient::add_replica_log_ends(std::int32_t broker_id, live::ClusterView& view) {
+  std::vector<protocol::OffsetQuery> queries;
+  std::map<std::pair<std::string, std::int32_t>, live::ReplicaLog*> logs;
+  for (auto& t : view.topics)
+    for (auto& p : t.partitions)
+      for (auto& r : p.replica_logs)
+        if (r.broker == broker_id) {
+          queries.push_back({p.topic, p.partition, protocol::kLatestTimestamp, -1});
+          logs[{p.topic, p.partition}] = &r;
+        }
+  if (queries.empty()) return;
+  try {
+    // The debugging replica id: a follower answers too, with its own log end offset
+    // (ReplicaManager.fetchOffset: no isolation level, not only from the leader).
+    const auto response = protocol::ListOffsetsResponse::from(broker(broker_id).send(
+        ApiKey::kListOffsets,
+        protocol::make_list_offsets_request(queries, 0, protocol::kDebuggingReplicaId)));
+    for (const auto& o : response.partitions) {
+      auto it = logs.find({o.topic, o.partition});
+      if (it != logs.end() && o.error_code == 0) it->second->log_end_offset = o.offset;
+    }
+  } catch (const ClusterError& e) {
+    brokers_.erase(broker_id);
+    view.warnings.push_back(warning(fmt::format("log end offsets from broker {}", broker_id), e));
+  }
+}
+
 void ClusterClient::add_log_dirs(live::ClusterView& view) {
   if (view.topics.empty()) return;
   std::vector<protocol::LogDirQuery> queries;
@@ -275,13 +302,15 @@ void ClusterClient::add_log_dirs(live::ClusterView& view) {
         for (const auto& r : dir.replicas) {
           auto it = index.find({r.topic, r.partition});
           if (it == index.end() || r.is_future_key) continue;
-          it->second->replica_logs.push_back({b.id, dir.path, r.size, r.offset_lag});
+          it->second->replica_logs.push_back({b.id, dir.path, r.size, r.offset_lag, {}});
         }
       }
     } catch (const ClusterError& e) {
       brokers_.erase(b.id);
       view.warnings.push_back(warning(fmt::format("log dirs of broker {}", b.id), e));
+      continue;
     }
+    add_replica_log_ends(b.id, view);
   }
   for (auto& [key, p] : index)
     std::sort(p->replica_logs.begin(), p->replica_logs.end(),

@@ -86,6 +86,8 @@ class ClusterClient {
   void add_configs(live::ClusterView& view);
   void add_offsets(live::ClusterView& view);
   void add_log_dirs(live::ClusterView& view);
+  // Each replica_logs entry of `broker_id`: its log end offset, asked of that broker.
+  void add_replica_log_ends(std::int32_t broker_id, live::ClusterView& view);
 
   ClusterConnector connector_;
   std::optional<BrokerChannel> main_;

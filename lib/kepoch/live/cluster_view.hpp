@@ -31,8 +31,11 @@ struct ReplicaLog {
   std::string log_dir;
   std::int64_t size_bytes = 0;
   // How far the replica's log end is behind the high watermark (the leader's, for a leader);
-  // Kafka reports 0 for the leader itself.
+  // Kafka reports 0 for the leader itself, and for a replica ahead of it.
   std::int64_t offset_lag = 0;
+  // The replica's own log end offset, from its broker (ListOffsets latest with the debugging
+  // replica id, which any replica answers from its local log); nullopt when not answered.
+  std::optional<std::int64_t> log_end_offset;
 };
 
 struct PartitionView {

@@ -32,7 +32,8 @@ void add_replica_logs(const PartitionView& p, Value& out) {
                  .set("broker", r.broker)
                  .set("log_dir", r.log_dir)
                  .set("size_bytes", r.size_bytes)
-                 .set("offset_lag", r.offset_lag));
+                 .set("offset_lag", r.offset_lag)
+                 .set("log_end_offset", optional_value(r.log_end_offset)));
 }
 
 Value partition_value(const PartitionView& p, const PartitionHealth& h) {

@@ -8,7 +8,8 @@
 //                    "isr", "elr" (null: not reported), "last_known_elr", "offline_replicas",
 //                    "log_start_offset", "high_watermark", "flags": [health names]}],
 //    "replica_logs": [{"topic", "partition", "broker", "log_dir", "size_bytes",
-//                      "offset_lag"}] (the listed partitions' replicas, DescribeLogDirs),
+//                      "offset_lag", "log_end_offset" (null: not answered)}] (the listed
+//                      partitions' replicas, DescribeLogDirs and ListOffsets on each broker),
 //    "summary": {"topics", "partitions", "under_replicated", "under_min_isr", "at_min_isr",
 //                "unavailable", "leader_not_preferred"},
 //    "problems": [{"severity": "warning", "message"}] (what could not be read)}
