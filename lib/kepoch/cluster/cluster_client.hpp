@@ -31,7 +31,7 @@ struct ViewRequest {
   bool exclude_internal = false;
   bool configs = true;   // DescribeConfigs of each topic
   bool offsets = true;   // ListOffsets on each leader
-  bool log_dirs = true;  // DescribeLogDirs on each broker
+  bool log_dirs = true;  // DescribeLogDirs and the replicas' log end offsets, on each broker
 };
 
 // A record batch as a partition leader holds it, from its header (format/record_batch.hpp).
