@@ -4,6 +4,7 @@
 // carried in the protocol vectors (two whole batches and a third cut short), and on the
 // entries the consumer stops at (a partial batch, a legacy message, a corrupt one).
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <string>
 #include <vector>

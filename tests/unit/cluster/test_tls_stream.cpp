@@ -1,4 +1,5 @@
 #include <openssl/ssl.h>
+#include "support/source_dir.hpp"
 #include <catch2/catch.hpp>
 
 #include <atomic>

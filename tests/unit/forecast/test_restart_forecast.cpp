@@ -4,6 +4,7 @@
 // question-by-question exchange, which must reach the same forecast as offline `predict`
 // against the leader's replica (the replicas are Kafka-written fixtures).
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <filesystem>
 

@@ -7,6 +7,7 @@
 // putting the payload in a batch with a fixed CRC and running Kafka 4.1.1's
 // `kafka-dump-log --deep-iteration` on it.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -4,6 +4,7 @@
 // records written by Kafka 4.1.1 (tests/data: transaction markers, the KRaft metadata log,
 // bootstrap snapshots), and on damaged copies of their bytes.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <cstdint>
 #include <fstream>

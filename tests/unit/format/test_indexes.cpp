@@ -4,6 +4,7 @@
 // crashed .timeindex, as DumpLogSegments --index-sanity-check did; damaged copies are found
 // at the exact byte.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <cstdint>
 #include <fstream>

@@ -6,6 +6,7 @@
 // --cluster-metadata-decoder printed, tests/data/metadata/dump-log-records.txt), and on
 // damaged copies of those bytes.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <cstdint>
 #include <fstream>

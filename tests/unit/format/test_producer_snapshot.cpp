@@ -3,6 +3,7 @@
 // with the producers' batches in the .log; damaged copies fail with Kafka's
 // CorruptSnapshotException text and the byte kepoch blames.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <cstdint>
 #include <fstream>

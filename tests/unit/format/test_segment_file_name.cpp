@@ -1,6 +1,7 @@
 // Pins LogFileUtils.offsetFromFileName, the suffix rules of LogLoader (endsWith, which
 // names Kafka reads an offset from) and LocalLog.parseTopicPartitionName.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <filesystem>
 #include <string>

@@ -2,6 +2,7 @@
 // issued with a leader (PartitionRegistration.merge; UnifiedLog.maybeAssignEpochStartOffset),
 // on run A's metadata log and the lc-0 replicas the same run wrote, and on damaged caches.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <fstream>
 #include <iterator>

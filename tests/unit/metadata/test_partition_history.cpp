@@ -6,6 +6,7 @@
 // metadata log of run A (tests/data/metadata), whose final leader epochs must equal the
 // latest epoch of the replicas' leader-epoch-checkpoint written by the same run.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,6 +2,7 @@
 // under the leader-epoch rule (Fetch divergence, KRaft) and the pre-0.11 high-watermark rule,
 // and the replica states the seed articles describe along the way.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <fstream>
 #include <sstream>

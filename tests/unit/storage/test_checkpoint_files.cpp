@@ -1,6 +1,7 @@
 // Reading checkpoint files from disk: read-only, bounded, never hanging, with the path in
 // every error.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -2,6 +2,7 @@
 // LogLoader's .deleted/.cleaned/.swap leftovers, offsetFromFileName), and reading index
 // files and snapshots written by Kafka 4.1.1 read-only, bounded (tests/unit/data/indexes).
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <filesystem>
 #include <string>

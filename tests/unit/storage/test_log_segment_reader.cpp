@@ -2,6 +2,7 @@
 // gives the finding Kafka's readers would (FileLogInputStream, DefaultRecordBatch.ensureValid,
 // DefaultRecord.readFrom) at the exact byte.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <unistd.h>
 

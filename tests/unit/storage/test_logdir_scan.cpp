@@ -2,6 +2,7 @@
 // serialised and counted, exceptions after the join) and the scan of broker 1's real log dir
 // (tests/data/logdir, Kafka 4.1.1): the same summaries with one job and with several.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -4,6 +4,7 @@
 // and says so where they do not; malformed files are refused with file, line and what was
 // expected.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <filesystem>
 #include <sstream>

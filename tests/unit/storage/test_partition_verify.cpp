@@ -4,6 +4,7 @@
 // tail, LogLoader.recoverLog deletes every later segment, a clean-shutdown marker skips
 // recovery and the recovery point picks the first recovered segment.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <unistd.h>
 

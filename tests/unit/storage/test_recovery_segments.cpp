@@ -3,6 +3,7 @@
 // batches: same stop rule, FileLogInputStream + ensureValid). Each test names the Kafka test
 // it mirrors.
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <unistd.h>
 

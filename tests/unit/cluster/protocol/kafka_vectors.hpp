@@ -7,6 +7,7 @@
 // bytes in Jackson's (standard base64 with padding).
 
 #include <nlohmann/json.hpp>
+#include "support/source_dir.hpp"
 
 #include <cctype>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // kepoch's error-code table against org.apache.kafka.common.protocol.Errors of Kafka 4.1.1
 // as tests/protocol/gen-vectors printed it (tests/data/protocol/error-codes.json).
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
