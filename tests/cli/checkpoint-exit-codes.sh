@@ -41,9 +41,17 @@ expect_exit 3 "$KEPOCH" checkpoint validate "$SCRATCH/bad" "$SCRATCH/missing"
 expect_in "$SCRATCH/out" "startup-fatal"
 expect_in "$SCRATCH/err" "missing"
 
-# Permission denied (only observable when not running as root).
-if [[ $(id -u) -ne 0 ]]; then
-  chmod 000 "$SCRATCH/t-0/leader-epoch-checkpoint"
-  expect_exit 3 "$KEPOCH" checkpoint validate "$SCRATCH/t-0/leader-epoch-checkpoint"
-  expect_in "$SCRATCH/err" "permission denied"
+# Permission denied. Root reads any file, so as root kepoch runs as nobody (setpriv); the
+# scratch dir is opened to others for that, and the same file is first read as that user
+# while it is readable, so that the denial comes from the file's mode, not from the path.
+as_user=()
+if [[ $(id -u) -eq 0 ]]; then
+  command -v setpriv >/dev/null || fail "setpriv (util-linux) is needed to test permission denied as root"
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  chmod 755 "$SCRATCH" "$SCRATCH/t-0"
 fi
+chmod 644 "$SCRATCH/t-0/leader-epoch-checkpoint"
+expect_exit 0 "${as_user[@]}" "$KEPOCH" checkpoint validate "$SCRATCH/t-0/leader-epoch-checkpoint"
+chmod 000 "$SCRATCH/t-0/leader-epoch-checkpoint"
+expect_exit 3 "${as_user[@]}" "$KEPOCH" checkpoint validate "$SCRATCH/t-0/leader-epoch-checkpoint"
+expect_in "$SCRATCH/err" "$SCRATCH/t-0/leader-epoch-checkpoint: permission denied"

@@ -24,8 +24,20 @@ expect_exit 0 "$KEPOCH" segment dump -o json "$B/broker-1/d-0/000000000000000000
 A="$DATA/divergence/after"
 expect_exit 0 "$KEPOCH" diff -o json "$A/broker-1/d-0" "$A/broker-2/d-0" "$A/broker-3/d-0"
 [[ $(json "$SCRATCH/out" "[c['identical'] for c in d['comparisons']]") == "[True, True]" ]] || fail "after: replicas differ"
-expect_exit 0 "$KEPOCH" diff "$DATA/leader-changes/broker-1/lc-0" "$DATA/leader-changes/broker-2/lc-0" "$DATA/leader-changes/broker-3/lc-0"
-expect_in "$SCRATCH/out" "|"
+# The table's timeline: each replica's epoch at every offset, as Kafka recorded them: the
+# epochs from its leader-epoch-checkpoint, the log end from the producer snapshot Kafka
+# writes at the log end on a clean shutdown.
+L="$DATA/leader-changes"
+expect_exit 0 "$KEPOCH" diff "$L/broker-1/lc-0" "$L/broker-2/lc-0" "$L/broker-3/lc-0"
+for n in 1 2 3; do
+  leo=$(ls "$L/broker-$n/lc-0" | sed -n 's/^0*\([0-9][0-9]*\)\.snapshot$/\1/p' | sort -n | tail -n1)
+  epochs=$(awk -v leo="$leo" 'NR > 2 { e[NR] = $1; s[NR] = $2; n = NR }
+      END { for (i = 3; i <= n; i++) for (o = s[i]; o < (i < n ? s[i + 1] : leo); o++) printf "%s", e[i] }' \
+    "$L/broker-$n/lc-0/leader-epoch-checkpoint")
+  ((${#epochs} >= 10)) || fail "broker $n: the checkpoint gives only '$epochs'"
+  grep -qE -- "broker-$n/lc-0 +\|$epochs\| +offsets 0\.\.$leo\$" "$SCRATCH/out" ||
+    { cat "$SCRATCH/out"; fail "broker $n: no timeline |$epochs| offsets 0..$leo"; }
+done
 
 expect_exit 2 "$KEPOCH" diff "$B/broker-1/d-0" "$DATA/leader-changes/broker-1/lc-0"
 expect_in "$SCRATCH/err" "replicas of one partition"

@@ -29,8 +29,14 @@ expect_exit 0 "$KEPOCH" segment dump -o jsonl --records "$SEG.log" "$DATA/codecs
   fail "control records in the lines"
 [[ $(lines "[(x['kind'], x['end']) for x in l if 'batch_count' in x]") == "[('log', 'end-of-file'), ('log', 'end-of-file')]" ]] ||
   fail "closing lines"
-[[ $(lines "[x['entry'] for x in l if 'entry' in x]") == "$(json <("$KEPOCH" segment dump -o json "$SEG.txnindex") "d[0]['entries']")" ]] ||
-  fail "txnindex entries"
+# The txnindex's entries as lines equal the -o json document's, which must hold some (the
+# aborted transaction's), or two empty lists would agree.
+cp "$SCRATCH/out" "$SCRATCH/lines.jsonl"
+expect_exit 0 "$KEPOCH" segment dump -o json "$SEG.txnindex"
+[[ $(json "$SCRATCH/out" "len(d[0]['entries'])") -ge 1 ]] || fail "the txnindex has no entries: $(cat "$SCRATCH/out")"
+want=$(json "$SCRATCH/out" "d[0]['entries']")
+cp "$SCRATCH/lines.jsonl" "$SCRATCH/out"
+[[ $(lines "[x['entry'] for x in l if 'entry' in x]") == "$want" ]] || fail "txnindex entries: $want"
 
 # logdir scan: one line per partition (--all), then one line per log dir.
 expect_exit 0 "$KEPOCH" logdir scan --all -o jsonl "$DATA/logdir"

@@ -36,7 +36,10 @@ done
   fail "broker 3: $(p "d['replicas'][1]")"
 
 # After the restart, broker 1 holds exactly the leader's batches from the truncation point on:
-# the same offsets and CRCs as broker 2 (kepoch's reading of both dirs).
+# the same offsets and CRCs as broker 2 (kepoch's reading of both dirs); the leader wrote c-0..3
+# there, so the lists cannot be empty.
 expect_exit 0 "$KEPOCH" segment dump -o json "$D/after/broker-1/d-0/00000000000000000000.log" "$B/broker-2/d-0/00000000000000000000.log"
-[[ $(json "$SCRATCH/out" "[(b['base_offset'], b['crc']) for b in d[0]['batches'] if b['base_offset'] >= $kafka_offset] == [(b['base_offset'], b['crc']) for b in d[1]['batches'] if b['base_offset'] >= $kafka_offset]") == True ]] ||
+from_cut="[(b['base_offset'], b['crc']) for b in d[%d]['batches'] if b['base_offset'] >= $kafka_offset]"
+[[ $(json "$SCRATCH/out" "len($(printf "$from_cut" 1))") -ge 1 ]] || fail "the leader holds no batch from offset $kafka_offset"
+[[ $(json "$SCRATCH/out" "$(printf "$from_cut" 0) == $(printf "$from_cut" 1)") == True ]] ||
   fail "after the restart broker 1 does not hold the leader's batches"

@@ -4,9 +4,11 @@
 # every mode and --elect, logdir snapshot into the scratch dir outside them), and afterwards
 # the manifest of the copies (every path, type, size, mode, mtime in ns, sha256) is
 # byte-identical: nothing changed, created, deleted or touched. Tests may run as root, for whom
-# `chmod a-w` does not bind, so the manifest is the proof; when strace is installed, every
-# file syscall of every command is also checked: no open for writing or creating, and no
-# rename, unlink, mkdir, link, truncate, chmod, chown or utime under the copies.
+# `chmod a-w` does not bind, so the manifest is one proof; the other is strace, required (the
+# test fails where it is missing or ptrace is denied): every file syscall of every command is
+# checked: no open for writing or creating, and no rename, unlink, mkdir, link, truncate,
+# chmod, chown or utime under the copies. `cluster predict --log-dir`, which needs a live
+# cluster, gets the same proof in tests/oracle/cluster-predict-vs-kafka.sh.
 . "$(dirname "$0")/common.sh"
 
 RO="$SCRATCH/ro"
@@ -17,29 +19,16 @@ cp -a "$DATA/divergence/before" "$RO/divergence/"
 cp -a "$DATA/leader-changes"/broker-* "$RO/leader-changes/"
 cp -a "$DATA/clean-3replica"/broker-* "$RO/clean-3replica/"
 
-# manifest: every path with its type, size, mode and mtime (ns), then every file's sha256.
-manifest() {
-  (cd "$RO" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort &&
-    find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2)
-}
+ro_require_strace
 chmod -R a-w "$RO"
-manifest >"$SCRATCH/manifest-before"
-
-STRACE=
-if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then STRACE=strace; fi
+ro_manifest "$RO" >"$SCRATCH/manifest-before"
 
 runs=0
-# run CMD...: runs kepoch (under strace when there is one); exit 0 or 1 only, no crash.
+# run CMD...: runs kepoch under strace; exit 0 or 1 only, no crash.
 run() {
   runs=$((runs + 1))
-  local got=0 trace="$SCRATCH/trace/$runs"
-  if [[ -n $STRACE ]]; then
-    # LeakSanitizer cannot run under ptrace (ASan builds): leaks are checked by the other tests.
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-      strace -f -qq -y -e trace=%file,%desc -o "$trace" "$KEPOCH" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || got=$?
-  else
-    "$KEPOCH" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || got=$?
-  fi
+  local got=0
+  ro_traced "$SCRATCH/trace/$runs" "$KEPOCH" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || got=$?
   if [[ $got -gt 1 ]]; then
     echo "--- stderr"; head -20 "$SCRATCH/err"
     fail "exit $got (expected 0 or 1): kepoch $*"
@@ -66,6 +55,8 @@ for fmt in table json; do
   run -o "$fmt" logdir scan --all "${LOGDIRS[@]}"
 done
 run -o jsonl segment dump --records --data --data-format hex "${SEGFILES[@]}"
+mapfile -t LOGFILES < <(printf '%s\n' "${SEGFILES[@]}" | grep '\.log$')
+run segment dump --from-offset 3 --max-batches 2 "${LOGFILES[@]}"  # the bounded walk too
 run -o yaml partition verify "${PARTS[@]}"
 run -o jsonl logdir scan -j 2 "${LOGDIRS[@]}"
 for f in "${SEGFILES[@]}"; do run segment dump --records --data "$f"; done
@@ -109,29 +100,12 @@ run predict --mode all --leader "$SCRATCH/snaps/8.snap" "$SCRATCH/snaps/7.snap" 
 # A snapshot file inside a copied log dir is refused (exit 2) before anything is created.
 expect_exit 2 "$KEPOCH" logdir snapshot "$D/broker-1" --file "$D/broker-1/d-0/x.snap"
 
-manifest >"$SCRATCH/manifest-after"
+ro_manifest "$RO" >"$SCRATCH/manifest-after"
 chmod -R u+w "$RO"  # so that the scratch dir can be removed by a user other than root
 if ! cmp -s "$SCRATCH/manifest-before" "$SCRATCH/manifest-after"; then
   diff "$SCRATCH/manifest-before" "$SCRATCH/manifest-after" | head -40
   fail "the copied log dirs changed after $runs commands"
 fi
-
-if [[ -n $STRACE ]]; then
-  # Every syscall that names a path under the copies (as a path or a -y decoded fd); the
-  # bytes a write carries are not a name, so writes count only by the fd they write to.
-  cat "$SCRATCH"/trace/* | grep -F "$RO/" >"$SCRATCH/touched" || true
-  [[ -s $SCRATCH/touched ]] || fail "strace saw no file under the copies: the check checks nothing"
-  : >"$SCRATCH/writes"
-  grep -E '^[0-9]+ +(open|openat|creat)\(' "$SCRATCH/touched" |
-    grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND' >>"$SCRATCH/writes" || true
-  grep -E '^[0-9]+ +(rename|renameat2?|unlink|unlinkat|rmdir|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate|chmod|fchmodat|chown|lchown|fchownat|utime|utimes|utimensat|futimesat|mknod|mknodat|setxattr|lsetxattr|removexattr)\(' \
-    "$SCRATCH/touched" >>"$SCRATCH/writes" || true
-  grep -E "^[0-9]+ +(write|pwrite64|writev|pwritev2?|ftruncate|fallocate|flock|fchmod|fchown|fsetxattr|futimens)\\([0-9]+<$RO/" \
-    "$SCRATCH/touched" >>"$SCRATCH/writes" || true
-  if [[ -s $SCRATCH/writes ]]; then head -20 "$SCRATCH/writes"; fail "a command opened or changed a file under the copies"; fi
-  opens=$(grep -cE '^[0-9]+ +(openat|open)\(' "$SCRATCH/touched" || true)
-  echo "strace: $opens opens under the copied log dirs, none for writing"
-else
-  echo "strace not installed: the manifest is the only proof"
-fi
+opens=$(ro_check_traces "$RO" "$SCRATCH"/trace/*)
+echo "strace: $opens opens under the copied log dirs, none for writing"
 echo "read-only: $runs commands over ${#LOGDIRS[@]} log dirs, ${#PARTS[@]} partition dirs and ${#SEGFILES[@]} segment files; manifest of $(grep -c . "$SCRATCH/manifest-before") lines unchanged"

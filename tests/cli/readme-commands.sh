@@ -27,6 +27,12 @@ n=$(wc -l <"$SCRATCH/commands")
 kepoch() { "$KEPOCH" "$@"; }
 ran=0
 while IFS= read -r cmd; do
+  # The README writes its example snapshots to /tmp; here they go to the scratch dir, and no
+  # command may write a file (--file) anywhere else.
+  cmd=${cmd//\/tmp\//$SCRATCH/}
+  if [[ $cmd =~ --file\ +([^ ]+) && ${BASH_REMATCH[1]} != "$SCRATCH"/* && ${BASH_REMATCH[1]} != - ]]; then
+    fail "README command writes outside the scratch dir: $cmd"
+  fi
   if [[ $cmd == *"| jq"* ]] && ! command -v jq >/dev/null; then cmd=${cmd%%|*}; fi
   rc=0
   (set -o pipefail; eval "$cmd") >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
@@ -38,5 +44,5 @@ while IFS= read -r cmd; do
   echo "ok ($rc): $cmd"
   ran=$((ran + 1))
 done <"$SCRATCH/commands"
-rm -f /tmp/broker-{1,2,3}.snap
+for n in 1 2 3; do [[ -s $SCRATCH/broker-$n.snap ]] || fail "the README's snapshot of broker $n was not written"; done
 echo "$ran README commands ran"

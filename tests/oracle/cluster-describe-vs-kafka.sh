@@ -31,15 +31,21 @@ B="$KEPOCH_BOOTSTRAP"
 "$KC" produce orders 60 --acks all >/dev/null
 
 # --- audit: each risky setting flagged with its reason, the sound topic passes
-audit_risks() {  # audit_risks TOPIC EXPECTED_EXIT: prints the sorted risk names
+# audit_risks TOPIC EXPECTED_EXIT: the sorted risk names in $RISKS. Not inside $(...): a
+# failed expect_exit there would only end the subshell, and the sound topic's "" would pass.
+# The audit must have seen the topic and its partition, or no finding means nothing.
+RISKS="$SCRATCH/risks"
+audit_risks() {
   expect_exit "$2" "$KEPOCH" cluster audit -b "$B" --topic "$1" -o json
-  jq -r '.findings[] | .risk' "$SCRATCH/out" | sort -u | paste -sd, -
+  jq -e '.summary.topics == 1 and .summary.partitions >= 1' "$SCRATCH/out" >/dev/null ||
+    fail "audit of $1 did not see the topic: $(jq -c .summary "$SCRATCH/out")"
+  jq -r '.findings[] | .risk' "$SCRATCH/out" | sort -u | paste -sd, - > "$RISKS"
 }
-[[ $(audit_risks sound 0) == "" ]] || fail "audit flagged the sound topic: $(cat "$SCRATCH/out")"
-[[ $(audit_risks rf2 1) == "replication_factor_below_3" ]] || fail "rf2: $(cat "$SCRATCH/out")"
-[[ $(audit_risks minisr1 1) == "min_isr_one" ]] || fail "minisr1: $(cat "$SCRATCH/out")"
-[[ $(audit_risks minisr3 1) == "at_min_isr,min_isr_not_below_rf" ]] || fail "minisr3: $(cat "$SCRATCH/out")"
-[[ $(audit_risks unclean 1) == "unclean_election_enabled" ]] || fail "unclean: $(cat "$SCRATCH/out")"
+audit_risks sound 0; [[ $(cat "$RISKS") == "" ]] || fail "audit flagged the sound topic: $(cat "$SCRATCH/out")"
+audit_risks rf2 1; [[ $(cat "$RISKS") == "replication_factor_below_3" ]] || fail "rf2: $(cat "$SCRATCH/out")"
+audit_risks minisr1 1; [[ $(cat "$RISKS") == "min_isr_one" ]] || fail "minisr1: $(cat "$SCRATCH/out")"
+audit_risks minisr3 1; [[ $(cat "$RISKS") == "at_min_isr,min_isr_not_below_rf" ]] || fail "minisr3: $(cat "$SCRATCH/out")"
+audit_risks unclean 1; [[ $(cat "$RISKS") == "unclean_election_enabled" ]] || fail "unclean: $(cat "$SCRATCH/out")"
 expect_in "$SCRATCH/out" "unclean.leader.election.enable=true"
 echo "ok: audit flags rf2, minisr1, minisr3, unclean and passes sound"
 

@@ -10,20 +10,39 @@
 # Lost records: the leader's batches over the removed range, read with a consumer Fetch, hold
 # other records (different CRCs). Scenarios (several partitions per prediction): follower behind; several leader epochs
 # missed; old leader ahead with unreplicated records; divergence after an unclean election.
+# Every run is also held to the read-only promise (tests/cli/read-only-promise.sh) on the
+# stopped broker's real log dir: its manifest is unchanged and strace saw no write under it.
 . "$(dirname "$0")/common.sh"
+ro_require_strace
 cluster_up
 B="$KEPOCH_BOOTSTRAP"
 SNAP="$SCRATCH/snap"
 
-# predict_live BROKER NAME: kepoch's forecast for broker BROKER's log dir, split per topic
-# into $SNAP/<topic>/predict.json (predict's section shape) and its row.
-predict_live() {
-  local broker=$1 name=$2 rc=0
+# predict_ro BROKER NAME ARGS...: `cluster predict --log-dir` on broker BROKER's log dir (the
+# broker is down: nothing else writes there) under strace, stdout in $SNAP/NAME.json; fails
+# unless it exits 0 or 1, left the dir's manifest unchanged and wrote nothing under it.
+predict_ro() {
+  local broker=$1 name=$2 rc=0 dir opens
+  shift 2
+  dir="$("$KC" logdir "$broker")"
   mkdir -p "$SNAP"
-  "$KEPOCH" cluster predict -b "$B" --log-dir "$("$KC" logdir "$broker")" --details -o json \
+  ro_manifest "$dir" > "$SNAP/$name.manifest-before"
+  ro_traced "$SNAP/$name.trace" "$KEPOCH" cluster predict -b "$B" --log-dir "$dir" "$@" \
     > "$SNAP/$name.json" 2> "$SNAP/$name.err" || rc=$?
   [[ $rc -le 1 ]] || fail "cluster predict for broker $broker exited $rc: $(cat "$SNAP/$name.err")"
   echo "$rc" > "$SNAP/$name.rc"
+  ro_manifest "$dir" > "$SNAP/$name.manifest-after"
+  diff "$SNAP/$name.manifest-before" "$SNAP/$name.manifest-after" ||
+    fail "cluster predict changed broker $broker's log dir"
+  opens=$(ro_check_traces "$dir" "$SNAP/$name.trace")
+  echo "read-only: cluster predict $* opened $opens files under broker $broker's log dir, none for writing; manifest of $(grep -c . "$SNAP/$name.manifest-before") lines unchanged"
+}
+
+# predict_live BROKER NAME: kepoch's forecast for broker BROKER's log dir, split per topic
+# into $SNAP/<topic>/predict.json (predict's section shape) and its row.
+predict_live() {
+  local broker=$1 name=$2
+  predict_ro "$broker" "$name" --details -o json
   python3 - "$SNAP" "$name" <<'PY'
 import json, os, sys
 snap, name = sys.argv[1], sys.argv[2]
@@ -77,8 +96,7 @@ for t in behind epochs; do snapshot 3 "$t" "$SNAP/$t/follower"; done
 behind_leader=$("$KC" leader behind 0)
 # --topic keeps the replicas of the topics it matches (a deleted one is still stray), with
 # the same forecast as the whole run; the others are counted in a note.
-"$KEPOCH" cluster predict -b "$B" --log-dir "$("$KC" logdir 3)" --topic 'behind|gone' -o json \
-  > "$SNAP/broker3-topic.json" || [[ $? -le 1 ]] || fail "cluster predict --topic failed"
+predict_ro 3 broker3-topic --topic 'behind|gone' -o json
 python3 - "$SNAP" <<'PY' || fail "cluster predict --topic: rows differ from the whole run"
 import json, sys
 snap = sys.argv[1]

@@ -9,8 +9,15 @@ KRaftVoters (the message's JsonConverter, camelCase), "LeaderChange: {json}" wit
 --cluster-metadata-decoder and "controlType: LEADER_CHANGE(2)" without; each is compared
 with the record's `control` object.
 
-usage: compare_dump.py KEPOCH.json KAFKA.txt
+Every line DumpLogSegments prints carries a known set of fields (REQUIRED_*): a line that
+lacks one is a difference (Kafka's format changed, or this parse broke), never a field
+silently left out of the comparison. --min-batches and --min-records fail a file where Kafka
+listed fewer (an empty or cut output would otherwise agree with anything empty); --codec
+requires every data batch to be in that compression.
+
+usage: compare_dump.py KEPOCH.json KAFKA.txt [--min-batches N] [--min-records N] [--codec C]
 """
+import argparse
 import json
 import re
 import sys
@@ -29,6 +36,13 @@ CONTROL_JSON = re.compile(r" (SnapshotHeader|SnapshotFooter|KRaftVersion|KRaftVo
 CONTROL_TYPES = {"SnapshotHeader": "snapshot_header", "SnapshotFooter": "snapshot_footer",
                  "KRaftVersion": "kraft_version", "KRaftVoters": "kraft_voters",
                  "LeaderChange": "leader_change", "LeaderChange:": "leader_change"}
+TIMESTAMPS = ("CreateTime", "LogAppendTime", "NoTimestampType")  # exactly one per line
+REQUIRED_BATCH = ["baseOffset", "lastOffset", "count", "baseSequence", "producerId", "producerEpoch",
+                  "partitionLeaderEpoch", "isTransactional", "isControl", "position", "size",
+                  "magic", "compresscodec", "crc", "isvalid"]
+REQUIRED_LEGACY_ENTRY = ["lastOffset", "position", "size", "magic", "compresscodec", "crc", "isvalid"]
+REQUIRED_RECORD = ["offset", "keySize", "valueSize", "sequence", "headerKeys"]
+REQUIRED_LEGACY_RECORD = ["offset", "keySize", "valueSize", "isValid", "crc"]
 RECORD_FIELDS = {
     "offset": "offset", "CreateTime": "timestamp", "LogAppendTime": "timestamp",
     "NoTimestampType": "timestamp", "keySize": "key_size", "valueSize": "value_size",
@@ -41,9 +55,10 @@ def parse_kafka(text):
     for line in text.splitlines():
         if line.startswith("baseOffset:") or line.startswith("offset:"):
             fields = dict(PAIR.findall(line))
-            if line.startswith("offset:"):  # a legacy entry: its (last) offset only
+            legacy = line.startswith("offset:")
+            if legacy:  # a legacy entry: its (last) offset only
                 fields["lastOffset"] = fields.pop("offset")
-            batches.append({"fields": fields, "records": []})
+            batches.append({"fields": fields, "records": [], "legacy": legacy})
         elif line.startswith("| offset:"):
             # Legacy records end "isValid: B crc: N}": DumpLogSegments prints a stray brace.
             fields = {k: v.rstrip("}") for k, v in PAIR.findall(line)}
@@ -103,17 +118,34 @@ def norm(value):
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def missing(where, fields, required, diffs):
+    """Names the required fields a line of DumpLogSegments lacks, and a missing timestamp."""
+    for name in required:
+        if name not in fields:
+            diffs.append(f"{where}: DumpLogSegments printed no {name}")
+    if sum(t in fields for t in TIMESTAMPS) != 1:
+        diffs.append(f"{where}: DumpLogSegments printed no single timestamp ({'/'.join(TIMESTAMPS)})")
+
+
 def main():
-    ours = json.load(open(sys.argv[1]))
+    args = argparse.ArgumentParser()
+    args.add_argument("kepoch")
+    args.add_argument("kafka")
+    args.add_argument("--min-batches", type=int, default=1)
+    args.add_argument("--min-records", type=int, default=0)
+    args.add_argument("--codec")
+    args = args.parse_args()
+    ours = json.load(open(args.kepoch))
     assert isinstance(ours, list) and len(ours) == 1, "expected one file object"
     ours = ours[0]
-    kafka = parse_kafka(open(sys.argv[2]).read())
+    kafka = parse_kafka(open(args.kafka).read())
     diffs = []
     if len(kafka) != len(ours["batches"]):
         diffs.append(f"batch count: Kafka {len(kafka)}, kepoch {len(ours['batches'])}")
     records = 0
     controls = 0
     for i, (k, o) in enumerate(zip(kafka, ours["batches"])):
+        missing(f"batch {i}", k["fields"], REQUIRED_LEGACY_ENTRY if k["legacy"] else REQUIRED_BATCH, diffs)
         for kname, oname in BATCH_FIELDS.items():
             if kname in k["fields"] and norm(o[oname]) != k["fields"][kname]:
                 diffs.append(f"batch {i} {kname}: Kafka {k['fields'][kname]}, kepoch {o[oname]}")
@@ -122,6 +154,7 @@ def main():
                          f"{len(o.get('records', []))} ({o.get('records_error', '')})")
         for j, (kr, orec) in enumerate(zip(k["records"], o.get("records", []))):
             records += 1
+            missing(f"batch {i} record {j}", kr, REQUIRED_LEGACY_RECORD if k["legacy"] else REQUIRED_RECORD, diffs)
             for kname, oname in RECORD_FIELDS.items():
                 if kname in kr and norm(orec.get(oname)) != kr[kname]:
                     diffs.append(f"batch {i} record {j} {kname}: Kafka {kr[kname]}, kepoch {orec[oname]}")
@@ -132,6 +165,15 @@ def main():
             if kr["headers"] != orec["headers"]:
                 diffs.append(f"batch {i} record {j} headers: Kafka {kr['headers']}, kepoch {orec['headers']}")
             controls += compare_control(f"batch {i} record {j}", kr, orec, diffs)
+    kafka_records = sum(len(b["records"]) for b in kafka)
+    if len(kafka) < args.min_batches:
+        diffs.append(f"DumpLogSegments listed {len(kafka)} batches, fewer than {args.min_batches}")
+    if kafka_records < args.min_records:
+        diffs.append(f"DumpLogSegments listed {kafka_records} records, fewer than {args.min_records}")
+    if args.codec:
+        for i, b in enumerate(kafka):
+            if b["fields"].get("isControl") != "true" and b["fields"].get("compresscodec") != args.codec:
+                diffs.append(f"batch {i}: compression {b['fields'].get('compresscodec')}, not {args.codec}")
     codecs = sorted({b["fields"].get("compresscodec", "?") for b in kafka})
     print(f"{ours['file']}: Kafka {len(kafka)} batches / {records} records / {controls} control "
           f"records ({','.join(codecs)}); "
