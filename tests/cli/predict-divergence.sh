@@ -35,6 +35,15 @@ done
 [[ $(p "(d['replicas'][1]['truncate_to'], d['replicas'][1]['removed_records'])") == "(9, 0)" ]] ||
   fail "broker 3: $(p "d['replicas'][1]")"
 
+# The round after the truncation is the fetch that finds no divergence (AbstractFetcherThread
+# sends it with the new last fetched epoch): labelled as such, it truncates nothing more.
+[[ $(p "[r['step'] for r in d['replicas'][0]['rounds']]") == "['truncation', 'confirming_fetch']" ]] ||
+  fail "broker 1's rounds: $(p "d['replicas'][0]['rounds']")"
+[[ $(p "[r['step'] for r in d['replicas'][1]['rounds']]") == "['confirming_fetch']" ]] ||
+  fail "broker 3's rounds: $(p "d['replicas'][1]['rounds']")"
+expect_exit 0 "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
+grep -Eq '^ +confirming_fetch +0 +0 +5 ' "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "the table does not label the confirming fetch"; }
+
 # After the restart, broker 1 holds exactly the leader's batches from the truncation point on:
 # the same offsets and CRCs as broker 2 (kepoch's reading of both dirs).
 expect_exit 0 "$KEPOCH" segment dump -o json "$D/after/broker-1/d-0/00000000000000000000.log" "$B/broker-2/d-0/00000000000000000000.log"

@@ -7,8 +7,24 @@
 namespace kepoch::report {
 namespace {
 
+// What a round is: a truncation (branches A-E of getOffsetTruncationState, H the high
+// watermark), the out-of-range handling (O), or the fetch that finds no divergence (N):
+// AbstractFetcherThread's next fetch, which truncates nothing and only confirms the offset
+// the rounds before reached (its truncate_to is that offset, not a new cut).
+std::string_view round_step(const TruncationRound& r) {
+  switch (r.branch) {
+    case 'N':
+      return "confirming_fetch";
+    case 'O':
+      return "out_of_range";
+    default:
+      return "truncation";
+  }
+}
+
 Value round_value(const TruncationRound& r) {
   return Value::object()
+      .set("step", round_step(r))
       .set("request_epoch", r.requested_epoch)
       .set("leader_epoch", r.leader_reply.epoch)
       .set("leader_end_offset", r.leader_reply.start_offset)
