@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace kepoch {
@@ -59,9 +60,13 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
   }
 
   // Where the leader can hold a removed batch: from its log start to its log end. At or past
-  // its log end offset there is no record on the leader (UnifiedLog.read refuses an offset
-  // past it), so those removed records are lost without asking.
-  const std::int64_t leader_end = answers.log_end_offset;
+  // its log end offset (the next offset it assigns; the end offset of its own epoch,
+  // UnifiedLog.endOffsetForEpoch) the leader holds no record, so a removed batch reaching
+  // there is lost without asking. An undefined answer (-1: a leader whose cache has no
+  // epoch) says nothing about its end.
+  const std::int64_t leader_end = answers.log_end_offset >= 0
+                                      ? answers.log_end_offset
+                                      : std::numeric_limits<std::int64_t>::max();
   const std::int64_t leader_start = answers.log_start_offset;
   const auto may_be_held = [&](const BatchRange::Batch& b) {
     return b.last_offset < leader_end && b.last_offset >= leader_start;
