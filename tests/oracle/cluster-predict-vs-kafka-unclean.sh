@@ -19,11 +19,11 @@ mkdir -p "$SNAP"
 T=many
 N=30
 
-# wait_all WHAT: polls kafka-topics --describe until every partition of $T satisfies WHAT (a
-# Python expression over leader and isr, a set of ids), 90 s at most.
+# wait_all WHAT [TRIES]: polls kafka-topics --describe until every partition of $T satisfies
+# WHAT (a Python expression over leader and isr, a set of ids), TRIES polls (45) at most.
 wait_all() {
-  local i
-  for ((i = 0; i < 45; i++)); do
+  local i tries=${2:-45}
+  for ((i = 0; i < tries; i++)); do
     if "$KC" describe "$T" 2>/dev/null | python3 -c '
 import re, sys
 n, what = int(sys.argv[1]), sys.argv[2]
@@ -40,6 +40,7 @@ sys.exit(0 if ok else 1)
     fi
     sleep 1
   done
+  [[ -n "${2:-}" ]] && return 1
   "$KC" describe "$T" || true
   fail "partitions of $T never satisfied: $1"
 }
@@ -75,8 +76,15 @@ sleep 6  # replica.high.watermark.checkpoint.interval.ms (5 s): the HW reaches t
 # at some of the offsets broker 1 holds.
 "$KC" cont 2 >/dev/null
 "$KC" wait-brokers 2 60 >/dev/null
-"$KC" set-topic-config "$T" unclean.leader.election.enable=true >/dev/null
-wait_all 'leader == 2'
+python3 -c 'import json, sys; print(json.dumps({"partitions": [{"topic": sys.argv[1], "partition": p} for p in range(int(sys.argv[2]))]}))' \
+  "$T" "$N" > "$SNAP/elect.json"
+for attempt in 1 2 3 4; do
+  # Partitions the controller has not yet made leaderless answer ELECTION_NOT_NEEDED: again.
+  "$KC" tool org.apache.kafka.tools.LeaderElectionCommand --bootstrap-server "$("$KC" live-bootstrap)" \
+    --election-type unclean --path-to-json-file "$SNAP/elect.json" >/dev/null 2>&1 || true
+  wait_all 'leader == 2' 10 && break
+  [[ $attempt -lt 4 ]] || wait_all 'leader == 2'
+done
 "$KC" cont 3 >/dev/null
 "$KC" produce "$T" 100 --acks 1 --prefix c >/dev/null
 wait_all 'leader == 2 and isr == {2, 3}'

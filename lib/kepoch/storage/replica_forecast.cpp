@@ -25,7 +25,14 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
   ReplicaForecast f;
   f.mode = mode;
   f.prediction = predict_truncation(answers, follower.loaded, mode);
-  if (f.prediction.unanswered_epoch) return f;
+  if (f.prediction.unanswered_epoch) {
+    // The exchange stopped before its end: where the follower truncates is not known, so
+    // nothing it holds below its high watermark is safe.
+    f.removed_known = f.lost_counted = f.lost_known = false;
+    f.committed_loss_unknown = follower.loaded.high_watermark > follower.loaded.log_start_offset;
+    f.unanswered.push_back(f.prediction.note);
+    return f;
+  }
   // UnifiedLog.truncateFullyAndStartAt deletes every segment: the whole log goes, although
   // the new log end (the leader's log start) lies past the old one.
   const std::int64_t cut = f.prediction.truncated_fully

@@ -238,3 +238,18 @@ TEST_CASE("A snapshot that did not keep the removed batches: a committed loss is
     CHECK_FALSE(f.committed_loss_possible());
   }
 }
+
+TEST_CASE("An exchange the leader did not finish answering rules no committed loss out",
+          "[storage][replica_forecast]") {
+  // The leader answered for its own epoch only; the follower's fetch needs epoch 0's end.
+  const PartitionReplica follower = replica_of("f", old_leader_log(), 10);
+  LeaderAnswers partial;
+  partial.end_offsets[1] = EpochEntry{1, 8};
+  partial.log_end_offset = 8;
+  const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
+  const ReplicaForecast f = forecast_replica(partial, none, "", follower, TruncationMode::fetch);
+  REQUIRE(f.prediction.unanswered_epoch == 0);
+  CHECK_FALSE(f.lost_counted);
+  CHECK(f.committed_loss_possible());
+  CHECK_FALSE(f.unanswered.empty());
+}
