@@ -27,7 +27,7 @@ int run(const ConnectionOptions& c, const TopicOptions& t, const PredictOptions&
   const forecast::RestartForecast f =
       forecast::forecast_restart(o.log_dir, o.broker, client, scope);
   emit(report::restart_value(f, o.details), globals);
-  return report::committed_loss(f) ? kFindings : kOk;
+  return report::committed_loss_possible(f) ? kFindings : kOk;
 }
 
 }  // namespace
@@ -61,8 +61,10 @@ void register_cluster_predict(CLI::App* group, Globals& globals) {
       "follows (truncates against the live leader, which kepoch asks with\n"
       "OffsetForLeaderEpoch, the lookup a follower's fetch runs), leads (no live leader and\n"
       "the controller elects this broker when it returns), leaderless, or unanswered.\n"
-      "Exit status: 0 no committed record would be lost, 1 some would, 2 usage, 3 the log dir\n"
-      "or a settings file cannot be read, 4 the cluster cannot be reached or refused us.");
+      "Exit status: 0 no committed record would be lost, 1 some would or kepoch cannot rule it\n"
+      "out (records it could not read at the leader, a leader it could not ask), 2 usage,\n"
+      "3 the log dir or a settings file cannot be read, 4 the cluster cannot be reached or\n"
+      "refused us.");
   cmd->callback([&globals] { globals.exit_code = run(c, t, o, globals); });
 }
 

@@ -161,7 +161,7 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
     report::ReplicaForecasts rf{&f, {}};
     for (auto mode : modes_for(o.mode))
       rf.forecasts.push_back(forecast_replica(leader, f, mode));
-    committed_loss = committed_loss || rf.forecasts.front().committed_loss();
+    committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible();
     forecasts.push_back(std::move(rf));
   }
   return report::predict_value(leader, forecasts, o.mode);
@@ -251,7 +251,8 @@ void register_predict(CLI::App& app, Globals& globals) {
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
-      "lost, 1 committed records would be lost (or, with --elect, no replica can lead), 2 usage,\n"
+      "lost, 1 committed records would be lost or kepoch cannot rule it out (a snapshot that\n"
+      "did not keep the batches needed), or, with --elect, no replica can lead; 2 usage,\n"
       "3 unreadable input.\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"

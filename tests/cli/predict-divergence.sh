@@ -35,6 +35,25 @@ done
 [[ $(p "(d['replicas'][1]['truncate_to'], d['replicas'][1]['removed_records'])") == "(9, 0)" ]] ||
   fail "broker 3: $(p "d['replicas'][1]")"
 
+# The round after the truncation is the fetch that finds no divergence (AbstractFetcherThread
+# sends it with the new last fetched epoch): labelled as such, it truncates nothing more.
+[[ $(p "[r['step'] for r in d['replicas'][0]['rounds']]") == "['truncation', 'confirming_fetch']" ]] ||
+  fail "broker 1's rounds: $(p "d['replicas'][0]['rounds']")"
+[[ $(p "[r['step'] for r in d['replicas'][1]['rounds']]") == "['confirming_fetch']" ]] ||
+  fail "broker 3's rounds: $(p "d['replicas'][1]['rounds']")"
+expect_exit 0 "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
+grep -Eq '^ +confirming_fetch +0 +0 +5 ' "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "the table does not label the confirming fetch"; }
+
+# --mode hw (before 0.11) with broker 1 leading (log end 8): broker 3 truncates to its high
+# watermark 9 (nothing to cut), its fetch at 9 is out of range, and it truncates to the
+# leader's log end 8 (ReplicaFetcherThread.handleOffsetOutOfRange). LogSegment.truncateTo cuts
+# at the batch holding offset 8 (c-0..3 at 5-8), so four committed records are lost: exit 1.
+expect_exit 1 "$KEPOCH" predict -o json --mode hw --leader "$B/broker-1/d-0" "$B/broker-3/d-0"
+[[ $(json "$SCRATCH/out" "([(r['step'], r['branch'], r['truncate_to']) for r in d['replicas'][0]['rounds']], d['replicas'][0]['truncate_to'])") == \
+   "([('truncation', 'H', 9), ('out_of_range', 'O', 8)], 8)" ]] || fail "hw out of range: $(cat "$SCRATCH/out")"
+[[ $(json "$SCRATCH/out" "[d['replicas'][0][k] for k in ('removed_records', 'lost_records', 'committed_lost_records', 'committed_loss')]") == \
+   "[4, 4, 4, True]" ]] || fail "hw out of range, counts: $(cat "$SCRATCH/out")"
+
 # After the restart, broker 1 holds exactly the leader's batches from the truncation point on:
 # the same offsets and CRCs as broker 2 (kepoch's reading of both dirs); the leader wrote c-0..3
 # there, so the lists cannot be empty.

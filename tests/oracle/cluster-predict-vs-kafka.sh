@@ -166,3 +166,7 @@ check_follows diverge 2 1
 [[ $(json "$SNAP/diverge/predict.json" "d['replicas'][0]['lost_records'] == d['replicas'][0]['removed_records']") == True ]] || fail "diverge: every removed record is lost"
 [[ $(json "$SNAP/ahead/predict.json" "d['replicas'][0]['truncate_to'] < d['replicas'][0]['log_end_offset']") == True ]] || fail "ahead: expected a truncation"
 [[ $(json "$SNAP/broker1.json" "d['summary']['truncates']") -ge 2 ]] || fail "broker 1: expected two truncating partitions"
+# `ahead`: broker 1's removed records lie at or past the new leader's log end offset (its
+# answer for its own epoch), so they are lost without reading the leader, none unknown.
+[[ $(json "$SNAP/ahead/predict.json" "(d['replicas'][0]['lost_records'], d['replicas'][0]['lost_unknown_records']) == (d['replicas'][0]['removed_records'], 0)") == True ]] ||
+  fail "ahead: every removed record is lost, none unknown: $(cat "$SNAP/ahead/predict.json")"

@@ -343,7 +343,7 @@ LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::stri
                                             const std::string& topic_id, std::int32_t partition,
                                             std::int32_t leader_epoch, std::int64_t from,
                                             std::int64_t until) {
-  LeaderBatches out{{}, false, -1, -1, {}};
+  LeaderBatches out{{}, false, from, -1, -1, {}};
   // A client that has not read a view yet learns the brokers' addresses from Metadata.
   if (!addresses_.contains(leader)) {
     for (const auto& b : protocol::MetadataResponse::from(send_metadata_request()).brokers)
@@ -414,6 +414,7 @@ LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::stri
           {h.base_offset, h.last_offset(), h.records_count, h.crc, h.partition_leader_epoch});
     }
     std::int64_t next = fetched.batches.empty() ? offset : fetched.batches.back().next_offset();
+    if (!fetched.batches.empty()) out.read_until = next;
     switch (fetched.stop) {
       case FetchedBatches::Stop::kEnd:
         break;

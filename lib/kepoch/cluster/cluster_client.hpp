@@ -47,6 +47,9 @@ struct LeaderBatch {
 struct LeaderBatches {
   std::vector<LeaderBatch> batches;
   bool complete;  // false: the batches stop short of the range's end (notes say why)
+  // Every batch of the leader's that ends below this offset (from the batch holding `from`
+  // on) is in `batches`: where the read stopped, `from` when nothing was read.
+  std::int64_t read_until;
   std::int64_t high_watermark;
   std::int64_t log_start_offset;
   std::vector<std::string> notes;
@@ -71,10 +74,15 @@ class ClusterClient {
   // requests (1 MiB each, 1000 at most): what a restarting follower fetches again after
   // truncating to `from`. A consumer reads only below the high watermark, so a range past it
   // is incomplete, with a note; so is one that meets a legacy v0/v1 message set or a corrupt
-  // batch. `topic_id` (Kafka's base64) is needed by Fetch v13+; without it v12 is used.
-  // `leader_epoch` fences a stale leader (-1: not checked). ClusterError for an unreachable
-  // broker or a partition error (NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH,
-  // OFFSET_OUT_OF_RANGE, ...), naming the error.
+  // batch. Kafka gives no client the batches in [high watermark, log end): FetchIsolation.of
+  // reads to LOG_END only for a replica id that is not a consumer's (a broker id, or the
+  // broker-internal FUTURE_LOCAL_REPLICA_ID -3); the ordinary (-1) and debugging (-2)
+  // consumer ids read to HIGH_WATERMARK whatever the isolation level. A Fetch with a broker's
+  // id is that follower's own fetch (the leader moves its log end and ISR state:
+  // Partition.updateFollowerFetchState), which kepoch never sends. `topic_id` (Kafka's base64) is
+  // needed by Fetch v13+; without it v12 is used. `leader_epoch` fences a stale leader (-1: not
+  // checked). ClusterError for an unreachable broker or a partition error (NOT_LEADER_OR_FOLLOWER,
+  // FENCED_LEADER_EPOCH, OFFSET_OUT_OF_RANGE, ...), naming the error.
   LeaderBatches leader_batches(std::int32_t leader, const std::string& topic,
                                const std::string& topic_id, std::int32_t partition,
                                std::int32_t leader_epoch, std::int64_t from, std::int64_t until);

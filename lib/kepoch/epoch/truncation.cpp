@@ -199,13 +199,22 @@ TruncationPrediction predict_truncation(const LeaderAnswers& leader, const Repli
       ofle_mode(leader, p);
       break;
     case TruncationMode::hw: {
+      // ReplicaManager.makeFollowers (before 0.11): truncate to the high watermark, then
+      // fetch from the log end offset that leaves.
       TruncationRound r;
       r.branch = 'H';
       r.truncate_to = follower.high_watermark;
       truncate_to(p.after, follower.high_watermark);
       p.rounds.push_back(r);
-      p.fetch_from = follower.high_watermark;
+      p.fetch_from = p.after.log_end_offset;
       p.note = "pre-0.11 rule: truncate to the follower's own high watermark";
+      // The leader's Log.read refuses a fetch offset past its log end or below its log
+      // start (OFFSET_OUT_OF_RANGE), and ReplicaFetcherThread.handleOffsetOutOfRange
+      // (0.10) truncates to the leader's log end, or truncates fully and starts at the
+      // leader's log start.
+      if (p.after.log_end_offset > leader.log_end_offset ||
+          p.after.log_end_offset < leader.log_start_offset)
+        out_of_range(leader, p.after, p);
       break;
     }
   }

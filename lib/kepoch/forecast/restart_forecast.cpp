@@ -224,10 +224,12 @@ BatchRange fetch_leader_batches(cluster::ClusterClient& client, const live::Part
     for (const auto& b : got.batches)
       out.batches.push_back({b.base_offset, b.last_offset, b.records, b.crc});
     out.batches_complete = got.complete;
+    out.complete_until = got.read_until;
     for (const auto& n : got.notes)
       warnings.push_back(fmt::format("{}-{}: {}", p.topic, p.partition, n));
   } catch (const cluster::ClusterError& e) {
     out.batches_complete = false;
+    out.complete_until = from;
     warnings.push_back(
         fmt::format("{}-{}: the leader's batches: {}", p.topic, p.partition, e.what()));
   }

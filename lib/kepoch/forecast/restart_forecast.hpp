@@ -108,9 +108,10 @@ struct RestartScope {
 
 // Reads the log dir (InputError when it cannot), the cluster (ClusterError), asks the
 // leaders, and forecasts every replica in `scope`. `broker` overrides meta.properties' node.id. For
-// a replica that would lose batches, the leader's batches over that range are read with a consumer
-// Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same offsets and CRC)
-// from those lost.
+// a replica that would lose batches, the leader's batches over that range, below the leader's log
+// end offset (its answer for its own epoch; past it every removed batch is lost), are read with a
+// consumer Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same offsets
+// and CRC) from those lost; what the Fetch cannot reach (past the high watermark) is unknown.
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
                                  std::optional<std::int32_t> broker, cluster::ClusterClient& client,
                                  const RestartScope& scope = {});

@@ -7,8 +7,24 @@
 namespace kepoch::report {
 namespace {
 
+// What a round is: a truncation (branches A-E of getOffsetTruncationState, H the high
+// watermark), the out-of-range handling (O), or the fetch that finds no divergence (N):
+// AbstractFetcherThread's next fetch, which truncates nothing and only confirms the offset
+// the rounds before reached (its truncate_to is that offset, not a new cut).
+std::string_view round_step(const TruncationRound& r) {
+  switch (r.branch) {
+    case 'N':
+      return "confirming_fetch";
+    case 'O':
+      return "out_of_range";
+    default:
+      return "truncation";
+  }
+}
+
 Value round_value(const TruncationRound& r) {
   return Value::object()
+      .set("step", round_step(r))
       .set("request_epoch", r.requested_epoch)
       .set("leader_epoch", r.leader_reply.epoch)
       .set("leader_end_offset", r.leader_reply.start_offset)
@@ -20,24 +36,29 @@ Value round_value(const TruncationRound& r) {
       .set("completed", r.completed);
 }
 
+Value range_value(const std::optional<std::pair<std::int64_t, std::int64_t>>& range) {
+  return range ? Value::object().set("first", range->first).set("last", range->second) : Value();
+}
+
 Value forecast_fields(const ReplicaForecast& f) {
   Value rounds = Value::array();
   for (const auto& r : f.prediction.rounds)
     rounds.push(round_value(r));
-  Value range = f.removed_range ? Value::object()
-                                      .set("first", f.removed_range->first)
-                                      .set("last", f.removed_range->second)
-                                : Value();
   return Value::object()
       .set("truncate_to", f.prediction.truncate_to)
       .set("fetch_from", f.prediction.fetch_from)
+      .set("truncated_fully", f.prediction.truncated_fully)
       .set("removed_records", f.removed_known ? Value(f.removed_records) : Value())
       .set("removed_bytes", f.removed_known ? Value(f.removed_bytes) : Value())
-      .set("removed_range", std::move(range))
-      .set("lost_records", f.lost_known ? Value(f.lost_records) : Value())
-      .set("committed_lost_records", f.lost_known ? Value(f.committed_lost_records) : Value())
-      .set("committed_loss", f.lost_known ? Value(f.committed_loss()) : Value())
+      .set("removed_range", range_value(f.removed_range))
+      .set("lost_records", f.lost_counted ? Value(f.lost_records) : Value())
+      .set("committed_lost_records", f.lost_counted ? Value(f.committed_lost_records) : Value())
+      .set("committed_loss", committed_loss_value(f))
       .set("first_lost_offset", f.first_lost_offset ? Value(*f.first_lost_offset) : Value())
+      .set("lost_unknown_records", f.lost_counted ? Value(f.lost_unknown_records) : Value())
+      .set("lost_unknown_range", range_value(f.lost_unknown_range))
+      .set("below_leader_start_records",
+           f.lost_counted ? Value(f.below_leader_start_records) : Value())
       .set("unanswered", strings_value(f.unanswered))
       .set("log_end_offset_after", f.prediction.after.log_end_offset)
       .set("note", f.prediction.note)
@@ -46,6 +67,12 @@ Value forecast_fields(const ReplicaForecast& f) {
 }
 
 }  // namespace
+
+Value committed_loss_value(const ReplicaForecast& f) {
+  if (f.committed_loss()) return Value(true);
+  if (f.committed_loss_unknown) return Value();
+  return Value(false);
+}
 
 Value replica_forecast_value(const ReplicaForecasts& rf) {
   const PartitionReplica& r = *rf.replica;

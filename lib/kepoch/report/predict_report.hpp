@@ -3,15 +3,25 @@
 //   {"topic", "partition", "mode",
 //    "leader": {"dir", "log_end_offset", "high_watermark", "log_start_offset", "epochs"},
 //    "replicas": [{"dir", "log_end_offset", "high_watermark", "epochs", "truncate_to",
-//      "fetch_from", "removed_records", "removed_bytes", "removed_range", "lost_records",
-//      "committed_lost_records", "committed_loss", "first_lost_offset", "log_end_offset_after",
-//      "epochs_after", "note", "unanswered", "rounds": [{"request_epoch", "leader_epoch",
-//      "leader_end_offset", "follower_epoch", "follower_end_offset", "branch", "truncate_to",
-//      "completed"}], "modes"?: {"fetch": {...}, "ofle": {...}, "hw": {...}}}],
+//      "fetch_from", "truncated_fully", "removed_records", "removed_bytes", "removed_range",
+//      "lost_records", "committed_lost_records", "committed_loss", "first_lost_offset",
+//      "lost_unknown_records", "lost_unknown_range", "below_leader_start_records",
+//      "log_end_offset_after", "epochs_after", "note", "unanswered", "rounds": [{"step",
+//      "request_epoch", "leader_epoch", "leader_end_offset", "follower_epoch",
+//      "follower_end_offset", "branch", "truncate_to", "completed"}],
+//      "modes"?: {"fetch": {...}, "ofle": {...}, "hw": {...}}}],
 //    "assumptions": [...]}
-// From snapshots, removed_records/removed_bytes and lost_records/committed_lost_records/
-// committed_loss are null when the snapshot did not keep the batches they need; "unanswered"
-// says which (it is empty for replica dirs).
+// lost_records and committed_lost_records count the removed records known lost;
+// lost_unknown_records (and its range) those whose batches at the leader were not read
+// (live: past the leader's high watermark); below_leader_start_records those below the
+// leader's log start (deleted there already; not lost by the truncation). committed_loss is
+// true when committed records are known lost, null when unknown removed records lie below
+// the high watermark (a committed loss cannot be ruled out), false otherwise. From
+// snapshots, removed_records/removed_bytes are null when the snapshot did not keep the
+// batch holding the truncation offset, and the lost counts when it did not keep every
+// removed batch; "unanswered" says which (it is empty for replica dirs). A round's "step"
+// is "truncation" (branches A-E, H), "out_of_range" (O) or "confirming_fetch" (N: the fetch
+// that finds no divergence, after which nothing more is truncated).
 
 #include <vector>
 
@@ -32,6 +42,8 @@ Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaFor
 // (`cluster predict`): one entry of "replicas", the assumptions a replica's loading makes,
 // and the section around them.
 Value replica_forecast_value(const ReplicaForecasts& rf);
+// committed_loss's value: true, false, or null when it cannot be ruled out.
+Value committed_loss_value(const ReplicaForecast& f);
 void add_replica_assumptions(Value& assumptions, const PartitionReplica& replica);
 Value predict_section(const std::string& topic, std::int32_t partition, std::string_view mode,
                       Value leader, Value replicas, Value assumptions);

@@ -33,15 +33,17 @@ Value row_value(const PartitionRestart& r) {
   if (f && follows) {
     row.set("truncate_to", f->prediction.truncate_to)
         .set("removed_records", f->removed_known ? Value(f->removed_records) : Value())
-        .set("lost_records", f->lost_known ? Value(f->lost_records) : Value())
-        .set("committed_lost_records", f->lost_known ? Value(f->committed_lost_records) : Value())
-        .set("committed_loss", f->lost_known ? Value(f->committed_loss()) : Value());
+        .set("lost_records", f->lost_counted ? Value(f->lost_records) : Value())
+        .set("committed_lost_records", f->lost_counted ? Value(f->committed_lost_records) : Value())
+        .set("committed_loss", committed_loss_value(*f))
+        .set("lost_unknown_records", f->lost_counted ? Value(f->lost_unknown_records) : Value());
   } else {
     row.set("truncate_to", Value())
         .set("removed_records", Value())
         .set("lost_records", Value())
         .set("committed_lost_records", Value())
-        .set("committed_loss", Value());
+        .set("committed_loss", Value())
+        .set("lost_unknown_records", Value());
   }
   return row.set("reason", r.reason);
 }
@@ -79,26 +81,28 @@ Value forecast_section(const PartitionRestart& r) {
 
 Value summary_value(const forecast::RestartForecast& f) {
   std::map<RestartOutcome, int> outcomes;
-  int truncates = 0, loss_partitions = 0;
-  std::uint64_t removed = 0, lost = 0, committed = 0;
-  int lost_unknown = 0;
+  int truncates = 0, loss_partitions = 0, loss_unknown_partitions = 0, lost_unknown = 0;
+  std::uint64_t removed = 0, lost = 0, committed = 0, unknown = 0;
   Value at_risk = Value::array();
   for (const auto& r : f.partitions) {
     ++outcomes[r.outcome];
     if (!r.forecast) continue;
     const ReplicaForecast& x = *r.forecast;
-    if (x.prediction.truncate_to < r.replica.loaded.log_end_offset) ++truncates;
+    if (x.prediction.truncate_to < r.replica.loaded.log_end_offset || x.prediction.truncated_fully)
+      ++truncates;
     removed += x.removed_records;
-    if (x.lost_known) {
+    // The known part counts even when some removed records are unknown.
+    if (x.lost_counted) {
       lost += x.lost_records;
       committed += x.committed_lost_records;
-    } else if (x.prediction.truncate_to < r.replica.loaded.log_end_offset) {
-      ++lost_unknown;  // their rows say null; the counts below leave them out
+      unknown += x.lost_unknown_records;
     }
-    if (x.committed_loss()) {
+    if (!x.lost_known) ++lost_unknown;
+    if (x.committed_loss())
       ++loss_partitions;
-      at_risk.push(name_of(r));
-    }
+    else if (x.committed_loss_possible())
+      ++loss_unknown_partitions;
+    if (x.committed_loss_possible()) at_risk.push(name_of(r));
   }
   return Value::object()
       .set("partitions", static_cast<std::int64_t>(f.partitions.size()))
@@ -107,8 +111,10 @@ Value summary_value(const forecast::RestartForecast& f) {
       .set("removed_records", removed)
       .set("lost_records", lost)
       .set("committed_lost_records", committed)
+      .set("lost_unknown_records", unknown)
       .set("lost_unknown_partitions", lost_unknown)
       .set("committed_loss_partitions", loss_partitions)
+      .set("committed_loss_unknown_partitions", loss_unknown_partitions)
       .set("leads", outcomes[RestartOutcome::leads])
       .set("leaderless", outcomes[RestartOutcome::leaderless])
       .set("stray", outcomes[RestartOutcome::stray])
@@ -159,6 +165,18 @@ Value problems_value(const forecast::RestartForecast& f) {
 bool committed_loss(const forecast::RestartForecast& f) {
   for (const auto& r : f.partitions)
     if (r.forecast && r.forecast->committed_loss()) return true;
+  return false;
+}
+
+bool committed_loss_possible(const forecast::RestartForecast& f) {
+  for (const auto& r : f.partitions) {
+    if (r.forecast && r.forecast->committed_loss_possible()) return true;
+    // Not predicted (the leader could not be asked, or is not leading yet): whatever the
+    // replica holds may be truncated, and nothing rules a committed loss out.
+    if (r.outcome == RestartOutcome::unanswered &&
+        r.replica.loaded.log_end_offset > r.replica.loaded.log_start_offset)
+      return true;
+  }
   return false;
 }
 

@@ -109,6 +109,19 @@ BatchRange stored_batches_from(const PartitionReplica& replica, std::int64_t fro
   range.batches_complete =
       range.counts_known &&
       kept == (stop->ordinal > first->ordinal ? stop->ordinal - first->ordinal : 0);
+  if (!range.batches_complete) {
+    // The kept batches that follow the boundary batch without a gap in ordinals.
+    range.complete_until = from;
+    if (first) {
+      std::uint64_t next = first->ordinal;
+      for (const auto& b : s.batches) {
+        if (b.ordinal < next || b.last_offset < from) continue;
+        if (b.ordinal != next || b.base_offset >= until) break;
+        range.complete_until = b.last_offset + 1;
+        ++next;
+      }
+    }
+  }
   return range;
 }
 

@@ -133,6 +133,9 @@ struct BatchRange {
     std::uint32_t crc;
   };
   std::vector<Batch> batches;  // at most `max_batches`
+  // When the list is not complete: it still holds every batch that ends below this offset
+  // (from the batch holding `from` on, without a gap); `from` when nothing can be said.
+  std::int64_t complete_until = INT64_MAX;
 };
 BatchRange batches_from(const PartitionReplica& replica, std::int64_t from,
                         std::int64_t until = INT64_MAX, std::size_t max_batches = 1u << 20);

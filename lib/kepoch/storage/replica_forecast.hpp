@@ -20,24 +20,46 @@ namespace kepoch {
 struct ReplicaForecast {
   TruncationMode mode = TruncationMode::fetch;
   TruncationPrediction prediction;
+  // What the truncation deletes: from the truncation offset to the log end, or, when the
+  // follower truncates fully (truncateFullyAndStartAt), its whole log.
   std::uint64_t removed_records = 0;
   std::uint64_t removed_bytes = 0;
   std::optional<std::pair<std::int64_t, std::int64_t>> removed_range;  // [first, last]
-  std::uint64_t lost_records = 0;            // removed and not held identically by the leader
+  // Each removed batch is, at the leader:
+  //   held     the very same batch (offsets, CRC): fetched again, nothing lost;
+  //   lost     another batch, or none: at or past the leader's log end offset (no offset
+  //            there is on the leader), or read and different;
+  //   unknown  not read: below the leader's log end but past what its batches could be
+  //            read to (a consumer reads only below the high watermark);
+  //   below the leader's log start: the leader deleted those offsets itself (retention,
+  //            DeleteRecords), so the truncation does not take them from the cluster.
+  std::uint64_t lost_records = 0;            // known lost
   std::uint64_t committed_lost_records = 0;  // of those, below the follower's high watermark
   std::optional<std::int64_t> first_lost_offset;
+  std::uint64_t lost_unknown_records = 0;  // removed, and not known whether held
+  std::optional<std::pair<std::int64_t, std::int64_t>> lost_unknown_range;  // [first, last]
+  std::uint64_t below_leader_start_records = 0;
   // False when a replica read from a snapshot did not keep the batches needed: the removed
-  // counts (the batch holding the truncation offset), or the lost ones (every batch from
-  // there on, the follower's and the leader's). `unanswered` says which, in sentences.
+  // counts (the batch holding the truncation offset), or every removed batch (then no lost
+  // count at all: lost_counted is false). `unanswered` says which, in sentences.
   bool removed_known = true;
-  bool lost_known = true;
+  bool lost_counted = true;  // lost_records and committed_lost_records count what is known
+  bool lost_known = true;    // and nothing removed is unknown
+  // Removed records below the follower's high watermark are unknown: unless a committed
+  // loss is known anyway, it cannot be ruled out.
+  bool committed_loss_unknown = false;
   std::vector<std::string> unanswered;
-  bool committed_loss() const { return lost_known && committed_lost_records > 0; }
+  // Committed records are certainly lost.
+  bool committed_loss() const { return lost_counted && committed_lost_records > 0; }
+  // Committed records are lost, or may be: what an exit code must not call safe.
+  bool committed_loss_possible() const { return committed_loss() || committed_loss_unknown; }
 };
 
-// The leader's batches from offset `from` up to `until` (BatchRange's meaning), for telling
-// which removed batches the follower fetches again. Offline they are read from the leader
-// replica's segments; live, fetched from the leader broker.
+// The leader's batches from offset `from` up to `until` (BatchRange's meaning, with
+// complete_until where they stop short), for telling which removed batches the follower
+// fetches again. Offline they are read from the leader replica's segments; live, fetched
+// from the leader broker. Asked only over [max(truncation offset, leader's log start),
+// min(follower's log end, leader's log end)), and only when a removed batch lies there.
 using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
 
 // The truncation against the leader's answers, what it removes, and, asking `leader_batches`

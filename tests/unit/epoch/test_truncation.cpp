@@ -110,6 +110,39 @@ TEST_CASE("out of range: testFollowerFetchOutOfRangeHigh and ...Low", "[epoch][t
   CHECK(low.after.cache.empty());
 }
 
+TEST_CASE("pre-0.11 ReplicaFetcherThread.handleOffsetOutOfRange after truncating to the HW",
+          "[epoch][truncation]") {
+  // makeFollowers truncates to the high watermark and fetches from there; the leader's
+  // Log.read refuses an offset past its log end or below its log start.
+  SECTION("the follower's HW is above the leader's log end: truncate to the leader's end") {
+    // The seeds' lost acknowledged message, second half: B (LEO 2, HW 2) returns to A,
+    // which truncated to its own HW 1 and leads.
+    const auto p = predict_truncation(log_of({0}, 1), log_of({0, 0}, 2), TruncationMode::hw);
+    CHECK(branches(p) == "HO");
+    CHECK(p.rounds[0].truncate_to == 2);  // its high watermark: nothing cut
+    CHECK(p.truncate_to == 1);
+    CHECK(p.fetch_from == 1);
+    CHECK_FALSE(p.truncated_fully);
+  }
+  SECTION("the follower's HW is below the leader's log start: truncate fully") {
+    const auto leader = log_of({3, 3}, 6, 5);  // log start 5, LEO 7
+    const auto p = predict_truncation(leader, log_of({0, 0, 0, 0}, 2), TruncationMode::hw);
+    CHECK(branches(p) == "HO");
+    CHECK(p.truncated_fully);
+    CHECK(p.truncate_to == 5);
+    CHECK(p.fetch_from == 5);
+    CHECK(p.after.log_start_offset == 5);
+    CHECK(p.after.cache.empty());
+  }
+  SECTION("a fetch offset within the leader's log is served: only the HW truncation") {
+    const auto p =
+        predict_truncation(log_of({0, 0, 0}, 3), log_of({0, 0, 0}, 1), TruncationMode::hw);
+    CHECK(branches(p) == "H");
+    CHECK(p.truncate_to == 1);
+    CHECK(p.fetch_from == 1);
+  }
+}
+
 TEST_CASE("ReplicaFetcherThreadTest: offset_truncation_state branches", "[epoch][truncation]") {
   // shouldTruncateToOffsetSpecifiedInEpochOffsetResponse: follower EO(5) = (5, 200)
   const auto at200 = cache_log({{5, 100}}, 200);

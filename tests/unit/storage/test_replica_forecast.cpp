@@ -1,0 +1,255 @@
+// Pins what a follower's truncation costs (storage/replica_forecast): which removed records
+// the leader holds again, which are lost, which cannot be known, and which were committed,
+// on replicas built batch by batch (as a snapshot carries them), against a leader that
+// answers as Kafka's does: UnifiedLog.endOffsetForEpoch for the epochs, its log end and log
+// start offsets, and its batches read as a consumer reads them (below the high watermark).
+#include <catch2/catch.hpp>
+
+#include "kepoch/storage/replica_forecast.hpp"
+
+using namespace kepoch;
+
+namespace {
+
+struct Batch {
+  std::int64_t base;
+  std::int64_t last;
+  std::int32_t epoch;
+  std::uint32_t crc;
+};
+
+// A replica holding `batches` (one record per offset), with every batch kept, unless
+// `drop` names ordinals a snapshot left out.
+PartitionReplica replica_of(const std::string& name, const std::vector<Batch>& batches,
+                            std::int64_t hw, std::int64_t log_start = 0,
+                            const std::vector<std::uint64_t>& drop = {}) {
+  PartitionReplica r;
+  r.dir = name;
+  r.topic = "t";
+  StoredBatches s;
+  std::uint64_t ordinal = 0;
+  for (const auto& b : batches) {
+    BatchSummary x;
+    x.ordinal = ordinal++;
+    x.base_offset = b.base;
+    x.last_offset = b.last;
+    x.records = static_cast<std::int32_t>(b.last - b.base + 1);
+    x.size = 100;
+    x.crc = b.crc;
+    x.epoch = b.epoch;
+    x.records_before = s.records;
+    x.bytes_before = s.bytes;
+    s.records += static_cast<std::uint64_t>(x.records);
+    s.bytes += x.size;
+    if (std::find(drop.begin(), drop.end(), x.ordinal) == drop.end()) s.batches.push_back(x);
+    r.loaded.cache.assign({b.epoch, b.base});
+  }
+  s.batch_count = ordinal;
+  r.stored = s;
+  r.log_end_offset = batches.empty() ? log_start : batches.back().last + 1;
+  r.loaded.log_end_offset = r.log_end_offset;
+  r.loaded.high_watermark = hw;
+  r.loaded.log_start_offset = log_start;
+  r.as_leader = r.loaded;
+  return r;
+}
+
+// The leader's batches as ClusterClient::leader_batches reads them with a consumer Fetch:
+// only those below its high watermark (FetchIsolation.HIGH_WATERMARK).
+struct ConsumerReads {
+  const PartitionReplica& leader;
+  int calls = 0;
+  BatchRange operator()(std::int64_t from, std::int64_t until) {
+    ++calls;
+    BatchRange all = batches_from(leader, from, until);
+    BatchRange out;
+    out.complete_until = from;
+    for (const auto& b : all.batches) {
+      if (b.last_offset >= leader.loaded.high_watermark) break;
+      out.batches.push_back(b);
+      out.complete_until = b.last_offset + 1;
+    }
+    out.batches_complete = out.batches.size() == all.batches.size();
+    return out;
+  }
+};
+
+ReplicaForecast live_forecast(const PartitionReplica& leader, const PartitionReplica& follower,
+                              ConsumerReads& reads) {
+  const LeaderBatchLookup lookup = [&reads](std::int64_t from, std::int64_t until) {
+    return reads(from, until);
+  };
+  return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), lookup,
+                          "a consumer Fetch did not return", follower, TruncationMode::fetch);
+}
+
+// Ten single-record batches of epoch 0 at offsets 0-9: the old leader's log.
+std::vector<Batch> old_leader_log(std::int64_t end = 10) {
+  std::vector<Batch> v;
+  for (std::int64_t o = 0; o < end; ++o)
+    v.push_back({o, o, 0, static_cast<std::uint32_t>(1000 + o)});
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("Unclean election: records at or past the new leader's log end are lost unread",
+          "[storage][replica_forecast]") {
+  // The returning replica (epoch 0, offsets 0-9, all committed: HW 10) had more records than
+  // the replica elected uncleanly at epoch 1, whose log ends at 5 (LEO = HW = 5). Its fetch
+  // asks for epoch 0, the leader answers (0, 5) and it truncates to 5 (UnifiedLog
+  // .endOffsetForEpoch; AbstractFetcherThread truncates to min(leader's, own end offset)).
+  const PartitionReplica follower = replica_of("f", old_leader_log(), 10);
+  PartitionReplica leader = replica_of("l", old_leader_log(5), 5);
+  become_leader(leader.as_leader, 1);
+  ConsumerReads reads{leader};
+  const ReplicaForecast f = live_forecast(leader, follower, reads);
+  CHECK(f.prediction.truncate_to == 5);
+  CHECK(f.removed_records == 5);
+  CHECK(f.lost_records == 5);
+  CHECK(f.committed_lost_records == 5);
+  CHECK(f.lost_unknown_records == 0);
+  CHECK(f.lost_known);
+  CHECK(f.committed_loss());
+  CHECK(f.first_lost_offset == 5);
+  CHECK(reads.calls == 0);  // nothing past the leader's log end is asked for
+  // Offline, against the leader's replica read whole, the same counts.
+  const ReplicaForecast offline = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(offline.lost_records == f.lost_records);
+  CHECK(offline.committed_lost_records == f.committed_lost_records);
+}
+
+TEST_CASE("A consumer reads the leader only below its high watermark: the rest is unknown",
+          "[storage][replica_forecast]") {
+  // The new leader wrote other records at 5-7 (epoch 1, LEO 8) but its high watermark is 6.
+  std::vector<Batch> led = old_leader_log(5);
+  for (std::int64_t o = 5; o < 8; ++o)
+    led.push_back({o, o, 1, static_cast<std::uint32_t>(2000 + o)});
+  const PartitionReplica leader = replica_of("l", led, 6);
+
+  SECTION("the known part counts; 6-7 are unknown; 8-9 lie past the leader's log end") {
+    const PartitionReplica follower = replica_of("f", old_leader_log(), 10);
+    ConsumerReads reads{leader};
+    const ReplicaForecast f = live_forecast(leader, follower, reads);
+    CHECK(f.prediction.truncate_to == 5);
+    CHECK(reads.calls == 1);
+    CHECK(f.removed_records == 5);
+    CHECK(f.lost_records == 3);  // 5 (read, another CRC), 8 and 9 (past the log end)
+    CHECK(f.committed_lost_records == 3);
+    CHECK(f.lost_unknown_records == 2);
+    CHECK(f.lost_unknown_range == std::pair<std::int64_t, std::int64_t>{6, 7});
+    CHECK_FALSE(f.lost_known);
+    CHECK(f.lost_counted);
+    CHECK(f.committed_loss());
+    REQUIRE(f.unanswered.size() == 1);
+    CHECK_THAT(f.unanswered[0], Catch::Contains("offsets 6 to 7"));
+    // The leader's replica read whole shows 6-7 are other records: lost, as live + unknown.
+    const ReplicaForecast offline = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(offline.lost_known);
+    CHECK(offline.lost_records == f.lost_records + f.lost_unknown_records);
+  }
+}
+
+TEST_CASE("Unknown removed records below the follower's HW: a committed loss is not ruled out",
+          "[storage][replica_forecast]") {
+  // The new leader holds epoch 0 to offset 5, then wrote 6-7 at epoch 1 (LEO 8, HW 6): the
+  // follower (epoch 0 to offset 7) truncates to 6, and neither removed record can be read.
+  std::vector<Batch> led = old_leader_log(6);
+  led.push_back({6, 6, 1, 2006});
+  led.push_back({7, 7, 1, 2007});
+  const PartitionReplica leader = replica_of("l", led, 6);
+  SECTION("the follower's HW 7: record 6 may be a committed loss") {
+    const PartitionReplica follower = replica_of("f", old_leader_log(8), 7);
+    ConsumerReads reads{leader};
+    const ReplicaForecast f = live_forecast(leader, follower, reads);
+    CHECK(f.prediction.truncate_to == 6);
+    CHECK(f.lost_records == 0);
+    CHECK(f.lost_unknown_records == 2);
+    CHECK_FALSE(f.committed_loss());
+    CHECK(f.committed_loss_unknown);
+    CHECK(f.committed_loss_possible());
+  }
+  SECTION("the follower's HW 6: nothing unknown was committed") {
+    const PartitionReplica follower = replica_of("f", old_leader_log(8), 6);
+    ConsumerReads reads{leader};
+    const ReplicaForecast f = live_forecast(leader, follower, reads);
+    CHECK(f.lost_unknown_records == 2);
+    CHECK_FALSE(f.committed_loss_possible());
+  }
+}
+
+TEST_CASE("AbstractFetcherThread 'Truncate fully and reset fetch offset': the whole log counts",
+          "[storage][replica_forecast]") {
+  // The follower's log (0-3, HW 2) ends below the leader's log start 5: fetchOffsetAndTruncate
+  // calls truncateFullyAndStartAt(leader's log start), deleting every segment.
+  const PartitionReplica follower = replica_of("f", old_leader_log(4), 2);
+  std::vector<Batch> led;
+  for (std::int64_t o = 5; o < 7; ++o)
+    led.push_back({o, o, 0, static_cast<std::uint32_t>(1000 + o)});
+  const PartitionReplica leader = replica_of("l", led, 7, 5);
+  ConsumerReads reads{leader};
+  const ReplicaForecast f = live_forecast(leader, follower, reads);
+  CHECK(f.prediction.truncated_fully);
+  CHECK(f.prediction.truncate_to == 5);
+  CHECK(f.removed_records == 4);
+  CHECK(f.removed_bytes == 400);
+  CHECK(f.removed_range == std::pair<std::int64_t, std::int64_t>{0, 3});
+  // The leader deleted those offsets itself: the truncation takes nothing from the cluster.
+  CHECK(f.below_leader_start_records == 4);
+  CHECK(f.lost_records == 0);
+  CHECK(f.lost_known);
+  CHECK_FALSE(f.committed_loss_possible());
+  CHECK(reads.calls == 0);
+}
+
+TEST_CASE("Pre-0.11 rule: the follower's HW above the leader's log end loses an acked record",
+          "[storage][replica_forecast]") {
+  // The seeds' lost acknowledged message: B (m1 m2, HW 2) returns to A, which truncated to
+  // its own HW 1 and leads; B's fetch at 2 is out of range and it truncates to 1
+  // (ReplicaFetcherThread.handleOffsetOutOfRange before 0.11): m2, acknowledged, is lost.
+  const PartitionReplica b = replica_of("B", old_leader_log(2), 2);
+  const PartitionReplica a = replica_of("A", old_leader_log(1), 1);
+  const ReplicaForecast f = forecast_replica(a, b, TruncationMode::hw);
+  CHECK(f.prediction.truncate_to == 1);
+  CHECK(f.removed_records == 1);
+  CHECK(f.lost_records == 1);
+  CHECK(f.committed_lost_records == 1);
+  CHECK(f.committed_loss());
+}
+
+TEST_CASE("A snapshot that did not keep the removed batches: a committed loss is not ruled out",
+          "[storage][replica_forecast]") {
+  PartitionReplica leader = replica_of("l", old_leader_log(5), 5);
+  become_leader(leader.as_leader, 1);
+  // The follower's snapshot left out batch 6 (ordinal 6) of the removed range 5-9.
+  SECTION("removed records below the follower's HW") {
+    const PartitionReplica follower = replica_of("f", old_leader_log(), 8, 0, {6});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK(f.prediction.truncate_to == 5);
+    CHECK_FALSE(f.lost_counted);
+    CHECK_FALSE(f.committed_loss());
+    CHECK(f.committed_loss_unknown);
+    CHECK(f.committed_loss_possible());
+  }
+  SECTION("every removed record at or above the follower's HW") {
+    const PartitionReplica follower = replica_of("f", old_leader_log(), 5, 0, {6});
+    const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+    CHECK_FALSE(f.lost_counted);
+    CHECK_FALSE(f.committed_loss_possible());
+  }
+}
+
+TEST_CASE("An exchange the leader did not finish answering rules no committed loss out",
+          "[storage][replica_forecast]") {
+  // The leader answered for its own epoch only; the follower's fetch needs epoch 0's end.
+  const PartitionReplica follower = replica_of("f", old_leader_log(), 10);
+  LeaderAnswers partial;
+  partial.end_offsets[1] = EpochEntry{1, 8};
+  partial.log_end_offset = 8;
+  const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
+  const ReplicaForecast f = forecast_replica(partial, none, "", follower, TruncationMode::fetch);
+  REQUIRE(f.prediction.unanswered_epoch == 0);
+  CHECK_FALSE(f.lost_counted);
+  CHECK(f.committed_loss_possible());
+  CHECK_FALSE(f.unanswered.empty());
+}
