@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "kepoch/base/text.hpp"
 #include "kepoch/report/render.hpp"
 
 namespace kepoch::cli {
@@ -46,7 +47,10 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
 
 void print_error(const std::string& message, const Globals& globals) {
   const bool color = use_color(STDERR_FILENO, globals);
-  std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ") << message << '\n';
+  // A path or value in the message may hold control characters (a dir named with an escape
+  // sequence); shown escaped, and bounded, so the one line stays one line.
+  std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ")
+            << escape_control(excerpt(message, 4096)) << '\n';
 }
 
 }  // namespace kepoch::cli

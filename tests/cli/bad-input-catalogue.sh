@@ -47,6 +47,16 @@ snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.s
 # a copy of the cleaned metadata log (m/) and the snapshot its history starts from
 ksnap() { mkdir m; cp "$DATA"/metadata-snapshot/__cluster_metadata-0/* m/; chmod -R u+w m; }
 oldest() { ls m/*.checkpoint | head -1; }
+# snapline N EXPR: line N of s.snap becomes the Python expression EXPR (a hostile JSON line)
+snapline() {
+  python3 - "$1" "$2" <<'EOF'
+import sys
+n, expr = int(sys.argv[1]), sys.argv[2]
+lines = open('s.snap').read().split('\n')
+lines[n - 1] = eval(expr)
+open('s.snap', 'w').write('\n'.join(lines))
+EOF
+}
 lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
 
 # Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
@@ -128,6 +138,13 @@ fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replicat
 dir-as-cp       | mkdir leader-epoch-checkpoint | 3 | kepoch: @: no checkpoint files in this directory | checkpoint validate @
 dir-as-cp-pdir  | pdir; rm x-0/leader-epoch-checkpoint; mkdir x-0/leader-epoch-checkpoint | 3 | x-0/leader-epoch-checkpoint | partition verify x-0
 dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | x-0/00000000000000000000.log | partition verify x-0
+esc-pdir        | mkdir "$(printf 'x\e[2J\e]0;pwned\a-0')"; cp $TX/* x*-0/ | 0 | x\e[2J\e]0;pwned\x07-0 | partition verify x*-0
+esc-pdir-inspect | mkdir "$(printf 'x\e[2J-0')"; cp $TX/* x*-0/ | 0 | x\e[2J-0 | partition inspect x*-0
+esc-newline-row | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; cp -r l/t-0 "$(printf 'l/a\nforged-0  10  1  609  0  0  -\nb-0')" | 0 | a\nforged-0  10  1  609  0  0  -\nb-0 | logdir scan --all l
+esc-diff        | mkdir a b; mkdir "$(printf 'a/x\e[31m-0')" "$(printf 'b/x\e[31m-0')"; cp $TX/* a/x*-0/; cp $TX/* b/x*-0/ | 0 | x\e[31m-0 | diff a/x*-0 b/x*-0
+pair-names      | mkdir "$(printf 'x\e[31m-0')"; cp $TX/* x*-0/ | 2 | tx-0 holds tx-0 but x\e[31m-0 holds x\e[31m-0: these are not replicas of one partition | diff x*-0 $TX
+esc-missing     | :                           | 3 | kepoch: \e[2Jgone.log: no such file or directory | segment dump "$(printf '\e[2Jgone.log')"
+esc-bad-seg     | mkdir "$(printf 'x\r-0')"; cp $TX/* x*-0/; patch $LOG x*-0/$SEG 'flip(70, 4)' | 1 | x\r-0/00000000000000000000.log: at byte 0: error: batch at offset 0: Record is corrupt | segment dump x*-0/$SEG
 non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | t | partition verify t*-0
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "dir" | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_dirs" | logdir scan -o json --all l
@@ -149,6 +166,12 @@ fuzz-neg-delta  | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/sequence-
 snap-huge-num   | snap; sed -i '3s/^{"batch":\[0,0,4,5,156,/{"batch":[0,0,4,5,1e999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,99999999999999999999999999,/' s.snap | 3 | s.snap:3 | diff s.snap s.snap
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5 | predict --leader s.snap s.snap
+snap-deep-array | snap; snapline 3 "'[' * 100000 + ']' * 100000" | 3 | s.snap:3: expected batch line 1 of 2 of d-0 (one JSON object), found [[[[[...]]]]] | diff s.snap s.snap
+snap-deep-pred  | snap; snapline 2 "'{\"replica\":' + '[' * 100000 + ']' * 100000 + '}'" | 3 | s.snap:2: replica: expected an object, found [[[[[...]]]]] | predict --leader s.snap s.snap
+snap-deep-obj   | snap; snapline 2 "'{\"replica\":{\"log_dir\":' + '{\"a\":' * 200000 + '1' + '}' * 200002" | 3 | s.snap:2: replica.log_dir: expected a string, found {"a":{"a":{"a":{"a":{...}}}}} | predict --leader s.snap s.snap
+snap-8mb-value  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '\"}'" | 3 | s.snap:2: replica: expected an object, found "xxxxxxxxxx | diff s.snap s.snap
+snap-8mb-token  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '}'" | 3 | xxxxxxxxxx... (8000 | diff s.snap s.snap
+snap-line-cap   | snap; snapline 2 "'{\"replica\":\"' + 'x' * (64 << 20) + '\"}'" | 3 | s.snap:2: expected a line of at most 67108864 bytes, found 67108878 bytes | diff s.snap s.snap
 snap-cut        | snap; head -c 300 s.snap > t.snap; mv t.snap s.snap | 3 | s.snap | diff s.snap s.snap
 snap-binary     | head -c 300 $LOG > s.snap | 3 | s.snap | diff s.snap s.snap
 ksnap-cut       | ksnap; truncate -s -9 $(oldest) | 3 | damaged snapshot | metadata history @
@@ -170,7 +193,7 @@ while IFS= read -r line; do
   dir="$SCRATCH/case-$name"
   mkdir "$dir"
   (cd "$dir" && eval "$damage") >"$SCRATCH/damage.log" 2>&1 || { cat "$SCRATCH/damage.log"; fail "$name: could not make the damage: $damage"; }
-  file=$(cd "$dir" && ls -d -- * 2>/dev/null | head -1)
+  file=$(cd "$dir" && ls -d -- * 2>/dev/null | head -1) || file=""  # none: the case names no file
   command=${command//@/$file}
   message=${message//@/$file}
   got=0
@@ -188,6 +211,10 @@ while IFS= read -r line; do
     verdict="an exception escaped the parsers (internal error)"
   elif ! grep -qF -- "$message" "$SCRATCH/out" "$SCRATCH/err"; then
     verdict="no \"$message\" in the output"
+  elif LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$SCRATCH/out" "$SCRATCH/err"; then
+    verdict="a control character reached the terminal raw"
+  elif (($(wc -c <"$SCRATCH/err") > 65536)); then
+    verdict="$(wc -c <"$SCRATCH/err") bytes on stderr: a bad value quoted whole?"
   fi
   if [[ $verdict != ok ]]; then
     failed=$((failed + 1))

@@ -87,15 +87,15 @@ PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t m
     out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
   }
   std::map<std::pair<std::string, std::int32_t>, PartitionGroup> groups;
+  std::string first_name;  // the first replica's topic-partition (the replica itself is moved)
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (auto& r : sources[i].replicas) {
+      if (first_name.empty()) first_name = fmt::format("{}-{}", r.topic, r.partition);
       PartitionGroup& g = groups[{r.topic, r.partition}];
       if (!any_whole && groups.size() > 1) {
-        const auto& first = sources.front().replicas.front();
         throw UsageError(fmt::format(
-            "{} holds {}-{} but {} holds {}-{}: these are not replicas of one partition",
-            sources[i].argument, r.topic, r.partition, sources.front().argument, first.topic,
-            first.partition));
+            "{} holds {}-{} but {} holds {}: these are not replicas of one partition",
+            sources[i].argument, r.topic, r.partition, sources.front().argument, first_name));
       }
       if (!g.replicas.empty() && g.replicas.front().topic_id && r.topic_id &&
           *g.replicas.front().topic_id != *r.topic_id) {
