@@ -70,11 +70,18 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A typo gets the closest name alone: CLI11's own message for it ("A subcommand is
+    // required", "The following arguments were not expected") says what is missing, not what
+    // was mistyped.
+    if (e.get_exit_code() != 0) {
+      if (const auto s = suggest_for(app, argc, argv)) {
+        std::cerr << "kepoch: '" << s->typed << "' is unknown; did you mean '" << s->closest
+                  << "'?\nRun with --help for more information.\n";
+        return kUsage;
+      }
+    }
     const int code = app.exit(e);  // prints help, version or the usage error
     if (code == 0) return kOk;
-    if (const auto s = suggest_for(app, argc, argv))
-      std::cerr << "kepoch: '" << s->typed << "' is unknown; did you mean '" << s->closest
-                << "'?\n";
     return kUsage;
   } catch (const kepoch::UsageError& e) {
     print_error(e.what(), globals);

@@ -126,7 +126,7 @@ empty-dir-pv    | mkdir e-0                   | 0 | e-0 | partition verify e-0
 empty-dir-scan  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir scan e
 empty-dir-snap  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir snapshot e --file s.snap
 empty-dir-seg   | mkdir $SEG                  | 3 | kepoch: @: is a directory, expected a file | segment dump @
-dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: no such file or directory | segment dump @
+dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: a dangling symbolic link | segment dump @
 dangling-cp     | ln -s nowhere leader-epoch-checkpoint | 3 | kepoch: @: no such file or directory | checkpoint validate @
 dangling-pdir   | ln -s nowhere x-0           | 3 | kepoch: x-0: | partition verify x-0
 dangling-in-pdir | pdir; rm x-0/leader-epoch-checkpoint; ln -s nowhere x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: a dangling symbolic link (to nowhere) | partition verify x-0
@@ -145,6 +145,38 @@ esc-diff        | mkdir a b; mkdir "$(printf 'a/x\e[31m-0')" "$(printf 'b/x\e[31
 pair-names      | mkdir "$(printf 'x\e[31m-0')"; cp $TX/* x*-0/ | 2 | tx-0 holds tx-0 but x\e[31m-0 holds x\e[31m-0: these are not replicas of one partition | diff x*-0 $TX
 esc-missing     | :                           | 3 | kepoch: \e[2Jgone.log: no such file or directory | segment dump "$(printf '\e[2Jgone.log')"
 esc-bad-seg     | mkdir "$(printf 'x\r-0')"; cp $TX/* x*-0/; patch $LOG x*-0/$SEG 'flip(70, 4)' | 1 | x\r-0/00000000000000000000.log: at byte 0: error: batch at offset 0: Record is corrupt | segment dump x*-0/$SEG
+msg-fifo-diff   | snap; mkfifo f               | 3 | kepoch: f:1: expected the header line, found the end of the file | diff f s.snap
+msg-chardev-diff | :                           | 3 | kepoch: /dev/null: a character device, not a file or directory | diff /dev/null s.snap
+msg-procsub-diff | snap                        | 1 | partitions | diff <(cat s.snap) $DATA/divergence/before/broker-2
+msg-stdin-diff  | snap                        | 1 | partitions | diff - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-twice | snap                        | 2 | kepoch: "-" is given twice: standard input can be read once | diff - - < s.snap
+msg-stdin-pred  | snap                        | 0 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-empty | :                           | 3 | kepoch: <stdin>:1: expected the header line, found the end of the file | diff - $TX < /dev/null
+msg-stdin-cp    | cp $DATA/logdir/t-0/leader-epoch-checkpoint c | 0 | <stdin> | checkpoint validate - < c
+msg-stdin-cp-bad | printf '0\n1\n0 x\n' > c   | 1 | <stdin>:3: error: start offset "x" is not a long | checkpoint validate - < c
+msg-stdin-sim   | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate - < s.yaml
+msg-procsub-sim | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate <(cat s.yaml)
+msg-meta-chardev | :                          | 3 | kepoch: /dev/null: a character device, not a file or directory | metadata history /dev/null
+msg-meta-stdin  | :                           | 3 | kepoch: -: standard input cannot be read here | metadata history - < /dev/null
+msg-meta-procsub | :                          | 3 | a FIFO or pipe, not a file or directory (this command reads files by offset | metadata dump <(echo)
+msg-meta-dangle | ln -s gone m                | 3 | kepoch: m: a dangling symbolic link | metadata history m
+msg-seg-dir     | mkdir x-0                   | 3 | kepoch: x-0: is a directory, expected a file (a partition dir is read by `kepoch partition inspect` | segment dump x-0
+msg-seg-missing | :                           | 3 | kepoch: gone: no such file or directory | segment dump gone
+msg-seg-fifo    | mkfifo $SEG                 | 3 | kepoch: @: not a regular file (a FIFO or pipe) | segment dump @
+msg-typo        | :                           | 2 | kepoch: 'sgment' is unknown; did you mean 'segment'? | sgment dump x
+msg-typo-sub    | :                           | 2 | kepoch: 'dmp' is unknown; did you mean 'dump'? | segment dmp x
+msg-timeout-0   | :                           | 2 | --timeout: Value 0 not in range 0.001000 to 86400.000000 | cluster describe -b localhost:1 --timeout 0
+msg-max-batches | :                           | 2 | --max-batches: Value -1 not in range | segment dump --max-batches -1 x.log
+msg-from-offset | :                           | 2 | --from-offset: Value -3 not in range | segment dump --from-offset -3 x.log
+msg-partition   | :                           | 2 | --partition: Value -1 not in range 0 to 2147483647 | metadata history x --partition -1
+msg-partition-big | :                         | 2 | --partition: Value 99999999999 not in range | metadata history x --partition 99999999999
+msg-same-diff   | :                           | 2 | are the same replica: compare replicas from different brokers | diff $TX $TX
+msg-same-link   | ln -s $TX x-0               | 2 | are the same replica | diff x-0 $TX
+msg-same-pred   | :                           | 2 | are the same replica | predict --leader $TX $TX
+msg-snap-nodir  | :                           | 3 | kepoch: nodir/s.snap: cannot create the snapshot file: No such file or directory | logdir snapshot $DATA/logdir --file nodir/s.snap
+msg-snap-full   | :                           | 3 | kepoch: /dev/full: cannot write the snapshot file: No space left on device | logdir snapshot $DATA/logdir --file /dev/full
+msg-tail-damage | pdir; patch $LOG x-0/$SEG 'i32(8, 5)' | 1 | (the tail is not zeros: damaged bytes, not preallocated space) | partition verify x-0
+msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is zeros: preallocated space never written) | partition verify x-0
 non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | t | partition verify t*-0
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "dir" | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_dirs" | logdir scan -o json --all l

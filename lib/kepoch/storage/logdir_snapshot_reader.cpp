@@ -380,7 +380,7 @@ LogDirSnapshot parse_logdir_snapshot(std::string_view text, const fs::path& name
 }
 
 LogDirSnapshot read_logdir_snapshot(const fs::path& file) {
-  return parse_logdir_snapshot(read_small_file(file, kMaxSnapshotBytes), file);
+  return parse_logdir_snapshot(read_input_file(file, kMaxSnapshotBytes), input_name(file));
 }
 
 }  // namespace kepoch
