@@ -56,7 +56,8 @@ void add_connection_options(CLI::App* cmd, ConnectionOptions& o) {
                   "Seconds to wait for a broker before giving up (exit 4)")
       ->type_name("SECONDS")
       ->default_str("10")
-      ->check(CLI::PositiveNumber);
+      // A range, not PositiveNumber: its message printed DBL_MAX's 310 digits.
+      ->check(CLI::Range(0.001, 86400.0).description("SECONDS in (0, 86400]"));
   cmd->add_flag("-v,--verbose", o.verbose,
                 "Show the connection settings and where each came from (secrets redacted)");
 }

@@ -48,8 +48,10 @@ report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool
 
 int run(const DiffOptions& o, const Globals& globals) {
   std::vector<ReplicaSource> sources;
+  refuse_same_replica(o.dirs, /*stdin_only=*/true);
   for (const auto& arg : o.dirs)
     sources.push_back(load_replica_source(arg));
+  refuse_same_replica(o.dirs, /*stdin_only=*/false);
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
   const auto loaded = load_history(o, globals);
   bool differ = false;

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -146,6 +148,11 @@ report::Value snapshot_value(const std::string& file, const SnapshotSummary& s) 
       .set("skipped", std::move(skipped));
 }
 
+// What the C library said went wrong (errno), for a file kepoch writes.
+std::string errno_text(int err) {
+  return err == 0 ? std::string("an I/O error") : std::string(std::strerror(err));
+}
+
 int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
   const SnapshotOptions options{o.window};
@@ -159,17 +166,21 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
     std::vector<SnapshotSkip> skipped;
     partition_dirs_of_log_dir(d, skipped);
   }
+  errno = 0;
   std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(o.file, "cannot create the snapshot file");
+  if (!out) throw InputError(o.file, "cannot create the snapshot file: " + errno_text(errno));
   SnapshotSummary summary;
   try {
     summary = write_logdir_snapshot(out, dirs, options);
+    errno = 0;
     out.close();
-    if (!out) throw InputError(o.file, "cannot write the snapshot file");
+    if (!out) throw InputError(o.file, "cannot write the snapshot file: " + errno_text(errno));
   } catch (...) {
     out.close();
     std::error_code ec;
-    std::filesystem::remove(o.file, ec);  // ours, outside every log dir
+    // ours, outside every log dir; only a regular file (never --file /dev/full itself)
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(o.file, ec)))
+      std::filesystem::remove(o.file, ec);
     throw;
   }
   emit(snapshot_value(o.file, summary), globals);

@@ -5,6 +5,7 @@
 // (storage/metadata_replay.hpp), with broker registrations and fencing alongside.
 
 #include <algorithm>
+#include <limits>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
@@ -110,7 +111,9 @@ void register_metadata(CLI::App& app, Globals& globals) {
       group->add_subcommand("history", "Each partition's leaders, epochs and ISR over time");
   hist->add_option("target", o.target, target_help)->required()->type_name("DIR|FILE");
   hist->add_option("--topic", o.topic, "Only this topic (name, or topic id)")->type_name("TOPIC");
-  hist->add_option("--partition", o.partition, "Only this partition number")->type_name("N");
+  hist->add_option("--partition", o.partition, "Only this partition number")
+      ->type_name("N")
+      ->check(CLI::Range(std::int32_t{0}, std::numeric_limits<std::int32_t>::max()));
   auto* snap = hist->add_option("--snapshot", o.snapshot,
                                 "Start from this snapshot (<end offset>-<epoch>.checkpoint), then "
                                 "the log from its end offset")

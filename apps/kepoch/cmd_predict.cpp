@@ -178,9 +178,13 @@ int run(PredictOptions o, const Globals& globals) {
   } else if (o.leader.empty()) {
     throw UsageError("give the leader's replica with --leader, or --elect to choose it");
   }
+  std::vector<std::string> arguments{o.leader};
+  arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
+  refuse_same_replica(arguments, /*stdin_only=*/true);
   std::vector<ReplicaSource> sources{load_replica_source(o.leader)};
   for (const auto& arg : o.followers)
     sources.push_back(load_replica_source(arg));
+  refuse_same_replica(arguments, /*stdin_only=*/false);
   PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
   bool committed_loss = false;
   Election* e = election ? &*election : nullptr;

@@ -5,11 +5,14 @@
 // any of them) list their entries, with Kafka's sanity check; the name tells the kind.
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
@@ -106,6 +109,16 @@ int run(const SegmentOptions& o, const Globals& globals) {
   int code = kOk;
   for (const auto& file : o.files) {
     try {
+      // What the path is comes first: a missing path or a directory is not a question of
+      // its name (classify_segment_file judges names only).
+      std::error_code ec;
+      const auto type = std::filesystem::status(file, ec).type();
+      if (type == std::filesystem::file_type::not_found)
+        throw InputError(file, not_file_or_dir_text(file));
+      if (type == std::filesystem::file_type::directory)
+        throw InputError(file,
+                         "is a directory, expected a file (a partition dir is read by `kepoch "
+                         "partition inspect`, a log dir by `kepoch logdir scan`)");
       const SegmentFileTarget target = classify_segment_file(file, forced_kind(o), o.base_offset);
       const int file_code = target.kind == SegmentFileKind::log ? dump_log(file, target, o, *stream)
                                                                 : dump_index(file, target, *stream);
@@ -139,9 +152,14 @@ void register_segment(CLI::App& app, Globals& globals) {
                    "How --data shows bytes: text (printable as is, others \\xNN), hex, base64")
       ->check(CLI::IsMember({"text", "hex", "base64"}))
       ->default_str("text");
-  dump->add_option("--max-batches", o.max_batches, "Stop after N batches per file")->type_name("N");
+  // Range checks: an unsigned option takes "-1" as 2^64-1 unless told otherwise.
+  dump->add_option("--max-batches", o.max_batches, "Stop after N batches per file")
+      ->type_name("N")
+      ->check(
+          CLI::Range(std::uint64_t{0}, std::uint64_t{std::numeric_limits<std::int64_t>::max()}));
   dump->add_option("--from-offset", o.from_offset, "Skip batches that end before OFFSET")
-      ->type_name("OFFSET");
+      ->type_name("OFFSET")
+      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   dump->add_option("--kind", o.kind, "Read every FILE as this kind, whatever its name")
       ->check(CLI::IsMember({"log", "index", "timeindex", "txnindex", "snapshot"}))
       ->type_name("KIND");

@@ -28,7 +28,7 @@ std::vector<sim::Rule> rules_for(const std::string& rule) {
 
 int run(const SimulateOptions& o, const Globals& globals) {
   const sim::Scenario scenario =
-      sim::parse_scenario(read_small_file(o.scenario, kMaxScenarioBytes), o.scenario);
+      sim::parse_scenario(read_input_file(o.scenario, kMaxScenarioBytes), input_name(o.scenario));
   std::vector<report::SimulationOutcome> outcomes;
   for (auto rule : rules_for(o.rule)) {
     report::SimulationOutcome out{sim::simulate(scenario, rule), false, {}};

@@ -1,10 +1,14 @@
 #include "globals.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/report/render.hpp"
 
 namespace kepoch::cli {
@@ -44,9 +48,28 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
                              options);
 }
 
+void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    for (std::size_t j = i + 1; j < arguments.size(); ++j) {
+      const std::string& a = arguments[i];
+      const std::string& b = arguments[j];
+      if (a == "-" && b == "-")
+        throw UsageError("\"-\" is given twice: standard input can be read once");
+      if (stdin_only) continue;
+      std::error_code ec;
+      if (a == b || std::filesystem::equivalent(a, b, ec))
+        throw UsageError(fmt::format(
+            "{} and {} are the same replica: compare replicas from different brokers", a, b));
+    }
+  }
+}
+
 void print_error(const std::string& message, const Globals& globals) {
   const bool color = use_color(STDERR_FILENO, globals);
-  std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ") << message << '\n';
+  // A path or value in the message may hold control characters (a dir named with an escape
+  // sequence); shown escaped, and bounded, so the one line stays one line.
+  std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ")
+            << escape_control(excerpt(message, 4096)) << '\n';
 }
 
 }  // namespace kepoch::cli

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include <memory>
 
@@ -29,6 +30,11 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
 
 // Prints a one-line error for an input kepoch could not judge ("kepoch: <message>").
 void print_error(const std::string& message, const Globals& globals);
+
+// Replicas to compare (diff, predict) must be different: throws UsageError when two
+// arguments name the same file or dir (or "-" twice). stdin_only: check only "-" (before
+// reading; the rest is checked after the inputs were read, so unreadable input says so first).
+void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only);
 
 // One registration function per subcommand file.
 void register_checkpoint(CLI::App& app, Globals& globals);

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
@@ -14,6 +16,27 @@
 #ifndef KEPOCH_VERSION
 #define KEPOCH_VERSION "unknown"
 #endif
+
+namespace {
+
+// The inputs the command was given: the positional arguments of the subcommand that ran.
+std::string inputs_of(const CLI::App& app) {
+  const CLI::App* leaf = &app;
+  for (;;) {
+    const auto subs = leaf->get_subcommands();
+    if (subs.empty()) break;
+    leaf = subs.front();
+  }
+  std::string out;
+  for (const CLI::Option* o : leaf->get_options()) {
+    if (o->nonpositional()) continue;
+    for (const std::string& r : o->results())
+      out += (out.empty() ? "" : ", ") + r;
+  }
+  return out.empty() ? "the input" : out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace kepoch::cli;
@@ -47,11 +70,18 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A typo gets the closest name alone: CLI11's own message for it ("A subcommand is
+    // required", "The following arguments were not expected") says what is missing, not what
+    // was mistyped.
+    if (e.get_exit_code() != 0) {
+      if (const auto s = suggest_for(app, argc, argv)) {
+        std::cerr << "kepoch: '" << s->typed << "' is unknown; did you mean '" << s->closest
+                  << "'?\nRun with --help for more information.\n";
+        return kUsage;
+      }
+    }
     const int code = app.exit(e);  // prints help, version or the usage error
     if (code == 0) return kOk;
-    if (const auto s = suggest_for(app, argc, argv))
-      std::cerr << "kepoch: '" << s->typed << "' is unknown; did you mean '" << s->closest
-                << "'?\n";
     return kUsage;
   } catch (const kepoch::UsageError& e) {
     print_error(e.what(), globals);
@@ -65,6 +95,11 @@ int main(int argc, char** argv) {
   } catch (const kepoch::ProtocolError& e) {  // a broker's answer kepoch cannot read
     print_error(e.what(), globals);
     return kCluster;
+  } catch (const std::bad_alloc&) {
+    // Every read is capped, but the caps are sized for a machine with memory to spare; under
+    // a tighter limit (ulimit -v) the input, not kepoch, is what did not fit.
+    print_error("out of memory reading " + inputs_of(app), globals);
+    return kInput;
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what(), globals);
     return kInput;

@@ -47,6 +47,16 @@ snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.s
 # a copy of the cleaned metadata log (m/) and the snapshot its history starts from
 ksnap() { mkdir m; cp "$DATA"/metadata-snapshot/__cluster_metadata-0/* m/; chmod -R u+w m; }
 oldest() { ls m/*.checkpoint | head -1; }
+# snapline N EXPR: line N of s.snap becomes the Python expression EXPR (a hostile JSON line)
+snapline() {
+  python3 - "$1" "$2" <<'EOF'
+import sys
+n, expr = int(sys.argv[1]), sys.argv[2]
+lines = open('s.snap').read().split('\n')
+lines[n - 1] = eval(expr)
+open('s.snap', 'w').write('\n'.join(lines))
+EOF
+}
 lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
 
 # Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
@@ -119,7 +129,7 @@ empty-dir-pv    | mkdir e-0                   | 0 | no leader-epoch-checkpoint: 
 empty-dir-scan  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir scan e
 empty-dir-snap  | mkdir e                     | 3 | kepoch: e: not a Kafka log dir | logdir snapshot e --file s.snap
 empty-dir-seg   | mkdir $SEG                  | 3 | kepoch: @: is a directory, expected a file | segment dump @
-dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: no such file or directory | segment dump @
+dangling-seg    | ln -s nowhere $SEG          | 3 | kepoch: @: a dangling symbolic link | segment dump @
 dangling-cp     | ln -s nowhere leader-epoch-checkpoint | 3 | kepoch: @: no such file or directory | checkpoint validate @
 dangling-pdir   | ln -s nowhere x-0           | 3 | kepoch: x-0: not a directory | partition verify x-0
 dangling-in-pdir | pdir; rm x-0/leader-epoch-checkpoint; ln -s nowhere x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: a dangling symbolic link (to nowhere) | partition verify x-0
@@ -135,6 +145,45 @@ non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | log_end_
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "log_end_offset": 9 | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_end_offset": 9 | logdir scan -o json --all l
 non-utf8-yaml   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | log_end_offset: 9 | partition verify -o yaml t*-0
+esc-pdir        | mkdir "$(printf 'x\e[2J\e]0;pwned\a-0')"; cp $TX/* x*-0/ | 0 | x\e[2J\e]0;pwned\x07-0 | partition verify x*-0
+esc-pdir-inspect | mkdir "$(printf 'x\e[2J-0')"; cp $TX/* x*-0/ | 0 | x\e[2J-0 | partition inspect x*-0
+esc-newline-row | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; cp -r l/t-0 "$(printf 'l/a\nforged-0  10  1  609  0  0  -\nb-0')" | 0 | a\nforged-0  10  1  609  0  0  -\nb-0 | logdir scan --all l
+esc-diff        | mkdir a b; mkdir "$(printf 'a/x\e[31m-0')" "$(printf 'b/x\e[31m-0')"; cp $TX/* a/x*-0/; cp $TX/* b/x*-0/ | 0 | x\e[31m-0 | diff a/x*-0 b/x*-0
+pair-names      | mkdir "$(printf 'x\e[31m-0')"; cp $TX/* x*-0/ | 2 | tx-0 holds tx-0 but x\e[31m-0 holds x\e[31m-0: these are not replicas of one partition | diff x*-0 $TX
+esc-missing     | :                           | 3 | kepoch: \e[2Jgone.log: no such file or directory | segment dump "$(printf '\e[2Jgone.log')"
+esc-bad-seg     | mkdir "$(printf 'x\r-0')"; cp $TX/* x*-0/; patch $LOG x*-0/$SEG 'flip(70, 4)' | 1 | x\r-0/00000000000000000000.log: at byte 0: error: batch at offset 0: Record is corrupt | segment dump x*-0/$SEG
+msg-fifo-diff   | snap; mkfifo f               | 3 | kepoch: f:1: expected the header line, found the end of the file | diff f s.snap
+msg-chardev-diff | :                           | 3 | kepoch: /dev/null: a character device, not a file or directory | diff /dev/null s.snap
+msg-procsub-diff | snap                        | 1 | partitions | diff <(cat s.snap) $DATA/divergence/before/broker-2
+msg-stdin-diff  | snap                        | 1 | partitions | diff - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-twice | snap                        | 2 | kepoch: "-" is given twice: standard input can be read once | diff - - < s.snap
+msg-stdin-pred  | snap                        | 0 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-empty | :                           | 3 | kepoch: <stdin>:1: expected the header line, found the end of the file | diff - $TX < /dev/null
+msg-stdin-cp    | cp $DATA/logdir/t-0/leader-epoch-checkpoint c | 0 | <stdin> | checkpoint validate - < c
+msg-stdin-cp-bad | printf '0\n1\n0 x\n' > c   | 1 | <stdin>:3: error: start offset "x" is not a long | checkpoint validate - < c
+msg-stdin-sim   | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate - < s.yaml
+msg-procsub-sim | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate <(cat s.yaml)
+msg-meta-chardev | :                          | 3 | kepoch: /dev/null: a character device, not a file or directory | metadata history /dev/null
+msg-meta-stdin  | :                           | 3 | kepoch: -: standard input cannot be read here | metadata history - < /dev/null
+msg-meta-procsub | :                          | 3 | a FIFO or pipe, not a file or directory (this command reads files by offset | metadata dump <(echo)
+msg-meta-dangle | ln -s gone m                | 3 | kepoch: m: a dangling symbolic link | metadata history m
+msg-seg-dir     | mkdir x-0                   | 3 | kepoch: x-0: is a directory, expected a file (a partition dir is read by `kepoch partition inspect` | segment dump x-0
+msg-seg-missing | :                           | 3 | kepoch: gone: no such file or directory | segment dump gone
+msg-seg-fifo    | mkfifo $SEG                 | 3 | kepoch: @: not a regular file (a FIFO or pipe) | segment dump @
+msg-typo        | :                           | 2 | kepoch: 'sgment' is unknown; did you mean 'segment'? | sgment dump x
+msg-typo-sub    | :                           | 2 | kepoch: 'dmp' is unknown; did you mean 'dump'? | segment dmp x
+msg-timeout-0   | :                           | 2 | --timeout: Value 0 not in range 0.001000 to 86400.000000 | cluster describe -b localhost:1 --timeout 0
+msg-max-batches | :                           | 2 | --max-batches: Value -1 not in range | segment dump --max-batches -1 x.log
+msg-from-offset | :                           | 2 | --from-offset: Value -3 not in range | segment dump --from-offset -3 x.log
+msg-partition   | :                           | 2 | --partition: Value -1 not in range 0 to 2147483647 | metadata history x --partition -1
+msg-partition-big | :                         | 2 | --partition: Value 99999999999 not in range | metadata history x --partition 99999999999
+msg-same-diff   | :                           | 2 | are the same replica: compare replicas from different brokers | diff $TX $TX
+msg-same-link   | ln -s $TX x-0               | 2 | are the same replica | diff x-0 $TX
+msg-same-pred   | :                           | 2 | are the same replica | predict --leader $TX $TX
+msg-snap-nodir  | :                           | 3 | kepoch: nodir/s.snap: cannot create the snapshot file: No such file or directory | logdir snapshot $DATA/logdir --file nodir/s.snap
+msg-snap-full   | :                           | 3 | kepoch: /dev/full: cannot write the snapshot file: No space left on device | logdir snapshot $DATA/logdir --file /dev/full
+msg-tail-damage | pdir; patch $LOG x-0/$SEG 'i32(8, 5)' | 1 | (the tail is not zeros: damaged bytes, not preallocated space) | partition verify x-0
+msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is zeros: preallocated space never written) | partition verify x-0
 non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
 spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | log_end_offset 9 | partition verify "a b/t x-0"
 spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | partitions 2 | logdir scan --all "l d"
@@ -154,6 +203,12 @@ snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,999999999999
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5: end.batches: expected 2 (the batch lines read), found 2147483647000 | predict --leader s.snap s.snap
 snap-cut        | snap; head -c 300 s.snap > t.snap; mv t.snap s.snap | 3 | s.snap:2: expected a replica, skipped or end line ending with a newline, found a line cut short | diff s.snap s.snap
 snap-binary     | head -c 300 $LOG > s.snap | 3 | s.snap:1: expected the header line ending with a newline | diff s.snap s.snap
+snap-deep-array | snap; snapline 3 "'[' * 100000 + ']' * 100000" | 3 | s.snap:3: expected batch line 1 of 2 of d-0 (one JSON object), found [[[[[...]]]]] | diff s.snap s.snap
+snap-deep-pred  | snap; snapline 2 "'{\"replica\":' + '[' * 100000 + ']' * 100000 + '}'" | 3 | s.snap:2: replica: expected an object, found [[[[[...]]]]] | predict --leader s.snap s.snap
+snap-deep-obj   | snap; snapline 2 "'{\"replica\":{\"log_dir\":' + '{\"a\":' * 200000 + '1' + '}' * 200002" | 3 | s.snap:2: replica.log_dir: expected a string, found {"a":{"a":{"a":{"a":{...}}}}} | predict --leader s.snap s.snap
+snap-8mb-value  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '\"}'" | 3 | s.snap:2: replica: expected an object, found "xxxxxxxxxx | diff s.snap s.snap
+snap-8mb-token  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '}'" | 3 | xxxxxxxxxx... (8000 | diff s.snap s.snap
+snap-line-cap   | snap; snapline 2 "'{\"replica\":\"' + 'x' * (64 << 20) + '\"}'" | 3 | s.snap:2: expected a line of at most 67108864 bytes, found 67108878 bytes | diff s.snap s.snap
 ksnap-cut       | ksnap; truncate -s -9 $(oldest) | 3 | damaged snapshot | metadata history @
 ksnap-crc       | ksnap; patch $(oldest) $(oldest) 'flip(len(b) // 2, 3)' | 3 | Record is corrupt | metadata history @
 ksnap-no-header | ksnap; patch $(oldest) $(oldest) 'del b[:12 + struct.unpack(">i", b[8:12])[0]]' | 3 | not a control batch starting with a SnapshotHeader | metadata history @
@@ -173,7 +228,7 @@ while IFS= read -r line; do
   dir="$SCRATCH/case-$name"
   mkdir "$dir"
   (cd "$dir" && eval "$damage") >"$SCRATCH/damage.log" 2>&1 || { cat "$SCRATCH/damage.log"; fail "$name: could not make the damage: $damage"; }
-  file=$(cd "$dir" && ls -d -- * 2>/dev/null | head -1)
+  file=$(cd "$dir" && ls -d -- * 2>/dev/null | head -1) || file=""  # none: the case names no file
   command=${command//@/$file}
   message=${message//@/$file}
   got=0
@@ -192,6 +247,10 @@ while IFS= read -r line; do
   elif ! cat "$SCRATCH/out" "$SCRATCH/err" | tr -s ' ' >"$SCRATCH/said" ||
     ! grep -qF -- "$(tr -s ' ' <<<"$message")" "$SCRATCH/said"; then
     verdict="no \"$message\" in the output"
+  elif LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$SCRATCH/out" "$SCRATCH/err"; then
+    verdict="a control character reached the terminal raw"
+  elif (($(wc -c <"$SCRATCH/err") > 65536)); then
+    verdict="$(wc -c <"$SCRATCH/err") bytes on stderr: a bad value quoted whole?"
   fi
   # The file's name, echoed back, proves nothing: strip the command's words (and the generic
   # ones) from the message and something naming the outcome must be left.
@@ -207,6 +266,9 @@ while IFS= read -r line; do
 done <<<"$CASES"
 
 echo "bad-input catalogue: $n cases, $((n - failed)) passed, $failed failed"
-# The README advertises the catalogue's size: every row must have run.
-((n == 102)) || fail "$n cases ran, the catalogue has 102"
+# Every row must have run, and the README must advertise the catalogue's real size.
+rows=$(grep -c . <<<"$CASES")
+((n == rows)) || fail "$n cases ran, the catalogue has $rows"
+advertised=$(grep -oE 'table of [0-9]+ damaged' "$KEPOCH_SOURCE_DIR/README.md" | grep -oE '[0-9]+')
+[[ $advertised == "$rows" ]] || fail "the README advertises ${advertised:-no} catalogue size, the catalogue has $rows rows"
 ((failed == 0)) || fail "$failed of $n cases failed"

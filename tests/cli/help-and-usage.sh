@@ -30,3 +30,12 @@ expect_exit 2 "$KEPOCH" checkpoint validate --stirct x
 expect_in "$SCRATCH/err" "did you mean '--strict'?"
 expect_exit 2 "$KEPOCH" zzzzzzzz
 expect_not_in "$SCRATCH/err" "did you mean"
+# ... and only that: CLI11's own line for it named what was missing, not what was mistyped.
+expect_exit 2 "$KEPOCH" chekpoint validate x
+expect_not_in "$SCRATCH/err" "A subcommand is required"
+expect_exit 2 "$KEPOCH" checkpoint dumpp x
+expect_not_in "$SCRATCH/err" "A subcommand is required"
+[[ $(wc -l <"$SCRATCH/err") -eq 2 ]] || fail "a typo takes more than the suggestion and the --help hint"
+# Range errors are short (PositiveNumber printed DBL_MAX's 310 digits).
+expect_exit 2 "$KEPOCH" cluster describe -b localhost:1 --timeout 0
+[[ $(wc -c <"$SCRATCH/err") -lt 200 ]] || fail "--timeout 0: $(cat "$SCRATCH/err")"

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "kepoch/base/error.hpp"
 
@@ -27,6 +28,16 @@ std::string errno_text(int err) {
 
 }  // namespace
 
+std::string file_type_text(unsigned mode) {
+  if (S_ISFIFO(mode)) return "a FIFO or pipe";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return S_ISREG(mode) ? "a regular file" : "a special file";
+}
+
 ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : path_(path.string()) {
   // O_NONBLOCK so that opening a FIFO or device returns at once; we reject those below.
   fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -39,8 +50,9 @@ ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : path_(path.strin
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd_);
-    throw InputError(
-        path_, S_ISDIR(st.st_mode) ? "is a directory, expected a file" : "not a regular file");
+    throw InputError(path_, S_ISDIR(st.st_mode)
+                                ? std::string("is a directory, expected a file")
+                                : "not a regular file (" + file_type_text(st.st_mode) + ")");
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
 }
@@ -65,6 +77,79 @@ std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> 
     done += static_cast<std::size_t>(n);
   }
   return done;
+}
+
+namespace {
+
+// Reads fd to its end, at most max_bytes; name is for errors.
+std::string read_stream(int fd, const std::string& name, std::uint64_t max_bytes) {
+  std::string content;
+  std::vector<char> chunk(64 * 1024);
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(name, "read failed: " + errno_text(errno), 0, content.size());
+    if (n == 0) return content;
+    if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      throw InputError(name, fmt::format("more than the {} bytes kepoch reads for this kind of "
+                                         "file",
+                                         max_bytes));
+    }
+    content.append(chunk.data(), static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+std::string not_file_or_dir_text(const std::filesystem::path& path) {
+  if (path == "-") return "standard input cannot be read here (give a file or directory)";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    struct stat link {};
+    if (err == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+      return "a dangling symbolic link";
+    return errno_text(err);
+  }
+  if (S_ISFIFO(st.st_mode))
+    return "a FIFO or pipe, not a file or directory (this command reads files by offset: save "
+           "the stream to a file first)";
+  return file_type_text(st.st_mode) + ", not a file or directory";
+}
+
+std::string input_name(const std::filesystem::path& path) {
+  return path == "-" ? std::string(kStdinName) : path.string();
+}
+
+std::string read_input_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+  if (path == "-") {
+    if (::isatty(STDIN_FILENO) == 1)
+      throw InputError(kStdinName, "standard input is a terminal; pipe or redirect a file into it");
+    struct stat st {};
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode))
+      throw InputError(kStdinName, "is a directory, expected a file");
+    return read_stream(STDIN_FILENO, kStdinName, max_bytes);
+  }
+  const std::string name = path.string();
+  const int fd = ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw InputError(name, errno_text(errno));
+  struct stat st {};
+  const bool fifo = ::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+  if (!fifo) {
+    ::close(fd);
+    return read_small_file(path, max_bytes);  // says what else it is
+  }
+  // A FIFO with no writer reads as empty rather than blocking, so clearing O_NONBLOCK now
+  // waits only for a writer that exists (a process substitution's command).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  try {
+    std::string content = read_stream(fd, name, max_bytes);
+    ::close(fd);
+    return content;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
 }
 
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes) {

@@ -37,4 +37,24 @@ class ReadOnlyFile {
 // larger than max_bytes, or a read error.
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 
+// What a file of this st_mode is, for messages: "a FIFO or pipe", "a character device"...
+std::string file_type_text(unsigned mode);
+
+// Why path, which is neither a regular file nor a directory, cannot be read where a file or
+// dir is wanted: "no such file or directory", "a dangling symbolic link", "a character
+// device, not a file or directory", "standard input cannot be read here"...
+std::string not_file_or_dir_text(const std::filesystem::path& path);
+
+// The name errors give standard input ("-" on the command line).
+inline constexpr const char* kStdinName = "<stdin>";
+
+// A file the user names directly, whole: "-" is standard input (refused when it is a
+// terminal), a FIFO or pipe (a process substitution such as <(ssh b1 kepoch ...)) is read to
+// its end, anything else as read_small_file. At most max_bytes either way. Only for a file
+// named on the command line: in a log dir a FIFO is refused (reading it could block).
+std::string read_input_file(const std::filesystem::path& path, std::uint64_t max_bytes);
+
+// The name of path in errors: kStdinName for "-", else the path.
+std::string input_name(const std::filesystem::path& path);
+
 }  // namespace kepoch

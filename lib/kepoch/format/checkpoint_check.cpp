@@ -7,6 +7,7 @@
 #include <map>
 
 #include "kepoch/base/java_text.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/epoch/leader_epoch_cache.hpp"
 #include "kepoch/format/leader_epoch_checkpoint.hpp"
 #include "kepoch/format/meta_properties.hpp"
@@ -123,7 +124,8 @@ void lint_header(CheckpointReport& r, const std::vector<java::Line>& lines) {
   for (std::size_t i = 0; i < 2 && i < lines.size(); ++i) {
     const auto t = lines[i].text;
     if (!t.empty() && (t[0] == '+' || (t.size() > 1 && t[0] == '0'))) {
-      warn(r, lines[i].number, fmt::format("\"{}\": Kafka accepts it but never writes it", t));
+      warn(r, lines[i].number,
+           fmt::format("\"{}\": Kafka accepts it but never writes it", excerpt(t)));
     }
   }
 }
@@ -199,7 +201,7 @@ void lint_offsets(CheckpointReport& r, const std::vector<int>& lines) {
     const auto& e = r.offsets[i];
     const int line = lines[i];
     if (!legal_topic_name(e.topic)) {
-      warn(r, line, fmt::format("\"{}\" is not a legal topic name", e.topic));
+      warn(r, line, fmt::format("\"{}\" is not a legal topic name", excerpt(e.topic)));
     }
     if (e.partition < 0) warn(r, line, fmt::format("partition {} is negative", e.partition));
     if (e.offset < 0) warn(r, line, fmt::format("offset {} is negative", e.offset));
@@ -276,7 +278,7 @@ void check_meta_properties(CheckpointReport& r, std::string_view text,
   std::map<std::string, int> seen;
   for (const auto& p : m.properties.properties) {
     if (std::find(std::begin(known), std::end(known), std::string_view(p.key)) == std::end(known)) {
-      warn(r, p.line, fmt::format("unknown key \"{}\"", p.key));
+      warn(r, p.line, fmt::format("unknown key \"{}\"", excerpt(p.key)));
     }
     if (auto [it, inserted] = seen.emplace(p.key, p.line); !inserted) {
       warn(r, p.line,

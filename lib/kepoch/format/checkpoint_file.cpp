@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch::checkpoint_detail {
 namespace {
 
@@ -18,13 +20,13 @@ JavaFailure io(std::string message, int line, std::string explanation) {
 }  // namespace
 
 JavaFailure malformed_line(std::string_view path, const java::Line& line, std::string explanation) {
-  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, line.text), line.number,
-            std::move(explanation));
+  return io(fmt::format("Malformed line in checkpoint file [{}]: {}", path, excerpt(line.text)),
+            line.number, std::move(explanation));
 }
 
 JavaFailure number_format(const java::Line& line, std::string_view field, std::string explanation) {
   return {JavaFailureClass::unchecked, line.number, "java.lang.NumberFormatException",
-          fmt::format("For input string: \"{}\"", field), std::move(explanation)};
+          fmt::format("For input string: \"{}\"", excerpt(field)), std::move(explanation)};
 }
 
 std::optional<JavaFailure> count_mismatch(std::string_view path, std::int32_t expected,

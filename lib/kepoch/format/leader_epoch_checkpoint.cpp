@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch {
 
 EntryParse<EpochEntry> parse_epoch_entry(std::string_view line) {
@@ -19,14 +21,14 @@ EntryParse<EpochEntry> parse_epoch_entry(std::string_view line) {
   const auto epoch = java::parse_int(fields[0]);
   if (!epoch) {
     p.status = Status::number_format;
-    p.detail = fmt::format("epoch \"{}\" is not an int", fields[0]);
+    p.detail = fmt::format("epoch \"{}\" is not an int", excerpt(fields[0]));
     p.field = fields[0];
     return p;
   }
   const auto start = java::parse_long(fields[1]);
   if (!start) {
     p.status = Status::number_format;
-    p.detail = fmt::format("start offset \"{}\" is not a long", fields[1]);
+    p.detail = fmt::format("start offset \"{}\" is not a long", excerpt(fields[1]));
     p.field = fields[1];
     return p;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kepoch/base/java_text.hpp"
+#include "kepoch/base/text.hpp"
 
 namespace kepoch {
 namespace {
@@ -30,7 +31,7 @@ std::optional<JavaFailure> required_int(const java::PropertiesParse& props, std:
   out = java::parse_int(p->value);
   if (!out) {
     return runtime(p->line, fmt::format("Unable to read {} as a base-10 number.", key),
-                   fmt::format("{} \"{}\" is not an int", key, p->value));
+                   fmt::format("{} \"{}\" is not an int", key, excerpt(p->value)));
   }
   return std::nullopt;
 }
@@ -63,7 +64,7 @@ std::optional<JavaFailure> build(MetaProperties& m) {
     const UuidParse id = parse_uuid(d->value);
     if (!id.ok) {
       return runtime(d->line, "Unable to read directory.id as a Uuid: " + id.error,
-                     fmt::format("directory.id \"{}\" is not a base64url uuid", d->value));
+                     fmt::format("directory.id \"{}\" is not a base64url uuid", excerpt(d->value)));
     }
     m.directory_id = id.uuid;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch {
 
 EntryParse<TopicPartitionOffset> parse_topic_partition_offset(std::string_view line) {
@@ -18,14 +20,14 @@ EntryParse<TopicPartitionOffset> parse_topic_partition_offset(std::string_view l
   const auto partition = java::parse_int(fields[1]);
   if (!partition) {
     p.status = Status::number_format;
-    p.detail = fmt::format("partition \"{}\" is not an int", fields[1]);
+    p.detail = fmt::format("partition \"{}\" is not an int", excerpt(fields[1]));
     p.field = fields[1];
     return p;
   }
   const auto offset = java::parse_long(fields[2]);
   if (!offset) {
     p.status = Status::number_format;
-    p.detail = fmt::format("offset \"{}\" is not a long", fields[2]);
+    p.detail = fmt::format("offset \"{}\" is not a long", excerpt(fields[2]));
     p.field = fields[2];
     return p;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch {
 namespace {
 
@@ -42,8 +44,8 @@ PartitionMetadata read_partition_metadata(std::string_view text, std::string_vie
   }
   m.version = java::parse_int(version_parts[1]);
   if (!m.version) {
-    m.failure =
-        malformed(path, m.lines[0], fmt::format("version \"{}\" is not an int", version_parts[1]));
+    m.failure = malformed(path, m.lines[0],
+                          fmt::format("version \"{}\" is not an int", excerpt(version_parts[1])));
     return m;
   }
   if (*m.version < 0) {
@@ -66,7 +68,7 @@ PartitionMetadata read_partition_metadata(std::string_view text, std::string_vie
   if (!id.ok) {
     m.failure = JavaFailure{
         JavaFailureClass::unchecked, 2, "java.lang.IllegalArgumentException", id.error,
-        fmt::format("topic id \"{}\" is not a 22-character base64url uuid", id_parts[1])};
+        fmt::format("topic id \"{}\" is not a 22-character base64url uuid", excerpt(id_parts[1]))};
     return m;
   }
   if (id.uuid.is_zero()) {

@@ -5,12 +5,14 @@
 #include <ostream>
 #include <sstream>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch::report {
 namespace {
 
 std::string member_text(const Value& v, std::string_view key) {
   const Value* m = v.find(key);
-  return m == nullptr ? std::string() : scalar_text(*m);
+  return m == nullptr ? std::string() : escape_control(scalar_text(*m));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch::report {
 namespace detail {
 
@@ -92,17 +94,20 @@ void emit_yaml(YAML::Emitter& e, const Value& v) {
 
 // ---- table --------------------------------------------------------------------------------
 
+// Every text a table shows passes here or through problem_text: control characters in a
+// name (a partition dir called "\e[2J" or "a\nb") are escaped, as ls and git show them.
 std::string cell_text(const Value& v) {
   if (v.is_null()) return "-";
+  if (const auto* s = std::get_if<std::string>(&v.data())) return escape_control(*s);
   if (v.is_array()) {
     std::string joined;
     for (const auto& e : v.as_array()) {
       if (!joined.empty()) joined += ",";
-      joined += e.is_scalar() ? scalar_text(e) : "{...}";
+      joined += e.is_scalar() ? cell_text(e) : "{...}";
     }
     return joined.empty() ? "(none)" : joined;
   }
-  return v.is_object() ? "{...}" : scalar_text(v);
+  return v.is_object() ? "{...}" : escape_control(scalar_text(v));
 }
 
 std::string inline_text(const Value& v) {
@@ -115,7 +120,7 @@ std::string inline_text(const Value& v) {
   if (v.is_object()) {
     std::string out;
     for (const auto& [k, e] : v.as_object())
-      out += (out.empty() ? "" : ", ") + k + ": " + inline_text(e);
+      out += (out.empty() ? "" : ", ") + escape_control(k) + ": " + inline_text(e);
     return "{" + out + "}";
   }
   return cell_text(v);
@@ -133,14 +138,16 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
   std::string shown = severity;
   if (color) shown = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + shown + "\x1b[0m";
   const Value* message = p.find("message");
-  std::string text = fmt::format("{}: {}: {}", where, shown, message ? scalar_text(*message) : "");
+  std::string text = fmt::format("{}: {}: {}", escape_control(where), shown,
+                                 message ? escape_control(scalar_text(*message)) : "");
   const Value* exc = p.find("kafka_exception");
   const Value* kmsg = p.find("kafka_message");
   if (exc && !scalar_text(*exc).empty()) {
     std::string simple = scalar_text(*exc);
     simple = simple.substr(simple.rfind('.') + 1);
-    text += fmt::format(" (Kafka: {}{}{})", simple, kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
-                        kmsg ? scalar_text(*kmsg) : "");
+    text += fmt::format(" (Kafka: {}{}{})", escape_control(simple),
+                        kmsg && !scalar_text(*kmsg).empty() ? ": " : "",
+                        kmsg ? escape_control(scalar_text(*kmsg)) : "");
   }
   return text;
 }
@@ -221,7 +228,8 @@ class TableWriter {
       if (k == "problems" && v.is_array()) {
         problems(v, file, pad, width);
       } else if (is_inline(v)) {
-        out_ << pad << bold(k) << std::string(width - k.size() + 2, ' ') << cell(v) << '\n';
+        out_ << pad << bold(escape_control(k)) << std::string(width - k.size() + 2, ' ') << cell(v)
+             << '\n';
       } else if (is_table(v)) {
         out_ << pad << bold(k) << ":\n";
         table(v.as_array(), indent + 2);

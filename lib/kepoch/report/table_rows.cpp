@@ -6,6 +6,7 @@
 #include <charconv>
 #include <iterator>
 
+#include "kepoch/base/text.hpp"
 #include "kepoch/report/render_detail.hpp"
 
 namespace kepoch::report::detail {
@@ -166,6 +167,7 @@ void TableRows::integer(std::string_view key, std::int64_t v) {
 }
 
 void TableRows::string(std::string_view key, std::string_view v) {
+  if (needs_escape(v)) return scalar(key, escape_control(v));  // as cell_text shows it
   scalar(key, v);
 }
 

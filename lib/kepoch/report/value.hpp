@@ -8,6 +8,7 @@
 #include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -21,6 +22,21 @@ class Value {
   using Object = std::vector<Member>;
 
   Value() = default;
+  // Copies through emplace: libstdc++ 12's variant copy constructor, when a member's copy
+  // throws (bad_alloc under ulimit -v), destroys a variant of index npos that it assumes
+  // cannot be valueless and jumps through a garbage visitor (SIGSEGV). emplace builds the
+  // copy aside first, so a throw leaves this Value null. Moves are said noexcept outright:
+  // Value is incomplete inside its own vectors, so a growing vector would copy otherwise.
+  Value(const Value& other) {
+    std::visit([this](const auto& x) { data_.emplace<std::decay_t<decltype(x)>>(x); }, other.data_);
+  }
+  Value(Value&&) noexcept = default;
+  Value& operator=(const Value& other) {
+    if (this != &other) *this = Value(other);
+    return *this;
+  }
+  Value& operator=(Value&&) noexcept = default;
+  ~Value() = default;
   Value(bool b) : data_(b) {}
   template <std::integral T>
   requires(!std::same_as<T, bool>) Value(T i) : data_(static_cast<std::int64_t>(i)) {}

@@ -82,8 +82,10 @@ std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
 CheckpointReport check_checkpoint_file(const fs::path& path,
                                        const std::optional<CheckpointType>& kind,
                                        CheckDepth depth) {
-  const std::string name = path.string();
-  const std::string text = read_small_file(path, kMaxCheckpointBytes);
+  // "-" is standard input; a FIFO is not read (one in a log dir could block or lose data).
+  const std::string name = input_name(path);
+  const std::string text = path == "-" ? read_input_file(path, kMaxCheckpointBytes)
+                                       : read_small_file(path, kMaxCheckpointBytes);
   std::optional<CheckpointType> type = kind;
   if (!type) type = checkpoint_type_from_name(path.filename().string());
   if (!type) type = checkpoint_type_from_content(text);

@@ -13,12 +13,47 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
+
+constexpr std::size_t kQuoted = 60;  // how much of a bad value an error quotes
+
+// Appends a value's JSON text to out until out holds more than kQuoted bytes; nesting below
+// a few levels is shown as "...", so a line of 64 MB of brackets is neither copied nor
+// walked deeper than that (nlohmann's dump() would recurse once per level).
+void quote(const json& v, std::string& out, int depth) {
+  if (out.size() > kQuoted) return;
+  if (v.is_string()) {
+    out += json(excerpt(v.get_ref<const std::string&>(), kQuoted))
+               .dump(-1, ' ', false, json::error_handler_t::replace);
+  } else if (v.is_object() || v.is_array()) {
+    const bool object = v.is_object();
+    out += object ? '{' : '[';
+    if (depth >= 4 && !v.empty()) {
+      out += "...";
+    } else {
+      bool first = true;
+      for (auto it = v.begin(); it != v.end() && out.size() <= kQuoted; ++it) {
+        if (!first) out += ',';
+        first = false;
+        if (object) {
+          out +=
+              json(excerpt(it.key(), kQuoted)).dump(-1, ' ', false, json::error_handler_t::replace);
+          out += ':';
+        }
+        quote(*it, out, depth + 1);
+      }
+    }
+    out += object ? '}' : ']';
+  } else {
+    out += v.dump();
+  }
+}
 
 class SnapshotParser {
  public:
@@ -54,14 +89,15 @@ class SnapshotParser {
  private:
   [[noreturn]] void fail_text(std::string_view field, std::string_view expected,
                               const std::string& found) {
-    throw InputError(
-        name_.string(),
-        fmt::format("{}{}expected {}, found {}", field, field.empty() ? "" : ": ", expected, found),
-        line_no_);
+    throw InputError(name_.string(),
+                     fmt::format("{}{}expected {}, found {}", field, field.empty() ? "" : ": ",
+                                 excerpt(expected, 200), excerpt(found, 200)),
+                     line_no_);
   }
   [[noreturn]] void fail(std::string_view field, std::string_view expected, const json& found) {
-    std::string text = found.dump();
-    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    std::string text;
+    quote(found, text, 0);
+    if (text.size() > kQuoted) text = std::string(utf8_prefix(text, kQuoted - 3)) + "...";
     fail_text(field, expected, text);
   }
 
@@ -344,7 +380,7 @@ LogDirSnapshot parse_logdir_snapshot(std::string_view text, const fs::path& name
 }
 
 LogDirSnapshot read_logdir_snapshot(const fs::path& file) {
-  return parse_logdir_snapshot(read_small_file(file, kMaxSnapshotBytes), file);
+  return parse_logdir_snapshot(read_input_file(file, kMaxSnapshotBytes), input_name(file));
 }
 
 }  // namespace kepoch

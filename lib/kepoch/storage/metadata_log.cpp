@@ -6,6 +6,7 @@
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
 namespace kepoch {
@@ -48,7 +49,8 @@ void decode_metadata_log_record(MetadataLogEntry& e, const Record& r, bool contr
 std::vector<fs::path> metadata_log_files(const fs::path& target) {
   std::error_code ec;
   if (fs::is_regular_file(target, ec)) return {target};
-  if (!fs::is_directory(target, ec)) throw InputError(target.string(), "no such file or directory");
+  if (!fs::is_directory(target, ec))
+    throw InputError(target.string(), not_file_or_dir_text(target));
   const fs::path dir =
       target.filename() == kMetadataDir || !fs::is_directory(target / kMetadataDir, ec)
           ? target

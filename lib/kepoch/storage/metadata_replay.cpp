@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 
@@ -167,7 +168,8 @@ MetadataReplayPlan plan_metadata_replay(const fs::path& target,
     }
     return plan;
   }
-  if (!fs::is_directory(target, ec)) throw InputError(target.string(), "no such file or directory");
+  if (!fs::is_directory(target, ec))
+    throw InputError(target.string(), not_file_or_dir_text(target));
   plan.dir = target.filename() == kMetadataDir || !fs::is_directory(target / kMetadataDir, ec)
                  ? target
                  : target / kMetadataDir;

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <optional>
 #include <system_error>
+#include <vector>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/index_files.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
@@ -18,6 +21,25 @@ namespace fs = std::filesystem;
 namespace {
 
 using Sev = VerifyFinding::Severity;
+
+// Whether every byte of file from position on is zero, read in bounded chunks; nullopt
+// when the file cannot be read now.
+std::optional<bool> tail_is_zeros(const fs::path& file, std::uint64_t position) {
+  try {
+    const ReadOnlyFile f(file);
+    std::vector<std::uint8_t> chunk(64 * 1024);
+    for (std::uint64_t at = position;;) {
+      const std::size_t n = f.read_at(at, chunk);
+      if (n == 0) return true;
+      if (std::any_of(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n),
+                      [](std::uint8_t b) { return b != 0; }))
+        return false;
+      at += n;
+    }
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
 
 Sev severity_of(IndexFinding::Severity s) {
   switch (s) {
@@ -363,11 +385,18 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* l
                         ie.offset, ie.position, seg.log.filename().string(), end.position));
   }
   if (end.reason != LogEndReason::end_of_file) {
-    const bool zeros = end.reason == LogEndReason::corrupt_size;
+    // The hint says what the tail's bytes are, not what such a stop usually means.
+    const char* hint = "";
+    if (end.reason == LogEndReason::corrupt_size) {
+      const auto zeros = tail_is_zeros(seg.log, end.position);
+      if (zeros) {
+        hint = *zeros ? " (the tail is zeros: preallocated space never written)"
+                      : " (the tail is not zeros: damaged bytes, not preallocated space)";
+      }
+    }
     finding(Sev::error, seg.log, end.position, std::nullopt,
             fmt::format("{} tail of {} bytes: {}{}", log_end_reason_name(end.reason),
-                        end.trailing_bytes, end.message,
-                        zeros ? " (zero-filled preallocated space ends a walk this way)" : ""));
+                        end.trailing_bytes, end.message, hint));
     const RecoveryStop reason =
         end.reason == LogEndReason::partial_header  ? RecoveryStop::partial_header
         : end.reason == LogEndReason::partial_batch ? RecoveryStop::partial_batch

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/meta_properties.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
@@ -51,11 +52,11 @@ ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
   }
   if (partition && s.replicas.empty()) {
     throw UsageError(fmt::format("{}: the snapshot holds no partition {} (it holds {} replicas)",
-                                 file.string(), *partition, snap.replicas.size()));
+                                 input_name(file), *partition, snap.replicas.size()));
   }
   if (!partition) {
     for (const auto& k : snap.skipped)
-      s.notes.push_back(fmt::format("{}: {}: left out: {}", file.string(), k.dir, k.reason));
+      s.notes.push_back(fmt::format("{}: {}: left out: {}", input_name(file), k.dir, k.reason));
   }
   return s;
 }
@@ -65,17 +66,34 @@ ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
 ReplicaSource load_replica_source(const std::string& argument) {
   std::error_code ec;
   const fs::path path(argument);
-  if (fs::is_directory(path, ec)) {
+  // "-" and pipes are snapshots streamed in (kepoch diff <(ssh b1 kepoch logdir snapshot ...)).
+  if (argument == "-") return from_snapshot(argument, path, std::nullopt);
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) {
     if (is_log_dir(path)) return from_log_dir(argument);
     return ReplicaSource{argument, false, {load_partition_replica(path)}, {}};
   }
-  if (fs::is_regular_file(path, ec)) return from_snapshot(argument, path, std::nullopt);
+  if (fs::is_regular_file(status) || fs::is_fifo(status))
+    return from_snapshot(argument, path, std::nullopt);
   const auto colon = argument.rfind(':');
-  if (colon != std::string::npos && colon > 0 && fs::is_regular_file(argument.substr(0, colon), ec))
-    return from_snapshot(argument, argument.substr(0, colon), argument.substr(colon + 1));
-  throw InputError(argument,
-                   "no such file or directory (expected a partition dir, a log dir, a snapshot "
-                   "file or SNAPSHOT:TOPIC-PARTITION)");
+  if (colon != std::string::npos && colon > 0) {
+    const std::string file = argument.substr(0, colon);
+    const fs::file_status s = fs::status(file, ec);
+    if (file == "-" || fs::is_regular_file(s) || fs::is_fifo(s))
+      return from_snapshot(argument, file, argument.substr(colon + 1));
+  }
+  constexpr const char* kExpected =
+      "expected a partition dir, a log dir, a snapshot file or SNAPSHOT:TOPIC-PARTITION";
+  if (fs::exists(status)) {
+    const char* what = fs::is_character_file(status) ? "a character device"
+                       : fs::is_block_file(status)   ? "a block device"
+                       : fs::is_socket(status)       ? "a socket"
+                                                     : "a special file";
+    throw InputError(argument, fmt::format("{}, not a file or directory ({})", what, kExpected));
+  }
+  if (fs::is_symlink(fs::symlink_status(path, ec)))
+    throw InputError(argument, fmt::format("a dangling symbolic link ({})", kExpected));
+  throw InputError(argument, fmt::format("no such file or directory ({})", kExpected));
 }
 
 PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t min_replicas,
@@ -87,15 +105,15 @@ PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t m
     out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
   }
   std::map<std::pair<std::string, std::int32_t>, PartitionGroup> groups;
+  std::string first_name;  // the first replica's topic-partition (the replica itself is moved)
   for (std::size_t i = 0; i < sources.size(); ++i) {
     for (auto& r : sources[i].replicas) {
+      if (first_name.empty()) first_name = fmt::format("{}-{}", r.topic, r.partition);
       PartitionGroup& g = groups[{r.topic, r.partition}];
       if (!any_whole && groups.size() > 1) {
-        const auto& first = sources.front().replicas.front();
         throw UsageError(fmt::format(
-            "{} holds {}-{} but {} holds {}-{}: these are not replicas of one partition",
-            sources[i].argument, r.topic, r.partition, sources.front().argument, first.topic,
-            first.partition));
+            "{} holds {}-{} but {} holds {}: these are not replicas of one partition",
+            sources[i].argument, r.topic, r.partition, sources.front().argument, first_name));
       }
       if (!g.replicas.empty() && g.replicas.front().topic_id && r.topic_id &&
           *g.replicas.front().topic_id != *r.topic_id) {

@@ -1,0 +1,106 @@
+#include "kepoch/base/text.hpp"
+
+#include <fmt/format.h>
+
+namespace kepoch {
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i], or 0 when the byte there starts none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned min = 0;
+  if (b < 0x80) return 1;
+  if (b >= 0xC2 && b <= 0xDF) {
+    n = 2, min = 0x80;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    n = 3, min = 0x800;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    n = 4, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  unsigned cp = b & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+bool is_control(std::string_view s, std::size_t i, std::size_t n) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  if (n == 1) return b < 0x20 || b == 0x7F;
+  // C1 controls U+0080..U+009F (CSI is U+009B) are C2 80..C2 9F in UTF-8.
+  return n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+}
+
+}  // namespace
+
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  return text.substr(0, cut);
+}
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  return fmt::format("{}... ({} bytes)", utf8_prefix(text, max_bytes), text.size());
+}
+
+bool needs_escape(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0 || is_control(text, i, n)) return true;
+    i += n;
+  }
+  return false;
+}
+
+std::string escape_control(std::string_view text) {
+  if (!needs_escape(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (n == 0 || is_control(text, i, n)) {
+      const std::size_t bytes = n == 0 ? 1 : n;
+      for (std::size_t k = 0; k < bytes; ++k) {
+        const auto c = static_cast<unsigned char>(text[i + k]);
+        switch (c) {
+          case '\n':
+            out += "\\n";
+            break;
+          case '\r':
+            out += "\\r";
+            break;
+          case '\t':
+            out += "\\t";
+            break;
+          case 0x1B:
+            out += "\\e";
+            break;
+          default:
+            out += fmt::format("\\x{:02x}", c);
+        }
+      }
+      i += bytes;
+      continue;
+    }
+    if (b == '\\') {
+      out += "\\\\";
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace kepoch

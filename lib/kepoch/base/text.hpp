@@ -1,0 +1,27 @@
+#pragma once
+// Text from inputs shown to a person: a bounded excerpt of a bad value (an error never
+// quotes a whole 64 MB line), and control characters escaped so that a name cannot drive
+// the terminal (clear the screen, forge a table row, retitle the window).
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kepoch {
+
+// The longest prefix of text of at most max_bytes that does not cut a UTF-8 character.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
+// At most max_bytes of text (cut on a UTF-8 character boundary), followed by
+// "... (N bytes)" when it was cut.
+std::string excerpt(std::string_view text, std::size_t max_bytes = 120);
+
+// text unchanged when it holds no control character (C0, DEL, C1) and is valid UTF-8;
+// otherwise each such character or stray byte as \n, \r, \t, \e or \xNN and a backslash
+// as \\ (as `ls -b` shows names), so the escaped form cannot be mistaken for a plain one.
+std::string escape_control(std::string_view text);
+
+// Whether escape_control changes text.
+bool needs_escape(std::string_view text);
+
+}  // namespace kepoch
