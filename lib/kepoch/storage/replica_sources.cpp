@@ -7,24 +7,12 @@
 #include <utility>
 
 #include "kepoch/base/error.hpp"
-#include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
-
-// A broker log dir holds meta.properties or the offset checkpoints LogManager writes; a
-// partition replica dir holds neither.
-bool is_log_dir(const fs::path& dir) {
-  std::error_code ec;
-  for (std::string_view name :
-       {kMetaPropertiesName, std::string_view("replication-offset-checkpoint"),
-        std::string_view("recovery-point-offset-checkpoint"),
-        std::string_view("log-start-offset-checkpoint")})
-    if (fs::exists(dir / name, ec)) return true;
-  return false;
-}
 
 ReplicaSource from_log_dir(const std::string& argument) {
   ReplicaSource s{argument, true, {}, {}};
@@ -66,7 +54,7 @@ ReplicaSource load_replica_source(const std::string& argument) {
   std::error_code ec;
   const fs::path path(argument);
   if (fs::is_directory(path, ec)) {
-    if (is_log_dir(path)) return from_log_dir(argument);
+    if (holds_log_dir_files(path)) return from_log_dir(argument);  // log_dir.hpp
     return ReplicaSource{argument, false, {load_partition_replica(path)}, {}};
   }
   if (fs::is_regular_file(path, ec)) return from_snapshot(argument, path, std::nullopt);
