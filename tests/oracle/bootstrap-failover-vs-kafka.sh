@@ -48,3 +48,18 @@ expect_in "$SCRATCH/err" "(2 of 2 bootstrap brokers tried within 2000 ms, none r
 "$KC" stop 3 >/dev/null
 describe_within "SIGSTOPped broker first" 3000 "${BROKERS[2]},${BROKERS[1]}" "${BROKERS[1]}" "${BROKERS[2]}"
 "$KC" cont 3 >/dev/null
+
+# --- mid-command: cluster watch keeps its Metadata channel on broker 1, which is SIGSTOPped
+# after the first polls. Raced, the next poll moves to another broker after one attempt delay
+# and the watch keeps polling every 0.5 s; waiting on the hung channel would spend the whole
+# 10 s timeout on one poll, past the 6 s the watch runs.
+"$KEPOCH" cluster watch -b "${BROKERS[0]}" --interval 0.5 --duration 6 -o json \
+  >"$SCRATCH/watch.out" 2>"$SCRATCH/watch.err" &
+WATCH=$!
+sleep 1.5
+"$KC" stop 1 >/dev/null
+wait $WATCH || { cat "$SCRATCH/watch.err"; fail "cluster watch failed when broker 1 stopped"; }
+"$KC" cont 1 >/dev/null
+polls=$(grep -o '"polls": *[0-9]*' "$SCRATCH/watch.out" | grep -o '[0-9]*$')
+(( polls >= 7 )) || { cat "$SCRATCH/watch.out"; fail "cluster watch polled $polls times in 6 s: stuck on the stopped broker"; }
+echo "ok: cluster watch went on polling ($polls polls) past a SIGSTOPped broker"

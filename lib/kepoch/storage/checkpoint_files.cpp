@@ -62,11 +62,19 @@ std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
 
   std::vector<fs::path> found = checkpoints_in(path);
   std::vector<fs::path> subdirs;
-  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) subdirs.push_back(it->path());
+  if (holds_log_dir_files(path)) {
+    // A broker log dir: the partition dirs Kafka loads (log_dir.hpp), not lost+found & co.
+    for (const auto& e : list_log_dir(path).dirs)
+      if (e.kind == LogDirEntryKind::replica || e.kind == LogDirEntryKind::metadata_log)
+        subdirs.push_back(e.path);
+  } else {
+    // Any other directory (copies of replicas side by side): each subdirectory.
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code type_ec;
+      if (it->is_directory(type_ec)) subdirs.push_back(it->path());
+    }
+    if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
   }
-  if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
   for (const auto& sub : subdirs) {
     auto inner = checkpoints_in(sub);
     found.insert(found.end(), inner.begin(), inner.end());

@@ -127,8 +127,9 @@ std::string kafka_reading(const LogDirEntry& e) {
     case LogDirEntryKind::refused_name:
       return fmt::format(
           "Kafka does not start on this log dir: LogManager.loadLogs parses every directory's "
-          "name, and this one throws KafkaException ({}), which is not an IOException that "
-          "would only take the log dir offline; move it out of the log dir",
+          "name, and this one throws KafkaException ({}), which is not the IOException that "
+          "only takes a log dir offline: the broker stops (\"Error starting LogManager\", a "
+          "fatal fault); move the directory out of the log dir",
           one_line(*e.kafka_failure));
     case LogDirEntryKind::remote_index_cache:
       return "skipped, not a partition dir (the tiered-storage remote index cache)";

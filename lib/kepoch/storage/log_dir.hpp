@@ -13,7 +13,9 @@
 // parseTopicPartitionName runs in that filter for every other directory, and its
 // KafkaException ("Found directory ..., 'lost+found' is not in the form of topic-partition
 // or topic-partition.uniqueId-delete ...") is not the IOException loadLogs catches to take a
-// log dir offline: it leaves LogManager.startup and the broker does not start. Every kept
+// log dir offline: it leaves LogManager.startup, BrokerMetadataPublisher.initializeManagers
+// reports "Error starting LogManager" to its fatal fault handler, and the broker process
+// stops (tests/oracle/logdir-names-vs-kafka.sh starts a broker on each). Every kept
 // directory is loaded as a replica (loadLog): -delete dirs to be deleted, -stray dirs as
 // stray, -future dirs as future replicas.
 // Read-only: directories are listed, never created or changed.
