@@ -90,6 +90,7 @@ mkdir "$SCRATCH/extra/lost+found"
 expect_exit 1 "$KEPOCH" logdir scan -o json "$SCRATCH/extra"
 [[ $(json "$SCRATCH/out" "d['log_dirs'][0]['partitions']") == "${#pdirs[@]}" ]] || fail "extra dirs counted"
 [[ $(json "$SCRATCH/out" "d['log_dirs'][0]['problems'][0]['severity']") == error ]] || fail "lost+found not an error"
+[[ $(json "$SCRATCH/out" "d['log_dirs'][0]['problems'][0]['kafka_outcome']") == startup-fatal ]] || fail "lost+found not startup-fatal"
 expect_in "$SCRATCH/out" "'lost+found' is not in the form of topic-partition"
 expect_in "$SCRATCH/out" "Kafka does not start on this log dir"
 

@@ -84,7 +84,8 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
       problems.push(Value::object()
                         .set("file", p.file)
                         .set("severity", p.severity)
-                        .set("message", p.message));
+                        .set("message", p.message)
+                        .set("kafka_outcome", p.kafka_outcome));
     Value rows = Value::array();
     for (const auto& p : s.partitions)
       if (all || p.errors > 0 || p.warnings > 0)

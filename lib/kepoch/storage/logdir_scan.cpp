@@ -141,7 +141,7 @@ void list_scan_dir(LogDirScan& scan) {
         scan.notes.push_back(e.name + ": " + kafka_reading(e));
         continue;
       case LogDirEntryKind::refused_name:
-        scan.problems.push_back({e.path.string(), "error", kafka_reading(e)});
+        scan.problems.push_back({e.path.string(), "error", kafka_reading(e), "startup-fatal"});
         continue;
       case LogDirEntryKind::metadata_log:
         scan.notes.push_back(e.name + ": " + kafka_reading(e) + "; verified like the others");
@@ -150,7 +150,7 @@ void list_scan_dir(LogDirScan& scan) {
         // A link to the log dir or above makes Kafka write a replica's files there: a
         // warning; a link elsewhere (a partition moved to another disk) a note.
         if (e.link_to_log_dir_or_above)
-          scan.problems.push_back({e.path.string(), "warning", kafka_reading(e)});
+          scan.problems.push_back({e.path.string(), "warning", kafka_reading(e), "ok"});
         else if (e.link_target)
           scan.notes.push_back(e.name + ": " + kafka_reading(e));
         break;

@@ -85,6 +85,7 @@ struct LogDirProblem {
   std::string file;      // the entry's path
   std::string severity;  // "error" (the broker does not start) or "warning"
   std::string message;
+  std::string kafka_outcome;  // as checkpoint validate says it: "startup-fatal", "ok"
 };
 
 struct LogDirScan {
