@@ -43,6 +43,7 @@ EOF
 }
 seg() { patch "$LOG" "$SEG" "$1"; }         # the damaged segment, alone
 pdir() { cp -r "$TX" x-0; chmod -R u+w x-0; }  # a copy of a real partition dir
+ldir() { cp -r "$DATA/logdir" l; chmod -R u+w l; }  # a copy of a real log dir
 snap() { "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file s.snap >/dev/null; }
 # a copy of the cleaned metadata log (m/) and the snapshot its history starts from
 ksnap() { mkdir m; cp "$DATA"/metadata-snapshot/__cluster_metadata-0/* m/; chmod -R u+w m; }
@@ -215,6 +216,17 @@ ksnap-no-header | ksnap; patch $(oldest) $(oldest) 'del b[:12 + struct.unpack(">
 ksnap-empty     | ksnap; : > $(oldest)        | 3 | no batch: the file is empty | metadata history @
 ksnap-bad-name  | ksnap; cp $(oldest) m/x.checkpoint | 1 | Snapshots.parse throws java.lang.StringIndexOutOfBoundsException | metadata history @
 ksnap-none      | ksnap; rm m/*.checkpoint    | 1 | Inconsistent snapshot state | metadata history @
+logdir-lost-found | ldir; mkdir l/lost+found  | 1 | l/lost+found: error: Kafka does not start on this log dir: LogManager.loadLogs parses every directory's name, and this one throws KafkaException (Found directory | logdir scan l
+logdir-t-abc    | ldir; mkdir l/t-abc         | 1 | 't-abc' is not in the form of topic-partition or topic-partition.uniqueId-delete | logdir scan l
+logdir-dash-0   | ldir; mkdir -- l/-0         | 1 | l/-0: error: Kafka does not start on this log dir | logdir scan l
+logdir-int-max  | ldir; mkdir l/t-2147483648  | 1 | 't-2147483648' is not in the form of topic-partition | logdir scan l
+logdir-hidden   | ldir; mkdir l/.snapshot     | 1 | '.snapshot' is not in the form of topic-partition | logdir scan l
+logdir-bad-snap | ldir; mkdir l/lost+found    | 0 | left out: Kafka does not start on this log dir | diff l l
+logdir-link-up  | ldir; ln -s .. l/u-0        | 0 | l/u-0: warning: a symbolic link to .. (the log dir itself or a directory above it): Kafka follows it | logdir scan l
+logdir-link-dot | ldir; ln -s . l/v-0         | 0 | l/v-0: warning: a symbolic link to . (the log dir itself or a directory above it) | logdir scan l
+scan-a-pdir     | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir: to check it, run `kepoch partition verify x-0` | logdir scan x-0
+snapshot-a-pdir | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir | logdir snapshot x-0 --file s.snap
+verify-a-logdir | ldir                        | 3 | kepoch: l: a broker log dir, not a partition dir: to check every partition in it, run `kepoch logdir scan l` | partition verify l
 EOF
 )
 

@@ -79,13 +79,20 @@ expect_exit 1 "$KEPOCH" logdir scan -o json "$SCRATCH/badpart"
   fail "an unloadable partition dir should be one error"
 expect_in "$SCRATCH/out" "leader-epoch-checkpoint"
 
-# --- Not a partition dir: skipped with a note.
+# --- LogManager.loadLogs skips remote-log-index-cache (a note); any other directory whose
+# name UnifiedLog.parseTopicPartitionName refuses (lost+found) throws a KafkaException that
+# stops the broker: an error, exit 1, and not counted as a partition.
 cp -a "$logdir" "$SCRATCH/extra"
-mkdir "$SCRATCH/extra/remote-log-index-cache" "$SCRATCH/extra/lost+found"
+mkdir "$SCRATCH/extra/remote-log-index-cache"
 expect_exit 0 "$KEPOCH" logdir scan -o json "$SCRATCH/extra"
-[[ $(json "$SCRATCH/out" "d['log_dirs'][0]['partitions']") == "${#pdirs[@]}" ]] || fail "extra dirs counted"
 expect_in "$SCRATCH/out" "remote-log-index-cache: skipped"
-expect_in "$SCRATCH/out" "lost+found: skipped"
+mkdir "$SCRATCH/extra/lost+found"
+expect_exit 1 "$KEPOCH" logdir scan -o json "$SCRATCH/extra"
+[[ $(json "$SCRATCH/out" "d['log_dirs'][0]['partitions']") == "${#pdirs[@]}" ]] || fail "extra dirs counted"
+[[ $(json "$SCRATCH/out" "d['log_dirs'][0]['problems'][0]['severity']") == error ]] || fail "lost+found not an error"
+[[ $(json "$SCRATCH/out" "d['log_dirs'][0]['problems'][0]['kafka_outcome']") == startup-fatal ]] || fail "lost+found not startup-fatal"
+expect_in "$SCRATCH/out" "'lost+found' is not in the form of topic-partition"
+expect_in "$SCRATCH/out" "Kafka does not start on this log dir"
 
 # --- Missing and empty log dirs: exit 3, one line naming the dir.
 mkdir "$SCRATCH/empty"

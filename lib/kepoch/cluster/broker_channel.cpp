@@ -35,8 +35,9 @@ std::string range_text(const protocol::Versions& v) {
 
 std::unique_ptr<ByteStream> connect(const ConnectionSettings& settings,
                                     const BrokerAddress& address,
-                                    std::shared_ptr<const TlsContext> tls, Deadline deadline) {
-  auto tcp = std::make_unique<TcpStream>(address, deadline, settings.timeout);
+                                    std::shared_ptr<const TlsContext> tls, Deadline deadline,
+                                    std::shared_ptr<const CancelSignal> cancel) {
+  auto tcp = std::make_unique<TcpStream>(address, deadline, settings.timeout, std::move(cancel));
   if (!settings.uses_tls()) return tcp;
   if (!tls) tls = std::make_shared<const TlsContext>(settings.tls);
   return std::make_unique<TlsStream>(std::move(tcp), *tls, address.host, deadline);
@@ -49,12 +50,14 @@ BrokerChannel::BrokerChannel(const ConnectionSettings& settings, const BrokerAdd
     : BrokerChannel(settings, address, std::move(tls), deadline_after(settings.timeout)) {}
 
 BrokerChannel::BrokerChannel(const ConnectionSettings& settings, const BrokerAddress& address,
-                             std::shared_ptr<const TlsContext> tls, Deadline deadline)
+                             std::shared_ptr<const TlsContext> tls, Deadline deadline,
+                             std::shared_ptr<CancelSignal> cancel)
     : address_(address),
       client_id_(settings.client_id),
       timeout_(settings.timeout),
-      peer_(address.to_string()) {
-  stream_ = connect(settings, address, std::move(tls), deadline);
+      peer_(address.to_string()),
+      cancel_(cancel ? std::move(cancel) : std::make_shared<CancelSignal>()) {
+  stream_ = connect(settings, address, std::move(tls), deadline, cancel_);
   prepare(settings, deadline);
 }
 
@@ -227,6 +230,10 @@ Struct BrokerChannel::send(ApiKey api, std::int16_t version, const Struct& body)
                      protocol::api_key_name(api), version,
                      it == broker_versions_.end() ? "none" : range_text(it->second)));
   return exchange(api, version, body, deadline_after(timeout_));
+}
+
+Struct BrokerChannel::send(ApiKey api, const Struct& body, Deadline deadline) {
+  return exchange(api, version_for(api), body, deadline);
 }
 
 }  // namespace kepoch::cluster

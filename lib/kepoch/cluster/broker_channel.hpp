@@ -21,6 +21,7 @@
 
 #include "kepoch/cluster/byte_stream.hpp"
 #include "kepoch/cluster/connection_settings.hpp"
+#include "kepoch/cluster/deadline.hpp"
 #include "kepoch/cluster/protocol/api_key.hpp"
 #include "kepoch/cluster/protocol/schema.hpp"
 #include "kepoch/cluster/protocol/value.hpp"
@@ -35,9 +36,11 @@ class BrokerChannel {
   // AuthenticationError, or InputError for unusable TLS files.
   BrokerChannel(const ConnectionSettings& settings, const BrokerAddress& address,
                 std::shared_ptr<const TlsContext> tls = nullptr);
-  // The same, by an earlier deadline than settings.timeout from now.
+  // The same, by an earlier deadline than settings.timeout from now. `cancel` (one is made
+  // when null) ends any wait of this channel, now or later, at once (cancel()).
   BrokerChannel(const ConnectionSettings& settings, const BrokerAddress& address,
-                std::shared_ptr<const TlsContext> tls, Deadline deadline);
+                std::shared_ptr<const TlsContext> tls, Deadline deadline,
+                std::shared_ptr<CancelSignal> cancel = nullptr);
   // A channel over an open stream (tests: a stream to a fake broker), then steps 2 and 3.
   BrokerChannel(const ConnectionSettings& settings, const BrokerAddress& address,
                 std::unique_ptr<ByteStream> stream);
@@ -49,6 +52,12 @@ class BrokerChannel {
   protocol::Struct send(protocol::ApiKey api, const protocol::Struct& body);
   // At a chosen version (ClusterError when the broker does not speak it).
   protocol::Struct send(protocol::ApiKey api, std::int16_t version, const protocol::Struct& body);
+  // At version_for(api), answered by `deadline` instead of settings.timeout from now.
+  protocol::Struct send(protocol::ApiKey api, const protocol::Struct& body, Deadline deadline);
+
+  // The signal that ends this channel's waits (null for a channel over a given stream);
+  // firing it, from any thread, leaves the channel broken.
+  const std::shared_ptr<CancelSignal>& cancel_signal() const { return cancel_; }
 
   // The highest version kepoch and the broker both speak; ClusterError naming the API and
   // both ranges when there is none.
@@ -82,6 +91,7 @@ class BrokerChannel {
   std::string client_id_;
   std::chrono::milliseconds timeout_;
   std::string peer_;
+  std::shared_ptr<CancelSignal> cancel_;
   std::unique_ptr<ByteStream> stream_;
   std::map<std::int16_t, protocol::Versions> broker_versions_;
   std::int16_t api_versions_version_ = 0;

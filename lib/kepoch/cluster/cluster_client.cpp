@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <set>
 #include <utility>
 
 #include "kepoch/cluster/cluster_error.hpp"
@@ -79,44 +81,47 @@ std::string warning(std::string_view what, const std::exception& e) {
 
 ClusterClient::ClusterClient(ConnectionSettings settings) : connector_(std::move(settings)) {}
 
-// Metadata from the kept channel, else from each broker the last answer listed, else from
-// the bootstrap list: all within one timeout, so a dead broker costs at most that.
+// Metadata from the kept channel, each broker the last answer listed and the bootstrap
+// list, raced (ClusterConnector::race) within one timeout: a broker that hangs, the kept
+// one included, costs one attempt delay before the next is asked.
 protocol::Struct ClusterClient::send_metadata_request() {
   // Every topic: a request by name would make an unknown name an error per topic, and the
   // regular expression needs the full list anyway.
-  auto ask = [](BrokerChannel& channel) {
-    return channel.send(
-        ApiKey::kMetadata,
-        protocol::make_metadata_request(channel.version_for(ApiKey::kMetadata), std::nullopt));
+  const auto body = [](const BrokerChannel& channel) {
+    return protocol::make_metadata_request(channel.version_for(ApiKey::kMetadata), std::nullopt);
   };
-  const auto deadline = deadline_after(connector_.settings().timeout);
-  std::optional<ClusterError> first_error;
-  auto attempt = [&]() -> std::optional<protocol::Struct> {
-    try {
-      return ask(*main_);
-    } catch (const ClusterError& e) {
-      main_.reset();
-      if (!first_error) first_error = e;
-      return std::nullopt;
-    }
-  };
-  if (main_)
-    if (auto answer = attempt()) return *answer;
-  for (const auto& [id, address] : addresses_) {
-    if (Clock::now() >= deadline) break;
-    try {
-      main_.emplace(connector_.open(address));
-    } catch (const AuthenticationError&) {
-      throw;
-    } catch (const ClusterError& e) {
-      if (!first_error) first_error = e;
-      continue;
-    }
-    if (auto answer = attempt()) return *answer;
+  std::vector<BrokerAttempt> attempts;
+  std::set<std::string> listed;
+  const bool bootstrap_only = !main_ && addresses_.empty();
+  if (main_) {
+    auto channel = std::make_shared<BrokerChannel>(std::move(*main_));
+    main_.reset();
+    listed.insert(channel->peer());
+    attempts.push_back({channel->peer(), channel->cancel_signal(), [channel, body](Deadline d) {
+                          auto answer = channel->send(ApiKey::kMetadata, body(*channel), d);
+                          return ReadyBroker{std::move(*channel), std::move(answer)};
+                        }});
   }
-  if (first_error && Clock::now() >= deadline) throw *first_error;
-  main_.emplace(connector_.open_bootstrap());
-  return ask(*main_);
+  const auto add = [&](const BrokerAddress& address) {
+    if (!listed.insert(address.to_string()).second) return;
+    auto open = connector_.attempt_open(address);
+    attempts.push_back({open.peer, open.cancel, [run = open.run, body](Deadline d) {
+                          auto ready = run(d);
+                          ready.answer =
+                              ready.channel.send(ApiKey::kMetadata, body(ready.channel), d);
+                          return ready;
+                        }});
+  };
+  for (const auto& [id, address] : addresses_)
+    add(address);
+  for (const auto& address : connector_.settings().bootstrap)
+    add(address);
+  auto outcome = connector_.race(std::move(attempts), deadline_after(connector_.settings().timeout),
+                                 bootstrap_only ? "bootstrap brokers" : "brokers");
+  main_.emplace(std::move(outcome.ready.channel));
+  metadata_from_ = outcome.peer;
+  passed_over_ = std::move(outcome.passed_over);
+  return std::move(*outcome.ready.answer);
 }
 
 live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
@@ -124,6 +129,10 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   // Topics are selected before the per-topic requests, so those ask only for what is shown.
   live::ClusterView view =
       live::select_topics(view_from(response), request.topic, request.exclude_internal);
+  view.metadata_from = metadata_from_;
+  for (const auto& p : passed_over_)
+    view.warnings.push_back(fmt::format("Metadata from {}, passing over {}", metadata_from_, p));
+  failed_.clear();
   // From the same broker as the Metadata answer (main_ is the channel that gave it).
   if (main_) view.finalized_features = main_->finalized_features();
   addresses_.clear();
@@ -135,6 +144,7 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   if (request.configs) add_configs(view);
   if (request.offsets) add_offsets(view);
   if (request.log_dirs) add_log_dirs(view);
+  failed_.clear();
   return view;
 }
 
@@ -158,7 +168,17 @@ BrokerChannel& ClusterClient::broker(std::int32_t id) {
   auto address = addresses_.find(id);
   if (address == addresses_.end())
     throw ClusterError("", fmt::format("broker {} is not in the cluster's metadata", id));
+  if (failed_.contains(id)) {
+    const auto peer = address->second.to_string();
+    throw ClusterError(peer,
+                       fmt::format("not asked: {} failed an earlier request of this read", peer));
+  }
   return brokers_.emplace(id, connector_.open(address->second)).first->second;
+}
+
+void ClusterClient::forget(std::int32_t id) {
+  brokers_.erase(id);
+  failed_.insert(id);
 }
 
 void ClusterClient::add_elr(live::ClusterView& view) {
@@ -246,7 +266,7 @@ void ClusterClient::add_offsets(live::ClusterView& view) {
         }
       }
     } catch (const ClusterError& e) {
-      brokers_.erase(leader);
+      forget(leader);
       view.warnings.push_back(warning(fmt::format("offsets from broker {}", leader), e));
     }
   }
@@ -274,7 +294,7 @@ void ClusterClient::add_replica_log_ends(std::int32_t broker_id, live::ClusterVi
       if (it != logs.end() && o.error_code == 0) it->second->log_end_offset = o.offset;
     }
   } catch (const ClusterError& e) {
-    brokers_.erase(broker_id);
+    forget(broker_id);
     view.warnings.push_back(warning(fmt::format("log end offsets from broker {}", broker_id), e));
   }
 }
@@ -306,7 +326,7 @@ void ClusterClient::add_log_dirs(live::ClusterView& view) {
         }
       }
     } catch (const ClusterError& e) {
-      brokers_.erase(b.id);
+      forget(b.id);
       view.warnings.push_back(warning(fmt::format("log dirs of broker {}", b.id), e));
       continue;
     }

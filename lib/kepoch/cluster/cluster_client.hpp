@@ -7,16 +7,20 @@
 // (earliest = log start, latest = high watermark) and DescribeLogDirs on each broker
 // (replica sizes and lag).
 //
-// The channel that answers Metadata is kept between calls (watch polls on it); when it
-// fails, the next broker known from the last Metadata answer is tried, then the bootstrap
-// list, each bounded by the settings' timeout; only when none answers does read_view throw
-// ClusterError. A broker that fails the per-broker requests (offsets, log dirs) leaves its
-// fields empty and a warning in the view, not an error: the rest is still worth seeing.
+// The channel that answers Metadata is kept between calls (watch polls on it); Metadata is
+// asked of it, and, raced with it after ClusterConnector::attempt_delay each, of the brokers
+// known from the last Metadata answer and the bootstrap list, all within the settings'
+// timeout: a hung broker costs one delay. Only when none answers does read_view throw
+// ClusterError; the view names the broker that answered (metadata_from) and, as warnings,
+// the ones passed over. A broker that fails the per-broker requests (offsets, log dirs)
+// leaves its fields empty and a warning in the view, not an error: the rest is still worth
+// seeing; it is not asked again in the same read_view, so a hung broker costs one timeout.
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -96,11 +100,16 @@ class ClusterClient {
   void add_log_dirs(live::ClusterView& view);
   // Each replica_logs entry of `broker_id`: its log end offset, asked of that broker.
   void add_replica_log_ends(std::int32_t broker_id, live::ClusterView& view);
+  // A broker that failed a request of this read_view: its channel closed, not asked again.
+  void forget(std::int32_t id);
 
   ClusterConnector connector_;
   std::optional<BrokerChannel> main_;
   std::map<std::int32_t, BrokerAddress> addresses_;  // from the last Metadata answer
   std::map<std::int32_t, BrokerChannel> brokers_;
+  std::set<std::int32_t> failed_;  // in the current read_view
+  std::string metadata_from_;      // host:port of the last Metadata answer
+  std::vector<std::string> passed_over_;
 };
 
 }  // namespace kepoch::cluster

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -45,7 +46,7 @@ addrinfo hints(int flags) {
 // getaddrinfo has no timeout and the resolver's own can be long; the lookup runs on a
 // detached thread that owns its share of the state, so giving up at the deadline is safe.
 AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
-                    std::chrono::milliseconds timeout) {
+                    std::chrono::milliseconds timeout, const CancelSignal* cancel) {
   const auto port = std::to_string(address.port);
   addrinfo* numeric = nullptr;
   const auto h = hints(AI_NUMERICHOST | AI_NUMERICSERV);
@@ -64,7 +65,15 @@ AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
     lookup->done_cv.notify_all();
   }).detach();
   std::unique_lock lock(lookup->mutex);
-  if (!lookup->done_cv.wait_until(lock, deadline, [&] { return lookup->done; }))
+  // In slices, so a cancelled attempt stops waiting soon.
+  while (!lookup->done && Clock::now() < deadline && !(cancel && cancel->cancelled()))
+    lookup->done_cv.wait_until(lock,
+                               std::min(deadline, Clock::now() + std::chrono::milliseconds(50)),
+                               [&] { return lookup->done; });
+  if (!lookup->done && cancel && cancel->cancelled())
+    throw ClusterError(address.to_string(),
+                       fmt::format("resolving {}: given up", address.to_string()));
+  if (!lookup->done)
     throw ClusterError(address.to_string(), fmt::format("cannot resolve {}: no answer within {} ms",
                                                         address.to_string(), timeout.count()));
   if (lookup->status != 0)
@@ -76,7 +85,8 @@ AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
 
 // One address: a non-blocking connect, then poll for writability. Returns the socket, or
 // -1 with `error` set to the errno (ETIMEDOUT at the deadline).
-int try_connect(const addrinfo& ai, Deadline deadline, int& error) {
+// ECANCELED when `cancel` fired first.
+int try_connect(const addrinfo& ai, Deadline deadline, const CancelSignal* cancel, int& error) {
   const int fd =
       socket(ai.ai_family, ai.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai.ai_protocol);
   if (fd < 0) {
@@ -88,13 +98,15 @@ int try_connect(const addrinfo& ai, Deadline deadline, int& error) {
     close(fd);
     return -1;
   }
-  pollfd p{fd, POLLOUT, 0};
+  pollfd p[2] = {{fd, POLLOUT, 0}, {cancel ? cancel->fd() : -1, POLLIN, 0}};
   int ready = 0;
   do {
-    ready = poll(&p, 1, poll_timeout_ms(deadline));
+    ready = poll(p, 2, poll_timeout_ms(deadline));
   } while (ready < 0 && errno == EINTR);
   socklen_t len = sizeof(error);
-  if (ready == 0) {
+  if (cancel && cancel->cancelled()) {
+    error = ECANCELED;
+  } else if (ready == 0) {
     error = ETIMEDOUT;
   } else if (ready < 0) {
     error = errno;
@@ -124,16 +136,18 @@ std::string describe_errno(int error) {
 }  // namespace
 
 TcpStream::TcpStream(const BrokerAddress& address, Deadline deadline,
-                     std::chrono::milliseconds timeout)
-    : peer_(address.to_string()), timeout_(timeout) {
-  const auto addresses = resolve(address, deadline, timeout);
+                     std::chrono::milliseconds timeout, std::shared_ptr<const CancelSignal> cancel)
+    : peer_(address.to_string()), timeout_(timeout), cancel_(std::move(cancel)) {
+  const auto addresses = resolve(address, deadline, timeout, cancel_.get());
   int error = 0;
   for (const addrinfo* ai = addresses.get(); ai != nullptr; ai = ai->ai_next) {
-    fd_ = try_connect(*ai, deadline, error);
+    fd_ = try_connect(*ai, deadline, cancel_.get(), error);
     if (fd_ >= 0) break;
-    if (error == ETIMEDOUT) break;  // the budget is spent: no time for the next address
+    if (error == ETIMEDOUT || error == ECANCELED) break;  // no time for the next address
   }
   if (fd_ < 0) {
+    if (error == ECANCELED)
+      throw ClusterError(peer_, fmt::format("connecting to {}: given up", peer_));
     if (error == ETIMEDOUT)
       throw ClusterError(
           peer_, fmt::format("connecting to {} timed out after {} ms", peer_, timeout.count()));
@@ -150,10 +164,15 @@ TcpStream::~TcpStream() {
 }
 
 void TcpStream::wait(short events, Deadline deadline, std::string_view doing) const {
-  pollfd p{fd_, events, 0};
+  pollfd p[2] = {{fd_, events, 0}, {cancel_ ? cancel_->fd() : -1, POLLIN, 0}};
   while (true) {
-    const int ready = poll(&p, 1, poll_timeout_ms(deadline));
-    if (ready > 0) return;  // readable, writable, or an error/hang-up the next call reports
+    if (cancel_ && cancel_->cancelled())
+      throw ClusterError(peer_, fmt::format("{} {}: given up", doing, peer_));
+    const int ready = poll(p, 2, poll_timeout_ms(deadline));
+    if (ready > 0 && p[1].revents == 0) return;
+    if (ready > 0)
+      continue;  // cancelled: said above  // readable, writable, or an error/hang-up the next call
+                 // reports
     if (ready == 0)
       throw ClusterError(
           peer_, fmt::format("{} {} timed out after {} ms", doing, peer_, timeout_.count()));

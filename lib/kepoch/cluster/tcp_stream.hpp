@@ -2,8 +2,10 @@
 // TCP to a broker: the name is resolved (getaddrinfo, on a helper thread so a slow resolver
 // is bounded by the deadline too), each address is tried with a non-blocking connect and
 // poll, and every read and write waits with poll until the deadline. Writes use
-// MSG_NOSIGNAL: a broker that closed the socket is an error, not a SIGPIPE.
+// MSG_NOSIGNAL: a broker that closed the socket is an error, not a SIGPIPE. A CancelSignal,
+// when given, ends every one of those waits at once (ClusterError "... given up").
 
+#include <memory>
 #include <string>
 
 #include "kepoch/cluster/byte_stream.hpp"
@@ -16,7 +18,8 @@ class TcpStream : public ByteStream {
   // Connects by `deadline`; `timeout` is the budget messages quote ("timed out after
   // 2000 ms"). Throws ClusterError: "cannot connect to host:port: Connection refused",
   // "connecting to host:port timed out after 2000 ms", "cannot resolve host:port: ...".
-  TcpStream(const BrokerAddress& address, Deadline deadline, std::chrono::milliseconds timeout);
+  TcpStream(const BrokerAddress& address, Deadline deadline, std::chrono::milliseconds timeout,
+            std::shared_ptr<const CancelSignal> cancel = nullptr);
   ~TcpStream() override;
   TcpStream(const TcpStream&) = delete;
   TcpStream& operator=(const TcpStream&) = delete;
@@ -41,6 +44,7 @@ class TcpStream : public ByteStream {
   int fd_ = -1;
   std::string peer_;
   std::chrono::milliseconds timeout_{0};
+  std::shared_ptr<const CancelSignal> cancel_;
 };
 
 }  // namespace kepoch::cluster

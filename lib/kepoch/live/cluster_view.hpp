@@ -77,6 +77,8 @@ struct TopicView {
 
 struct ClusterView {
   std::string cluster_id;
+  // host:port of the broker whose Metadata answer this is ("" when not read from a cluster).
+  std::string metadata_from;
   std::int32_t controller_id = -1;
   std::vector<BrokerNode> brokers;  // alive (registered, unfenced) brokers
   std::vector<TopicView> topics;

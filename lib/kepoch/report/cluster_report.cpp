@@ -120,6 +120,7 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
                       .set("leader_not_preferred", counts.leader_not_preferred);
   return Value::object()
       .set("cluster_id", view.cluster_id)
+      .set("metadata_from", view.metadata_from)
       .set("brokers", brokers(view))
       .set("partitions", std::move(partitions))
       .set("replica_logs", std::move(replica_logs))

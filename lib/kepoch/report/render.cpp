@@ -129,7 +129,8 @@ std::string inline_text(const Value& v) {
 std::string problem_text(const Value& p, const std::string& file, bool color) {
   const Value* sev = p.find("severity");
   const std::string severity = sev ? scalar_text(*sev) : "error";
-  std::string where = file;
+  const Value* own_file = p.find("file");  // a problem about another file than the record's
+  std::string where = own_file ? scalar_text(*own_file) : file;
   if (const Value* line = p.find("line"); line && scalar_text(*line) != "0") {
     where += ":" + scalar_text(*line);
   } else if (const Value* pos = p.find("position"); pos && !pos->is_null()) {

@@ -79,6 +79,13 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
     Value notes = Value::array();
     for (const auto& n : s.notes)
       notes.push(n);
+    Value problems = Value::array();
+    for (const auto& p : s.problems)
+      problems.push(Value::object()
+                        .set("file", p.file)
+                        .set("severity", p.severity)
+                        .set("message", p.message)
+                        .set("kafka_outcome", p.kafka_outcome));
     Value rows = Value::array();
     for (const auto& p : s.partitions)
       if (all || p.errors > 0 || p.warnings > 0)
@@ -94,6 +101,7 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
                   .set("checkpoints_valid", s.checkpoints_valid())
                   .set("checkpoints", std::move(checkpoints))
                   .set("notes", std::move(notes))
+                  .set("problems", std::move(problems))
                   .set("partitions_report", std::move(rows)));
   }
   return Value::object().set("log_dirs", std::move(dirs));

@@ -6,7 +6,9 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -28,12 +30,11 @@ std::vector<fs::path> checkpoints_in(const fs::path& dir) {
 // for the last segment; nullopt when the dir holds no segment or it cannot be read.
 std::optional<std::int64_t> log_end_offset_of(const fs::path& dir) {
   std::optional<std::pair<std::int64_t, fs::path>> last;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const auto name = parse_segment_file_name(it->path().filename().string());
-    if (name.kind != SegmentFileKind::log || name.state != LeftoverState::none || !name.offset)
-      continue;
-    if (!last || *name.offset > last->first) last = {*name.offset, it->path()};
+  try {
+    const auto segments = live_segments(dir);  // partition_dir.hpp
+    if (!segments.empty()) last = {segments.back().base_offset, segments.back().path};
+  } catch (const InputError&) {
+    return std::nullopt;
   }
   if (!last) return std::nullopt;
   try {
@@ -61,11 +62,19 @@ std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
 
   std::vector<fs::path> found = checkpoints_in(path);
   std::vector<fs::path> subdirs;
-  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) subdirs.push_back(it->path());
+  if (holds_log_dir_files(path)) {
+    // A broker log dir: the partition dirs Kafka loads (log_dir.hpp), not lost+found & co.
+    for (const auto& e : list_log_dir(path).dirs)
+      if (e.kind == LogDirEntryKind::replica || e.kind == LogDirEntryKind::metadata_log)
+        subdirs.push_back(e.path);
+  } else {
+    // Any other directory (copies of replicas side by side): each subdirectory.
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code type_ec;
+      if (it->is_directory(type_ec)) subdirs.push_back(it->path());
+    }
+    if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
   }
-  if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
   for (const auto& sub : subdirs) {
     auto inner = checkpoints_in(sub);
     found.insert(found.end(), inner.begin(), inner.end());
@@ -97,7 +106,7 @@ CheckpointReport check_checkpoint_file(const fs::path& path,
   CheckpointContext context;
   std::error_code ec;
   context.tmp_sibling = !type->tmp && fs::exists(fs::path(name + ".tmp"), ec);
-  context.metadata_log_dir = fs::exists(path.parent_path() / "__cluster_metadata-0", ec);
+  context.metadata_log_dir = fs::exists(path.parent_path() / kMetadataLogDirName, ec);
   CheckpointReport report = check_checkpoint(text, name, *type, context, depth);
   if (depth == CheckDepth::validate && type->kind == CheckpointKind::leader_epoch && !type->tmp) {
     if (const auto leo = log_end_offset_of(path.parent_path()))

@@ -1,5 +1,4 @@
 #include "kepoch/storage/logdir_scan.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -12,6 +11,7 @@
 #include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/log_dir.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -59,9 +59,6 @@ unsigned default_jobs() {
 }
 
 namespace {
-
-constexpr std::string_view kMetadataDir = "__cluster_metadata-0";
-constexpr std::string_view kRemoteIndexCache = "remote-log-index-cache";
 
 FindingSummary summarise(const VerifyFinding& f) {
   return FindingSummary{f.file, f.position, f.offset, f.message};
@@ -126,69 +123,51 @@ RootCheckpointSummary check_root_file(const fs::path& path) {
   return out;
 }
 
-// Lists the log dir: partition dirs (scan slots, not yet verified), root checkpoint files
-// (checked here: they are small), notes for what is skipped.
-void list_log_dir(LogDirScan& scan) {
+// Lists the log dir (log_dir.hpp): partition dirs (scan slots, not yet verified), root
+// checkpoint files (checked here: they are small), notes for what is skipped, problems for
+// the entries Kafka refuses or follows.
+void list_scan_dir(LogDirScan& scan) {
   const fs::path& dir = scan.dir;
-  std::error_code ec;
-  const auto status = fs::status(dir, ec);
-  if (ec || !fs::exists(status)) {
-    scan.unreadable = InputError(dir.string(), "no such log dir").what();
+  LogDirListing listing;
+  try {
+    listing = kepoch::list_log_dir(dir);
+  } catch (const InputError& e) {
+    scan.unreadable = e.what();
     return;
   }
-  if (!fs::is_directory(status)) {
-    scan.unreadable = InputError(dir.string(), "not a directory (a log dir is expected)").what();
-    return;
-  }
-  std::vector<fs::path> subdirs;
-  std::vector<fs::path> checkpoint_files;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    const std::string name = it->path().filename().string();
-    if (it->is_directory(type_ec)) {
-      subdirs.push_back(it->path());
-    } else if (checkpoint_type_from_name(name)) {
-      checkpoint_files.push_back(it->path());
-    }
-  }
-  if (ec) {
-    scan.unreadable = InputError(dir.string(), "cannot list log dir: " + ec.message()).what();
-    return;
-  }
-  std::sort(subdirs.begin(), subdirs.end());
-  std::sort(checkpoint_files.begin(), checkpoint_files.end());
-
-  for (const auto& sub : subdirs) {
-    const std::string name = sub.filename().string();
-    if (name == kRemoteIndexCache) {
-      scan.notes.push_back(
-          name + ": skipped, not a partition dir (the tiered-storage remote index cache)");
-      continue;
-    }
-    const PartitionDirParse parse = parse_partition_dir_name(name, sub.string());
-    if (!parse.name) {
-      scan.notes.push_back(name + ": skipped, not a partition dir (" +
-                           parse.kafka_failure.value_or("Kafka cannot parse the name") + ")");
-      continue;
+  for (const auto& e : listing.dirs) {
+    switch (e.kind) {
+      case LogDirEntryKind::remote_index_cache:
+        scan.notes.push_back(e.name + ": " + kafka_reading(e));
+        continue;
+      case LogDirEntryKind::refused_name:
+        scan.problems.push_back({e.path.string(), "error", kafka_reading(e), "startup-fatal"});
+        continue;
+      case LogDirEntryKind::metadata_log:
+        scan.notes.push_back(e.name + ": " + kafka_reading(e) + "; verified like the others");
+        break;
+      case LogDirEntryKind::replica:
+        // A link to the log dir or above makes Kafka write a replica's files there: a
+        // warning; a link elsewhere (a partition moved to another disk) a note.
+        if (e.link_to_log_dir_or_above)
+          scan.problems.push_back({e.path.string(), "warning", kafka_reading(e), "ok"});
+        else if (e.link_target)
+          scan.notes.push_back(e.name + ": " + kafka_reading(e));
+        break;
     }
     PartitionScan p;
-    p.dir = sub;
-    p.name = name;
-    p.topic = parse.name->topic;
-    p.partition = parse.name->partition;
-    p.state = std::string(to_string(parse.name->state));
-    p.metadata_log = name == kMetadataDir;
-    if (p.metadata_log) {
-      scan.notes.push_back(name +
-                           ": the KRaft metadata log (loaded by the Raft layer, not LogManager); "
-                           "verified like the others");
-    }
+    p.dir = e.path;
+    p.name = e.name;
+    p.topic = e.partition->topic;
+    p.partition = e.partition->partition;
+    p.state = std::string(to_string(e.partition->state));
+    p.metadata_log = e.kind == LogDirEntryKind::metadata_log;
     scan.partitions.push_back(std::move(p));
   }
-  for (const auto& file : checkpoint_files)
+  for (const auto& file : listing.checkpoint_files)
     scan.checkpoints.push_back(check_root_file(file));
 
-  if (scan.partitions.empty() && scan.checkpoints.empty()) {
+  if (scan.partitions.empty() && scan.checkpoints.empty() && scan.problems.empty()) {
     scan.unreadable =
         InputError(dir.string(), "not a Kafka log dir: no partition dirs and no checkpoint files")
             .what();
@@ -235,7 +214,9 @@ std::uint64_t LogDirScan::total_batches() const {
 }
 
 bool LogDirScan::has_errors() const {
-  return with_errors() > 0 || !checkpoints_valid();
+  return with_errors() > 0 || !checkpoints_valid() ||
+         std::any_of(problems.begin(), problems.end(),
+                     [](const LogDirProblem& p) { return p.severity == "error"; });
 }
 
 std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
@@ -244,7 +225,7 @@ std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
   std::vector<PartitionScan*> work;
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     scans[i].dir = dirs[i];
-    list_log_dir(scans[i]);
+    list_scan_dir(scans[i]);
     for (auto& p : scans[i].partitions)
       work.push_back(&p);
   }

@@ -3,11 +3,14 @@
 // `partition verify` engine (partition_verify.hpp), in parallel, plus the log dir's root
 // checkpoint files (checkpoint_files.hpp).
 //
-// Which subdirectories are partitions: the names Kafka's UnifiedLog.parseTopicPartitionName
-// accepts (segment_file_name.hpp: topic-partition, and the -delete/-future/-stray forms).
+// Which subdirectories are partitions: LogManager.loadLogs' rule, from log_dir.hpp (the
+// names UnifiedLog.parseTopicPartitionName accepts, and the -delete/-future/-stray forms).
 // `__cluster_metadata-0` is scanned too, with a note: it is the KRaft metadata log, which the
-// Raft layer loads, not LogManager. Any other subdirectory (remote-log-index-cache, kafka's
-// tiered-storage index cache, or a stray dir) is skipped with a note.
+// Raft layer loads, not LogManager; remote-log-index-cache is skipped with a note. Any other
+// directory (lost+found, t-abc, -0, an offset past Integer.MAX_VALUE) is an error: Kafka's
+// KafkaException stops the broker at startup. A symbolic link is followed as Kafka follows
+// it, with a warning. A partition dir given instead of a log dir is refused with the command
+// to run instead.
 //
 // Memory stays bounded by the number of partitions: each worker verifies one partition at a
 // time and keeps only its summary (counts, first error, first warning, recovery cut), never
@@ -77,6 +80,14 @@ struct RootCheckpointSummary {
   std::string first_problem;  // "" when none
 };
 
+// A finding about the log dir itself (an entry Kafka refuses or follows), not a partition.
+struct LogDirProblem {
+  std::string file;      // the entry's path
+  std::string severity;  // "error" (the broker does not start) or "warning"
+  std::string message;
+  std::string kafka_outcome;  // as checkpoint validate says it: "startup-fatal", "ok"
+};
+
 struct LogDirScan {
   std::filesystem::path dir;
   // Set when the log dir itself cannot be read (missing, not a directory, unlistable, or
@@ -85,6 +96,7 @@ struct LogDirScan {
   std::vector<PartitionScan> partitions;           // in name order
   std::vector<RootCheckpointSummary> checkpoints;  // root checkpoint files, in name order
   std::vector<std::string> notes;                  // skipped dirs, the metadata log, ...
+  std::vector<LogDirProblem> problems;             // entries Kafka refuses or follows
 
   bool checkpoints_valid() const;
   std::size_t with_errors() const;    // partitions with an error finding or unreadable
@@ -92,7 +104,8 @@ struct LogDirScan {
   std::uint64_t total_segments() const;
   std::uint64_t total_bytes() const;
   std::uint64_t total_batches() const;
-  bool has_errors() const;  // a partition with errors, or a root checkpoint not valid
+  // A partition with errors, a root checkpoint not valid, or an error in `problems`.
+  bool has_errors() const;
 };
 
 struct LogDirScanOptions {

@@ -42,6 +42,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch {
@@ -168,38 +169,39 @@ std::vector<BatchSummary> kept_batches(const PartitionReplica& r, StoredBatches&
 
 }  // namespace
 
+// The live replicas of a log dir, as log_dir.hpp lists them.
 std::vector<fs::path> partition_dirs_of_log_dir(const fs::path& log_dir,
                                                 std::vector<SnapshotSkip>& skipped) {
   std::error_code ec;
   if (!fs::is_directory(log_dir, ec))
     throw InputError(log_dir.string(), "not a directory (expected a broker log dir)");
+  const LogDirListing listing = list_log_dir(log_dir);
   std::vector<fs::path> dirs;
-  bool has_checkpoint = false;
-  for (fs::directory_iterator it(log_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (!it->is_directory(type_ec)) {
-      has_checkpoint |= checkpoint_type_from_name(it->path().filename().string()).has_value();
-      continue;
-    }
-    const std::string name = it->path().filename().string();
-    const auto parse = parse_partition_dir_name(name, it->path().string());
-    if (!parse.name) continue;  // not a partition dir (remote-log-index-cache, ...)
-    if (name == "__cluster_metadata-0") {
-      skipped.push_back({it->path().string(), "the KRaft metadata log (not fetched by replicas)"});
-    } else if (parse.name->state != PartitionDirState::normal) {
-      skipped.push_back({it->path().string(), fmt::format("a -{} dir, not a live replica",
-                                                          to_string(parse.name->state))});
-    } else {
-      dirs.push_back(it->path());
+  for (const auto& e : listing.dirs) {
+    switch (e.kind) {
+      case LogDirEntryKind::remote_index_cache:
+        break;  // not a partition dir
+      case LogDirEntryKind::refused_name:
+        skipped.push_back({e.path.string(), kafka_reading(e)});
+        break;
+      case LogDirEntryKind::metadata_log:
+        skipped.push_back({e.path.string(), "the KRaft metadata log (not fetched by replicas)"});
+        break;
+      case LogDirEntryKind::replica:
+        if (e.partition->state != PartitionDirState::normal) {
+          skipped.push_back({e.path.string(), fmt::format("a -{} dir, not a live replica",
+                                                          to_string(e.partition->state))});
+        } else {
+          dirs.push_back(e.path);
+        }
+        break;
     }
   }
-  if (ec) throw InputError(log_dir.string(), "cannot list directory: " + ec.message());
   // The same rule as `logdir scan`: an empty snapshot of a wrong path would look like a
   // broker that holds nothing.
-  if (dirs.empty() && skipped.empty() && !has_checkpoint)
+  if (dirs.empty() && skipped.empty() && listing.checkpoint_files.empty())
     throw InputError(log_dir.string(),
                      "not a Kafka log dir: no partition dirs and no checkpoint files");
-  std::sort(dirs.begin(), dirs.end());
   std::sort(skipped.begin(), skipped.end(),
             [](const auto& a, const auto& b) { return a.dir < b.dir; });
   return dirs;

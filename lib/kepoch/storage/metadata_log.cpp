@@ -7,6 +7,8 @@
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
 namespace kepoch {
@@ -14,17 +16,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kMetadataDir = "__cluster_metadata-0";
-
+// The metadata log's live segments (partition_dir.hpp: KafkaMetadataLog loads them with the
+// same LogLoader), by base offset.
 std::vector<fs::path> segment_logs(const fs::path& dir) {
   std::vector<fs::path> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.path().extension() == ".log" && e.is_regular_file()) out.push_back(e.path());
-  }
-  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
-  // 20-digit zero-padded base offsets: the name order is the offset order.
-  std::sort(out.begin(), out.end());
+  for (const auto& s : live_segments(dir))
+    out.push_back(s.path);
   return out;
 }
 
@@ -51,14 +48,11 @@ std::vector<fs::path> metadata_log_files(const fs::path& target) {
   if (fs::is_regular_file(target, ec)) return {target};
   if (!fs::is_directory(target, ec))
     throw InputError(target.string(), not_file_or_dir_text(target));
-  const fs::path dir =
-      target.filename() == kMetadataDir || !fs::is_directory(target / kMetadataDir, ec)
-          ? target
-          : target / kMetadataDir;
+  const fs::path dir = metadata_log_dir_of(target);  // log_dir.hpp
   auto logs = segment_logs(dir);
   if (logs.empty())
-    throw InputError(target.string(),
-                     fmt::format("no .log segment here nor in a {} directory", kMetadataDir));
+    throw InputError(target.string(), fmt::format("no .log segment here nor in a {} directory",
+                                                  kMetadataLogDirName));
   return logs;
 }
 

@@ -7,14 +7,15 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 
 namespace kepoch {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kMetadataDir = "__cluster_metadata-0";
 // Snapshots.BOOTSTRAP_SNAPSHOT_ID: the id of the state before offset 0, which the log dir's
 // bootstrap.checkpoint also holds.
 constexpr std::string_view kBootstrapFile = "bootstrap.checkpoint";
@@ -26,21 +27,22 @@ struct Listing {
   std::vector<std::string> problems;
 };
 
+// The metadata log's files as partition_dir.hpp lists a partition's (the same LogLoader loads
+// it): live segments, and the snapshots beside them.
 Listing list_dir(const fs::path& dir) {
   Listing out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (!e.is_regular_file()) continue;
-    const std::string name = e.path().filename().string();
-    if (e.path().extension() == ".log") {
-      const auto seg = parse_segment_file_name(name);
-      if (!seg.offset) {
-        out.problems.push_back(fmt::format(
-            "{}: Kafka cannot read a base offset from this name ({}): the log does not load",
-            e.path().string(), seg.kafka_failure.value_or("no offset")));
-        continue;
-      }
-      out.segments.emplace_back(*seg.offset, e.path());
+  for (const auto& f : partition_files(dir)) {
+    if (!f.is_file) continue;
+    const fs::path& path = f.path;
+    const std::string& name = f.name;
+    if (is_live_segment(f.parsed)) {
+      out.segments.emplace_back(*f.parsed.offset, path);
+      continue;
+    }
+    if (f.parsed.kind == SegmentFileKind::log && f.parsed.state == LeftoverState::none) {
+      out.problems.push_back(fmt::format(
+          "{}: Kafka cannot read a base offset from this name ({}): the log does not load",
+          path.string(), f.parsed.kafka_failure.value_or("no offset")));
       continue;
     }
     const auto snap = parse_snapshot_file_name(name);
@@ -48,18 +50,16 @@ Listing list_dir(const fs::path& dir) {
     if (snap->kafka_failure) {
       out.problems.push_back(
           fmt::format("{}: Kafka's Snapshots.parse throws {}: the metadata log does not load",
-                      e.path().string(), *snap->kafka_failure));
+                      path.string(), *snap->kafka_failure));
     } else if (snap->state != SnapshotFileState::frozen) {
       out.notes.push_back(fmt::format(
-          "{}: not read ({}; KafkaMetadataLog.recoverSnapshots deletes it at start)",
-          e.path().string(),
+          "{}: not read ({}; KafkaMetadataLog.recoverSnapshots deletes it at start)", path.string(),
           snap->state == SnapshotFileState::partial ? "a snapshot being written"
                                                     : "a snapshot marked for deletion"));
     } else {
-      out.snapshots.push_back({e.path(), *snap->id});
+      out.snapshots.push_back({path, *snap->id});
     }
   }
-  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
   std::sort(out.segments.begin(), out.segments.end());
   std::sort(out.snapshots.begin(), out.snapshots.end(),
             [](const auto& a, const auto& b) { return a.id < b.id; });
@@ -170,9 +170,7 @@ MetadataReplayPlan plan_metadata_replay(const fs::path& target,
   }
   if (!fs::is_directory(target, ec))
     throw InputError(target.string(), not_file_or_dir_text(target));
-  plan.dir = target.filename() == kMetadataDir || !fs::is_directory(target / kMetadataDir, ec)
-                 ? target
-                 : target / kMetadataDir;
+  plan.dir = metadata_log_dir_of(target);  // log_dir.hpp
   Listing listing = list_dir(plan.dir);
   plan.notes = std::move(listing.notes);
   plan.problems = std::move(listing.problems);
@@ -211,7 +209,7 @@ MetadataReplayPlan plan_metadata_replay(const fs::path& target,
       throw InputError(target.string(),
                        fmt::format("no .log segment or .checkpoint snapshot here nor in a {} "
                                    "directory",
-                                   kMetadataDir));
+                                   kMetadataLogDirName));
     plan.start = choose_metadata_start(plan.shape);
     if (plan.start.snapshot) {
       for (const auto& s : listing.snapshots)

@@ -14,6 +14,7 @@
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/index_files.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
@@ -111,14 +112,10 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir) {
   std::map<std::int64_t, SegmentFiles> logs;
   std::vector<std::pair<fs::path, SegmentFileName>> indexes;
   std::error_code ec;
-  std::vector<fs::path> paths;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    paths.push_back(it->path());
-  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
-  std::sort(paths.begin(), paths.end());
-  for (const auto& p : paths) {
-    const std::string name = p.filename().string();
-    const SegmentFileName n = parse_segment_file_name(name);
+  // The partition's files as partition_dir.hpp lists them (one rule for every command).
+  for (const auto& file : partition_files(dir)) {
+    const fs::path& p = file.path;
+    const SegmentFileName& n = file.parsed;
     if (n.kafka_failure) {
       finding(Sev::error, p, std::nullopt, std::nullopt,
               fmt::format("Kafka reads an offset from this name and fails ({}): loading the "
@@ -152,6 +149,7 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir) {
     }
     switch (n.kind) {
       case SegmentFileKind::log: {
+        // is_live_segment (partition_dir.hpp): a .log without leftover suffix, with an offset.
         SegmentFiles s;
         s.log = p;
         s.base_offset = *n.offset;

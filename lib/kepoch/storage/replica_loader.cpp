@@ -18,28 +18,25 @@
 #include "kepoch/format/partition_metadata.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
 
+// The partition's live segments (partition_dir.hpp), by base offset.
 std::vector<SegmentSummary> list_segments(const fs::path& dir) {
   std::vector<SegmentSummary> segments;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const auto name = parse_segment_file_name(it->path().filename().string());
-    if (name.kind != SegmentFileKind::log || name.state != LeftoverState::none || !name.offset)
-      continue;
+  for (const auto& live : live_segments(dir)) {
     SegmentSummary s;
-    s.file = it->path();
-    s.base_offset = *name.offset;
-    s.size_bytes = it->file_size(ec);
+    s.file = live.path;
+    s.base_offset = live.base_offset;
+    std::error_code ec;
+    s.size_bytes = fs::file_size(live.path, ec);
+    if (ec) s.size_bytes = 0;
     segments.push_back(s);
   }
-  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
-  // LogLoader opens .log files in name order; with canonical names that is offset order.
-  std::sort(segments.begin(), segments.end(),
-            [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
   return segments;
 }
 
@@ -160,9 +157,14 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
                      "not a directory (expected a partition dir such as "
                      "<log dir>/orders-0)");
   }
-  const fs::path norm = fs::absolute(dir).lexically_normal();
-  const std::string name = (norm.has_filename() ? norm : norm.parent_path()).filename().string();
-  const auto parsed = parse_partition_dir_name(name, dir.string());
+  // A broker log dir given where a partition dir is expected (a partition dir reached
+  // through a symbolic link is read where it leads, as Kafka reads it).
+  if (holds_log_dir_files(dir) && !fs::is_symlink(dir, dir_ec))
+    throw InputError(dir.string(),
+                     fmt::format("a broker log dir, not a partition dir: to check every "
+                                 "partition in it, run `kepoch logdir scan {}`",
+                                 dir.string()));
+  const auto parsed = partition_dir_name_of(dir);
   if (!parsed.name)
     throw InputError(dir.string(), parsed.kafka_failure.value_or("not a partition dir"));
   r.topic = parsed.name->topic;

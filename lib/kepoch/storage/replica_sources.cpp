@@ -9,23 +9,12 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
-
-// A broker log dir holds meta.properties or the offset checkpoints LogManager writes; a
-// partition replica dir holds neither.
-bool is_log_dir(const fs::path& dir) {
-  std::error_code ec;
-  for (std::string_view name :
-       {kMetaPropertiesName, std::string_view("replication-offset-checkpoint"),
-        std::string_view("recovery-point-offset-checkpoint"),
-        std::string_view("log-start-offset-checkpoint")})
-    if (fs::exists(dir / name, ec)) return true;
-  return false;
-}
 
 ReplicaSource from_log_dir(const std::string& argument) {
   ReplicaSource s{argument, true, {}, {}};
@@ -70,7 +59,7 @@ ReplicaSource load_replica_source(const std::string& argument) {
   if (argument == "-") return from_snapshot(argument, path, std::nullopt);
   const fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) {
-    if (is_log_dir(path)) return from_log_dir(argument);
+    if (holds_log_dir_files(path)) return from_log_dir(argument);  // log_dir.hpp
     return ReplicaSource{argument, false, {load_partition_replica(path)}, {}};
   }
   if (fs::is_regular_file(status) || fs::is_fifo(status))

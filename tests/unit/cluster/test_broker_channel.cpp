@@ -275,11 +275,12 @@ TEST_CASE("channel: a broker that hangs up mid-request, and bootstrap fallback",
     return s;
   });
   CHECK(result == "ok");
-  // None answers: the first error, and how many were tried.
+  // None answers: each broker's error, and how many were tried.
   ConnectionSettings none;
   none.bootstrap = {{"127.0.0.1", closed}, {"127.0.0.1", closed}};
+  const auto refused =
+      "cannot connect to 127.0.0.1:" + std::to_string(closed) + ": connection refused";
   CHECK_THROWS_WITH(
       ClusterConnector(none).open_bootstrap(),
-      "cannot connect to 127.0.0.1:" + std::to_string(closed) +
-          ": connection refused (2 of 2 bootstrap brokers tried within 10000 ms, none ready)");
+      refused + "; " + refused + " (2 of 2 bootstrap brokers tried within 10000 ms, none ready)");
 }

@@ -1,0 +1,63 @@
+#pragma once
+// A partition dir and its live segments: the one definition every walk of storage/ uses
+// (partition verify and inspect, logdir scan, snapshots, checkpoint validate, the metadata
+// log), so the commands cannot disagree on which files a partition holds.
+//
+// Kafka's rules (LogLoader.loadSegmentFiles, LogFileUtils):
+//   - a partition's files are the entries of its dir that File.isFile accepts (regular files,
+//     following symbolic links), in name order. kepoch lists the other entries too, marked:
+//     an entry with a segment's name that is not a file (a directory or FIFO named
+//     00000000000000000000.log) is skipped by loadSegmentFiles, but Kafka later opens that
+//     name (LogSegment.open of a new or the active segment) and fails, so the readers open
+//     it and say why rather than pass over it;
+//   - a live segment is one whose path ends with ".log" (LogFileUtils.isLogFile; a leftover
+//     "<offset>.log.deleted", ".cleaned" or ".swap" does not), its base offset the
+//     Long.parseLong of the name before the first '.' (offsetFromFileName); LogSegments keys
+//     the segments by base offset;
+//   - a name whose offset Long.parseLong refuses is not a segment: loading the log throws
+//     NumberFormatException (partition verify reports it from kafka_failure).
+// Read-only: directories are listed, never created or changed.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "kepoch/format/segment_file_name.hpp"
+
+namespace kepoch {
+
+// A file of a partition dir, with its name parsed (format/segment_file_name.hpp).
+struct PartitionFile {
+  std::filesystem::path path;
+  std::string name;
+  SegmentFileName parsed;
+  bool is_file = true;  // File.isFile: a regular file, or a link to one
+};
+
+// The entries of `dir` other than directories not named like a segment file (see the
+// header), in name order. InputError when the dir cannot be listed.
+std::vector<PartitionFile> partition_files(const std::filesystem::path& dir);
+
+// LogFileUtils.isLogFile with a readable base offset: Kafka opens this name as a segment.
+bool is_live_segment(const SegmentFileName& name);
+
+struct LiveSegment {
+  std::filesystem::path path;
+  std::int64_t base_offset = 0;
+};
+
+// The live segments of `dir`, by base offset (LogSegments' order). InputError when the dir
+// cannot be listed.
+std::vector<LiveSegment> live_segments(const std::filesystem::path& dir);
+
+// The partition a dir's name means (UnifiedLog.parseTopicPartitionName on its last
+// component, so "t-0/" and "./t-0" are read as t-0); `kafka_failure` when Kafka refuses it.
+PartitionDirParse partition_dir_name_of(const std::filesystem::path& dir);
+
+// A directory holding what only a partition dir holds: a live segment, a
+// leader-epoch-checkpoint or a partition.metadata file. Used to answer an argument given
+// to the wrong command (a partition dir to `logdir scan`).
+bool holds_partition_files(const std::filesystem::path& dir);
+
+}  // namespace kepoch
