@@ -147,9 +147,9 @@ non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "log_end
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_end_offset": 9 | logdir scan -o json --all l
 non-utf8-yaml   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | log_end_offset: 9 | partition verify -o yaml t*-0
 esc-pdir        | mkdir "$(printf 'x\e[2J\e]0;pwned\a-0')"; cp $TX/* x*-0/ | 0 | x\e[2J\e]0;pwned\x07-0 | partition verify x*-0
-esc-pdir-inspect | mkdir "$(printf 'x\e[2J-0')"; cp $TX/* x*-0/ | 0 | x\e[2J-0 | partition inspect x*-0
+esc-pdir-inspect | mkdir "$(printf 'x\e[2J-0')"; cp $TX/* x*-0/ | 0 | topic x\e[2J | partition inspect x*-0
 esc-newline-row | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; cp -r l/t-0 "$(printf 'l/a\nforged-0  10  1  609  0  0  -\nb-0')" | 0 | a\nforged-0  10  1  609  0  0  -\nb-0 | logdir scan --all l
-esc-diff        | mkdir a b; mkdir "$(printf 'a/x\e[31m-0')" "$(printf 'b/x\e[31m-0')"; cp $TX/* a/x*-0/; cp $TX/* b/x*-0/ | 0 | x\e[31m-0 | diff a/x*-0 b/x*-0
+esc-diff        | mkdir a b; mkdir "$(printf 'a/x\e[31m-0')" "$(printf 'b/x\e[31m-0')"; cp $TX/* a/x*-0/; cp $TX/* b/x*-0/ | 0 | reference a/x\e[31m-0 | diff a/x*-0 b/x*-0
 pair-names      | mkdir "$(printf 'x\e[31m-0')"; cp $TX/* x*-0/ | 2 | tx-0 holds tx-0 but x\e[31m-0 holds x\e[31m-0: these are not replicas of one partition | diff x*-0 $TX
 esc-missing     | :                           | 3 | kepoch: \e[2Jgone.log: no such file or directory | segment dump "$(printf '\e[2Jgone.log')"
 esc-bad-seg     | mkdir "$(printf 'x\r-0')"; cp $TX/* x*-0/; patch $LOG x*-0/$SEG 'flip(70, 4)' | 1 | x\r-0/00000000000000000000.log: at byte 0: error: batch at offset 0: Record is corrupt | segment dump x*-0/$SEG
@@ -221,7 +221,7 @@ logdir-t-abc    | ldir; mkdir l/t-abc         | 1 | 't-abc' is not in the form o
 logdir-dash-0   | ldir; mkdir -- l/-0         | 1 | l/-0: error: Kafka does not start on this log dir | logdir scan l
 logdir-int-max  | ldir; mkdir l/t-2147483648  | 1 | 't-2147483648' is not in the form of topic-partition | logdir scan l
 logdir-hidden   | ldir; mkdir l/.snapshot     | 1 | '.snapshot' is not in the form of topic-partition | logdir scan l
-logdir-bad-snap | ldir; mkdir l/lost+found    | 0 | left out: Kafka does not start on this log dir | diff l l
+logdir-bad-snap | ldir; mkdir l/lost+found; cp -r l m | 0 | left out: Kafka does not start on this log dir | diff l m
 logdir-link-up  | ldir; ln -s .. l/u-0        | 0 | l/u-0: warning: a symbolic link to .. (the log dir itself or a directory above it): Kafka follows it | logdir scan l
 logdir-link-dot | ldir; ln -s . l/v-0         | 0 | l/v-0: warning: a symbolic link to . (the log dir itself or a directory above it) | logdir scan l
 scan-a-pdir     | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir: to check it, run `kepoch partition verify x-0` | logdir scan x-0
