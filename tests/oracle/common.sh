@@ -95,8 +95,21 @@ check_after() {
   lines=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'Truncating to offset [0-9]+' || true; } | awk '{print $4}' | sort -n | uniq)
   echo "$topic: Kafka truncated broker $follower to: ${lines:-nothing} (kepoch: $predicted of $leo)"
   # When Kafka names the leader's answer, kepoch's first round must have had the same one.
-  local answer
-  answer=$("$KC" truncation-lines "$follower" "$topic-0" | { grep -oE 'leaderEpoch=[0-9-]+, endOffset=[0-9-]+' || true; } | head -n1)
+  # Kafka names it on its "Truncating partition" line (AbstractFetcherThread; the other form
+  # of that line, "due to local high watermark", has no leader's answer), which a predicted
+  # truncation must have: without the line, or with the line but no answer in it (reworded),
+  # the check fails rather than being skipped.
+  local answer truncating
+  truncating=$("$KC" truncation-lines "$follower" "$topic-0" |
+    { grep -F 'Truncating partition' || true; } | { grep -vF 'due to local high watermark' || true; })
+  answer=$(grep -oE 'leaderEpoch=[0-9-]+, endOffset=[0-9-]+' <<<"$truncating" | head -n1 || true)
+  if (( predicted < leo )) && [[ -z $truncating ]]; then
+    fail "$topic: kepoch predicts a truncation, but broker $follower logged no 'Truncating partition' line"
+  fi
+  if [[ -n $truncating && -z $answer ]]; then
+    echo "$truncating"
+    fail "$topic: Kafka's 'Truncating partition' line names no leaderEpoch=N, endOffset=M (reworded?)"
+  fi
   if [[ -n "$answer" ]]; then
     local ours
     ours=$(json "$SNAP/$topic/predict.json" "'leaderEpoch=%d, endOffset=%d' % (d['replicas'][0]['rounds'][0]['leader_epoch'], d['replicas'][0]['rounds'][0]['leader_end_offset'])")
