@@ -3,8 +3,8 @@
 // fixture) to Fetch the way a Kafka leader does: from the batch holding the fetch offset,
 // only below its high watermark, cut at a byte limit wherever that falls (mid-batch).
 #include <fmt/format.h>
-#include "support/source_dir.hpp"
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <functional>
 #include <optional>

@@ -1,6 +1,6 @@
 #include <openssl/ssl.h>
-#include "support/source_dir.hpp"
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <atomic>
 

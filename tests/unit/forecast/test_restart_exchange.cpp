@@ -6,8 +6,8 @@
 // Metadata from a script of views, and the leader answering OffsetForLeaderEpoch from the
 // Kafka-written replica of the divergence fixture (UnifiedLog.endOffsetForEpoch on its cache).
 #include <fmt/format.h>
-#include "support/source_dir.hpp"
 #include <catch2/catch.hpp>
+#include "support/source_dir.hpp"
 
 #include <filesystem>
 #include <optional>

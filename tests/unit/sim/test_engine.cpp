@@ -214,12 +214,13 @@ TEST_CASE("a returning follower truncates where Kafka's rules put it, under each
   //   epoch rule: the follower fetches at offset 300 with last fetched epoch 2; epoch 2 is
   //     not the leader's latest, so it answers DivergingEpoch(epoch 2, end offset 280), the
   //     start of the next epoch (LeaderEpochFileCache.endOffsetFor); the follower truncates to
-  //     min(280, its own end of epoch 2 = 300) = 280 (AbstractFetcherThread.truncateOnFetchResponse).
-  //     The seed records that outcome: "截断到offset 280" (truncated to offset 280).
+  //     min(280, its own end of epoch 2 = 300) = 280
+  //     (AbstractFetcherThread.truncateOnFetchResponse). The seed records that outcome:
+  //     "截断到offset 280" (truncated to offset 280).
   //   hw rule: the pre-0.11 follower truncates to its own high watermark, 260.
   const Scenario s = shipped("follower-epoch-cache.yaml");
-  for (const auto& [rule, to] : {std::pair{Rule::epoch, std::int64_t{280}},
-                                 std::pair{Rule::hw, std::int64_t{260}}}) {
+  for (const auto& [rule, to] :
+       {std::pair{Rule::epoch, std::int64_t{280}}, std::pair{Rule::hw, std::int64_t{260}}}) {
     const SimulationRun run = simulate(s, rule);
     REQUIRE(run.verdict.truncations.size() == 1);
     const Truncation& t = run.verdict.truncations[0];
