@@ -108,22 +108,25 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     const std::int64_t below = std::min(b.last_offset + 1, committed_below) - b.base_offset;
     return static_cast<std::uint64_t>(std::min<std::int64_t>(below, b.records));
   };
-  const std::map<std::int64_t, RecordKind> kinds = removed_kinds(f, follower, cut);
+  // Read (a second walk of the removed range, control batches loaded) only when a removed
+  // batch is not held by the leader.
+  std::optional<std::map<std::int64_t, RecordKind>> kinds;
   const auto kind_of = [&](const BatchRange::Batch& b) {
-    const auto it = kinds.find(b.base_offset);
-    return it == kinds.end() ? RecordKind::data : it->second;
+    if (!kinds) kinds = removed_kinds(f, follower, cut);
+    const auto it = kinds->find(b.base_offset);
+    return it == kinds->end() ? RecordKind::data : it->second;
   };
   std::uint64_t committed_unknown = 0;
   for (const auto& b : removed.batches) {
     const auto records = static_cast<std::uint64_t>(b.records);
-    const RecordKind kind = kind_of(b);
     if (b.last_offset < leader_start) {
       f.below_leader_start_records += records;
       continue;
     }
     if (may_be_held(b) && b.last_offset >= read_until) {
       f.lost_unknown_records += records;
-      if (kind == RecordKind::data) committed_unknown += committed_part(b);
+      if (committed_part(b) > 0 && kind_of(b) == RecordKind::data)
+        committed_unknown += committed_part(b);
       const std::int64_t first = std::max(cut, b.base_offset);
       f.lost_unknown_range =
           std::pair{f.lost_unknown_range ? f.lost_unknown_range->first : first, b.last_offset};
@@ -134,6 +137,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
       if (it != held.end() && it->second.last_offset == b.last_offset && it->second.crc == b.crc)
         continue;  // fetched again
     }
+    const RecordKind kind = kind_of(b);
     if (kind == RecordKind::aborted) {
       f.lost_aborted_records += records;
       continue;
