@@ -61,14 +61,11 @@ Value row_value(const PartitionRestart& r) {
         .set("committed_lost_records", f->lost_counted ? Value(f->committed_lost_records) : Value())
         .set("committed_loss", committed_loss_value(*f))
         .set("lost_unknown_records", f->lost_counted ? Value(f->lost_unknown_records) : Value())
-        .set("lost_aborted_records", f->lost_counted && f->transactions_known
-                                         ? Value(f->lost_aborted_records)
-                                         : Value())
-        .set("lost_control_records", f->lost_counted && f->transactions_known
-                                         ? Value(f->lost_control_records)
-                                         : Value())
-        .set("divergent_records",
-             f->divergent_records ? Value(*f->divergent_records) : Value());
+        .set("lost_aborted_records",
+             f->lost_counted && f->transactions_known ? Value(f->lost_aborted_records) : Value())
+        .set("lost_control_records",
+             f->lost_counted && f->transactions_known ? Value(f->lost_control_records) : Value())
+        .set("divergent_records", f->divergent_records ? Value(*f->divergent_records) : Value());
   } else {
     row.set("truncate_to", Value())
         .set("removed_records", Value())

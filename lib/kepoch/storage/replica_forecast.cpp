@@ -171,8 +171,8 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
 bool may_land_inside_batch(const ReplicaForecast& f, const LeaderAnswers& answers) {
   const TruncationPrediction& p = f.prediction;
   if (p.fetch_from >= leader_end_of(answers) || p.truncated_fully) return false;
-  const bool to_high_watermark = std::any_of(p.rounds.begin(), p.rounds.end(),
-                                             [](const TruncationRound& r) { return r.branch == 'H'; });
+  const bool to_high_watermark = std::any_of(
+      p.rounds.begin(), p.rounds.end(), [](const TruncationRound& r) { return r.branch == 'H'; });
   return to_high_watermark || p.fetch_from == answers.log_start_offset;
 }
 
@@ -207,9 +207,9 @@ void judge_first_append(ReplicaForecast& f, const LeaderAnswers& answers,
   const BatchRange leader_side = leader_batches(leader_start, at + 1);
   const std::int64_t compare_from =
       std::max(follower.loaded.log_start_offset,
-               leader_side.batches.empty() ? leader_start
-                                           : std::min(leader_start,
-                                                      leader_side.batches.front().base_offset));
+               leader_side.batches.empty()
+                   ? leader_start
+                   : std::min(leader_start, leader_side.batches.front().base_offset));
   f.divergent_compared_from = compare_from;
   const BatchRange kept = batches_from(follower, compare_from, at);
   const std::int64_t read_until =
@@ -226,10 +226,11 @@ void judge_first_append(ReplicaForecast& f, const LeaderAnswers& answers,
       continue;
     if (it == held.end() && b.last_offset >= read_until) known = false;
     divergent += static_cast<std::uint64_t>(b.records);
-    f.divergent_range = std::pair{f.divergent_range ? f.divergent_range->first : b.base_offset,
-                                  b.last_offset};
+    f.divergent_range =
+        std::pair{f.divergent_range ? f.divergent_range->first : b.base_offset, b.last_offset};
   }
-  if (known) f.divergent_records = divergent;
+  if (known)
+    f.divergent_records = divergent;
   else
     f.unanswered.push_back(fmt::format(
         "which records the follower keeps below offset {} differ from the leader's: {} every "

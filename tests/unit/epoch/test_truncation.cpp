@@ -119,8 +119,8 @@ TEST_CASE("without epochs, the fetch at the high watermark can still be out of r
     CHECK(p.fetch_from == 7);
   }
   SECTION("the HW inside the leader's range: fetch from it") {
-    const auto p = predict_truncation(log_of({0, 0, 0, 0, 0, 0, 0}), follower,
-                                      TruncationMode::fetch);
+    const auto p =
+        predict_truncation(log_of({0, 0, 0, 0, 0, 0, 0}), follower, TruncationMode::fetch);
     CHECK(branches(p) == "H");
     CHECK(p.fetch_from == 5);
   }

@@ -34,14 +34,16 @@ TransactionBatch marker(std::int64_t base, std::int64_t pid,
 
 TEST_CASE("EndTransactionMarker: ABORT aborts, COMMIT commits, per producer id",
           "[storage][consumer_view]") {
-  const std::vector<TransactionBatch> log{
-      data(0, 1), data(1, 2), data(2, 1), data(3, -1, false),
-      marker(4, 1, ControlRecordType::abort), marker(5, 2, ControlRecordType::commit),
-      data(6, 1)};
+  const std::vector<TransactionBatch> log{data(0, 1),
+                                          data(1, 2),
+                                          data(2, 1),
+                                          data(3, -1, false),
+                                          marker(4, 1, ControlRecordType::abort),
+                                          marker(5, 2, ControlRecordType::commit),
+                                          data(6, 1)};
   const auto kinds = consumer_kinds(log);
-  CHECK(kinds == std::vector<RecordKind>{RecordKind::aborted, RecordKind::data,
-                                         RecordKind::aborted, RecordKind::data,
-                                         RecordKind::control, RecordKind::control,
+  CHECK(kinds == std::vector<RecordKind>{RecordKind::aborted, RecordKind::data, RecordKind::aborted,
+                                         RecordKind::data, RecordKind::control, RecordKind::control,
                                          RecordKind::data});  // 6: open, may still commit
 }
 

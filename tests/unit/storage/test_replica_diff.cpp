@@ -85,7 +85,7 @@ TEST_CASE("cleaned_until: records dropped from a batch, or batches removed whole
   CHECK(cleaned_until(r, 0) == 5);  // 0-4 hold 2 records
   r.batches = {{0, 0, 1, 1}, {3, 3, 1, 2}, {4, 4, 1, 3}};
   CHECK(cleaned_until(r, 0) == 4);  // 1-2 removed
-  r.batches_complete = false;  // a snapshot's windows: a gap is no evidence
+  r.batches_complete = false;       // a snapshot's windows: a gap is no evidence
   CHECK(cleaned_until(r, 0) == 0);
 }
 
