@@ -35,7 +35,9 @@ copy_topics() {
   pid="$("$KC" pid "$1" 2>/dev/null || true)"
   [[ -n "$pid" ]] && kill -STOP "$pid"
   for t in "${TOPICS[@]}"; do cp -a "$src/$t-0" "$2/"; done
-  for f in "${ROOT_FILES[@]}"; do [[ -f "$src/$f" ]] && cp -a "$src/$f" "$2/"; done
+  # The clean-shutdown marker too: without it the copy would be recovered, rebuilding the
+  # epochs broker 1 lost with its leader-epoch-checkpoint.
+  for f in "${ROOT_FILES[@]}" .kafka_cleanshutdown; do [[ -f "$src/$f" ]] && cp -a "$src/$f" "$2/"; done
   [[ -n "$pid" ]] && kill -CONT "$pid"
   return 0
 }
