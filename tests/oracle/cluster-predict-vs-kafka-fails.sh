@@ -44,7 +44,8 @@ copy_topics() {
 
 for t in "${TOPICS[@]}"; do
   "$KC" create-topic "$t" --assignment 1:2 >/dev/null
-  "$KC" produce "$t" 5 --acks all --prefix a >/dev/null
+  "$KC" wait-leader "$t" 0 1 60 >/dev/null
+  "$KC" produce "$t" 5 --acks all --prefix a --timeout-ms 60000 >/dev/null
 done
 for t in "${TOPICS[@]}"; do "$KC" wait-isr "$t" 0 "1,2" 60 >/dev/null; done
 
