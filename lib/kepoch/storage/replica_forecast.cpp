@@ -237,9 +237,8 @@ void judge_first_append(ReplicaForecast& f, const LeaderAnswers& answers,
         "batch from offset {}",
         at, leader_source, compare_from));
   f.action = fmt::format(
-      "the follower fails on its first fetch and keeps records the leader does not hold: stop "
-      "its broker, delete {} (the broker fetches the partition again from the leader), then "
-      "start it; or move the replica to another broker (kafka-reassign-partitions)",
+      "stop its broker, delete {} (the broker fetches the partition again from the leader), "
+      "then start it; or move the replica to another broker (kafka-reassign-partitions)",
       follower.dir.string());
 }
 
