@@ -60,9 +60,12 @@ void register_cluster_predict(CLI::App* group, Globals& globals) {
       "it: stray (the cluster deleted or moved the partition: Kafka deletes the replica),\n"
       "follows (truncates against the live leader, which kepoch asks with\n"
       "OffsetForLeaderEpoch, the lookup a follower's fetch runs), leads (no live leader and\n"
-      "the controller elects this broker when it returns), leaderless, or unanswered.\n"
-      "Exit status: 0 no committed record would be lost, 1 some would or kepoch cannot rule it\n"
-      "out (records it could not read at the leader, a leader it could not ask), 2 usage,\n"
+      "the controller elects this broker when it returns), fails (truncates, then its first\n"
+      "fetch throws UnexpectedAppendOffsetException and Kafka marks the partition failed),\n"
+      "leaderless, or unanswered.\n"
+      "Exit status: 0 no committed record would be lost, 1 some would, a replica fails, or\n"
+      "kepoch cannot rule these out (records it could not read at the leader, a leader it\n"
+      "could not ask), 2 usage,\n"
       "3 the log dir or a settings file cannot be read, 4 the cluster cannot be reached or\n"
       "refused us.");
   cmd->callback([&globals] { globals.exit_code = run(c, t, o, globals); });

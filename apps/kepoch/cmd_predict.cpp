@@ -161,7 +161,8 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
     report::ReplicaForecasts rf{&f, {}};
     for (auto mode : modes_for(o.mode))
       rf.forecasts.push_back(forecast_replica(leader, f, mode));
-    committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible();
+    committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
+                     rf.forecasts.front().fails_possible();
     forecasts.push_back(std::move(rf));
   }
   return report::predict_value(leader, forecasts, o.mode);
@@ -256,8 +257,10 @@ void register_predict(CLI::App& app, Globals& globals) {
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
       "lost, 1 committed records would be lost or kepoch cannot rule it out (a snapshot that\n"
-      "did not keep the batches needed), or, with --elect, no replica can lead; 2 usage,\n"
-      "3 unreadable input.\n"
+      "did not keep the batches needed), a follower fails after truncating (outcome fails:\n"
+      "UnexpectedAppendOffsetException, partition marked failed), or, with --elect, no\n"
+      "replica can lead; 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
+      "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"
       "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");

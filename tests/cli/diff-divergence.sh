@@ -39,6 +39,24 @@ for n in 1 2 3; do
     { cat "$SCRATCH/out"; fail "broker $n: no timeline |$epochs| offsets 0..$leo"; }
 done
 
+# An empty epoch cache (broker 1's leader-epoch-checkpoint gone) is no fork at offset 0: the
+# epochs are not compared (a note says why), the batches are, and they still fork at 5 before
+# the restart and agree after it.
+for side in before after; do
+  mkdir -p "$SCRATCH/noepochs-$side"
+  cp -a "$DATA/divergence/$side/broker-1/d-0" "$SCRATCH/noepochs-$side/"
+  rm "$SCRATCH/noepochs-$side/d-0/leader-epoch-checkpoint"
+  # After a clean shutdown: no recovery, which would rebuild the epochs from the batches.
+  touch "$SCRATCH/noepochs-$side/.kafka_cleanshutdown"
+done
+expect_exit 1 "$KEPOCH" diff -o json "$SCRATCH/noepochs-before/d-0" "$B/broker-2/d-0"
+[[ $(json "$SCRATCH/out" "($c['fork_offset_by_epochs'], $c['fork_offset_by_batches'], $c['only_here'])") == "(None, 5, {'first': 5, 'last': 7})" ]] ||
+  fail "no epochs, before: $(json "$SCRATCH/out" "$c")"
+[[ $(json "$SCRATCH/out" "any('no leader epochs' in n for n in $c['notes'])") == True ]] || fail "no note on the empty cache"
+expect_exit 0 "$KEPOCH" diff -o json "$SCRATCH/noepochs-after/d-0" "$A/broker-2/d-0"
+[[ $(json "$SCRATCH/out" "($c['identical'], $c['only_here'], $c['only_there'])") == "(True, None, None)" ]] ||
+  fail "no epochs, after: $(json "$SCRATCH/out" "$c")"
+
 expect_exit 2 "$KEPOCH" diff "$B/broker-1/d-0" "$DATA/leader-changes/broker-1/lc-0"
 expect_in "$SCRATCH/err" "replicas of one partition"
 expect_exit 2 "$KEPOCH" diff "$B/broker-1/d-0"

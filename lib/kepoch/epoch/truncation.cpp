@@ -59,8 +59,14 @@ void fetch_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
     r.truncate_to = f.high_watermark;
     truncate_to(f, f.high_watermark);
     p.rounds.push_back(r);
-    p.fetch_from = f.high_watermark;
+    p.fetch_from = f.log_end_offset;
     p.note = "the follower knows no leader epoch: truncate to its high watermark";
+    // Its fetch carries no last fetched epoch, so the leader checks only the range
+    // (Partition.fetchRecords -> LocalLog.read): past its log end or below its log start,
+    // OFFSET_OUT_OF_RANGE and fetchOffsetAndTruncate.
+    if ((leader.log_end_offset >= 0 && f.log_end_offset > leader.log_end_offset) ||
+        f.log_end_offset < leader.log_start_offset)
+      out_of_range(leader, f, p);
     return;
   }
   for (;;) {

@@ -91,7 +91,9 @@ Value diff_value(const std::vector<PartitionReplica>& replicas, std::size_t refe
                    .set("differing_batches", std::move(batches))
                    .set("only_here", range_value(c.only_here))
                    .set("only_there", range_value(c.only_there))
-                   .set("unanswered", strings_value(c.unanswered)));
+                   .set("unanswered", strings_value(c.unanswered))
+                   .set("batches_compared_from", c.batches_compared_from)
+                   .set("notes", strings_value(c.notes)));
   }
   const auto& ref = replicas[reference];
   return Value::object()

@@ -40,11 +40,45 @@ Value range_value(const std::optional<std::pair<std::int64_t, std::int64_t>>& ra
   return range ? Value::object().set("first", range->first).set("last", range->second) : Value();
 }
 
+std::string_view first_append_name(FollowerAppend a) {
+  switch (a) {
+    case FollowerAppend::appends:
+      return "appends";
+    case FollowerAppend::restarts_log:
+      return "restarts_log";
+    case FollowerAppend::fails:
+      return "fails";
+  }
+  return "appends";
+}
+
+// UnexpectedAppendOffsetException and what stays behind.
+Value failure_value(const ReplicaForecast& f) {
+  if (!f.fails()) return Value();
+  const std::int64_t at = f.prediction.fetch_from;
+  return Value::object()
+      .set("reason", fmt::format("UnexpectedAppendOffsetException, partition marked failed: the "
+                                 "leader's batch at fetch offset {} begins at {}, below the "
+                                 "follower's log end; the fetcher drops the partition "
+                                 "(FailedPartitions), which stays out of the ISR",
+                                 at, f.leader_batch->first))
+      .set("fetch_offset", at)
+      .set("leader_batch", range_value(f.leader_batch))
+      .set("divergent_records", f.divergent_records ? Value(*f.divergent_records) : Value())
+      .set("divergent_range", range_value(f.divergent_range))
+      .set("compared_from", f.divergent_compared_from)
+      .set("action", f.action);
+}
+
 Value forecast_fields(const ReplicaForecast& f) {
   Value rounds = Value::array();
   for (const auto& r : f.prediction.rounds)
     rounds.push(round_value(r));
+  const bool tx = f.lost_counted && f.transactions_known;
   return Value::object()
+      .set("outcome", outcome_value(f))
+      .set("first_fetch", f.first_append_known ? Value(first_append_name(f.first_append)) : Value())
+      .set("failure", failure_value(f))
       .set("truncate_to", f.prediction.truncate_to)
       .set("fetch_from", f.prediction.fetch_from)
       .set("truncated_fully", f.prediction.truncated_fully)
@@ -57,6 +91,8 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("first_lost_offset", f.first_lost_offset ? Value(*f.first_lost_offset) : Value())
       .set("lost_unknown_records", f.lost_counted ? Value(f.lost_unknown_records) : Value())
       .set("lost_unknown_range", range_value(f.lost_unknown_range))
+      .set("lost_aborted_records", tx ? Value(f.lost_aborted_records) : Value())
+      .set("lost_control_records", tx ? Value(f.lost_control_records) : Value())
       .set("below_leader_start_records",
            f.lost_counted ? Value(f.below_leader_start_records) : Value())
       .set("unanswered", strings_value(f.unanswered))
@@ -67,6 +103,12 @@ Value forecast_fields(const ReplicaForecast& f) {
 }
 
 }  // namespace
+
+Value outcome_value(const ReplicaForecast& f) {
+  if (f.fails()) return Value("fails");
+  if (!f.first_append_known) return Value();
+  return Value("follows");
+}
 
 Value committed_loss_value(const ReplicaForecast& f) {
   if (f.committed_loss()) return Value(true);

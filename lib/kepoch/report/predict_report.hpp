@@ -2,16 +2,29 @@
 // The report shape of `predict`:
 //   {"topic", "partition", "mode",
 //    "leader": {"dir", "log_end_offset", "high_watermark", "log_start_offset", "epochs"},
-//    "replicas": [{"dir", "log_end_offset", "high_watermark", "epochs", "truncate_to",
+//    "replicas": [{"dir", "log_end_offset", "high_watermark", "epochs", "outcome",
+//      "first_fetch", "failure", "truncate_to",
 //      "fetch_from", "truncated_fully", "removed_records", "removed_bytes", "removed_range",
 //      "lost_records", "committed_lost_records", "committed_loss", "first_lost_offset",
-//      "lost_unknown_records", "lost_unknown_range", "below_leader_start_records",
+//      "lost_unknown_records", "lost_unknown_range", "lost_aborted_records",
+//      "lost_control_records", "below_leader_start_records",
 //      "log_end_offset_after", "epochs_after", "note", "unanswered", "rounds": [{"step",
 //      "request_epoch", "leader_epoch", "leader_end_offset", "follower_epoch",
 //      "follower_end_offset", "branch", "truncate_to", "completed"}],
 //      "modes"?: {"fetch": {...}, "ofle": {...}, "hw": {...}}}],
 //    "assumptions": [...]}
-// lost_records and committed_lost_records count the removed records known lost;
+// outcome is "follows", or "fails" when the follower's first fetch after the truncation
+// lands inside one of the leader's batches and its log is not empty: Kafka's follower append
+// throws UnexpectedAppendOffsetException and the partition is marked failed (null: that
+// batch could not be read). first_fetch: "appends", "restarts_log" (an empty log starts over
+// at the batch's base offset), "fails", or null. failure (when it fails): {"reason",
+// "fetch_offset", "leader_batch": {"first", "last"}, "divergent_records" (kept records the
+// leader does not hold the same, compared from "compared_from"; null when not all read),
+// "divergent_range", "compared_from", "action"}.
+// lost_records and committed_lost_records count the removed records known lost that a
+// consumer reads as data (non-transactional, committed or open transactions);
+// lost_aborted_records and lost_control_records the lost records of aborted transactions
+// and the lost transaction markers (null from a snapshot, which keeps no batch attributes);
 // lost_unknown_records (and its range) those whose batches at the leader were not read
 // (live: past the leader's high watermark); below_leader_start_records those below the
 // leader's log start (deleted there already; not lost by the truncation). committed_loss is
@@ -42,6 +55,9 @@ Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaFor
 // (`cluster predict`): one entry of "replicas", the assumptions a replica's loading makes,
 // and the section around them.
 Value replica_forecast_value(const ReplicaForecasts& rf);
+// "fails" (the follower's first append throws UnexpectedAppendOffsetException), "follows",
+// or null when the leader's batch at the fetch offset could not be read.
+Value outcome_value(const ReplicaForecast& f);
 // committed_loss's value: true, false, or null when it cannot be ruled out.
 Value committed_loss_value(const ReplicaForecast& f);
 void add_replica_assumptions(Value& assumptions, const PartitionReplica& replica);

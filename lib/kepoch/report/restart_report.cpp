@@ -17,13 +17,37 @@ std::string name_of(const PartitionRestart& r) {
   return fmt::format("{}-{}", r.replica.topic, r.replica.partition);
 }
 
+// A follower whose first fetch after the truncation fails (UnexpectedAppendOffsetException,
+// FailedPartitions) is reported as "fails", not "follows": it never follows.
+bool fails(const PartitionRestart& r) {
+  return r.outcome == RestartOutcome::follows && r.forecast && r.forecast->fails();
+}
+
+std::string_view outcome_of(const PartitionRestart& r) {
+  return fails(r) ? "fails" : outcome_name(r.outcome);
+}
+
+std::string reason_of(const PartitionRestart& r) {
+  if (!fails(r)) return r.reason;
+  const ReplicaForecast& f = *r.forecast;
+  return fmt::format(
+      "follows leader broker {} at epoch {}, truncates to {}, then fails: "
+      "UnexpectedAppendOffsetException, partition marked failed (the leader's batch {}-{} holds "
+      "the fetch offset {} but begins below it); it stays out of the ISR keeping {} record(s) "
+      "the leader does not hold. Action: {}",
+      r.live->leader, r.live->leader_epoch, f.prediction.truncate_to, f.leader_batch->first,
+      f.leader_batch->second, f.prediction.fetch_from,
+      f.divergent_records ? fmt::format("{}", *f.divergent_records) : std::string("unknown"),
+      f.action);
+}
+
 Value row_value(const PartitionRestart& r) {
   const ReplicaForecast* f = r.forecast ? &*r.forecast : nullptr;
   const bool follows = r.outcome == RestartOutcome::follows && r.live;
   Value row = Value::object()
                   .set("topic", r.replica.topic)
                   .set("partition", r.replica.partition)
-                  .set("outcome", outcome_name(r.outcome))
+                  .set("outcome", outcome_of(r))
                   .set("leader", r.live && r.live->has_leader() ? Value(r.live->leader) : Value())
                   .set("leader_epoch", r.live ? Value(r.live->leader_epoch) : Value())
                   .set("isr", r.live ? ids_value(r.live->isr) : Value())
@@ -36,16 +60,24 @@ Value row_value(const PartitionRestart& r) {
         .set("lost_records", f->lost_counted ? Value(f->lost_records) : Value())
         .set("committed_lost_records", f->lost_counted ? Value(f->committed_lost_records) : Value())
         .set("committed_loss", committed_loss_value(*f))
-        .set("lost_unknown_records", f->lost_counted ? Value(f->lost_unknown_records) : Value());
+        .set("lost_unknown_records", f->lost_counted ? Value(f->lost_unknown_records) : Value())
+        .set("lost_aborted_records",
+             f->lost_counted && f->transactions_known ? Value(f->lost_aborted_records) : Value())
+        .set("lost_control_records",
+             f->lost_counted && f->transactions_known ? Value(f->lost_control_records) : Value())
+        .set("divergent_records", f->divergent_records ? Value(*f->divergent_records) : Value());
   } else {
     row.set("truncate_to", Value())
         .set("removed_records", Value())
         .set("lost_records", Value())
         .set("committed_lost_records", Value())
         .set("committed_loss", Value())
-        .set("lost_unknown_records", Value());
+        .set("lost_unknown_records", Value())
+        .set("lost_aborted_records", Value())
+        .set("lost_control_records", Value())
+        .set("divergent_records", Value());
   }
-  return row.set("reason", r.reason);
+  return row.set("reason", reason_of(r));
 }
 
 Value leader_value(const PartitionRestart& r) {
@@ -82,10 +114,14 @@ Value forecast_section(const PartitionRestart& r) {
 Value summary_value(const forecast::RestartForecast& f) {
   std::map<RestartOutcome, int> outcomes;
   int truncates = 0, loss_partitions = 0, loss_unknown_partitions = 0, lost_unknown = 0;
-  std::uint64_t removed = 0, lost = 0, committed = 0, unknown = 0;
+  int failing = 0;
+  std::uint64_t removed = 0, lost = 0, committed = 0, unknown = 0, aborted = 0, control = 0;
   Value at_risk = Value::array();
   for (const auto& r : f.partitions) {
-    ++outcomes[r.outcome];
+    if (fails(r))
+      ++failing;
+    else
+      ++outcomes[r.outcome];
     if (!r.forecast) continue;
     const ReplicaForecast& x = *r.forecast;
     if (x.prediction.truncate_to < r.replica.loaded.log_end_offset || x.prediction.truncated_fully)
@@ -96,13 +132,15 @@ Value summary_value(const forecast::RestartForecast& f) {
       lost += x.lost_records;
       committed += x.committed_lost_records;
       unknown += x.lost_unknown_records;
+      aborted += x.lost_aborted_records;
+      control += x.lost_control_records;
     }
     if (!x.lost_known) ++lost_unknown;
     if (x.committed_loss())
       ++loss_partitions;
     else if (x.committed_loss_possible())
       ++loss_unknown_partitions;
-    if (x.committed_loss_possible()) at_risk.push(name_of(r));
+    if (x.committed_loss_possible() || x.fails_possible()) at_risk.push(name_of(r));
   }
   return Value::object()
       .set("partitions", static_cast<std::int64_t>(f.partitions.size()))
@@ -113,6 +151,9 @@ Value summary_value(const forecast::RestartForecast& f) {
       .set("committed_lost_records", committed)
       .set("lost_unknown_records", unknown)
       .set("lost_unknown_partitions", lost_unknown)
+      .set("lost_aborted_records", aborted)
+      .set("lost_control_records", control)
+      .set("fails", failing)
       .set("committed_loss_partitions", loss_partitions)
       .set("committed_loss_unknown_partitions", loss_unknown_partitions)
       .set("leads", outcomes[RestartOutcome::leads])
@@ -170,7 +211,8 @@ bool committed_loss(const forecast::RestartForecast& f) {
 
 bool committed_loss_possible(const forecast::RestartForecast& f) {
   for (const auto& r : f.partitions) {
-    if (r.forecast && r.forecast->committed_loss_possible()) return true;
+    if (r.forecast && (r.forecast->committed_loss_possible() || r.forecast->fails_possible()))
+      return true;
     // Not predicted (the leader could not be asked, or is not leading yet): whatever the
     // replica holds may be truncated, and nothing rules a committed loss out.
     if (r.outcome == RestartOutcome::unanswered &&

@@ -12,7 +12,20 @@ namespace {
 
 constexpr std::size_t kMaxDifferingBatches = 100;
 
-std::optional<std::int64_t> epoch_fork(const PartitionReplica& a, const PartitionReplica& b) {
+std::optional<std::int64_t> epoch_fork(const PartitionReplica& a, const PartitionReplica& b,
+                                       std::vector<std::string>& notes) {
+  // A replica without epochs (no leader-epoch-checkpoint, or an empty one, after a clean
+  // shutdown) has nothing to compare: not a fork at its log start.
+  bool empty = false;
+  for (const auto* r : {&a, &b}) {
+    if (!r->loaded.cache.empty()) continue;
+    empty = true;
+    notes.push_back(fmt::format(
+        "{} has no leader epochs (its leader-epoch-checkpoint is missing or empty): the epoch "
+        "histories are not compared, the fork is the batches'",
+        r->dir.string()));
+  }
+  if (empty) return std::nullopt;
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   // Epochs change only at entry start offsets: compare there (and at the common start).
@@ -22,7 +35,9 @@ std::optional<std::int64_t> epoch_fork(const PartitionReplica& a, const Partitio
       if (e.start_offset > start && e.start_offset < end) points.insert(e.start_offset);
   for (std::int64_t o : points) {
     if (o >= end) break;
-    if (a.loaded.cache.epoch_for_offset(o) != b.loaded.cache.epoch_for_offset(o)) return o;
+    const auto ea = a.loaded.cache.epoch_for_offset(o), eb = b.loaded.cache.epoch_for_offset(o);
+    // An offset below a cache's first entry has no epoch there: not comparable.
+    if (ea && eb && *ea != *eb) return o;
   }
   return std::nullopt;
 }
@@ -133,7 +148,27 @@ void compare_kept_batches(const StoredBatches& mine, const StoredBatches& theirs
   }
 }
 
+// The batches of `range` from `from` on.
+BatchRange batches_above(const BatchRange& range, std::int64_t from) {
+  BatchRange out = range;
+  out.batches.clear();
+  for (const auto& b : range.batches)
+    if (b.base_offset >= from) out.batches.push_back(b);
+  return out;
+}
+
 }  // namespace
+
+std::int64_t cleaned_until(const BatchRange& range, std::int64_t start) {
+  std::int64_t until = start, expected = start;
+  for (const auto& b : range.batches) {
+    const bool gap = range.batches_complete && b.base_offset > expected;
+    const bool dropped = b.records != b.last_offset - b.base_offset + 1;
+    if (gap || dropped) until = b.last_offset + 1;
+    expected = b.last_offset + 1;
+  }
+  return until;
+}
 
 std::size_t pick_reference(const std::vector<PartitionReplica>& replicas) {
   std::size_t best = 0;
@@ -153,16 +188,29 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   ReplicaComparison c;
   c.replica = replica;
   c.reference = reference;
-  c.fork_by_epochs = epoch_fork(a, b);
+  c.fork_by_epochs = epoch_fork(a, b, c.notes);
 
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
   const BatchRange mine = batches_from(a, start, end);
   const BatchRange theirs = batches_from(b, start, end);
+  // Below a batch the cleaner rewrote, the replicas' cleaners ran at their own times: the
+  // same records in other batches, or fewer of them, are no divergence. Compare above.
+  const std::int64_t cleaned = std::max(cleaned_until(mine, start), cleaned_until(theirs, start));
+  c.batches_compared_from = std::max(start, std::min(cleaned, end));
+  if (cleaned > start) {
+    c.notes.push_back(fmt::format(
+        "batches below offset {} are not compared: the log cleaner rewrote {}'s there (records "
+        "or whole batches missing: a compacted log), and each replica's cleaner runs on its own",
+        c.batches_compared_from,
+        cleaned_until(mine, start) >= cleaned_until(theirs, start) ? a.dir.string()
+                                                                   : b.dir.string()));
+  }
   if (mine.batches_complete && theirs.batches_complete)
-    compare_all_batches(mine, theirs, c);
+    compare_all_batches(batches_above(mine, c.batches_compared_from),
+                        batches_above(theirs, c.batches_compared_from), c);
   else
-    compare_kept_batches(kept_or_all(a), kept_or_all(b), start, end, c);
+    compare_kept_batches(kept_or_all(a), kept_or_all(b), c.batches_compared_from, end, c);
   // Offsets one replica holds beyond the other's log end (or after the fork).
   const std::int64_t fork =
       std::min(c.fork_by_batches.value_or(end), c.fork_by_epochs.value_or(end));

@@ -40,10 +40,24 @@ struct ReplicaComparison {
   // only windows of its batches, and batches between them cannot be compared. Empty for
   // replica dirs.
   std::vector<std::string> unanswered;
+  // Comparisons left out because they mean nothing, and why, in sentences: an empty epoch
+  // cache (no epochs to compare), batches the log cleaner rewrote (a compacted log: another
+  // CRC there is no divergence).
+  std::vector<std::string> notes;
+  // Batches are compared from this offset on (above every batch the cleaner rewrote).
+  std::int64_t batches_compared_from = 0;
   bool identical() const {
     return !fork_by_epochs && !fork_by_batches && !only_here && !only_there && unanswered.empty();
   }
 };
+
+// Where the log cleaner has rewritten a replica's batches, as far as they show it: the
+// offset after the last batch of `range` (from `start`) that lost records (fewer records
+// than its offsets span: LogCleaner's MemoryRecords.filterTo keeps a batch's base and last
+// offset, and an emptied batch kept for its producer's state, with fewer records) or that
+// follows a gap (a batch, or the offsets before the first, removed whole). Gaps count only
+// when `range` lists every batch. `start` when nothing shows.
+std::int64_t cleaned_until(const BatchRange& range, std::int64_t start);
 
 // The reference is the replica with the highest latest epoch (ties: the longest log): the
 // one most likely to lead. Each other replica is compared with it.

@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 
+#include "kepoch/storage/consumer_view.hpp"
+
 namespace kepoch {
 
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
@@ -18,27 +20,41 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
                           mode);
 }
 
-ReplicaForecast forecast_replica(const LeaderAnswers& answers,
-                                 const LeaderBatchLookup& leader_batches,
-                                 std::string_view leader_source, const PartitionReplica& follower,
-                                 TruncationMode mode) {
-  ReplicaForecast f;
-  f.mode = mode;
-  f.prediction = predict_truncation(answers, follower.loaded, mode);
-  if (f.prediction.unanswered_epoch) {
-    // The exchange stopped before its end: where the follower truncates is not known, so
-    // nothing it holds below its high watermark is safe.
-    f.removed_known = f.lost_counted = f.lost_known = false;
-    f.committed_loss_unknown = follower.loaded.high_watermark > follower.loaded.log_start_offset;
-    f.unanswered.push_back(f.prediction.note);
-    return f;
+namespace {
+
+// The leader's end: at or past its log end offset (the next offset it assigns; the end
+// offset of its own epoch, UnifiedLog.endOffsetForEpoch) it holds no record. An undefined
+// answer (-1: a leader whose cache has no epoch) says nothing about its end.
+std::int64_t leader_end_of(const LeaderAnswers& answers) {
+  return answers.log_end_offset >= 0 ? answers.log_end_offset
+                                     : std::numeric_limits<std::int64_t>::max();
+}
+
+// Each removed batch's kind as a consumer reads it, by base offset (all data when unknown).
+std::map<std::int64_t, RecordKind> removed_kinds(ReplicaForecast& f,
+                                                 const PartitionReplica& follower,
+                                                 std::int64_t cut) {
+  std::map<std::int64_t, RecordKind> out;
+  const auto batches = transaction_batches_from(follower, cut);
+  if (!batches) {
+    f.transactions_known = false;
+    return out;
   }
+  const std::vector<RecordKind> kinds = consumer_kinds(*batches);
+  for (std::size_t i = 0; i < batches->size(); ++i)
+    out.emplace((*batches)[i].base_offset, kinds[i]);
+  return out;
+}
+
+void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
+                   const LeaderBatchLookup& leader_batches, std::string_view leader_source,
+                   const PartitionReplica& follower) {
   // UnifiedLog.truncateFullyAndStartAt deletes every segment: the whole log goes, although
   // the new log end (the leader's log start) lies past the old one.
   const std::int64_t cut = f.prediction.truncated_fully
                                ? std::min(follower.loaded.log_start_offset, follower.log_end_offset)
                                : f.prediction.truncate_to;
-  if (cut >= follower.log_end_offset) return f;
+  if (cut >= follower.log_end_offset) return;
 
   const BatchRange removed = batches_from(follower, cut);
   f.removed_records = removed.records;
@@ -63,17 +79,12 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
         fmt::format("which removed records are lost: the snapshot of {} did not keep every "
                     "batch from offset {} to {}",
                     follower.dir.string(), cut, follower.log_end_offset));
-    return f;
+    return;
   }
 
-  // Where the leader can hold a removed batch: from its log start to its log end. At or past
-  // its log end offset (the next offset it assigns; the end offset of its own epoch,
-  // UnifiedLog.endOffsetForEpoch) the leader holds no record, so a removed batch reaching
-  // there is lost without asking. An undefined answer (-1: a leader whose cache has no
-  // epoch) says nothing about its end.
-  const std::int64_t leader_end = answers.log_end_offset >= 0
-                                      ? answers.log_end_offset
-                                      : std::numeric_limits<std::int64_t>::max();
+  // Where the leader can hold a removed batch: from its log start to its log end; a removed
+  // batch reaching its log end is lost without asking.
+  const std::int64_t leader_end = leader_end_of(answers);
   const std::int64_t leader_start = answers.log_start_offset;
   const auto may_be_held = [&](const BatchRange::Batch& b) {
     return b.last_offset < leader_end && b.last_offset >= leader_start;
@@ -97,6 +108,14 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     const std::int64_t below = std::min(b.last_offset + 1, committed_below) - b.base_offset;
     return static_cast<std::uint64_t>(std::min<std::int64_t>(below, b.records));
   };
+  // Read (a second walk of the removed range, control batches loaded) only when a removed
+  // batch is not held by the leader.
+  std::optional<std::map<std::int64_t, RecordKind>> kinds;
+  const auto kind_of = [&](const BatchRange::Batch& b) {
+    if (!kinds) kinds = removed_kinds(f, follower, cut);
+    const auto it = kinds->find(b.base_offset);
+    return it == kinds->end() ? RecordKind::data : it->second;
+  };
   std::uint64_t committed_unknown = 0;
   for (const auto& b : removed.batches) {
     const auto records = static_cast<std::uint64_t>(b.records);
@@ -106,7 +125,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     }
     if (may_be_held(b) && b.last_offset >= read_until) {
       f.lost_unknown_records += records;
-      committed_unknown += committed_part(b);
+      if (committed_part(b) > 0 && kind_of(b) == RecordKind::data)
+        committed_unknown += committed_part(b);
       const std::int64_t first = std::max(cut, b.base_offset);
       f.lost_unknown_range =
           std::pair{f.lost_unknown_range ? f.lost_unknown_range->first : first, b.last_offset};
@@ -116,6 +136,15 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
       const auto it = held.find(b.base_offset);
       if (it != held.end() && it->second.last_offset == b.last_offset && it->second.crc == b.crc)
         continue;  // fetched again
+    }
+    const RecordKind kind = kind_of(b);
+    if (kind == RecordKind::aborted) {
+      f.lost_aborted_records += records;
+      continue;
+    }
+    if (kind == RecordKind::control) {
+      f.lost_control_records += records;
+      continue;
     }
     f.lost_records += records;
     if (!f.first_lost_offset) f.first_lost_offset = std::max(cut, b.base_offset);
@@ -130,6 +159,111 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
         f.lost_unknown_range->first, f.lost_unknown_range->second, f.lost_unknown_records,
         committed_unknown, leader_source, read_until, until));
   }
+}
+
+// Whether the fetch offset can lie inside one of the leader's batches. The leader's batches
+// begin at the offsets its epochs start at, and a follower's log end after a truncation to
+// the leader's answer, or without one, sits where a batch of the leader's ends, except in
+// two cases: a truncation to the follower's own high watermark (no epoch to ask with; a
+// leader elected since may hold that offset inside a longer batch), and the leader's log
+// start offset (DeleteRecords moves it, and the first entry of its epoch cache, to any
+// offset). Only then is the leader's batch read (one consumer Fetch, live).
+bool may_land_inside_batch(const ReplicaForecast& f, const LeaderAnswers& answers) {
+  const TruncationPrediction& p = f.prediction;
+  if (p.fetch_from >= leader_end_of(answers) || p.truncated_fully) return false;
+  const bool to_high_watermark = std::any_of(
+      p.rounds.begin(), p.rounds.end(), [](const TruncationRound& r) { return r.branch == 'H'; });
+  return to_high_watermark || p.fetch_from == answers.log_start_offset;
+}
+
+void judge_first_append(ReplicaForecast& f, const LeaderAnswers& answers,
+                        const LeaderBatchLookup& leader_batches, std::string_view leader_source,
+                        const PartitionReplica& follower) {
+  const TruncationPrediction& p = f.prediction;
+  if (!may_land_inside_batch(f, answers)) return;
+  const std::int64_t at = p.fetch_from;
+  const BatchRange holding = leader_batches(at, at + 1);
+  const BatchRange::Batch* batch = nullptr;
+  for (const auto& b : holding.batches)
+    if (b.base_offset <= at && b.last_offset >= at) batch = &b;
+  if (!batch && !holding.batches_complete) {
+    f.first_append_known = false;
+    f.unanswered.push_back(fmt::format(
+        "whether the follower's first fetch at offset {} appends: {} the leader's batch "
+        "holding it",
+        at, leader_source));
+    return;
+  }
+  if (!batch) return;  // no batch holds it (a compacted gap): the next one starts above
+  f.leader_batch = std::pair{batch->base_offset, batch->last_offset};
+  f.first_append = first_append(p.after, batch->base_offset, batch->last_offset);
+  if (!f.fails()) return;
+
+  // What stays: the follower's batches below the fetch offset (LogSegment.truncateTo cut
+  // the batch holding the truncation offset whole), against the leader's from its first
+  // batch (the one holding its log start; below it the leader deleted its records).
+  const std::int64_t leader_start = answers.log_start_offset;
+  // (up to the batch holding the fetch offset: when that is the log start, it is the first)
+  const BatchRange leader_side = leader_batches(leader_start, at + 1);
+  const std::int64_t compare_from =
+      std::max(follower.loaded.log_start_offset,
+               leader_side.batches.empty()
+                   ? leader_start
+                   : std::min(leader_start, leader_side.batches.front().base_offset));
+  f.divergent_compared_from = compare_from;
+  const BatchRange kept = batches_from(follower, compare_from, at);
+  const std::int64_t read_until =
+      leader_side.batches_complete ? at : std::max(leader_start, leader_side.complete_until);
+  std::map<std::int64_t, BatchRange::Batch> held;
+  for (const auto& b : leader_side.batches)
+    held.emplace(b.base_offset, b);
+  std::uint64_t divergent = 0;
+  bool known = kept.batches_complete;
+  for (const auto& b : kept.batches) {
+    if (b.last_offset >= at || b.base_offset < compare_from) continue;  // cut, or not compared
+    const auto it = held.find(b.base_offset);
+    if (it != held.end() && it->second.last_offset == b.last_offset && it->second.crc == b.crc)
+      continue;
+    if (it == held.end() && b.last_offset >= read_until) known = false;
+    divergent += static_cast<std::uint64_t>(b.records);
+    f.divergent_range =
+        std::pair{f.divergent_range ? f.divergent_range->first : b.base_offset, b.last_offset};
+  }
+  if (known)
+    f.divergent_records = divergent;
+  else
+    f.unanswered.push_back(fmt::format(
+        "which records the follower keeps below offset {} differ from the leader's: {} every "
+        "batch from offset {}",
+        at, leader_source, compare_from));
+  f.action = fmt::format(
+      "stop its broker, delete {} (the broker fetches the partition again from the leader), "
+      "then start it; or move the replica to another broker (kafka-reassign-partitions)",
+      follower.dir.string());
+}
+
+}  // namespace
+
+ReplicaForecast forecast_replica(const LeaderAnswers& answers,
+                                 const LeaderBatchLookup& leader_batches,
+                                 std::string_view leader_source, const PartitionReplica& follower,
+                                 TruncationMode mode) {
+  ReplicaForecast f;
+  f.mode = mode;
+  f.prediction = predict_truncation(answers, follower.loaded, mode);
+  if (f.prediction.unanswered_epoch) {
+    // The exchange stopped before its end: where the follower truncates is not known, so
+    // nothing it holds below its high watermark is safe.
+    f.removed_known = f.lost_counted = f.lost_known = false;
+    f.committed_loss_unknown = follower.loaded.high_watermark > follower.loaded.log_start_offset;
+    f.unanswered.push_back(f.prediction.note);
+    return f;
+  }
+  count_removed(f, answers, leader_batches, leader_source, follower);
+  // Before 0.11 (--mode hw) the append failed otherwise (IllegalArgumentException, "Out of
+  // order offsets"), ending the fetcher thread: not predicted there.
+  if (mode != TruncationMode::hw)
+    judge_first_append(f, answers, leader_batches, leader_source, follower);
   return f;
 }
 

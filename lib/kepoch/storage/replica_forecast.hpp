@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kepoch/epoch/follower_append.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 
@@ -39,6 +40,28 @@ struct ReplicaForecast {
   std::uint64_t lost_unknown_records = 0;  // removed, and not known whether held
   std::optional<std::pair<std::int64_t, std::int64_t>> lost_unknown_range;  // [first, last]
   std::uint64_t below_leader_start_records = 0;
+  // Transactions as consumers see them (storage/consumer_view): lost records of aborted
+  // transactions and lost control records (COMMIT/ABORT markers) are counted here, not in
+  // lost_records and committed_lost_records, which count the data a consumer reads
+  // (non-transactional records, committed and still open transactions). False for a
+  // follower read from a snapshot (it keeps no batch attributes): every record counts as data.
+  std::uint64_t lost_aborted_records = 0;
+  std::uint64_t lost_control_records = 0;
+  bool transactions_known = true;
+  // The follower's first append after the truncation (epoch/follower_append): `fails` when
+  // the leader's batch holding the fetch offset begins below it and the follower's log is
+  // not empty (UnexpectedAppendOffsetException; the fetcher marks the partition failed).
+  FollowerAppend first_append = FollowerAppend::appends;
+  bool first_append_known = true;  // false: that batch could not be read
+  std::optional<std::pair<std::int64_t, std::int64_t>> leader_batch;  // [base, last] of it
+  // fails: the records the follower keeps (below the fetch offset) in batches the leader
+  // does not hold the same (offsets and CRC), compared from divergent_compared_from (the
+  // leader's first batch: below it the leader deleted its records) up to the fetch offset;
+  // nullopt when the leader's batches there could not all be read.
+  std::optional<std::uint64_t> divergent_records;
+  std::optional<std::pair<std::int64_t, std::int64_t>> divergent_range;  // [first, last]
+  std::int64_t divergent_compared_from = 0;
+  std::string action;  // what an operator does about a failure, in a sentence
   // False when a replica read from a snapshot did not keep the batches needed: the removed
   // counts (the batch holding the truncation offset), or every removed batch (then no lost
   // count at all: lost_counted is false). `unanswered` says which, in sentences.
@@ -53,6 +76,9 @@ struct ReplicaForecast {
   bool committed_loss() const { return lost_counted && committed_lost_records > 0; }
   // Committed records are lost, or may be: what an exit code must not call safe.
   bool committed_loss_possible() const { return committed_loss() || committed_loss_unknown; }
+  // The follower will be marked failed, or that cannot be ruled out.
+  bool fails() const { return first_append == FollowerAppend::fails; }
+  bool fails_possible() const { return fails() || !first_append_known; }
 };
 
 // The leader's batches from offset `from` up to `until` (BatchRange's meaning, with

@@ -97,6 +97,35 @@ TEST_CASE("truncate to the high watermark without epochs", "[epoch][truncation]"
   CHECK(hw.truncate_to == 1);
 }
 
+TEST_CASE("without epochs, the fetch at the high watermark can still be out of range",
+          "[epoch][truncation]") {
+  // Truncating state (no last fetched epoch) truncates to the HW; the Fetch that follows
+  // carries no epoch, so the leader checks only the range (LocalLog.read): OFFSET_OUT_OF_RANGE
+  // and fetchOffsetAndTruncate.
+  ReplicaLog follower;
+  follower.log_end_offset = 6;
+  follower.high_watermark = 5;
+  SECTION("the HW past the leader's log end: truncate to the leader's end") {
+    const auto p = predict_truncation(log_of({0, 0, 0}), follower, TruncationMode::fetch);
+    CHECK(branches(p) == "HO");
+    CHECK(p.truncate_to == 3);
+    CHECK(p.fetch_from == 3);
+  }
+  SECTION("the HW below the leader's log start: truncate fully") {
+    const auto leader = log_of({1, 1}, 8, 7);  // log start 7, LEO 9
+    const auto p = predict_truncation(leader, follower, TruncationMode::fetch);
+    CHECK(branches(p) == "HO");
+    CHECK(p.truncated_fully);
+    CHECK(p.fetch_from == 7);
+  }
+  SECTION("the HW inside the leader's range: fetch from it") {
+    const auto p =
+        predict_truncation(log_of({0, 0, 0, 0, 0, 0, 0}), follower, TruncationMode::fetch);
+    CHECK(branches(p) == "H");
+    CHECK(p.fetch_from == 5);
+  }
+}
+
 TEST_CASE("out of range: testFollowerFetchOutOfRangeHigh and ...Low", "[epoch][truncation]") {
   ReplicaLog cleared;  // the leader's log was emptied
   const auto high = predict_truncation(cleared, log_of({0, 0, 0}), TruncationMode::fetch);

@@ -5,7 +5,10 @@
 // start offsets, and its batches read as a consumer reads them (below the high watermark).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "kepoch/storage/replica_forecast.hpp"
+#include "support/source_dir.hpp"
 
 using namespace kepoch;
 
@@ -252,4 +255,139 @@ TEST_CASE("An exchange the leader did not finish answering rules no committed lo
   CHECK_FALSE(f.lost_counted);
   CHECK(f.committed_loss_possible());
   CHECK_FALSE(f.unanswered.empty());
+}
+
+namespace {
+
+// The unclean-election logs of both failure cases: the returning follower wrote 0-4 and
+// 5-9 at epoch 0 (and 10-14 in its own batch, when `to` is 15); the new leader, elected
+// uncleanly at epoch 1 with 0-4, wrote one batch 5-14.
+PartitionReplica returning_follower(std::int64_t to, std::int64_t hw) {
+  std::vector<Batch> v{{0, 4, 0, 100}, {5, 9, 0, 201}};
+  if (to > 10) v.push_back({10, 14, 0, 202});
+  return replica_of("f", v, hw);
+}
+
+PartitionReplica unclean_leader(std::int64_t hw, std::int64_t log_start = 0) {
+  PartitionReplica l = replica_of("l", {{0, 4, 0, 100}, {5, 14, 1, 300}}, hw, log_start);
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("No leader-epoch-checkpoint: the HW inside the leader's batch, UnexpectedAppendOffset",
+          "[storage][replica_forecast][follower_append]") {
+  // The follower's leader-epoch-checkpoint is missing after a clean shutdown: its cache is
+  // empty, so it truncates to its high watermark 10 (Truncating state) and fetches at 10;
+  // the leader answers with its batch 5-14, whose base 5 is below the follower's log end:
+  // UnifiedLog.appendAsFollower throws, the fetcher marks the partition failed, and the
+  // follower keeps its own 5-9, which the leader does not hold.
+  PartitionReplica follower = returning_follower(10, 10);
+  follower.loaded.cache.clear();
+  const PartitionReplica leader = unclean_leader(15);
+  const ReplicaForecast offline = forecast_replica(leader, follower, TruncationMode::fetch);
+  ConsumerReads reads{leader};
+  const ReplicaForecast live = live_forecast(leader, follower, reads);
+  for (const ReplicaForecast* f : {&offline, &live}) {
+    CHECK(f->prediction.truncate_to == 10);
+    CHECK(f->removed_records == 0);
+    CHECK(f->fails());
+    CHECK(f->leader_batch == std::pair<std::int64_t, std::int64_t>{5, 14});
+    CHECK(f->divergent_records == 5u);
+    CHECK(f->divergent_range == std::pair<std::int64_t, std::int64_t>{5, 9});
+    CHECK_FALSE(f->committed_loss_possible());
+    CHECK_THAT(f->action, Catch::Contains("delete f"));
+  }
+  SECTION("a leader whose HW is below that batch: a consumer cannot read it, not ruled out") {
+    const PartitionReplica behind = unclean_leader(5);
+    ConsumerReads few{behind};
+    const ReplicaForecast f = live_forecast(behind, follower, few);
+    CHECK_FALSE(f.first_append_known);
+    CHECK(f.fails_possible());
+    CHECK_FALSE(f.fails());
+  }
+  SECTION("the --mode hw rule (pre-0.11) is not judged") {
+    CHECK_FALSE(forecast_replica(leader, follower, TruncationMode::hw).fails_possible());
+  }
+}
+
+TEST_CASE("DeleteRecords inside the leader's batch above the fork: UnexpectedAppendOffset",
+          "[storage][replica_forecast][follower_append]") {
+  // The leader's log start 10 lies inside its batch 5-14, so its epoch cache starts there
+  // (LeaderEpochFileCache.truncateFromStart: 1@10). The follower asks for epoch 0 and hears
+  // (0, 10) (endOffsetFor: no entry at or below epoch 0, the first higher starts at 10):
+  // it truncates to 10, keeping 5-9, then fetches at 10 and gets the batch 5-14.
+  const PartitionReplica follower = returning_follower(15, 15);
+  PartitionReplica leader = unclean_leader(15, 10);
+  leader.as_leader.cache.clear();
+  leader.as_leader.cache.assign({1, 10});
+  const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(f.prediction.truncate_to == 10);
+  CHECK(f.removed_records == 5);  // 10-14, the follower's own: lost, committed
+  CHECK(f.lost_records == 5);
+  CHECK(f.committed_lost_records == 5);
+  CHECK(f.fails());
+  CHECK(f.leader_batch == std::pair<std::int64_t, std::int64_t>{5, 14});
+  // Compared from the leader's first batch (5): the follower's 5-9 differ.
+  CHECK(f.divergent_compared_from == 5);
+  CHECK(f.divergent_records == 5u);
+  ConsumerReads reads{leader};
+  const ReplicaForecast live = live_forecast(leader, follower, reads);
+  CHECK(live.fails());
+  CHECK(live.divergent_records == f.divergent_records);
+  CHECK(live.lost_records == f.lost_records);
+}
+
+TEST_CASE("A follower reset to the leader's log start takes the batch holding it",
+          "[storage][replica_forecast][follower_append]") {
+  // Its log ends below the leader's log start 10: truncateFullyAndStartAt(10) empties it,
+  // and Partition.appendRecordsToFollowerOrFutureReplica restarts it at the batch's base 5.
+  const PartitionReplica follower = replica_of("f", {{0, 4, 0, 100}}, 5);
+  PartitionReplica leader = unclean_leader(15, 10);
+  leader.as_leader.cache.clear();
+  leader.as_leader.cache.assign({1, 10});
+  const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(f.prediction.truncated_fully);
+  CHECK_FALSE(f.fails_possible());
+}
+
+TEST_CASE("Transactions as consumers see them: aborted records and markers counted apart",
+          "[storage][replica_forecast][transactions]") {
+  // Kafka's transactions fixture as the follower: 0-2 committed, 3 COMMIT, 4-5 aborted,
+  // 6 ABORT, 7-8 plain; high watermark 9. A leader that ends at `cut` and answers the
+  // follower's epochs with it: every record from `cut` on is lost.
+  const PartitionReplica follower = load_partition_replica(
+      std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0",
+      ReplicaOverrides{9, 9, 0, true});
+  const auto forecast_from = [&](std::int64_t cut) {
+    LeaderAnswers answers;
+    for (const auto& e : follower.loaded.cache.entries())
+      answers.end_offsets[e.epoch] = EpochEntry{e.epoch, cut};
+    answers.log_end_offset = cut;
+    const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
+    return forecast_replica(answers, none, "", follower, TruncationMode::fetch);
+  };
+  SECTION("the whole log") {
+    const ReplicaForecast f = forecast_from(0);
+    CHECK(f.removed_records == 9);
+    CHECK(f.lost_records == 5);  // commit-0..2, plain-0..1
+    CHECK(f.committed_lost_records == 5);
+    CHECK(f.lost_aborted_records == 2);
+    CHECK(f.lost_control_records == 2);
+    CHECK(f.transactions_known);
+  }
+  SECTION("from the COMMIT marker on: the committed data stays") {
+    const ReplicaForecast f = forecast_from(3);
+    CHECK(f.removed_records == 6);
+    CHECK(f.lost_records == 2);
+    CHECK(f.lost_aborted_records == 2);
+    CHECK(f.lost_control_records == 2);
+    CHECK(f.first_lost_offset == 7);
+  }
+  SECTION("from the aborted transaction on") {
+    const ReplicaForecast f = forecast_from(4);
+    CHECK(f.lost_aborted_records == 2);
+    CHECK(f.lost_control_records == 1);
+    CHECK(f.lost_records == 2);
+  }
 }
