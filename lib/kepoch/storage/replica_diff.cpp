@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "kepoch/storage/batch_merge.hpp"
+
 namespace kepoch {
 namespace {
 
@@ -133,6 +135,39 @@ void compare_kept_batches(const StoredBatches& mine, const StoredBatches& theirs
   }
 }
 
+// Two replica dirs: side by side from the epoch fork when both were loaded to their tail
+// (see the header), else from the common log start; by a lookup table when a log's offsets
+// do not increase (the side-by-side walk needs them to).
+void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
+                          std::int64_t end, ReplicaComparison& c) {
+  auto take = [&c](MergeResult r) {
+    c.fork_by_batches = r.first_difference;
+    c.differing_batches = std::move(r.differing);
+  };
+  if (a.depth == LoadDepth::whole || b.depth == LoadDepth::whole) {
+    c.read_whole = "loaded whole: batches compared from the common log start";
+  } else if (!a.loaded.cache.epoch_for_offset(start) || !b.loaded.cache.epoch_for_offset(start)) {
+    const auto& uncovered = a.loaded.cache.epoch_for_offset(start) ? b : a;
+    c.read_whole = fmt::format(
+        "the epoch cache of {} does not cover offset {}: batches compared from the common log "
+        "start",
+        uncovered.dir.string(), start);
+  } else if (const std::int64_t anchor = c.fork_by_epochs.value_or(end) - 1; anchor > start) {
+    MergeResult r = merge_batches(a, b, anchor, end, /*anchored=*/true, kMaxDifferingBatches);
+    if (r.outcome == MergeOutcome::compared) return take(std::move(r));
+    if (r.outcome == MergeOutcome::anchor_differs) {
+      c.read_whole = fmt::format(
+          "the batches holding offset {} differ although the epoch caches agree there: batches "
+          "compared from the common log start",
+          anchor);
+    }
+  }
+  MergeResult r = merge_batches(a, b, start, end, /*anchored=*/false, kMaxDifferingBatches);
+  if (r.outcome == MergeOutcome::compared) return take(std::move(r));
+  // Offsets that do not increase: look each batch up in a table of the other's, as before.
+  compare_all_batches(batches_from(a, start, end), batches_from(b, start, end), c);
+}
+
 }  // namespace
 
 std::size_t pick_reference(const std::vector<PartitionReplica>& replicas) {
@@ -157,12 +192,16 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
 
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
-  const BatchRange mine = batches_from(a, start, end);
-  const BatchRange theirs = batches_from(b, start, end);
-  if (mine.batches_complete && theirs.batches_complete)
-    compare_all_batches(mine, theirs, c);
-  else
-    compare_kept_batches(kept_or_all(a), kept_or_all(b), start, end, c);
+  if (!a.stored && !b.stored) {
+    compare_replica_dirs(a, b, start, end, c);
+  } else {
+    const BatchRange mine = batches_from(a, start, end);
+    const BatchRange theirs = batches_from(b, start, end);
+    if (mine.batches_complete && theirs.batches_complete)
+      compare_all_batches(mine, theirs, c);
+    else
+      compare_kept_batches(kept_or_all(a), kept_or_all(b), start, end, c);
+  }
   // Offsets one replica holds beyond the other's log end (or after the fork).
   const std::int64_t fork =
       std::min(c.fork_by_batches.value_or(end), c.fork_by_epochs.value_or(end));

@@ -40,11 +40,23 @@ struct ReplicaComparison {
   // only windows of its batches, and batches between them cannot be compared. Empty for
   // replica dirs.
   std::vector<std::string> unanswered;
+  // Why the batches were compared from the common log start although both replicas were
+  // loaded to their tail (no epoch cache to start from, or batches differing where the
+  // caches agree), or that they were loaded whole; unset when only the tail was read.
+  std::optional<std::string> read_whole;
   bool identical() const {
     return !fork_by_epochs && !fork_by_batches && !only_here && !only_there && unanswered.empty();
   }
 };
 
+// Replica dirs loaded to their tail (LoadDepth::tail) are compared from the batch holding
+// the offset before the epoch fork (before both log ends when the caches agree): Kafka's
+// replicas hold the same batches where their epoch caches agree (the log matching that
+// OffsetsForLeaderEpoch truncation relies on), so only the batches from there on are read,
+// side by side (batch_merge.hpp). The first compared batch must be identical on both sides;
+// when it is not, or a cache does not cover the common log start, every batch is compared
+// and `read_whole` says why.
+//
 // The reference is the replica with the highest latest epoch (ties: the longest log): the
 // one most likely to lead. Each other replica is compared with it.
 std::size_t pick_reference(const std::vector<PartitionReplica>& replicas);
