@@ -191,10 +191,10 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "simulate")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color" -- "$cur"))

@@ -17,6 +17,7 @@ namespace {
 struct DiffOptions {
   std::vector<std::string> dirs;
   std::optional<std::string> metadata;
+  bool full = false;  // read every batch (otherwise from the epoch fork on)
 };
 
 // --metadata: the controller's view of the partition and each replica's cached epochs it
@@ -50,7 +51,7 @@ int run(const DiffOptions& o, const Globals& globals) {
   std::vector<ReplicaSource> sources;
   refuse_same_replica(o.dirs, /*stdin_only=*/true);
   for (const auto& arg : o.dirs)
-    sources.push_back(load_replica_source(arg));
+    sources.push_back(load_replica_source(arg, o.full ? LoadDepth::whole : LoadDepth::tail));
   refuse_same_replica(o.dirs, /*stdin_only=*/false);
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
   const auto loaded = load_history(o, globals);
@@ -87,6 +88,9 @@ void register_diff(CLI::App& app, Globals& globals) {
                   "A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold "
                   "each replica's epoch cache against the epochs the controller issued")
       ->type_name("DIR");
+  cmd->add_flag("--full", o.full,
+                "Read and compare every batch of every replica (by default only those from "
+                "where the epoch caches fork)");
   cmd->footer(
       "Examples:\n"
       "  kepoch diff broker-1/orders-0 broker-2/orders-0 broker-3/orders-0\n"
@@ -102,6 +106,11 @@ void register_diff(CLI::App& app, Globals& globals) {
       "it: replicas pair up by topic and partition (topic ids must match) and the report has\n"
       "one section per partition. From a snapshot, batches are compared where it kept them;\n"
       "what that leaves open is listed in `unanswered`.\n"
+      "\nOnly the divergent tail is read: each replica as Kafka loads it (recovered segments,\n"
+      "the last segment from its offset index), then the batches from where the epoch caches\n"
+      "fork, entered through the offset index. When that cannot be trusted (a cache missing,\n"
+      "batches differing where the caches agree) every batch is compared and `read_whole`\n"
+      "says why; --full always does.\n"
       "\n--metadata adds `controller_epochs`: the partition as the controller's metadata log\n"
       "last states it (leader, epochs, replicas, ISR, ELR; from its snapshot when the log was\n"
       "cleaned), the leader epochs the controller issued (epoch, leader, metadata offset) and\n"

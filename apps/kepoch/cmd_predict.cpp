@@ -33,6 +33,7 @@ struct PredictOptions {
   bool unclean = false;
   bool preferred = false;
   std::int32_t min_isr = 1;
+  bool full = false;  // load every segment (otherwise what Kafka's loader reads)
 };
 
 struct Election {
@@ -182,9 +183,10 @@ int run(PredictOptions o, const Globals& globals) {
   std::vector<std::string> arguments{o.leader};
   arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
   refuse_same_replica(arguments, /*stdin_only=*/true);
-  std::vector<ReplicaSource> sources{load_replica_source(o.leader)};
+  const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
+  std::vector<ReplicaSource> sources{load_replica_source(o.leader, depth)};
   for (const auto& arg : o.followers)
-    sources.push_back(load_replica_source(arg));
+    sources.push_back(load_replica_source(arg, depth));
   refuse_same_replica(arguments, /*stdin_only=*/false);
   PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
   bool committed_loss = false;
@@ -248,6 +250,9 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_option("--min-isr", o.min_isr, "min.insync.replicas (for the ELR)")
       ->needs(elect)
       ->default_str("1");
+  cmd->add_flag("--full", o.full,
+                "Read every segment whole (by default only what Kafka's log loader reads, and "
+                "the batches from the truncation point on)");
   cmd->footer(
       "Examples:\n"
       "  kepoch predict --leader broker-2/orders-0 broker-1/orders-0 broker-3/orders-0\n"

@@ -82,18 +82,22 @@ Value diff_value(const std::vector<PartitionReplica>& replicas, std::size_t refe
                        .set("crc", b.crc)
                        .set("other_crc", optional_value(b.other_crc)));
     }
-    comps.push(Value::object()
-                   .set("dir", replicas[c.replica].dir.string())
-                   .set("against", replicas[c.reference].dir.string())
-                   .set("identical", c.identical())
-                   .set("fork_offset_by_epochs", optional_value(c.fork_by_epochs))
-                   .set("fork_offset_by_batches", optional_value(c.fork_by_batches))
-                   .set("differing_batches", std::move(batches))
-                   .set("only_here", range_value(c.only_here))
-                   .set("only_there", range_value(c.only_there))
-                   .set("unanswered", strings_value(c.unanswered))
-                   .set("batches_compared_from", c.batches_compared_from)
-                   .set("notes", strings_value(c.notes)));
+    Value comp = Value::object()
+                     .set("dir", replicas[c.replica].dir.string())
+                     .set("against", replicas[c.reference].dir.string())
+                     .set("identical", c.identical())
+                     .set("fork_offset_by_epochs", optional_value(c.fork_by_epochs))
+                     .set("fork_offset_by_batches", optional_value(c.fork_by_batches))
+                     .set("differing_batches", std::move(batches))
+                     .set("only_here", range_value(c.only_here))
+                     .set("only_there", range_value(c.only_there))
+                     .set("unanswered", strings_value(c.unanswered))
+                     .set("batches_compared_from", c.batches_compared_from)
+                     .set("notes", strings_value(c.notes));
+    // Only when more than the divergent tail was read (or --full asked for it), so the
+    // report of the usual case is unchanged.
+    if (c.read_whole) comp.set("read_whole", *c.read_whole);
+    comps.push(std::move(comp));
   }
   const auto& ref = replicas[reference];
   return Value::object()

@@ -3,13 +3,13 @@
 #include "kepoch/report/render_detail.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "kepoch/base/text.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
 
 namespace kepoch::report {
 namespace detail {
@@ -37,59 +37,6 @@ nlohmann::ordered_json to_json(const Value& v) {
     }
   };
   return std::visit(Visitor{}, v.data());
-}
-
-// ---- YAML ---------------------------------------------------------------------------------
-
-// A plain YAML scalar that a reader would take for something other than this string.
-bool needs_quotes(const std::string& s) {
-  if (s.empty()) return true;
-  static const char* const kSpecial[] = {
-      "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
-      "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
-  for (const char* w : kSpecial)
-    if (s == w) return true;
-  const bool numeric =
-      s.find_first_not_of("+-0123456789.eE_xXoabcdefABCDEF") == std::string::npos &&
-      std::any_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  return numeric || s.front() == ' ' || s.back() == ' ';
-}
-
-void emit_yaml(YAML::Emitter& e, const Value& v) {
-  struct Visitor {
-    YAML::Emitter& e;
-    void operator()(std::monostate) const { e << YAML::Null; }
-    void operator()(bool b) const { e << b; }
-    void operator()(std::int64_t i) const { e << i; }
-    void operator()(double d) const { e << d; }
-    void operator()(const std::string& s) const {
-      if (needs_quotes(s)) e << YAML::DoubleQuoted;
-      e << s;
-    }
-    void operator()(const Value::Array& a) const {
-      if (a.empty()) {
-        e << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
-        return;
-      }
-      e << YAML::BeginSeq;
-      for (const auto& x : a)
-        emit_yaml(e, x);
-      e << YAML::EndSeq;
-    }
-    void operator()(const Value::Object& o) const {
-      if (o.empty()) {
-        e << YAML::Flow << YAML::BeginMap << YAML::EndMap;
-        return;
-      }
-      e << YAML::BeginMap;
-      for (const auto& [k, x] : o) {
-        e << YAML::Key << k << YAML::Value;
-        emit_yaml(e, x);
-      }
-      e << YAML::EndMap;
-    }
-  };
-  std::visit(Visitor{e}, v.data());
 }
 
 // ---- table --------------------------------------------------------------------------------
@@ -327,9 +274,11 @@ void render_json_line(const Value& value, std::ostream& out) {
 }
 
 void render_yaml(const Value& value, std::ostream& out) {
-  YAML::Emitter e;
+  std::string text;
+  YamlEmitter e(text);
   emit_yaml(e, value);
-  out << e.c_str() << '\n';
+  text += '\n';
+  out << text;
 }
 
 void render_table(const Value& value, std::ostream& out, std::ostream& err,

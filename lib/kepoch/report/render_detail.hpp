@@ -7,14 +7,9 @@
 
 #include "kepoch/report/value.hpp"
 
-namespace YAML {
-class Emitter;
-}
-
 namespace kepoch::report::detail {
 
 nlohmann::ordered_json to_json(const Value& v);
-void emit_yaml(YAML::Emitter& e, const Value& v);
 // A table cell: "-" for null, comma-joined scalars for arrays.
 std::string cell_text(const Value& v);
 // A nested value on one line: scalars as cell_text, objects as "{key: value, ...}", arrays

@@ -1,7 +1,6 @@
 #include "kepoch/report/stream.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <ostream>
@@ -10,6 +9,8 @@
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/table_rows.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
+#include "kepoch/report/yaml_object_writer.hpp"
 
 namespace kepoch::report {
 
@@ -131,7 +132,8 @@ class JsonLinesStream : public ReportStream {
   JsonObjectWriter writer_;
 };
 
-// YAML: each piece is emitted by yaml-cpp on its own, then indented into place.
+// YAML: each piece is emitted on its own (yaml_emitter.hpp, yaml-cpp's text), then indented
+// into place; elements written member by member go straight to YAML text.
 class YamlStream : public ReportStream {
  public:
   explicit YamlStream(std::ostream& out) : out_(out) {}
@@ -147,6 +149,15 @@ class YamlStream : public ReportStream {
     ++elements_;
     write(e, 6, false, "    - ");
   }
+  void write_element(const std::function<void(ObjectWriter&)>& write) override {
+    ++elements_;
+    yaml_.clear();
+    YamlObjectWriter writer(yaml_);
+    writer.begin();
+    write(writer);
+    writer.end();
+    place(6, false, "    - ");
+  }
   void end_item(const Value& trailer) override {
     if (elements_ == 0)
       out_ << "  "
@@ -159,33 +170,46 @@ class YamlStream : public ReportStream {
 
  private:
   void line(const std::string& text, int indent, bool first) {
-    out_ << (first ? "- " : std::string(indent, ' ')) << text << '\n';
+    out_ << (first ? "- " : std::string(static_cast<std::size_t>(indent), ' ')) << text << '\n';
     first_line_ = false;
   }
   // Writes a YAML rendering of v: its first line after `first_prefix` (or "- " for the item's
   // first line), the rest indented by `indent`.
-  void write(const Value& v, int indent, bool item_start, const std::string& first_prefix = "") {
-    YAML::Emitter e;
+  void write(const Value& v, int indent, bool item_start, std::string_view first_prefix = "") {
+    yaml_.clear();
+    YamlEmitter e(yaml_);
     emit_yaml(e, v);
-    std::istringstream lines(e.c_str());
-    std::string text;
+    place(indent, item_start, first_prefix);
+  }
+  // The lines of yaml_, placed as write() says.
+  void place(int indent, bool item_start, std::string_view first_prefix) {
+    text_.clear();
+    std::size_t at = 0;
     bool first = true;
-    while (std::getline(lines, text)) {
+    while (at < yaml_.size()) {
+      std::size_t nl = yaml_.find('\n', at);
+      if (nl == std::string::npos) nl = yaml_.size();
       if (first && !first_prefix.empty()) {
-        out_ << first_prefix << text << '\n';
+        text_ += first_prefix;
       } else if (first && item_start && first_line_) {
-        out_ << "- " << text << '\n';
+        text_ += "- ";
         first_line_ = false;
       } else {
-        out_ << std::string(indent, ' ') << text << '\n';
+        text_.append(static_cast<std::size_t>(indent), ' ');
       }
+      text_.append(yaml_, at, nl - at);
+      text_ += '\n';
       first = false;
+      at = nl + 1;
     }
+    out_ << text_;
   }
   std::ostream& out_;
   bool any_ = false;
   bool first_line_ = true;
   std::size_t elements_ = 0;
+  std::string yaml_;  // the piece being emitted
+  std::string text_;  // its lines placed
 };
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are

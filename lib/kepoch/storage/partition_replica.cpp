@@ -4,14 +4,19 @@
 #include <iterator>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/storage/batch_cursor.hpp"
 #include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
 
-PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverrides& overrides) {
+PartitionReplica load_partition_replica(const fs::path& dir, const ReplicaOverrides& overrides,
+                                        LoadDepth depth) {
   ReplicaLoader loader(dir, overrides);
-  loader.walk();
+  if (depth == LoadDepth::tail)
+    loader.walk_tail();
+  else
+    loader.walk();
   return std::move(loader).finish();
 }
 
@@ -131,24 +136,12 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
                         std::size_t max_batches) {
   if (replica.stored) return stored_batches_from(replica, from, until, max_batches);
   BatchRange range;
-  for (std::size_t i = 0; i < replica.segments.size(); ++i) {
-    const auto& s = replica.segments[i];
-    const bool later_starts_before =
-        i + 1 < replica.segments.size() && replica.segments[i + 1].base_offset <= from;
-    if (later_starts_before) continue;
-    if (s.base_offset >= until) break;
-    LogSegmentReader reader(s.file, /*load_batches=*/false);
-    while (auto e = reader.next()) {
-      const BatchHeader& h = e->header;
-      if (h.next_offset() > replica.log_end_offset) break;  // cut by recovery
-      if (h.last_offset() < from) continue;
-      if (h.base_offset >= until) return range;
-      range.records += static_cast<std::uint64_t>(h.is_v2() ? h.records_count : 1);
-      range.bytes += h.size_in_bytes();
-      if (range.batches.size() < max_batches)
-        range.batches.push_back(
-            {h.base_offset, h.last_offset(), h.is_v2() ? h.records_count : 1, h.crc});
-    }
+  BatchCursor cursor(replica, from, until);
+  while (const auto* b = cursor.next()) {
+    range.records += static_cast<std::uint64_t>(b->records);
+    range.bytes += b->size;
+    if (range.batches.size() < max_batches)
+      range.batches.push_back({b->base_offset, b->last_offset, b->records, b->crc});
   }
   return range;
 }

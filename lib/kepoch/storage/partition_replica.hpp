@@ -13,6 +13,15 @@
 // Read-only; memory stays bounded (segments are walked batch by batch, nothing is kept
 // per batch).
 //
+// How much is read (LoadDepth): `whole` walks every segment (per-segment batch counts and the
+// rebuilt epoch cache are known: `partition inspect`, snapshots); `tail` reads what Kafka's
+// LogLoader reads: the recovered segments (a broker without a clean shutdown, from the
+// recovery point's segment on) and, for the log end offset, the last segment from its last
+// offset-index entry (LogSegment.readNextOffset). The epoch cache, log end offset, high
+// watermark, log start and recovery outcome are the same either way; a tail-loaded replica's
+// batches are then read from an offset through the offset index (batch_cursor.hpp), so
+// `diff` and `predict` cost the divergent tail, not the log.
+//
 // A replica read from a log dir snapshot (logdir_snapshot.hpp) has no segment files: it
 // carries the batches the snapshot kept (`stored`), and batches_from answers from those,
 // saying when they do not cover the range asked for.
@@ -45,6 +54,8 @@ struct ReplicaOverrides {
   std::optional<std::int64_t> log_start_offset;
   std::optional<bool> clean_shutdown;
 };
+
+enum class LoadDepth { whole, tail };
 
 // One batch of the loaded log as diff and predict compare it, and where it sits in the log.
 struct BatchSummary {
@@ -102,12 +113,16 @@ struct PartitionReplica {
   ReplicaLog as_leader;
   // Set when the replica comes from a snapshot: the batches it kept (no segment files).
   std::optional<StoredBatches> stored;
+  // With LoadDepth::tail, the segments the load did not read keep batches 0 and no
+  // next_offset, and rebuilt_entries holds only the batches it read.
+  LoadDepth depth = LoadDepth::whole;
 };
 
 // Throws InputError when the directory cannot be read, its name is not a partition's, or
 // its leader-epoch-checkpoint is one Kafka would refuse to load.
 PartitionReplica load_partition_replica(const std::filesystem::path& dir,
-                                        const ReplicaOverrides& overrides = {});
+                                        const ReplicaOverrides& overrides = {},
+                                        LoadDepth depth = LoadDepth::whole);
 
 // Calls `visit` for every batch of the loaded log (the segments as load_partition_replica
 // kept them, up to the log end offset), in order. Throws InputError for a replica read from
@@ -117,7 +132,8 @@ void walk_batches(const PartitionReplica& replica,
 
 // The batches of `replica` from offset `from` on (those whose last offset is >= from and
 // whose base offset is < until): how many records and bytes, and each batch's (base offset,
-// last offset, crc), in order. Walks only the segments that matter. For a replica read from
+// last offset, crc), in order. Walks only the segments that matter (batch_cursor.hpp: from the
+// offset index's entry when the replica was loaded to its tail). For a replica read from
 // a snapshot: the counts are known when the snapshot kept the batches at both ends of the
 // range, the list is complete when it kept every batch of the range (otherwise it holds the
 // kept ones).

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "kepoch/storage/batch_merge.hpp"
+
 namespace kepoch {
 namespace {
 
@@ -157,6 +159,63 @@ BatchRange batches_above(const BatchRange& range, std::int64_t from) {
   return out;
 }
 
+// Where a comparison from the common log start begins: above every batch the log cleaner
+// rewrote (each replica's cleaner runs at its own time, so other batches or fewer records there
+// are no divergence), with a note saying so. Sets batches_compared_from.
+std::int64_t compare_from_above_cleaned(const PartitionReplica& a, const PartitionReplica& b,
+                                        const BatchRange& mine, const BatchRange& theirs,
+                                        std::int64_t start, std::int64_t end,
+                                        ReplicaComparison& c) {
+  const std::int64_t mine_cleaned = cleaned_until(mine, start);
+  const std::int64_t theirs_cleaned = cleaned_until(theirs, start);
+  const std::int64_t cleaned = std::max(mine_cleaned, theirs_cleaned);
+  c.batches_compared_from = std::max(start, std::min(cleaned, end));
+  if (cleaned > start) {
+    c.notes.push_back(fmt::format(
+        "batches below offset {} are not compared: the log cleaner rewrote {}'s there (records "
+        "or whole batches missing: a compacted log), and each replica's cleaner runs on its own",
+        c.batches_compared_from,
+        mine_cleaned >= theirs_cleaned ? a.dir.string() : b.dir.string()));
+  }
+  return c.batches_compared_from;
+}
+
+// Two replica dirs: side by side from the epoch fork when both were loaded to their tail
+// (see the header), else from the common log start; by a lookup table when a log's offsets
+// do not increase (the side-by-side walk needs them to).
+void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
+                          std::int64_t end, ReplicaComparison& c) {
+  auto take = [&c](MergeResult r) {
+    c.fork_by_batches = r.first_difference;
+    c.differing_batches = std::move(r.differing);
+  };
+  if (a.depth == LoadDepth::whole || b.depth == LoadDepth::whole) {
+    c.read_whole = "loaded whole: batches compared from the common log start";
+  } else if (!a.loaded.cache.epoch_for_offset(start) || !b.loaded.cache.epoch_for_offset(start)) {
+    const auto& uncovered = a.loaded.cache.epoch_for_offset(start) ? b : a;
+    c.read_whole = fmt::format(
+        "the epoch cache of {} does not cover offset {}: batches compared from the common log "
+        "start",
+        uncovered.dir.string(), start);
+  } else if (const std::int64_t anchor = c.fork_by_epochs.value_or(end) - 1; anchor > start) {
+    MergeResult r = merge_batches(a, b, anchor, end, /*anchored=*/true, kMaxDifferingBatches);
+    if (r.outcome == MergeOutcome::compared) return take(std::move(r));
+    if (r.outcome == MergeOutcome::anchor_differs) {
+      c.read_whole = fmt::format(
+          "the batches holding offset {} differ although the epoch caches agree there: batches "
+          "compared from the common log start",
+          anchor);
+    }
+  }
+  // From the common log start: above what the cleaner rewrote.
+  const BatchRange mine = batches_from(a, start, end);
+  const BatchRange theirs = batches_from(b, start, end);
+  const std::int64_t from = compare_from_above_cleaned(a, b, mine, theirs, start, end, c);
+  MergeResult r = merge_batches(a, b, from, end, /*anchored=*/false, kMaxDifferingBatches);
+  if (r.outcome == MergeOutcome::compared) return take(std::move(r));
+  // Offsets that do not increase: look each batch up in a table of the other's, as before.
+  compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);}
+
 }  // namespace
 
 std::int64_t cleaned_until(const BatchRange& range, std::int64_t start) {
@@ -192,25 +251,17 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
 
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
-  const BatchRange mine = batches_from(a, start, end);
-  const BatchRange theirs = batches_from(b, start, end);
-  // Below a batch the cleaner rewrote, the replicas' cleaners ran at their own times: the
-  // same records in other batches, or fewer of them, are no divergence. Compare above.
-  const std::int64_t cleaned = std::max(cleaned_until(mine, start), cleaned_until(theirs, start));
-  c.batches_compared_from = std::max(start, std::min(cleaned, end));
-  if (cleaned > start) {
-    c.notes.push_back(fmt::format(
-        "batches below offset {} are not compared: the log cleaner rewrote {}'s there (records "
-        "or whole batches missing: a compacted log), and each replica's cleaner runs on its own",
-        c.batches_compared_from,
-        cleaned_until(mine, start) >= cleaned_until(theirs, start) ? a.dir.string()
-                                                                   : b.dir.string()));
+  if (!a.stored && !b.stored) {
+    compare_replica_dirs(a, b, start, end, c);
+  } else {
+    const BatchRange mine = batches_from(a, start, end);
+    const BatchRange theirs = batches_from(b, start, end);
+    const std::int64_t from = compare_from_above_cleaned(a, b, mine, theirs, start, end, c);
+    if (mine.batches_complete && theirs.batches_complete)
+      compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);
+    else
+      compare_kept_batches(kept_or_all(a), kept_or_all(b), from, end, c);
   }
-  if (mine.batches_complete && theirs.batches_complete)
-    compare_all_batches(batches_above(mine, c.batches_compared_from),
-                        batches_above(theirs, c.batches_compared_from), c);
-  else
-    compare_kept_batches(kept_or_all(a), kept_or_all(b), c.batches_compared_from, end, c);
   // Offsets one replica holds beyond the other's log end (or after the fork).
   const std::int64_t fork =
       std::min(c.fork_by_batches.value_or(end), c.fork_by_epochs.value_or(end));

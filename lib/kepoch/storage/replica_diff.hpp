@@ -46,6 +46,10 @@ struct ReplicaComparison {
   std::vector<std::string> notes;
   // Batches are compared from this offset on (above every batch the cleaner rewrote).
   std::int64_t batches_compared_from = 0;
+  // Why the batches were compared from the common log start although both replicas were
+  // loaded to their tail (no epoch cache to start from, or batches differing where the
+  // caches agree), or that they were loaded whole; unset when only the tail was read.
+  std::optional<std::string> read_whole;
   bool identical() const {
     return !fork_by_epochs && !fork_by_batches && !only_here && !only_there && unanswered.empty();
   }
@@ -59,6 +63,14 @@ struct ReplicaComparison {
 // when `range` lists every batch. `start` when nothing shows.
 std::int64_t cleaned_until(const BatchRange& range, std::int64_t start);
 
+// Replica dirs loaded to their tail (LoadDepth::tail) are compared from the batch holding
+// the offset before the epoch fork (before both log ends when the caches agree): Kafka's
+// replicas hold the same batches where their epoch caches agree (the log matching that
+// OffsetsForLeaderEpoch truncation relies on), so only the batches from there on are read,
+// side by side (batch_merge.hpp). The first compared batch must be identical on both sides;
+// when it is not, or a cache does not cover the common log start, every batch is compared
+// and `read_whole` says why.
+//
 // The reference is the replica with the highest latest epoch (ties: the longest log): the
 // one most likely to lead. Each other replica is compared with it.
 std::size_t pick_reference(const std::vector<PartitionReplica>& replicas);

@@ -20,6 +20,7 @@
 #include "kepoch/storage/checkpoint_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
+#include "kepoch/storage/segment_seek.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -252,19 +253,37 @@ void ReplicaLoader::cut_log(std::size_t i, std::uint64_t valid_bytes) {
   cut_ = true;
 }
 
+void ReplicaLoader::walk_segment(std::size_t i, std::uint64_t from_position) {
+  LogSegmentReader reader(replica_.segments[i].file, /*load_batches=*/recovers(i));
+  reader.seek(from_position);
+  while (auto e = reader.next()) {
+    const auto invalid =
+        e->loaded && recovers(i) ? validate_batch(e->header, e->bytes) : std::nullopt;
+    if (!batch(i, *e, invalid)) return;
+  }
+  segment_end(i, reader.end());
+}
+
 void ReplicaLoader::walk() {
+  for (std::size_t i = 0; wants(i); ++i)
+    walk_segment(i, 0);
+}
+
+void ReplicaLoader::walk_tail() {
+  replica_.depth = LoadDepth::tail;
+  const std::size_t last = replica_.segments.size() - 1;  // wants() is false when empty
   for (std::size_t i = 0; wants(i); ++i) {
-    LogSegmentReader reader(replica_.segments[i].file, /*load_batches=*/recovers(i));
-    bool stopped = false;
-    while (auto e = reader.next()) {
-      const auto invalid =
-          e->loaded && recovers(i) ? validate_batch(e->header, e->bytes) : std::nullopt;
-      if (!batch(i, *e, invalid)) {
-        stopped = true;
-        break;
-      }
+    if (recovers(i)) {
+      walk_segment(i, 0);  // LogSegment.recover reads the whole segment
+    } else if (i == last) {
+      // Not recovered, so nothing in it can cut the log: only its last batch matters.
+      const SegmentSummary& s = replica_.segments[i];
+      walk_segment(i, seek_position(s.file, s.base_offset, INT64_MAX));
+    } else {
+      // Opened though not read, so a segment Kafka cannot open (a directory named like one)
+      // fails the load as walk() fails it.
+      const LogSegmentReader opened(replica_.segments[i].file, /*load_batches=*/false);
     }
-    if (!stopped) segment_end(i, reader.end());
   }
 }
 

@@ -44,12 +44,18 @@ class ReplicaLoader {
 
   // Walks every wanted segment itself.
   void walk();
+  // Reads what Kafka's LogLoader reads (LoadDepth::tail, partition_replica.hpp): every
+  // recovered segment whole, and of the last segment, when it is not recovered, the batches
+  // from its last offset-index entry on (LogSegment.readNextOffset). The replica's log end,
+  // epoch cache and recovery outcome equal walk()'s.
+  void walk_tail();
   // The replica after loading (epoch cache truncations, log end, high watermark).
   PartitionReplica finish() &&;
 
  private:
   void enter(std::size_t i);  // starts segment i's own counts when its first call comes
   void cut_log(std::size_t i, std::uint64_t valid_bytes);
+  void walk_segment(std::size_t i, std::uint64_t from_position);
 
   PartitionReplica replica_;
   LeaderEpochCache cache_;    // from the checkpoint, plus what recovery appends

@@ -16,12 +16,12 @@ namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
 
-ReplicaSource from_log_dir(const std::string& argument) {
+ReplicaSource from_log_dir(const std::string& argument, LoadDepth depth) {
   ReplicaSource s{argument, true, {}, {}};
   std::vector<SnapshotSkip> skipped;
   for (const auto& dir : partition_dirs_of_log_dir(argument, skipped)) {
     try {
-      s.replicas.push_back(load_partition_replica(dir));
+      s.replicas.push_back(load_partition_replica(dir, {}, depth));
     } catch (const InputError& e) {
       skipped.push_back({dir.string(), e.what()});
     }
@@ -52,15 +52,15 @@ ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
 
 }  // namespace
 
-ReplicaSource load_replica_source(const std::string& argument) {
+ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) {
   std::error_code ec;
   const fs::path path(argument);
   // "-" and pipes are snapshots streamed in (kepoch diff <(ssh b1 kepoch logdir snapshot ...)).
   if (argument == "-") return from_snapshot(argument, path, std::nullopt);
   const fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) {
-    if (holds_log_dir_files(path)) return from_log_dir(argument);  // log_dir.hpp
-    return ReplicaSource{argument, false, {load_partition_replica(path)}, {}};
+    if (holds_log_dir_files(path)) return from_log_dir(argument, depth);  // log_dir.hpp
+    return ReplicaSource{argument, false, {load_partition_replica(path, {}, depth)}, {}};
   }
   if (fs::is_regular_file(status) || fs::is_fifo(status))
     return from_snapshot(argument, path, std::nullopt);

@@ -30,8 +30,9 @@ struct ReplicaSource {
 };
 
 // Throws InputError when the argument names nothing readable, UsageError when FILE:PARTITION
-// names a partition the snapshot does not hold.
-ReplicaSource load_replica_source(const std::string& argument);
+// names a partition the snapshot does not hold. Replica dirs are loaded to `depth`
+// (partition_replica.hpp).
+ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth = LoadDepth::whole);
 
 struct PartitionGroup {
   std::vector<PartitionReplica> replicas;  // in argument order

@@ -1,0 +1,434 @@
+// yaml-cpp 0.7's emitter, ported for kepoch's reports; see yaml_emitter.hpp.
+#include "kepoch/report/yaml_emitter.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace kepoch::report::detail {
+namespace {
+
+// ---- which strings yaml-cpp writes plain (emitterutils.cpp IsValidPlainScalar, exp.h) ----
+//
+// yaml-cpp matches its regexes over a StringCharSource of the string's c_str(): at the end
+// of the string a regex that checks validity fails, one that does not (inside an OR or a NOT)
+// sees the terminating '\0'; the empty regex matches only at the end.
+
+struct Source {
+  std::string_view s;
+  std::size_t i;
+  bool valid(std::size_t k = 0) const { return i + k < s.size(); }
+  // What an unchecked match sees (c_str()'s terminator at the end).
+  char at(std::size_t k) const { return i + k < s.size() ? s[i + k] : '\0'; }
+};
+
+bool blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+// Exp::Break(): '\n' | "\r\n"; the length matched, or -1. Unchecked inside an OR: '\n' is
+// compared with what is there, "\r\n" (a sequence) checks each character's validity.
+int break_at(const Source& x, std::size_t k) {
+  if (x.at(k) == '\n') return 1;
+  if (x.valid(k) && x.s[x.i + k] == '\r' && x.valid(k + 1) && x.s[x.i + k + 1] == '\n') return 2;
+  return -1;
+}
+
+// Exp::BlankOrBreak().
+int blank_or_break_at(const Source& x, std::size_t k) {
+  if (blank(x.at(k))) return 1;
+  return break_at(x, k);
+}
+
+// (BlankOrBreak() | RegEx()) at k: a blank, a break or the end.
+bool blank_break_or_end(const Source& x, std::size_t k) {
+  return blank_or_break_at(x, k) >= 0 || !x.valid(k);
+}
+
+bool in(char c, std::string_view set) {
+  return set.find(c) != std::string_view::npos;
+}
+
+// Exp::PlainScalar() at the start of the string.
+bool plain_start(std::string_view s) {
+  const Source x{s, 0};
+  if (blank_or_break_at(x, 0) >= 0) return false;
+  if (in(x.at(0), std::string_view(",[]{}#&*!|>'\"%@`", 17))) return false;
+  if (in(x.at(0), "-?:") && blank_break_or_end(x, 1)) return false;
+  return true;
+}
+
+// Exp::NotPrintable() at x.
+bool not_printable(const Source& x) {
+  const auto c = static_cast<unsigned char>(x.at(0));
+  if (c == 0 || (c >= 0x01 && c <= 0x08) || c == 0x0B || c == 0x0C || c == 0x7F) return true;
+  if (c >= 0x0E && c <= 0x1F) return true;
+  if (c == 0xC2) {
+    const auto d = static_cast<unsigned char>(x.at(1));
+    return (d >= 0x80 && d <= 0x84) || (d >= 0x86 && d <= 0x9F);
+  }
+  return false;
+}
+
+// The block context's `disallowed` regex of IsValidPlainScalar at x.
+bool disallowed(const Source& x) {
+  if (x.at(0) == ':' && blank_break_or_end(x, 1)) return true;  // EndScalar
+  if (const int n = blank_or_break_at(x, 0); n >= 0 && x.valid(static_cast<std::size_t>(n)) &&
+                                             x.s[x.i + static_cast<std::size_t>(n)] == '#')
+    return true;  // BlankOrBreak + Comment
+  if (not_printable(x)) return true;
+  if (x.valid(2) && x.s.substr(x.i, 3) == "\xEF\xBB\xBF") return true;  // Utf8_ByteOrderMark
+  if (break_at(x, 0) >= 0) return true;
+  return x.at(0) == '\t';
+}
+
+bool is_null_string(std::string_view s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+// ---- double-quoted strings (emitterutils.cpp) ---------------------------------------------
+
+constexpr int kReplacementCharacter = 0xFFFD;
+
+int utf8_bytes_indicated(char ch) {
+  switch (static_cast<unsigned char>(ch) >> 4) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+      return 1;
+    case 12:
+    case 13:
+      return 2;
+    case 14:
+      return 3;
+    case 15:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+bool is_trailing_byte(char ch) {
+  return (ch & 0xC0) == 0x80;
+}
+
+// GetNextCodePointAndAdvance.
+int next_code_point(std::string_view s, std::size_t& i) {
+  int n = utf8_bytes_indicated(s[i]);
+  if (n < 1) {
+    ++i;
+    return kReplacementCharacter;
+  }
+  if (n == 1) return s[i++];
+  int cp = static_cast<unsigned char>(s[i]) & ~(0xFF << (7 - n));
+  ++i;
+  --n;
+  for (; n > 0; ++i, --n) {
+    if (i == s.size() || !is_trailing_byte(s[i])) {
+      cp = kReplacementCharacter;
+      break;
+    }
+    cp <<= 6;
+    cp |= s[i] & 0x3F;
+  }
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
+      (cp >= 0xFDD0 && cp <= 0xFDEF))
+    cp = kReplacementCharacter;
+  return cp;
+}
+
+void append_code_point(std::string& out, int cp) {
+  if (cp < 0 || cp > 0x10FFFF) cp = kReplacementCharacter;
+  if (cp <= 0x7F) {
+    out += static_cast<char>(cp);
+  } else if (cp <= 0x7FF) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp <= 0xFFFF) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// WriteDoubleQuoteEscapeSequence, StringEscaping::None.
+void append_escape(std::string& out, int cp) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '\\';
+  int digits = 8;
+  if (cp < 0xFF) {
+    out += 'x';
+    digits = 2;
+  } else if (cp < 0xFFFF) {
+    out += 'u';
+    digits = 4;
+  } else {
+    out += 'U';
+  }
+  for (; digits > 0; --digits)
+    out += kHex[(cp >> (4 * (digits - 1))) & 0xF];
+}
+
+}  // namespace
+
+bool yaml_plain_ok(std::string_view s) {
+  if (is_null_string(s)) return false;
+  if (!plain_start(s)) return false;
+  if (s.back() == ' ') return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (disallowed(Source{s, i})) return false;
+  return true;
+}
+
+void append_yaml_double_quoted(std::string& out, std::string_view s) {
+  out += '"';
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const int cp = next_code_point(s, i);
+    switch (cp) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (cp < 0x20 || (cp >= 0x80 && cp <= 0xA0) || cp == 0xFEFF)
+          append_escape(out, cp);
+        else
+          append_code_point(out, cp);
+    }
+  }
+  out += '"';
+}
+
+// ---- the emitter (emitter.cpp, emitterstate.cpp) ------------------------------------------
+
+void YamlEmitter::write(std::string_view s) {
+  out_ += s;
+  const auto nl = s.rfind('\n');
+  col_ = nl == std::string_view::npos ? col_ + s.size() : s.size() - nl - 1;
+}
+
+void YamlEmitter::indent_to(std::size_t n) {
+  if (col_ < n) {
+    out_.append(n - col_, ' ');
+    col_ = n;
+  }
+}
+
+void YamlEmitter::space_or_indent_to(bool require_space, std::size_t n) {
+  if (col_ > 0 && require_space) write(" ");
+  indent_to(n);
+}
+
+// Emitter::PrepareNode: what goes before a node in its parent (no anchors, tags, aliases or
+// comments, so HasBegunNode and HasBegunContent are always false).
+void YamlEmitter::prepare(Node child) {
+  const bool flowish = child == Node::scalar || child == Node::flow;
+  if (groups_.empty()) {  // PrepareTopNode (one document)
+    if (flowish) space_or_indent_to(false, 0);
+    return;
+  }
+  Group& g = groups_.back();
+  const std::size_t cur = cur_indent_;
+  const std::size_t next = cur + kIndent;
+  if (!g.map) {  // BlockSeqPrepareNode
+    if (g.child_count > 0) write("\n");
+    indent_to(cur);
+    write("-");
+    if (flowish)
+      space_or_indent_to(false, next);
+    else if (child == Node::block_seq)
+      write("\n");
+    return;
+  }
+  if (g.child_count % 2 == 0) {  // a key
+    if (long_key_next_ || child == Node::block_seq || child == Node::block_map) g.long_key = true;
+    if (g.long_key) {  // BlockMapPrepareLongKey
+      if (g.child_count > 0) write("\n");
+      indent_to(cur);
+      write("?");
+      if (flowish) space_or_indent_to(true, cur + 1);
+    } else {  // BlockMapPrepareSimpleKey
+      if (g.child_count > 0) write("\n");
+      if (flowish) space_or_indent_to(false, cur);
+    }
+  } else if (g.long_key) {  // BlockMapPrepareLongKeyValue
+    write("\n");
+    indent_to(cur);
+    write(":");
+    space_or_indent_to(true, cur + 1);
+  } else {  // BlockMapPrepareSimpleKeyValue
+    write(":");
+    if (flowish)
+      space_or_indent_to(true, next);
+    else
+      write("\n");
+  }
+}
+
+// EmitterState::StartedNode.
+void YamlEmitter::started_node() {
+  if (groups_.empty()) {
+    ++doc_count_;
+    return;
+  }
+  Group& g = groups_.back();
+  ++g.child_count;
+  if (g.child_count % 2 == 0) g.long_key = false;
+}
+
+void YamlEmitter::begin_group(bool map, bool flow) {
+  prepare(flow ? Node::flow : map ? Node::block_map : Node::block_seq);
+  long_key_next_ = false;  // local settings move into the group
+  started_node();
+  cur_indent_ += groups_.empty() ? 0 : kIndent;
+  groups_.push_back(Group{map, flow, 0, false});
+}
+
+// EmitEndSeq / EmitEndMap: an empty group is written in flow style.
+void YamlEmitter::end_group(bool map) {
+  Group& g = groups_.back();
+  const bool was_flow = g.flow;
+  if (g.child_count == 0) g.flow = true;
+  if (g.flow) {
+    indent_to(cur_indent_);
+    if (!was_flow || g.child_count == 0) write(map ? "{" : "[");
+    write(map ? "}" : "]");
+  }
+  groups_.pop_back();
+  cur_indent_ -= groups_.empty() ? 0 : kIndent;
+  long_key_next_ = false;
+}
+
+void YamlEmitter::string(std::string_view s, bool double_quoted) {
+  const bool plain = !double_quoted && yaml_plain_ok(s);
+  if (s.size() > 1024) long_key_next_ = true;
+  prepare(Node::scalar);
+  if (plain) {
+    write(s);
+  } else {
+    // A double-quoted string holds no newline: the column moves by its length.
+    const std::size_t before = out_.size();
+    append_yaml_double_quoted(out_, s);
+    col_ += out_.size() - before;
+  }
+  started_node();
+  long_key_next_ = false;
+}
+
+void YamlEmitter::integer(std::int64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  prepare(Node::scalar);
+  write(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  started_node();
+  long_key_next_ = false;
+}
+
+void YamlEmitter::boolean(bool v) {
+  prepare(Node::scalar);
+  write(v ? "true" : "false");
+  started_node();
+  long_key_next_ = false;
+}
+
+void YamlEmitter::real(double v) {
+  char text[40];
+  std::string_view t;
+  if (std::isnan(v)) {
+    t = ".nan";
+  } else if (std::isinf(v)) {
+    t = std::signbit(v) ? "-.inf" : ".inf";
+  } else {
+    // std::stringstream at precision max_digits10, default float field: printf's %.17g.
+    const int n =
+        std::snprintf(text, sizeof text, "%.*g", std::numeric_limits<double>::max_digits10, v);
+    t = std::string_view(text, static_cast<std::size_t>(n));
+  }
+  prepare(Node::scalar);
+  write(t);
+  started_node();
+  long_key_next_ = false;
+}
+
+void YamlEmitter::null() {
+  prepare(Node::scalar);
+  write("~");
+  started_node();
+  long_key_next_ = false;
+}
+
+// ---- kepoch's Values ----------------------------------------------------------------------
+
+bool needs_quotes(std::string_view s) {
+  if (s.empty()) return true;
+  static constexpr std::string_view kSpecial[] = {
+      "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
+      "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
+  for (const auto w : kSpecial)
+    if (s == w) return true;
+  bool digit = false;
+  bool numeric_chars = true;
+  for (const char c : s) {
+    digit = digit || (c >= '0' && c <= '9');
+    numeric_chars = numeric_chars && std::string_view("+-0123456789.eE_xXoabcdefABCDEF").find(c) !=
+                                         std::string_view::npos;
+  }
+  return (numeric_chars && digit) || s.front() == ' ' || s.back() == ' ';
+}
+
+void emit_yaml(YamlEmitter& e, const Value& v) {
+  struct Visitor {
+    YamlEmitter& e;
+    void operator()(std::monostate) const { e.null(); }
+    void operator()(bool b) const { e.boolean(b); }
+    void operator()(std::int64_t i) const { e.integer(i); }
+    void operator()(double d) const { e.real(d); }
+    void operator()(const std::string& s) const { e.string(s, needs_quotes(s)); }
+    void operator()(const Value::Array& a) const {
+      e.begin_seq(/*flow=*/a.empty());
+      for (const auto& x : a)
+        emit_yaml(e, x);
+      e.end_seq();
+    }
+    void operator()(const Value::Object& o) const {
+      e.begin_map(/*flow=*/o.empty());
+      for (const auto& [k, x] : o) {
+        e.string(k);
+        emit_yaml(e, x);
+      }
+      e.end_map();
+    }
+  };
+  std::visit(Visitor{e}, v.data());
+}
+
+}  // namespace kepoch::report::detail

@@ -1,0 +1,43 @@
+#pragma once
+// An object as YAML text, written member by member (object_writer.hpp): the text emit_yaml
+// writes for the Value a ValueBuilder would build from the same calls (yaml_emitter.hpp),
+// without building it. Used by the YAML stream; not part of the library's interface.
+
+#include <string>
+#include <string_view>
+
+#include "kepoch/report/object_writer.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
+
+namespace kepoch::report::detail {
+
+class YamlObjectWriter : public ObjectWriter {
+ public:
+  // Appends to `out`; the object is a block map at the start of a line (an empty one "{}").
+  explicit YamlObjectWriter(std::string& out) : emitter_(out) {}
+  void begin() { pending_ = true; }
+  void end() { close(); }
+
+  void null(std::string_view key) override;
+  void boolean(std::string_view key, bool v) override;
+  void integer(std::string_view key, std::int64_t v) override;
+  void string(std::string_view key, std::string_view v) override;
+  void value(std::string_view key, const Value& v) override;
+  void begin_objects(std::string_view key) override;
+  void begin_object() override;
+  void end_object() override;
+  void end_objects() override;
+
+ private:
+  // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
+  // when its first member or element comes (or at its end, empty).
+  void key(std::string_view k);
+  void close();
+
+  YamlEmitter emitter_;
+  bool pending_ = false;  // the current object's map is not begun yet
+  std::string list_key_;
+  std::size_t objects_ = 0;  // in the current list
+};
+
+}  // namespace kepoch::report::detail

@@ -1,0 +1,281 @@
+// The direct YAML writer (yaml_emitter, yaml_object_writer) against yaml-cpp 0.7's emitter,
+// the one `-o yaml` used before: on random documents full of the characters where yaml-cpp
+// changes its mind (quotes, escapes, long keys, empty groups), the text is byte for byte
+// yaml-cpp's.
+#include <catch2/catch.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kepoch/report/object_writer.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
+#include "kepoch/report/yaml_object_writer.hpp"
+
+using kepoch::report::ObjectWriter;
+using kepoch::report::Value;
+using kepoch::report::ValueBuilder;
+using kepoch::report::detail::emit_yaml;
+using kepoch::report::detail::needs_quotes;
+using kepoch::report::detail::YamlEmitter;
+using kepoch::report::detail::YamlObjectWriter;
+
+namespace {
+
+// render.cpp's emitter before the direct writer, on yaml-cpp.
+void reference_emit(YAML::Emitter& e, const Value& v) {
+  struct Visitor {
+    YAML::Emitter& e;
+    void operator()(std::monostate) const { e << YAML::Null; }
+    void operator()(bool b) const { e << b; }
+    void operator()(std::int64_t i) const { e << i; }
+    void operator()(double d) const { e << d; }
+    void operator()(const std::string& s) const {
+      if (needs_quotes(s)) e << YAML::DoubleQuoted;
+      e << s;
+    }
+    void operator()(const Value::Array& a) const {
+      if (a.empty()) {
+        e << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        return;
+      }
+      e << YAML::BeginSeq;
+      for (const auto& x : a)
+        reference_emit(e, x);
+      e << YAML::EndSeq;
+    }
+    void operator()(const Value::Object& o) const {
+      if (o.empty()) {
+        e << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        return;
+      }
+      e << YAML::BeginMap;
+      for (const auto& [k, x] : o) {
+        e << YAML::Key << k << YAML::Value;
+        reference_emit(e, x);
+      }
+      e << YAML::EndMap;
+    }
+  };
+  std::visit(Visitor{e}, v.data());
+}
+
+std::string reference_text(const Value& v) {
+  YAML::Emitter e;
+  reference_emit(e, v);
+  return e.c_str();
+}
+
+std::string direct_text(const Value& v) {
+  std::string out;
+  YamlEmitter e(out);
+  emit_yaml(e, v);
+  return out;
+}
+
+// Pieces yaml-cpp's rules turn on: indicators, blanks and breaks, control and C1 characters,
+// a BOM, invalid and overlong UTF-8, the words and numbers kepoch quotes.
+const std::vector<std::string> kPieces = {"a",
+                                          "b",
+                                          "Z",
+                                          "0",
+                                          "7",
+                                          ".",
+                                          "e",
+                                          "x",
+                                          " ",
+                                          "\t",
+                                          "\n",
+                                          "\r",
+                                          "\r\n",
+                                          ":",
+                                          "#",
+                                          "-",
+                                          "?",
+                                          ",",
+                                          "[",
+                                          "]",
+                                          "{",
+                                          "}",
+                                          "&",
+                                          "*",
+                                          "!",
+                                          "|",
+                                          ">",
+                                          "'",
+                                          "\"",
+                                          "%",
+                                          "@",
+                                          "`",
+                                          "\\",
+                                          "/",
+                                          "+",
+                                          "_",
+                                          "~",
+                                          std::string(1, '\0'),
+                                          "\x01",
+                                          "\x04",
+                                          "\x08",
+                                          "\x0b",
+                                          "\x0c",
+                                          "\x1b",
+                                          "\x1f",
+                                          "\x7f",
+                                          "\xc2\x85",
+                                          "\xc2\x80",
+                                          "\xc2\xa0",
+                                          "\xc2\xa1",
+                                          "\xef\xbb\xbf",
+                                          "\xc3\xa9",
+                                          "\xe2\x82\xac",
+                                          "\xf0\x9f\x98\x80",
+                                          "\xff",
+                                          "\x80",
+                                          "\xc0\x80",
+                                          "\xe2\x82",
+                                          "\xed\xa0\x80",
+                                          "\xef\xbf\xbe",
+                                          "\xf8\x88\x80\x80",
+                                          "true",
+                                          "null",
+                                          "Null",
+                                          "yes",
+                                          "on",
+                                          "0x1f",
+                                          "1e5",
+                                          "-1",
+                                          "1.5",
+                                          "--",
+                                          "...",
+                                          "---",
+                                          "- ",
+                                          ": ",
+                                          " #",
+                                          "a: b"};
+
+std::string random_string(std::mt19937& rng) {
+  std::string s;
+  const std::size_t n = rng() % 6;
+  for (std::size_t i = 0; i < n; ++i)
+    s += kPieces[rng() % kPieces.size()];
+  if (rng() % 97 == 0) s += std::string(1000 + rng() % 60, 'k');  // around the long-key limit
+  return s;
+}
+
+Value random_scalar(std::mt19937& rng) {
+  switch (rng() % 8) {
+    case 0:
+      return Value();
+    case 1:
+      return Value(rng() % 2 == 0);
+    case 2:
+      return Value(static_cast<std::int64_t>(rng()) - (std::int64_t{1} << 31));
+    case 3: {
+      static const double kDoubles[] = {0.1,
+                                        -0.0,
+                                        3.0,
+                                        1e300,
+                                        2.5e-8,
+                                        1.0 / 3,
+                                        std::numeric_limits<double>::quiet_NaN(),
+                                        std::numeric_limits<double>::infinity(),
+                                        -std::numeric_limits<double>::infinity()};
+      return Value(kDoubles[rng() % std::size(kDoubles)]);
+    }
+    default:
+      return Value(random_string(rng));
+  }
+}
+
+Value random_value(std::mt19937& rng, int depth) {
+  const unsigned kind = depth > 3 ? 0 : rng() % 4;
+  if (kind < 2) return random_scalar(rng);
+  const std::size_t n = rng() % 4;
+  if (kind == 2) {
+    Value a = Value::array();
+    for (std::size_t i = 0; i < n; ++i)
+      a.push(random_value(rng, depth + 1));
+    return a;
+  }
+  Value o = Value::object();
+  for (std::size_t i = 0; i < n; ++i)
+    o.set(random_string(rng) + std::to_string(i), random_value(rng, depth + 1));  // unique
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("YAML text is yaml-cpp's, byte for byte, on random documents", "[render][yaml]") {
+  std::mt19937 rng(21);
+  for (int i = 0; i < 20000; ++i) {
+    const Value v = random_value(rng, 0);
+    const std::string want = reference_text(v);
+    INFO("document " << i << ":\n" << want);
+    REQUIRE(direct_text(v) == want);
+  }
+}
+
+TEST_CASE("YAML strings: plain exactly where yaml-cpp writes them plain", "[render][yaml]") {
+  // Every string of up to two pieces, as a value and as a key.
+  for (const auto& a : kPieces) {
+    for (const auto& b : kPieces) {
+      for (const std::string& s : {a, a + b, b + "x" + a}) {
+        INFO("string of " << s.size() << " bytes");
+        Value map = Value::object().set(s, s);
+        REQUIRE(direct_text(map) == reference_text(map));
+        Value seq = Value::array().push(s).push(Value::array().push(s));
+        REQUIRE(direct_text(seq) == reference_text(seq));
+      }
+    }
+  }
+}
+
+TEST_CASE("YAML objects written member by member equal the Value's YAML", "[render][yaml]") {
+  std::mt19937 rng(22);
+  for (int i = 0; i < 5000; ++i) {
+    // A random call sequence: scalar members, Values, and lists of objects.
+    std::vector<std::function<void(ObjectWriter&)>> calls;
+    const std::size_t members = rng() % 5;
+    for (std::size_t m = 0; m < members; ++m) {
+      const std::string key = random_string(rng) + "#" + std::to_string(m);
+      const Value v = random_value(rng, 1);
+      if (rng() % 3 == 0) {
+        std::vector<Value> objects;
+        for (std::size_t k = rng() % 3; k > 0; --k) {
+          Value o = random_value(rng, 3);
+          objects.push_back(o.is_object() ? o : Value::object());
+        }
+        calls.push_back([key, objects](ObjectWriter& w) {
+          w.begin_objects(key);
+          for (const auto& o : objects) {
+            w.begin_object();
+            w.members(o);
+            w.end_object();
+          }
+          w.end_objects();
+        });
+      } else {
+        calls.push_back([key, v](ObjectWriter& w) {
+          Value one = Value::object().set(key, v);
+          w.members(one);
+        });
+      }
+    }
+    ValueBuilder builder;
+    std::string direct;
+    YamlObjectWriter writer(direct);
+    writer.begin();
+    for (const auto& c : calls) {
+      c(builder);
+      c(writer);
+    }
+    writer.end();
+    const std::string want = reference_text(builder.take());
+    INFO("object " << i << ":\n" << want);
+    REQUIRE(direct == want);
+  }
+}
