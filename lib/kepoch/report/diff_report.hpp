@@ -6,9 +6,10 @@
 //      "fork_offset_by_batches", "differing_batches": [{"base_offset", "last_offset", "crc",
 //      "other_crc"}], "only_here": {"first", "last"}|null, "only_there": ...,
 //      "unanswered": [sentences: what a snapshot's batch windows leave open]}],
-//    "timeline": ["<dir>  |000001111222|  leo N", ..., "  ^ fork at N"]}
-// The timeline draws every replica on one offset axis, one character per column: the leader
-// epoch (0-9, then a-z) of the offsets it covers, blank where the replica holds nothing.
+//    "timeline": {"from", "to", "fork", "reference", "replicas": [{"dir", "relation",
+//      "log_start_offset", "log_end_offset", "hw", "recovery_point", "truncate_to",
+//      "spans": [{"epoch", "start", "end"}]}]}}
+// The timeline (timeline.hpp) puts every replica on one offset axis; the table draws it.
 
 #include <vector>
 
