@@ -41,7 +41,7 @@ fits "$KEPOCH" diff "$B/broker-1" "$B/broker-2" "$B/broker-3"
 fits "$KEPOCH" diff "$L/broker-1/lc-0" "$L/broker-2/lc-0" "$L/broker-3/lc-0"
 fits "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
 fits "$KEPOCH" predict --mode all --leader "$B/broker-2" "$B/broker-1" "$B/broker-3"
-fits "$KEPOCH" predict --elect --isr 2,3 "$B/broker-1/d-0" "$B/broker-2/d-0" "$B/broker-3/d-0"
+fits "$KEPOCH" predict --elect --ids 1,2,3 --isr 2,3 "$B/broker-1/d-0" "$B/broker-2/d-0" "$B/broker-3/d-0"
 fits "$KEPOCH" metadata dump "$M"
 fits "$KEPOCH" metadata history "$M"
 fits "$KEPOCH" diff --metadata "$M" "$B/broker-1/d-0" "$B/broker-2/d-0"
@@ -50,16 +50,20 @@ for s in "$KEPOCH_SOURCE_DIR"/examples/scenarios/*.yaml; do
 done
 ((tables >= 20)) || fail "only $tables table commands ran"
 
-# -o wide: every column, nothing shortened. The segment dump's full row (12 columns, with
-# MAX_TIMESTAMP) is wider than 120 columns; the default table leaves the last columns out
-# and says which.
+# -o wide: every column, nothing shortened. The segment dump's full row (12 columns) is wider
+# than 120 columns; the default table leaves out the least useful (the end of
+# batch_table_columns: COMPRESSION, PRODUCER_ID), keeps the offsets, epoch and MAX_TIMESTAMP,
+# and says what it left out.
 expect_exit 0 "$KEPOCH" segment dump -o wide "$B/broker-1/d-0/00000000000000000000.log"
 (($(widest "$SCRATCH/out") > 120)) || fail "-o wide: the segment dump's every column should pass 120"
-expect_in "$SCRATCH/out" "MAX_TIMESTAMP"
+expect_in "$SCRATCH/out" "COMPRESSION"
+expect_in "$SCRATCH/out" "PARTITION_LEADER_EPOCH"
 expect_not_in "$SCRATCH/out" "…"
 expect_exit 0 "$KEPOCH" segment dump "$B/broker-1/d-0/00000000000000000000.log"
-expect_not_in "$SCRATCH/out" "MAX_TIMESTAMP"
-expect_in "$SCRATCH/out" "use -o wide)"
+expect_not_in "$SCRATCH/out" "COMPRESSION "
+expect_in "$SCRATCH/out" "MAX_TIMESTAMP"
+expect_in "$SCRATCH/out" "BASE_OFFSET"
+expect_in "$SCRATCH/out" "(not shown: COMPRESSION, PRODUCER_ID; use -o wide)"
 # partition verify's findings: the long message ends in an ellipsis, and in full with wide.
 expect_exit 0 "$KEPOCH" partition verify "$B/broker-1/d-0"
 expect_in "$SCRATCH/out" "…"

@@ -74,7 +74,7 @@ expect_exit 0 "$KEPOCH" partition verify "$B/broker-1/d-0"
 [[ $(head -1 "$SCRATCH/out") == "broker-1/d-0 loads as it is:"* ]] || fail "verify table opens with its verdict"
 
 # logdir scan: the counts per log dir; an unreadable log dir is never "no error".
-verdict 0 "No error found. broker-1: 1 partition, 1 with warnings; broker-2: 1 partition, 1 with warnings." \
+verdict 0 "No error found. before/broker-1: 1 partition, 1 with warnings; before/broker-2: 1 partition, 1 with warnings." \
   "$KEPOCH" logdir scan "$B/broker-1" "$B/broker-2"
 expect_exit 3 "$KEPOCH" logdir scan -o json "$B/broker-1" "$SCRATCH/no-such-dir"
 [[ $(json "$SCRATCH/out" "d['summary']") == "1 log dir could not be read: the others have no error."* ]] ||

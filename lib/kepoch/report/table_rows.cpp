@@ -44,18 +44,37 @@ std::string TableRows::dropped() const {
   return out;
 }
 
+// The columns that fit the budget: while even their floors do not, the least useful goes
+// (the last of `wanted`, whose order ranks them; else the rightmost), then the widest shrink.
 void TableRows::fit_columns_to_budget() {
+  auto floor_of = [](const std::string& c) {
+    return std::max(kMinColumn, std::min<std::size_t>(c.size(), 14));
+  };
+  auto rank = [this](std::size_t i) {
+    const auto it = std::find(wanted_.begin(), wanted_.end(), columns_[i]);
+    return it == wanted_.end() ? wanted_.size() + i
+                               : static_cast<std::size_t>(it - wanted_.begin());
+  };
+  const std::size_t available = budget_ > 2 ? budget_ - 2 : 1;
+  for (;;) {
+    std::size_t need = 0;
+    for (std::size_t i = 0; i < columns_.size(); ++i)
+      need += std::min(widths_[i], floor_of(columns_[i])) + (i ? 2 : 0);
+    if (need <= available || columns_.size() <= 1) break;
+    std::size_t worst = 0;
+    for (std::size_t i = 1; i < columns_.size(); ++i)
+      if (rank(i) > rank(worst)) worst = i;
+    dropped_.push_back(columns_[worst]);
+    const auto at = static_cast<std::ptrdiff_t>(worst);
+    columns_.erase(columns_.begin() + at);
+    widths_.erase(widths_.begin() + at);
+    cells_.erase(cells_.begin() + at);
+    set_.erase(set_.begin() + at);
+  }
   std::vector<std::size_t> floors;
   for (const auto& c : columns_)
-    floors.push_back(std::max(kMinColumn, std::min<std::size_t>(c.size(), 14)));
-  std::vector<std::size_t> widths = widths_;
-  const std::size_t keep = fit_columns(widths, floors, budget_ > 2 ? budget_ - 2 : 1);
-  for (std::size_t i = keep; i < columns_.size(); ++i)
-    dropped_.push_back(columns_[i]);
-  columns_.resize(keep);
-  cells_.resize(keep);
-  set_.resize(keep);
-  widths_ = std::move(widths);
+    floors.push_back(floor_of(c));
+  fit_columns(widths_, floors, available);
 }
 
 void TableRows::min_width(std::string_view column, std::size_t width) {

@@ -19,7 +19,8 @@ namespace kepoch::report::detail {
 
 class TableRows : private ObjectWriter {
  public:
-  // Starts a new list: the next element chooses the columns among `wanted` (all if empty).
+  // Starts a new list: the next element chooses the columns among `wanted` (all if empty),
+  // in the element's order; `wanted`'s own order ranks them, most useful first, for fit().
   void reset(std::vector<std::string> wanted);
   // The width rows fit (0: no limit, `-o wide`): the element that chooses the columns drops
   // the rightmost ones that do not fit and narrows the widest; a later cell wider than its
