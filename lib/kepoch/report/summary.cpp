@@ -516,7 +516,7 @@ std::string what_if_summary(const Value& w) {
   const bool unread = size_at(w, "problems") > 0;
   std::string out;
   if (harm.empty())
-    out = fmt::format("{} keeps all {} available and in sync; {} move.", who,
+    out = fmt::format("{} keeps all {} available, none under min.insync.replicas; {} move.", who,
                       plural(partitions, "partition", "partitions"),
                       plural(moved, "leader", "leaders"));
   else

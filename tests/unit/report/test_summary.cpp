@@ -87,3 +87,68 @@ TEST_CASE("diff: a strict prefix lags, it does not diverge", "[report][summary]"
         "The replicas of d-0 differ only in length. broker-3/d-0 lags broker-2/d-0: it lacks "
         "offsets 9..12, no divergence.");
 }
+
+TEST_CASE("cluster predict: unanswered partitions and warnings are never safe",
+          "[report][summary]") {
+  auto report = [](std::int64_t loss, std::int64_t unknown, std::int64_t unanswered, bool warning) {
+    Value at_risk = Value::array();
+    if (loss + unknown > 0) at_risk.push("orders-0");
+    Value problems = Value::array();
+    if (warning) problems.push(Value::object().set("severity", "warning").set("message", "m"));
+    return Value::object()
+        .set("broker", 3)
+        .set("summary", Value::object()
+                            .set("partitions", 4)
+                            .set("follows", 3)
+                            .set("truncates", 1)
+                            .set("lost_records", 2)
+                            .set("committed_lost_records", loss ? 2 : 0)
+                            .set("committed_loss_partitions", loss)
+                            .set("committed_loss_unknown_partitions", unknown)
+                            .set("leads", 1)
+                            .set("leaderless", 0)
+                            .set("stray", 0)
+                            .set("unanswered", unanswered)
+                            .set("at_risk", at_risk))
+        .set("problems", problems);
+  };
+  CHECK(restart_summary(report(0, 0, 0, false))
+            .starts_with("Broker 3's restart loses no committed record."));
+  CHECK(restart_summary(report(1, 0, 0, false))
+            .starts_with("Broker 3's restart loses committed records in 1 partition (orders-0)."));
+  CHECK(restart_summary(report(0, 1, 0, false))
+            .starts_with("A committed loss on broker 3's restart cannot be ruled out"));
+  CHECK(restart_summary(report(0, 0, 2, false))
+            .starts_with("A committed loss on broker 3's restart cannot be ruled out: 2 partitions "
+                         "not answered"));
+  const std::string warned = restart_summary(report(0, 0, 0, true));
+  CHECK(warned.find("not proven safe") != std::string::npos);
+}
+
+TEST_CASE("cluster what-if: harm first; assumed defaults are not proven safe",
+          "[report][summary]") {
+  auto report = [](std::int64_t unavailable, std::int64_t under, bool warning) {
+    Value problems = Value::array();
+    if (warning) problems.push(Value::object().set("severity", "warning").set("message", "m"));
+    return Value::object()
+        .set("stop", Value::array().push(2))
+        .set("shutdown", "controlled")
+        .set("summary", Value::object()
+                            .set("partitions", 6)
+                            .set("leaders_moved", 2)
+                            .set("under_min_isr", under)
+                            .set("unavailable", unavailable)
+                            .set("unclean_election", 0)
+                            .set("needs_unclean_election", 0))
+        .set("problems", problems);
+  };
+  CHECK(what_if_summary(report(0, 0, false)) ==
+        "Stopping broker 2 (controlled) keeps all 6 partitions available, none under "
+        "min.insync.replicas; 2 leaders move.");
+  CHECK(what_if_summary(report(1, 2, false))
+            .starts_with("Stopping broker 2 (controlled) takes 1 partition offline, leaves 2 "
+                         "partitions under min.insync.replicas"));
+  CHECK(what_if_summary(report(0, 0, true)).find("not proven safe") != std::string::npos);
+  const Value with = with_summary(report(0, 0, false), what_if_summary(report(0, 0, false)));
+  CHECK(with.find("summary")->as_object().front().first == "text");
+}
