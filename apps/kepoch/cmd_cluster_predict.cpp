@@ -10,6 +10,7 @@
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/restart_forecast.hpp"
 #include "kepoch/report/restart_report.hpp"
+#include "kepoch/report/summary.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -26,7 +27,8 @@ int run(const ConnectionOptions& c, const TopicOptions& t, const PredictOptions&
   cluster::ClusterClient client(settings_from(c));
   const forecast::RestartForecast f =
       forecast::forecast_restart(o.log_dir, o.broker, client, scope);
-  emit(report::restart_value(f, o.details), globals);
+  const report::Value value = report::restart_value(f, o.details);
+  emit(report::with_summary(value, report::restart_summary(value)), globals);
   return report::committed_loss_possible(f) ? kFindings : kOk;
 }
 

@@ -15,6 +15,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/live/stop_forecast.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/report/what_if_report.hpp"
 
 namespace kepoch::cli {
@@ -56,7 +57,8 @@ int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfO
   check_alive(view, o.stop);
   const auto kind = o.kill ? live::ShutdownKind::kill : live::ShutdownKind::controlled;
   const live::StopForecast forecast = live::forecast_stop(view, o.stop, kind);
-  emit(report::what_if_value(view, forecast), globals);
+  const report::Value value = report::what_if_value(view, forecast);
+  emit(report::with_summary(value, report::what_if_summary(value)), globals);
   return live::count_outcomes(forecast).findings() ? kFindings : kOk;
 }
 

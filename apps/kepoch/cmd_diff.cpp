@@ -8,6 +8,7 @@
 #include "kepoch/report/controller_report.hpp"
 #include "kepoch/report/diff_report.hpp"
 #include "kepoch/report/paired_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "metadata_source.hpp"
 
@@ -59,7 +60,7 @@ int run(const DiffOptions& o, const Globals& globals) {
   auto section = [&](const std::vector<PartitionReplica>& replicas) {
     report::Value v = diff_partition(replicas, differ);
     if (loaded) v.set("controller_epochs", controller_epochs(loaded->history, replicas, differ));
-    return v;
+    return report::with_summary(v, report::diff_summary(v));
   };
   if (paired.single) {
     emit(section(paired.groups.front().replicas), globals);
@@ -67,7 +68,8 @@ int run(const DiffOptions& o, const Globals& globals) {
     std::vector<report::Value> sections;
     for (const auto& g : paired.groups)
       sections.push_back(section(g.replicas));
-    emit(report::paired_value(std::move(sections), paired.notes), globals);
+    report::Value value = report::paired_value(std::move(sections), paired.notes);
+    emit(report::with_summary(value, report::paired_diff_summary(value)), globals);
   }
   return differ ? kFindings : kOk;
 }

@@ -24,6 +24,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/scan_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
@@ -94,17 +95,20 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
 
   int code = kOk;
   bool any_readable = false;
+  std::size_t unreadable = 0;
   for (const auto& s : scans) {
     if (s.unreadable) {
       print_error(*s.unreadable, globals);
       code = std::max(code, static_cast<int>(kInput));
+      ++unreadable;
       continue;
     }
     any_readable = true;
     if (s.has_errors()) code = std::max(code, static_cast<int>(kFindings));
   }
   if (!any_readable) return code;
-  const report::Value value = report::scan_value(scans, o.all, globals.output == "table");
+  report::Value value = report::scan_value(scans, o.all, globals.output == "table");
+  value = report::with_summary(value, report::scan_summary(value, unreadable));
   if (globals.output == "jsonl") {
     emit_lines(value);
   } else {

@@ -12,6 +12,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/controller_report.hpp"
 #include "kepoch/report/partition_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/report/verify_report.hpp"
 #include "metadata_source.hpp"
 
@@ -61,7 +62,8 @@ int run_verify(const VerifyOptions& o, const Globals& globals) {
     try {
       const PartitionVerification v = verify_partition(dir);
       if (v.has_errors()) code = std::max(code, static_cast<int>(kFindings));
-      list.push(report::verify_value(v));
+      const report::Value value = report::verify_value(v);
+      list.push(report::with_summary(value, report::verify_summary(value)));
     } catch (const InputError& e) {
       print_error(e.what(), globals);
       code = kInput;

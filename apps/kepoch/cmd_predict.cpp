@@ -13,6 +13,7 @@
 #include "kepoch/report/election_report.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 
@@ -174,7 +175,7 @@ int run(PredictOptions o, const Globals& globals) {
   if (o.elect) {
     election.emplace();
     if (auto none = elect_leader_argument(o, *election)) {
-      emit(*none, globals);
+      emit(report::with_summary(*none, report::predict_summary(*none)), globals);
       return kFindings;
     }
   } else if (o.leader.empty()) {
@@ -196,15 +197,20 @@ int run(PredictOptions o, const Globals& globals) {
     value = predict_partition(o, std::move(paired.groups.front().replicas), e, committed_loss);
   } else {
     std::vector<report::Value> sections;
-    for (auto& g : paired.groups)
-      sections.push_back(predict_partition(o, std::move(g.replicas), e, committed_loss));
+    for (auto& g : paired.groups) {
+      report::Value section = predict_partition(o, std::move(g.replicas), e, committed_loss);
+      sections.push_back(report::with_summary(section, report::predict_summary(section)));
+    }
     value = report::paired_value(std::move(sections), paired.notes);
   }
   if (election)
     value = with_election(report::election_value(e->before, e->request, e->change)
                               .set("new_leader_epoch_at_least", e->new_leader_epoch),
                           value);
-  emit(value, globals);
+  // The verdict first (summary.hpp): the whole run's, over its sections when paired.
+  std::string sentence =
+      paired.single ? report::predict_summary(value) : report::paired_predict_summary(value);
+  emit(report::with_summary(std::move(value), std::move(sentence)), globals);
   return committed_loss ? kFindings : kOk;
 }
 

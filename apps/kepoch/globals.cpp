@@ -23,10 +23,11 @@ bool use_color(int fd, const Globals& globals) {
 
 void add_global_options(CLI::App& app, Globals& globals) {
   app.add_option("-o,--output", globals.output,
-                 "Output format: table (people), json, yaml, or jsonl (JSON lines: one object per "
+                 "Output format: table (people; fits 120 columns), wide (the table with every "
+                 "column in full), json, yaml, or jsonl (JSON lines: one object per "
                  "batch, index entry or partition in the streaming outputs, else the document "
                  "on one line)")
-      ->check(CLI::IsMember({"table", "json", "yaml", "jsonl"}))
+      ->check(CLI::IsMember({"table", "wide", "json", "yaml", "jsonl"}))
       ->type_name("FORMAT")
       ->default_str("table");
   app.add_flag("--no-color", globals.no_color, "Never colour the output (also: NO_COLOR=1)");
@@ -36,6 +37,7 @@ void emit(const report::Value& value, const Globals& globals) {
   report::RenderOptions options;
   options.color_out = use_color(STDOUT_FILENO, globals);
   options.color_err = use_color(STDERR_FILENO, globals);
+  options.wide = globals.output == "wide";
   report::render(value, *report::format_from_name(globals.output), std::cout, std::cerr, options);
   std::cout.flush();
 }
@@ -44,6 +46,7 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
   report::RenderOptions options;
   options.color_out = use_color(STDOUT_FILENO, globals);
   options.color_err = use_color(STDERR_FILENO, globals);
+  options.wide = globals.output == "wide";
   return report::make_stream(*report::format_from_name(globals.output), std::cout, std::cerr,
                              options);
 }

@@ -37,7 +37,7 @@ expect_exit 0 "$KEPOCH" segment dump -o json --records "$SNAP"
 expect_exit 0 "$KEPOCH" segment dump -o yaml --records "$META"
 expect_in "$SCRATCH/out" "type: leader_change"
 expect_in "$SCRATCH/out" "leader_id: 100"
-expect_exit 0 "$KEPOCH" segment dump --records "$TX"
+expect_exit 0 "$KEPOCH" segment dump -o wide --records "$TX"
 expect_in "$SCRATCH/out" "control: {type: commit, type_id: 1, key_version: 0, version: 0, coordinator_epoch: 0}"
 expect_in "$SCRATCH/out" "control: {type: abort"
 # Without --records, no record and no control object.

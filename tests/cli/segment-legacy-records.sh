@@ -24,8 +24,9 @@ cp "$SCRATCH/out" "$SCRATCH/dump.json"
 [[ $(json "$SCRATCH/dump.json" "len(d[0]['problems'])") == 2 ]] || fail "two problems: the CRC and the wrapper"
 [[ $(json "$SCRATCH/dump.json" "sum('records_error' in b for b in d[0]['batches'])") == 1 ]] || fail "only the bad wrapper fails"
 
-# The table lists every inner record under its wrapper, with its own CRC check.
-expect_exit 1 "$KEPOCH" segment dump --records "$LOG"
+# The table lists every inner record under its wrapper, with its own CRC check (-o wide:
+# the nested lines in full; the default table shortens them to 120 columns).
+expect_exit 1 "$KEPOCH" segment dump -o wide --records "$LOG"
 expect_in "$SCRATCH/out" "| offset: 3 timestamp: 101 sequence: -1"
 expect_in "$SCRATCH/out" "timestamp_type: no-timestamp crc:"
 expect_in "$SCRATCH/err" "batch at offset 9: at byte"

@@ -5,58 +5,13 @@
 #include <algorithm>
 
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/timeline.hpp"
 
 namespace kepoch::report {
 namespace {
 
-constexpr std::int64_t kTimelineWidth = 60;
-
-char epoch_char(std::int32_t epoch) {
-  constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyz";
-  return epoch >= 0 && epoch < 36 ? kDigits[static_cast<std::size_t>(epoch)] : '#';
-}
-
 Value range_value(const std::optional<OffsetRange>& r) {
   return r ? Value::object().set("first", r->first).set("last", r->last) : Value();
-}
-
-Value timeline(const std::vector<PartitionReplica>& replicas,
-               const std::vector<ReplicaComparison>& comparisons) {
-  std::int64_t lo = replicas.front().loaded.log_start_offset, hi = 0;
-  std::size_t name_width = 0;
-  for (const auto& r : replicas) {
-    lo = std::min(lo, r.loaded.log_start_offset);
-    hi = std::max(hi, r.log_end_offset);
-    name_width = std::max(name_width, r.dir.string().size());
-  }
-  const std::int64_t span = std::max<std::int64_t>(hi - lo, 1);
-  const std::int64_t width = std::min(span, kTimelineWidth);
-  auto column_start = [&](std::int64_t c) { return lo + c * span / width; };
-  Value lines = Value::array();
-  for (const auto& r : replicas) {
-    std::string bar;
-    for (std::int64_t c = 0; c < width; ++c) {
-      const std::int64_t o = column_start(c);
-      const auto epoch = r.loaded.cache.epoch_for_offset(o);
-      const bool held = o >= r.loaded.log_start_offset && o < r.log_end_offset;
-      bar += !held ? ' ' : epoch ? epoch_char(*epoch) : '?';
-    }
-    lines.push(fmt::format("{:<{}}  |{}|  offsets {}..{}", r.dir.string(), name_width, bar,
-                           r.loaded.log_start_offset, r.log_end_offset));
-  }
-  std::optional<std::int64_t> fork;
-  for (const auto& c : comparisons) {
-    for (auto f : {c.fork_by_batches, c.fork_by_epochs})
-      if (f && (!fork || *f < *fork)) fork = f;
-  }
-  if (fork) {
-    std::int64_t col = 0;
-    while (col + 1 < width && column_start(col + 1) <= *fork)
-      ++col;
-    lines.push(fmt::format("{:<{}}   {}^ fork at offset {}", "", name_width,
-                           std::string(static_cast<std::size_t>(col), ' '), *fork));
-  }
-  return lines;
 }
 
 }  // namespace
@@ -106,7 +61,7 @@ Value diff_value(const std::vector<PartitionReplica>& replicas, std::size_t refe
       .set("reference", ref.dir.string())
       .set("replicas", std::move(list))
       .set("comparisons", std::move(comps))
-      .set("timeline", timeline(replicas, comparisons));
+      .set("timeline", timeline_value(replicas, reference, comparisons));
 }
 
 }  // namespace kepoch::report

@@ -8,10 +8,11 @@
 //      "unanswered": [sentences: what a snapshot's batch windows leave open],
 //      "batches_compared_from" (batches below it are not compared: the log cleaner rewrote
 //      them), "notes": [sentences: comparisons left out and why (an empty epoch cache, a
-//      compacted log)]}],
-//    "timeline": ["<dir>  |000001111222|  leo N", ..., "  ^ fork at N"]}
-// The timeline draws every replica on one offset axis, one character per column: the leader
-// epoch (0-9, then a-z) of the offsets it covers, blank where the replica holds nothing.
+//      compacted log)], "read_whole" (only when more than the divergent tail was read: why)}],
+//    "timeline": {"from", "to", "fork", "reference", "replicas": [{"dir", "relation",
+//      "log_start_offset", "log_end_offset", "hw", "recovery_point", "truncate_to",
+//      "spans": [{"epoch", "start", "end"}]}]}}
+// The timeline (timeline.hpp) puts every replica on one offset axis; the table draws it.
 
 #include <vector>
 

@@ -10,6 +10,9 @@
 
 #include "kepoch/base/text.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
+#include "kepoch/report/fit.hpp"
+#include "kepoch/report/summary.hpp"
+#include "kepoch/report/timeline.hpp"
 
 namespace kepoch::report {
 namespace detail {
@@ -136,6 +139,23 @@ class TableWriter {
 
   static std::string cell(const Value& v) { return cell_text(v); }
 
+  // The columns left for text that starts at column `used` (at least a few, however deep).
+  std::size_t room(std::size_t used) const {
+    if (options_.wide) return static_cast<std::size_t>(-1) / 2;
+    return kTableWidth > used + 20 ? kTableWidth - used : 20;
+  }
+
+  // Lines of `text` starting at `pad`, wrapped to the width (continuations under `more`).
+  void text_lines(const std::string& first, const std::string& more, const std::string& text) {
+    if (options_.wide || first.size() + display_width(text) <= kTableWidth) {
+      out_ << first << text << '\n';
+      return;
+    }
+    const auto lines = wrap(text, room(std::max(first.size(), more.size())));
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      out_ << (i ? more : first) << lines[i] << '\n';
+  }
+
   // An array of flat objects: one row each.
   static bool is_table(const Value& v) {
     return v.is_array() && !v.as_array().empty() &&
@@ -158,11 +178,16 @@ class TableWriter {
     return length <= 80;
   }
 
+  // The verdict sentence (summary.hpp) is the record's opening text, not one of its fields.
+  static bool is_sentence(const std::string& key, const Value& v) {
+    return key == "summary" && std::holds_alternative<std::string>(v.data());
+  }
+
   void element(const Value& v, int indent, const std::string& file) {
     if (v.is_object()) {
       record(v, indent, file);
     } else {
-      out_ << std::string(indent, ' ') << cell(v) << '\n';
+      text_lines(std::string(indent, ' '), std::string(indent + 2, ' '), cell(v));
     }
   }
 
@@ -170,20 +195,39 @@ class TableWriter {
     if (const Value* f = obj.find("file")) file = scalar_text(*f);
     std::size_t width = 0;
     for (const auto& [k, v] : obj.as_object())
-      if (is_inline(v) || k == "problems") width = std::max(width, k.size());
+      if ((is_inline(v) && !is_sentence(k, v)) || k == "problems")
+        width = std::max(width, k.size());
     const std::string pad(indent, ' ');
+    if (const Value* sentence = summary_text(obj)) {
+      for (const auto& line : wrap(cell(*sentence), room(pad.size())))
+        out_ << pad << line << '\n';
+      if (indent == 0) out_ << '\n';
+    }
     for (const auto& [k, v] : obj.as_object()) {
+      if (is_sentence(k, v)) continue;
       if (k == "problems" && v.is_array()) {
         problems(v, file, pad, width);
       } else if (is_inline(v)) {
-        out_ << pad << bold(escape_control(k)) << std::string(width - k.size() + 2, ' ') << cell(v)
-             << '\n';
+        text_lines(pad + bold(escape_control(k)) + std::string(width - k.size() + 2, ' '),
+                   std::string(pad.size() + width + 2, ' '), cell(v));
       } else if (is_table(v)) {
         out_ << pad << bold(k) << ":\n";
         table(v.as_array(), indent + 2);
+      } else if (is_timeline(v)) {
+        // A picture, not a record (timeline.hpp): lines as drawn, never wrapped.
+        out_ << pad << bold(k) << ":\n";
+        for (const auto& line : timeline_drawing(v, room(pad.size() + 2)))
+          text_lines(pad + "  ", pad + "    ", line);
       } else if (v.is_object()) {
         out_ << pad << bold(k) << ":\n";
-        record(v, indent + 2, file);
+        if (k == "summary" && summary_text(obj) == v.find("text")) {
+          Value rest = Value::object();  // the counts; their sentence opened the report
+          for (const auto& [ck, cv] : v.as_object())
+            if (ck != "text") rest.set(ck, cv);
+          record(rest, indent + 2, file);
+        } else {
+          record(v, indent + 2, file);
+        }
       } else {
         // Objects with nested lists, or long lists: one block per element.
         out_ << pad << bold(k) << ":\n";
@@ -192,11 +236,19 @@ class TableWriter {
             out_ << pad << "  -\n";
             record(e, indent + 4, file);
           } else {
-            out_ << pad << "  - " << cell(e) << '\n';
+            text_lines(pad + "  - ", pad + "    ", cell(e));
           }
         }
       }
     }
+  }
+
+  // `text` in `width` columns: shortened to it, then padded unless it is the last column.
+  static void append_cell(std::string& line, const std::string& text, std::size_t width,
+                          bool last) {
+    const std::string shown = shorten(text, width);
+    line += shown;
+    if (!last) line.append(width - display_width(shown) + 2, ' ');
   }
 
   void table(const Value::Array& rows, int indent) {
@@ -205,35 +257,46 @@ class TableWriter {
       for (const auto& [k, v] : row.as_object())
         if (is_inline(v) && std::find(columns.begin(), columns.end(), k) == columns.end())
           columns.push_back(k);
+    std::vector<std::string> heads;
     std::vector<std::vector<std::string>> cells;
     std::vector<std::size_t> widths;
+    std::vector<std::size_t> floors;
     for (const auto& c : columns) {
       std::string head = c;
       std::transform(head.begin(), head.end(), head.begin(), ::toupper);
-      widths.push_back(head.size());
+      widths.push_back(display_width(head));
+      floors.push_back(std::max(kMinColumn, std::min<std::size_t>(head.size(), 14)));
+      heads.push_back(std::move(head));
     }
     for (const auto& row : rows) {
       std::vector<std::string> line;
       for (std::size_t i = 0; i < columns.size(); ++i) {
         const Value* v = row.find(columns[i]);
         line.push_back(v ? cell(*v) : "-");
-        widths[i] = std::max(widths[i], line.back().size());
+        widths[i] = std::max(widths[i], display_width(line.back()));
       }
       cells.push_back(std::move(line));
     }
+    // The default table fits the width: the widest columns shrink (their cells end in an
+    // ellipsis), and the rightmost go when even that does not fit; -o wide shows all.
+    std::size_t shown = columns.size();
+    if (!options_.wide) shown = fit_columns(widths, floors, room(static_cast<std::size_t>(indent)));
     const std::string pad(indent, ' ');
     std::string header;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      std::string head = columns[i];
-      std::transform(head.begin(), head.end(), head.begin(), ::toupper);
-      header += i + 1 < columns.size() ? fmt::format("{:<{}}  ", head, widths[i]) : head;
-    }
+    for (std::size_t i = 0; i < shown; ++i)
+      append_cell(header, heads[i], widths[i], i + 1 == shown);
     out_ << pad << bold(header) << '\n';
     for (const auto& line : cells) {
       std::string text;
-      for (std::size_t i = 0; i < line.size(); ++i)
-        text += i + 1 < line.size() ? fmt::format("{:<{}}  ", line[i], widths[i]) : line[i];
+      for (std::size_t i = 0; i < shown; ++i)
+        append_cell(text, line[i], widths[i], i + 1 == shown);
       out_ << pad << text << '\n';
+    }
+    if (shown < columns.size()) {
+      std::string left;
+      for (std::size_t i = shown; i < columns.size(); ++i)
+        left += (left.empty() ? "" : ", ") + heads[i];
+      text_lines(pad + "(", pad + " ", "not shown: " + left + "; use -o wide)");
     }
   }
 
@@ -262,6 +325,7 @@ std::optional<Format> format_from_name(std::string_view name) {
   if (name == "json") return Format::json;
   if (name == "yaml") return Format::yaml;
   if (name == "jsonl") return Format::jsonl;
+  if (name == "wide") return Format::table;  // with RenderOptions::wide
   return std::nullopt;
 }
 

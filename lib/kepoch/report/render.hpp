@@ -2,7 +2,10 @@
 // The renderers shared by every command: one report value, three formats.
 //
 // Table (people): objects as aligned "key  value" lines, arrays of objects as aligned
-// columns, records of a top-level array separated by a blank line. Arrays named
+// columns, records of a top-level array separated by a blank line. A record's verdict
+// sentence ("summary", summary.hpp) opens it as plain text. Every line fits 120 columns
+// (long values end in an ellipsis, prose wraps, the rightmost columns of a table too wide
+// go), unless RenderOptions::wide. Arrays named
 // "problems" (objects with severity, line, message) are diagnostics: in table form each is
 // one line on the error stream, "file:line: severity: message", and stdout keeps a count.
 // JSON and YAML (scripts): the value as is, problems included.
@@ -19,11 +22,14 @@ namespace kepoch::report {
 
 enum class Format { table, json, yaml, jsonl };
 
+// "wide" is the table with RenderOptions::wide.
 std::optional<Format> format_from_name(std::string_view name);
 
 struct RenderOptions {
   bool color_out = false;  // ANSI colour on the output stream (a TTY, NO_COLOR unset)
   bool color_err = false;  // likewise for the error stream
+  // Table: every column in full (`-o wide`); else the table fits 120 columns (fit.hpp).
+  bool wide = false;
 };
 
 void render(const Value& value, Format format, std::ostream& out, std::ostream& err,

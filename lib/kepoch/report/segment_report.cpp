@@ -261,18 +261,19 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
 }
 
 std::vector<std::string> batch_table_columns() {
-  return {"position",
-          "base_offset",
+  // Most useful first: what a table of 120 columns leaves out is the end of this list.
+  return {"base_offset",
           "last_offset",
-          "count",
           "partition_leader_epoch",
-          "compression",
-          "size",
+          "count",
           "crc_valid",
-          "is_transactional",
+          "max_timestamp",
+          "position",
+          "size",
           "is_control",
+          "is_transactional",
           "producer_id",
-          "max_timestamp"};
+          "compression"};
 }
 
 }  // namespace kepoch::report

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "kepoch/report/fit.hpp"
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/table_rows.hpp"
@@ -234,6 +235,7 @@ class TableStream : public ReportStream {
       field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
     rows_.reset(std::move(table_columns));
+    rows_.fit(options_.wide ? 0 : kTableWidth);
   }
 
   void min_column_width(std::string_view column, std::size_t width) override {
@@ -253,6 +255,8 @@ class TableStream : public ReportStream {
 
   void end_item(const Value& trailer) override {
     if (rows_.empty()) out_ << "  (none)\n";
+    if (const std::string left = rows_.dropped(); !left.empty())
+      out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
     for (const auto& [k, v] : trailer.as_object()) {
       if (k == "problems" && v.is_array()) {
         int errors = 0, warnings = 0;
@@ -275,7 +279,10 @@ class TableStream : public ReportStream {
     return options_.color_out ? "\x1b[1m" + s + "\x1b[0m" : s;
   }
   void field(const std::string& k, const std::string& v) {
-    out_ << bold(k) << std::string(width_ > k.size() ? width_ - k.size() + 2 : 2, ' ') << v << '\n';
+    const std::size_t column = std::max(width_, k.size()) + 2;
+    out_ << bold(k) << std::string(column - k.size(), ' ')
+         << (options_.wide ? v : shorten(v, kTableWidth > column + 20 ? kTableWidth - column : 20))
+         << '\n';
   }
   std::ostream& out_;
   std::ostream& err_;

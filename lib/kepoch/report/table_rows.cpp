@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "kepoch/base/text.hpp"
+#include "kepoch/report/fit.hpp"
 #include "kepoch/report/render_detail.hpp"
 
 namespace kepoch::report::detail {
@@ -18,18 +19,11 @@ std::string upper(std::string_view key) {
   return head;
 }
 
-bool ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0 && c < 0x7f; });
-}
-
-// `text` left-aligned in `width` columns, then the two spaces between columns.
+// `text` left-aligned in `width` display columns, then the two spaces between columns.
 void append_padded(std::string& out, std::string_view text, std::size_t width) {
-  if (!ascii(text)) {  // fmt pads by display width
-    fmt::format_to(std::back_inserter(out), "{:<{}}  ", text, width);
-    return;
-  }
+  const std::size_t w = display_width(text);
   out += text;
-  out.append(width > text.size() ? width - text.size() + 2 : 2, ' ');
+  out.append(width > w ? width - w + 2 : 2, ' ');
 }
 
 }  // namespace
@@ -40,6 +34,47 @@ void TableRows::reset(std::vector<std::string> wanted) {
   widths_.clear();
   min_widths_.clear();
   member_columns_.clear();
+  dropped_.clear();
+}
+
+std::string TableRows::dropped() const {
+  std::string out;
+  for (const auto& c : dropped_)
+    out += (out.empty() ? "" : ", ") + upper(c);
+  return out;
+}
+
+// The columns that fit the budget: while even their floors do not, the least useful goes
+// (the last of `wanted`, whose order ranks them; else the rightmost), then the widest shrink.
+void TableRows::fit_columns_to_budget() {
+  auto floor_of = [](const std::string& c) {
+    return std::max(kMinColumn, std::min<std::size_t>(c.size(), 14));
+  };
+  auto rank = [this](std::size_t i) {
+    const auto it = std::find(wanted_.begin(), wanted_.end(), columns_[i]);
+    return it == wanted_.end() ? wanted_.size() + i
+                               : static_cast<std::size_t>(it - wanted_.begin());
+  };
+  const std::size_t available = budget_ > 2 ? budget_ - 2 : 1;
+  for (;;) {
+    std::size_t need = 0;
+    for (std::size_t i = 0; i < columns_.size(); ++i)
+      need += std::min(widths_[i], floor_of(columns_[i])) + (i ? 2 : 0);
+    if (need <= available || columns_.size() <= 1) break;
+    std::size_t worst = 0;
+    for (std::size_t i = 1; i < columns_.size(); ++i)
+      if (rank(i) > rank(worst)) worst = i;
+    dropped_.push_back(columns_[worst]);
+    const auto at = static_cast<std::ptrdiff_t>(worst);
+    columns_.erase(columns_.begin() + at);
+    widths_.erase(widths_.begin() + at);
+    cells_.erase(cells_.begin() + at);
+    set_.erase(set_.begin() + at);
+  }
+  std::vector<std::size_t> floors;
+  for (const auto& c : columns_)
+    floors.push_back(floor_of(c));
+  fit_columns(widths_, floors, available);
 }
 
 void TableRows::min_width(std::string_view column, std::size_t width) {
@@ -60,18 +95,34 @@ void TableRows::element(const std::function<void(ObjectWriter&)>& write,
   member_ = 0;
   in_object_ = false;
   write(*this);
-  if (choosing_) header(bold, out);
+  if (choosing_) {
+    if (budget_) fit_columns_to_budget();
+    header(bold, out);
+  }
   choosing_ = false;
   row(out);
-  out += lines_;
+  if (!budget_) {
+    out += lines_;
+    return;
+  }
+  for (std::size_t start = 0; start < lines_.size();) {  // each nested line, shortened
+    std::size_t end = lines_.find('\n', start);
+    if (end == std::string::npos) end = lines_.size();
+    out += shorten(std::string_view(lines_).substr(start, end - start), budget_);
+    out += '\n';
+    start = end + 1;
+  }
 }
 
 void TableRows::header(const std::function<std::string(const std::string&)>& bold,
                        std::string& out) const {
   std::string text;
   for (std::size_t i = 0; i < columns_.size(); ++i) {
-    const std::string head = upper(columns_[i]);
-    text += i + 1 < columns_.size() ? fmt::format("{:<{}}  ", head, widths_[i]) : head;
+    const std::string head = budget_ ? shorten(upper(columns_[i]), widths_[i]) : upper(columns_[i]);
+    if (i + 1 < columns_.size())
+      append_padded(text, head, widths_[i]);
+    else
+      text += head;
   }
   out += "  ";
   out += bold(text);
@@ -81,8 +132,23 @@ void TableRows::header(const std::function<std::string(const std::string&)>& bol
 void TableRows::row(std::string& out) {
   out += "  ";
   for (std::size_t i = 0; i < columns_.size(); ++i) {
-    const std::string_view cell = set_[i] ? std::string_view(cells_[i]) : "-";
-    widths_[i] = std::max(widths_[i], cell.size());
+    std::string_view cell = set_[i] ? std::string_view(cells_[i]) : "-";
+    const std::size_t w = display_width(cell);
+    std::string shortened;
+    if (w > widths_[i]) {
+      std::size_t most = w;
+      if (budget_) {  // widen while the row still fits, then shorten
+        std::size_t others = 2 + 2 * (columns_.size() - 1);
+        for (std::size_t j = 0; j < columns_.size(); ++j)
+          if (j != i) others += widths_[j];
+        most = budget_ > others ? std::max(widths_[i], std::min(w, budget_ - others)) : widths_[i];
+      }
+      widths_[i] = most;
+      if (w > most) {
+        shortened = shorten(cell, most);
+        cell = shortened;
+      }
+    }
     if (i + 1 < columns_.size())
       append_padded(out, cell, widths_[i]);
     else

@@ -19,8 +19,15 @@ namespace kepoch::report::detail {
 
 class TableRows : private ObjectWriter {
  public:
-  // Starts a new list: the next element chooses the columns among `wanted` (all if empty).
+  // Starts a new list: the next element chooses the columns among `wanted` (all if empty),
+  // in the element's order; `wanted`'s own order ranks them, most useful first, for fit().
   void reset(std::vector<std::string> wanted);
+  // The width rows fit (0: no limit, `-o wide`): the element that chooses the columns drops
+  // the rightmost ones that do not fit and narrows the widest; a later cell wider than its
+  // column widens it while the row fits, and is shortened with an ellipsis past that.
+  void fit(std::size_t width) { budget_ = width; }
+  // The columns the width left out ("" if none), for a note under the list.
+  std::string dropped() const;
   // A hint for the list started by reset(): `column` is at least `width` wide.
   void min_width(std::string_view column, std::size_t width);
   // No columns yet (no element, or none with a scalar member).
@@ -50,12 +57,15 @@ class TableRows : private ObjectWriter {
   void fill(std::size_t column, std::string_view text);
   void header(const std::function<std::string(const std::string&)>& bold, std::string& out) const;
   void row(std::string& out);
+  void fit_columns_to_budget();
 
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::vector<std::string> wanted_;
   std::vector<std::string> columns_;
   std::vector<std::size_t> widths_;
   std::vector<std::pair<std::string, std::size_t>> min_widths_;
+  std::size_t budget_ = 0;
+  std::vector<std::string> dropped_;
   // This element: the cells (set_[i]: column i has one), the nested lines.
   std::vector<std::string> cells_;
   std::vector<bool> set_;

@@ -1,0 +1,115 @@
+#include "kepoch/report/fit.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kepoch::report::detail {
+namespace {
+
+constexpr std::string_view kEllipsis = "\xe2\x80\xa6";  // U+2026
+
+bool continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// The byte offset where code point `n` starts (text.size() past the end).
+std::size_t byte_of(std::string_view text, std::size_t n) {
+  std::size_t i = 0;
+  for (; i < text.size(); ++i) {
+    if (continuation(text[i])) continue;
+    if (n == 0) return i;
+    --n;
+  }
+  return text.size();
+}
+
+std::size_t total(const std::vector<std::size_t>& widths, std::size_t count) {
+  if (count == 0) return 0;
+  return std::accumulate(widths.begin(), widths.begin() + static_cast<std::ptrdiff_t>(count),
+                         std::size_t{0}) +
+         2 * (count - 1);
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return !continuation(c); }));
+}
+
+std::string shorten(std::string_view text, std::size_t width) {
+  const std::size_t have = display_width(text);
+  if (have <= width) return std::string(text);
+  if (width == 0) return "";
+  const bool path =
+      text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos;
+  if (path)
+    return std::string(kEllipsis) + std::string(text.substr(byte_of(text, have - (width - 1))));
+  return std::string(text.substr(0, byte_of(text, width - 1))) + std::string(kEllipsis);
+}
+
+std::vector<std::string> wrap(std::string_view text, std::size_t width) {
+  width = std::max<std::size_t>(width, 1);
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t line_width = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) {
+      const std::string word = shorten(text.substr(start, end - start), width);
+      const std::size_t w = display_width(word);
+      if (line_width > 0 && line_width + 1 + w > width) {
+        lines.push_back(std::move(line));
+        line.clear();
+        line_width = 0;
+      }
+      if (line_width > 0) {
+        line += ' ';
+        ++line_width;
+      }
+      line += word;
+      line_width += w;
+    }
+    start = end + 1;
+  }
+  lines.push_back(std::move(line));
+  return lines;
+}
+
+std::size_t fit_columns(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
+                        std::size_t available) {
+  std::size_t count = widths.size();
+  if (total(widths, count) <= available) return count;
+  std::vector<std::size_t> least(count);
+  for (std::size_t i = 0; i < count; ++i)
+    least[i] = std::min(widths[i], floors[i]);
+  while (count > 1 && total(least, count) > available)
+    --count;
+  widths.resize(count);
+  if (total(widths, count) <= available) return count;
+  // The largest cap with every column at min(natural, max(cap, floor)) fitting.
+  std::size_t cap = *std::max_element(widths.begin(), widths.end());
+  auto fitted = [&](std::size_t c) {
+    std::vector<std::size_t> w(count);
+    for (std::size_t i = 0; i < count; ++i)
+      w[i] = std::min(widths[i], std::max(c, least[i]));
+    return w;
+  };
+  while (cap > 1 && total(fitted(cap), count) > available)
+    --cap;
+  std::vector<std::size_t> w = fitted(cap);
+  // What the cap leaves over goes to the first shortened columns, one column each.
+  std::size_t spare = available > total(w, count) ? available - total(w, count) : 0;
+  for (std::size_t i = 0; i < count && spare > 0; ++i)
+    if (w[i] < widths[i]) {
+      const std::size_t add = std::min(spare, widths[i] - w[i]);
+      w[i] += add;
+      spare -= add;
+    }
+  widths = std::move(w);
+  return count;
+}
+
+}  // namespace kepoch::report::detail

@@ -1,0 +1,39 @@
+#pragma once
+// Text made to fit a terminal's width, for the table renderers (render.cpp, table_rows.cpp):
+// widths count display columns (UTF-8 code points; the texts are escaped, so no control
+// characters), a value too long is shortened with an ellipsis ("…", one column), prose is
+// wrapped at spaces. Not part of the library's interface.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kepoch::report::detail {
+
+// The width the default table fits; `-o wide` lifts it.
+inline constexpr std::size_t kTableWidth = 120;
+// No column is squeezed below this many columns (or its header, if shorter).
+inline constexpr std::size_t kMinColumn = 8;
+
+// Display columns of `text`: its UTF-8 code points.
+std::size_t display_width(std::string_view text);
+
+// `text` in at most `width` columns: as is when it fits; else a path (a '/' and no space)
+// keeps its end ("…/broker-1/d-0", the part that tells replicas apart), other text its
+// start ("first line of a mess…").
+std::string shorten(std::string_view text, std::size_t width);
+
+// `text` as lines of at most `width` columns, broken at spaces; a word longer than a line
+// is shortened. Never empty (an empty text is one empty line).
+std::vector<std::string> wrap(std::string_view text, std::size_t width);
+
+// Column widths fitted to `available` columns (with two spaces between columns). `widths`
+// are the columns' natural widths, `floors` the least each may shrink to. Columns are
+// dropped from the right while even their floors do not fit; the rest share the space,
+// the widest shrinking first (each to a common cap). Returns how many columns are kept;
+// `widths` then holds their fitted widths.
+std::size_t fit_columns(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
+                        std::size_t available);
+
+}  // namespace kepoch::report::detail

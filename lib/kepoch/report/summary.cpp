@@ -1,0 +1,532 @@
+#include "kepoch/report/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace kepoch::report {
+namespace {
+
+// ---- reading a report back -----------------------------------------------------------------
+
+std::optional<std::int64_t> int_at(const Value& v, std::string_view key) {
+  const Value* x = v.find(key);
+  if (!x) return std::nullopt;
+  if (const auto* i = std::get_if<std::int64_t>(&x->data())) return *i;
+  return std::nullopt;
+}
+
+// true, false, or nullopt for null (or missing): "cannot be ruled out".
+std::optional<bool> bool_at(const Value& v, std::string_view key) {
+  const Value* x = v.find(key);
+  if (!x) return std::nullopt;
+  if (const auto* b = std::get_if<bool>(&x->data())) return *b;
+  return std::nullopt;
+}
+
+std::string text_at(const Value& v, std::string_view key) {
+  const Value* x = v.find(key);
+  return x ? scalar_text(*x) : std::string();
+}
+
+std::size_t size_at(const Value& v, std::string_view key) {
+  const Value* x = v.find(key);
+  return x && x->is_array() ? x->as_array().size() : 0;
+}
+
+const Value::Array& array_at(const Value& v, std::string_view key) {
+  static const Value::Array kEmpty;
+  const Value* x = v.find(key);
+  return x && x->is_array() ? x->as_array() : kEmpty;
+}
+
+std::string plural(std::int64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string records(std::int64_t n) {
+  return plural(n, "record", "records");
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts)
+    out += (out.empty() ? "" : std::string(sep)) + p;
+  return out;
+}
+
+// At most `limit` names, then "and N more".
+std::string names(const std::vector<std::string>& list, std::size_t limit = 3) {
+  std::vector<std::string> shown(
+      list.begin(), list.begin() + static_cast<std::ptrdiff_t>(std::min(limit, list.size())));
+  std::string out = joined(shown, ", ");
+  if (list.size() > limit) out += fmt::format(" and {} more", list.size() - limit);
+  return out;
+}
+
+std::string partition_name(const Value& section) {
+  return text_at(section, "topic") + "-" + text_at(section, "partition");
+}
+
+// How bad a section is, worst last: scripts and the paired sentence rank by it.
+enum class Verdict { safe, differs, unknown, loss };
+
+// ---- predict --------------------------------------------------------------------------------
+
+struct Clause {
+  Verdict verdict = Verdict::safe;
+  bool truncates = false;
+  std::string text;
+};
+
+// One follower: where it truncates and what that costs (predict_report.hpp's fields).
+Clause follower_clause(const Value& r) {
+  Clause c;
+  const std::string name = replica_name(text_at(r, "dir"));
+  const auto truncate_to = int_at(r, "truncate_to").value_or(0);
+  const auto log_end = int_at(r, "log_end_offset").value_or(0);
+  const auto removed = int_at(r, "removed_records");
+  const auto lost = int_at(r, "lost_records");
+  const auto committed = int_at(r, "committed_lost_records");
+  const auto unknown = int_at(r, "lost_unknown_records").value_or(0);
+  const auto committed_loss = bool_at(r, "committed_loss");
+  const bool fully = bool_at(r, "truncated_fully").value_or(false);
+  c.truncates = fully || truncate_to < log_end || (removed && *removed > 0);
+  if (committed_loss == true)
+    c.verdict = Verdict::loss;
+  else if (!committed_loss)
+    c.verdict = Verdict::unknown;
+  if (!c.truncates && c.verdict == Verdict::safe)
+    return {c.verdict, false, fmt::format("{} truncates nothing", name)};
+  std::string text = fully ? fmt::format("{} is truncated fully, to {}", name, truncate_to)
+                           : fmt::format("{} truncates to {}", name, truncate_to);
+  if (!removed) {
+    text += ": how many records it removes is unknown (the snapshot did not keep that batch)";
+  } else if (!lost) {
+    text += fmt::format(": removes {}; how many are lost is unknown", records(*removed));
+  } else if (*lost == 0 && unknown == 0) {
+    text +=
+        fmt::format(": removes {}, all fetched back from the leader, none lost", records(*removed));
+  } else {
+    text += fmt::format(": loses {}", records(*lost));
+    if (*removed > *lost + unknown) text += fmt::format(" of {} removed", *removed);
+  }
+  if (committed_loss == true) {
+    text += fmt::format(", {} committed", committed.value_or(0) == 1
+                                              ? "1 of them"
+                                              : fmt::format("{} of them", committed.value_or(0)));
+  } else if (!committed_loss) {
+    text += unknown > 0 ? fmt::format(
+                              ", and {} the leader could not show: a committed loss "
+                              "cannot be ruled out",
+                              records(unknown))
+                        : ", and a committed loss cannot be ruled out";
+  } else if (lost && *lost > 0) {
+    text += ", none committed";
+  }
+  c.text = std::move(text);
+  return c;
+}
+
+Verdict predict_verdict(const Value& section, std::vector<Clause>* clauses) {
+  Verdict worst = Verdict::safe;
+  for (const auto& r : array_at(section, "replicas")) {
+    Clause c = follower_clause(r);
+    worst = std::max(worst, c.verdict);
+    if (clauses) clauses->push_back(std::move(c));
+  }
+  if (!section.find("replicas")) return Verdict::unknown;  // --elect found no leader
+  return worst;
+}
+
+std::string verdict_opening(Verdict v, std::string_view safe) {
+  switch (v) {
+    case Verdict::loss:
+      return "Committed records would be lost.";
+    case Verdict::unknown:
+      return "A committed loss cannot be ruled out.";
+    default:
+      return std::string(safe);
+  }
+}
+
+// ---- diff -----------------------------------------------------------------------------------
+
+std::optional<std::int64_t> fork_of(const Value& c) {
+  const auto a = int_at(c, "fork_offset_by_epochs");
+  const auto b = int_at(c, "fork_offset_by_batches");
+  if (a && b) return std::min(*a, *b);
+  return a ? a : b;
+}
+
+std::string range_text(const Value& c, std::string_view key) {
+  const Value* r = c.find(key);
+  if (!r || !r->is_object()) return "";
+  return fmt::format("{}..{}", text_at(*r, "first"), text_at(*r, "last"));
+}
+
+Clause comparison_clause(const Value& c) {
+  Clause out;
+  const std::string name = replica_name(text_at(c, "dir"));
+  const std::string ref = replica_name(text_at(c, "against"));
+  if (bool_at(c, "identical").value_or(false)) {
+    out.text = fmt::format("{} equals {}", name, ref);
+    return out;
+  }
+  const auto fork = fork_of(c);
+  const std::string here = range_text(c, "only_here");
+  const std::string there = range_text(c, "only_there");
+  const std::size_t batches = size_at(c, "differing_batches");
+  const std::size_t unanswered = size_at(c, "unanswered");
+  out.verdict = Verdict::differs;
+  if (!fork && batches == 0 && here.empty() && !there.empty()) {
+    // A strict prefix of the reference: it has not fetched the rest yet. Not a divergence.
+    out.text = fmt::format("{} lags {}: it lacks offsets {}, no divergence", name, ref, there);
+  } else if (!fork && batches == 0 && there.empty() && !here.empty()) {
+    out.text = fmt::format("{} is ahead of {}: only it holds offsets {}, no divergence below", name,
+                           ref, here);
+  } else if (fork || batches > 0) {
+    out.verdict = Verdict::loss;  // two histories: the one that is not the leader's truncates
+    std::string text = fork ? fmt::format("{} forked from {} at offset {}", name, ref, *fork)
+                            : fmt::format("{} differs from {}", name, ref);
+    std::vector<std::string> what;
+    if (batches > 0)
+      what.push_back(plural(static_cast<std::int64_t>(batches), "batch differs", "batches differ"));
+    if (!here.empty()) what.push_back(fmt::format("only it holds {}", here));
+    if (!there.empty()) what.push_back(fmt::format("it lacks {}", there));
+    if (!what.empty()) text += " (" + joined(what, ", ") + ")";
+    out.text = std::move(text);
+  } else {
+    out.verdict = Verdict::unknown;
+    out.text = fmt::format("{} and {} agree where both were read", name, ref);
+  }
+  if (unanswered > 0) {
+    out.verdict = std::max(out.verdict, Verdict::unknown);
+    out.text += fmt::format("; the snapshots leave {} open (see unanswered)",
+                            plural(static_cast<std::int64_t>(unanswered), "question", "questions"));
+  }
+  return out;
+}
+
+// safe: identical; differs: only lagging/ahead; loss: diverged; unknown: cannot tell.
+Verdict diff_verdict(const Value& section, std::vector<Clause>* clauses) {
+  Verdict worst = Verdict::safe;
+  bool open = false;
+  for (const auto& c : array_at(section, "comparisons")) {
+    Clause x = comparison_clause(c);
+    if (x.verdict == Verdict::unknown)
+      open = true;
+    else
+      worst = std::max(worst, x.verdict);
+    if (clauses) clauses->push_back(std::move(x));
+  }
+  if (worst == Verdict::loss) return Verdict::loss;
+  return open ? Verdict::unknown : worst;
+}
+
+}  // namespace
+
+std::string replica_name(std::string_view dir) {
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.remove_suffix(1);
+  const auto last = dir.rfind('/');
+  if (last == std::string_view::npos || last == 0) return std::string(dir);
+  const auto before = dir.rfind('/', last - 1);
+  return std::string(before == std::string_view::npos ? dir : dir.substr(before + 1));
+}
+
+Value with_summary(Value report, std::string sentence) {
+  if (!report.is_object()) return report;
+  Value out = Value::object();
+  const Value* existing = report.find("summary");
+  if (existing && existing->is_object()) {
+    for (const auto& [k, v] : report.as_object()) {
+      if (k != "summary") {
+        out.set(k, v);
+        continue;
+      }
+      Value counts = Value::object().set("text", sentence);
+      for (const auto& [ck, cv] : v.as_object())
+        if (ck != "text") counts.set(ck, cv);
+      out.set(k, std::move(counts));
+    }
+    return out;
+  }
+  out.set("summary", std::move(sentence));
+  for (const auto& [k, v] : report.as_object())
+    if (k != "summary") out.set(k, v);
+  return out;
+}
+
+const Value* summary_text(const Value& report) {
+  const Value* s = report.find("summary");
+  if (!s) return nullptr;
+  if (std::holds_alternative<std::string>(s->data())) return s;
+  const Value* text = s->find("text");
+  return text && std::holds_alternative<std::string>(text->data()) ? text : nullptr;
+}
+
+std::string predict_summary(const Value& section) {
+  const Value* election = section.find("election");
+  if (!section.find("replicas")) {
+    std::string reason;
+    for (const auto& p : array_at(section, "problems"))
+      reason = text_at(p, "message");
+    return "No replica can lead" + (reason.empty() ? std::string(".") : ": " + reason + ".");
+  }
+  std::vector<Clause> clauses;
+  const Verdict v = predict_verdict(section, &clauses);
+  std::vector<std::string> parts;
+  for (const auto& c : clauses)
+    parts.push_back(c.text);
+  std::string out = verdict_opening(v, "No committed record is lost.");
+  if (election) {
+    const Value* leader = section.find("leader");
+    out += fmt::format(
+        " {} would lead{}.",
+        leader ? replica_name(text_at(*leader, "dir")) : std::string("a replica"),
+        int_at(*election, "new_leader_epoch_at_least")
+            ? fmt::format(" at epoch {} or above", *int_at(*election, "new_leader_epoch_at_least"))
+            : std::string());
+  }
+  if (parts.empty()) return out + " No follower was given.";
+  return out + " " + joined(parts, "; ") + ".";
+}
+
+std::string diff_summary(const Value& section) {
+  std::vector<Clause> clauses;
+  const Verdict v = diff_verdict(section, &clauses);
+  const std::size_t n = size_at(section, "replicas");
+  const std::string partition = partition_name(section);
+  if (v == Verdict::safe) {
+    std::int64_t end = 0;
+    for (const auto& r : array_at(section, "replicas"))
+      end = std::max(end, int_at(r, "log_end_offset").value_or(0));
+    return fmt::format("The {} replicas of {} are identical (log end {}).", n, partition, end);
+  }
+  std::vector<std::string> parts;
+  for (const auto& c : clauses)
+    if (c.verdict != Verdict::safe) parts.push_back(c.text);
+  const std::string opening =
+      v == Verdict::loss ? fmt::format("The replicas of {} have diverged.", partition)
+      : v == Verdict::unknown
+          ? fmt::format("Whether the replicas of {} agree is unknown.", partition)
+          : fmt::format("The replicas of {} differ only in length.", partition);
+  const std::string details = joined(parts, "; ");
+  return opening + (details.empty() ? "" : " " + details + ".");
+}
+
+namespace {
+
+template <typename VerdictOf>
+std::string paired_summary(const Value& paired, std::string_view action, VerdictOf verdict_of,
+                           std::string_view loss_words, std::string_view safe_words) {
+  std::vector<std::string> loss, unknown, differs;
+  std::size_t total = 0;
+  for (const auto& s : array_at(paired, "partitions")) {
+    ++total;
+    switch (verdict_of(s)) {
+      case Verdict::loss:
+        loss.push_back(partition_name(s));
+        break;
+      case Verdict::unknown:
+        unknown.push_back(partition_name(s));
+        break;
+      case Verdict::differs:
+        differs.push_back(partition_name(s));
+        break;
+      case Verdict::safe:
+        break;
+    }
+  }
+  std::vector<std::string> parts;
+  if (!loss.empty())
+    parts.push_back(
+        fmt::format("{} in {} of {} ({})", loss_words, loss.size(), total, names(loss)));
+  if (!unknown.empty())
+    parts.push_back(fmt::format("cannot be told in {} ({})", unknown.size(), names(unknown)));
+  if (!differs.empty())
+    parts.push_back(fmt::format("{} differ only in length ({})", differs.size(), names(differs)));
+  const std::size_t notes = size_at(paired, "notes");
+  const std::string unpaired =
+      notes
+          ? fmt::format(" {} held by one side only (see notes).",
+                        plural(static_cast<std::int64_t>(notes), "partition is", "partitions are"))
+          : "";
+  if (parts.empty())
+    return fmt::format("{} {}: {}.{}",
+                       plural(static_cast<std::int64_t>(total), "partition", "partitions"), action,
+                       safe_words, unpaired);
+  std::string details = joined(parts, "; ");
+  details[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(details[0])));
+  return fmt::format("{} {}. {}.{}",
+                     plural(static_cast<std::int64_t>(total), "partition", "partitions"), action,
+                     details, unpaired);
+}
+
+}  // namespace
+
+std::string paired_predict_summary(const Value& paired) {
+  return paired_summary(
+      paired, "predicted", [](const Value& s) { return predict_verdict(s, nullptr); },
+      "committed records lost", "no committed record is lost");
+}
+
+std::string paired_diff_summary(const Value& paired) {
+  return paired_summary(
+      paired, "compared", [](const Value& s) { return diff_verdict(s, nullptr); }, "diverged",
+      "every one identical");
+}
+
+std::string verify_summary(const Value& v) {
+  const std::string name = replica_name(text_at(v, "dir"));
+  const auto errors = int_at(v, "error_count").value_or(0);
+  const auto warnings = int_at(v, "warning_count").value_or(0);
+  const std::string warned =
+      warnings ? fmt::format(" ({}: see findings)", plural(warnings, "warning", "warnings")) : "";
+  if (const Value* f = v.find("next_start_failure"); f && f->is_object()) {
+    std::string exception = text_at(*f, "exception");
+    exception = exception.substr(exception.rfind('.') + 1);
+    return fmt::format("{} stops the broker on its next start: {} in {} at byte {}.", name,
+                       exception, text_at(*f, "segment"), text_at(*f, "position"));
+  }
+  std::string out;
+  if (const Value* t = v.find("recovery_next_start"); t && t->is_object()) {
+    out = fmt::format("{}'s next start truncates it to offset {} ({} bytes cut: {}).", name,
+                      text_at(*t, "truncate_to_offset"), text_at(*t, "truncated_bytes"),
+                      text_at(*t, "stop_reason"));
+  }
+  if (errors > 0) {
+    std::string first;
+    for (const auto& f : array_at(v, "findings"))
+      if (text_at(f, "severity") == "error") {
+        first = text_at(f, "file") + ": " + text_at(f, "message");
+        break;
+      }
+    out += fmt::format("{}{} has {}{}: {}.", out.empty() ? "" : " ", name,
+                       plural(errors, "error", "errors"), warned, first);
+    return out;
+  }
+  if (!out.empty()) return out + warned;
+  return fmt::format("{} loads as it is: offsets {}..{}, high watermark {}, no error{}.", name,
+                     text_at(v, "log_start_offset"), text_at(v, "log_end_offset"),
+                     v.find("high_watermark") && !v.find("high_watermark")->is_null()
+                         ? text_at(v, "high_watermark")
+                         : std::string("unknown"),
+                     warned);
+}
+
+std::string scan_summary(const Value& scan, std::size_t unreadable) {
+  std::vector<std::string> parts;
+  bool bad = false;
+  for (const auto& d : array_at(scan, "log_dirs")) {
+    const auto n = int_at(d, "partitions").value_or(0);
+    const auto errors = int_at(d, "with_errors").value_or(0);
+    const auto warnings = int_at(d, "with_warnings").value_or(0);
+    const bool checkpoints = bool_at(d, "checkpoints_valid").value_or(false);
+    std::string text = fmt::format("{}: {}", replica_name(text_at(d, "dir")),
+                                   plural(n, "partition", "partitions"));
+    if (errors) text += fmt::format(", {} with errors", errors);
+    if (warnings) text += fmt::format(", {} with warnings", warnings);
+    if (!errors && !warnings) text += ", none with a problem";
+    if (!checkpoints) text += ", a checkpoint file invalid";
+    bad = bad || errors > 0 || !checkpoints;
+    parts.push_back(std::move(text));
+  }
+  std::string opening = bad ? "Errors found." : "No error found.";
+  if (unreadable)
+    opening = fmt::format("{} could not be read{}.",
+                          plural(static_cast<std::int64_t>(unreadable), "log dir", "log dirs"),
+                          bad ? "; errors in the others" : ": the others have no error");
+  return opening + (parts.empty() ? "" : " " + joined(parts, "; ") + ".");
+}
+
+std::string restart_summary(const Value& r) {
+  const Value* s = r.find("summary");
+  if (!s || !s->is_object()) return "";
+  const auto partitions = int_at(*s, "partitions").value_or(0);
+  const auto truncates = int_at(*s, "truncates").value_or(0);
+  const auto lost = int_at(*s, "lost_records").value_or(0);
+  const auto committed = int_at(*s, "committed_lost_records").value_or(0);
+  const auto loss = int_at(*s, "committed_loss_partitions").value_or(0);
+  const auto loss_unknown = int_at(*s, "committed_loss_unknown_partitions").value_or(0);
+  const auto unanswered = int_at(*s, "unanswered").value_or(0);
+  std::vector<std::string> at_risk;
+  for (const auto& p : array_at(*s, "at_risk"))
+    at_risk.push_back(scalar_text(p));
+  const std::string broker = text_at(r, "broker");
+  std::string opening;
+  if (loss > 0)
+    opening = fmt::format("Broker {}'s restart loses committed records in {} ({}).", broker,
+                          plural(loss, "partition", "partitions"), names(at_risk));
+  else if (loss_unknown > 0 || unanswered > 0)
+    opening = fmt::format(
+        "A committed loss on broker {}'s restart cannot be ruled out{}.", broker,
+        at_risk.empty()
+            ? fmt::format(": {} not answered", plural(unanswered, "partition", "partitions"))
+            : " (" + names(at_risk) + ")");
+  else if (size_at(r, "problems") > 0)
+    opening = fmt::format(
+        "Broker {}'s restart loses no committed record as far as kepoch could read (see the "
+        "warnings: not proven safe).",
+        broker);
+  else
+    opening = fmt::format("Broker {}'s restart loses no committed record.", broker);
+  std::string details = fmt::format(
+      "Of {}: {} follow a leader, {} lead, {} stay leaderless, {} stray; {} truncate{}",
+      plural(partitions, "partition", "partitions"), text_at(*s, "follows"), text_at(*s, "leads"),
+      text_at(*s, "leaderless"), text_at(*s, "stray"), truncates, truncates == 1 ? "s" : "");
+  if (truncates > 0) details += fmt::format(", losing {} ({} committed)", records(lost), committed);
+  if (unanswered > 0) details += fmt::format(", {} unanswered", unanswered);
+  return opening + " " + details + ".";
+}
+
+std::string what_if_summary(const Value& w) {
+  const Value* s = w.find("summary");
+  if (!s || !s->is_object()) return "";
+  std::vector<std::string> stopped;
+  for (const auto& id : array_at(w, "stop"))
+    stopped.push_back(scalar_text(id));
+  const std::string who = fmt::format("Stopping broker{} {} ({})", stopped.size() == 1 ? "" : "s",
+                                      joined(stopped, ","), text_at(w, "shutdown"));
+  const auto unavailable = int_at(*s, "unavailable").value_or(0);
+  const auto needs_unclean = int_at(*s, "needs_unclean_election").value_or(0);
+  const auto unclean = int_at(*s, "unclean_election").value_or(0);
+  const auto under = int_at(*s, "under_min_isr").value_or(0);
+  const auto moved = int_at(*s, "leaders_moved").value_or(0);
+  const auto partitions = int_at(*s, "partitions").value_or(0);
+  std::vector<std::string> harm;
+  if (unavailable)
+    harm.push_back(fmt::format("takes {} offline{}", plural(unavailable, "partition", "partitions"),
+                               needs_unclean ? fmt::format(" ({} only an unclean election could "
+                                                           "bring back)",
+                                                           needs_unclean)
+                                             : ""));
+  if (unclean)
+    harm.push_back(fmt::format("forces {} unclean election{}", unclean, unclean == 1 ? "" : "s"));
+  if (under)
+    harm.push_back(
+        fmt::format("leaves {} under min.insync.replicas (producers with "
+                    "acks=all fail there)",
+                    plural(under, "partition", "partitions")));
+  const bool unread = size_at(w, "problems") > 0;
+  std::string out;
+  if (harm.empty())
+    out = fmt::format("{} keeps all {} available, none under min.insync.replicas; {} move.", who,
+                      plural(partitions, "partition", "partitions"),
+                      plural(moved, "leader", "leaders"));
+  else
+    out =
+        fmt::format("{} {}; {} move.", who, joined(harm, ", "), plural(moved, "leader", "leaders"));
+  if (unread)
+    out += harm.empty() ? " This assumes defaults for what could not be read (see the warnings): "
+                          "not proven safe."
+                        : " Some settings could not be read (see the warnings).";
+  return out;
+}
+
+}  // namespace kepoch::report

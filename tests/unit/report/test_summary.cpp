@@ -1,0 +1,154 @@
+// The verdict sentences: they say what the report's fields say, and never sound safe when a
+// field leaves the verdict open.
+#include <catch2/catch.hpp>
+
+#include "kepoch/report/summary.hpp"
+
+using namespace kepoch::report;
+
+namespace {
+
+Value follower(Value committed_loss, Value removed, Value lost, Value committed,
+               std::int64_t unknown) {
+  return Value::object()
+      .set("dir", "/data/broker-1/d-0")
+      .set("log_end_offset", 8)
+      .set("truncate_to", 5)
+      .set("truncated_fully", false)
+      .set("removed_records", std::move(removed))
+      .set("lost_records", std::move(lost))
+      .set("committed_lost_records", std::move(committed))
+      .set("committed_loss", std::move(committed_loss))
+      .set("lost_unknown_records", unknown);
+}
+
+Value section(Value replica) {
+  return Value::object()
+      .set("topic", "d")
+      .set("partition", 0)
+      .set("leader", Value::object().set("dir", "/data/broker-2/d-0"))
+      .set("replicas", Value::array().push(std::move(replica)));
+}
+
+}  // namespace
+
+TEST_CASE("predict: a truncation that loses uncommitted records", "[report][summary]") {
+  const std::string s = predict_summary(section(follower(false, 3, 3, 0, 0)));
+  CHECK(s ==
+        "No committed record is lost. broker-1/d-0 truncates to 5: loses 3 records, none "
+        "committed.");
+}
+
+TEST_CASE("predict: committed records lost, and a loss that cannot be ruled out",
+          "[report][summary]") {
+  CHECK(predict_summary(section(follower(true, 3, 3, 2, 0)))
+            .starts_with("Committed records would be lost. broker-1/d-0 truncates to 5: loses 3 "
+                         "records, 2 of them committed"));
+  const std::string unknown = predict_summary(section(follower(Value(), 3, 1, 0, 2)));
+  CHECK(unknown.starts_with("A committed loss cannot be ruled out."));
+  CHECK(unknown.find("none committed") == std::string::npos);
+  CHECK(unknown.find("No committed") == std::string::npos);
+  const std::string no_count =
+      predict_summary(section(follower(Value(), Value(), Value(), Value(), 0)));
+  CHECK(no_count.starts_with("A committed loss cannot be ruled out."));
+  CHECK(no_count.find("unknown") != std::string::npos);
+}
+
+TEST_CASE("with_summary: first member; inside an existing summary object as text",
+          "[report][summary]") {
+  const Value v = with_summary(Value::object().set("a", 1), "It is fine.");
+  REQUIRE(v.as_object().front().first == "summary");
+  CHECK(scalar_text(*summary_text(v)) == "It is fine.");
+  const Value counts =
+      with_summary(Value::object().set("a", 1).set("summary", Value::object().set("n", 2)), "S.");
+  REQUIRE(counts.find("summary")->is_object());
+  CHECK(counts.find("summary")->as_object().front().first == "text");
+  CHECK(scalar_text(*counts.find("summary")->find("n")) == "2");
+  CHECK(scalar_text(*summary_text(counts)) == "S.");
+}
+
+TEST_CASE("diff: a strict prefix lags, it does not diverge", "[report][summary]") {
+  Value c = Value::object()
+                .set("dir", "/x/broker-3/d-0")
+                .set("against", "/x/broker-2/d-0")
+                .set("identical", false)
+                .set("fork_offset_by_epochs", Value())
+                .set("fork_offset_by_batches", Value())
+                .set("differing_batches", Value::array())
+                .set("only_here", Value())
+                .set("only_there", Value::object().set("first", 9).set("last", 12))
+                .set("unanswered", Value::array());
+  const Value d = Value::object()
+                      .set("topic", "d")
+                      .set("partition", 0)
+                      .set("replicas", Value::array())
+                      .set("comparisons", Value::array().push(c));
+  CHECK(diff_summary(d) ==
+        "The replicas of d-0 differ only in length. broker-3/d-0 lags broker-2/d-0: it lacks "
+        "offsets 9..12, no divergence.");
+}
+
+TEST_CASE("cluster predict: unanswered partitions and warnings are never safe",
+          "[report][summary]") {
+  auto report = [](std::int64_t loss, std::int64_t unknown, std::int64_t unanswered, bool warning) {
+    Value at_risk = Value::array();
+    if (loss + unknown > 0) at_risk.push("orders-0");
+    Value problems = Value::array();
+    if (warning) problems.push(Value::object().set("severity", "warning").set("message", "m"));
+    return Value::object()
+        .set("broker", 3)
+        .set("summary", Value::object()
+                            .set("partitions", 4)
+                            .set("follows", 3)
+                            .set("truncates", 1)
+                            .set("lost_records", 2)
+                            .set("committed_lost_records", loss ? 2 : 0)
+                            .set("committed_loss_partitions", loss)
+                            .set("committed_loss_unknown_partitions", unknown)
+                            .set("leads", 1)
+                            .set("leaderless", 0)
+                            .set("stray", 0)
+                            .set("unanswered", unanswered)
+                            .set("at_risk", at_risk))
+        .set("problems", problems);
+  };
+  CHECK(restart_summary(report(0, 0, 0, false))
+            .starts_with("Broker 3's restart loses no committed record."));
+  CHECK(restart_summary(report(1, 0, 0, false))
+            .starts_with("Broker 3's restart loses committed records in 1 partition (orders-0)."));
+  CHECK(restart_summary(report(0, 1, 0, false))
+            .starts_with("A committed loss on broker 3's restart cannot be ruled out"));
+  CHECK(restart_summary(report(0, 0, 2, false))
+            .starts_with("A committed loss on broker 3's restart cannot be ruled out: 2 partitions "
+                         "not answered"));
+  const std::string warned = restart_summary(report(0, 0, 0, true));
+  CHECK(warned.find("not proven safe") != std::string::npos);
+}
+
+TEST_CASE("cluster what-if: harm first; assumed defaults are not proven safe",
+          "[report][summary]") {
+  auto report = [](std::int64_t unavailable, std::int64_t under, bool warning) {
+    Value problems = Value::array();
+    if (warning) problems.push(Value::object().set("severity", "warning").set("message", "m"));
+    return Value::object()
+        .set("stop", Value::array().push(2))
+        .set("shutdown", "controlled")
+        .set("summary", Value::object()
+                            .set("partitions", 6)
+                            .set("leaders_moved", 2)
+                            .set("under_min_isr", under)
+                            .set("unavailable", unavailable)
+                            .set("unclean_election", 0)
+                            .set("needs_unclean_election", 0))
+        .set("problems", problems);
+  };
+  CHECK(what_if_summary(report(0, 0, false)) ==
+        "Stopping broker 2 (controlled) keeps all 6 partitions available, none under "
+        "min.insync.replicas; 2 leaders move.");
+  CHECK(what_if_summary(report(1, 2, false))
+            .starts_with("Stopping broker 2 (controlled) takes 1 partition offline, leaves 2 "
+                         "partitions under min.insync.replicas"));
+  CHECK(what_if_summary(report(0, 0, true)).find("not proven safe") != std::string::npos);
+  const Value with = with_summary(report(0, 0, false), what_if_summary(report(0, 0, false)));
+  CHECK(with.find("summary")->as_object().front().first == "text");
+}
