@@ -38,7 +38,14 @@ class Output {
   // n writable bytes after the output, not part of it until commit(): a decoder writes there
   // directly, then commits what it produced (FormatError at `position` past the bound).
   std::uint8_t* spare(std::size_t n) {
-    if (bytes_.size() < size_ + n) bytes_.resize(size_ + n);
+    if (bytes_.size() < size_ + n) {
+      // Doubling, but never past what the bound can use (max_ and this call's n): left to
+      // itself, the vector would reserve 512 MiB to go past a 256 MiB bound by one chunk.
+      if (bytes_.capacity() < size_ + n)
+        bytes_.reserve(std::min(std::max(bytes_.capacity() * 2, size_ + n),
+                                max_ > SIZE_MAX - n ? SIZE_MAX : max_ + n));
+      bytes_.resize(size_ + n);
+    }
     return bytes_.data() + size_;
   }
   void commit(std::size_t n, std::uint64_t position) {

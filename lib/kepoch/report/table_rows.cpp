@@ -48,7 +48,11 @@ void TableRows::min_width(std::string_view column, std::size_t width) {
 
 void TableRows::element(const std::function<void(ObjectWriter&)>& write,
                         const std::function<std::string(const std::string&)>& bold,
-                        std::string& out) {
+                        std::string& out, std::ostream* spill) {
+  out_ = &out;
+  bold_ = &bold;
+  spill_ = spill;
+  row_done_ = false;
   choosing_ = columns_.empty();
   if (choosing_) {
     cells_.clear();
@@ -60,10 +64,16 @@ void TableRows::element(const std::function<void(ObjectWriter&)>& write,
   member_ = 0;
   in_object_ = false;
   write(*this);
-  if (choosing_) header(bold, out);
-  choosing_ = false;
-  row(out);
+  if (!row_done_) {
+    if (choosing_) header(bold, out);
+    choosing_ = false;
+    row(out);
+  }
   out += lines_;
+  lines_.clear();
+  out_ = nullptr;
+  bold_ = nullptr;
+  spill_ = nullptr;
 }
 
 void TableRows::header(const std::function<std::string(const std::string&)>& bold,
@@ -192,6 +202,18 @@ void TableRows::end_object() {
   lines_ += '\n';
   in_object_ = false;
   ++list_objects_;
+  if (spill_ && lines_.size() >= (std::size_t{1} << 20)) {
+    if (!row_done_) {
+      if (choosing_) header(*bold_, *out_);
+      choosing_ = false;
+      row(*out_);
+      row_done_ = true;
+    }
+    *out_ += lines_;
+    lines_.clear();
+    spill_->write(out_->data(), static_cast<std::streamsize>(out_->size()));
+    out_->clear();
+  }
 }
 
 void TableRows::end_objects() {
