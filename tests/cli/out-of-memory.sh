@@ -51,15 +51,9 @@ run() {
 GIB=$((1024 * 1024))
 run $GIB 0 checkpoint validate leader-epoch-checkpoint
 run $GIB 0 checkpoint validate -o json leader-epoch-checkpoint
-"$KEPOCH" checkpoint validate -o jsonl leader-epoch-checkpoint | tail -n 1 >last
-expect_in last '"valid":true'
-[[ $("$KEPOCH" checkpoint dump -o jsonl leader-epoch-checkpoint | grep -c '"entry":') -eq 3000000 ]] ||
-  fail "checkpoint dump: not one line per entry"
 
 run $GIB 0 segment dump --records 00000000000000000000.log
 run $GIB 0 segment dump --records -o json 00000000000000000000.log
-[[ $("$KEPOCH" segment dump --records -o jsonl 00000000000000000000.log | grep -o '"offset":' | wc -l) -eq 2000000 ]] ||
-  fail "segment dump --records: not every record"
 
 run $GIB 1 segment dump --records bomb/00000000000000000000.log
 expect_in err "gzip: decompressed size exceeds max_output (268435456 bytes)"

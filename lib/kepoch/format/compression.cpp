@@ -39,11 +39,14 @@ class Output {
   // directly, then commits what it produced (FormatError at `position` past the bound).
   std::uint8_t* spare(std::size_t n) {
     if (bytes_.size() < size_ + n) {
-      // Doubling, but never past what the bound can use (max_ and this call's n): left to
-      // itself, the vector would reserve 512 MiB to go past a 256 MiB bound by one chunk.
-      if (bytes_.capacity() < size_ + n)
-        bytes_.reserve(std::min(std::max(bytes_.capacity() * 2, size_ + n),
-                                max_ > SIZE_MAX - n ? SIZE_MAX : max_ + n));
+      // Doubling, but the step that would reach the bound goes to the bound plus this call's
+      // n at once: left to itself, the vector would reach 256 MiB exactly and then copy it
+      // into 512 MiB to pass the bound by one chunk (the bytes of a decompression bomb).
+      if (bytes_.capacity() < size_ + n) {
+        std::size_t want = std::max(bytes_.capacity() * 2, size_ + n);
+        if (want >= max_ && max_ <= SIZE_MAX - n) want = max_ + n;
+        bytes_.reserve(want);
+      }
       bytes_.resize(size_ + n);
     }
     return bytes_.data() + size_;
