@@ -237,9 +237,8 @@ dup-part-new-id | ldir; cp -r l m; printf 'version: 0\ntopic_id: AAAAAAAAAAAAAAA
 dup-part-twice  | ldir                        | 0 | with_errors 0 | logdir scan l l
 seg-stdin       | cp $LOG $SEG                | 0 | file <stdin> | segment dump - < @
 seg-stdin-pipe  | cp $LOG $SEG                | 0 | file <stdin> | segment dump --records - < <(cat @)
-seg-stdin-index | cp $TX/00000000000000000000.index . | 0 | OFFSET POSITION | segment dump --kind index --base-offset 0 - < @
+seg-stdin-index | cp $TX/00000000000000000000.index . | 0 | kind index | segment dump --kind index --base-offset 0 - < @
 seg-pipe-cap    | :                           | 3 | kepoch: <stdin>: a pipe of more than 134217728 bytes: a pipe cannot be read by offset | segment dump - < <(head -c 140000000 /dev/zero)
-gzip-bomb       | python3 $KEPOCH_SOURCE_DIR/tests/cli/big_batch.py bomb 300000000 $SEG | 1 | @: at byte 0: error: batch at offset 0: at byte 61: gzip: decompressed size exceeds max_output (268435456 bytes) | segment dump --records @
 cp-warn-cap     | lec 1000; sed -i '3,$s/$/ /' leader-epoch-checkpoint | 0 | 900 more lines where a line ends with white space | checkpoint validate @
 cp-500k-json    | lec 500000                  | 0 | "loaded_entries":[ | checkpoint validate -o json @
 EOF
