@@ -23,19 +23,25 @@ int run(const CheckpointOptions& options, CheckDepth depth, const Globals& globa
   std::optional<CheckpointType> kind;
   if (!options.kind.empty()) kind = checkpoint_type_from_flag(options.kind);
 
-  const CheckpointBatch batch = check_checkpoint_arguments(options.paths, kind, depth);
-  report::Value files = report::Value::array();
-  bool invalid = false, warnings = false;
-  for (const auto& r : batch.reports) {
-    files.push(report::checkpoint_value(r, depth));
-    invalid = invalid || !r.valid;
-    warnings = warnings || r.has_warnings();
-  }
-  if (!batch.reports.empty()) emit(files, globals);
-  for (const auto& message : batch.unreadable)
+  // Streamed file by file: one file's report is held at a time (a 64 MiB checkpoint has up to
+  // 16 M entries), and its entries are written one by one.
+  auto stream = make_output_stream(globals);
+  bool invalid = false, warnings = false, any = false;
+  std::vector<std::string> unreadable;
+  check_checkpoint_arguments(
+      options.paths, kind, depth,
+      [&](CheckpointReport&& r) {
+        any = true;
+        report::write_checkpoint(*stream, r, depth);
+        invalid = invalid || !r.valid;
+        warnings = warnings || r.has_warnings();
+      },
+      [&](std::string message) { unreadable.push_back(std::move(message)); });
+  if (any) stream->finish();
+  for (const auto& message : unreadable)
     print_error(message, globals);
 
-  if (!batch.unreadable.empty()) return kInput;
+  if (!unreadable.empty()) return kInput;
   if (invalid || (options.strict && warnings)) return kFindings;
   return kOk;
 }

@@ -54,14 +54,15 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
              report::ReportStream& stream) {
   SegmentDumpOptions options;
   options.records = o.records || o.data;
+  options.walk_records = true;  // written as walked: no batch's records held at once
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
-  const auto summary = dump_segment(file, options, [&](const DumpedBatch& b) {
+  const auto summary = dump_segment(file, options, [&](DumpedBatch& b) {
     if (!started) {
-      stream.begin_item(report::segment_fields(file, target.base_offset), "batches",
+      stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
                         report::batch_table_columns());
       started = true;
     }
@@ -73,9 +74,12 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
                     [](const DumpedControl& c) { return c.error.has_value(); });
     if (b.invalid || b.records_error || bad_control) {
       if (bad.size() < kMaxReportedBadBatches) {
+        // Kept without its decompressed bytes (up to 256 MiB), never copied.
+        auto decompressed = std::move(b.decompressed);
         DumpedBatch kept = b;
+        b.decompressed = std::move(decompressed);
         kept.records.clear();  // their spans die with the visit
-        kept.decompressed.clear();
+        kept.unwalked.reset();
         bad.push_back(std::move(kept));
       } else {
         ++more_bad;
@@ -83,7 +87,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
     }
   });
   if (!started) {
-    stream.begin_item(report::segment_fields(file, target.base_offset), "batches",
+    stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
                       report::batch_table_columns());
   }
   report::Value trailer = report::segment_trailer(summary, bad);
@@ -96,10 +100,11 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
 int dump_index(const std::string& file, const SegmentFileTarget& target,
                report::ReportStream& stream) {
   const IndexFileDump dump = read_index_file(file, target);  // throws before any output
-  stream.begin_item(report::index_fields(file, dump), "entries",
+  const std::string name = input_name(file);
+  stream.begin_item(report::index_fields(name, dump), "entries",
                     report::index_table_columns(target.kind));
   report::for_each_index_entry(dump, [&](const report::Value& v) { stream.element(v); });
-  const report::Value trailer = report::index_trailer(file, dump);
+  const report::Value trailer = report::index_trailer(name, dump);
   stream.end_item(trailer);
   return report::has_error_problem(trailer) ? kFindings : kOk;
 }
@@ -111,15 +116,19 @@ int run(const SegmentOptions& o, const Globals& globals) {
     try {
       // What the path is comes first: a missing path or a directory is not a question of
       // its name (classify_segment_file judges names only).
+      // "-" is standard input: a .log unless --kind says otherwise (it has no name to tell).
+      const bool stdin_file = file == "-";
       std::error_code ec;
       const auto type = std::filesystem::status(file, ec).type();
-      if (type == std::filesystem::file_type::not_found)
+      if (!stdin_file && type == std::filesystem::file_type::not_found)
         throw InputError(file, not_file_or_dir_text(file));
-      if (type == std::filesystem::file_type::directory)
+      if (!stdin_file && type == std::filesystem::file_type::directory)
         throw InputError(file,
                          "is a directory, expected a file (a partition dir is read by `kepoch "
                          "partition inspect`, a log dir by `kepoch logdir scan`)");
-      const SegmentFileTarget target = classify_segment_file(file, forced_kind(o), o.base_offset);
+      std::optional<SegmentFileKind> kind = forced_kind(o);
+      if (stdin_file && !kind) kind = SegmentFileKind::log;
+      const SegmentFileTarget target = classify_segment_file(file, kind, o.base_offset);
       const int file_code = target.kind == SegmentFileKind::log ? dump_log(file, target, o, *stream)
                                                                 : dump_index(file, target, *stream);
       code = std::max(code, file_code);
@@ -143,7 +152,8 @@ void register_segment(CLI::App& app, Globals& globals) {
       "dump", "Print the batches of log segments and the entries of their index files");
   dump->add_option("files", o.files,
                    "Segment files: .log, .index, .timeindex, .txnindex, .snapshot (and their "
-                   ".deleted/.cleaned/.swap leftovers)")
+                   ".deleted/.cleaned/.swap leftovers); - is standard input (a .log unless "
+                   "--kind)")
       ->required()
       ->type_name("FILE");
   dump->add_flag("--records", o.records, "Also iterate the records of each batch");
@@ -172,6 +182,7 @@ void register_segment(CLI::App& app, Globals& globals) {
       "  kepoch segment dump -o json --records --max-batches 10 00000000000000368769.log\n"
       "  kepoch segment dump orders-0/00000000000000368769.index orders-0/*.timeindex\n"
       "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
+      "  ssh b1 cat /data/orders-0/00000000000000368769.log | kepoch segment dump -\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
       "producer id/epoch/sequence, timestamps. --records: each record; those of control\n"

@@ -231,6 +231,16 @@ logdir-link-dot | ldir; ln -s . l/v-0         | 0 | l/v-0: warning: a symbolic l
 scan-a-pdir     | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir: to check it, run `kepoch partition verify x-0` | logdir scan x-0
 snapshot-a-pdir | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir | logdir snapshot x-0 --file s.snap
 verify-a-logdir | ldir                        | 3 | kepoch: l: a broker log dir, not a partition dir: to check every partition in it, run `kepoch logdir scan l` | partition verify l
+dup-partition   | ldir; cp -r l m             | 1 | m/t-0: error: Kafka does not start while t-0 is assigned to broker 1 | logdir scan l m
+dup-part-kafka  | ldir; cp -r l m             | 1 | IllegalStateException (Duplicate log directories for t-0 are found in both | logdir scan l m
+dup-part-new-id | ldir; cp -r l m; printf 'version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ' > m/t-0/partition.metadata | 1 | m/t-0: warning: t-0 is also in log dir l of broker 1, with topic id | logdir scan l m
+dup-part-twice  | ldir                        | 0 | with_errors 0 | logdir scan l l
+seg-stdin       | cp $LOG $SEG                | 0 | file <stdin> | segment dump - < @
+seg-stdin-pipe  | cp $LOG $SEG                | 0 | file <stdin> | segment dump --records - < <(cat @)
+seg-stdin-index | cp $TX/00000000000000000000.index . | 0 | kind index | segment dump --kind index --base-offset 0 - < @
+seg-pipe-cap    | :                           | 3 | kepoch: <stdin>: a pipe of more than 134217728 bytes: a pipe cannot be read by offset | segment dump - < <(head -c 140000000 /dev/zero)
+cp-warn-cap     | lec 1000; sed -i '3,$s/$/ /' leader-epoch-checkpoint | 0 | 900 more lines where a line ends with white space | checkpoint validate @
+cp-500k-json    | lec 500000                  | 0 | "loaded_entries":[ | checkpoint validate -o json @
 EOF
 )
 

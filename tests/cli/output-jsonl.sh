@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `-o jsonl` (JSON lines): every line of every output is one JSON object. Streaming outputs
 # write one line per element carrying its item's id ({"file", "batch"} per batch of a
-# segment, {"file", "entry"} per index entry, {"dir", "partition"} per partition of a log
-# dir) and one closing line per item; the other reports print their document on one line.
+# segment, {"file", "entry"} per index or checkpoint entry, {"dir", "partition"} per partition
+# of a log dir) and one closing line per item; the other reports print their document on one
+# line.
 . "$(dirname "$0")/common.sh"
 SEG="$DATA/transactions/tx-0/00000000000000000000"
 
@@ -44,10 +45,19 @@ every_line_json "$SCRATCH/out"
 [[ $(lines "sorted(x['partition']['name'] for x in l if 'partition' in x)") == "['codec-zstd-0', 't-0']" ]] || fail "partition lines"
 [[ $(lines "[(x['dir'], x['partitions']) for x in l if 'partition' not in x]") == "[('$DATA/logdir', 2)]" ]] || fail "log dir line"
 
-# A non-streaming report: the JSON document on one line.
+# checkpoint dump: one line per entry ({"file", "entry"}), one closing line per file (a
+# partition.metadata, which has no entries, is that line alone); the entries are -o json's.
 expect_exit 0 "$KEPOCH" checkpoint dump -o jsonl "$DATA/logdir"
-[[ $(wc -l < "$SCRATCH/out") -eq 1 ]] || fail "one line"
-cp "$SCRATCH/out" "$SCRATCH/one.jsonl"
+every_line_json "$SCRATCH/out"
+cp "$SCRATCH/out" "$SCRATCH/lines.jsonl"
 expect_exit 0 "$KEPOCH" checkpoint dump -o json "$DATA/logdir"
-[[ $(json "$SCRATCH/one.jsonl" "d") == "$(json "$SCRATCH/out" "d")" ]] || fail "same document as -o json"
+files=$(json "$SCRATCH/out" "len(d)")
+want=$(json "$SCRATCH/out" "sorted((f['file'], json.dumps(e, sort_keys=True)) for f in d for e in f.get('entries', []))")
+[[ $want != "[]" ]] || fail "the fixture's checkpoints have no entries"
+closing=$(json "$SCRATCH/out" "[{k: v for k, v in f.items() if k != 'entries'} for f in d]")
+cp "$SCRATCH/lines.jsonl" "$SCRATCH/out"
+[[ $(lines "sorted((x['file'], json.dumps(x['entry'], sort_keys=True)) for x in l if 'entry' in x)") == "$want" ]] ||
+  fail "checkpoint entries as lines"
+[[ $(lines "[x for x in l if 'entry' not in x]") == "$closing" ]] || fail "closing lines: one per file"
+[[ $(lines "sum('entry' not in x for x in l)") == "$files" ]] || fail "one closing line per file"
 expect_exit 2 "$KEPOCH" segment dump -o ndjson "$SEG.log"

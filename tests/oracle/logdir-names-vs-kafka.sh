@@ -4,6 +4,10 @@
 # past Integer.MAX_VALUE), `kepoch logdir scan` reports an error (exit 1) quoting Kafka's
 # KafkaException, and a real broker started on that log dir refuses to start with that very
 # message in its log; with the directory gone, the broker starts and the scan is clean.
+# Then the same partition in two log dirs of the broker (log.dirs=data,data2, both holding
+# names-0 with its topic id): `kepoch logdir scan data data2` reports LogManager.loadLog's
+# IllegalStateException "Duplicate log directories for names-0 are found in both ..." as an
+# error (exit 1), and the broker refuses to start with that message.
 . "$(dirname "$0")/common.sh"
 cluster_up
 "$KC" create-topic names --assignment 1:2:3 >/dev/null
@@ -35,3 +39,30 @@ done
 "$KC" term 3 >/dev/null
 expect_exit 0 "$KEPOCH" logdir scan "$LOGDIR"
 echo "ok: without them broker 3 starts, and the scan is clean"
+
+# A second log dir for broker 3: its meta.properties as Kafka formats one (same cluster and
+# node, its own directory.id), and a copy of names-0.
+LOGDIR2="$LOGDIR-2"
+mkdir "$LOGDIR2"
+python3 - "$LOGDIR/meta.properties" "$LOGDIR2/meta.properties" <<'PY'
+import base64, os, sys
+lines = open(sys.argv[1]).read().splitlines()
+new = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b'=').decode()
+out = [('directory.id=' + new) if l.startswith('directory.id=') else l for l in lines]
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+cp -r "$LOGDIR/names-0" "$LOGDIR2/"
+PROPS="$KEPOCH_CLUSTER_DIR/broker-3/server.properties"
+cp "$PROPS" "$SCRATCH/server.properties.orig"
+sed -i "s|^log.dirs=.*|log.dirs=$LOGDIR,$LOGDIR2|" "$PROPS"
+expect_exit 1 "$KEPOCH" logdir scan "$LOGDIR" "$LOGDIR2"
+expect_in "$SCRATCH/err" "$LOGDIR2/names-0: error: Kafka does not start while names-0 is assigned to broker 3"
+expect_in "$SCRATCH/err" "Duplicate log directories for names-0 are found in both"
+if "$KC" start 3 >"$SCRATCH/start.log" 2>&1; then
+  fail "broker 3 started with names-0 in two of its log dirs"
+fi
+grep -qF "Duplicate log directories for names-0 are found in both" "$LOG" ||
+  { tail -n 40 "$LOG"; fail "broker 3 did not start, but not for the duplicate partition"; }
+echo "ok: names-0 in two log dirs: kepoch reports an error, Kafka refuses to start"
+cp "$SCRATCH/server.properties.orig" "$PROPS"
+rm -rf "$LOGDIR2"

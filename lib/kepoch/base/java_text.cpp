@@ -4,27 +4,40 @@
 
 namespace kepoch::java {
 
+std::optional<Line> LineReader::next() {
+  if (pos_ >= text_.size()) return std::nullopt;
+  const std::size_t end = text_.find_first_of("\r\n", pos_);
+  Line line;
+  line.number = ++number_;
+  line.byte_offset = pos_;
+  if (end == std::string_view::npos) {
+    line.text = text_.substr(pos_);
+    pos_ = text_.size();
+    return line;
+  }
+  line.text = text_.substr(pos_, end - pos_);
+  const bool crlf = text_[end] == '\r' && end + 1 < text_.size() && text_[end + 1] == '\n';
+  line.terminator = text_.substr(end, crlf ? 2 : 1);
+  pos_ = end + line.terminator.size();
+  return line;
+}
+
 std::vector<Line> read_lines(std::string_view text) {
   std::vector<Line> lines;
-  std::size_t pos = 0;
-  int number = 0;
-  while (pos < text.size()) {
-    const std::size_t end = text.find_first_of("\r\n", pos);
-    Line line;
-    line.number = ++number;
-    line.byte_offset = pos;
-    if (end == std::string_view::npos) {
-      line.text = text.substr(pos);
-      lines.push_back(line);
-      break;
-    }
-    line.text = text.substr(pos, end - pos);
-    const bool crlf = text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n';
-    line.terminator = text.substr(end, crlf ? 2 : 1);
-    lines.push_back(line);
-    pos = end + line.terminator.size();
-  }
+  LineReader reader(text);
+  while (auto line = reader.next())
+    lines.push_back(*line);
   return lines;
+}
+
+int line_at(std::string_view text, std::size_t offset) {
+  int n = 0;
+  LineReader reader(text);
+  while (auto line = reader.next()) {
+    if (line->byte_offset > offset) break;
+    n = line->number;
+  }
+  return n;
 }
 
 std::optional<std::size_t> first_invalid_utf8(std::string_view text) {

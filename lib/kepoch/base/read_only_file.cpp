@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/base/error.hpp"
@@ -62,11 +64,20 @@ ReadOnlyFile::~ReadOnlyFile() {
 }
 
 ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), size_(other.size_) {
+    : path_(std::move(other.path_)),
+      fd_(other.fd_),
+      size_(other.size_),
+      piped_(std::move(other.piped_)) {
   other.fd_ = -1;
 }
 
 std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  if (fd_ < 0) {  // a pipe, held
+    if (offset >= piped_.size()) return 0;
+    const std::size_t n = std::min<std::size_t>(out.size(), piped_.size() - offset);
+    std::memcpy(out.data(), piped_.data() + offset, n);
+    return n;
+  }
   std::size_t done = 0;
   while (done < out.size()) {
     const ssize_t n =
@@ -81,8 +92,9 @@ std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> 
 
 namespace {
 
-// Reads fd to its end, at most max_bytes; name is for errors.
-std::string read_stream(int fd, const std::string& name, std::uint64_t max_bytes) {
+// Reads fd to its end, at most max_bytes; name is for errors, too_big what more is.
+std::string read_stream(int fd, const std::string& name, std::uint64_t max_bytes,
+                        std::string_view too_big = "") {
   std::string content;
   std::vector<char> chunk(64 * 1024);
   for (;;) {
@@ -91,6 +103,7 @@ std::string read_stream(int fd, const std::string& name, std::uint64_t max_bytes
     if (n < 0) throw InputError(name, "read failed: " + errno_text(errno), 0, content.size());
     if (n == 0) return content;
     if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      if (!too_big.empty()) throw InputError(name, std::string(too_big));
       throw InputError(name, fmt::format("more than the {} bytes kepoch reads for this kind of "
                                          "file",
                                          max_bytes));
@@ -100,6 +113,33 @@ std::string read_stream(int fd, const std::string& name, std::uint64_t max_bytes
 }
 
 }  // namespace
+
+ReadOnlyFile ReadOnlyFile::standard_input(std::uint64_t max_piped_bytes) {
+  ReadOnlyFile file;
+  file.path_ = kStdinName;
+  if (::isatty(STDIN_FILENO) == 1)
+    throw InputError(kStdinName, "standard input is a terminal; pipe or redirect a file into it");
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) throw InputError(kStdinName, errno_text(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(kStdinName, "is a directory, expected a file");
+  if (S_ISREG(st.st_mode)) {  // `< FILE`: read by offset like any file
+    file.fd_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (file.fd_ < 0) throw InputError(kStdinName, errno_text(errno));
+    file.size_ = static_cast<std::uint64_t>(st.st_size);
+    return file;
+  }
+  file.piped_ = read_stream(
+      STDIN_FILENO, kStdinName, max_piped_bytes,
+      fmt::format("a pipe of more than {} bytes: a pipe cannot be read by offset, so kepoch holds "
+                  "it in memory up to that size; redirect the file (< FILE) or name it instead",
+                  max_piped_bytes));
+  file.size_ = file.piped_.size();
+  return file;
+}
+
+ReadOnlyFile open_input(const std::filesystem::path& path, std::uint64_t max_piped_bytes) {
+  return path == "-" ? ReadOnlyFile::standard_input(max_piped_bytes) : ReadOnlyFile(path);
+}
 
 std::string not_file_or_dir_text(const std::filesystem::path& path) {
   if (path == "-") return "standard input cannot be read here (give a file or directory)";

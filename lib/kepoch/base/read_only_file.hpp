@@ -20,6 +20,12 @@ class ReadOnlyFile {
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
   ReadOnlyFile(ReadOnlyFile&& other) noexcept;
 
+  // Standard input ("-" on the command line), named kStdinName in errors: a file redirected
+  // into it (`< FILE`) is read in place, at any size; a pipe cannot be read at an offset, so
+  // it is read to its end first and held in memory, at most max_piped_bytes (more is an
+  // InputError that says to redirect the file or name it). A terminal is refused.
+  static ReadOnlyFile standard_input(std::uint64_t max_piped_bytes);
+
   const std::string& path() const { return path_; }
   std::uint64_t size() const { return size_; }  // at open time
   // Reads up to out.size() bytes at `offset`; returns how many were read (fewer at EOF).
@@ -27,10 +33,21 @@ class ReadOnlyFile {
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
 
  private:
+  ReadOnlyFile() = default;
+
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  std::string piped_;  // standard input read from a pipe (fd_ is then -1)
 };
+
+// How much of a pipe on standard input a reader by offset holds (segment dump -).
+inline constexpr std::uint64_t kMaxPipedFileBytes = 128ull << 20;
+
+// ReadOnlyFile(path), or ReadOnlyFile::standard_input for "-" (a file named on the command
+// line only: inside a log dir no path is "-").
+ReadOnlyFile open_input(const std::filesystem::path& path,
+                        std::uint64_t max_piped_bytes = kMaxPipedFileBytes);
 
 // Returns the whole content of a regular file of at most max_bytes bytes.
 // Throws InputError naming the path for: missing, permission denied, not a regular file,

@@ -38,6 +38,19 @@ bool LeaderEpochCache::assign(EpochEntry entry, std::vector<EpochEntry>* removed
   return true;
 }
 
+void assign_in_order(std::vector<EpochEntry>& entries, EpochEntry entry) {
+  if (entry.epoch < 0 || entry.start_offset < 0) throw InvalidEpochEntry(entry);
+  // is_update_needed
+  if (!entries.empty() && entries.back().epoch == entry.epoch &&
+      entry.start_offset >= entries.back().start_offset)
+    return;
+  // maybeTruncateNonMonotonicEntries
+  while (!entries.empty() &&
+         !(entries.back().epoch < entry.epoch && entries.back().start_offset < entry.start_offset))
+    entries.pop_back();
+  entries.push_back(entry);
+}
+
 std::vector<EpochEntry> LeaderEpochCache::truncate_from_end(std::int64_t end_offset) {
   std::vector<EpochEntry> removed;
   if (end_offset < 0 || epochs_.empty() || epochs_.rbegin()->second < end_offset) return removed;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 
@@ -91,6 +93,37 @@ void warn(CheckpointReport& r, int line, std::string message) {
   r.problems.push_back({Severity::warning, line, std::move(message), "", ""});
 }
 
+// One lint rule's warnings: the first kMaxWarningsPerRule listed, the rest counted.
+class RuleWarnings {
+ public:
+  RuleWarnings(CheckpointReport& r, std::string_view rule) : r_(r), rule_(rule) {}
+  RuleWarnings(const RuleWarnings&) = delete;
+  // The count of the warnings not listed (not a destructor: it allocates, and may throw).
+  void finish() {
+    if (more_ > 0) {
+      warn(r_, 0,
+           fmt::format("{} more line{} where {} (not listed; the first {} are)", more_,
+                       more_ == 1 ? "" : "s", rule_, kMaxWarningsPerRule));
+    }
+  }
+  // `message` is only called for a listed warning.
+  template <typename Message>
+  void add(int line, Message message) {
+    if (shown_ < kMaxWarningsPerRule) {
+      ++shown_;
+      warn(r_, line, message());
+    } else {
+      ++more_;
+    }
+  }
+
+ private:
+  CheckpointReport& r_;
+  std::string_view rule_;
+  int shown_ = 0;
+  std::int64_t more_ = 0;
+};
+
 void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failure,
                    const CheckpointContext& context) {
   if (!failure) return;
@@ -101,30 +134,37 @@ void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failur
 
 // ---- lint shared by the text checkpoints -------------------------------------------------
 
-void lint_lines(CheckpointReport& r, const std::vector<java::Line>& lines,
-                bool wants_final_newline) {
+void lint_lines(CheckpointReport& r, std::string_view text, bool wants_final_newline) {
   bool crlf_reported = false;
-  for (const auto& l : lines) {
-    if (!crlf_reported && (l.terminator == "\r\n" || l.terminator == "\r")) {
-      warn(r, l.number, "line ends with a carriage return (CRLF or CR); Kafka on Linux writes \\n");
+  std::optional<java::Line> last;
+  RuleWarnings trailing(r, "a line ends with white space");
+  java::LineReader reader(text);
+  while (auto l = reader.next()) {
+    if (!crlf_reported && (l->terminator == "\r\n" || l->terminator == "\r")) {
+      warn(r, l->number,
+           "line ends with a carriage return (CRLF or CR); Kafka on Linux writes \\n");
       crlf_reported = true;
     }
-    if (!l.text.empty() && (l.text.back() == ' ' || l.text.back() == '\t')) {
-      warn(r, l.number, "trailing white space");
-    }
+    if (!l->text.empty() && (l->text.back() == ' ' || l->text.back() == '\t'))
+      trailing.add(l->number, [] { return std::string("trailing white space"); });
+    last = l;
   }
-  if (wants_final_newline && !lines.empty() && lines.back().terminator.empty()) {
-    warn(r, lines.back().number,
+  trailing.finish();
+  if (wants_final_newline && last && last->terminator.empty()) {
+    warn(r, last->number,
          "the last line has no newline: Kafka ends every line with one, so the file may be cut "
          "short");
   }
 }
 
-void lint_header(CheckpointReport& r, const std::vector<java::Line>& lines) {
-  for (std::size_t i = 0; i < 2 && i < lines.size(); ++i) {
-    const auto t = lines[i].text;
+void lint_header(CheckpointReport& r, std::string_view text) {
+  java::LineReader reader(text);
+  for (int i = 0; i < 2; ++i) {
+    const auto line = reader.next();
+    if (!line) break;
+    const auto t = line->text;
     if (!t.empty() && (t[0] == '+' || (t.size() > 1 && t[0] == '0'))) {
-      warn(r, lines[i].number,
+      warn(r, line->number,
            fmt::format("\"{}\": Kafka accepts it but never writes it", excerpt(t)));
     }
   }
@@ -133,52 +173,65 @@ void lint_header(CheckpointReport& r, const std::vector<java::Line>& lines) {
 // ---- leader-epoch-checkpoint --------------------------------------------------------------
 
 void lint_epochs(CheckpointReport& r) {
+  RuleWarnings epochs(r, "the epoch is not greater than the previous one");
+  RuleWarnings offsets(r, "the start offset is not greater than the previous one");
   for (std::size_t i = 1; i < r.epoch_entries.size(); ++i) {
-    const auto& prev = r.epoch_entries[i - 1];
-    const auto& cur = r.epoch_entries[i];
-    const int line = r.entry_lines[i];
+    const auto prev = r.epoch_entries[i - 1];
+    const auto cur = r.epoch_entries[i];
+    const int line = r.entry_line(i);
     if (cur.epoch <= prev.epoch) {
-      warn(r, line,
-           fmt::format("epoch {} is not greater than the previous epoch {}: Kafka drops "
-                       "conflicting entries when it loads the file",
-                       cur.epoch, prev.epoch));
+      epochs.add(line, [&] {
+        return fmt::format(
+            "epoch {} is not greater than the previous epoch {}: Kafka drops "
+            "conflicting entries when it loads the file",
+            cur.epoch, prev.epoch);
+      });
     }
     if (cur.start_offset <= prev.start_offset) {
-      warn(r, line,
-           fmt::format("start offset {} is not greater than the previous start offset "
-                       "{}: Kafka drops conflicting entries when it loads the file",
-                       cur.start_offset, prev.start_offset));
+      offsets.add(line, [&] {
+        return fmt::format(
+            "start offset {} is not greater than the previous start offset "
+            "{}: Kafka drops conflicting entries when it loads the file",
+            cur.start_offset, prev.start_offset);
+      });
     }
   }
+  epochs.finish();
+  offsets.finish();
 }
 
 void check_leader_epoch(CheckpointReport& r, std::string_view text, std::string_view path,
                         const CheckpointContext& context, CheckDepth depth) {
-  const LeaderEpochCheckpoint c = read_leader_epoch_checkpoint(text, path);
+  LeaderEpochCheckpoint c = read_leader_epoch_checkpoint(text, path);
   r.version = c.version;
   r.count = c.count;
-  r.epoch_entries = c.entries;
-  r.entry_lines = c.entry_lines;
+  r.epoch_entries = std::move(c.entries);
+  r.first_entry_line = c.first_entry_line;
   apply_failure(r, c.failure, context);
   if (r.valid) {
-    // The cache constructor assigns each entry in file order (LeaderEpochFileCache).
-    LeaderEpochCache cache;
-    for (std::size_t i = 0; i < c.entries.size() && r.valid; ++i) {
+    // The cache constructor assigns each entry in file order (LeaderEpochFileCache), held as
+    // a vector in epoch order (assign_in_order) rather than a map: millions of entries fit.
+    std::vector<EpochEntry> loaded;
+    loaded.reserve(r.epoch_entries.size());
+    for (std::size_t i = 0; i < r.epoch_entries.size() && r.valid; ++i) {
       try {
-        cache.assign(c.entries[i]);
+        assign_in_order(loaded, r.epoch_entries[i]);
       } catch (const InvalidEpochEntry& e) {
         apply_failure(r,
-                      JavaFailure{JavaFailureClass::unchecked, c.entry_lines[i],
+                      JavaFailure{JavaFailureClass::unchecked, r.entry_line(i),
                                   "java.lang.IllegalArgumentException", e.what(),
                                   "epoch and start offset must not be negative"},
                       context);
       }
     }
-    if (r.valid) r.loaded_entries = cache.entries();
+    if (r.valid) {
+      loaded.shrink_to_fit();
+      r.loaded_entries = std::move(loaded);
+    }
   }
   if (depth == CheckDepth::validate) {
-    lint_header(r, c.lines);
-    lint_lines(r, c.lines, true);
+    lint_header(r, text);
+    lint_lines(r, text, true);
     lint_epochs(r);
   }
 }
@@ -195,38 +248,66 @@ bool legal_topic_name(std::string_view t) {
   return true;
 }
 
-void lint_offsets(CheckpointReport& r, const std::vector<int>& lines) {
-  std::map<std::pair<std::string, std::int32_t>, int> seen;
-  for (std::size_t i = 0; i < r.offsets.size(); ++i) {
+// Kafka reads into a map, the last duplicate wins. The earlier line of each duplicate comes
+// from the entries' indices sorted by (topic, partition), 8 bytes an entry rather than a
+// map node, for files of millions of entries.
+void lint_offsets(CheckpointReport& r) {
+  const std::size_t n = r.offsets.size();
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto& x = r.offsets[a];
+    const auto& y = r.offsets[b];
+    return x.topic != y.topic ? x.topic < y.topic : x.partition < y.partition;
+  });
+  std::vector<std::uint32_t> previous(n, UINT32_MAX);  // the same key's entry before this one
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto& x = r.offsets[order[k - 1]];
+    const auto& y = r.offsets[order[k]];
+    if (x.topic == y.topic && x.partition == y.partition) previous[order[k]] = order[k - 1];
+  }
+  order = {};
+  RuleWarnings names(r, "the topic name is not legal");
+  RuleWarnings partitions(r, "the partition is negative");
+  RuleWarnings offsets(r, "the offset is negative");
+  RuleWarnings duplicates(r, "the partition already appears on an earlier line");
+  for (std::size_t i = 0; i < n; ++i) {
     const auto& e = r.offsets[i];
-    const int line = lines[i];
+    const int line = r.entry_line(i);
     if (!legal_topic_name(e.topic)) {
-      warn(r, line, fmt::format("\"{}\" is not a legal topic name", excerpt(e.topic)));
+      names.add(line,
+                [&] { return fmt::format("\"{}\" is not a legal topic name", excerpt(e.topic)); });
     }
-    if (e.partition < 0) warn(r, line, fmt::format("partition {} is negative", e.partition));
-    if (e.offset < 0) warn(r, line, fmt::format("offset {} is negative", e.offset));
-    auto [it, inserted] = seen.emplace(std::pair{e.topic, e.partition}, line);
-    if (!inserted) {
-      warn(r, line,
-           fmt::format("{}-{} already appears on line {}: Kafka keeps this later value", e.topic,
-                       e.partition, it->second));
-      it->second = line;
+    if (e.partition < 0)
+      partitions.add(line, [&] { return fmt::format("partition {} is negative", e.partition); });
+    if (e.offset < 0)
+      offsets.add(line, [&] { return fmt::format("offset {} is negative", e.offset); });
+    if (previous[i] != UINT32_MAX) {
+      duplicates.add(line, [&] {
+        return fmt::format("{}-{} already appears on line {}: Kafka keeps this later value",
+                           excerpt(e.topic), e.partition, r.entry_line(previous[i]));
+      });
     }
   }
+  names.finish();
+  partitions.finish();
+  offsets.finish();
+  duplicates.finish();
 }
 
 void check_offsets(CheckpointReport& r, std::string_view text, std::string_view path,
                    const CheckpointContext& context, CheckDepth depth) {
-  const OffsetCheckpoint c = read_offset_checkpoint(text, path);
+  OffsetCheckpoint c = read_offset_checkpoint(text, path);
   r.version = c.version;
   r.count = c.count;
-  r.offsets = c.entries;
-  r.entry_lines = c.entry_lines;
+  r.offsets = std::move(c.entries);
+  r.first_entry_line = c.first_entry_line;
   apply_failure(r, c.failure, context);
   if (depth == CheckDepth::validate) {
-    lint_header(r, c.lines);
-    lint_lines(r, c.lines, true);
-    lint_offsets(r, c.entry_lines);
+    lint_header(r, text);
+    lint_lines(r, text, true);
+    lint_offsets(r);
   }
 }
 
@@ -239,7 +320,7 @@ void check_partition_metadata(CheckpointReport& r, std::string_view text, std::s
   r.topic_id = m.topic_id;
   apply_failure(r, m.failure, context);
   if (depth != CheckDepth::validate) return;
-  lint_lines(r, m.lines, false);
+  lint_lines(r, text, false);
   const std::string_view keys[] = {"version", "topic_id"};
   for (std::size_t i = 0; i < 2 && i < m.lines.size(); ++i) {
     const auto parts = java::split_colon_whitespace(m.lines[i].text);
@@ -378,14 +459,18 @@ void lint_topic_ids_across_replicas(std::vector<CheckpointReport>& reports) {
 
 void lint_epochs_against_log_end(CheckpointReport& report, std::int64_t log_end_offset) {
   if (report.type.kind != CheckpointKind::leader_epoch) return;
+  RuleWarnings stale(report, "the entry starts beyond the log end offset");
   for (std::size_t i = 0; i < report.epoch_entries.size(); ++i) {
-    const auto& e = report.epoch_entries[i];
+    const auto e = report.epoch_entries[i];
     if (e.start_offset <= log_end_offset) continue;
-    warn(report, report.entry_lines[i],
-         fmt::format("epoch {} starts at {}, beyond the log end offset {}: a stale entry; Kafka "
-                     "drops it when it loads the log",
-                     e.epoch, e.start_offset, log_end_offset));
+    stale.add(report.entry_line(i), [&] {
+      return fmt::format(
+          "epoch {} starts at {}, beyond the log end offset {}: a stale entry; Kafka "
+          "drops it when it loads the log",
+          e.epoch, e.start_offset, log_end_offset);
+    });
   }
+  stale.finish();
 }
 
 }  // namespace kepoch

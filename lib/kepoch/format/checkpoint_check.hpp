@@ -56,7 +56,7 @@ struct CheckpointReport {
   std::optional<std::int32_t> version;
   std::optional<std::int32_t> count;
   std::vector<EpochEntry> epoch_entries;      // leader-epoch, as in the file
-  std::vector<int> entry_lines;               // line of each entry
+  int first_entry_line = 3;                   // entry i is on line first_entry_line + i
   std::vector<TopicPartitionOffset> offsets;  // offsets kinds, as in the file
   std::optional<Uuid> topic_id;               // partition-metadata
   std::vector<java::Property> properties;     // meta-properties, as in the file
@@ -71,7 +71,12 @@ struct CheckpointReport {
   std::vector<Problem> problems;
 
   bool has_warnings() const;
+  int entry_line(std::size_t i) const { return first_entry_line + static_cast<int>(i); }
 };
+
+// A file of millions of lines can break a lint rule on every one: each rule lists its first
+// kMaxWarningsPerRule warnings and counts the rest in one more.
+inline constexpr int kMaxWarningsPerRule = 100;
 
 CheckpointReport check_checkpoint(std::string_view text, std::string_view path,
                                   const CheckpointType& type, const CheckpointContext& context,

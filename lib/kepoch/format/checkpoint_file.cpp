@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "kepoch/base/text.hpp"
 
 namespace kepoch::checkpoint_detail {
@@ -39,42 +42,35 @@ std::optional<JavaFailure> count_mismatch(std::string_view path, std::int32_t ex
 }
 
 Header read_header(std::string_view text, std::string_view path, std::int32_t expected_version,
-                   std::vector<java::Line>& lines, std::optional<std::int32_t>& version,
+                   java::LineReader& reader, std::optional<std::int32_t>& version,
                    std::optional<std::int32_t>& count, std::optional<JavaFailure>& failure) {
-  lines = java::read_lines(text);
   const auto bad_utf8 = java::first_invalid_utf8(text);
-  auto utf8_failure = [&](int line) {
+  auto utf8_failure = [&] {
+    const int line = java::line_at(text, *bad_utf8);
     return io("Input length = 1 (java.nio.charset.MalformedInputException)", line,
               fmt::format("invalid UTF-8 at byte {}", *bad_utf8));
   };
-  auto line_of = [&](std::size_t offset) {
-    int n = 0;
-    for (const auto& l : lines)
-      if (l.byte_offset <= offset) n = l.number;
-    return n;
-  };
   if (bad_utf8 && *bad_utf8 < kJavaDecodeChunk) {
-    failure = utf8_failure(line_of(*bad_utf8));
+    failure = utf8_failure();
     return {};
   }
   // Lines whose bytes include the invalid sequence are never returned by readLine.
-  std::size_t usable = lines.size();
-  if (bad_utf8) {
-    usable = static_cast<std::size_t>(line_of(*bad_utf8)) - 1;
-  }
-  auto stop_at_bad_utf8 = [&](std::size_t index) {
-    if (bad_utf8 && index >= usable) {
-      failure = utf8_failure(line_of(*bad_utf8));
+  Header h;
+  h.usable_lines = bad_utf8 ? java::line_at(text, *bad_utf8) - 1 : INT_MAX;
+  auto stop_at_bad_utf8 = [&](int number) {
+    if (bad_utf8 && number > h.usable_lines) {
+      failure = utf8_failure();
       return true;
     }
     return false;
   };
 
-  if (lines.empty()) return {};  // 0-byte file: empty checkpoint
-  if (stop_at_bad_utf8(0)) return {};
-  version = java::parse_int(lines[0].text);
+  const auto first = reader.next();
+  if (!first) return {};  // 0-byte file: empty checkpoint
+  if (stop_at_bad_utf8(1)) return {};
+  version = java::parse_int(first->text);
   if (!version) {
-    failure = malformed_line(path, lines[0], "line 1 must be the version number (an int)");
+    failure = malformed_line(path, *first, "line 1 must be the version number (an int)");
     return {};
   }
   if (*version != expected_version) {
@@ -84,11 +80,12 @@ Header read_header(std::string_view text, std::string_view path, std::int32_t ex
            1, fmt::format("expected version {}, found {}", expected_version, *version));
     return {};
   }
-  if (lines.size() < 2) return {};  // only the version line: empty checkpoint
-  if (stop_at_bad_utf8(1)) return {};
-  count = java::parse_int(lines[1].text);
+  const auto second = reader.next();
+  if (!second) return {};  // only the version line: empty checkpoint
+  if (stop_at_bad_utf8(2)) return {};
+  count = java::parse_int(second->text);
   if (!count) {
-    failure = malformed_line(path, lines[1], "line 2 must be the entry count (an int)");
+    failure = malformed_line(path, *second, "line 2 must be the entry count (an int)");
     return {};
   }
   if (*count < 0) {
@@ -97,13 +94,17 @@ Header read_header(std::string_view text, std::string_view path, std::int32_t ex
                           fmt::format("entry count {} is negative", *count)};
     return {};
   }
-  if (bad_utf8) {
-    // Entries are read one by one; the failure comes when the reader reaches the bad line.
-    lines.resize(usable);
-    failure = utf8_failure(line_of(*bad_utf8));
-    return {true, 2};
-  }
-  return {true, 2};
+  // Entries are read one by one; a bad UTF-8 failure comes when the reader reaches its line.
+  if (bad_utf8) failure = utf8_failure();
+  h.read_entries = true;
+  h.last_line = 2;
+  // At most one entry per remaining line end ("\r\n" is one), and an unterminated last line.
+  std::size_t line_ends = 0;
+  for (std::size_t i = second->byte_offset; i < text.size(); ++i)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
+      ++line_ends;
+  h.capacity = std::min<std::size_t>(static_cast<std::size_t>(*count), line_ends + 1);
+  return h;
 }
 
 }  // namespace kepoch::checkpoint_detail

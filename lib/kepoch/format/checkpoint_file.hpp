@@ -36,20 +36,25 @@ struct CheckpointContent {
   std::optional<std::int32_t> version;
   std::optional<std::int32_t> count;
   std::vector<T> entries;
-  std::vector<int> entry_lines;        // line number of each entry
-  std::vector<java::Line> lines;       // every line, for lint
+  // Entries are consecutive lines (any other line stops the reading): entry i is on line
+  // first_entry_line + i. No per-line vector: a 64 MiB file may hold 16 M lines.
+  int first_entry_line = 3;
   std::optional<JavaFailure> failure;  // set when Kafka would throw
+
+  int entry_line(std::size_t i) const { return first_entry_line + static_cast<int>(i); }
 };
 
 namespace checkpoint_detail {
-// Checks shared by every kind, before entries: UTF-8, version line, count line.
-// Returns false (with content.failure set or an empty checkpoint) when reading stops.
+// Checks shared by every kind, before entries: UTF-8, version line, count line. `reader`
+// is left before the first entry line.
 struct Header {
   bool read_entries = false;
-  std::size_t first_entry_line = 0;  // index into lines
+  int usable_lines = 0;      // readLine returns lines 1..usable_lines (then bad UTF-8 or EOF)
+  int last_line = 0;         // the last line read so far
+  std::size_t capacity = 0;  // how many entries there can be: to reserve once
 };
 Header read_header(std::string_view text, std::string_view path, std::int32_t expected_version,
-                   std::vector<java::Line>& lines, std::optional<std::int32_t>& version,
+                   java::LineReader& reader, std::optional<std::int32_t>& version,
                    std::optional<std::int32_t>& count, std::optional<JavaFailure>& failure);
 JavaFailure malformed_line(std::string_view path, const java::Line& line, std::string explanation);
 JavaFailure number_format(const java::Line& line, std::string_view field, std::string explanation);
@@ -63,28 +68,27 @@ CheckpointContent<T> read_checkpoint(std::string_view text, std::string_view pat
                                      std::int32_t expected_version, Parse parse) {
   using namespace checkpoint_detail;
   CheckpointContent<T> c;
-  const Header h =
-      read_header(text, path, expected_version, c.lines, c.version, c.count, c.failure);
+  java::LineReader reader(text);
+  const Header h = read_header(text, path, expected_version, reader, c.version, c.count, c.failure);
   if (!h.read_entries) return c;
-  for (std::size_t i = h.first_entry_line; i < c.lines.size(); ++i) {
-    const java::Line& line = c.lines[i];
-    EntryParse<T> p = parse(line.text);
+  c.entries.reserve(h.capacity);  // exact for an honest count: no doubling of a large vector
+  int last = h.last_line;
+  while (auto line = reader.next()) {
+    if (line->number > h.usable_lines) break;
+    last = line->number;
+    EntryParse<T> p = parse(line->text);
     if (p.status == EntryParse<T>::Status::malformed) {
-      c.failure = malformed_line(path, line, std::move(p.detail));
+      c.failure = malformed_line(path, *line, std::move(p.detail));
       return c;
     }
     if (p.status == EntryParse<T>::Status::number_format) {
-      c.failure = number_format(line, p.field, std::move(p.detail));
+      c.failure = number_format(*line, p.field, std::move(p.detail));
       return c;
     }
     c.entries.push_back(std::move(p.entry));
-    c.entry_lines.push_back(line.number);
   }
   // A late UTF-8 failure (set by read_header) stands unless an entry failed first.
-  if (!c.failure) {
-    const int last = c.lines.empty() ? 0 : c.lines.back().number;
-    c.failure = count_mismatch(path, *c.count, c.entries.size(), last);
-  }
+  if (!c.failure) c.failure = count_mismatch(path, *c.count, c.entries.size(), last);
   return c;
 }
 

@@ -33,8 +33,9 @@ constexpr std::array kNamed = {
 
 constexpr std::string_view kTmpSuffix = ".tmp";
 
-bool is_checkpoint_header(const std::vector<java::Line>& lines) {
-  return lines.size() >= 2 && java::parse_int(lines[0].text) && java::parse_int(lines[1].text);
+bool is_checkpoint_header(const std::optional<java::Line>& first,
+                          const std::optional<java::Line>& second) {
+  return first && second && java::parse_int(first->text) && java::parse_int(second->text);
 }
 
 }  // namespace
@@ -94,19 +95,24 @@ std::optional<CheckpointType> checkpoint_type_from_name(std::string_view file_na
 std::optional<CheckpointType> checkpoint_type_from_content(std::string_view text) {
   if (text.empty() || text.find('\0') != std::string_view::npos) return std::nullopt;
   if (java::first_invalid_utf8(text)) return std::nullopt;
-  const auto lines = java::read_lines(text);
-  if (lines.empty()) return std::nullopt;
-  if (lines[0].text.starts_with("version:"))
+  // Line by line: a file of millions of lines is not copied into a vector of them.
+  java::LineReader reader(text);
+  const auto first = reader.next();
+  if (!first) return std::nullopt;
+  if (first->text.starts_with("version:"))
     return CheckpointType{CheckpointKind::partition_metadata};
-  for (const auto& l : lines) {
-    if (l.text.starts_with("cluster.id=") || l.text.starts_with("node.id=") ||
-        l.text.starts_with("broker.id=")) {
+  java::LineReader scan(text);
+  while (const auto l = scan.next()) {
+    if (l->text.starts_with("cluster.id=") || l->text.starts_with("node.id=") ||
+        l->text.starts_with("broker.id=")) {
       return CheckpointType{CheckpointKind::meta_properties};
     }
   }
-  if (!is_checkpoint_header(lines) || lines.size() < 3) return std::nullopt;
+  const auto second = reader.next();
+  const auto third = reader.next();
+  if (!is_checkpoint_header(first, second) || !third) return std::nullopt;
   // Entry lines decide: 2 fields is an epoch checkpoint, 3 an offsets checkpoint.
-  const auto fields = java::split_whitespace(lines[2].text);
+  const auto fields = java::split_whitespace(third->text);
   if (fields.size() == 2) return CheckpointType{CheckpointKind::leader_epoch};
   if (fields.size() == 3) return CheckpointType{CheckpointKind::offsets};
   return std::nullopt;

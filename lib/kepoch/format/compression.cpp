@@ -38,7 +38,17 @@ class Output {
   // n writable bytes after the output, not part of it until commit(): a decoder writes there
   // directly, then commits what it produced (FormatError at `position` past the bound).
   std::uint8_t* spare(std::size_t n) {
-    if (bytes_.size() < size_ + n) bytes_.resize(size_ + n);
+    if (bytes_.size() < size_ + n) {
+      // Doubling, but the step that would reach the bound goes to the bound plus this call's
+      // n at once: left to itself, the vector would reach 256 MiB exactly and then copy it
+      // into 512 MiB to pass the bound by one chunk (the bytes of a decompression bomb).
+      if (bytes_.capacity() < size_ + n) {
+        std::size_t want = std::max(bytes_.capacity() * 2, size_ + n);
+        if (want >= max_ && max_ <= SIZE_MAX - n) want = max_ + n;
+        bytes_.reserve(want);
+      }
+      bytes_.resize(size_ + n);
+    }
     return bytes_.data() + size_;
   }
   void commit(std::size_t n, std::uint64_t position) {

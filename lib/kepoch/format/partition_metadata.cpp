@@ -26,7 +26,10 @@ JavaFailure missing_line(int number) {
 
 PartitionMetadata read_partition_metadata(std::string_view text, std::string_view path) {
   PartitionMetadata m;
-  m.lines = java::read_lines(text);
+  // Kafka reads two lines; lint looks at a third. A file of millions is not copied.
+  java::LineReader reader(text);
+  for (int i = 0; i < 3; ++i)
+    if (auto line = reader.next()) m.lines.push_back(*line);
   if (const auto bad = java::first_invalid_utf8(text); bad && *bad < 8192) {
     m.failure = io("Input length = 1 (java.nio.charset.MalformedInputException)", 0,
                    fmt::format("invalid UTF-8 at byte {}", *bad));

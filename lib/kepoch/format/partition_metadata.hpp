@@ -23,7 +23,7 @@ inline constexpr std::string_view kPartitionMetadataName = "partition.metadata";
 struct PartitionMetadata {
   std::optional<std::int32_t> version;
   std::optional<Uuid> topic_id;
-  std::vector<java::Line> lines;       // for lint
+  std::vector<java::Line> lines;       // the first three lines (at most), for lint
   std::optional<JavaFailure> failure;  // set when Kafka would throw
 };
 

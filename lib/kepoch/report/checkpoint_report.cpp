@@ -2,6 +2,11 @@
 
 #include "kepoch/report/common_values.hpp"
 
+#include <algorithm>
+#include <string_view>
+
+#include "kepoch/base/text.hpp"
+
 namespace kepoch::report {
 namespace {
 
@@ -76,6 +81,108 @@ Value checkpoint_value(const CheckpointReport& r, CheckDepth depth) {
   }
   v.set("problems", problem_list(r.problems));
   return v;
+}
+
+namespace {
+
+std::size_t digits(std::int64_t v) {
+  std::size_t n = v < 0 ? 2 : 1;
+  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+       u >= 10; u /= 10)
+    ++n;
+  return n;
+}
+
+// The table's columns as wide as their widest value: rows are written one at a time.
+void epoch_widths(ReportStream& stream, const std::vector<EpochEntry>& entries) {
+  std::size_t epoch = 0, start = 0;
+  for (const auto& e : entries) {
+    epoch = std::max(epoch, digits(e.epoch));
+    start = std::max(start, digits(e.start_offset));
+  }
+  stream.min_column_width("epoch", epoch);
+  stream.min_column_width("start_offset", start);
+}
+
+void write_epochs(ReportStream& stream, const std::vector<EpochEntry>& entries) {
+  for (const auto& e : entries) {
+    stream.write_element([&e](ObjectWriter& w) {
+      w.integer("epoch", e.epoch);
+      w.integer("start_offset", e.start_offset);
+    });
+  }
+}
+
+void write_offsets(ReportStream& stream, const std::vector<TopicPartitionOffset>& entries) {
+  std::size_t topic = 0, partition = 0, offset = 0;
+  for (const auto& e : entries) {
+    topic =
+        std::max(topic, needs_escape(e.topic) ? escape_control(e.topic).size() : e.topic.size());
+    partition = std::max(partition, digits(e.partition));
+    offset = std::max(offset, digits(e.offset));
+  }
+  stream.min_column_width("topic", topic);
+  stream.min_column_width("partition", partition);
+  stream.min_column_width("offset", offset);
+  for (const auto& e : entries) {
+    stream.write_element([&e](ObjectWriter& w) {
+      w.string("topic", e.topic);
+      w.integer("partition", e.partition);
+      w.integer("offset", e.offset);
+    });
+  }
+}
+
+}  // namespace
+
+void write_checkpoint(ReportStream& stream, const CheckpointReport& r, CheckDepth depth) {
+  const CheckpointKind kind = r.type.kind;
+  if (kind == CheckpointKind::partition_metadata) return stream.item(checkpoint_value(r, depth));
+
+  Value head = Value::object();
+  head.set("file", r.file).set("kind", kind_name(kind));
+  if (kind == CheckpointKind::offsets) head.set("role", role_name(r.type.role));
+  if (r.type.tmp) head.set("tmp", true);
+  head.set("version", optional_value(r.version));
+  if (kind == CheckpointKind::meta_properties) {
+    head.set("node_id", optional_value(r.node_id))
+        .set("cluster_id", optional_value(r.cluster_id))
+        .set("directory_id", r.directory_id ? Value(r.directory_id->to_string()) : Value());
+  }
+  stream.begin_item(head, "entries");
+  switch (kind) {
+    case CheckpointKind::leader_epoch:
+      epoch_widths(stream, r.epoch_entries);
+      write_epochs(stream, r.epoch_entries);
+      break;
+    case CheckpointKind::offsets:
+      write_offsets(stream, r.offsets);
+      break;
+    case CheckpointKind::meta_properties:
+      for (const auto& p : r.properties)
+        stream.element(Value::object().set("key", p.key).set("value", p.value));
+      break;
+    case CheckpointKind::partition_metadata:
+      break;
+  }
+
+  Value middle = Value::object();
+  middle.set("valid", r.valid);
+  if (depth == CheckDepth::validate) {
+    middle.set("kafka_outcome", outcome_name(r.outcome)).set("kafka_action", r.kafka_action);
+    if (kind == CheckpointKind::leader_epoch) {
+      if (r.loaded_entries) {
+        stream.next_list(middle, "loaded_entries");
+        epoch_widths(stream, *r.loaded_entries);
+        write_epochs(stream, *r.loaded_entries);
+        stream.end_item(Value::object().set("problems", problem_list(r.problems)));
+        return;
+      }
+      middle.set("loaded_entries", Value());
+    }
+  }
+  middle.set("problems", problem_list(r.problems));
+  stream.end_item(middle);
 }
 
 }  // namespace kepoch::report

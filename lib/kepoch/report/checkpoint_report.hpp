@@ -6,10 +6,16 @@
 //    "problems": [{"severity", "line", "message", "kafka_exception"?, "kafka_message"?}]}
 
 #include "kepoch/format/checkpoint_check.hpp"
+#include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
 
 Value checkpoint_value(const CheckpointReport& r, CheckDepth depth);
+
+// The same report written to a stream, its entries (and loaded entries) element by element
+// rather than built as Values: a 64 MiB checkpoint holds up to 16 M entries, ~0.3 KiB each
+// as a Value. A file without entries (partition.metadata) is written whole.
+void write_checkpoint(ReportStream& stream, const CheckpointReport& r, CheckDepth depth);
 
 }  // namespace kepoch::report

@@ -83,6 +83,10 @@ void JsonObjectWriter::begin_object() {
 void JsonObjectWriter::end_object() {
   end();
   first_ = false;  // back in the outer object, after its list's key
+  if (sink_ && out_.size() >= limit_) {
+    sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
+    out_.clear();
+  }
 }
 
 void JsonObjectWriter::end_objects() {

@@ -4,6 +4,7 @@
 // escapes them, invalid UTF-8 replaced), without building it. Used by the JSON and
 // JSON-lines streams; not part of the library's interface.
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,12 @@ class JsonObjectWriter : public ObjectWriter {
     first_ = true;
   }
   void end() { out_ += '}'; }
+  // From now on, once the text passes `limit` bytes, the end of a nested object hands it to
+  // `sink` and clears it: an element of millions of records is not held whole.
+  void spill_to(std::ostream& sink, std::size_t limit = std::size_t{1} << 20) {
+    sink_ = &sink;
+    limit_ = limit;
+  }
 
   void null(std::string_view key) override;
   void boolean(std::string_view key, bool v) override;
@@ -40,6 +47,8 @@ class JsonObjectWriter : public ObjectWriter {
   void key(std::string_view k);
 
   std::string& out_;
+  std::ostream* sink_ = nullptr;
+  std::size_t limit_ = 0;
   bool first_ = true;         // no member yet in the current object
   bool first_object_ = true;  // no object yet in the current list
 };

@@ -161,8 +161,15 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
   }
 }
 
-void write_records(ObjectWriter& w, const DumpedBatch& b, DataFormat data) {
+void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data) {
   w.begin_objects("records");
+  if (b.unwalked) {  // walked here, one record at a time
+    walk_records(b, [&](const Record& r, const DumpedControl* control) {
+      w.begin_object();
+      write_record(w, r, control, data);
+      w.end_object();
+    });
+  }
   for (std::size_t i = 0; i < b.records.size(); ++i) {
     w.begin_object();
     write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data);
@@ -187,7 +194,7 @@ Value segment_fields(const std::string& file, std::optional<std::int64_t> base_o
       .set("base_offset", base_offset ? Value(*base_offset) : Value());
 }
 
-void write_batch(ObjectWriter& w, const DumpedBatch& b, bool with_records, DataFormat data) {
+void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat data) {
   const BatchHeader& h = b.header;
   w.integer("position", static_cast<std::int64_t>(h.position));
   w.integer("size", static_cast<std::int64_t>(h.size_in_bytes()));
@@ -213,7 +220,7 @@ void write_batch(ObjectWriter& w, const DumpedBatch& b, bool with_records, DataF
   if (with_records) write_records(w, b, data);
 }
 
-Value batch_value(const DumpedBatch& b, bool with_records, DataFormat data) {
+Value batch_value(DumpedBatch& b, bool with_records, DataFormat data) {
   ValueBuilder builder;
   write_batch(builder, b, with_records, data);
   return builder.take();

@@ -28,8 +28,9 @@ enum class DataFormat { none, text, hex, base64 };
 
 Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset);
 // One batch, written member by member (for a stream's write_element), or as a Value.
-void write_batch(ObjectWriter& w, const DumpedBatch& batch, bool with_records, DataFormat data);
-Value batch_value(const DumpedBatch& batch, bool with_records, DataFormat data);
+// A batch whose records are unwalked (SegmentDumpOptions::walk_records) is walked here.
+void write_batch(ObjectWriter& w, DumpedBatch& batch, bool with_records, DataFormat data);
+Value batch_value(DumpedBatch& batch, bool with_records, DataFormat data);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
 Value control_value(const DumpedControl& control);

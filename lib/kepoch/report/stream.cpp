@@ -29,7 +29,7 @@ using namespace detail;
 // element per line (json_object_writer.hpp: nlohmann's text without its tree).
 class JsonStream : public ReportStream {
  public:
-  explicit JsonStream(std::ostream& out) : out_(out), writer_(text_) {}
+  explicit JsonStream(std::ostream& out) : out_(out), writer_(text_) { writer_.spill_to(out_); }
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     out_ << (items_++ ? ",\n" : "[\n") << '{';
@@ -50,10 +50,26 @@ class JsonStream : public ReportStream {
     writer_.end();
     out_ << text_;
   }
+  void next_list(const Value& fields, std::string_view list_key,
+                 std::vector<std::string>) override {
+    out_ << (elements_ ? "\n]" : "]");
+    if (!fields.as_object().empty()) out_ << ',';
+    members(fields);
+    out_ << ','
+         << nlohmann::json(std::string(list_key))
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << ":[";
+    elements_ = 0;
+  }
   void end_item(const Value& trailer) override {
     out_ << (elements_ ? "\n]" : "]");
     if (!trailer.as_object().empty()) out_ << ',';
     members(trailer);
+    out_ << '}';
+  }
+  void item(const Value& whole) override {
+    out_ << (items_++ ? ",\n" : "[\n") << '{';
+    members(whole);
     out_ << '}';
   }
   void finish() override { out_ << (items_ ? "\n]\n" : "[]\n"); }
@@ -82,21 +98,22 @@ class JsonStream : public ReportStream {
 // stands alone, so a reader can stop anywhere.
 class JsonLinesStream : public ReportStream {
  public:
-  explicit JsonLinesStream(std::ostream& out) : out_(out), writer_(text_) {}
+  explicit JsonLinesStream(std::ostream& out) : out_(out), writer_(text_) {
+    writer_.spill_to(out_);
+  }
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     fields_ = fields;
-    // Each element's line up to the element: {"<id>":id,"<element>":
-    const auto& members = fields.as_object();
-    line_start_.assign(1, '{');
-    if (!members.empty()) {
-      append_json_string(line_start_, members[0].first);
-      line_start_ += ':';
-      append_json(line_start_, members[0].second);
-      line_start_ += ',';
-    }
-    append_json_string(line_start_, singular(list_key));
-    line_start_ += ':';
+    start_lines(list_key);
+  }
+  void next_list(const Value& fields, std::string_view list_key,
+                 std::vector<std::string>) override {
+    for (const auto& [k, v] : fields.as_object())
+      fields_.set(k, v);
+    start_lines(list_key);
+  }
+  void item(const Value& whole) override {
+    out_ << to_json(whole).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
   void element(const Value& e) override {
     write_element([&e](ObjectWriter& w) { w.members(e); });
@@ -118,6 +135,19 @@ class JsonLinesStream : public ReportStream {
   void finish() override { out_.flush(); }
 
  private:
+  // Each element's line up to the element: {"<id>":id,"<element>":
+  void start_lines(std::string_view list_key) {
+    const auto& members = fields_.as_object();
+    line_start_.assign(1, '{');
+    if (!members.empty()) {
+      append_json_string(line_start_, members[0].first);
+      line_start_ += ':';
+      append_json(line_start_, members[0].second);
+      line_start_ += ',';
+    }
+    append_json_string(line_start_, singular(list_key));
+    line_start_ += ':';
+  }
   static std::string singular(std::string_view plural) {
     std::string s(plural);
     if (s.ends_with("ies")) return s.substr(0, s.size() - 3) + "y";
@@ -159,11 +189,23 @@ class YamlStream : public ReportStream {
     writer.end();
     place(6, false, "    - ");
   }
+  void next_list(const Value& fields, std::string_view list_key,
+                 std::vector<std::string>) override {
+    if (elements_ == 0) out_ << "    []\n";
+    if (!fields.as_object().empty()) write(fields, 2, false);
+    line(fmt::format("{}:", list_key), 2, false);
+    elements_ = 0;
+  }
   void end_item(const Value& trailer) override {
     if (elements_ == 0)
       out_ << "  "
            << "  []\n";
     if (!trailer.as_object().empty()) write(trailer, 2, false);
+  }
+  void item(const Value& whole) override {
+    any_ = true;
+    first_line_ = true;
+    write(whole, 2, true);
   }
   void finish() override {
     if (!any_) out_ << "[]\n";
@@ -249,15 +291,46 @@ class TableStream : public ReportStream {
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
     text_.clear();
     rows_.element(
-        write, [this](const std::string& s) { return bold(s); }, text_);
+        write, [this](const std::string& s) { return bold(s); }, text_, &out_);
     out_ << text_;
+  }
+
+  void next_list(const Value& fields, std::string_view list_key,
+                 std::vector<std::string> table_columns) override {
+    if (rows_.empty()) out_ << "  (none)\n";
+    if (const std::string left = rows_.dropped(); !left.empty())
+      out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
+    for (const auto& [k, v] : fields.as_object())
+      field(k, cell_text(v));
+    out_ << bold(std::string(list_key)) << ":\n";
+    rows_.reset(std::move(table_columns));
   }
 
   void end_item(const Value& trailer) override {
     if (rows_.empty()) out_ << "  (none)\n";
     if (const std::string left = rows_.dropped(); !left.empty())
       out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
-    for (const auto& [k, v] : trailer.as_object()) {
+    fields(trailer);
+  }
+
+  // The whole-value table of one object, in this stream's layout.
+  void item(const Value& whole) override {
+    if (items_++) out_ << '\n';
+    file_ = "kepoch";
+    if (const Value* f = whole.find("file")) file_ = scalar_text(*f);
+    width_ = 0;
+    for (const auto& [k, v] : whole.as_object())
+      width_ = std::max(width_, k.size());
+    width_ = std::max<std::size_t>(width_, 14);
+    fields(whole);
+  }
+
+  void finish() override { out_.flush(); }
+
+ private:
+  // Members as "key  value" lines; a "problems" array goes to the error stream.
+  void fields(const Value& object) {
+    for (const auto& [k, v] : object.as_object()) {
       if (k == "problems" && v.is_array()) {
         int errors = 0, warnings = 0;
         for (const auto& p : v.as_array()) {
@@ -272,9 +345,6 @@ class TableStream : public ReportStream {
     }
   }
 
-  void finish() override { out_.flush(); }
-
- private:
   std::string bold(const std::string& s) const {
     return options_.color_out ? "\x1b[1m" + s + "\x1b[0m" : s;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // Streaming output for reports too large to hold in memory (a segment's batches): a
-// top-level array of items, each with leading fields, one streamed list, and trailing
-// fields. Each format writes as it goes, so memory stays bounded whatever the log size;
-// the result is the same document the whole-value renderers would print (JSON lines: one
-// line per element carrying its item's id, and one line closing each item).
+// top-level array of items, each with leading fields, one streamed list (or several, with
+// fields between them), and trailing fields. Each format writes as it goes, so memory stays bounded
+// whatever the log size; the result is the same document the whole-value renderers would print
+// (JSON lines: one line per element carrying its item's id, and one line closing each item).
 
 #include <functional>
 #include <iosfwd>
@@ -37,8 +37,14 @@ class ReportStream {
   // of the Value those calls describe, without building it where the format allows (table,
   // JSON, JSON lines; YAML builds the Value).
   virtual void write_element(const std::function<void(ObjectWriter&)>& write);
+  // Ends the current list and starts another in the same item: `fields` are the members
+  // between the two lists (a checkpoint's entries, then its loaded_entries).
+  virtual void next_list(const Value& fields, std::string_view list_key,
+                         std::vector<std::string> table_columns = {}) = 0;
   // Ends the item with trailing members (a "problems" array is diagnostics, as in render).
   virtual void end_item(const Value& trailer) = 0;
+  // An item without a streamed list (an object), written whole between streamed ones.
+  virtual void item(const Value& whole) = 0;
   // Closes the top-level array.
   virtual void finish() = 0;
 };

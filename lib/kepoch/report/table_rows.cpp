@@ -83,7 +83,11 @@ void TableRows::min_width(std::string_view column, std::size_t width) {
 
 void TableRows::element(const std::function<void(ObjectWriter&)>& write,
                         const std::function<std::string(const std::string&)>& bold,
-                        std::string& out) {
+                        std::string& out, std::ostream* spill) {
+  out_ = &out;
+  bold_ = &bold;
+  spill_ = spill;
+  row_done_ = false;
   choosing_ = columns_.empty();
   if (choosing_) {
     cells_.clear();
@@ -95,23 +99,11 @@ void TableRows::element(const std::function<void(ObjectWriter&)>& write,
   member_ = 0;
   in_object_ = false;
   write(*this);
-  if (choosing_) {
-    if (budget_) fit_columns_to_budget();
-    header(bold, out);
-  }
-  choosing_ = false;
-  row(out);
-  if (!budget_) {
-    out += lines_;
-    return;
-  }
-  for (std::size_t start = 0; start < lines_.size();) {  // each nested line, shortened
-    std::size_t end = lines_.find('\n', start);
-    if (end == std::string::npos) end = lines_.size();
-    out += shorten(std::string_view(lines_).substr(start, end - start), budget_);
-    out += '\n';
-    start = end + 1;
-  }
+  write_row_once();
+  append_lines();
+  out_ = nullptr;
+  bold_ = nullptr;
+  spill_ = nullptr;
 }
 
 void TableRows::header(const std::function<std::string(const std::string&)>& bold,
@@ -254,10 +246,45 @@ void TableRows::begin_object() {
   lines_ += "  |";
 }
 
+// The header (for the first element) and the element's row, once: a spilled element writes
+// them before its nested lines are done.
+void TableRows::write_row_once() {
+  if (row_done_) return;
+  if (choosing_) {
+    if (budget_) fit_columns_to_budget();
+    header(*bold_, *out_);
+  }
+  choosing_ = false;
+  row(*out_);
+  row_done_ = true;
+}
+
+// The nested lines gathered so far, each shortened to the budget when there is one.
+void TableRows::append_lines() {
+  if (!budget_) {
+    *out_ += lines_;
+  } else {
+    for (std::size_t start = 0; start < lines_.size();) {
+      std::size_t end = lines_.find('\n', start);
+      if (end == std::string::npos) end = lines_.size();
+      *out_ += shorten(std::string_view(lines_).substr(start, end - start), budget_);
+      *out_ += '\n';
+      start = end + 1;
+    }
+  }
+  lines_.clear();
+}
+
 void TableRows::end_object() {
   lines_ += '\n';
   in_object_ = false;
   ++list_objects_;
+  if (spill_ && lines_.size() >= (std::size_t{1} << 20)) {
+    write_row_once();
+    append_lines();
+    spill_->write(out_->data(), static_cast<std::streamsize>(out_->size()));
+    out_->clear();
+  }
 }
 
 void TableRows::end_objects() {

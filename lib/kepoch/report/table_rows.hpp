@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,9 +34,12 @@ class TableRows : private ObjectWriter {
   // No columns yet (no element, or none with a scalar member).
   bool empty() const { return columns_.empty(); }
   // Appends the element `write` describes: the header line first when the element chooses
-  // the columns (`bold` wraps it), then its row and nested lines.
+  // the columns (`bold` wraps it), then its row and nested lines. With `spill`, once the
+  // nested lines pass 1 MiB (a batch of millions of records) the row is written with the
+  // cells set so far and the text so far goes to `spill`, so an element is never held whole.
   void element(const std::function<void(ObjectWriter&)>& write,
-               const std::function<std::string(const std::string&)>& bold, std::string& out);
+               const std::function<std::string(const std::string&)>& bold, std::string& out,
+               std::ostream* spill = nullptr);
 
  private:
   void null(std::string_view key) override;
@@ -57,6 +61,8 @@ class TableRows : private ObjectWriter {
   void fill(std::size_t column, std::string_view text);
   void header(const std::function<std::string(const std::string&)>& bold, std::string& out) const;
   void row(std::string& out);
+  void write_row_once();
+  void append_lines();
   void fit_columns_to_budget();
 
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -70,7 +76,11 @@ class TableRows : private ObjectWriter {
   std::vector<std::string> cells_;
   std::vector<bool> set_;
   std::string lines_;
-  bool choosing_ = false;   // this element chooses the columns
+  bool choosing_ = false;       // this element chooses the columns
+  bool row_done_ = false;       // this element's row is written (spilled)
+  std::string* out_ = nullptr;  // during element(): its output, bold and spill
+  const std::function<std::string(const std::string&)>* bold_ = nullptr;
+  std::ostream* spill_ = nullptr;
   bool in_object_ = false;  // inside an object of a list: members go to a nested line
   std::string list_key_;    // the list being written
   std::size_t list_objects_ = 0;

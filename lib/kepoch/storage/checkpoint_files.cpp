@@ -115,28 +115,63 @@ CheckpointReport check_checkpoint_file(const fs::path& path,
   return report;
 }
 
-CheckpointBatch check_checkpoint_arguments(const std::vector<std::string>& arguments,
-                                           const std::optional<CheckpointType>& kind,
-                                           CheckDepth depth) {
-  CheckpointBatch batch;
+void check_checkpoint_arguments(const std::vector<std::string>& arguments,
+                                const std::optional<CheckpointType>& kind, CheckDepth depth,
+                                const std::function<void(CheckpointReport&&)>& visit,
+                                const std::function<void(std::string)>& unreadable) {
+  struct Target {
+    fs::path path;
+    std::optional<std::string> error;  // the argument could not be expanded
+  };
+  std::vector<Target> targets;
   for (const auto& argument : arguments) {
-    std::vector<fs::path> paths;
     try {
-      paths = expand_checkpoint_paths(argument);
+      for (auto& path : expand_checkpoint_paths(argument))
+        targets.push_back({std::move(path), std::nullopt});
     } catch (const InputError& e) {
-      batch.unreadable.push_back(e.what());
-      continue;
-    }
-    for (const auto& path : paths) {
-      try {
-        batch.reports.push_back(check_checkpoint_file(path, kind, depth));
-      } catch (const InputError& e) {
-        batch.unreadable.push_back(e.what());
-      }
+      targets.push_back({argument, e.what()});
     }
   }
-  if (depth == CheckDepth::validate) lint_topic_ids_across_replicas(batch.reports);
-  return batch;
+  // partition.metadata files first (by --kind or by name: they are small), for the lint
+  // across replicas; kept until their turn comes.
+  std::vector<std::optional<CheckpointReport>> early(targets.size());
+  if (depth == CheckDepth::validate) {
+    std::vector<CheckpointReport> metadata;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      if (targets[i].error || targets[i].path == "-") continue;
+      const auto type =
+          kind ? kind : checkpoint_type_from_name(targets[i].path.filename().string());
+      if (!type || type->kind != CheckpointKind::partition_metadata) continue;
+      try {
+        metadata.push_back(check_checkpoint_file(targets[i].path, kind, depth));
+        at.push_back(i);
+      } catch (const InputError& e) {
+        targets[i].error = e.what();
+      }
+    }
+    lint_topic_ids_across_replicas(metadata);
+    for (std::size_t k = 0; k < metadata.size(); ++k)
+      early[at[k]] = std::move(metadata[k]);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (targets[i].error) {
+      unreadable(*targets[i].error);
+      continue;
+    }
+    if (early[i]) {
+      visit(std::move(*early[i]));
+      continue;
+    }
+    std::optional<CheckpointReport> report;
+    try {
+      report = check_checkpoint_file(targets[i].path, kind, depth);
+    } catch (const InputError& e) {
+      unreadable(e.what());
+      continue;
+    }
+    visit(std::move(*report));
+  }
 }
 
 }  // namespace kepoch

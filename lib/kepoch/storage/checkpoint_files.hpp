@@ -4,6 +4,7 @@
 // argument means, their bytes, and what lies beside them.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,15 +26,15 @@ std::vector<std::filesystem::path> expand_checkpoint_paths(const std::string& ar
 CheckpointReport check_checkpoint_file(const std::filesystem::path& path,
                                        const std::optional<CheckpointType>& kind, CheckDepth depth);
 
-// What `checkpoint dump|validate FILE|DIR...` judges: every file the arguments mean.
-// Files that cannot be judged are collected as errors and do not stop the others.
-struct CheckpointBatch {
-  std::vector<CheckpointReport> reports;
-  std::vector<std::string> unreadable;  // one-line InputError messages, path first
-};
-
-CheckpointBatch check_checkpoint_arguments(const std::vector<std::string>& arguments,
-                                           const std::optional<CheckpointType>& kind,
-                                           CheckDepth depth);
+// What `checkpoint dump|validate FILE|DIR...` judges: every file the arguments mean, in
+// order, each handed to `visit` as soon as it is judged (so one file's report is held at a
+// time: a 64 MiB checkpoint's entries are the largest thing kept). Files that cannot be
+// judged give their one-line InputError message to `unreadable` and do not stop the others.
+// With validate, the partition.metadata files are judged first, together, for the lint
+// across replicas (lint_topic_ids_across_replicas).
+void check_checkpoint_arguments(const std::vector<std::string>& arguments,
+                                const std::optional<CheckpointType>& kind, CheckDepth depth,
+                                const std::function<void(CheckpointReport&&)>& visit,
+                                const std::function<void(std::string)>& unreadable);
 
 }  // namespace kepoch

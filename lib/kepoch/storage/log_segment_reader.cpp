@@ -33,7 +33,7 @@ std::string_view log_end_reason_name(LogEndReason reason) {
 }
 
 LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_batches)
-    : file_(path), load_batches_(load_batches) {}
+    : file_(open_input(path)), load_batches_(load_batches) {}
 
 std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
   const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;

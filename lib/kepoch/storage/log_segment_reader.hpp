@@ -45,7 +45,7 @@ class LogSegmentReader {
     bool loaded = false;
   };
 
-  // Throws InputError when the file cannot be opened.
+  // Throws InputError when the file cannot be opened. "-" is standard input (open_input).
   explicit LogSegmentReader(const std::filesystem::path& path, bool load_batches = true);
 
   // The next entry, or nullptr when the walk stops (see end()). The entry is the reader's

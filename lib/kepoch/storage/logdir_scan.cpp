@@ -5,11 +5,19 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <tuple>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include <map>
+
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
+#include "kepoch/format/partition_metadata.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
 
@@ -175,6 +183,90 @@ void list_scan_dir(LogDirScan& scan) {
   }
 }
 
+// The topic id in a partition dir's partition.metadata, or nothing (missing, unreadable).
+std::optional<Uuid> topic_id_of(const fs::path& partition_dir) {
+  const fs::path file = partition_dir / kPartitionMetadataName;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  try {
+    const auto m =
+        read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
+    if (m.failure) return std::nullopt;
+    return m.topic_id;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+// The same partition in two log dirs of one broker (the same node.id in their
+// meta.properties): LogManager.loadLog puts each loaded log in currentLogs (futureLogs for a
+// -future dir) by topic partition, and a second one throws IllegalStateException, which
+// fails loadLogs and so the broker's startup. -delete and -stray dirs are not put there, nor
+// a log isStray finds (KRaft, LogManager.isStrayKraftReplica: no topic id, or a topic id
+// the metadata does not assign here): so two copies with the same topic id stop the broker
+// (while the partition is assigned to it), and copies with different or missing topic ids
+// leave all but at most one stray. The problem goes to the later log dir, naming both.
+void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
+  struct Seen {
+    std::size_t scan;
+    fs::path dir;
+    std::optional<Uuid> topic_id;
+  };
+  std::map<std::tuple<std::int32_t, std::string, std::int32_t, bool>, Seen> seen;
+  std::vector<std::optional<std::int32_t>> broker(scans.size());
+  for (std::size_t i = 0; i < scans.size(); ++i)
+    if (!scans[i].unreadable) broker[i] = broker_id_of_replica_dir(scans[i].dir);
+  for (std::size_t i = 0; i < scans.size(); ++i) {
+    if (!broker[i]) continue;
+    // The same dir given twice is not a second copy.
+    bool repeated = false;
+    for (std::size_t j = 0; j < i && !repeated; ++j) {
+      std::error_code ec;
+      repeated = broker[j] && fs::equivalent(scans[i].dir, scans[j].dir, ec);
+    }
+    if (repeated) continue;
+    for (const auto& p : scans[i].partitions) {
+      if (p.metadata_log || (!p.state.empty() && p.state != "future")) continue;
+      const bool future = p.state == "future";
+      const auto key = std::make_tuple(*broker[i], p.topic, p.partition, future);
+      const auto id = topic_id_of(p.dir);
+      const auto [it, inserted] = seen.emplace(key, Seen{i, p.dir, id});
+      if (inserted) continue;
+      const Seen& first = it->second;
+      const std::string a = fs::absolute(p.dir).lexically_normal().string();
+      const std::string b = fs::absolute(first.dir).lexically_normal().string();
+      const std::string tp = fmt::format("{}-{}", p.topic, p.partition);
+      if (id && first.topic_id && *id == *first.topic_id) {
+        const std::string kafka =
+            future ? fmt::format("Duplicate log directories found: {}, {}", a, b)
+                   : fmt::format("Duplicate log directories for {} are found in both {} and {}", tp,
+                                 a, b);
+        scans[i].problems.push_back(
+            {p.dir.string(), "error",
+             fmt::format("Kafka does not start while {} is assigned to broker {}: {} is also in "
+                         "its log dir {} with the same topic id {}, and LogManager.loadLog throws "
+                         "IllegalStateException ({}); delete one of the two copies",
+                         tp, *broker[i], tp, first.dir.parent_path().string(), id->to_string(),
+                         kafka),
+             "startup-fatal"});
+      } else {
+        scans[i].problems.push_back(
+            {p.dir.string(), "warning",
+             fmt::format("{} is also in log dir {} of broker {}, with {}: Kafka loads the copy "
+                         "whose topic id the metadata assigns to this broker and renames the "
+                         "other -stray (LogManager.isStrayKraftReplica; a copy without "
+                         "partition.metadata is always stray)",
+                         tp, first.dir.parent_path().string(), *broker[i],
+                         id && first.topic_id
+                             ? fmt::format("topic id {} there and {} here",
+                                           first.topic_id->to_string(), id->to_string())
+                             : std::string("a topic id missing on one side")),
+             "ok"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool LogDirScan::checkpoints_valid() const {
@@ -226,7 +318,10 @@ std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     scans[i].dir = dirs[i];
     list_scan_dir(scans[i]);
-    for (auto& p : scans[i].partitions)
+  }
+  find_duplicate_partitions(scans);
+  for (auto& scan : scans) {
+    for (auto& p : scan.partitions)
       work.push_back(&p);
   }
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;

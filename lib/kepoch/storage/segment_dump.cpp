@@ -30,19 +30,23 @@ DumpedControl decode_control(const DumpedBatch& out, std::span<const std::uint8_
   return c;
 }
 
-void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
+using RecordVisit = std::function<void(const Record&, const DumpedControl*)>;
+
+void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry,
+                         const RecordVisit& visit) {
   try {
-    out.records_notes = for_each_legacy_record(entry, out.header.position,
-                                               kMaxDecompressedBatchBytes, out.decompressed,
-                                               [&](const Record& r) { out.records.push_back(r); });
+    out.records_notes =
+        for_each_legacy_record(entry, out.header.position, kMaxDecompressedBatchBytes,
+                               out.decompressed, [&](const Record& r) { visit(r, nullptr); });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
   }
 }
 
-void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
+// Every record of the entry to `visit`, with its control decoded in a control batch.
+void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, const RecordVisit& visit) {
   const BatchHeader& h = out.header;
-  if (!h.is_v2()) return read_legacy_records(out, entry);
+  if (!h.is_v2()) return read_legacy_records(out, entry, visit);
   const auto codec = compression_from_attributes(h.codec());
   if (!codec) {
     out.records_error = fmt::format("Unknown compression type id: {}", h.codec());
@@ -61,14 +65,13 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry) {
                       out.decompressed);
       section = out.decompressed;
     }
-    for_each_record(h, section, h.position + kBatchHeaderSize,
-                    [&](const Record& r) { out.records.push_back(r); });
+    for_each_record(h, section, h.position + kBatchHeaderSize, [&](const Record& r) {
+      if (!h.is_control()) return visit(r, nullptr);
+      const DumpedControl control = decode_control(out, section, r);
+      visit(r, &control);
+    });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
-  }
-  if (h.is_control()) {
-    for (const auto& r : out.records)
-      out.controls.push_back(decode_control(out, section, r));
   }
 }
 
@@ -82,13 +85,25 @@ void reset(DumpedBatch& b) {
   b.decompressed.clear();
   b.records_error.reset();
   b.records_notes.clear();
+  b.unwalked.reset();
 }
 
 }  // namespace
 
+void walk_records(DumpedBatch& batch,
+                  const std::function<void(const Record&, const DumpedControl*)>& visit) {
+  if (!batch.unwalked) return;
+  const auto entry = *batch.unwalked;
+  batch.unwalked.reset();
+  read_records(batch, entry, [&](const Record& r, const DumpedControl* c) {
+    if (c && c->error) batch.controls.push_back(*c);
+    visit(r, c);
+  });
+}
+
 SegmentDumpSummary dump_segment(const std::filesystem::path& path,
                                 const SegmentDumpOptions& options,
-                                const std::function<void(const DumpedBatch&)>& visit) {
+                                const std::function<void(DumpedBatch&)>& visit) {
   LogSegmentReader reader(path, /*load_batches=*/true);
   SegmentDumpSummary summary;
   DumpedBatch batch;  // one for every visit: its buffers keep their capacity
@@ -104,7 +119,14 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
       batch.computed_crc = compute_batch_crc(batch.header, entry->bytes);
       batch.invalid = validate_batch(batch.header, batch.computed_crc);
       batch.crc_valid = batch.computed_crc == batch.header.crc;
-      if (options.records) read_records(batch, entry->bytes);
+      if (options.records && options.walk_records) {
+        batch.unwalked = entry->bytes;
+      } else if (options.records) {
+        read_records(batch, entry->bytes, [&batch](const Record& r, const DumpedControl* c) {
+          batch.records.push_back(r);
+          if (c) batch.controls.push_back(*c);
+        });
+      }
     }
     ++summary.batches;
     visit(batch);

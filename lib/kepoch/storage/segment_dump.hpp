@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,10 @@ namespace kepoch {
 inline constexpr std::size_t kMaxDecompressedBatchBytes = 256u << 20;
 
 struct SegmentDumpOptions {
-  bool records = false;                      // iterate records (decompressing)
+  bool records = false;  // iterate records (decompressing)
+  // With records: leave them to walk_records during the visit instead of collecting them,
+  // so a batch of millions of records costs its bytes, not a Record (~128 bytes) each.
+  bool walk_records = false;
   std::optional<std::uint64_t> max_batches;  // stop after this many batches
   std::optional<std::int64_t> from_offset;   // skip batches that end before this offset
 };
@@ -41,10 +45,19 @@ struct DumpedBatch {
   std::optional<std::string> invalid;      // Kafka's ensureValid message
   std::vector<Record> records;             // with options.records; spans valid during the visit
   std::vector<DumpedControl> controls;     // control batches: one per record, in order
+                                           // (walk_records: only those that failed)
   std::vector<std::uint8_t> decompressed;  // the records section of a compressed batch
   std::optional<std::string> records_error;
   std::vector<std::string> records_notes;  // what Kafka reads past (legacy wrappers)
+  // options.walk_records: the entry's bytes (valid during the visit), not yet walked.
+  std::optional<std::span<const std::uint8_t>> unwalked;
 };
+
+// With options.walk_records, during the visit: each record of the batch in order, with its
+// decoded control for a control batch (nullptr otherwise); then records_error and
+// records_notes are set as collecting them would have. Once per batch.
+void walk_records(DumpedBatch& batch,
+                  const std::function<void(const Record&, const DumpedControl*)>& visit);
 
 struct SegmentDumpSummary {
   LogEnd end;
@@ -55,6 +68,6 @@ struct SegmentDumpSummary {
 // Throws InputError when the file cannot be opened.
 SegmentDumpSummary dump_segment(const std::filesystem::path& path,
                                 const SegmentDumpOptions& options,
-                                const std::function<void(const DumpedBatch&)>& visit);
+                                const std::function<void(DumpedBatch&)>& visit);
 
 }  // namespace kepoch

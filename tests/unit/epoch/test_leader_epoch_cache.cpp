@@ -198,3 +198,29 @@ TEST_CASE("assign rejects negative epochs and offsets as Kafka does", "[epoch][L
   CHECK_THROWS_AS(c.assign({-1, 0}), kepoch::InvalidEpochEntry);
   CHECK_THROWS_WITH(c.assign({0, -5}), Catch::Contains("EpochEntry(epoch=0, startOffset=-5)"));
 }
+
+// Loading a checkpoint (the LeaderEpochFileCache constructor's assign of each entry in file
+// order) on a vector: assign_in_order must give what assign on the map gives, for every
+// order of entries, duplicates and conflicts included.
+TEST_CASE("assign_in_order equals LeaderEpochCache.assign entry by entry",
+          "[epoch][LeaderEpochCache]") {
+  std::uint32_t seed = 12345;
+  auto next = [&seed](int bound) {
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<int>((seed >> 16) % static_cast<std::uint32_t>(bound));
+  };
+  for (int round = 0; round < 2000; ++round) {
+    LeaderEpochCache cache;
+    Entries in_order;
+    const int n = next(12);
+    for (int i = 0; i < n; ++i) {
+      const EpochEntry e{next(8), next(20)};
+      cache.assign(e);
+      kepoch::assign_in_order(in_order, e);
+    }
+    REQUIRE(in_order == cache.entries());
+  }
+  Entries none;
+  CHECK_THROWS_AS(kepoch::assign_in_order(none, {-1, 0}), kepoch::InvalidEpochEntry);
+  CHECK_THROWS_AS(kepoch::assign_in_order(none, {0, -1}), kepoch::InvalidEpochEntry);
+}

@@ -137,3 +137,20 @@ TEST_CASE("lint: missing final newline, '+' signs, stale .tmp", "[format][epochs
   CHECK(r.outcome == KafkaOutcome::not_read);
   CHECK(r.valid);
 }
+
+TEST_CASE("a rule broken on every line lists its first warnings and counts the rest",
+          "[format][epochs]") {
+  std::string text = "0\n300\n";
+  for (int i = 0; i < 300; ++i)
+    text += std::to_string(300 - i) + " " + std::to_string(i) + " \n";  // falling epochs, blank
+  const auto r = validate(text, kEpochs);
+  CHECK(r.valid);
+  CHECK(r.loaded_entries == Entries{{1, 299}});
+  const auto w = test::warnings(r);
+  // trailing white space: 100 + 1; epochs: 100 + 1; offsets never fall.
+  CHECK(w.size() == 2 * (kepoch::kMaxWarningsPerRule + 1));
+  CHECK(test::has_warning(r, "200 more lines where a line ends with white space"));
+  CHECK(test::has_warning(r, "199 more lines where the epoch is not greater than the previous"));
+  CHECK(r.entry_line(0) == 3);
+  CHECK(r.entry_line(299) == 302);
+}

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
+#include "kepoch/report/checkpoint_report.hpp"
 #include "kepoch/report/stream.hpp"
 
 using kepoch::report::Value;
@@ -75,4 +78,50 @@ TEST_CASE("table stream: a nested object under a row reads on one line", "[repor
   write_two_items(*s);
   CHECK_THAT(out.str(),
              Catch::Contains("| offset: 0 control: {type: commit, coordinator_epoch: 3}"));
+}
+
+// A checkpoint streamed (entries and loaded_entries element by element, a partition.metadata
+// whole) is the document the whole-value renderer prints, in JSON and YAML alike.
+TEST_CASE("checkpoint reports streamed: two lists per item, items without a list",
+          "[report][stream]") {
+  using kepoch::CheckDepth;
+  const kepoch::CheckpointType epochs{kepoch::CheckpointKind::leader_epoch};
+  const kepoch::CheckpointType offsets{kepoch::CheckpointKind::offsets,
+                                       kepoch::OffsetsRole::high_watermark};
+  const kepoch::CheckpointType metadata{kepoch::CheckpointKind::partition_metadata};
+  const std::vector<kepoch::CheckpointReport> reports = {
+      kepoch::check_checkpoint("0\n3\n0 0\n2 5\n1 9\n", "e", epochs, {}, CheckDepth::validate),
+      kepoch::check_checkpoint("0\n2\nt 0 5\nt 0 6\n", "o", offsets, {}, CheckDepth::validate),
+      kepoch::check_checkpoint("version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n", "p", metadata, {},
+                               CheckDepth::validate),
+      kepoch::check_checkpoint("0\n1\n", "c", epochs, {}, CheckDepth::dump),
+      kepoch::check_checkpoint("1\n", "bad", epochs, {}, CheckDepth::validate),
+  };
+  Value whole = Value::array();
+  for (const auto& r : reports)
+    whole.push(kepoch::report::checkpoint_value(
+        r, r.file == "c" ? CheckDepth::dump : CheckDepth::validate));
+  for (const auto format : {kepoch::report::Format::json, kepoch::report::Format::yaml}) {
+    std::ostringstream streamed, err, rendered;
+    auto s = kepoch::report::make_stream(format, streamed, err, {});
+    for (const auto& r : reports)
+      kepoch::report::write_checkpoint(*s, r,
+                                       r.file == "c" ? CheckDepth::dump : CheckDepth::validate);
+    s->finish();
+    kepoch::report::render(whole, format, rendered, err);
+    if (format == kepoch::report::Format::json) {
+      CHECK(nlohmann::json::parse(streamed.str()) == nlohmann::json::parse(rendered.str()));
+    } else {
+      CHECK(YAML::Dump(YAML::Load(streamed.str())) == YAML::Dump(YAML::Load(rendered.str())));
+    }
+  }
+  std::ostringstream table, err;
+  auto t = kepoch::report::make_stream(kepoch::report::Format::table, table, err, {});
+  for (const auto& r : reports)
+    kepoch::report::write_checkpoint(*t, r, CheckDepth::validate);
+  t->finish();
+  CHECK_THAT(table.str(),
+             Catch::Contains("loaded_entries:\n  EPOCH  START_OFFSET\n  0      0\n  1      9\n"));
+  CHECK_THAT(table.str(), Catch::Contains("topic_id"));
+  CHECK_THAT(err.str(), Catch::Contains("o:4: warning: t-0 already appears on line 3"));
 }
