@@ -21,7 +21,8 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,
-                                 TruncationMode mode) {
+                                 TruncationMode mode,
+                                 std::optional<std::int64_t> committed_below_override) {
   ReplicaForecast f;
   f.mode = mode;
   f.prediction = predict_truncation(answers, follower.loaded, mode);
@@ -29,7 +30,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     // The exchange stopped before its end: where the follower truncates is not known, so
     // nothing it holds below its high watermark is safe.
     f.removed_known = f.lost_counted = f.lost_known = false;
-    f.committed_loss_unknown = follower.loaded.high_watermark > follower.loaded.log_start_offset;
+    f.committed_loss_unknown = committed_below_override.value_or(follower.loaded.high_watermark) >
+                               follower.loaded.log_start_offset;
     f.unanswered.push_back(f.prediction.note);
     return f;
   }
@@ -54,7 +56,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     f.removed_range = {std::max(cut, removed.batches.front().base_offset),
                        follower.log_end_offset - 1};
   }
-  const std::int64_t committed_below = follower.loaded.high_watermark;
+  const std::int64_t committed_below =
+      committed_below_override.value_or(follower.loaded.high_watermark);
   if (!removed.batches_complete) {
     f.lost_counted = f.lost_known = false;
     f.lost_unknown_range = std::pair{cut, follower.log_end_offset - 1};
