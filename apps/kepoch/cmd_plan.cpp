@@ -105,19 +105,33 @@ BrokerState load_state(const std::string& argument) {
     if (meta) s.cluster_id = meta->cluster_id;
     return s;
   }
+  // SNAPSHOT:TOPIC-PARTITION: that one replica of the snapshot, with the snapshot's identity.
+  fs::path file = path;
+  std::optional<std::string> partition;
   if (argument != "-" && !fs::exists(path, ec)) {
-    // A replica source's own error (SNAPSHOT:PARTITION, or no such file).
-    ReplicaSource source = load_replica_source(argument);
-    s.replicas = std::move(source.replicas);
-    s.notes = std::move(source.notes);
-    return s;
+    const auto colon = argument.rfind(':');
+    const std::string prefix = colon == std::string::npos ? "" : argument.substr(0, colon);
+    if (prefix.empty() || (prefix != "-" && !fs::exists(prefix, ec))) {
+      // Not a snapshot: the replica sources' own error (no such file, ...).
+      ReplicaSource source = load_replica_source(argument);
+      s.replicas = std::move(source.replicas);
+      return s;
+    }
+    file = prefix;
+    partition = argument.substr(colon + 1);
   }
-  LogDirSnapshot snap = read_logdir_snapshot(path);
+  LogDirSnapshot snap = read_logdir_snapshot(file);
   s.broker = snap.node_id;
   s.cluster_id = snap.cluster_id;
-  s.replicas = std::move(snap.replicas);
+  for (auto& r : snap.replicas)
+    if (!partition || fmt::format("{}-{}", r.topic, r.partition) == *partition)
+      s.replicas.push_back(std::move(r));
+  if (partition && s.replicas.empty())
+    throw UsageError(
+        fmt::format("{}: the snapshot holds no partition {}", input_name(file), *partition));
+  if (partition) return s;
   for (const auto& k : snap.skipped)
-    s.notes.push_back(fmt::format("{}: {}: left out: {}", input_name(path), k.dir, k.reason));
+    s.notes.push_back(fmt::format("{}: {}: left out: {}", input_name(file), k.dir, k.reason));
   return s;
 }
 
