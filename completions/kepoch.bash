@@ -22,6 +22,7 @@ _kepoch() {
       "|logdir") path="logdir" ;;
       "|diff") path="diff" ;;
       "|predict") path="predict" ;;
+      "|plan") path="plan" ;;
       "|simulate") path="simulate" ;;
       "|metadata") path="metadata" ;;
       "|cluster") path="cluster" ;;
@@ -46,6 +47,7 @@ _kepoch() {
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o") ((i++)) ;;
       "diff|--metadata"|"diff|--output"|"diff|-o") ((i++)) ;;
       "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--output"|"predict|-o") ((i++)) ;;
+      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o") ((i++)) ;;
       "metadata|--output"|"metadata|-o") ((i++)) ;;
       "metadata|dump") path="metadata dump" ;;
@@ -101,6 +103,22 @@ _kepoch() {
     "predict|--alive") :; return ;;
     "predict|--min-isr") :; return ;;
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "plan|--ids") :; return ;;
+    "plan|--gone") :; return ;;
+    "plan|--metadata") _kepoch_files -d; return ;;
+    "plan|--replicas") :; return ;;
+    "plan|--isr") :; return ;;
+    "plan|--elr") :; return ;;
+    "plan|--alive") :; return ;;
+    "plan|--min-isr") :; return ;;
+    "plan|--out-dir") _kepoch_files -d; return ;;
+    "plan|--bootstrap"|"plan|-b") :; return ;;
+    "plan|-X") :; return ;;
+    "plan|--command-config") _kepoch_files; return ;;
+    "plan|--cluster") :; return ;;
+    "plan|--timeout") :; return ;;
+    "plan|--topic") :; return ;;
+    "plan|--output"|"plan|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "simulate|--rule") COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
     "metadata|--output"|"metadata|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
@@ -156,7 +174,7 @@ _kepoch() {
   case "$path" in
     "")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color" -- "$cur"))
-      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict simulate metadata cluster completion" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan simulate metadata cluster completion" -- "$cur")); fi ;;
     "checkpoint")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
@@ -196,6 +214,9 @@ _kepoch() {
     "predict")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
+    "plan")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
+      else :; fi ;;
     "simulate")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
