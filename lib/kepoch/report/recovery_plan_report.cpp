@@ -297,8 +297,7 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
       "# Needs KAFKA_HOME (a Kafka install) and BOOTSTRAP (host:port of a live broker).\n"
       "set -eu\n"
       ": \"${KAFKA_HOME:?set KAFKA_HOME}\" \"${BOOTSTRAP:?set BOOTSTRAP}\"\n"
-      "cd \"$(dirname \"$0\")\"\n"
-      "admin_config=${COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}\n";
+      "cd \"$(dirname \"$0\")\"\n";
   int n = 0;
   if (!reorder.empty()) {
     steps += fmt::format(
@@ -313,7 +312,8 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
     steps += fmt::format(
         "\n# {}. Unclean election of the chosen live replica in {} partition(s).\n"
         "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
-        "$admin_config \\\n  --election-type UNCLEAN --path-to-json-file elect-now.json\n",
+        "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
+        "--path-to-json-file elect-now.json\n",
         ++n, elect_now.size());
   }
   std::string first, later;
@@ -331,7 +331,8 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
     steps += fmt::format(
         "\n# {}. Unclean election of the waited-for replicas not in the ISR ({} partition(s)).\n"
         "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
-        "$admin_config \\\n  --election-type UNCLEAN --path-to-json-file elect-after-start.json\n",
+        "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
+        "--path-to-json-file elect-after-start.json\n",
         ++n, elect_later.size());
   }
   if (!later.empty())
