@@ -40,6 +40,7 @@ void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_o
 void register_checkpoint(CLI::App& app, Globals& globals);
 void register_segment(CLI::App& app, Globals& globals);
 void register_predict(CLI::App& app, Globals& globals);
+void register_plan(CLI::App& app, Globals& globals);
 void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
 void register_logdir(CLI::App& app, Globals& globals);

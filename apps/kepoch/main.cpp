@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   register_logdir(app, globals);
   register_diff(app, globals);
   register_predict(app, globals);
+  register_plan(app, globals);
   register_simulate(app, globals);
   register_metadata(app, globals);
   register_cluster(app, globals);

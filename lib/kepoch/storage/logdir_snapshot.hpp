@@ -58,6 +58,9 @@ struct LogDirSnapshot {
   std::filesystem::path file;
   std::uint32_t window = kDefaultSnapshotWindow;
   std::vector<std::string> log_dirs;
+  // The broker and cluster of the log dirs (meta.properties), when the snapshot says.
+  std::optional<std::int32_t> node_id;
+  std::optional<std::string> cluster_id;
   std::vector<PartitionReplica> replicas;  // `stored` set; dir is "<file>:<topic>-<partition>"
   std::vector<std::string> log_dir_of;     // per replica: the log dir it was in
   std::vector<SnapshotSkip> skipped;

@@ -224,6 +224,13 @@ class SnapshotParser {
       if (!d.is_string()) fail("log_dirs[]", "a string", d);
       s.log_dirs.push_back(d.get<std::string>());
     }
+    // Optional: snapshots of older kepochs do not say.
+    if (const auto it = h.find("node_id"); it != h.end() && !it->is_null())
+      s.node_id = integer<std::int32_t>(*it, "node_id");
+    if (const auto it = h.find("cluster_id"); it != h.end() && !it->is_null()) {
+      if (!it->is_string()) fail("cluster_id", "a string or null", *it);
+      s.cluster_id = it->get<std::string>();
+    }
     const json expected_fields = {"ordinal",      "base_offset",  "last_offset", "records",
                                   "size",         "crc",          "epoch",       "records_before",
                                   "bytes_before", "digest_before"};

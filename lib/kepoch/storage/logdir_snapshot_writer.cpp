@@ -3,6 +3,8 @@
 //
 //   line 1   {"format": "kepoch-logdir-snapshot", "version": 1, "window": N,
 //             "log_dirs": ["<log dir>", ...],
+//             "node_id": int|null, "cluster_id": str|null,   (meta.properties of the first
+//                 log dir holding a readable one; absent in snapshots of older kepochs)
 //             "batch_fields": ["ordinal", "base_offset", "last_offset", "records", "size",
 //                              "crc", "epoch", "records_before", "bytes_before",
 //                              "digest_before"]}
@@ -40,7 +42,9 @@
 #include <system_error>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
+#include "kepoch/format/meta_properties.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
@@ -213,10 +217,30 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
   json dirs = json::array();
   for (const auto& d : log_dirs)
     dirs.push_back(d.string());
+  // Which broker and cluster the log dirs belong to (a plan refuses two snapshots of one
+  // broker, or of another cluster): the first meta.properties that reads.
+  json node_id = nullptr;
+  json cluster_id = nullptr;
+  for (const auto& d : log_dirs) {
+    std::error_code ec;
+    const fs::path file = d / kMetaPropertiesName;
+    if (!fs::is_regular_file(file, ec)) continue;
+    try {
+      const MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
+      if (meta.failure) continue;
+      if (meta.node_id) node_id = *meta.node_id;
+      if (meta.cluster_id) cluster_id = *meta.cluster_id;
+      break;
+    } catch (const InputError&) {
+      continue;
+    }
+  }
   out << json{{"format", kSnapshotFormat},
               {"version", kSnapshotVersion},
               {"window", window},
               {"log_dirs", dirs},
+              {"node_id", node_id},
+              {"cluster_id", cluster_id},
               {"batch_fields",
                {"ordinal", "base_offset", "last_offset", "records", "size", "crc", "epoch",
                 "records_before", "bytes_before", "digest_before"}}}

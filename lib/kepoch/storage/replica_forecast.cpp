@@ -48,7 +48,7 @@ std::map<std::int64_t, RecordKind> removed_kinds(ReplicaForecast& f,
 
 void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
                    const LeaderBatchLookup& leader_batches, std::string_view leader_source,
-                   const PartitionReplica& follower) {
+                   const PartitionReplica& follower, std::int64_t committed_below) {
   // UnifiedLog.truncateFullyAndStartAt deletes every segment: the whole log goes, although
   // the new log end (the leader's log start) lies past the old one.
   const std::int64_t cut = f.prediction.truncated_fully
@@ -70,7 +70,6 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     f.removed_range = {std::max(cut, removed.batches.front().base_offset),
                        follower.log_end_offset - 1};
   }
-  const std::int64_t committed_below = follower.loaded.high_watermark;
   if (!removed.batches_complete) {
     f.lost_counted = f.lost_known = false;
     f.lost_unknown_range = std::pair{cut, follower.log_end_offset - 1};
@@ -247,7 +246,8 @@ void judge_first_append(ReplicaForecast& f, const LeaderAnswers& answers,
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,
-                                 TruncationMode mode) {
+                                 TruncationMode mode,
+                                 std::optional<std::int64_t> committed_below_override) {
   ReplicaForecast f;
   f.mode = mode;
   f.prediction = predict_truncation(answers, follower.loaded, mode);
@@ -255,11 +255,13 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     // The exchange stopped before its end: where the follower truncates is not known, so
     // nothing it holds below its high watermark is safe.
     f.removed_known = f.lost_counted = f.lost_known = false;
-    f.committed_loss_unknown = follower.loaded.high_watermark > follower.loaded.log_start_offset;
+    f.committed_loss_unknown = committed_below_override.value_or(follower.loaded.high_watermark) >
+                               follower.loaded.log_start_offset;
     f.unanswered.push_back(f.prediction.note);
     return f;
   }
-  count_removed(f, answers, leader_batches, leader_source, follower);
+  count_removed(f, answers, leader_batches, leader_source, follower,
+                committed_below_override.value_or(follower.loaded.high_watermark));
   // Before 0.11 (--mode hw) the append failed otherwise (IllegalArgumentException, "Out of
   // order offsets"), ending the fetcher thread: not predicted there.
   if (mode != TruncationMode::hw)

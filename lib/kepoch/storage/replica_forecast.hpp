@@ -91,10 +91,13 @@ using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64
 // The truncation against the leader's answers, what it removes, and, asking `leader_batches`
 // only when something is removed, which removed records are lost. `leader_source` says how
 // the leader's batches fell short when they did ("the snapshot of X did not keep").
+// Removed records count as committed below `committed_below`, by default the follower's own
+// high watermark; a recovery plan passes the highest high watermark any replica recorded.
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,
-                                 TruncationMode mode);
+                                 TruncationMode mode,
+                                 std::optional<std::int64_t> committed_below = std::nullopt);
 
 // Against a leader replica read from disk (or a snapshot): its answers and its batches.
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,

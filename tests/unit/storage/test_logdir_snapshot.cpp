@@ -326,3 +326,23 @@ TEST_CASE("diff from snapshots finds the fork after a gap from a digest anchor",
     CHECK_FALSE(c.identical());
   }
 }
+
+TEST_CASE("a snapshot records its broker and cluster from meta.properties",
+          "[storage][LogDirSnapshot]") {
+  // tests/data/logdir/meta.properties: node.id=1, cluster.id=szVdbl2iRXOg29JrTu_QMg.
+  const std::string text = snapshot_text(kLogDir);
+  const LogDirSnapshot s = parse_logdir_snapshot(text, "logdir.snap");
+  CHECK(s.node_id == 1);
+  CHECK(s.cluster_id == "szVdbl2iRXOg29JrTu_QMg");
+  // A log dir copied without meta.properties: null, read back as unknown.
+  const LogDirSnapshot none = parse_logdir_snapshot(snapshot_text(kBroker1), "b1.snap");
+  CHECK_FALSE(none.node_id);
+  CHECK_FALSE(none.cluster_id);
+  // Snapshots of older kepochs have neither field.
+  const std::string older = replaced(replaced(text, "\"node_id\":1,", ""),
+                                     "\"cluster_id\":\"szVdbl2iRXOg29JrTu_QMg\",", "");
+  CHECK_FALSE(parse_logdir_snapshot(older, "old.snap").node_id);
+  CHECK_THAT(
+      refusal(replaced(text, "\"cluster_id\":\"szVdbl2iRXOg29JrTu_QMg\"", "\"cluster_id\":7")),
+      Catch::Contains("cluster_id"));
+}

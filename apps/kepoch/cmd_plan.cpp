@@ -1,0 +1,464 @@
+// kepoch plan STATE... (-b HOST:PORT | --metadata DIR | --replicas IDS ...)
+// The outage recovery plan: for every partition without a live leader, which replica should
+// lead, what each choice loses, Kafka's own choice and its cost, the order to start the
+// stopped brokers in, and (--out-dir) the commands to carry it out with Kafka's tools.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "cluster_options.hpp"
+#include "exit_codes.hpp"
+#include "globals.hpp"
+#include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
+#include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/forecast/recovery_plan.hpp"
+#include "kepoch/format/meta_properties.hpp"
+#include "kepoch/report/recovery_plan_report.hpp"
+#include "kepoch/storage/broker_identity.hpp"
+#include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/replica_sources.hpp"
+#include "plan_metadata.hpp"
+
+namespace kepoch::cli {
+namespace {
+namespace fs = std::filesystem;
+using forecast::PlanPartitionInput;
+
+struct PlanOptions {
+  std::vector<std::string> states;
+  std::vector<std::int32_t> ids;
+  std::vector<std::int32_t> gone;
+  std::string metadata;
+  // One partition from flags (as `predict --elect`).
+  std::vector<std::int32_t> replicas;
+  std::vector<std::int32_t> isr;
+  std::vector<std::int32_t> elr;
+  std::vector<std::int32_t> alive;
+  bool alive_given = false;
+  bool unclean = false;
+  std::int32_t min_isr = 1;
+  bool all = false;
+  std::string out_dir;
+};
+
+std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text) {
+  std::vector<std::int32_t> ids;
+  if (text.empty()) return ids;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    std::int32_t id = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || id < 0)
+      throw UsageError(
+          fmt::format("{}: '{}' is not a broker id (expected ids like 1,2,3)", flag, item));
+    ids.push_back(id);
+    start = end + 1;
+  }
+  return ids;
+}
+
+// One broker's state: its replicas and whose they are.
+struct BrokerState {
+  std::string argument;
+  std::optional<std::int32_t> broker;
+  std::optional<std::string> cluster_id;
+  std::vector<PartitionReplica> replicas;
+  std::vector<std::string> notes;
+};
+
+std::optional<MetaProperties> meta_of(const fs::path& log_dir) {
+  std::error_code ec;
+  const fs::path file = log_dir / kMetaPropertiesName;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  try {
+    MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
+    if (meta.failure) return std::nullopt;
+    return meta;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+BrokerState load_state(const std::string& argument) {
+  BrokerState s;
+  s.argument = argument;
+  std::error_code ec;
+  const fs::path path(argument);
+  if (argument != "-" && fs::is_directory(path, ec)) {
+    ReplicaSource source = load_replica_source(argument);
+    s.replicas = std::move(source.replicas);
+    s.notes = std::move(source.notes);
+    s.broker = broker_id_of_replica_dir(path);
+    fs::path log_dir = path.lexically_normal();
+    if (!log_dir.has_filename()) log_dir = log_dir.parent_path();
+    auto meta = meta_of(log_dir);
+    if (!meta) meta = meta_of(log_dir.parent_path());
+    if (meta) s.cluster_id = meta->cluster_id;
+    return s;
+  }
+  // SNAPSHOT:TOPIC-PARTITION: that one replica of the snapshot, with the snapshot's identity.
+  fs::path file = path;
+  std::optional<std::string> partition;
+  if (argument != "-" && !fs::exists(path, ec)) {
+    const auto colon = argument.rfind(':');
+    const std::string prefix = colon == std::string::npos ? "" : argument.substr(0, colon);
+    if (prefix.empty() || (prefix != "-" && !fs::exists(prefix, ec))) {
+      // Not a snapshot: the replica sources' own error (no such file, ...).
+      ReplicaSource source = load_replica_source(argument);
+      s.replicas = std::move(source.replicas);
+      return s;
+    }
+    file = prefix;
+    partition = argument.substr(colon + 1);
+  }
+  LogDirSnapshot snap = read_logdir_snapshot(file);
+  s.broker = snap.node_id;
+  s.cluster_id = snap.cluster_id;
+  for (auto& r : snap.replicas)
+    if (!partition || fmt::format("{}-{}", r.topic, r.partition) == *partition)
+      s.replicas.push_back(std::move(r));
+  if (partition && s.replicas.empty())
+    throw UsageError(
+        fmt::format("{}: the snapshot holds no partition {}", input_name(file), *partition));
+  if (partition) return s;
+  for (const auto& k : snap.skipped)
+    s.notes.push_back(fmt::format("{}: {}: left out: {}", input_name(file), k.dir, k.reason));
+  return s;
+}
+
+// Refuses two states of one broker and states of different clusters.
+void check_states(std::vector<BrokerState>& states, const std::vector<std::int32_t>& ids) {
+  if (!ids.empty() && ids.size() != states.size())
+    throw UsageError(
+        fmt::format("--ids gives {} broker ids for {} states", ids.size(), states.size()));
+  std::map<std::int32_t, std::string> seen;
+  const BrokerState* first_with_cluster = nullptr;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    BrokerState& s = states[i];
+    if (!ids.empty()) s.broker = ids[i];
+    if (!s.broker)
+      throw UsageError(fmt::format(
+          "{}: no broker id (no meta.properties with node.id, nor a snapshot that records "
+          "one); give the ids with --ids",
+          s.argument));
+    const auto [it, added] = seen.emplace(*s.broker, s.argument);
+    if (!added)
+      throw UsageError(fmt::format(
+          "{} and {} are both broker {}'s state (the same snapshot twice?): give one per broker",
+          it->second, s.argument, *s.broker));
+    if (s.cluster_id) {
+      if (first_with_cluster && *first_with_cluster->cluster_id != *s.cluster_id)
+        throw UsageError(fmt::format(
+            "{} is of cluster {} but {} is of cluster {}: a plan takes one cluster's brokers",
+            s.argument, *s.cluster_id, first_with_cluster->argument,
+            *first_with_cluster->cluster_id));
+      if (!first_with_cluster) first_with_cluster = &s;
+    }
+  }
+}
+
+struct Metadata {
+  std::string description;
+  std::optional<std::string> cluster_id;
+  std::set<std::int32_t> live;
+  std::vector<PlanPartitionInput> partitions;
+  std::vector<std::string> notes;
+};
+
+Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
+  cluster::ViewRequest request;
+  request.topic = topic_regex(t);
+  request.exclude_internal = t.exclude_internal;
+  request.offsets = false;
+  request.log_dirs = false;
+  cluster::ClusterClient client(settings_from(c));
+  const live::ClusterView view = client.read_view(request);
+  Metadata m;
+  m.description = "live cluster (" + view.metadata_from + ")";
+  m.cluster_id = view.cluster_id;
+  m.live = view.live_broker_ids();
+  bool elr_enabled = false;
+  if (view.finalized_features) {
+    const auto it = view.finalized_features->find("eligible.leader.replicas.version");
+    elr_enabled = it != view.finalized_features->end() && it->second >= 1;
+  }
+  for (const auto& topic : view.topics) {
+    for (const auto& p : topic.partitions) {
+      PlanPartitionInput in;
+      in.topic = p.topic;
+      in.partition = p.partition;
+      in.state.replicas = p.replicas;
+      in.state.isr = p.isr;
+      in.state.elr = p.elr.value_or(std::vector<std::int32_t>{});
+      in.state.last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
+      in.state.leader = p.leader;
+      in.state.leader_epoch = p.leader_epoch;
+      in.unclean_allowed = topic.unclean_leader_election().value_or(false);
+      in.min_isr = topic.min_insync_replicas().value_or(1);
+      in.elr_enabled = elr_enabled;
+      m.partitions.push_back(std::move(in));
+    }
+  }
+  for (const auto& w : view.warnings)
+    m.notes.push_back(w);
+  return m;
+}
+
+Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Globals& globals) {
+  const LoggedMetadata logged =
+      read_logged_metadata(o.metadata, topic_regex(t), t.exclude_internal, globals);
+  Metadata m;
+  m.description = "metadata log " + o.metadata;
+  m.live = logged.live;
+  for (const auto& p : logged.partitions) {
+    PlanPartitionInput in;
+    in.topic = p.topic;
+    in.partition = p.partition;
+    in.state.replicas = p.replicas;
+    in.state.isr = p.isr;
+    in.state.elr = p.elr;
+    in.state.last_known_elr = p.last_known_elr;
+    in.state.leader = p.leader;
+    in.state.leader_epoch = p.leader_epoch;
+    in.unclean_allowed = o.unclean;
+    in.min_isr = o.min_isr;
+    in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
+    m.partitions.push_back(std::move(in));
+  }
+  m.notes = logged.problems;
+  m.notes.push_back(fmt::format(
+      "topic configs are not read from the metadata log: unclean.leader.election.enable={}, "
+      "min.insync.replicas={} (--unclean, --min-isr)",
+      o.unclean ? "true" : "false", o.min_isr));
+  return m;
+}
+
+// One partition from flags: the states must hold exactly one partition between them.
+Metadata from_flags(const PlanOptions& o, const std::vector<BrokerState>& states) {
+  std::set<std::pair<std::string, std::int32_t>> partitions;
+  for (const auto& s : states)
+    for (const auto& r : s.replicas)
+      partitions.emplace(r.topic, r.partition);
+  if (partitions.size() != 1)
+    throw UsageError(fmt::format(
+        "--replicas describes one partition, but the states hold {} partitions: give the "
+        "metadata with -b or --metadata, or replica dirs (or SNAPSHOT:TOPIC-PARTITION) of one "
+        "partition",
+        partitions.size()));
+  Metadata m;
+  m.description = "flags";
+  PlanPartitionInput in;
+  in.topic = partitions.begin()->first;
+  in.partition = partitions.begin()->second;
+  in.state.replicas = o.replicas;
+  in.state.isr = o.isr;
+  in.state.elr = o.elr;
+  in.state.leader = kNoLeader;
+  in.unclean_allowed = o.unclean;
+  in.min_isr = o.min_isr;
+  in.elr_enabled = !o.elr.empty();
+  if (o.alive_given) {
+    m.live = {o.alive.begin(), o.alive.end()};
+  } else {
+    for (const auto& s : states)
+      m.live.insert(*s.broker);
+  }
+  m.partitions.push_back(std::move(in));
+  return m;
+}
+
+void write_commands(const fs::path& dir, const forecast::RecoveryPlan& plan,
+                    const std::vector<std::string>& states) {
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(dir), ec);
+  for (const auto& s : states) {
+    if (s == "-") continue;
+    fs::path d = fs::weakly_canonical(fs::absolute(s), ec);
+    if (!fs::is_directory(d, ec)) continue;
+    if (!holds_log_dir_files(d)) d = d.parent_path();  // a replica dir: its log dir
+    const auto [end, _] = std::mismatch(d.begin(), d.end(), target.begin(), target.end());
+    if (end == d.end())
+      throw UsageError(
+          fmt::format("--out-dir {} is inside the log dir {}: kepoch writes nothing into a log dir",
+                      dir.string(), d.string()));
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir.string(), "cannot create the directory: " + ec.message());
+  for (const auto& f : report::recovery_command_files(plan)) {
+    const fs::path file = dir / f.name;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << f.contents;
+    if (!out.flush()) throw InputError(file.string(), "cannot write the file");
+  }
+}
+
+int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const Globals& globals) {
+  if (o.states.empty())
+    throw UsageError("give the brokers' states: log dirs or `kepoch logdir snapshot` files");
+  refuse_same_replica(o.states, /*stdin_only=*/true);
+  std::vector<BrokerState> states;
+  for (const auto& a : o.states)
+    states.push_back(load_state(a));
+  refuse_same_replica(o.states, /*stdin_only=*/false);
+  check_states(states, o.ids);
+
+  Metadata m = !o.metadata.empty()   ? from_metadata_log(o, t, globals)
+               : !o.replicas.empty() ? from_flags(o, states)
+                                     : from_cluster(c, t);
+  if (m.cluster_id && !m.cluster_id->empty()) {
+    for (const auto& s : states)
+      if (s.cluster_id && *s.cluster_id != *m.cluster_id)
+        throw UsageError(fmt::format("{} is of cluster {} but the metadata is of cluster {}",
+                                     s.argument, *s.cluster_id, *m.cluster_id));
+  }
+
+  // Each partition's replicas with known state, by broker.
+  std::map<std::pair<std::string, std::int32_t>, std::map<std::int32_t, const PartitionReplica*>>
+      known;
+  std::map<std::int32_t, std::string> source_of;
+  for (const auto& s : states) {
+    source_of[*s.broker] = s.argument;
+    for (const auto& r : s.replicas)
+      known[{r.topic, r.partition}][*s.broker] = &r;
+  }
+  forecast::PlanInput input;
+  input.live_brokers = m.live;
+  input.gone_brokers = {o.gone.begin(), o.gone.end()};
+  std::set<std::int32_t> assigned;
+  std::uint64_t not_in_metadata = known.size();
+  for (auto& p : m.partitions) {
+    const auto it = known.find({p.topic, p.partition});
+    if (it != known.end()) {
+      --not_in_metadata;
+      for (const auto& [broker, r] : it->second)
+        if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
+            p.state.replicas.end())
+          p.replicas[broker] = r;
+    }
+    assigned.insert(p.state.replicas.begin(), p.state.replicas.end());
+    input.partitions.push_back(std::move(p));
+  }
+  const forecast::RecoveryPlan plan = forecast::plan_recovery(input);
+
+  report::PlanContext context;
+  context.metadata = m.description;
+  context.cluster_id = m.cluster_id;
+  for (const auto& s : states)
+    if (s.cluster_id && !context.cluster_id) context.cluster_id = s.cluster_id;
+  context.all = o.all;
+  std::set<std::int32_t> brokers = assigned;
+  for (const auto& [id, src] : source_of)
+    brokers.insert(id);
+  for (const auto id : brokers) {
+    const auto src = source_of.find(id);
+    context.brokers.push_back({id, m.live.count(id) > 0, input.gone_brokers.count(id) > 0,
+                               src == source_of.end() ? std::string() : src->second});
+  }
+  // What a missing broker leaves unknown.
+  std::map<std::int32_t, std::uint64_t> missing;
+  for (const auto& p : plan.partitions)
+    if (p.kind != forecast::RecommendationKind::healthy)
+      for (const auto id : p.unknown_replicas)
+        ++missing[id];
+  for (const auto& [id, count] : missing)
+    context.notes.push_back(fmt::format(
+        "broker {}: no state given; what its replicas of {} partition(s) without a live leader "
+        "hold is not counted",
+        id, count));
+  if (not_in_metadata > 0)
+    context.notes.push_back(fmt::format(
+        "{} partition(s) in the states are not in the metadata (deleted topics, or not selected)",
+        not_in_metadata));
+  for (const auto& s : states)
+    context.notes.insert(context.notes.end(), s.notes.begin(), s.notes.end());
+  context.notes.insert(context.notes.end(), m.notes.begin(), m.notes.end());
+
+  if (!o.out_dir.empty()) write_commands(o.out_dir, plan, o.states);
+  emit(report::recovery_plan_value(plan, context), globals);
+  return plan.totals.plan_committed_loss_partitions > 0 ? kFindings : kOk;
+}
+
+}  // namespace
+
+void register_plan(CLI::App& app, Globals& globals) {
+  static PlanOptions o;
+  static ConnectionOptions c;
+  static TopicOptions t;
+  CLI::App* cmd = app.add_subcommand(
+      "plan",
+      "Outage recovery plan: per leaderless partition, which replica to wait for or elect, "
+      "and what each choice loses");
+  cmd->add_option("states", o.states,
+                  "Each broker's state: a log dir, a `kepoch logdir snapshot` file (- for "
+                  "standard input), or replica dirs of one partition (with --replicas)")
+      ->type_name("STATE");
+  auto ids = [&](const char* name, std::vector<std::int32_t>& into, const char* what) {
+    return cmd
+        ->add_option_function<std::string>(
+            name, [&into, name](const std::string& text) { into = parse_ids(name, text); }, what)
+        ->type_name("IDS");
+  };
+  ids("--ids", o.ids,
+      "Broker id of each STATE, in order (default: node.id in meta.properties, or the "
+      "snapshot's)");
+  ids("--gone", o.gone, "Brokers that will not come back (their disks are lost): never waited for");
+  CLI::Option* metadata =
+      cmd->add_option("--metadata", o.metadata,
+                      "Partition states from the KRaft metadata log (a __cluster_metadata-0 "
+                      "dir) instead of a live cluster")
+          ->type_name("DIR");
+  CLI::Option* replicas = ids("--replicas", o.replicas,
+                              "One partition from flags: its assignment order (the first is "
+                              "preferred), instead of a live cluster");
+  replicas->excludes(metadata);
+  ids("--isr", o.isr, "With --replicas: the ISR in Kafka's metadata")->needs(replicas);
+  ids("--elr", o.elr, "With --replicas: eligible leader replicas (KIP-966)")->needs(replicas);
+  cmd->add_option_function<std::string>(
+         "--alive",
+         [](const std::string& text) {
+           o.alive = parse_ids("--alive", text);
+           o.alive_given = true;
+         },
+         "With --replicas: brokers up and unfenced (default: every STATE's broker)")
+      ->type_name("IDS")
+      ->needs(replicas);
+  cmd->add_flag("--unclean", o.unclean,
+                "Offline (--metadata, --replicas): topics have unclean.leader.election.enable");
+  cmd->add_option("--min-isr", o.min_isr,
+                  "Offline (--metadata, --replicas): the topics' min.insync.replicas")
+      ->default_str("1");
+  cmd->add_flag("--all", o.all, "List healthy partitions too");
+  cmd->add_option("--out-dir", o.out_dir,
+                  "Write the commands that carry the plan out with Kafka's tools here "
+                  "(steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none")
+      ->type_name("DIR");
+  add_connection_options(cmd, c);
+  add_topic_options(cmd, t);
+  cmd->footer(
+      "Examples:\n"
+      "  kepoch plan -b kafka-1:9092 b1.snap b2.snap b3.snap\n"
+      "  kepoch plan --metadata /var/lib/kafka/meta/__cluster_metadata-0 --gone 3 *.snap\n"
+      "  kepoch plan --replicas 1,2,3 --isr 3 --alive 1,2 b1/orders-0 b2/orders-0\n"
+      "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json\n"
+      "\nFor every partition without a live leader, each replica whose state is given is a\n"
+      "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
+      "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"
+      "broker, KIP-966's order (last epoch, log length), Kafka's own choice (the ISR, else the\n"
+      "first live replica in assignment order). Committed means below the highest high\n"
+      "watermark any replica recorded. kepoch changes nothing; --out-dir writes the steps.\n"
+      "Exit status: 0 the plan loses no committed record, 1 it does or kepoch cannot rule it\n"
+      "out (a replica's state not given), 2 usage (two states of one broker, states of\n"
+      "another cluster), 3 unreadable input, 4 the cluster cannot be reached.");
+  cmd->callback([&globals] { globals.exit_code = run(o, c, t, globals); });
+}
+
+}  // namespace kepoch::cli

@@ -1,0 +1,322 @@
+#include "kepoch/forecast/recovery_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kepoch::forecast {
+namespace {
+
+bool contains(const std::vector<std::int32_t>& ids, std::int32_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// The controller's election among `acceptable` brokers: a clean one first
+// (PartitionChangeBuilder's online election: the ISR, or the ELR when the ISR is empty),
+// then, when none can lead, its unclean one (electAnyLeader: the first acceptable replica in
+// assignment order), as kafka-leader-election --election-type unclean asks for.
+struct KafkaElection {
+  std::int32_t node = kNoLeader;
+  bool clean = false;
+};
+
+KafkaElection kafka_election(const PlanPartitionInput& p, std::set<std::int32_t> acceptable) {
+  PartitionChangeRequest request;
+  request.target_isr = p.state.isr;
+  request.acceptable = std::move(acceptable);
+  request.elr_enabled = p.elr_enabled;
+  request.min_isr = p.min_isr;
+  request.election = ElectionType::online;
+  const PartitionChange clean = change_partition(p.state, request);
+  if (clean.election.node != kNoLeader) return {clean.election.node, !clean.election.unclean};
+  request.election = ElectionType::unclean;
+  const PartitionChange unclean = change_partition(p.state, request);
+  return {unclean.election.node, false};
+}
+
+// The epoch a newly elected leader starts at: the controller bumps the partition's leader
+// epoch; above every epoch a replica holds in any case (any larger number gives the same
+// answers, as in `predict --elect`).
+std::int32_t new_leader_epoch(const PlanPartitionInput& p) {
+  std::int32_t epoch = std::max(p.state.leader_epoch + 1, 0);
+  for (const auto& [broker, r] : p.replicas)
+    if (const auto latest = r->loaded.cache.latest_epoch()) epoch = std::max(epoch, *latest + 1);
+  return epoch;
+}
+
+CandidateOutcome evaluate_candidate(const PlanPartitionInput& p, std::int32_t broker,
+                                    const PartitionReplica& leader, std::int32_t epoch,
+                                    std::optional<std::int64_t> committed_below) {
+  CandidateOutcome c;
+  c.broker = broker;
+  c.leader_epoch = epoch;
+  c.last_epoch = leader.loaded.cache.latest_epoch().value_or(-1);
+  c.log_end_offset = leader.log_end_offset;
+  // Partition.makeLeader: the new leader adds (epoch, its log end) to its cache and answers
+  // its followers' divergence checks from it.
+  ReplicaLog as_leader = leader.as_leader;
+  become_leader(as_leader, epoch);
+  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
+    return batches_from(leader, from, until);
+  };
+  const std::string source = "the snapshot of " + leader.dir.string() + " did not keep";
+  for (const auto& [other, follower] : p.replicas) {
+    if (other == broker) continue;
+    FollowerOutcome f{
+        other, forecast_replica(answers_of(as_leader, follower->loaded.cache), batches, source,
+                                *follower, TruncationMode::fetch, committed_below)};
+    c.removed_records += f.forecast.removed_records;
+    c.lost_records = std::max(c.lost_records, f.forecast.lost_records);
+    c.committed_lost_records =
+        std::max(c.committed_lost_records, f.forecast.committed_lost_records);
+    c.loss_known = c.loss_known && f.forecast.lost_known && f.forecast.lost_counted;
+    c.committed_loss_possible = c.committed_loss_possible || f.forecast.committed_loss_possible();
+    c.followers.push_back(std::move(f));
+  }
+  return c;
+}
+
+}  // namespace
+
+const char* condition_name(PartitionCondition c) {
+  switch (c) {
+    case PartitionCondition::healthy:
+      return "healthy";
+    case PartitionCondition::under_min_isr:
+      return "under_min_isr";
+    case PartitionCondition::leaderless:
+      return "leaderless";
+    case PartitionCondition::unclean:
+      return "unclean";
+  }
+  return "?";
+}
+
+const char* recommendation_name(RecommendationKind k) {
+  switch (k) {
+    case RecommendationKind::healthy:
+      return "healthy";
+    case RecommendationKind::kafka_default_best:
+      return "kafka_default_best";
+    case RecommendationKind::wait_for_broker:
+      return "wait_for_broker";
+    case RecommendationKind::elect_unclean:
+      return "elect_unclean";
+    case RecommendationKind::unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+const char* start_phase_name(StartPhase p) {
+  switch (p) {
+    case StartPhase::first:
+      return "first";
+    case StartPhase::after_elections:
+      return "after_elections";
+    case StartPhase::any_time:
+      return "any_time";
+  }
+  return "?";
+}
+
+const CandidateOutcome* PartitionPlan::candidate(std::int32_t broker) const {
+  for (const auto& c : candidates)
+    if (c.broker == broker) return &c;
+  return nullptr;
+}
+
+const CandidateOutcome* PartitionPlan::kafka_candidate() const {
+  return kafka_choice ? candidate(*kafka_choice) : nullptr;
+}
+
+const CandidateOutcome* PartitionPlan::chosen_candidate() const {
+  return chosen ? candidate(*chosen) : nullptr;
+}
+
+bool ranks_before(const CandidateOutcome& a, const CandidateOutcome& b) {
+  // 1. No committed record lost (nor possibly lost).
+  if (a.committed_loss_possible != b.committed_loss_possible) return !a.committed_loss_possible;
+  // 2. Fewest records lost; a known count before an unknown one.
+  if (a.lost_records != b.lost_records) return a.lost_records < b.lost_records;
+  if (a.loss_known != b.loss_known) return a.loss_known;
+  // 3. With equal loss, waiting for a stopped broker buys nothing.
+  if (a.live != b.live) return a.live;
+  // 4. KIP-966's unclean recovery order (GetReplicaLogInfo): the highest last epoch, then
+  //    the longest log.
+  if (a.last_epoch != b.last_epoch) return a.last_epoch > b.last_epoch;
+  if (a.log_end_offset != b.log_end_offset) return a.log_end_offset > b.log_end_offset;
+  // 5. Kafka's own choice: nothing to do.
+  if (a.kafka_choice != b.kafka_choice) return a.kafka_choice;
+  return a.broker < b.broker;
+}
+
+PartitionPlan plan_partition(const PlanPartitionInput& p,
+                             const std::set<std::int32_t>& live_brokers,
+                             const std::set<std::int32_t>& gone_brokers) {
+  PartitionPlan out;
+  out.topic = p.topic;
+  out.partition = p.partition;
+  out.state = p.state;
+  out.unclean_allowed = p.unclean_allowed;
+  out.min_isr = p.min_isr;
+  std::set<std::int32_t> live;
+  for (const auto id : live_brokers)
+    if (!gone_brokers.count(id)) live.insert(id);
+  for (const auto id : p.state.replicas) {
+    if (!p.replicas.count(id)) out.unknown_replicas.push_back(id);
+    if (!live.count(id)) out.stopped_replicas.push_back(id);
+  }
+  for (const auto& [broker, r] : p.replicas)
+    out.highest_high_watermark = std::max(
+        out.highest_high_watermark.value_or(r->loaded.high_watermark), r->loaded.high_watermark);
+
+  if (p.state.leader != kNoLeader && live.count(p.state.leader)) {
+    out.condition = static_cast<std::int32_t>(p.state.isr.size()) < p.min_isr
+                        ? PartitionCondition::under_min_isr
+                        : PartitionCondition::healthy;
+    out.kind = RecommendationKind::healthy;
+    out.chosen = p.state.leader;
+    out.kafka_choice = p.state.leader;
+    out.kafka_choice_clean = contains(p.state.isr, p.state.leader);
+    out.kafka_choice_now = true;
+    return out;
+  }
+
+  // Kafka's choice now, else once every broker holding a known replica is back.
+  KafkaElection kafka = kafka_election(p, live);
+  out.kafka_choice_now = kafka.node != kNoLeader;
+  if (kafka.node == kNoLeader) {
+    std::set<std::int32_t> returning = live;
+    for (const auto& [broker, r] : p.replicas)
+      if (!gone_brokers.count(broker)) returning.insert(broker);
+    kafka = kafka_election(p, returning);
+  }
+  if (kafka.node != kNoLeader) {
+    out.kafka_choice = kafka.node;
+    out.kafka_choice_clean = kafka.clean;
+  }
+  const bool clean_now = out.kafka_choice_now && out.kafka_choice_clean;
+  out.condition = clean_now || !p.unclean_allowed ? PartitionCondition::leaderless
+                                                  : PartitionCondition::unclean;
+
+  const std::int32_t epoch = new_leader_epoch(p);
+  const std::optional<std::int64_t> committed_below = out.highest_high_watermark;
+  for (const auto id : p.state.replicas) {
+    const auto it = p.replicas.find(id);
+    if (it == p.replicas.end() || gone_brokers.count(id)) continue;
+    CandidateOutcome c = evaluate_candidate(p, id, *it->second, epoch, committed_below);
+    c.live = live.count(id) > 0;
+    c.clean = contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
+    c.kafka_choice = out.kafka_choice == id;
+    out.candidates.push_back(std::move(c));
+  }
+  std::stable_sort(out.candidates.begin(), out.candidates.end(), ranks_before);
+  for (std::size_t i = 0; i < out.candidates.size(); ++i)
+    out.candidates[i].rank = static_cast<int>(i + 1);
+
+  if (clean_now) {
+    // A live ISR (or ELR) member: Kafka's clean election keeps every committed record.
+    out.kind = RecommendationKind::kafka_default_best;
+    out.chosen = out.kafka_choice;
+  } else if (out.candidates.empty()) {
+    out.kind = RecommendationKind::unknown;
+  } else {
+    const CandidateOutcome& best = out.candidates.front();
+    out.chosen = best.broker;
+    if (!best.live)
+      out.kind = RecommendationKind::wait_for_broker;
+    else if (best.kafka_choice && out.kafka_choice_now)
+      out.kind = RecommendationKind::kafka_default_best;
+    else
+      out.kind = RecommendationKind::elect_unclean;
+  }
+  return out;
+}
+
+RecoveryPlan plan_recovery(const PlanInput& input) {
+  RecoveryPlan plan;
+  PlanTotals& t = plan.totals;
+  std::map<std::int32_t, StartStep> steps;
+  const auto step = [&](std::int32_t broker, StartPhase phase, const std::string& partition) {
+    auto [it, added] = steps.try_emplace(broker, StartStep{broker, phase, {}});
+    StartStep& s = it->second;
+    if (phase < s.phase) {  // an earlier phase wins: first < after_elections < any_time
+      s.phase = phase;
+      s.partitions.clear();
+    }
+    if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
+  };
+  for (const auto& p : input.partitions) {
+    PartitionPlan pp = plan_partition(p, input.live_brokers, input.gone_brokers);
+    ++t.partitions;
+    const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
+    for (const auto id : pp.stopped_replicas)
+      if (!input.gone_brokers.count(id)) step(id, StartPhase::any_time, "");
+    if (pp.kind == RecommendationKind::healthy) {
+      plan.partitions.push_back(std::move(pp));
+      continue;
+    }
+    ++t.affected;
+    if (pp.condition != PartitionCondition::under_min_isr) ++t.leaderless;
+    // A live ISR member leading holds every committed record (Kafka's guarantee); otherwise a
+    // replica whose state is unknown may hold committed records the plan cannot count.
+    const bool clean_now = pp.kafka_choice_now && pp.kafka_choice_clean &&
+                           pp.kind == RecommendationKind::kafka_default_best;
+    bool committed_possible = !clean_now && !pp.unknown_replicas.empty();
+    if (const CandidateOutcome* k = pp.kafka_candidate()) {
+      t.kafka_default_lost_records += k->lost_records;
+      t.kafka_default_committed_lost_records += k->committed_lost_records;
+      t.complete = t.complete && k->loss_known;
+    } else {
+      t.complete = false;
+    }
+    if (const CandidateOutcome* c = pp.chosen_candidate()) {
+      t.plan_lost_records += c->lost_records;
+      t.plan_committed_lost_records += c->committed_lost_records;
+      t.complete = t.complete && c->loss_known;
+      committed_possible = committed_possible || c->committed_loss_possible;
+    } else {
+      committed_possible = true;
+      t.complete = false;
+    }
+    if (!clean_now && !pp.unknown_replicas.empty()) t.complete = false;
+    if (committed_possible) ++t.plan_committed_loss_partitions;
+    switch (pp.kind) {
+      case RecommendationKind::wait_for_broker:
+        ++t.wait;
+        break;
+      case RecommendationKind::elect_unclean:
+        ++t.elect_unclean;
+        break;
+      case RecommendationKind::unknown:
+        ++t.unknown;
+        break;
+      default:
+        break;
+    }
+    // Every unclean election of the plan picks the first live replica in assignment order:
+    // the other stopped replicas of those partitions start once it is done.
+    if (pp.kind == RecommendationKind::wait_for_broker ||
+        pp.kind == RecommendationKind::elect_unclean ||
+        (pp.kind == RecommendationKind::kafka_default_best && !pp.kafka_choice_clean)) {
+      for (const auto id : pp.stopped_replicas) {
+        if (input.gone_brokers.count(id)) continue;
+        step(id, id == pp.chosen ? StartPhase::first : StartPhase::after_elections, name);
+      }
+    }
+    plan.partitions.push_back(std::move(pp));
+  }
+  for (auto& [broker, s] : steps)
+    plan.start_order.push_back(std::move(s));
+  std::stable_sort(plan.start_order.begin(), plan.start_order.end(),
+                   [](const StartStep& a, const StartStep& b) {
+                     if (a.phase != b.phase) return a.phase < b.phase;
+                     if (a.partitions.size() != b.partitions.size())
+                       return a.partitions.size() > b.partitions.size();
+                     return a.broker < b.broker;
+                   });
+  return plan;
+}
+
+}  // namespace kepoch::forecast

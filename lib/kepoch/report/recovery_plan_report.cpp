@@ -1,0 +1,348 @@
+#include "kepoch/report/recovery_plan_report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace kepoch::report {
+namespace {
+
+using forecast::CandidateOutcome;
+using forecast::PartitionPlan;
+using forecast::RecommendationKind;
+using forecast::RecoveryPlan;
+using forecast::StartPhase;
+
+Value ids(const std::vector<std::int32_t>& list) {
+  Value a = Value::array();
+  for (const auto id : list)
+    a.push(id);
+  return a;
+}
+
+std::string records(std::uint64_t n) {
+  return fmt::format("{} record{}", n, n == 1 ? "" : "s");
+}
+
+// "loses 5 records, 3 of them committed" (or why the count is a lower bound).
+std::string loss_text(const CandidateOutcome& c) {
+  std::string s = c.lost_records == 0 ? "loses nothing"
+                                      : fmt::format(
+                                            "loses {} (acknowledged to acks=1 producers), "
+                                            "{} of them committed",
+                                            records(c.lost_records), c.committed_lost_records);
+  if (!c.loss_known) s += "; more may be lost (a snapshot did not keep the batches to tell)";
+  return s;
+}
+
+// Whose state is unknown, as a clause.
+std::string unknown_text(const PartitionPlan& p) {
+  if (p.unknown_replicas.empty()) return "";
+  std::string list;
+  for (const auto id : p.unknown_replicas)
+    list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return fmt::format("; the state of broker(s) {} is not given: what they hold is not counted",
+                     list);
+}
+
+Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::*field) {
+  if (!c) return Value();
+  return Value(c->*field);
+}
+
+}  // namespace
+
+std::string partition_reason(const PartitionPlan& p) {
+  const CandidateOutcome* chosen = p.chosen_candidate();
+  const CandidateOutcome* kafka = p.kafka_candidate();
+  const std::string unknown = unknown_text(p);
+  switch (p.kind) {
+    case RecommendationKind::healthy:
+      return p.condition == forecast::PartitionCondition::under_min_isr
+                 ? fmt::format(
+                       "led by broker {}; its ISR is below min.insync.replicas ({}): "
+                       "acks=all producers are refused until a replica catches up",
+                       p.state.leader, p.min_isr)
+                 : fmt::format("led by broker {}", p.state.leader);
+    case RecommendationKind::kafka_default_best:
+      if (p.kafka_choice_clean)
+        return fmt::format("Kafka elects broker {} from the ISR: no committed record lost",
+                           *p.chosen);
+      return fmt::format(
+          "Kafka's default choice (broker {}, the first live replica in assignment order) is "
+          "already the best: it {}{}",
+          *p.chosen, chosen ? loss_text(*chosen) : "loses an unknown number", unknown);
+    case RecommendationKind::wait_for_broker: {
+      std::string s = fmt::format("wait for broker {}", *p.chosen);
+      if (chosen && chosen->loss_known && chosen->committed_lost_records == 0 &&
+          !chosen->committed_loss_possible)
+        s += " (it holds every committed record)";
+      if (chosen) s += ": it " + loss_text(*chosen);
+      if (chosen && !chosen->clean) s += "; once it is back, elect it uncleanly";
+      if (kafka && kafka->broker != *p.chosen)
+        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka));
+      return s + unknown;
+    }
+    case RecommendationKind::elect_unclean: {
+      std::string s = fmt::format("elect the replica on broker {} uncleanly: it {}", *p.chosen,
+                                  chosen ? loss_text(*chosen) : "loses an unknown number");
+      if (kafka)
+        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka));
+      else if (!p.kafka_choice)
+        s += "; Kafka elects no one (no replica's broker is live)";
+      return s + unknown;
+    }
+    case RecommendationKind::unknown:
+      return fmt::format("no replica's state is known{}", unknown);
+  }
+  return "";
+}
+
+std::string plan_verdict(const RecoveryPlan& plan) {
+  const auto& t = plan.totals;
+  if (t.affected == 0)
+    return fmt::format("All {} partition(s) have a live leader: nothing to decide.", t.partitions);
+  std::string s = fmt::format("{} of {} partition(s) have no live leader or too small an ISR",
+                              t.affected, t.partitions);
+  s += fmt::format(": the plan loses {} ({} committed), Kafka's default {} ({} committed)",
+                   records(t.plan_lost_records), t.plan_committed_lost_records,
+                   records(t.kafka_default_lost_records), t.kafka_default_committed_lost_records);
+  std::vector<std::string> actions;
+  if (t.wait > 0) actions.push_back(fmt::format("wait for a stopped broker on {}", t.wait));
+  if (t.elect_unclean > 0)
+    actions.push_back(fmt::format("elect another replica uncleanly on {}", t.elect_unclean));
+  if (t.unknown > 0) actions.push_back(fmt::format("no known replica on {}", t.unknown));
+  for (std::size_t i = 0; i < actions.size(); ++i)
+    s += (i == 0 ? "; " : ", ") + actions[i];
+  if (!t.complete) s += "; some counts are lower bounds (states not given or not kept)";
+  if (t.plan_committed_loss_partitions > 0)
+    s += fmt::format("; committed records are lost, or may be, on {} partition(s)",
+                     t.plan_committed_loss_partitions);
+  return s + ".";
+}
+
+Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) {
+  const auto& t = plan.totals;
+  Value out = Value::object();
+  out.set("verdict", plan_verdict(plan));
+  out.set("metadata", context.metadata);
+  out.set("cluster_id", context.cluster_id ? Value(*context.cluster_id) : Value());
+  out.set("totals",
+          Value::object()
+              .set("partitions", t.partitions)
+              .set("affected", t.affected)
+              .set("leaderless", t.leaderless)
+              .set("wait", t.wait)
+              .set("elect_unclean", t.elect_unclean)
+              .set("unknown", t.unknown)
+              .set("kafka_default_lost_records", t.kafka_default_lost_records)
+              .set("kafka_default_committed_lost_records", t.kafka_default_committed_lost_records)
+              .set("plan_lost_records", t.plan_lost_records)
+              .set("plan_committed_lost_records", t.plan_committed_lost_records)
+              .set("plan_committed_loss_partitions", t.plan_committed_loss_partitions)
+              .set("complete", t.complete));
+  Value brokers = Value::array();
+  for (const auto& b : context.brokers) {
+    brokers.push(Value::object()
+                     .set("broker", b.broker)
+                     .set("live", b.live)
+                     .set("gone", b.gone)
+                     .set("state", b.source.empty() ? "missing" : "given")
+                     .set("source", b.source.empty() ? Value() : Value(b.source)));
+  }
+  out.set("brokers", std::move(brokers));
+  Value partitions = Value::array();
+  Value candidates = Value::array();
+  for (const auto& p : plan.partitions) {
+    if (p.kind == RecommendationKind::healthy && !context.all) continue;
+    const CandidateOutcome* chosen = p.chosen_candidate();
+    const CandidateOutcome* kafka = p.kafka_candidate();
+    partitions.push(
+        Value::object()
+            .set("topic", p.topic)
+            .set("partition", p.partition)
+            .set("condition", forecast::condition_name(p.condition))
+            .set("leader", p.state.leader == kNoLeader ? Value() : Value(p.state.leader))
+            .set("isr", ids(p.state.isr))
+            .set("replicas", ids(p.state.replicas))
+            .set("recommendation", forecast::recommendation_name(p.kind))
+            .set("chosen", p.chosen ? Value(*p.chosen) : Value())
+            .set("lost_records", optional_count(chosen, &CandidateOutcome::lost_records))
+            .set("committed_lost_records",
+                 optional_count(chosen, &CandidateOutcome::committed_lost_records))
+            .set("kafka_choice", p.kafka_choice ? Value(*p.kafka_choice) : Value())
+            .set("kafka_lost_records", optional_count(kafka, &CandidateOutcome::lost_records))
+            .set("kafka_committed_lost_records",
+                 optional_count(kafka, &CandidateOutcome::committed_lost_records))
+            .set("reason", partition_reason(p)));
+    for (const auto& c : p.candidates) {
+      std::string truncations;
+      for (const auto& f : c.followers) {
+        truncations += truncations.empty() ? "" : " ";
+        truncations += f.forecast.prediction.unanswered_epoch
+                           ? fmt::format("{}@?", f.broker)
+                           : fmt::format("{}@{}", f.broker, f.forecast.prediction.truncate_to);
+      }
+      candidates.push(Value::object()
+                          .set("topic", p.topic)
+                          .set("partition", p.partition)
+                          .set("rank", c.rank)
+                          .set("broker", c.broker)
+                          .set("live", c.live)
+                          .set("clean", c.clean)
+                          .set("kafka_choice", c.kafka_choice)
+                          .set("last_epoch", c.last_epoch)
+                          .set("log_end_offset", c.log_end_offset)
+                          .set("leader_epoch", c.leader_epoch)
+                          .set("removed_records", c.removed_records)
+                          .set("lost_records", c.lost_records)
+                          .set("committed_lost_records", c.committed_lost_records)
+                          .set("loss_known", c.loss_known)
+                          .set("truncations", truncations));
+    }
+  }
+  out.set("partitions", std::move(partitions));
+  out.set("candidates", std::move(candidates));
+  Value start = Value::array();
+  for (const auto& s : plan.start_order) {
+    Value names = Value::array();
+    for (const auto& n : s.partitions)
+      names.push(n);
+    start.push(Value::object()
+                   .set("broker", s.broker)
+                   .set("phase", forecast::start_phase_name(s.phase))
+                   .set("partitions", std::move(names)));
+  }
+  out.set("start_order", std::move(start));
+  Value notes = Value::array();
+  for (const auto& n : context.notes)
+    notes.push(n);
+  out.set("notes", std::move(notes));
+  return out;
+}
+
+std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
+  using json = nlohmann::ordered_json;
+  // Which partitions need what: a replica order with the chosen replica first (so Kafka's
+  // unclean rule, the first live replica in assignment order, picks it), and an unclean
+  // election, now (the chosen broker is live) or after the waited-for brokers are back.
+  json reorder = json::array();
+  json elect_now = json::array();
+  json elect_later = json::array();
+  for (const auto& p : plan.partitions) {
+    if (!p.chosen) continue;
+    const bool unclean_needed =
+        (p.kind == RecommendationKind::elect_unclean) ||
+        (p.kind == RecommendationKind::kafka_default_best && !p.kafka_choice_clean) ||
+        (p.kind == RecommendationKind::wait_for_broker && p.chosen_candidate() &&
+         !p.chosen_candidate()->clean);
+    if (!unclean_needed) continue;
+    const json tp = {{"topic", p.topic}, {"partition", p.partition}};
+    if (p.kind == RecommendationKind::wait_for_broker)
+      elect_later.push_back(tp);
+    else
+      elect_now.push_back(tp);
+    if (!p.state.replicas.empty() && p.state.replicas.front() != *p.chosen) {
+      json replicas = json::array({*p.chosen});
+      for (const auto id : p.state.replicas)
+        if (id != *p.chosen) replicas.push_back(id);
+      reorder.push_back({{"topic", p.topic}, {"partition", p.partition}, {"replicas", replicas}});
+    }
+  }
+  std::vector<CommandFile> files;
+  files.push_back(
+      {"reassignment.json", json{{"version", 1}, {"partitions", reorder}}.dump(2) + "\n"});
+  files.push_back({"elect-now.json", json{{"partitions", elect_now}}.dump(2) + "\n"});
+  files.push_back({"elect-after-start.json", json{{"partitions", elect_later}}.dump(2) + "\n"});
+
+  // The reorder through the Admin API (alterPartitionReassignments): kafka-reassign-partitions
+  // --execute refuses a replica list naming a broker that is down ("Unknown broker id"), the
+  // Admin call accepts it and completes at once when the replica set is unchanged.
+  std::string jsh =
+      "// kepoch plan: put each chosen replica first in its partition's replica list.\n"
+      "// Run: BOOTSTRAP=host:port jshell --class-path \"$(printf '%s:' "
+      "\"$KAFKA_HOME\"/libs/*.jar)\" "
+      "reorder.jsh\n"
+      "// (COMMAND_CONFIG=client.properties for a secured cluster.)\n"
+      "import org.apache.kafka.clients.admin.*;\n"
+      "import org.apache.kafka.common.TopicPartition;\n"
+      "import java.util.*;\n"
+      "var props = new Properties();\n"
+      "if (System.getenv(\"COMMAND_CONFIG\") != null) props.load(new "
+      "java.io.FileInputStream(System.getenv(\"COMMAND_CONFIG\")));\n"
+      "props.put(\"bootstrap.servers\", System.getenv(\"BOOTSTRAP\"));\n"
+      "var moves = new HashMap<TopicPartition, Optional<NewPartitionReassignment>>();\n";
+  for (const auto& r : reorder) {
+    std::string list;
+    for (const auto& id : r["replicas"])
+      list += (list.empty() ? "" : ", ") + std::to_string(id.get<std::int32_t>());
+    jsh += fmt::format(
+        "moves.put(new TopicPartition({}, {}), Optional.of(new NewPartitionReassignment(List.of("
+        "{}))));\n",
+        json(r["topic"]).dump(), r["partition"].get<std::int32_t>(), list);
+  }
+  // jshell goes on after a failed snippet: the status is carried to /exit.
+  jsh +=
+      "int rc = 0;\n"
+      "try (var admin = Admin.create(props)) { admin.alterPartitionReassignments(moves).all()."
+      "get(); System.out.println(\"reordered \" + moves.size() + \" partition(s)\"); } catch "
+      "(Exception e) { System.err.println(\"reorder failed: \" + e); rc = 1; }\n"
+      "/exit rc\n";
+  files.push_back({"reorder.jsh", jsh});
+
+  std::string steps =
+      "#!/bin/sh\n"
+      "# kepoch plan: the steps to carry the plan out with Kafka's own tools. kepoch changed\n"
+      "# nothing; read each step, then run this script or the commands one by one.\n"
+      "# Needs KAFKA_HOME (a Kafka install) and BOOTSTRAP (host:port of a live broker).\n"
+      "set -eu\n"
+      ": \"${KAFKA_HOME:?set KAFKA_HOME}\" \"${BOOTSTRAP:?set BOOTSTRAP}\"\n"
+      "cd \"$(dirname \"$0\")\"\n";
+  int n = 0;
+  if (!reorder.empty()) {
+    steps += fmt::format(
+        "\n# {}. Put the chosen replica first in {} partition(s) (reassignment.json; through the "
+        "Admin API,\n#    since kafka-reassign-partitions refuses brokers that are down).\n"
+        "BOOTSTRAP=\"$BOOTSTRAP\" jshell --class-path \"$(printf '%s:' "
+        "\"$KAFKA_HOME\"/libs/*.jar)\" "
+        "reorder.jsh\n",
+        ++n, reorder.size());
+  }
+  if (!elect_now.empty()) {
+    steps += fmt::format(
+        "\n# {}. Unclean election of the chosen live replica in {} partition(s).\n"
+        "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
+        "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
+        "--path-to-json-file elect-now.json\n",
+        ++n, elect_now.size());
+  }
+  std::string first, later;
+  for (const auto& s : plan.start_order) {
+    std::string& list = s.phase == StartPhase::first ? first : later;
+    list += (list.empty() ? "" : " ") + std::to_string(s.broker);
+  }
+  if (!first.empty()) {
+    steps += fmt::format(
+        "\n# {}. Start broker(s) {} (partitions wait for them), and no other stopped broker yet.\n"
+        "echo 'start broker(s) {} now; press Enter when they are up'; read _\n",
+        ++n, first, first);
+  }
+  if (!elect_later.empty()) {
+    steps += fmt::format(
+        "\n# {}. Unclean election of the waited-for replicas not in the ISR ({} partition(s)).\n"
+        "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
+        "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
+        "--path-to-json-file elect-after-start.json\n",
+        ++n, elect_later.size());
+  }
+  if (!later.empty())
+    steps += fmt::format(
+        "\n# {}. Start the other stopped broker(s): {}.\necho 'start broker(s) {} "
+        "now'\n",
+        ++n, later, later);
+  if (n == 0) steps += "\n# Nothing to do: no partition needs a decision.\n";
+  files.push_back({"steps.sh", steps});
+  return files;
+}
+
+}  // namespace kepoch::report

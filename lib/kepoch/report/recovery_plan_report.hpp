@@ -1,0 +1,61 @@
+#pragma once
+// The report shape of `kepoch plan`:
+//   {"verdict": "<one sentence>",
+//    "metadata": "<where the partition states come from>", "cluster_id": str|null,
+//    "totals": {"partitions", "affected", "leaderless", "wait", "elect_unclean", "unknown",
+//               "kafka_default_lost_records", "kafka_default_committed_lost_records",
+//               "plan_lost_records", "plan_committed_lost_records",
+//               "plan_committed_loss_partitions", "complete"},
+//    "brokers": [{"broker", "live", "gone", "state": "given"|"missing", "source"}],
+//    "partitions": [{"topic", "partition", "condition", "leader", "isr", "replicas",
+//                    "recommendation", "chosen", "lost_records", "committed_lost_records",
+//                    "kafka_choice", "kafka_lost_records", "kafka_committed_lost_records",
+//                    "reason"}],
+//    "candidates": [{"topic", "partition", "rank", "broker", "live", "clean", "kafka_choice",
+//                    "last_epoch", "log_end_offset", "leader_epoch", "removed_records",
+//                    "lost_records", "committed_lost_records", "loss_known",
+//                    "truncations"}],   (truncations: "<broker>@<offset>" per follower)
+//    "start_order": [{"broker", "phase", "partitions"}],
+//    "notes": [str], "problems": [{"severity", "message"}]}
+// Partitions needing no decision (healthy) are counted in totals and listed only with
+// `all`; counts that cannot be known are null.
+
+#include <string>
+#include <vector>
+
+#include "kepoch/forecast/recovery_plan.hpp"
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+struct PlanBroker {
+  std::int32_t broker = -1;
+  bool live = false;
+  bool gone = false;
+  std::string source;  // the argument its state came from; empty: not given
+};
+
+struct PlanContext {
+  std::string metadata;  // "live cluster host:port", "metadata log DIR", "flags"
+  std::optional<std::string> cluster_id;
+  std::vector<PlanBroker> brokers;
+  std::vector<std::string> notes;
+  bool all = false;  // list healthy partitions too
+};
+
+// The one-sentence verdict.
+std::string plan_verdict(const forecast::RecoveryPlan& plan);
+// Why a partition's recommendation is what it is, in a sentence.
+std::string partition_reason(const forecast::PartitionPlan& p);
+
+Value recovery_plan_value(const forecast::RecoveryPlan& plan, const PlanContext& context);
+
+// The files that carry the plan out with Kafka's own tools (file name, contents): kepoch
+// writes them, never runs them.
+struct CommandFile {
+  std::string name;
+  std::string contents;
+};
+std::vector<CommandFile> recovery_command_files(const forecast::RecoveryPlan& plan);
+
+}  // namespace kepoch::report

@@ -1,0 +1,330 @@
+// Pins the outage recovery plan (forecast/recovery_plan): each partition's condition, the
+// candidates' costs (every other replica truncating against the candidate as Kafka's
+// fetcher does, committed counted against the highest high watermark any replica recorded),
+// the ranking rules, every recommendation kind, the totals and the start order. Kafka's own
+// choice is PartitionChangeBuilder's (epoch/election): ISR/ELR first, then the first live
+// replica in assignment order.
+#include <catch2/catch.hpp>
+
+#include "kepoch/forecast/recovery_plan.hpp"
+
+using namespace kepoch;
+using namespace kepoch::forecast;
+
+namespace {
+
+struct Batch {
+  std::int64_t base;
+  std::int64_t last;
+  std::int32_t epoch;
+  std::uint32_t crc;
+};
+
+// A replica holding `batches` (one record per offset), as a snapshot carries it; `drop`
+// names ordinals the snapshot left out.
+PartitionReplica replica_of(const std::string& name, const std::vector<Batch>& batches,
+                            std::int64_t hw, const std::vector<std::uint64_t>& drop = {}) {
+  PartitionReplica r;
+  r.dir = name;
+  r.topic = "t";
+  StoredBatches s;
+  std::uint64_t ordinal = 0;
+  for (const auto& b : batches) {
+    BatchSummary x;
+    x.ordinal = ordinal++;
+    x.base_offset = b.base;
+    x.last_offset = b.last;
+    x.records = static_cast<std::int32_t>(b.last - b.base + 1);
+    x.size = 100;
+    x.crc = b.crc;
+    x.epoch = b.epoch;
+    x.records_before = s.records;
+    x.bytes_before = s.bytes;
+    s.records += static_cast<std::uint64_t>(x.records);
+    s.bytes += x.size;
+    if (std::find(drop.begin(), drop.end(), x.ordinal) == drop.end()) s.batches.push_back(x);
+    r.loaded.cache.assign({b.epoch, b.base});
+  }
+  s.batch_count = ordinal;
+  r.stored = s;
+  r.log_end_offset = batches.empty() ? 0 : batches.back().last + 1;
+  r.loaded.log_end_offset = r.log_end_offset;
+  r.loaded.high_watermark = hw;
+  r.as_leader = r.loaded;
+  return r;
+}
+
+// The recovery.md scenario: broker 3 led at epoch 1; broker 1 fell behind at 5, broker 2 at
+// 10, broker 3 alone took 10-14 (HW 15). Broker 2's checkpointed HW lags (5).
+struct Outage {
+  PartitionReplica b1 = replica_of("b1", {{0, 4, 1, 11}}, 5);
+  PartitionReplica b2 = replica_of("b2", {{0, 4, 1, 11}, {5, 9, 1, 12}}, 5);
+  PartitionReplica b3 = replica_of("b3", {{0, 4, 1, 11}, {5, 9, 1, 12}, {10, 14, 1, 13}}, 15);
+
+  PlanPartitionInput partition(std::vector<std::int32_t> replicas = {1, 2, 3},
+                               std::vector<std::int32_t> isr = {3}) const {
+    PlanPartitionInput p;
+    p.topic = "t";
+    p.partition = 0;
+    p.state.replicas = std::move(replicas);
+    p.state.isr = std::move(isr);
+    p.state.leader = kNoLeader;
+    p.state.leader_epoch = 1;
+    p.replicas = {{1, &b1}, {2, &b2}, {3, &b3}};
+    return p;
+  }
+};
+
+CandidateOutcome candidate(std::int32_t broker) {
+  CandidateOutcome c;
+  c.broker = broker;
+  c.live = true;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a leaderless partition: every known replica is a candidate, costed by the predict engine",
+    "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {3});
+  CHECK(p.condition == PartitionCondition::leaderless);
+  CHECK(p.highest_high_watermark == 15);
+  // Broker 3 is gone: not a candidate, but what only it holds (10-14) is lost either way.
+  REQUIRE(p.candidates.size() == 2);
+  const CandidateOutcome* c1 = p.candidate(1);
+  const CandidateOutcome* c2 = p.candidate(2);
+  REQUIRE(c1);
+  REQUIRE(c2);
+  // Leading at a new epoch (2), broker 1's followers truncate to its log end, 5: broker 2
+  // loses 5-9, broker 3 loses 5-14; the partition loses the most one replica loses.
+  CHECK(c1->leader_epoch == 2);
+  CHECK(c1->lost_records == 10);
+  CHECK(c1->removed_records == 15);
+  // Committed against the highest high watermark (15), not broker 2's stale own (5).
+  for (const auto& f : c1->followers)
+    if (f.broker == 2) CHECK(f.forecast.committed_lost_records == 5);
+  CHECK(c1->committed_lost_records == 10);
+  CHECK(c2->lost_records == 5);  // only 10-14 (broker 1's log is a prefix of 2's)
+  CHECK(c2->committed_lost_records == 5);
+  CHECK(c1->kafka_choice);  // PartitionChangeBuilder.electAnyLeader: first live in order
+}
+
+TEST_CASE("elect_unclean: a live replica Kafka would not choose loses less", "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {3});
+  CHECK(p.kind == RecommendationKind::elect_unclean);
+  CHECK(p.chosen == 2);
+  CHECK(p.kafka_choice == 1);
+  CHECK(p.kafka_choice_now);
+  CHECK_FALSE(p.kafka_choice_clean);
+  CHECK(p.candidates.front().broker == 2);
+  CHECK(p.candidates.front().rank == 1);
+}
+
+TEST_CASE("kafka_default_best: Kafka's first live replica is already the longest",
+          "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition({2, 1, 3}), {1, 2}, {3});
+  CHECK(p.kind == RecommendationKind::kafka_default_best);
+  CHECK(p.chosen == 2);
+  CHECK(p.kafka_choice == 2);
+}
+
+TEST_CASE("kafka_default_best: a live ISR member leads cleanly", "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition({1, 2, 3}, {2, 3}), {1, 2}, {});
+  CHECK(p.condition == PartitionCondition::leaderless);
+  CHECK(p.kind == RecommendationKind::kafka_default_best);
+  CHECK(p.chosen == 2);
+  CHECK(p.kafka_choice_clean);
+}
+
+TEST_CASE("wait_for_broker: the stopped ISR member holds every committed record",
+          "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {});
+  CHECK(p.kind == RecommendationKind::wait_for_broker);
+  CHECK(p.chosen == 3);
+  const CandidateOutcome* c3 = p.chosen_candidate();
+  REQUIRE(c3);
+  CHECK_FALSE(c3->live);
+  CHECK(c3->clean);
+  CHECK(c3->lost_records == 0);
+  CHECK(c3->committed_lost_records == 0);
+  // Kafka's unclean election among the live brokers would still pick broker 1.
+  CHECK(p.kafka_choice == 1);
+}
+
+TEST_CASE("no live replica: Kafka's choice is the one it makes when the brokers return",
+          "[recovery_plan]") {
+  Outage o;
+  const PartitionPlan p = plan_partition(o.partition(), {}, {});
+  CHECK_FALSE(p.kafka_choice_now);
+  CHECK(p.kafka_choice == 3);  // the ISR member, cleanly
+  CHECK(p.kafka_choice_clean);
+  CHECK(p.kind == RecommendationKind::wait_for_broker);
+  CHECK(p.chosen == 3);
+}
+
+TEST_CASE("healthy and under_min_isr: a live leader, nothing to decide", "[recovery_plan]") {
+  Outage o;
+  PlanPartitionInput in = o.partition({1, 2, 3}, {2});
+  in.state.leader = 2;
+  in.min_isr = 2;
+  PartitionPlan p = plan_partition(in, {1, 2}, {});
+  CHECK(p.condition == PartitionCondition::under_min_isr);
+  CHECK(p.kind == RecommendationKind::healthy);
+  CHECK(p.candidates.empty());
+  in.state.isr = {1, 2};
+  p = plan_partition(in, {1, 2}, {});
+  CHECK(p.condition == PartitionCondition::healthy);
+  CHECK(p.kind == RecommendationKind::healthy);
+  // A leader whose broker is down is no leader.
+  in.state.isr = {3};
+  in.state.leader = 3;
+  p = plan_partition(in, {1, 2}, {});
+  CHECK(p.condition == PartitionCondition::leaderless);
+}
+
+TEST_CASE("the unclean condition: no clean leader and unclean.leader.election.enable",
+          "[recovery_plan]") {
+  Outage o;
+  PlanPartitionInput in = o.partition();
+  in.unclean_allowed = true;
+  CHECK(plan_partition(in, {1, 2}, {3}).condition == PartitionCondition::unclean);
+}
+
+TEST_CASE("unknown: no replica's state is given", "[recovery_plan]") {
+  Outage o;
+  PlanInput input;
+  input.live_brokers = {1, 2};
+  PlanPartitionInput in = o.partition();
+  in.replicas.clear();
+  input.partitions.push_back(in);
+  const RecoveryPlan plan = plan_recovery(input);
+  REQUIRE(plan.partitions.size() == 1);
+  CHECK(plan.partitions[0].kind == RecommendationKind::unknown);
+  CHECK(plan.partitions[0].unknown_replicas == std::vector<std::int32_t>{1, 2, 3});
+  CHECK(plan.totals.unknown == 1);
+  CHECK(plan.totals.plan_committed_loss_partitions == 1);  // unknown is never safe
+  CHECK_FALSE(plan.totals.complete);
+}
+
+TEST_CASE("totals and start order over several partitions", "[recovery_plan]") {
+  Outage o;
+  PlanInput input;
+  input.live_brokers = {1, 2};
+  // t-0: broker 3 stopped, its state known: wait for it. t-1: broker 3 gone: elect 2.
+  // t-2: healthy, led by 1.
+  PlanPartitionInput wait = o.partition();
+  PlanPartitionInput elect = o.partition();
+  elect.partition = 1;
+  elect.state.replicas = {1, 2, 4};
+  elect.state.isr = {4};
+  elect.replicas = {{1, &o.b1}, {2, &o.b2}, {4, &o.b3}};
+  PlanPartitionInput healthy = o.partition();
+  healthy.partition = 2;
+  healthy.state.leader = 1;
+  healthy.state.isr = {1, 2};
+  input.partitions = {wait, elect, healthy};
+  input.gone_brokers = {4};
+  const RecoveryPlan plan = plan_recovery(input);
+  CHECK(plan.partitions[0].kind == RecommendationKind::wait_for_broker);
+  CHECK(plan.partitions[1].kind == RecommendationKind::elect_unclean);
+  CHECK(plan.partitions[2].kind == RecommendationKind::healthy);
+  const PlanTotals& t = plan.totals;
+  CHECK(t.partitions == 3);
+  CHECK(t.affected == 2);
+  CHECK(t.wait == 1);
+  CHECK(t.elect_unclean == 1);
+  CHECK(t.kafka_default_lost_records == 20);  // broker 1 in both: 10 + 10
+  CHECK(t.kafka_default_committed_lost_records == 20);
+  CHECK(t.plan_lost_records == 5);  // waiting loses nothing, broker 2 loses 10-14
+  CHECK(t.plan_committed_lost_records == 5);
+  CHECK(t.plan_committed_loss_partitions == 1);
+  CHECK(t.complete);
+  REQUIRE(plan.start_order.size() == 1);  // 4 is gone, 1 and 2 are live
+  CHECK(plan.start_order[0].broker == 3);
+  CHECK(plan.start_order[0].phase == StartPhase::first);
+  CHECK(plan.start_order[0].partitions == std::vector<std::string>{"t-0"});
+}
+
+TEST_CASE("start order: a stopped broker Kafka would pick starts after the elections",
+          "[recovery_plan]") {
+  Outage o;
+  PlanInput input;
+  input.live_brokers = {2};
+  input.gone_brokers = {3};
+  // Broker 1 is stopped and first in assignment order: started before the election, Kafka's
+  // unclean rule would pick it (10 lost instead of 5).
+  input.partitions = {o.partition()};
+  const RecoveryPlan plan = plan_recovery(input);
+  // With broker 2 the only live replica, Kafka's unclean rule picks it (recovery.md fact 3).
+  CHECK(plan.partitions[0].kind == RecommendationKind::kafka_default_best);
+  CHECK(plan.partitions[0].chosen == 2);
+  REQUIRE(plan.start_order.size() == 1);
+  CHECK(plan.start_order[0].broker == 1);
+  CHECK(plan.start_order[0].phase == StartPhase::after_elections);
+}
+
+TEST_CASE("ranking rule 1: no committed loss before fewer lost records", "[recovery_plan]") {
+  CandidateOutcome a = candidate(1), b = candidate(2);
+  a.lost_records = 9;  // uncommitted only
+  b.lost_records = 1;
+  b.committed_lost_records = 1;
+  b.committed_loss_possible = true;
+  CHECK(ranks_before(a, b));
+  CHECK_FALSE(ranks_before(b, a));
+}
+
+TEST_CASE("ranking rule 2: fewest lost records, a known count before an unknown one",
+          "[recovery_plan]") {
+  CandidateOutcome a = candidate(2), b = candidate(1);
+  a.lost_records = 3;
+  b.lost_records = 4;
+  CHECK(ranks_before(a, b));
+  b.lost_records = 3;
+  b.loss_known = false;
+  CHECK(ranks_before(a, b));
+}
+
+TEST_CASE("ranking rule 3: with equal loss, a live broker before waiting", "[recovery_plan]") {
+  CandidateOutcome a = candidate(2), b = candidate(1);
+  b.live = false;
+  b.log_end_offset = 100;  // longer, but nothing more is saved by waiting
+  CHECK(ranks_before(a, b));
+}
+
+TEST_CASE("ranking rule 4: KIP-966 order, highest last epoch then longest log", "[recovery_plan]") {
+  CandidateOutcome a = candidate(2), b = candidate(1);
+  a.last_epoch = 5;
+  a.log_end_offset = 10;
+  b.last_epoch = 4;
+  b.log_end_offset = 20;
+  CHECK(ranks_before(a, b));
+  b.last_epoch = 5;
+  CHECK(ranks_before(b, a));
+}
+
+TEST_CASE("ranking rule 5: Kafka's own choice, then broker id", "[recovery_plan]") {
+  CandidateOutcome a = candidate(2), b = candidate(1);
+  a.kafka_choice = true;
+  CHECK(ranks_before(a, b));
+  a.kafka_choice = false;
+  CHECK(ranks_before(b, a));
+}
+
+TEST_CASE("a snapshot that did not keep the batches: the loss is not known", "[recovery_plan]") {
+  Outage o;
+  // Broker 2's snapshot kept only its first batch: what it loses under broker 1 is unknown.
+  PartitionReplica b2 = replica_of("b2", {{0, 4, 1, 11}, {5, 9, 1, 12}}, 5, {1});
+  PlanPartitionInput in = o.partition();
+  in.replicas[2] = &b2;
+  const PartitionPlan p = plan_partition(in, {1, 2}, {3});
+  const CandidateOutcome* c1 = p.candidate(1);
+  REQUIRE(c1);
+  CHECK_FALSE(c1->loss_known);
+  CHECK(c1->committed_loss_possible);
+}
