@@ -243,6 +243,7 @@ live::ClusterView read_view(cluster::ClusterClient& client, const cluster::ViewR
   ++out.views;
   out.alive = view.live_broker_ids();
   out.elr = live::elr_setting(view);
+  out.controller = live::controller_mode(view);
   for (const auto& w : view.warnings)
     if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
       out.warnings.push_back(w);
