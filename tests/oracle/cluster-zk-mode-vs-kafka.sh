@@ -39,6 +39,7 @@ echo "controller $C, stopped cleanly: $F, survivor: $S"
 "$KC" wait-isr u 0 "$C" >/dev/null
 "$KC" produce u 20 --acks 1 >/dev/null
 "$KC" cont "$S"
+"$KC" wait-brokers 1,2,3 >/dev/null  # registered again if its ZooKeeper session expired meanwhile
 "$KC" create-topic orders --assignment "$F:$C:$S,$C:$F:$S,$S:$F:$C" >/dev/null
 "$KC" create-topic rf2 --assignment "$F:$S" >/dev/null
 "$KC" create-topic solo --assignment "$F" >/dev/null
