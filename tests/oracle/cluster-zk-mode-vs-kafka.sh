@@ -53,15 +53,17 @@ zk_states() {
     paths+=("/brokers/topics/$t/partitions/$p/state")
     keys+=("$t $p")
   done < <(jq -r '.partitions[] | "\(.topic) \(.partition)"' "$1" | sort)
-  "$KC" zk-get "${paths[@]}" | paste -d'|' <(printf '%s\n' "${keys[@]}") - |
+  # A failed read (a broker dying meanwhile) is read again by the caller, not fatal.
+  { "$KC" zk-get "${paths[@]}" || true; } | paste -d'|' <(printf '%s\n' "${keys[@]}") - |
     while IFS='|' read -r key state; do
+      [[ $state == "{"* ]] || continue
       jq -r --arg k "$key" '"\($k) \(.leader) \(.isr | join(",")) \(.leader_epoch)"' <<<"$state"
     done
 }
 # "topic partition leader isr" from kafka-topics --describe (leader -1: none)
 kafka_topics() {
-  "$KC" tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$("$KC" live-bootstrap)" \
-    --describe --exclude-internal 2>/dev/null | awk -F'\t' '/Partition: / {
+  { "$KC" tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$("$KC" live-bootstrap)" \
+    --describe --exclude-internal 2>/dev/null || true; } | awk -F'\t' '/Partition: / {
       for (i = 1; i <= NF; i++) { split($i, kv, ": ")
         if (kv[1] == "Topic") t = kv[2]; else if (kv[1] == "Partition") p = kv[2]
         else if (kv[1] == "Leader") l = kv[2]; else if (kv[1] == "Isr") isr = kv[2]
@@ -163,13 +165,13 @@ jq -e '.partitions[] | select(.topic == "u") | .unclean_election and .outcome ==
 jq -e '.assumed.controller | contains("onControllerFailover")' "$SCRATCH/step2.json" >/dev/null ||
   fail "step 2 assumptions: $(jq -c .assumed "$SCRATCH/step2.json")"
 SPORT=$(grep "^BROKER_PORT_$S=" "$KEPOCH_CLUSTER_DIR/cluster.env" | cut -d= -f2)
-"$KEPOCH" cluster watch -b "127.0.0.1:$SPORT" --exclude-internal --interval 0.5 --duration 40 -o json \
+"$KEPOCH" cluster watch -b "127.0.0.1:$SPORT" --exclude-internal --interval 0.5 --duration 90 -o json \
   > "$SCRATCH/watch.jsonl" 2> "$SCRATCH/watch.err" &
 watch_pid=$!
 sleep 2
 "$KC" kill "$C"
 judge step2 "$SCRATCH/step2.json"
-kill -INT "$watch_pid"
+kill -INT "$watch_pid" 2>/dev/null || true  # ended by --duration otherwise
 wait "$watch_pid" || fail "cluster watch: $(cat "$SCRATCH/watch.err")"
 # u-0's new leader, as the watch saw it: S, and unclean (S was never in u's ISR).
 jq -se --argjson s "$S" '[.[] | select(.topic == "u" and (.event == "leader_change" or .event == "partition_online"))]
