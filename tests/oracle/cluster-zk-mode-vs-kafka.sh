@@ -37,7 +37,7 @@ echo "controller $C, stopped cleanly: $F, survivor: $S"
   --config "follower.replication.throttled.replicas=0:$S" >/dev/null
 "$KC" stop "$S"
 "$KC" wait-isr u 0 "$C" >/dev/null
-"$KC" produce u 20 --acks 1 >/dev/null
+"$KC" produce u 20 --acks all --sync >/dev/null  # 20 batches: one fetch each, throttled
 "$KC" cont "$S"
 "$KC" wait-brokers 1,2,3 >/dev/null  # registered again if its ZooKeeper session expired meanwhile
 "$KC" create-topic orders --assignment "$F:$C:$S,$C:$F:$S,$S:$F:$C" >/dev/null
