@@ -1,6 +1,6 @@
 // kepoch cluster what-if --stop BROKER[,BROKER...] [--kill]
-// Planned maintenance, before it happens: what the KRaft controller would do to every
-// partition of the selected topics if these brokers stopped now, one after another (new
+// Planned maintenance, before it happens: what the controller (KRaft or ZooKeeper mode) would do to
+// every partition of the selected topics if these brokers stopped now, one after another (new
 // leaders, ISR, ELR), and which partitions would refuse acks=all writes, lose their leader,
 // or be led uncleanly. The rule is live::forecast_stop; this file reads the cluster and
 // checks the command line.
@@ -92,8 +92,10 @@ void register_cluster_what_if(CLI::App* group, Globals& globals) {
       "  kepoch cluster what-if -b kafka-1:9092 --stop 2\n"
       "  kepoch cluster what-if --cluster prod --stop 2,3 --topic 'orders.*' -o json\n"
       "  kepoch cluster what-if -b kafka-1:9092 --stop 3 --kill\n"
-      "\nThe controller's own rules (ReplicationControlManager, PartitionChangeBuilder) on the\n"
-      "cluster as it is now: the alive brokers, each partition's ISR and ELR, the topics'\n"
+      "\nThe controller's own rules (KRaft: ReplicationControlManager, PartitionChangeBuilder;\n"
+      "a ZooKeeper-mode cluster: KafkaController, PartitionStateMachine, ReplicaStateMachine,\n"
+      "which bump the leader epoch whenever a broker leaves an ISR) on the cluster as it is\n"
+      "now: the alive brokers, each partition's ISR and ELR, the topics'\n"
       "min.insync.replicas and unclean.leader.election.enable, ELR on or off (the finalized\n"
       "eligible.leader.replicas.version); assumes no reassignment in progress.\n"
       "Exit status: 0 no partition would be under min ISR, unavailable or led uncleanly,\n"

@@ -76,7 +76,7 @@ BrokerChannel& BrokerChannel::operator=(BrokerChannel&&) noexcept = default;
 BrokerChannel::~BrokerChannel() = default;
 
 void BrokerChannel::prepare(const ConnectionSettings& settings, Deadline deadline) {
-  negotiate_versions(deadline);
+  negotiate_versions(deadline, settings.uses_tls());
   if (settings.uses_sasl()) authenticate(settings, deadline);
 }
 
@@ -115,14 +115,41 @@ Struct BrokerChannel::exchange(ApiKey api, std::int16_t version, const Struct& b
   }
 }
 
-void BrokerChannel::negotiate_versions(Deadline deadline) {
+namespace {
+
+// The transport's words for a peer that ended the connection (tcp_stream, tls_stream).
+bool closed_before_answer(std::string_view what) {
+  return what.find("closed the connection") != std::string_view::npos ||
+         what.find("connection reset by the broker") != std::string_view::npos;
+}
+
+}  // namespace
+
+void BrokerChannel::negotiate_versions(Deadline deadline, bool tls) {
   Struct request = protocol::make_request_body(ApiKey::kApiVersions);
   // Kafka refuses (INVALID_REQUEST) v3+ requests whose software name or version is empty.
   request.set_string("client_software_name", "kepoch");
   request.set_string("client_software_version", KEPOCH_VERSION);
   std::int16_t version = protocol::supported_versions(ApiKey::kApiVersions)->highest;
   for (int attempt = 0;; ++attempt) {
-    const auto frame = round_trip(ApiKey::kApiVersions, version, request, deadline);
+    std::vector<std::uint8_t> frame;
+    try {
+      frame = round_trip(ApiKey::kApiVersions, version, request, deadline);
+    } catch (const ClusterError& e) {
+      // A ZooKeeper server reads a Kafka request's first 4 bytes as a length too
+      // (NIOServerCnxn.readLength), then the rest as its own ConnectRequest, which a Kafka
+      // header is not ("Unreasonable length" in its log), and closes the connection without
+      // a byte of answer: `-b` given the old --zookeeper flag's address looks like this.
+      // A TLS listener given plain bytes ends the connection alike.
+      if (attempt == 0 && closed_before_answer(e.what()))
+        throw ClusterError(
+            peer_, fmt::format("{} without answering ApiVersions, as a ZooKeeper server does to "
+                               "a Kafka request: it may be a ZooKeeper port (-b takes a Kafka "
+                               "listener, not the --zookeeper address){}",
+                               e.what(),
+                               tls ? "" : ", or a listener that expects TLS (security.protocol)"));
+      throw;
+    }
     std::optional<Struct> response;
     try {
       response = protocol::decode_response(ApiKey::kApiVersions, version, frame).body;

@@ -79,7 +79,7 @@ class BrokerChannel {
 
  private:
   void prepare(const ConnectionSettings& settings, Deadline deadline);
-  void negotiate_versions(Deadline deadline);
+  void negotiate_versions(Deadline deadline, bool tls);
   void authenticate(const ConnectionSettings& settings, Deadline deadline);
   std::vector<std::uint8_t> round_trip(protocol::ApiKey api, std::int16_t version,
                                        const protocol::Struct& body, Deadline deadline);

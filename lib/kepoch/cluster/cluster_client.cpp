@@ -134,7 +134,11 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
     view.warnings.push_back(fmt::format("Metadata from {}, passing over {}", metadata_from_, p));
   failed_.clear();
   // From the same broker as the Metadata answer (main_ is the channel that gave it).
-  if (main_) view.finalized_features = main_->finalized_features();
+  if (main_) {
+    view.finalized_features = main_->finalized_features();
+    for (const auto& [key, versions] : main_->broker_versions())
+      view.api_keys.insert(key);
+  }
   addresses_.clear();
   for (const auto& b : view.brokers)
     addresses_[b.id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};

@@ -12,6 +12,7 @@
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/live/stop_forecast.hpp"
+#include "kepoch/live/zk_controller.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 
@@ -45,9 +46,26 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
   const bool elr = live::elr_setting(*c.view).enabled;
   const int min_isr = settings.effective_min_isr;
   PartitionState state = live::partition_state(p);
-  if (elr && !r.replica.clean_shutdown)
-    state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
-  r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
+  if (live::controller_mode(*c.view).kind == live::ControllerKind::zookeeper) {
+    // ZooKeeper mode: KafkaController.onBrokerStartup -> triggerOnlinePartitionStateChange
+    // elects the offline partition with the returning broker live (Election.leaderForOffline).
+    std::set<std::int32_t> with_it = c.alive;
+    with_it.insert(c.broker);
+    const live::zk::ZkChange z = live::zk::elect_offline_partition(state, with_it, unclean);
+    PartitionChange change;
+    change.after = z.after;
+    change.leader_changed = z.leader_changed;
+    change.election.node = z.leader_changed ? z.after.leader : kNoLeader;
+    change.election.unclean = z.unclean;
+    change.election.branch = !z.leader_changed ? "none"
+                             : z.unclean       ? "zk_offline_partition_unclean_first_live_replica"
+                                               : "zk_offline_partition_first_live_isr_replica";
+    r.election = change;
+  } else {
+    if (elr && !r.replica.clean_shutdown)
+      state = unclean_shutdown_broker(state, c.broker, c.alive, unclean, elr, min_isr).after;
+    r.election = unfence_broker(state, c.broker, c.alive, unclean, elr, min_isr);
+  }
   const std::string judged_by = fmt::format(
       "ISR {}, ELR {}, min.insync.replicas {}, unclean.leader.election.enable {}, "
       "eligible leader replicas {}",
@@ -243,6 +261,7 @@ live::ClusterView read_view(cluster::ClusterClient& client, const cluster::ViewR
   ++out.views;
   out.alive = view.live_broker_ids();
   out.elr = live::elr_setting(view);
+  out.controller = live::controller_mode(view);
   for (const auto& w : view.warnings)
     if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
       out.warnings.push_back(w);

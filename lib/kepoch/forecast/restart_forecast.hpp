@@ -34,6 +34,7 @@
 #include "kepoch/epoch/election.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/live/cluster_view.hpp"
+#include "kepoch/live/controller_mode.hpp"
 #include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
@@ -93,6 +94,7 @@ struct RestartForecast {
   bool clean_shutdown = false;
   std::set<std::int32_t> alive;
   live::ElrSetting elr;                      // ELR on or off, and why
+  live::ControllerMode controller;           // KRaft or ZooKeeper mode, and why
   std::vector<PartitionRestart> partitions;  // by topic, then partition
   std::vector<std::string> notes;            // replica dirs left out, and why
   std::vector<std::string> warnings;         // what could not be read or asked

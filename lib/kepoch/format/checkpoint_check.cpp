@@ -124,6 +124,10 @@ class RuleWarnings {
   std::int64_t more_ = 0;
 };
 
+void note(CheckpointReport& r, int line, std::string message) {
+  r.problems.push_back({Severity::info, line, std::move(message), "", ""});
+}
+
 void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failure,
                    const CheckpointContext& context) {
   if (!failure) return;
@@ -367,8 +371,23 @@ void check_meta_properties(CheckpointReport& r, std::string_view text,
                        it->second));
     }
   }
+  // Version 0 (broker.id) is what a ZooKeeper-mode broker writes (MetaProperties,
+  // MetaPropertiesVersion.V0), and KRaft nodes write version 1: on a ZooKeeper-mode broker it
+  // is the expected format, said as a note. A log dir that also holds the KRaft metadata log
+  // says KRaft, and then version 0 is a mismatch worth a warning.
+  // Without broker.id it is no ZooKeeper-mode broker's file either: the old warning.
   if (m.version && *m.version == 0 && !m.failure) {
-    warn(r, 0, "version 0 is the ZooKeeper-era format; KRaft brokers write version 1");
+    const bool broker_id = seen.count("broker.id") > 0;
+    if (context.metadata_log_dir)
+      warn(r, 0,
+           "version 0 is the ZooKeeper-mode format (broker.id), but this log dir holds a "
+           "__cluster_metadata-0 directory (KRaft), whose nodes write version 1");
+    else if (broker_id)
+      note(r, 0,
+           "version 0 with broker.id: the format a ZooKeeper-mode broker writes (a KRaft node "
+           "writes version 1)");
+    else
+      warn(r, 0, "version 0 is the ZooKeeper-era format; KRaft brokers write version 1");
   }
 }
 

@@ -19,7 +19,8 @@
 
 namespace kepoch {
 
-enum class Severity { error, warning };
+// info: a note that is no fault (kept out of --strict's warnings)
+enum class Severity { error, warning, info };
 
 struct Problem {
   Severity severity = Severity::error;
@@ -46,6 +47,7 @@ std::string_view outcome_name(KafkaOutcome outcome);  // "ok", "dir-offline", ..
 struct CheckpointContext {
   bool tmp_sibling = false;       // "<file>.tmp" exists beside the file
   bool metadata_log_dir = false;  // the dir holding meta.properties also holds __cluster_metadata-0
+  // (a KRaft node's log dir: a ZooKeeper-mode broker keeps its metadata in ZooKeeper)
 };
 
 enum class CheckDepth { dump, validate };  // validate adds lint warnings

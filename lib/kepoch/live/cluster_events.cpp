@@ -58,13 +58,28 @@ ClusterEvent set_event(EventKind kind, const PartitionView& before, const Partit
   return e;
 }
 
+// A new leader from outside the ISR (and ELR) the partition had: what the controller's
+// unclean election does (KRaft: PartitionChangeBuilder's UNCLEAN branch; ZooKeeper mode:
+// offlinePartitionLeaderElection with unclean.leader.election.enable), both from the ISR a
+// leaderless partition keeps (its last member, ELR off) or its ELR.
+ClusterEvent new_leader_event(EventKind kind, const PartitionView& b, const PartitionView& a) {
+  ClusterEvent e = partition_event(kind, b, a);
+  const Ids elr = b.elr.value_or(Ids{});
+  e.last_isr = b.isr;
+  const auto in = [&](const Ids& ids) {
+    return std::find(ids.begin(), ids.end(), a.leader) != ids.end();
+  };
+  e.unclean_election = !(b.isr.empty() && elr.empty()) && !in(b.isr) && !in(elr);
+  return e;
+}
+
 void leader_events(const PartitionView& b, const PartitionView& a, std::vector<ClusterEvent>& out) {
   if (b.has_leader() && !a.has_leader())
     out.push_back(partition_event(EventKind::partition_offline, b, a));
   else if (!b.has_leader() && a.has_leader())
-    out.push_back(partition_event(EventKind::partition_online, b, a));
+    out.push_back(new_leader_event(EventKind::partition_online, b, a));
   else if (b.leader != a.leader)
-    out.push_back(partition_event(EventKind::leader_change, b, a));
+    out.push_back(new_leader_event(EventKind::leader_change, b, a));
   else if (b.leader_epoch != a.leader_epoch && b.leader_epoch >= 0 && a.leader_epoch >= 0)
     out.push_back(partition_event(EventKind::leader_epoch_change, b, a));
 }

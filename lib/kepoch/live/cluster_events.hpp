@@ -41,6 +41,11 @@ struct ClusterEvent {
   std::vector<std::int32_t> before;   // ISR, ELR or replicas before (their events)
   std::vector<std::int32_t> after;    // ... and after
   std::vector<std::int32_t> changed;  // removed (shrink) or added (expand) ids
+  // partition_online, leader_change: the new leader was in neither the ISR nor the ELR of
+  // the look before (an unclean election: records acknowledged by them may be lost). False
+  // when that look had no ISR or ELR member to judge by.
+  bool unclean_election = false;
+  std::vector<std::int32_t> last_isr;  // ... the ISR it was judged by (the look before)
 };
 
 std::vector<ClusterEvent> events_between(const ClusterView& before, const ClusterView& after);

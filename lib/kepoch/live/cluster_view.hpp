@@ -86,6 +86,9 @@ struct ClusterView {
   // answer: metadata.version, eligible.leader.replicas.version, ...); a feature missing from
   // the map is at level 0. nullopt: the broker did not say (ApiVersions below v3).
   std::optional<std::map<std::string, std::int16_t>> finalized_features;
+  // The API keys that broker serves (its ApiVersions answer); empty: not read. Tells a
+  // ZooKeeper-mode broker (it serves LeaderAndIsr, key 4) from a KRaft one (controller_mode).
+  std::set<std::int16_t> api_keys;
   // What could not be read (a broker that failed its offsets or log dirs request), one
   // sentence each; the fields it would have filled stay empty.
   std::vector<std::string> warnings;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kepoch/live/zk_controller.hpp"
+
 namespace kepoch::live {
 namespace {
 
@@ -139,6 +141,54 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
   return f;
 }
 
+PartitionForecast forecast_partition_zk(const PartitionView& partition,
+                                        const TopicSettings& settings,
+                                        std::set<std::int32_t> active,
+                                        const std::vector<std::int32_t>& stop, ShutdownKind kind,
+                                        std::int32_t controller) {
+  PartitionForecast f;
+  f.topic = partition.topic;
+  f.partition = partition.partition;
+  f.before = partition_state(partition);
+  f.before.elr.clear();
+  f.before.last_known_elr.clear();
+  PartitionState state = f.before;
+  const bool unclean = settings.unclean_leader_election.value_or(false);
+  const auto apply = [&](const zk::ZkChange& c) {
+    if (c.leader_changed) {
+      ++f.leader_changes;
+      f.unclean_election = f.unclean_election || c.unclean;
+    }
+    state = c.after;
+  };
+  for (auto broker : stop) {
+    if (kind == ShutdownKind::controlled)
+      apply(zk::controlled_shutdown(state, broker, active));  // doControlledShutdown
+    active.erase(broker);  // its ZooKeeper session ends: gone from /brokers/ids
+    if (broker == controller) {
+      apply(zk::controller_failover(state, active, unclean));  // another broker takes over
+      controller = kNoLeader;                                  // which one is not known
+    } else {
+      apply(zk::on_broker_failure(state, broker, active, unclean));
+    }
+  }
+  f.after = state;
+  if (f.before.leader_epoch < 0) f.after.leader_epoch = -1;  // the broker did not say
+  f.effective_min_isr =
+      std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(state.replicas.size()));
+  f.unavailable = state.leader == kNoLeader;
+  f.under_min_isr = !f.unavailable && static_cast<int>(state.isr.size()) < f.effective_min_isr;
+  // Leaderless, and only the topic's unclean.leader.election.enable would elect a live
+  // replica (offlinePartitionLeaderElection finds none in the ISR).
+  f.needs_unclean_election =
+      f.unavailable &&
+      zk::offline_partition_leader_election(state.replicas, state.isr, active, false).leader ==
+          kNoLeader &&
+      zk::offline_partition_leader_election(state.replicas, state.isr, active, true).leader !=
+          kNoLeader;
+  return f;
+}
+
 StopCounts count_outcomes(const StopForecast& forecast) {
   StopCounts c;
   c.topics = static_cast<int>(forecast.topics.size());
@@ -159,7 +209,11 @@ StopForecast forecast_stop(const ClusterView& view, const std::vector<std::int32
   StopForecast out;
   out.kind = kind;
   out.stopped = stop;
-  out.elr = elr_setting(view);
+  out.controller = controller_mode(view);
+  const bool zookeeper = out.controller.kind == ControllerKind::zookeeper;
+  out.elr = zookeeper ? ElrSetting{false, "ZooKeeper mode: no eligible leader replicas"}
+                      : elr_setting(view);
+  out.controller_stopped = zookeeper && contains(stop, out.controller.controller_id);
   const auto alive = view.live_broker_ids();
   out.alive_before.assign(alive.begin(), alive.end());
   for (auto id : alive)
@@ -168,7 +222,9 @@ StopForecast forecast_stop(const ClusterView& view, const std::vector<std::int32
     out.topics.push_back(topic_settings(t));
     for (const auto& p : t.partitions)
       out.partitions.push_back(
-          forecast_partition(p, out.topics.back(), alive, stop, kind, out.elr.enabled));
+          zookeeper ? forecast_partition_zk(p, out.topics.back(), alive, stop, kind,
+                                            out.controller.controller_id)
+                    : forecast_partition(p, out.topics.back(), alive, stop, kind, out.elr.enabled));
   }
   return out;
 }

@@ -1,6 +1,8 @@
 #pragma once
-// What the KRaft controller does to each partition when brokers stop, from a live cluster
-// as kepoch read it (`kepoch cluster what-if --stop`). Pure values, no I/O.
+// What the controller does to each partition when brokers stop, from a live cluster as
+// kepoch read it (`kepoch cluster what-if --stop`). Pure values, no I/O. The controller is
+// the one the cluster runs (controller_mode): the KRaft controller's rules are below; a
+// ZooKeeper-mode cluster's controller runs zk_controller's (forecast_partition_zk).
 //
 // A stopped broker reaches the controller by one of two paths (Kafka 4.1,
 // metadata/.../controller/ReplicationControlManager.java):
@@ -33,6 +35,7 @@
 
 #include "kepoch/epoch/election.hpp"
 #include "kepoch/live/cluster_view.hpp"
+#include "kepoch/live/controller_mode.hpp"
 
 namespace kepoch::live {
 
@@ -85,6 +88,11 @@ struct PartitionForecast {
 
 struct StopForecast {
   ShutdownKind kind = ShutdownKind::controlled;
+  ControllerMode controller;  // which controller's rules were applied (ZooKeeper or KRaft)
+  // ZooKeeper mode: the controller broker is among the stopped ones (another broker takes
+  // over and runs onControllerFailover); the brokers stopped after it are assumed not to be
+  // the new controller, which kepoch cannot know.
+  bool controller_stopped = false;
   std::vector<std::int32_t> stopped;       // in order
   std::vector<std::int32_t> alive_before;  // the brokers the view lists
   std::vector<std::int32_t> alive_after;
@@ -120,6 +128,14 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
                                      std::set<std::int32_t> active,
                                      const std::vector<std::int32_t>& stop, ShutdownKind kind,
                                      bool elr_enabled);
+
+// The ZooKeeper-mode controller's reaction (zk_controller.hpp): `controller` is its broker
+// id (-1: unknown), `active` the live brokers before the stops.
+PartitionForecast forecast_partition_zk(const PartitionView& partition,
+                                        const TopicSettings& settings,
+                                        std::set<std::int32_t> active,
+                                        const std::vector<std::int32_t>& stop, ShutdownKind kind,
+                                        std::int32_t controller);
 
 TopicSettings topic_settings(const TopicView& topic);
 

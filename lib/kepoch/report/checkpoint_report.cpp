@@ -31,7 +31,9 @@ Value problem_list(const std::vector<Problem>& problems) {
   Value list = Value::array();
   for (const auto& p : problems) {
     Value v = Value::object()
-                  .set("severity", p.severity == Severity::error ? "error" : "warning")
+                  .set("severity", p.severity == Severity::error     ? "error"
+                                   : p.severity == Severity::warning ? "warning"
+                                                                     : "info")
                   .set("line", p.line)
                   .set("message", p.message);
     if (!p.kafka_exception.empty()) {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "kepoch/live/controller_mode.hpp"
 #include "kepoch/report/common_values.hpp"
 
 namespace kepoch::report {
@@ -118,9 +119,12 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
                       .set("at_min_isr", counts.at_min_isr)
                       .set("unavailable", counts.unavailable)
                       .set("leader_not_preferred", counts.leader_not_preferred);
+  const live::ControllerMode mode = live::controller_mode(view);
   return Value::object()
       .set("cluster_id", view.cluster_id)
       .set("metadata_from", view.metadata_from)
+      .set("mode", live::controller_mode_text(mode))
+      .set("controller_id", mode.controller_id < 0 ? Value() : Value(mode.controller_id))
       .set("brokers", brokers(view))
       .set("partitions", std::move(partitions))
       .set("replica_logs", std::move(replica_logs))
@@ -133,6 +137,18 @@ std::string iso_time(std::int64_t time_ms) {
   const auto seconds = std::chrono::floor<std::chrono::seconds>(t);
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", seconds, (time_ms % 1000 + 1000) % 1000);
 }
+
+namespace {
+
+std::string unclean_text(const live::ClusterEvent& e) {
+  if (!e.unclean_election) return "";
+  return fmt::format(
+      " (unclean election: broker {} was not in the last ISR [{}]; records acknowledged by it "
+      "may be lost)",
+      e.new_leader, fmt::join(e.last_isr, ","));
+}
+
+}  // namespace
 
 std::string event_description(const live::ClusterEvent& e) {
   using live::EventKind;
@@ -153,11 +169,11 @@ std::string event_description(const live::ClusterEvent& e) {
       return fmt::format("{} has no leader (was {}), epoch {} -> {}", tp, e.old_leader, e.old_epoch,
                          e.new_epoch);
     case EventKind::partition_online:
-      return fmt::format("{} is led by {} again, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
-                         e.new_epoch);
+      return fmt::format("{} has a leader again: {}, epoch {} -> {}{}", tp, e.new_leader,
+                         e.old_epoch, e.new_epoch, unclean_text(e));
     case EventKind::leader_change:
-      return fmt::format("{} leader {} -> {}, epoch {} -> {}", tp, e.old_leader, e.new_leader,
-                         e.old_epoch, e.new_epoch);
+      return fmt::format("{} leader {} -> {}, epoch {} -> {}{}", tp, e.old_leader, e.new_leader,
+                         e.old_epoch, e.new_epoch, unclean_text(e));
     case EventKind::leader_epoch_change:
       return fmt::format("{} leader {} stays, epoch {} -> {}", tp, e.new_leader, e.old_epoch,
                          e.new_epoch);
@@ -191,6 +207,8 @@ Value cluster_event_value(const live::ClusterEvent& e, std::int64_t time_ms) {
       .set("new_leader", leader(e.new_leader))
       .set("old_epoch", e.old_epoch)
       .set("new_epoch", e.new_epoch);
+  if (e.kind == EventKind::partition_online || e.kind == EventKind::leader_change)
+    out.set("unclean_election", e.unclean_election);
   const bool set_event = e.kind == EventKind::isr_shrink || e.kind == EventKind::isr_expand ||
                          e.kind == EventKind::elr_change || e.kind == EventKind::replicas_change;
   if (set_event) {

@@ -87,7 +87,8 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
     where += ": at byte " + scalar_text(*pos);
   }
   std::string shown = severity;
-  if (color) shown = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + shown + "\x1b[0m";
+  if (color && severity != "info")
+    shown = (severity == "error" ? "\x1b[31m" : "\x1b[33m") + shown + "\x1b[0m";
   const Value* message = p.find("message");
   std::string text = fmt::format("{}: {}: {}", escape_control(where), shown,
                                  message ? escape_control(scalar_text(*message)) : "");
@@ -103,10 +104,11 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
   return text;
 }
 
-std::string problem_summary(int errors, int warnings) {
-  if (errors + warnings == 0) return "none";
-  return fmt::format("{} error{}, {} warning{} (on stderr)", errors, errors == 1 ? "" : "s",
-                     warnings, warnings == 1 ? "" : "s");
+std::string problem_summary(int errors, int warnings, int notes) {
+  if (errors + warnings + notes == 0) return "none";
+  return fmt::format("{} error{}, {} warning{}{} (on stderr)", errors, errors == 1 ? "" : "s",
+                     warnings, warnings == 1 ? "" : "s",
+                     notes == 0 ? "" : fmt::format(", {} note{}", notes, notes == 1 ? "" : "s"));
 }
 
 }  // namespace detail
@@ -303,14 +305,15 @@ class TableWriter {
   // Diagnostics go to the error stream, one line each; stdout keeps a count.
   void problems(const Value& list, const std::string& file, const std::string& pad,
                 std::size_t width) {
-    int errors = 0, warnings = 0;
+    int errors = 0, warnings = 0, notes = 0;
     for (const auto& p : list.as_array()) {
       const Value* sev = p.find("severity");
-      (sev && scalar_text(*sev) == "warning" ? warnings : errors)++;
+      const std::string severity = sev ? scalar_text(*sev) : "error";
+      (severity == "warning" ? warnings : severity == "info" ? notes : errors)++;
       err_ << problem_text(p, file, options_.color_err) << '\n';
     }
     out_ << pad << bold("problems") << std::string(width > 8 ? width - 8 + 2 : 2, ' ')
-         << problem_summary(errors, warnings) << '\n';
+         << problem_summary(errors, warnings, notes) << '\n';
   }
 
   std::ostream& out_;

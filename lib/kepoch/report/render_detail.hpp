@@ -17,6 +17,6 @@ std::string cell_text(const Value& v);
 std::string inline_text(const Value& v);
 // One diagnostics line: "file:line: severity: message (Kafka: ...)".
 std::string problem_text(const Value& problem, const std::string& file, bool color);
-std::string problem_summary(int errors, int warnings);
+std::string problem_summary(int errors, int warnings, int notes);
 
 }  // namespace kepoch::report::detail

@@ -167,6 +167,8 @@ Value assumptions_value(const forecast::RestartForecast& f) {
   Value a = Value::array();
   a.push(fmt::format("brokers alive in the cluster: {}",
                      f.alive.empty() ? "none" : fmt::format("{}", fmt::join(f.alive, ","))));
+  a.push(fmt::format("controller: {} ({})", live::controller_mode_text(f.controller),
+                     f.controller.basis));
   a.push(fmt::format("eligible leader replicas (KIP-966) {}: {}", f.elr.enabled ? "on" : "off",
                      f.elr.basis));
   a.push(fmt::format("broker {} starts from {} as it is now ({})", f.broker, f.log_dir.string(),

@@ -332,13 +332,14 @@ class TableStream : public ReportStream {
   void fields(const Value& object) {
     for (const auto& [k, v] : object.as_object()) {
       if (k == "problems" && v.is_array()) {
-        int errors = 0, warnings = 0;
+        int errors = 0, warnings = 0, notes = 0;
         for (const auto& p : v.as_array()) {
           const Value* sev = p.find("severity");
-          (sev && scalar_text(*sev) == "warning" ? warnings : errors)++;
+          const std::string severity = sev ? scalar_text(*sev) : "error";
+          (severity == "warning" ? warnings : severity == "info" ? notes : errors)++;
           err_ << problem_text(p, file_, options_.color_err) << '\n';
         }
-        field(k, problem_summary(errors, warnings));
+        field(k, problem_summary(errors, warnings, notes));
       } else {
         field(k, cell_text(v));
       }

@@ -57,7 +57,21 @@ Value topic_value(const live::TopicSettings& t) {
       .set("unclean_leader_election_enable", optional_value(t.unclean_leader_election));
 }
 
-std::string controller_text(ShutdownKind kind) {
+std::string controller_text(const StopForecast& f) {
+  const ShutdownKind kind = f.kind;
+  if (f.controller.kind == live::ControllerKind::zookeeper) {
+    std::string text =
+        kind == ShutdownKind::controlled
+            ? "the ZooKeeper-mode controller, per broker in order: "
+              "KafkaController.doControlledShutdown, then onBrokerFailure once its ZooKeeper "
+              "session ends"
+            : "the ZooKeeper-mode controller, per broker in order: KafkaController."
+              "onBrokerFailure once its ZooKeeper session expires (zookeeper.session.timeout.ms)";
+    if (f.controller_stopped)
+      text += fmt::format("; for the controller broker {}: onControllerFailover by the next one",
+                          f.controller.controller_id);
+    return text + " (every write of a partition's state bumps its leader epoch)";
+  }
   if (kind == ShutdownKind::controlled)
     return "per broker in order: handleBrokerInControlledShutdown, then handleBrokerFenced "
            "(ReplicationControlManager.processBrokerHeartbeat)";
@@ -73,7 +87,24 @@ Value notes(const StopForecast& f) {
     if (!t.unclean_leader_election)
       out.push(fmt::format("{}: unclean.leader.election.enable not read, false assumed", t.topic));
   }
-  if (f.kind == ShutdownKind::kill) {
+  const bool zookeeper = f.controller.kind == live::ControllerKind::zookeeper;
+  if (f.controller.kind == live::ControllerKind::unknown)
+    out.push("the controller's kind could not be read: the KRaft controller's rules applied");
+  if (zookeeper && f.controller.controller_id < 0)
+    out.push(
+        "no controller was elected when kepoch looked: every stop is forecast as a "
+        "broker other than the controller");
+  if (f.controller_stopped && f.stopped.back() != f.controller.controller_id)
+    out.push(
+        fmt::format("broker {} is the controller: the brokers stopped after it are assumed "
+                    "not to be the next controller (ZooKeeper elects it)",
+                    f.controller.controller_id));
+  if (zookeeper && f.kind == ShutdownKind::kill) {
+    out.push(
+        "a killed broker is noticed only when its ZooKeeper session expires "
+        "(zookeeper.session.timeout.ms, 18 s by default): until then the partitions it leads "
+        "keep a leader that does not answer");
+  } else if (f.kind == ShutdownKind::kill) {
     out.push(
         "a killed broker is fenced only after broker.session.timeout.ms (9 s by default): "
         "until then the partitions it leads keep a leader that does not answer");
@@ -93,7 +124,9 @@ Value assumed(const StopForecast& f) {
       .set("eligible_leader_replicas_basis", f.elr.basis)
       .set("reassignment_in_progress", false)
       .set("log_dirs_online", true)
-      .set("controller", controller_text(f.kind))
+      .set("controller_mode", live::controller_mode_text(f.controller))
+      .set("controller_mode_basis", f.controller.basis)
+      .set("controller", controller_text(f))
       .set("notes", notes(f));
 }
 

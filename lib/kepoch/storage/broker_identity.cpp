@@ -1,10 +1,13 @@
 #include "kepoch/storage/broker_identity.hpp"
 
+#include <fmt/format.h>
+
 #include <system_error>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/log_dir.hpp"
 
 namespace kepoch {
 
@@ -22,6 +25,31 @@ std::optional<std::int32_t> broker_id_of_replica_dir(const std::filesystem::path
   } catch (const InputError&) {
     return std::nullopt;
   }
+}
+
+std::optional<std::int32_t> zookeeper_mode_broker_id(const std::filesystem::path& log_dir) {
+  std::error_code ec;
+  const auto file = log_dir / kMetaPropertiesName;
+  if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+  if (std::filesystem::exists(log_dir / kMetadataLogDirName, ec)) return std::nullopt;
+  try {
+    const MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
+    if (meta.failure || meta.version.value_or(0) != 0) return std::nullopt;
+    for (const auto& p : meta.properties.properties)
+      if (p.key == "broker.id") return meta.node_id;
+    return std::nullopt;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+std::string no_metadata_log_reason(const std::filesystem::path& log_dir) {
+  const auto id = zookeeper_mode_broker_id(log_dir);
+  if (!id) return "";
+  return fmt::format(
+      "; this is a ZooKeeper-mode broker's log dir (meta.properties version 0, broker.id {}), "
+      "and such a broker keeps its metadata in ZooKeeper, not in a {} log",
+      *id, kMetadataLogDirName);
 }
 
 }  // namespace kepoch

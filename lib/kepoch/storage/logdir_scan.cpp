@@ -115,6 +115,7 @@ RootCheckpointSummary check_root_file(const fs::path& path) {
     out.kind = std::string(kind_name(report.type.kind));
     out.valid = report.valid;
     for (const auto& p : report.problems) {
+      if (p.severity == Severity::info) continue;  // a note, no fault
       if (p.severity == Severity::error)
         ++out.errors;
       else

@@ -7,6 +7,7 @@
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_dump.hpp"
@@ -51,8 +52,9 @@ std::vector<fs::path> metadata_log_files(const fs::path& target) {
   const fs::path dir = metadata_log_dir_of(target);  // log_dir.hpp
   auto logs = segment_logs(dir);
   if (logs.empty())
-    throw InputError(target.string(), fmt::format("no .log segment here nor in a {} directory",
-                                                  kMetadataLogDirName));
+    throw InputError(target.string(),
+                     fmt::format("no .log segment here nor in a {} directory{}",
+                                 kMetadataLogDirName, no_metadata_log_reason(target)));
   return logs;
 }
 

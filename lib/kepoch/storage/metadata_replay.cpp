@@ -7,6 +7,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/partition_dir.hpp"
@@ -208,8 +209,8 @@ MetadataReplayPlan plan_metadata_replay(const fs::path& target,
     if (listing.segments.empty() && listing.snapshots.empty())
       throw InputError(target.string(),
                        fmt::format("no .log segment or .checkpoint snapshot here nor in a {} "
-                                   "directory",
-                                   kMetadataLogDirName));
+                                   "directory{}",
+                                   kMetadataLogDirName, no_metadata_log_reason(target)));
     plan.start = choose_metadata_start(plan.shape);
     if (plan.start.snapshot) {
       for (const auto& s : listing.snapshots)

@@ -284,3 +284,27 @@ TEST_CASE("channel: a broker that hangs up mid-request, and bootstrap fallback",
       ClusterConnector(none).open_bootstrap(),
       refused + "; " + refused + " (2 of 2 bootstrap brokers tried within 10000 ms, none ready)");
 }
+
+TEST_CASE("channel: a peer that reads the ApiVersions request and closes, as a ZooKeeper "
+          "server does (NIOServerCnxn reads a length, finds no ConnectRequest, closes), may "
+          "be a ZooKeeper port",
+          "[cluster][channel]") {
+  std::string result = "ok";
+  {
+    test::LoopbackServer server([](int fd) {
+      std::uint8_t size[4];
+      if (::recv(fd, size, 4, MSG_WAITALL) != 4) return;
+      std::vector<std::uint8_t> body((size[0] << 24) | (size[1] << 16) | (size[2] << 8) | size[3]);
+      ::recv(fd, body.data(), body.size(), MSG_WAITALL);
+    });
+    try {
+      ClusterConnector connector(plaintext(server.port()));
+      connector.open_bootstrap();
+    } catch (const std::exception& e) {
+      result = e.what();
+    }
+  }
+  CHECK_THAT(result, Contains("closed the connection without answering ApiVersions"));
+  CHECK_THAT(result, Contains("it may be a ZooKeeper port"));
+  CHECK_THAT(result, Contains("or a listener that expects TLS"));
+}

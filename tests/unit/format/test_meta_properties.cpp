@@ -67,7 +67,46 @@ TEST_CASE("meta.properties lint", "[format][meta_properties]") {
   const auto r = validate("broker.id=3\nnode.id=1\nnode.id=2\nfoo=bar\n", kProps);
   CHECK(r.valid);  // version 0 (absent): broker.id optional, node.id not read
   CHECK(r.node_id == 3);
-  CHECK(test::has_warning(r, "ZooKeeper-era"));
+  CHECK_FALSE(test::has_warning(r, "ZooKeeper"));  // broker.id: a ZooKeeper-mode file, a note
   CHECK(test::has_warning(r, "unknown key \"foo\""));
   CHECK(test::has_warning(r, "already set on line 2"));
+}
+
+namespace {
+bool has_note(const kepoch::CheckpointReport& r, std::string_view needle) {
+  for (const auto& p : r.problems)
+    if (p.severity == kepoch::Severity::info && p.message.find(needle) != std::string::npos)
+      return true;
+  return false;
+}
+// As a ZooKeeper-mode Kafka 3.9.1 broker wrote it (tests/data/zk-mode/broker-3).
+const char* kZooKeeperMode =
+    "#\n#Wed Dec 02 00:54:34 UTC 2026\nbroker.id=3\nversion=0\ncluster.id=5mldfJUdT4K0JMpxy9pWIQ\n";
+}  // namespace
+
+TEST_CASE(
+    "meta.properties v0 with broker.id (MetaPropertiesVersion.V0, what a ZooKeeper-mode "
+    "broker writes) is a note, not a warning",
+    "[format][meta_properties]") {
+  const auto r = validate(kZooKeeperMode, kProps);
+  CHECK(r.valid);
+  CHECK(r.node_id == 3);
+  CHECK(test::warnings(r).empty());
+  CHECK_FALSE(r.has_warnings());  // --strict passes
+  CHECK(has_note(r, "the format a ZooKeeper-mode broker writes"));
+}
+
+TEST_CASE("meta.properties v0 beside a __cluster_metadata-0 dir (KRaft) is a warning",
+          "[format][meta_properties]") {
+  kepoch::CheckpointContext kraft_dir;
+  kraft_dir.metadata_log_dir = true;
+  const auto r = validate(kZooKeeperMode, kProps, kraft_dir);
+  CHECK(test::has_warning(r, "holds a __cluster_metadata-0 directory (KRaft)"));
+  CHECK(r.has_warnings());
+}
+
+TEST_CASE("meta.properties v0 without broker.id is a warning (no broker's file)",
+          "[format][meta_properties]") {
+  const auto r = validate("version=0\ncluster.id=x\n", kProps);
+  CHECK(test::has_warning(r, "version 0 is the ZooKeeper-era format"));
 }

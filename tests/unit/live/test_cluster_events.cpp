@@ -116,3 +116,24 @@ TEST_CASE("topics created and deleted; a new topic's partitions are not changes"
   CHECK(events[0].topic == "u");
   CHECK(events[1].topic == "t");
 }
+
+TEST_CASE(
+    "a leader from outside the last ISR is an unclean election (offline partition led "
+    "by another broker, or a dead leader replaced directly)",
+    "[live][events]") {
+  // Leaderless with its last ISR member 3 (ELR off): broker 1 leads, never in the ISR.
+  auto up = events_between(view(kNoLeader, 8, {3}), view(1, 9, {1}));
+  REQUIRE(kinds(up) == std::vector<std::string>{"partition_online", "isr_shrink", "isr_expand"});
+  CHECK(up[0].new_leader == 1);
+  CHECK(up[0].unclean_election);
+  CHECK(up[0].last_isr == Ids{3});
+  // The last ISR member itself returning is clean.
+  CHECK_FALSE(events_between(view(kNoLeader, 8, {3}), view(3, 9, {3}))[0].unclean_election);
+  // ZooKeeper mode: the dead leader stays listed until its session expires, then broker 1
+  // (outside the ISR) takes over in one look.
+  auto direct = events_between(view(3, 7, {3}), view(1, 8, {1}));
+  REQUIRE(kinds(direct)[0] == "leader_change");
+  CHECK(direct[0].unclean_election);
+  // A clean move within the ISR.
+  CHECK_FALSE(events_between(view(2, 5, {2, 3}), view(3, 6, {3}))[0].unclean_election);
+}
