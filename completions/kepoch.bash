@@ -69,31 +69,31 @@ _kepoch() {
     esac
   done
   case "$path|$prev" in
-    "|--output"|"|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "checkpoint|--output"|"checkpoint|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "|--output"|"|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint|--output"|"checkpoint|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "checkpoint dump|--kind") COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
-    "checkpoint dump|--output"|"checkpoint dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint dump|--output"|"checkpoint dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "checkpoint validate|--kind") COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
-    "checkpoint validate|--output"|"checkpoint validate|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "segment|--output"|"segment|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint validate|--output"|"checkpoint validate|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "segment|--output"|"segment|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "segment dump|--data-format") COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     "segment dump|--max-batches") :; return ;;
     "segment dump|--from-offset") :; return ;;
     "segment dump|--kind") COMPREPLY=($(compgen -W "log index timeindex txnindex snapshot" -- "$cur")); return ;;
     "segment dump|--base-offset") :; return ;;
-    "segment dump|--output"|"segment dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "partition|--output"|"partition|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "segment dump|--output"|"segment dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "partition|--output"|"partition|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "partition inspect|--metadata") :; return ;;
-    "partition inspect|--output"|"partition inspect|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "partition verify|--output"|"partition verify|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "logdir|--output"|"logdir|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "partition inspect|--output"|"partition inspect|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "partition verify|--output"|"partition verify|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "logdir|--output"|"logdir|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "logdir scan|--jobs"|"logdir scan|-j") :; return ;;
-    "logdir scan|--output"|"logdir scan|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "logdir scan|--output"|"logdir scan|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "logdir snapshot|--file") _kepoch_files; return ;;
     "logdir snapshot|--window") :; return ;;
-    "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "diff|--metadata") _kepoch_files -d; return ;;
-    "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "predict|--leader") _kepoch_files; return ;;
     "predict|--mode") COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
     "predict|--ids") :; return ;;
@@ -102,7 +102,7 @@ _kepoch() {
     "predict|--elr") :; return ;;
     "predict|--alive") :; return ;;
     "predict|--min-isr") :; return ;;
-    "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "plan|--ids") :; return ;;
     "plan|--gone") :; return ;;
     "plan|--metadata") _kepoch_files -d; return ;;
@@ -118,23 +118,23 @@ _kepoch() {
     "plan|--cluster") :; return ;;
     "plan|--timeout") :; return ;;
     "plan|--topic") :; return ;;
-    "plan|--output"|"plan|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "plan|--output"|"plan|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "simulate|--rule") COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
-    "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "metadata|--output"|"metadata|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "metadata dump|--output"|"metadata dump|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "metadata|--output"|"metadata|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "metadata dump|--output"|"metadata dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "metadata history|--topic") :; return ;;
     "metadata history|--partition") :; return ;;
     "metadata history|--snapshot") _kepoch_files; return ;;
-    "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "cluster|--output"|"cluster|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster|--output"|"cluster|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster describe|--bootstrap"|"cluster describe|-b") :; return ;;
     "cluster describe|-X") :; return ;;
     "cluster describe|--command-config") _kepoch_files; return ;;
     "cluster describe|--cluster") :; return ;;
     "cluster describe|--timeout") :; return ;;
     "cluster describe|--topic") :; return ;;
-    "cluster describe|--output"|"cluster describe|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster describe|--output"|"cluster describe|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster watch|--bootstrap"|"cluster watch|-b") :; return ;;
     "cluster watch|-X") :; return ;;
     "cluster watch|--command-config") _kepoch_files; return ;;
@@ -144,14 +144,14 @@ _kepoch() {
     "cluster watch|--interval") :; return ;;
     "cluster watch|--duration") :; return ;;
     "cluster watch|--count") :; return ;;
-    "cluster watch|--output"|"cluster watch|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster watch|--output"|"cluster watch|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster audit|--bootstrap"|"cluster audit|-b") :; return ;;
     "cluster audit|-X") :; return ;;
     "cluster audit|--command-config") _kepoch_files; return ;;
     "cluster audit|--cluster") :; return ;;
     "cluster audit|--timeout") :; return ;;
     "cluster audit|--topic") :; return ;;
-    "cluster audit|--output"|"cluster audit|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster audit|--output"|"cluster audit|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster predict|--log-dir") _kepoch_files -d; return ;;
     "cluster predict|--broker") :; return ;;
     "cluster predict|--bootstrap"|"cluster predict|-b") :; return ;;
@@ -160,7 +160,7 @@ _kepoch() {
     "cluster predict|--cluster") :; return ;;
     "cluster predict|--timeout") :; return ;;
     "cluster predict|--topic") :; return ;;
-    "cluster predict|--output"|"cluster predict|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster predict|--output"|"cluster predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster what-if|--bootstrap"|"cluster what-if|-b") :; return ;;
     "cluster what-if|-X") :; return ;;
     "cluster what-if|--command-config") _kepoch_files; return ;;
@@ -168,8 +168,8 @@ _kepoch() {
     "cluster what-if|--timeout") :; return ;;
     "cluster what-if|--topic") :; return ;;
     "cluster what-if|--stop") :; return ;;
-    "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
-    "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table json yaml jsonl" -- "$cur")); return ;;
+    "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
   esac
   case "$path" in
     "")
@@ -209,10 +209,10 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))

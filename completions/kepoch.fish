@@ -195,6 +195,7 @@ complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -l no-color -d 'Neve
 complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -a '(__fish_complete_directories)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l metadata -x -a '(__fish_complete_directories)' -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold each replica'\''s epoch cache against the epochs the controller issued'
+complete -c kepoch -n '__kepoch_at '\''diff'\''' -l full -d 'Read and compare every batch of every replica (by default only those from where the epoch caches fork)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -F
@@ -210,6 +211,7 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l alive -x -d 'Brokers up a
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l unclean -d 'unclean.leader.election.enable: elect any alive replica if no ISR member is'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l preferred -d 'A preferred-replica election'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l min-isr -x -d 'min.insync.replicas (for the ELR)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segment whole (by default only what Kafka'\''s log loader reads, and the batches from the truncation point on)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -F
@@ -233,7 +235,7 @@ complete -c kepoch -n '__kepoch_at '\''plan'\''' -l timeout -x -d 'Seconds to wa
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l verbose -s v -d 'Show the connection settings and where each came from (secrets redacted)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l topic -x -d 'Only topics whose whole name matches this regular expression'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l exclude-internal -d 'Leave out internal topics (__consumer_offsets, __transaction_state)'
-complete -c kepoch -n '__kepoch_at '\''plan'\''' -l output -s o -x -a 'table json yaml jsonl' -d 'Output format: table (people), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''plan'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''simulate'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''simulate'\''' -l rule -x -a 'epoch hw both' -d 'epoch: Fetch divergence on the leader epoch (every KRaft broker); hw: the pre-0.11 rule, truncate to the replica'\''s own high watermark; both: side by side'

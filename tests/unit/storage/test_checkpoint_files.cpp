@@ -99,11 +99,15 @@ TEST_CASE("stale .tmp and metadata log dir are seen beside the file", "[storage]
 TEST_CASE("check_checkpoint_arguments judges what it can and lists the rest", "[storage][files]") {
   TempDir dir;
   const auto good = dir.write("leader-epoch-checkpoint", "0\n0\n");
-  const auto batch = check_checkpoint_arguments({good.string(), (dir.path / "nope").string()},
-                                                std::nullopt, CheckDepth::validate);
-  CHECK(batch.reports.size() == 1);
-  REQUIRE(batch.unreadable.size() == 1);
-  CHECK_THAT(batch.unreadable[0], Catch::Contains("nope: no such file or directory"));
+  std::vector<CheckpointReport> reports;
+  std::vector<std::string> unreadable;
+  check_checkpoint_arguments(
+      {good.string(), (dir.path / "nope").string()}, std::nullopt, CheckDepth::validate,
+      [&reports](CheckpointReport&& r) { reports.push_back(std::move(r)); },
+      [&unreadable](std::string why) { unreadable.push_back(std::move(why)); });
+  CHECK(reports.size() == 1);
+  REQUIRE(unreadable.size() == 1);
+  CHECK_THAT(unreadable[0], Catch::Contains("nope: no such file or directory"));
 }
 
 TEST_CASE("epoch entries beyond the partition's log end offset are flagged", "[storage][files]") {
