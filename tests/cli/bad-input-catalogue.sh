@@ -142,7 +142,7 @@ dangling-hw     | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replicat
 fifo-seg        | mkfifo $SEG                 | 3 | kepoch: @: not a regular file | segment dump @
 fifo-cp         | mkfifo leader-epoch-checkpoint | 3 | kepoch: @: not a regular file | checkpoint validate @
 fifo-in-pdir    | pdir; rm x-0/00000000000000000000.index; mkfifo x-0/00000000000000000000.index | 1 | x-0/00000000000000000000.index: not a regular file | partition verify x-0
-fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; mkfifo l/replication-offset-checkpoint | 1 | l/replication-offset-checkpoint: not a regular file | logdir scan l
+fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; mkfifo l/replication-offset-checkpoint | 1 | l/replication-offset-checkpoint: not a regular file | logdir scan -o wide l
 dir-as-cp       | mkdir leader-epoch-checkpoint | 3 | kepoch: @: no checkpoint files in this directory | checkpoint validate @
 dir-as-cp-pdir  | pdir; rm x-0/leader-epoch-checkpoint; mkdir x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: is a directory, expected a file | partition verify x-0
 dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: cannot read its size: Is a directory | partition verify x-0
@@ -192,7 +192,7 @@ msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is ze
 non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
 spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | log_end_offset 9 | partition verify "a b/t x-0"
 spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | partitions 2 | logdir scan --all "l d"
-spaces-snap     | mkdir "l d"; cp -r $DATA/logdir/. "l d"; "$KEPOCH" logdir snapshot "l d" --file "s n.snap" >/dev/null | 0 | l d/codec-zstd-0 s n.snap:codec-zstd-0 true | diff "s n.snap" "l d"
+spaces-snap     | mkdir "l d"; cp -r $DATA/logdir/. "l d"; "$KEPOCH" logdir snapshot "l d" --file "s n.snap" >/dev/null | 0 | l d/codec-zstd-0 s n.snap:codec-zstd-0 true | diff -o wide "s n.snap" "l d"
 cp-count-max    | printf '0\n2147483647\n0 0\n' > leader-epoch-checkpoint | 1 | @:3: error: line 2 announces 2147483647 entries, the file has 1 | checkpoint validate @
 cp-count-long   | printf '0\n99999999999999999999\n0 0\n' > leader-epoch-checkpoint | 1 | @:2: error: line 2 must be the entry count | checkpoint validate @
 cp-count-neg    | printf '0\n-2147483648\n' > leader-epoch-checkpoint | 1 | @:2: error: entry count -2147483648 is negative | checkpoint validate @

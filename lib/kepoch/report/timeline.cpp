@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "kepoch/base/text.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/fit.hpp"
@@ -115,7 +116,9 @@ std::vector<std::string> timeline_drawing(const Value& t, std::size_t width) {
   std::size_t name_width = 4;
   std::vector<std::string> names;
   for (const auto& r : replicas) {
-    names.push_back(replica_name(r.find("dir") ? scalar_text(*r.find("dir")) : ""));
+    // Drawn lines go out as they are: a name's control characters are escaped here.
+    names.push_back(
+        replica_name(r.find("dir") ? escape_control(scalar_text(*r.find("dir"))) : ""));
     name_width = std::max(name_width, display_width(names.back()));
   }
   name_width = std::min<std::size_t>(name_width, 28);
