@@ -9,10 +9,10 @@
 #include <ostream>
 
 #include "kepoch/base/text.hpp"
-#include "kepoch/report/yaml_emitter.hpp"
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/timeline.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
 
 namespace kepoch::report {
 namespace detail {

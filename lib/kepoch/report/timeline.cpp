@@ -117,8 +117,7 @@ std::vector<std::string> timeline_drawing(const Value& t, std::size_t width) {
   std::vector<std::string> names;
   for (const auto& r : replicas) {
     // Drawn lines go out as they are: a name's control characters are escaped here.
-    names.push_back(
-        replica_name(r.find("dir") ? escape_control(scalar_text(*r.find("dir"))) : ""));
+    names.push_back(replica_name(r.find("dir") ? escape_control(scalar_text(*r.find("dir"))) : ""));
     name_width = std::max(name_width, display_width(names.back()));
   }
   name_width = std::min<std::size_t>(name_width, 28);

@@ -174,8 +174,7 @@ std::int64_t compare_from_above_cleaned(const PartitionReplica& a, const Partiti
     c.notes.push_back(fmt::format(
         "batches below offset {} are not compared: the log cleaner rewrote {}'s there (records "
         "or whole batches missing: a compacted log), and each replica's cleaner runs on its own",
-        c.batches_compared_from,
-        mine_cleaned >= theirs_cleaned ? a.dir.string() : b.dir.string()));
+        c.batches_compared_from, mine_cleaned >= theirs_cleaned ? a.dir.string() : b.dir.string()));
   }
   return c.batches_compared_from;
 }
@@ -214,7 +213,8 @@ void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, 
   MergeResult r = merge_batches(a, b, from, end, /*anchored=*/false, kMaxDifferingBatches);
   if (r.outcome == MergeOutcome::compared) return take(std::move(r));
   // Offsets that do not increase: look each batch up in a table of the other's, as before.
-  compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);}
+  compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);
+}
 
 }  // namespace
 

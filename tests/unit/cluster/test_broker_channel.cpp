@@ -285,10 +285,11 @@ TEST_CASE("channel: a broker that hangs up mid-request, and bootstrap fallback",
       refused + "; " + refused + " (2 of 2 bootstrap brokers tried within 10000 ms, none ready)");
 }
 
-TEST_CASE("channel: a peer that reads the ApiVersions request and closes, as a ZooKeeper "
-          "server does (NIOServerCnxn reads a length, finds no ConnectRequest, closes), may "
-          "be a ZooKeeper port",
-          "[cluster][channel]") {
+TEST_CASE(
+    "channel: a peer that reads the ApiVersions request and closes, as a ZooKeeper "
+    "server does (NIOServerCnxn reads a length, finds no ConnectRequest, closes), may "
+    "be a ZooKeeper port",
+    "[cluster][channel]") {
   std::string result = "ok";
   {
     test::LoopbackServer server([](int fd) {
