@@ -152,6 +152,7 @@ public class KepochTool {
         int start = 0;
         boolean txn = false, sync = false, abort = false;
         int timeoutMs = 15000;
+        String lingerMs = "5";
         for (int k = 2; k < args.length; k++) {
             switch (args[k]) {
                 case "--acks" -> acks = args[++k];
@@ -163,6 +164,9 @@ public class KepochTool {
                 case "--abort" -> { txn = true; abort = true; }
                 case "--sync" -> sync = true;
                 case "--timeout-ms" -> timeoutMs = Integer.parseInt(args[++k]);
+                // A long linger keeps every record in one batch until the flush (a scenario that
+                // needs one batch of N records; 5 ms lets a slow JVM split them).
+                case "--linger-ms" -> lingerMs = String.valueOf(Integer.parseInt(args[++k]));
                 default -> throw new IllegalArgumentException("produce: unknown option " + args[k]);
             }
         }
@@ -177,7 +181,7 @@ public class KepochTool {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutMs));
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, 5000)));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(timeoutMs, 5000 + 5)));
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100");
         p.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, "1000");
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");

@@ -52,9 +52,9 @@ for t in "${TOPICS[@]}"; do "$KC" wait-isr "$t" 0 "1,2" 60 >/dev/null; done
 # Broker 2 shuts down; broker 1 alone acknowledges more, in batches of five.
 "$KC" term 2 >/dev/null
 for t in "${TOPICS[@]}"; do "$KC" wait-isr "$t" 0 "1" 60 >/dev/null; done
-"$KC" produce nockpt 5 --prefix b --start 5 >/dev/null
-"$KC" produce delrec 5 --prefix b --start 5 >/dev/null
-"$KC" produce delrec 5 --prefix c --start 10 >/dev/null
+"$KC" produce nockpt 5 --linger-ms 10000 --prefix b --start 5 >/dev/null
+"$KC" produce delrec 5 --linger-ms 10000 --prefix b --start 5 >/dev/null
+"$KC" produce delrec 5 --linger-ms 10000 --prefix c --start 10 >/dev/null
 "$KC" produce txn 3 --transactional --prefix t --start 5 >/dev/null
 "$KC" produce txn 2 --abort --prefix x --start 8 >/dev/null
 "$KC" produce txn 2 --prefix p --start 10 >/dev/null
@@ -70,13 +70,13 @@ for t in "${TOPICS[@]}"; do
   done
   [[ "$("$KC" leader "$t" 0)" == 2 ]] || fail "$t: broker 2 was never elected"
 done
-"$KC" produce nockpt 10 --acks 1 --prefix n --start 5 >/dev/null
-"$KC" produce delrec 10 --acks 1 --prefix n --start 5 >/dev/null
+"$KC" produce nockpt 10 --acks 1 --linger-ms 10000 --prefix n --start 5 >/dev/null
+"$KC" produce delrec 10 --acks 1 --linger-ms 10000 --prefix n --start 5 >/dev/null
 echo '{"version": 1, "partitions": [{"topic": "delrec", "partition": 0, "offset": 10}]}' > "$SNAP/delete.json"
 "$KC" tool org.apache.kafka.tools.DeleteRecordsCommand --bootstrap-server "$("$KC" live-bootstrap)" \
   --offset-json-file "$SNAP/delete.json" > "$SNAP/delete.out"
 grep -q 'low_watermark: 10' "$SNAP/delete.out" || fail "DeleteRecords: $(cat "$SNAP/delete.out")"
-# The producer must have put the ten records in one batch (linger.ms=5): the scenario needs it.
+# The producer must have put the ten records in one batch (--linger-ms: held until the flush).
 for t in nockpt delrec; do
   "$KEPOCH" segment dump -o json "$("$KC" logdir 2)/$t-0"/0*.log > "$SNAP/leader-$t.json"
   python3 -c '
