@@ -1,4 +1,10 @@
 #!/usr/bin/env bash
+# PENDING, not run by CTest (tests/oracle/*.sh only): its describe step passes on a real
+# ZooKeeper-mode cluster, but the scenario guard after it fails: the throttled survivor still
+# catches up on topic u and rejoins its ISR, so the what-if, watch and offline steps have not
+# run against Kafka yet. Run by hand:
+#   KEPOCH_SOURCE_DIR=$PWD KEPOCH=build/dev/apps/kepoch/kepoch \
+#     flock /tmp/kepoch-kafka.lock bash tests/oracle/pending/cluster-zk-mode-vs-kafka.sh
 # Kafka as the judge of kepoch on a ZooKeeper-mode cluster (Kafka 3.9.1: one ZooKeeper server
 # from the jars Kafka's Maven dependencies bring, three brokers, one of them the controller):
 #   describe  `cluster describe` says "ZooKeeper mode (controller N)" with N the /controller
@@ -16,7 +22,7 @@
 #             (topic `u`: unclean.leader.election.enable, S kept outside the ISR by a
 #             replication throttle), while `cluster watch` runs: it must label that election
 #             unclean and name S as the new leader.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 export KEPOCH_KAFKA_VERSION=3.9.1 KEPOCH_KAFKA_MODE=zk
 # One record batch per fetch: with the throttle below, S stays outside u's ISR.
 export KEPOCH_EXTRA_PROPS="replica.fetch.max.bytes=1"
@@ -37,7 +43,10 @@ echo "controller $C, stopped cleanly: $F, survivor: $S"
   --config "follower.replication.throttled.replicas=0:$S" >/dev/null
 "$KC" stop "$S"
 "$KC" wait-isr u 0 "$C" >/dev/null
-"$KC" produce u 20 --acks all --sync >/dev/null  # 20 batches: one fetch each, throttled
+# More than one fetch holds (replica.fetch.max.bytes, 1 MiB): S's first fetch after the pause
+# is not throttled yet (the quota is not yet exceeded) and would catch up whole; the rest waits
+# behind the 1 byte/s quota.
+"$KC" produce u 120000 --acks all >/dev/null
 "$KC" cont "$S"
 "$KC" wait-brokers 1,2,3 >/dev/null  # registered again if its ZooKeeper session expired meanwhile
 "$KC" create-topic orders --assignment "$F:$C:$S,$C:$F:$S,$S:$F:$C" >/dev/null
