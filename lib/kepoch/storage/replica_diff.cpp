@@ -251,6 +251,7 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
 
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
+  c.batches_compared_from = start;  // raised above what a cleaner rewrote, where that is read
   if (!a.stored && !b.stored) {
     compare_replica_dirs(a, b, start, end, c);
   } else {
