@@ -48,24 +48,6 @@ struct PlanOptions {
   std::string out_dir;
 };
 
-std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text) {
-  std::vector<std::int32_t> ids;
-  if (text.empty()) return ids;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    std::int32_t id = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || id < 0)
-      throw UsageError(
-          fmt::format("{}: '{}' is not a broker id (expected ids like 1,2,3)", flag, item));
-    ids.push_back(id);
-    start = end + 1;
-  }
-  return ids;
-}
-
 // One broker's state: its replicas and whose they are.
 struct BrokerState {
   std::string argument;

@@ -45,24 +45,6 @@ struct Election {
   std::int32_t new_leader_epoch = 0;
 };
 
-std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text) {
-  std::vector<std::int32_t> ids;
-  if (text.empty()) return ids;  // --isr '' : an empty ISR (ELR on)
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, end - start);
-    std::int32_t id = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || id < 0)
-      throw UsageError(
-          fmt::format("{}: '{}' is not a broker id (expected ids like 1,2,3)", flag, item));
-    ids.push_back(id);
-    start = end + 1;
-  }
-  return ids;
-}
-
 std::vector<std::int32_t> broker_ids(const PredictOptions& o) {
   if (!o.ids.empty()) {
     if (o.ids.size() != o.followers.size())

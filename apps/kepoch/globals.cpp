@@ -1,4 +1,5 @@
 #include "globals.hpp"
+#include <charconv>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -73,6 +74,25 @@ void print_error(const std::string& message, const Globals& globals) {
   // sequence); shown escaped, and bounded, so the one line stays one line.
   std::cerr << (color ? "\x1b[31mkepoch:\x1b[0m " : "kepoch: ")
             << escape_control(excerpt(message, 4096)) << '\n';
+}
+
+// Broker ids as --replicas/--isr/--elr/--alive/--ids take them: "1,2,3"; "" is none.
+std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text) {
+  std::vector<std::int32_t> ids;
+  if (text.empty()) return ids;  // --isr '' : an empty ISR (ELR on)
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    std::int32_t id = 0;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || id < 0)
+      throw UsageError(
+          fmt::format("{}: '{}' is not a broker id (expected ids like 1,2,3)", flag, item));
+    ids.push_back(id);
+    start = end + 1;
+  }
+  return ids;
 }
 
 }  // namespace kepoch::cli

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,8 @@ void register_completion(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
 void register_metadata(CLI::App& app, Globals& globals);
 void register_cluster(CLI::App& app, Globals& globals);
+
+// Broker ids from a flag's "1,2,3" ("" is an empty list); UsageError naming FLAG otherwise.
+std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text);
 
 }  // namespace kepoch::cli
