@@ -221,57 +221,82 @@ echo "checked: cluster watch: $(wc -l < "$SCRATCH/watch-w.txt") partitions' last
 # --- predict: C's log dir while C is down, then C's return
 LDC="$("$KC" logdir "$C")"
 rc=0
-"$KEPOCH" cluster predict -b "$("$KC" live-bootstrap)" --log-dir "$LDC" --exclude-internal -o json \
+"$KEPOCH" cluster predict -b "$("$KC" live-bootstrap)" --log-dir "$LDC" --exclude-internal --details -o json \
   > "$SNAP/cluster.json" 2> "$SNAP/cluster.err" || rc=$?
 [[ $rc -le 1 ]] || fail "cluster predict exited $rc: $(cat "$SNAP/cluster.err")"
 mkdir -p "$SNAP/before" "$SNAP/after"
 cp -a "$LDC"/{orders,u}-* "$SNAP/before/"
+CLOG="$KEPOCH_CLUSTER_DIR/broker-$C/server.log"
+log_from=$(($(wc -l < "$CLOG") + 1))  # C's lines from its return on
 "$KC" start "$C" >/dev/null
 wait_topics '$4 != "" && split($4, a, ",") == split($5, b, ",")' "every ISR full after $C's return"
 pid=$("$KC" pid "$C")
 kill -STOP "$pid"
 cp -a "$LDC"/{orders,u}-* "$SNAP/after/"
 kill -CONT "$pid"
-for d in "$SNAP"/before/*; do
-  tp=$(basename "$d")
-  for side in before after; do
-    "$KEPOCH" segment dump -o json "$SNAP/$side/$tp"/0*.log > "$SNAP/$side-$tp.json"
-  done
-  "$KC" truncation-lines "$C" "$tp" | { grep -oE 'Truncating to offset [0-9]+' || true; } |
-    awk '{print $4}' | head -n1 > "$SNAP/kafka-cut-$tp"
-done
+# Kafka's word on C's truncation: its log lines since the return ("Truncating to offset N",
+# and the leader's answer on the "Truncating partition" line), and its batches before and
+# after as Kafka's DumpLogSegments reads them (one JVM for every file).
+tail -n "+$log_from" "$CLOG" | grep -E 'Truncating to offset [0-9]+|Truncating partition' > "$SNAP/truncation-lines" || true
+files=$(ls "$SNAP"/before/*/*.log "$SNAP"/after/*/*.log | paste -sd,)
+"$KC" dump-log --files "$files" > "$SNAP/dump.txt" 2>/dev/null || fail "DumpLogSegments failed"
 python3 - "$SNAP" "$rc" <<'PY' || miss "predict: kepoch's account of C's truncation differs from Kafka's"
-import json, os, sys
+import json, os, re, sys
 snap, rc = sys.argv[1], int(sys.argv[2])
-rows = {f"{r['topic']}-{r['partition']}": r for r in json.load(open(f"{snap}/cluster.json"))["partitions"]}
+doc = json.load(open(f"{snap}/cluster.json"))
+rows = {f"{r['topic']}-{r['partition']}": r for r in doc["partitions"]}
+details = {f"{s['topic']}-{s['partition']}": s["replicas"][0] for s in doc.get("forecasts", [])}
 dirs = sorted(os.listdir(f"{snap}/before"))
 errors, lost_sum, lossy = [], 0, set()
 if sorted(rows) != dirs:
     errors.append(f"partitions: kepoch {sorted(rows)}, log dir {dirs}")
-def batches(name):
-    return [(b["base_offset"], b["last_offset"], b["crc"], b["count"])
-            for f in json.load(open(f"{snap}/{name}.json")) for b in f["batches"]]
+# DumpLogSegments: "Dumping <snap>/<side>/<tp>/<file>.log", then one line per batch.
+batches, key = {}, None
+for line in open(f"{snap}/dump.txt"):
+    m = re.match(r"Dumping .*/(before|after)/([^/]+)/[^/]+\.log$", line.strip())
+    if m:
+        key = (m.group(1), m.group(2))
+        batches.setdefault(key, [])
+        continue
+    f = dict(re.findall(r"(\w+): (\S+)", line))
+    if key and "baseOffset" in f:
+        batches[key].append((int(f["baseOffset"]), int(f["lastOffset"]), int(f["crc"]), int(f["count"])))
+lines = open(f"{snap}/truncation-lines").read().splitlines()
 for tp in dirs:
     row = rows.get(tp)
     if row is None:
         continue
-    before, after = batches(f"before-{tp}"), batches(f"after-{tp}")
+    before, after = batches.get(("before", tp), []), batches.get(("after", tp), [])
     kept = {(b[0], b[1], b[2]) for b in after}
     kafka_lost = sum(b[3] for b in before if (b[0], b[1], b[2]) not in kept)
     lost_sum += kafka_lost
     if kafka_lost:
         lossy.add(tp)
     leo = before[-1][1] + 1 if before else 0
-    cut = open(f"{snap}/kafka-cut-{tp}").read().strip()
-    kafka_cut = min(int(cut), leo) if cut else leo
+    mine = [l for l in lines if re.search(rf"partition[ =]{re.escape(tp)}([] ,]|$)", l)]
+    cuts = [int(m.group(1)) for l in mine for m in [re.search(r"Truncating to offset (\d+)", l)] if m]
+    kafka_cut = min(cuts[0], leo) if cuts else leo
     ours = min(row["truncate_to"], leo)
-    print(f"  {tp}: Kafka truncated {leo} -> {kafka_cut}, removed {kafka_lost} for good; kepoch: "
-          f"{row['outcome']}, {row['truncate_to']}, lost {row['lost_records']} "
+    print(f"  {tp}: Kafka truncated {leo} -> {kafka_cut}, removed {kafka_lost} records for good; kepoch: "
+          f"{row['outcome']}, to {row['truncate_to']}, lost {row['lost_records']} "
           f"(committed {row['committed_lost_records']}, unknown {row['lost_unknown_records']})")
     if row["outcome"] != "follows":
         errors.append(f"{tp}: outcome {row['outcome']}")
     if ours != kafka_cut:
         errors.append(f"{tp}: Kafka truncated to {kafka_cut}, kepoch said {row['truncate_to']} (log end {leo})")
+    # The leader's answer Kafka truncated by (the "Truncating partition" line with an
+    # EpochEndOffset; its "due to local high watermark" form names none) is kepoch's first round's.
+    answers = [m.groups() for l in mine if "due to local high watermark" not in l
+               for m in [re.search(r"leaderEpoch=(-?\d+), endOffset=(-?\d+)", l)] if m]
+    if kafka_cut < leo and not answers:
+        errors.append(f"{tp}: Kafka truncated but logged no leader's answer (reworded?): {mine}")
+    if answers:
+        r0 = details.get(tp, {}).get("rounds", [{}])[0]
+        ours_answer = (str(r0.get("leader_epoch")), str(r0.get("leader_end_offset")))
+        print(f"  {tp}: the leader answered leaderEpoch={answers[0][0]}, endOffset={answers[0][1]} "
+              f"(kepoch: {ours_answer[0]}, {ours_answer[1]})")
+        if ours_answer != answers[0]:
+            errors.append(f"{tp}: the leader answered {answers[0]}, kepoch's first round {ours_answer}")
     # Every record C held was acknowledged (acks=all), below its checkpointed high watermark.
     want = (kafka_lost, kafka_lost, 0, kafka_lost > 0)
     got = (row["lost_records"], row["committed_lost_records"], row["lost_unknown_records"], row["committed_loss"])
