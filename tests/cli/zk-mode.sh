@@ -9,7 +9,7 @@
 #   - logdir scan: clean;
 #   - -b at a port that does what a ZooKeeper server does to a Kafka request (reads the
 #     length-prefixed frame, closes without a byte: NIOServerCnxn; checked on a real
-#     ZooKeeper by tests/oracle/pending/cluster-zk-mode-vs-kafka.sh): exit 4, "it may be a ZooKeeper
+#     ZooKeeper by tests/oracle/cluster-zk-mode-vs-kafka.sh): exit 4, "it may be a ZooKeeper
 #     port".
 . "$(dirname "$0")/common.sh"
 ZKDIR="$DATA/zk-mode/broker-3"

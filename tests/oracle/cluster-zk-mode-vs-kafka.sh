@@ -154,7 +154,7 @@ wait_topics '$1 != "u" || ($3 == '"$C"' && $4 == "'"$C"'")' "u led by $C alone a
 # --- the offline commands on S's log dir (stopped cleanly)
 LD="$("$KC" logdir "$S")"
 soft_exit strict-logdir 0 "$KEPOCH" checkpoint validate --strict "$LD" &&
-  soft_in strict-logdir "$SCRATCH/err" "meta.properties: info: version 0 with broker.id: the format a ZooKeeper-mode broker writes"
+  soft_in strict-logdir "$SCRATCH/err" "meta.properties: info: version 0 with broker.id: the format a ZooKeeper-mode broker writes" || true
 n=0
 for d in "$LD"/{orders,rf2,solo,u}-*; do
   soft_exit "strict $(basename "$d")" 0 "$KEPOCH" checkpoint validate --strict "$d" || true
@@ -164,7 +164,7 @@ done
 ((n == 7)) || fail "scenario broken: $n partition dirs in broker $S's log dir, not 7"
 soft_exit "logdir scan" 0 "$KEPOCH" logdir scan "$LD" || true
 soft_exit "metadata history" 3 "$KEPOCH" metadata history "$LD" &&
-  soft_in "metadata history" "$SCRATCH/err" "this is a ZooKeeper-mode broker's log dir (meta.properties version 0, broker.id $S), and such a broker keeps its metadata in ZooKeeper"
+  soft_in "metadata history" "$SCRATCH/err" "this is a ZooKeeper-mode broker's log dir (meta.properties version 0, broker.id $S), and such a broker keeps its metadata in ZooKeeper" || true
 echo "checked: broker $S's log dir ($n partitions): checkpoint validate --strict, partition verify, logdir scan; metadata history: $(cat "$SCRATCH/err")"
 
 # b: records only C has (S is away), acknowledged by the ISR {C}.
@@ -321,7 +321,7 @@ cp "$SCRATCH/out" "$SCRATCH/describe.json"
   miss "describe mode: $(jq -c '[.mode, .controller_id]' "$SCRATCH/describe.json") (controller $K)"
 [[ $(jq -r .controller_id "$SCRATCH/describe.json") == "$K" ]] || miss "describe controller_id"
 soft_exit "describe table" 0 "$KEPOCH" cluster describe -b "$KEPOCH_BOOTSTRAP" --exclude-internal --no-sizes &&
-  soft_in "describe table" "$SCRATCH/out" "ZooKeeper mode (controller $K)"
+  soft_in "describe table" "$SCRATCH/out" "ZooKeeper mode (controller $K)" || true
 jq -r '.partitions[] | "\(.topic) \(.partition) \(.leader // -1) \(.isr | join(",")) \(.replicas | join(","))"' \
   "$SCRATCH/describe.json" | sort > "$SCRATCH/describe-kepoch.txt"
 kafka_topics > "$SCRATCH/describe-kafka.txt"
@@ -337,7 +337,7 @@ sed 's/^/  describe: /' "$SCRATCH/describe-zk.txt"
 # -b at the ZooKeeper port
 soft_exit "zookeeper port" 4 "$KEPOCH" cluster describe -b "$ZK" --timeout 5 &&
   soft_in "zookeeper port" "$SCRATCH/err" "it may be a ZooKeeper port" &&
-  echo "checked: -b $ZK: $(cat "$SCRATCH/err")"
+  echo "checked: -b $ZK: $(cat "$SCRATCH/err")" || true
 
 ((${#FAILED[@]} == 0)) || fail "${#FAILED[@]} checks failed: $(printf '%s; ' "${FAILED[@]}")"
 echo "PASS"
