@@ -175,9 +175,15 @@ Value assumptions_value(const forecast::RestartForecast& f) {
                      f.clean_shutdown ? "clean shutdown: no recovery"
                                       : "no clean-shutdown marker: Kafka recovers the segments "
                                         "from the recovery point on"));
-  a.push(
-      "each follower fetches with its latest epoch (Fetch divergence, every KRaft broker); "
-      "the leaders' answers are OffsetForLeaderEpoch's, the same lookup");
+  // ZooKeeper-mode brokers fetch with LastFetchedEpoch too once their
+  // inter.broker.protocol.version is 2.7 or later (ReplicaFetcherThread's
+  // isTruncationOnFetchSupported).
+  a.push(fmt::format(
+      "each follower fetches with its latest epoch (Fetch divergence: {}); the leaders' answers "
+      "are OffsetForLeaderEpoch's, the same lookup",
+      f.controller.kind == live::ControllerKind::zookeeper
+          ? "ZooKeeper-mode brokers from inter.broker.protocol.version 2.7 on"
+          : "every KRaft broker"));
   a.push(
       "lost records: removed batches the leader does not hold with the same offsets and CRC; "
       "committed: below the high watermark this broker had checkpointed");
