@@ -108,6 +108,11 @@ void collect(const Value& v, bool root, std::vector<Section>& out) {
       s.title = s.topic.empty() ? std::string("partition") : s.topic + "-" + s.partition;
       if (!root)
         if (const Value* sentence = summary_text(v)) s.sentence = scalar_text(*sentence);
+      // A plan's partition (recovery_plan_report.hpp): the leader it is drawn against.
+      if (const Value* leader = v.find("leader"); leader && leader->is_scalar() && !root)
+        s.sentence += (s.sentence.empty() ? "" : " ") +
+                      fmt::format("Drawn against broker {}, the leader the plan chooses.",
+                                  scalar_text(*leader));
       s.timeline = t;
       out.push_back(std::move(s));
       return;
