@@ -55,11 +55,14 @@ void refuse_html_in_log_dir(const std::string& file, const std::vector<std::stri
     fs::path p = fs::weakly_canonical(fs::absolute(a), ec);
     if (!fs::exists(p, ec) && colon != std::string::npos)
       p = fs::weakly_canonical(fs::absolute(a.substr(0, colon)), ec);
-    if (!fs::is_directory(p, ec)) {
-      // A snapshot file's dir may be anything (the operator's own); a segment's is a log's.
+    if (fs::is_directory(p, ec) &&
+        (holds_partition_files(p) || p.filename() == "__cluster_metadata-0")) {
+      p = p.parent_path();  // a partition dir's (or metadata log's) parent is its log dir
+    } else if (!fs::is_directory(p, ec)) {
+      // A snapshot file's dir may be anything (the operator's own); a segment's is in a log's.
       if (holds_partition_files(p.parent_path()) ||
           p.parent_path().filename() == "__cluster_metadata-0")
-        p = p.parent_path();
+        p = p.parent_path().parent_path();
       else
         continue;
     }
