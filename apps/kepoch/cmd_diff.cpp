@@ -13,6 +13,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "metadata_source.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -59,8 +60,12 @@ int run(const DiffOptions& o, const Globals& globals) {
     if (o.metadata) inputs.push_back(*o.metadata);
     refuse_html_in_log_dir(*o.html, inputs);
   }
-  for (const auto& arg : o.dirs)
-    sources.push_back(load_replica_source(arg, o.full ? LoadDepth::whole : LoadDepth::tail));
+  StepProgress progress(globals, "diff");
+  for (std::size_t i = 0; i < o.dirs.size(); ++i) {
+    progress.step(i, o.dirs.size(), "reading " + o.dirs[i]);
+    sources.push_back(load_replica_source(o.dirs[i], o.full ? LoadDepth::whole : LoadDepth::tail));
+  }
+  progress.step(0, 0, "comparing the replicas");
   refuse_same_replica(o.dirs, /*stdin_only=*/false);
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
   const auto loaded = load_history(o, globals);
@@ -82,6 +87,7 @@ int run(const DiffOptions& o, const Globals& globals) {
   }
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch diff"));
+  progress.done();
   emit(value, globals);
   return differ ? kFindings : kOk;
 }

@@ -27,6 +27,7 @@
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "plan_metadata.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -296,8 +297,12 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     refuse_html_in_log_dir(*o.html, inputs);
   }
   std::vector<BrokerState> states;
-  for (const auto& a : o.states)
-    states.push_back(load_state(a));
+  StepProgress progress(globals, "plan");
+  for (std::size_t i = 0; i < o.states.size(); ++i) {
+    progress.step(i, o.states.size(), "reading " + o.states[i]);
+    states.push_back(load_state(o.states[i]));
+  }
+  progress.step(0, 0, "reading the metadata, ranking the candidates");
   refuse_same_replica(o.states, /*stdin_only=*/false);
   check_states(states, o.ids);
 
@@ -377,6 +382,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   value.set("timelines", report::plan_timelines_value(plan, input));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));
+  progress.done();
   emit(value, globals);
   return plan.totals.plan_committed_loss_partitions > 0 ? kFindings : kOk;
 }

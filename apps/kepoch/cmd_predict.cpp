@@ -19,6 +19,7 @@
 #include "kepoch/report/timeline.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -177,9 +178,13 @@ int run(PredictOptions o, const Globals& globals) {
   refuse_same_replica(arguments, /*stdin_only=*/true);
   if (o.html) refuse_html_in_log_dir(*o.html, arguments);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
-  std::vector<ReplicaSource> sources{load_replica_source(o.leader, depth)};
-  for (const auto& arg : o.followers)
-    sources.push_back(load_replica_source(arg, depth));
+  StepProgress progress(globals, "predict");
+  std::vector<ReplicaSource> sources;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    progress.step(i, arguments.size(), "reading " + arguments[i]);
+    sources.push_back(load_replica_source(arguments[i], depth));
+  }
+  progress.step(0, 0, "forecasting the truncations");
   refuse_same_replica(arguments, /*stdin_only=*/false);
   PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
   bool committed_loss = false;
@@ -205,6 +210,7 @@ int run(PredictOptions o, const Globals& globals) {
   value = report::with_summary(std::move(value), std::move(sentence));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
+  progress.done();
   emit(value, globals);
   return committed_loss ? kFindings : kOk;
 }
