@@ -1,6 +1,7 @@
 #include "progress.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -89,7 +90,12 @@ void StepProgress::draw() {
   const auto seconds =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_)
           .count();
-  std::fputs(fmt::format("\rkepoch: {}: {}, {} s\x1b[K", what_, label_, seconds).c_str(), stderr);
+  std::string line = fmt::format("kepoch: {}: {}, {} s", what_, label_, seconds);
+  // One terminal line at most: a wrapped line could not be redrawn in place by "\r".
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 && line.size() >= ws.ws_col)
+    line = line.substr(0, ws.ws_col - 4) + "...";
+  std::fputs(("\r" + line + "\x1b[K").c_str(), stderr);
   std::fflush(stderr);
   shown_ = true;
 }
