@@ -76,6 +76,8 @@ constexpr std::int64_t kRoom = 850;  // offsets the plot draws one by one at mos
 struct Axis {
   std::int64_t lo = 0, from = 0, hi = 1;
   bool cut() const { return from > lo; }
+  // Where the squeezed offsets end: the break lies between here and zoom_left().
+  double cut_right() const { return kPlotLeft + (kPlotRight - kPlotLeft) * kCutShare; }
   double zoom_left() const {
     return cut() ? kPlotLeft + (kPlotRight - kPlotLeft) * kCutShare + kBreakGap : kPlotLeft;
   }
@@ -224,7 +226,9 @@ std::string timeline_svg(const Section& s,
       const std::string color = svg::epoch_color(epoch);
       legend.emplace(epoch, color);
       auto rect = [&](std::int64_t from, std::int64_t to, std::string_view part) {
-        const double x1 = a.x(from), x2 = a.x(to);
+        const double x1 = a.x(from);
+        // The squeezed offsets stop short of the break (a gap shows it).
+        const double x2 = a.cut() && to <= a.from ? std::min(a.x(to), a.cut_right()) : a.x(to);
         // At least one pixel: every span is drawn, however short against the axis.
         const double w = std::max(x2 - x1, 1.0);
         out += fmt::format(
