@@ -164,10 +164,18 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
 
 int run(PredictOptions o, const Globals& globals) {
   std::optional<Election> election;
+  if (o.html) {
+    std::vector<std::string> all = o.followers;
+    if (!o.leader.empty()) all.push_back(o.leader);
+    refuse_html_in_log_dir(*o.html, all);
+  }
   if (o.elect) {
     election.emplace();
     if (auto none = elect_leader_argument(o, *election)) {
-      emit(report::with_summary(*none, report::predict_summary(*none)), globals);
+      const report::Value value = report::with_summary(*none, report::predict_summary(*none));
+      // No leader, nothing to draw: the page says so under the verdict.
+      if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
+      emit(value, globals);
       return kFindings;
     }
   } else if (o.leader.empty()) {
@@ -176,7 +184,6 @@ int run(PredictOptions o, const Globals& globals) {
   std::vector<std::string> arguments{o.leader};
   arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
   refuse_same_replica(arguments, /*stdin_only=*/true);
-  if (o.html) refuse_html_in_log_dir(*o.html, arguments);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
   StepProgress progress(globals, "predict");
   std::vector<ReplicaSource> sources;

@@ -78,9 +78,14 @@ void write_html(const std::string& file, const std::string& page) {
                                std::string(errno ? std::strerror(errno) : "an I/O error"));
   out << page;
   out.close();
-  if (!out)
-    throw InputError(file, "cannot write the HTML page: " +
-                               std::string(errno ? std::strerror(errno) : "an I/O error"));
+  if (!out) {
+    const std::string why = errno ? std::strerror(errno) : "an I/O error";
+    std::error_code ec;
+    // A half page is no page: ours, outside every log dir; only a regular file (never
+    // --html /dev/full itself).
+    if (fs::is_regular_file(fs::symlink_status(file, ec))) fs::remove(file, ec);
+    throw InputError(file, "cannot write the HTML page: " + why);
+  }
 }
 
 }  // namespace kepoch::cli
