@@ -2,6 +2,8 @@
 // How the replicas of one partition differ and where they forked; over whole log dirs or
 // snapshots, one such comparison per partition they share (replica_sources.hpp).
 
+#include <optional>
+
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "html_output.hpp"
@@ -60,15 +62,17 @@ int run(const DiffOptions& o, const Globals& globals) {
     if (o.metadata) inputs.push_back(*o.metadata);
     refuse_html_in_log_dir(*o.html, inputs);
   }
-  StepProgress progress(globals, "diff");
+  std::optional<StepProgress> progress(std::in_place, globals, "diff");
   for (std::size_t i = 0; i < o.dirs.size(); ++i) {
-    progress.step(i, o.dirs.size(), "reading " + o.dirs[i]);
+    progress->step(i, o.dirs.size(), "reading " + o.dirs[i]);
     sources.push_back(load_replica_source(o.dirs[i], o.full ? LoadDepth::whole : LoadDepth::tail));
   }
-  progress.step(0, 0, "comparing the replicas");
   refuse_same_replica(o.dirs, /*stdin_only=*/false);
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
+  if (o.metadata) progress.reset();  // the metadata log's reader draws its own line
   const auto loaded = load_history(o, globals);
+  if (!progress) progress.emplace(globals, "diff");
+  progress->step(0, 0, "comparing the replicas");
   bool differ = false;
   auto section = [&](const std::vector<PartitionReplica>& replicas) {
     report::Value v = diff_partition(replicas, differ);
@@ -87,7 +91,7 @@ int run(const DiffOptions& o, const Globals& globals) {
   }
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch diff"));
-  progress.done();
+  progress->done();
   emit(value, globals);
   return differ ? kFindings : kOk;
 }
