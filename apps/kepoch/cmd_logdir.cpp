@@ -161,7 +161,7 @@ std::string errno_text(int err) {
 int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
   const SnapshotOptions options{o.window};
-  StepProgress progress(globals, "logdir snapshot");
+  StepProgress progress(globals, "logdir snapshot", /*streaming_output=*/o.file == "-");
   std::string label = "snapshotting";
   for (const auto& d : o.dirs)
     label += " " + d;

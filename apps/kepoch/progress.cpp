@@ -57,9 +57,10 @@ void Progress::done() {
   std::fflush(stderr);
 }
 
-StepProgress::StepProgress(const Globals& globals, std::string what) : what_(std::move(what)) {
-  enabled_ =
-      (globals.output == "table" || globals.output == "wide") && ::isatty(STDERR_FILENO) == 1;
+StepProgress::StepProgress(const Globals& globals, std::string what, bool streaming_output)
+    : what_(std::move(what)) {
+  enabled_ = (globals.output == "table" || globals.output == "wide") &&
+             ::isatty(STDERR_FILENO) == 1 && !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
   if (!enabled_) return;
   if (const char* ms = std::getenv("KEPOCH_PROGRESS_AFTER_MS"))
     after_ = std::chrono::milliseconds(std::strtol(ms, nullptr, 10));

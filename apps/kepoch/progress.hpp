@@ -52,7 +52,9 @@ class Progress {
 // pseudo-terminal test sets 0, so the line shows however fast the run).
 class StepProgress {
  public:
-  StepProgress(const Globals& globals, std::string what);
+  // streaming_output: the command writes to stdout while it works (a snapshot to "-"): no
+  // line when stdout is the same terminal.
+  StepProgress(const Globals& globals, std::string what, bool streaming_output = false);
   ~StepProgress();
   StepProgress(const StepProgress&) = delete;
   StepProgress& operator=(const StepProgress&) = delete;

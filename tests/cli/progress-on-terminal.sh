@@ -67,6 +67,29 @@ PY
     expect_not_in out "kepoch: $what:"
   done
 done
+# A snapshot written to stdout on the same terminal: no line into it (stderr alone: one).
+python3 - "$KEPOCH" "$D/broker-1" <<'PY' || fail "a progress line ran into the snapshot on the terminal"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen([sys.argv[1], "logdir", "snapshot", "--file", "-", sys.argv[2]],
+                     stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
+os.close(slave)
+drawn = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    drawn += chunk
+assert p.wait() == 0
+assert b"kepoch-logdir-snapshot" in drawn and b"kepoch: logdir snapshot:" not in drawn
+PY
+code=$(on_tty out err "$KEPOCH" logdir snapshot --file - "$D/broker-1")
+grep -qaF "kepoch: logdir snapshot: " err || fail "snapshot to a pipe, stderr a terminal: no progress line"
+expect_not_in out "kepoch: logdir snapshot:"
+
 # An unreadable replica among others: the error line stands alone, not run into the progress.
 code=$(on_tty out err "$KEPOCH" partition verify "$D/broker-1/d-0" "$SCRATCH/missing-0")
 [[ $code == 3 ]] || fail "partition verify of a missing dir: exit $code"
