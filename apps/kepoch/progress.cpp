@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "kepoch/base/text.hpp"
+
 namespace kepoch::cli {
 
 Progress::Progress(const Globals& globals, std::string what,
@@ -82,6 +84,8 @@ StepProgress::~StepProgress() {
 void StepProgress::step(std::size_t index, std::size_t total, std::string label) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mutex_);
+  // Names go to the terminal as they are: their control characters escaped (as tables do).
+  label = escape_control(label);
   label_ = total > 1 ? fmt::format("{} ({} of {})", label, index + 1, total) : std::move(label);
   if (std::chrono::steady_clock::now() - start_ >= after_) draw();
 }
