@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gen-fork.py: two replicas of one partition that fork near their end, for `diff` and `predict`.
 
-  gen-fork.py DEST --bytes N [--fork 100] [--batch 1024] [--segment-bytes 1073741824]
+  gen-fork.py DEST --bytes N [--fork 100] [--batch 1024] [--records 1]
+              [--segment-bytes 1073741824]
 
 DEST/a and DEST/b are two broker log dirs (cleanly shut down) holding partition `fork-0`:
 about N bytes of ~1 KiB v2 batches of one record each, identical up to offset F, then 100
@@ -16,6 +17,10 @@ index.interval.bytes (4096) were appended since the last one, indexes trimmed as
 shutdown. Only two batch bodies exist (the shared records and b's): each copy differs in its
 baseOffset, which the v2 CRC does not cover, so every batch is valid. Time indexes are not
 written (kepoch's diff and predict do not read them).
+
+--records R puts R records in each shared batch (its value shrinks to keep --batch bytes),
+so a long log (millions of offsets) stays small on disk; the divergent tails keep one record
+per batch. The fork then falls on a multiple of R.
 
 Writes DEST.tmp and renames it, so an interrupted run leaves no half data set.
 """
@@ -53,24 +58,28 @@ def varint(n):
             return bytes(out)
 
 
-def batch(size, epoch, fill, timestamp=1700000000000):
-    """A v2 batch of `size` bytes (log overhead included) holding one record; baseOffset 0."""
+def batch(size, epoch, fill, timestamp=1700000000000, records=1):
+    """A v2 batch of `size` bytes (log overhead included) holding `records` records; baseOffset 0."""
     def build(value_len):
         value = (fill * (value_len // len(fill) + 1))[:value_len]
-        body = bytes([0]) + varint(0) + varint(0) + varint(-1) + varint(len(value)) + value + varint(0)
-        record = varint(len(body)) + body
-        after_crc = struct.pack(">hiqqqhii", 0, 0, timestamp, timestamp, -1, -1, -1, 1) + record
+        record = b""
+        for delta in range(records):
+            body = (bytes([0]) + varint(0) + varint(delta) + varint(-1) + varint(len(value)) + value
+                    + varint(0))
+            record += varint(len(body)) + body
+        after_crc = struct.pack(">hiqqqhii", 0, records - 1, timestamp, timestamp, -1, -1, -1,
+                                records) + record
         crc = crc32c(after_crc)
         length = 4 + 1 + 4 + len(after_crc)  # from partitionLeaderEpoch on
         return struct.pack(">qiibI", 0, length, epoch, 2, crc) + after_crc
-    value_len = size - 80
-    while len(build(value_len)) > size:
+    value_len = max((size - 80) // records, 0)
+    while value_len > 0 and len(build(value_len)) > size:
         value_len -= 1
     return build(value_len)
 
 
 def write_replica(pdir, bodies, segment_bytes):
-    """bodies: list of (count, batch bytes); offsets from 0, one record per batch."""
+    """bodies: list of (count, batch bytes, records per batch); offsets from 0."""
     os.makedirs(pdir)
     offset, seg_base, seg_size, since_index = 0, 0, 0, 0
     log = index = None
@@ -85,7 +94,7 @@ def write_replica(pdir, bodies, segment_bytes):
         index = open(os.path.join(pdir, "%020d.index" % base), "wb")
 
     roll(0)
-    for count, body in bodies:
+    for count, body, records in bodies:
         body = bytearray(body)
         for _ in range(count):
             if seg_size + len(body) > segment_bytes:
@@ -97,7 +106,7 @@ def write_replica(pdir, bodies, segment_bytes):
             log.write(body)
             seg_size += len(body)
             since_index += len(body)
-            offset += 1
+            offset += records
     log.close()
     index.close()
     return offset
@@ -116,19 +125,23 @@ def main():
     p.add_argument("--bytes", type=int, required=True)
     p.add_argument("--fork", type=int, default=100)
     p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--records", type=int, default=1)
     p.add_argument("--segment-bytes", type=int, default=1 << 30)
     args = p.parse_args()
-    shared = batch(args.batch, 0, b"shared record value, written while broker a led; ")
+    shared = batch(args.batch, 0, b"shared record value, written while broker a led; ",
+                   records=args.records)
     tail_a = batch(args.batch, 0, b"a's tail: acknowledged by a alone, lost at the election; ")
     tail_b = batch(args.batch, 1, b"b's tail: written after b was elected uncleanly; ")
-    total = max(args.bytes // args.batch, args.fork + 1)
-    fork_at = total - args.fork
+    shared_batches = max(args.bytes // args.batch - args.fork, 1)
+    fork_at = shared_batches * args.records
+    total = fork_at + args.fork
     tmp = args.dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     for name, tail, epochs, hw in (("a", tail_a, [(0, 0)], fork_at),
                                    ("b", tail_b, [(0, 0), (1, fork_at)], total)):
         logdir = os.path.join(tmp, name)
-        end = write_replica(os.path.join(logdir, "fork-0"), [(fork_at, shared), (args.fork, tail)],
+        end = write_replica(os.path.join(logdir, "fork-0"),
+                            [(shared_batches, shared, args.records), (args.fork, tail, 1)],
                             args.segment_bytes)
         checkpoint(os.path.join(logdir, "fork-0", "leader-epoch-checkpoint"), epochs)
         checkpoint(os.path.join(logdir, "recovery-point-offset-checkpoint"), [("fork", 0, end)])
@@ -137,8 +150,8 @@ def main():
         open(os.path.join(logdir, ".kafka_cleanshutdown"), "w").close()
     shutil.rmtree(args.dest, ignore_errors=True)
     os.rename(tmp, args.dest)
-    print("gen-fork: 2 replicas of %d batches (%d bytes each), fork at offset %d in %s"
-          % (total, total * args.batch, fork_at, args.dest), file=sys.stderr)
+    print("gen-fork: 2 replicas of %d offsets in %d batches (%d bytes each), fork at offset %d in %s"
+          % (total, shared_batches + args.fork, args.batch, fork_at, args.dest), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -45,15 +45,15 @@ _kepoch() {
       "logdir|snapshot") path="logdir snapshot" ;;
       "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o") ((i++)) ;;
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o") ((i++)) ;;
-      "diff|--metadata"|"diff|--output"|"diff|-o") ((i++)) ;;
-      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--output"|"predict|-o") ((i++)) ;;
-      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o") ((i++)) ;;
+      "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o") ((i++)) ;;
+      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--html"|"predict|--output"|"predict|-o") ((i++)) ;;
+      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o") ((i++)) ;;
       "metadata|--output"|"metadata|-o") ((i++)) ;;
       "metadata|dump") path="metadata dump" ;;
       "metadata|history") path="metadata history" ;;
       "metadata dump|--output"|"metadata dump|-o") ((i++)) ;;
-      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
+      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--html"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
       "cluster|--output"|"cluster|-o") ((i++)) ;;
       "cluster|describe") path="cluster describe" ;;
       "cluster|watch") path="cluster watch" ;;
@@ -93,6 +93,7 @@ _kepoch() {
     "logdir snapshot|--window") :; return ;;
     "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "diff|--metadata") _kepoch_files -d; return ;;
+    "diff|--html") _kepoch_files; return ;;
     "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "predict|--leader") _kepoch_files; return ;;
     "predict|--mode") COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
@@ -102,6 +103,7 @@ _kepoch() {
     "predict|--elr") :; return ;;
     "predict|--alive") :; return ;;
     "predict|--min-isr") :; return ;;
+    "predict|--html") _kepoch_files; return ;;
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "plan|--ids") :; return ;;
     "plan|--gone") :; return ;;
@@ -112,6 +114,7 @@ _kepoch() {
     "plan|--alive") :; return ;;
     "plan|--min-isr") :; return ;;
     "plan|--out-dir") _kepoch_files -d; return ;;
+    "plan|--html") _kepoch_files; return ;;
     "plan|--bootstrap"|"plan|-b") :; return ;;
     "plan|-X") :; return ;;
     "plan|--command-config") _kepoch_files; return ;;
@@ -126,6 +129,7 @@ _kepoch() {
     "metadata history|--topic") :; return ;;
     "metadata history|--partition") :; return ;;
     "metadata history|--snapshot") _kepoch_files; return ;;
+    "metadata history|--html") _kepoch_files; return ;;
     "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster|--output"|"cluster|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster describe|--bootstrap"|"cluster describe|-b") :; return ;;
@@ -209,13 +213,13 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "simulate")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color" -- "$cur"))
@@ -227,7 +231,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "metadata history")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --html --output -o --no-color" -- "$cur"))
       else :; fi ;;
     "cluster")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))

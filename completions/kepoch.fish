@@ -68,11 +68,11 @@ function __kepoch_path
                 set skip 1
             case 'logdir snapshot|--file' 'logdir snapshot|--window' 'logdir snapshot|--output' 'logdir snapshot|-o'
                 set skip 1
-            case 'diff|--metadata' 'diff|--output' 'diff|-o'
+            case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--output' 'predict|-o'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--html' 'predict|--output' 'predict|-o'
                 set skip 1
-            case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o'
+            case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o'
                 set skip 1
             case 'simulate|--rule' 'simulate|--output' 'simulate|-o'
                 set skip 1
@@ -84,7 +84,7 @@ function __kepoch_path
                 set path 'metadata history'
             case 'metadata dump|--output' 'metadata dump|-o'
                 set skip 1
-            case 'metadata history|--topic' 'metadata history|--partition' 'metadata history|--snapshot' 'metadata history|--output' 'metadata history|-o'
+            case 'metadata history|--topic' 'metadata history|--partition' 'metadata history|--snapshot' 'metadata history|--html' 'metadata history|--output' 'metadata history|-o'
                 set skip 1
             case 'cluster|--output' 'cluster|-o'
                 set skip 1
@@ -196,6 +196,7 @@ complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -a '(__fish_complete
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l metadata -x -a '(__fish_complete_directories)' -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold each replica'\''s epoch cache against the epochs the controller issued'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l full -d 'Read and compare every batch of every replica (by default only those from where the epoch caches fork)'
+complete -c kepoch -n '__kepoch_at '\''diff'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -F
@@ -212,6 +213,7 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l unclean -d 'unclean.leade
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l preferred -d 'A preferred-replica election'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l min-isr -x -d 'min.insync.replicas (for the ELR)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segment whole (by default only what Kafka'\''s log loader reads, and the batches from the truncation point on)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -F
@@ -227,6 +229,7 @@ complete -c kepoch -n '__kepoch_at '\''plan'\''' -l unclean -d 'Offline (--metad
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l min-isr -x -d 'Offline (--metadata, --replicas): the topics'\'' min.insync.replicas'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l all -d 'List healthy partitions too'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l out-dir -x -a '(__fish_complete_directories)' -d 'Write the commands that carry the plan out with Kafka'\''s tools here (steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none'
+complete -c kepoch -n '__kepoch_at '\''plan'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l bootstrap -s b -x -d 'Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -s X -x -d 'A librdkafka property, KEY=VALUE (repeatable; like kcat): security.protocol, sasl.mechanisms, sasl.username, sasl.password, ssl.ca.location, ...'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l command-config -r -F -d 'The Java client'\''s properties file (as kafka-topics --command-config)'
@@ -255,6 +258,7 @@ complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l topic -x -d 'Onl
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l partition -x -d 'Only this partition number'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l snapshot -r -F -d 'Start from this snapshot (<end offset>-<epoch>.checkpoint), then the log from its end offset'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l no-snapshot -d 'Replay the log segments alone, from the log start, without a snapshot'
+complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''metadata history'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a describe -d 'Per partition: leader, leader epoch, replicas, ISR, ELR, log start, high watermark, replica sizes and lag'

@@ -2,15 +2,20 @@
 // How the replicas of one partition differ and where they forked; over whole log dirs or
 // snapshots, one such comparison per partition they share (replica_sources.hpp).
 
+#include <optional>
+
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/controller_report.hpp"
 #include "kepoch/report/diff_report.hpp"
+#include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "metadata_source.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -19,6 +24,7 @@ struct DiffOptions {
   std::vector<std::string> dirs;
   std::optional<std::string> metadata;
   bool full = false;  // read every batch (otherwise from the epoch fork on)
+  std::optional<std::string> html;
 };
 
 // --metadata: the controller's view of the partition and each replica's cached epochs it
@@ -51,26 +57,42 @@ report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool
 int run(const DiffOptions& o, const Globals& globals) {
   std::vector<ReplicaSource> sources;
   refuse_same_replica(o.dirs, /*stdin_only=*/true);
-  for (const auto& arg : o.dirs)
-    sources.push_back(load_replica_source(arg, o.full ? LoadDepth::whole : LoadDepth::tail));
+  if (o.html) {
+    std::vector<std::string> inputs = o.dirs;
+    if (o.metadata) inputs.push_back(*o.metadata);
+    refuse_html_in_log_dir(*o.html, inputs);
+  }
+  std::optional<StepProgress> progress(std::in_place, globals, "diff");
+  for (std::size_t i = 0; i < o.dirs.size(); ++i) {
+    progress->step(i, o.dirs.size(), "reading " + o.dirs[i]);
+    sources.push_back(load_replica_source(o.dirs[i], o.full ? LoadDepth::whole : LoadDepth::tail));
+  }
   refuse_same_replica(o.dirs, /*stdin_only=*/false);
   const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
+  if (o.metadata) progress.reset();  // the metadata log's reader draws its own line
   const auto loaded = load_history(o, globals);
+  if (!progress) progress.emplace(globals, "diff");
+  progress->step(0, 0, "comparing the replicas");
   bool differ = false;
   auto section = [&](const std::vector<PartitionReplica>& replicas) {
     report::Value v = diff_partition(replicas, differ);
     if (loaded) v.set("controller_epochs", controller_epochs(loaded->history, replicas, differ));
     return report::with_summary(v, report::diff_summary(v));
   };
+  report::Value value;
   if (paired.single) {
-    emit(section(paired.groups.front().replicas), globals);
+    value = section(paired.groups.front().replicas);
   } else {
     std::vector<report::Value> sections;
     for (const auto& g : paired.groups)
       sections.push_back(section(g.replicas));
-    report::Value value = report::paired_value(std::move(sections), paired.notes);
-    emit(report::with_summary(value, report::paired_diff_summary(value)), globals);
+    value = report::paired_value(std::move(sections), paired.notes);
+    value = report::with_summary(value, report::paired_diff_summary(value));
   }
+  // The picture from the very Value the output renders (html_page.hpp).
+  if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch diff"));
+  progress->done();
+  emit(value, globals);
   return differ ? kFindings : kOk;
 }
 
@@ -93,12 +115,14 @@ void register_diff(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read and compare every batch of every replica (by default only those from "
                 "where the epoch caches fork)");
+  add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
       "  kepoch diff broker-1/orders-0 broker-2/orders-0 broker-3/orders-0\n"
       "  kepoch diff -o json b1/data/orders-0 b2/data/orders-0\n"
       "  kepoch diff b1/data b2/data b3/data              (every partition they share)\n"
       "  kepoch diff b1.snap:orders-0 b2.snap:orders-0  (snapshots: kepoch logdir snapshot)\n"
+      "  kepoch diff --html fork.html b1/data/orders-0 b2/data/orders-0  (a picture)\n"
       "\nEach replica is taken as Kafka would load it and compared with the one holding the\n"
       "highest leader epoch: the first offset where their epoch histories differ, the first\n"
       "batch that differs (same offset, different bytes: the inconsistency an unclean\n"

@@ -27,6 +27,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -160,8 +161,14 @@ std::string errno_text(int err) {
 int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   const std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
   const SnapshotOptions options{o.window};
+  StepProgress progress(globals, "logdir snapshot", /*streaming_output=*/o.file == "-");
+  std::string label = "snapshotting";
+  for (const auto& d : o.dirs)
+    label += " " + d;
+  progress.step(0, 0, label);
   if (o.file == "-") {
     write_logdir_snapshot(std::cout, dirs, options);
+    progress.done();
     std::cout.flush();
     return std::cout ? kOk : kInput;
   }
@@ -187,6 +194,7 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
       std::filesystem::remove(o.file, ec);
     throw;
   }
+  progress.done();
   emit(snapshot_value(o.file, summary), globals);
   return kOk;
 }

@@ -9,9 +9,11 @@
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/html_page.hpp"
 #include "kepoch/report/metadata_report.hpp"
 #include "kepoch/storage/metadata_log.hpp"
 #include "metadata_source.hpp"
@@ -26,6 +28,7 @@ struct MetadataOptions {
   std::optional<std::int32_t> partition;
   std::optional<std::string> snapshot;
   bool no_snapshot = false;
+  std::optional<std::string> html;  // history only
 };
 
 int run_dump(const MetadataOptions& o, const Globals& globals) {
@@ -61,6 +64,11 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   MetadataReplayOptions replay;
   if (o.snapshot) replay.snapshot = *o.snapshot;
   replay.no_snapshot = o.no_snapshot;
+  if (o.html) {
+    std::vector<std::string> inputs{o.target};
+    if (o.snapshot) inputs.push_back(*o.snapshot);
+    refuse_html_in_log_dir(*o.html, inputs);
+  }
   const LoadedMetadata loaded = load_metadata_history(
       o.target, replay, PartitionHistoryFilter{o.topic, o.partition}, globals);
   report::Value partitions = report::Value::array();
@@ -70,14 +78,16 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   for (const auto& b : loaded.history.broker_events())
     brokers.push(report::broker_event_value(b));
   const auto problems = metadata_problems(loaded);
-  emit(report::Value::object()
-           .set("target", o.target)
-           .set("files", report::strings_value(loaded.summary.files))
-           .set("start", report::metadata_start_value(loaded.plan, loaded.summary))
-           .set("partitions", std::move(partitions))
-           .set("brokers", std::move(brokers))
-           .set("problems", report::metadata_problems(problems)),
-       globals);
+  report::Value value = report::Value::object()
+                            .set("target", o.target)
+                            .set("files", report::strings_value(loaded.summary.files))
+                            .set("start", report::metadata_start_value(loaded.plan, loaded.summary))
+                            .set("partitions", std::move(partitions))
+                            .set("brokers", std::move(brokers))
+                            .set("problems", report::metadata_problems(problems));
+  // The picture from the very Value the output renders (html_page.hpp).
+  if (o.html) write_html(*o.html, report::history_page(value));
+  emit(value, globals);
   return problems.empty() ? kOk : kFindings;
 }
 
@@ -121,12 +131,14 @@ void register_metadata(CLI::App& app, Globals& globals) {
   hist->add_flag("--no-snapshot", o.no_snapshot,
                  "Replay the log segments alone, from the log start, without a snapshot")
       ->excludes(snap);
+  add_html_option(hist, o.html);
   hist->footer(
       "Examples:\n"
       "  kepoch metadata history /var/lib/kafka/meta --topic orders --partition 0\n"
       "  kepoch metadata history -o json /var/lib/kafka/meta/__cluster_metadata-0\n"
       "  kepoch metadata history /var/lib/kafka/meta --snapshot "
       "00000000000000004711-0000000003.checkpoint\n"
+      "  kepoch metadata history --html history.html /var/lib/kafka/meta --topic orders\n"
       "\nReplays PartitionRecord and each PartitionChangeRecord in offset order as Kafka's\n"
       "PartitionRegistration.merge does: a Leader field bumps the leader epoch by one,\n"
       "every change bumps the partition epoch, absent fields keep their value. Each step\n"
@@ -141,6 +153,9 @@ void register_metadata(CLI::App& app, Globals& globals) {
       "the log for a newer snapshot (KafkaMetadataLog.truncateToLatestSnapshot), from that\n"
       "snapshot alone. Partitions and brokers the snapshot restates are steps and events\n"
       "`as_of_snapshot` (offset null, `snapshot` its id), not changes.\n"
+      "--html FILE also draws it: one swimlane per partition along the metadata offsets\n"
+      "(leader and epoch per registration, ISR shrink and expand ticks), one per broker\n"
+      "(fenced or not).\n"
       "Exit status: 0, 1 undecodable records, change records of a partition no\n"
       "PartitionRecord created, or a cleaned log no snapshot covers, 3 unreadable target\n"
       "or damaged snapshot.");

@@ -15,6 +15,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/verify_report.hpp"
 #include "metadata_source.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -58,17 +59,21 @@ struct VerifyOptions {
 int run_verify(const VerifyOptions& o, const Globals& globals) {
   report::Value list = report::Value::array();
   int code = kOk;
-  for (const auto& dir : o.dirs) {
+  StepProgress progress(globals, "partition verify");
+  for (std::size_t i = 0; i < o.dirs.size(); ++i) {
+    const std::string& dir = o.dirs[i];
+    progress.step(i, o.dirs.size(), "verifying " + dir);
     try {
       const PartitionVerification v = verify_partition(dir);
       if (v.has_errors()) code = std::max(code, static_cast<int>(kFindings));
       const report::Value value = report::verify_value(v);
       list.push(report::with_summary(value, report::verify_summary(value)));
     } catch (const InputError& e) {
-      print_error(e.what(), globals);
+      progress.interrupt([&] { print_error(e.what(), globals); });
       code = kInput;
     }
   }
+  progress.done();
   if (!list.as_array().empty()) emit(list, globals);
   return code;
 }

@@ -14,17 +14,20 @@
 #include "cluster_options.hpp"
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/recovery_plan.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/report/html_page.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "plan_metadata.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -46,6 +49,7 @@ struct PlanOptions {
   std::int32_t min_isr = 1;
   bool all = false;
   std::string out_dir;
+  std::optional<std::string> html;
 };
 
 // One broker's state: its replicas and whose they are.
@@ -287,9 +291,18 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   if (o.states.empty())
     throw UsageError("give the brokers' states: log dirs or `kepoch logdir snapshot` files");
   refuse_same_replica(o.states, /*stdin_only=*/true);
+  if (o.html) {
+    std::vector<std::string> inputs = o.states;
+    if (!o.metadata.empty()) inputs.push_back(o.metadata);
+    refuse_html_in_log_dir(*o.html, inputs);
+  }
   std::vector<BrokerState> states;
-  for (const auto& a : o.states)
-    states.push_back(load_state(a));
+  StepProgress progress(globals, "plan");
+  for (std::size_t i = 0; i < o.states.size(); ++i) {
+    progress.step(i, o.states.size(), "reading " + o.states[i]);
+    states.push_back(load_state(o.states[i]));
+  }
+  progress.step(0, 0, "reading the metadata, ranking the candidates");
   refuse_same_replica(o.states, /*stdin_only=*/false);
   check_states(states, o.ids);
 
@@ -365,7 +378,12 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   context.notes.insert(context.notes.end(), m.notes.begin(), m.notes.end());
 
   if (!o.out_dir.empty()) write_commands(o.out_dir, plan, o.states);
-  emit(report::recovery_plan_value(plan, context), globals);
+  report::Value value = report::recovery_plan_value(plan, context);
+  value.set("timelines", report::plan_timelines_value(plan, input));
+  // The picture from the very Value the output renders (html_page.hpp).
+  if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));
+  progress.done();
+  emit(value, globals);
   return plan.totals.plan_committed_loss_partitions > 0 ? kFindings : kOk;
 }
 
@@ -423,6 +441,7 @@ void register_plan(CLI::App& app, Globals& globals) {
                   "Write the commands that carry the plan out with Kafka's tools here "
                   "(steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none")
       ->type_name("DIR");
+  add_html_option(cmd, o.html);
   add_connection_options(cmd, c);
   add_topic_options(cmd, t);
   cmd->footer(
@@ -431,12 +450,15 @@ void register_plan(CLI::App& app, Globals& globals) {
       "  kepoch plan --metadata /var/lib/kafka/meta/__cluster_metadata-0 --gone 3 *.snap\n"
       "  kepoch plan --replicas 1,2,3 --isr 3 --alive 1,2 b1/orders-0 b2/orders-0\n"
       "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json\n"
+      "  kepoch plan --html plan.html --metadata meta/__cluster_metadata-0 b1.snap b2.snap\n"
       "\nFor every partition without a live leader, each replica whose state is given is a\n"
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
       "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"
       "broker, KIP-966's order (last epoch, log length), Kafka's own choice (the ISR, else the\n"
       "first live replica in assignment order). Committed means below the highest high\n"
       "watermark any replica recorded. kepoch changes nothing; --out-dir writes the steps.\n"
+      "`timelines` puts each such partition's known replicas on one offset axis against the\n"
+      "leader the plan chooses (diff's timeline); --html FILE draws them as a page.\n"
       "Exit status: 0 the plan loses no committed record, 1 it does or kepoch cannot rule it\n"
       "out (a replica's state not given), 2 usage (two states of one broker, states of\n"
       "another cluster), 3 unreadable input, 4 the cluster cannot be reached.");

@@ -9,13 +9,17 @@
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/election_report.hpp"
+#include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/summary.hpp"
+#include "kepoch/report/timeline.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "progress.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -35,6 +39,7 @@ struct PredictOptions {
   bool preferred = false;
   std::int32_t min_isr = 1;
   bool full = false;  // load every segment (otherwise what Kafka's loader reads)
+  std::optional<std::string> html;
 };
 
 struct Election {
@@ -133,31 +138,44 @@ std::optional<report::Value> elect_leader_argument(PredictOptions& o, Election& 
   return std::nullopt;
 }
 
-// One partition: replicas.front() is the leader's.
+// One partition: replicas.front() is the leader's. With its timeline (timeline.hpp): the
+// replicas on one offset axis against the leader, each cut where the main mode truncates it.
 report::Value predict_partition(const PredictOptions& o, std::vector<PartitionReplica> replicas,
                                 Election* election, bool& committed_loss) {
   if (election) elected_leader_epoch(*election, replicas);
   const PartitionReplica& leader = replicas.front();
-  const std::vector<PartitionReplica> followers(std::make_move_iterator(replicas.begin() + 1),
-                                                std::make_move_iterator(replicas.end()));
   std::vector<report::ReplicaForecasts> forecasts;
-  for (const auto& f : followers) {
-    report::ReplicaForecasts rf{&f, {}};
+  std::vector<ReplicaComparison> comparisons;
+  std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
+  for (std::size_t i = 1; i < replicas.size(); ++i) {
+    report::ReplicaForecasts rf{&replicas[i], {}};
     for (auto mode : modes_for(o.mode))
-      rf.forecasts.push_back(forecast_replica(leader, f, mode));
+      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode));
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
                      rf.forecasts.front().fails_possible();
+    truncate_to.push_back(rf.forecasts.front().prediction.truncate_to);
+    comparisons.push_back(compare_replicas(replicas, i, 0));
     forecasts.push_back(std::move(rf));
   }
-  return report::predict_value(leader, forecasts, o.mode);
+  report::Value value = report::predict_value(leader, forecasts, o.mode);
+  value.set("timeline", report::timeline_value(replicas, 0, comparisons, &truncate_to));
+  return value;
 }
 
 int run(PredictOptions o, const Globals& globals) {
   std::optional<Election> election;
+  if (o.html) {
+    std::vector<std::string> all = o.followers;
+    if (!o.leader.empty()) all.push_back(o.leader);
+    refuse_html_in_log_dir(*o.html, all);
+  }
   if (o.elect) {
     election.emplace();
     if (auto none = elect_leader_argument(o, *election)) {
-      emit(report::with_summary(*none, report::predict_summary(*none)), globals);
+      const report::Value value = report::with_summary(*none, report::predict_summary(*none));
+      // No leader, nothing to draw: the page says so under the verdict.
+      if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
+      emit(value, globals);
       return kFindings;
     }
   } else if (o.leader.empty()) {
@@ -167,9 +185,13 @@ int run(PredictOptions o, const Globals& globals) {
   arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
   refuse_same_replica(arguments, /*stdin_only=*/true);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
-  std::vector<ReplicaSource> sources{load_replica_source(o.leader, depth)};
-  for (const auto& arg : o.followers)
-    sources.push_back(load_replica_source(arg, depth));
+  StepProgress progress(globals, "predict");
+  std::vector<ReplicaSource> sources;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    progress.step(i, arguments.size(), "reading " + arguments[i]);
+    sources.push_back(load_replica_source(arguments[i], depth));
+  }
+  progress.step(0, 0, "forecasting the truncations");
   refuse_same_replica(arguments, /*stdin_only=*/false);
   PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
   bool committed_loss = false;
@@ -192,7 +214,11 @@ int run(PredictOptions o, const Globals& globals) {
   // The verdict first (summary.hpp): the whole run's, over its sections when paired.
   std::string sentence =
       paired.single ? report::predict_summary(value) : report::paired_predict_summary(value);
-  emit(report::with_summary(std::move(value), std::move(sentence)), globals);
+  value = report::with_summary(std::move(value), std::move(sentence));
+  // The picture from the very Value the output renders (html_page.hpp).
+  if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
+  progress.done();
+  emit(value, globals);
   return committed_loss ? kFindings : kOk;
 }
 
@@ -241,11 +267,13 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
+  add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
       "  kepoch predict --leader broker-2/orders-0 broker-1/orders-0 broker-3/orders-0\n"
       "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
       "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
+      "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"

@@ -1,9 +1,13 @@
 #include "progress.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+
+#include "kepoch/base/text.hpp"
 
 namespace kepoch::cli {
 
@@ -53,6 +57,71 @@ void Progress::done() {
   shown_ = false;
   std::fputs("\r\x1b[K", stderr);
   std::fflush(stderr);
+}
+
+StepProgress::StepProgress(const Globals& globals, std::string what, bool streaming_output)
+    : what_(std::move(what)) {
+  enabled_ = (globals.output == "table" || globals.output == "wide") &&
+             ::isatty(STDERR_FILENO) == 1 && !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
+  if (!enabled_) return;
+  if (const char* ms = std::getenv("KEPOCH_PROGRESS_AFTER_MS"))
+    after_ = std::chrono::milliseconds(std::strtol(ms, nullptr, 10));
+  start_ = std::chrono::steady_clock::now();
+  thread_ = std::thread([this] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wake_.wait_until(lock, start_ + after_, [this] { return stop_; })) return;
+    while (!stop_) {
+      draw();
+      wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; });
+    }
+  });
+}
+
+StepProgress::~StepProgress() {
+  done();
+}
+
+void StepProgress::step(std::size_t index, std::size_t total, std::string label) {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Names go to the terminal as they are: their control characters escaped (as tables do).
+  label = escape_control(label);
+  label_ = total > 1 ? fmt::format("{} ({} of {})", label, index + 1, total) : std::move(label);
+  if (std::chrono::steady_clock::now() - start_ >= after_) draw();
+}
+
+void StepProgress::draw() {
+  if (stop_) return;
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_)
+          .count();
+  std::string line = fmt::format("kepoch: {}: {}, {} s", what_, label_, seconds);
+  // One terminal line at most: a wrapped line could not be redrawn in place by "\r".
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 && line.size() >= ws.ws_col)
+    line = line.substr(0, ws.ws_col - 4) + "...";
+  std::fputs(("\r" + line + "\x1b[K").c_str(), stderr);
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+void StepProgress::clear() {
+  if (!shown_) return;
+  std::fputs("\r\x1b[K", stderr);
+  std::fflush(stderr);
+  shown_ = false;
+}
+
+void StepProgress::done() {
+  if (!enabled_) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stop_) return;
+    stop_ = true;
+    clear();
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
 }
 
 }  // namespace kepoch::cli

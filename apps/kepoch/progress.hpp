@@ -5,9 +5,12 @@
 // half a second. A streaming command whose table goes to the same terminal shows none.
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "globals.hpp"
@@ -39,6 +42,49 @@ class Progress {
   std::uint32_t calls_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_;
+};
+
+// A progress line for work whose size is not known up front (loading replicas, verifying a
+// partition, writing a snapshot): what is done, which step of how many, and the seconds so
+// far ("kepoch: diff: reading broker-2/d-0 (2 of 3), 4 s"), redrawn by a thread every 200 ms
+// once the work has taken a second, so one long step shows too. On the same conditions as
+// Progress: stderr a terminal, table output. KEPOCH_PROGRESS_AFTER_MS sets the second (the
+// pseudo-terminal test sets 0, so the line shows however fast the run).
+class StepProgress {
+ public:
+  // streaming_output: the command writes to stdout while it works (a snapshot to "-"): no
+  // line when stdout is the same terminal.
+  StepProgress(const Globals& globals, std::string what, bool streaming_output = false);
+  ~StepProgress();
+  StepProgress(const StepProgress&) = delete;
+  StepProgress& operator=(const StepProgress&) = delete;
+
+  // Step `index` (from 0) of `total`: `label`. total 0: no count.
+  void step(std::size_t index, std::size_t total, std::string label);
+  // Clears the line and stops the thread (before the report is printed).
+  void done();
+  // Runs `print` (an error line on stderr) with the line cleared and not redrawn meanwhile.
+  template <typename Print>
+  void interrupt(Print&& print) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clear();
+    print();
+  }
+
+ private:
+  void draw();   // with mutex_ held
+  void clear();  // with mutex_ held
+
+  bool enabled_ = false;
+  bool shown_ = false;
+  bool stop_ = false;
+  std::string what_;
+  std::string label_;
+  std::chrono::milliseconds after_{1000};
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
 };
 
 }  // namespace kepoch::cli

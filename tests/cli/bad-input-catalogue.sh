@@ -187,6 +187,9 @@ msg-same-link   | ln -s $TX x-0               | 2 | are the same replica | diff 
 msg-same-pred   | :                           | 2 | are the same replica | predict --leader $TX $TX
 msg-snap-nodir  | :                           | 3 | kepoch: nodir/s.snap: cannot create the snapshot file: No such file or directory | logdir snapshot $DATA/logdir --file nodir/s.snap
 msg-snap-full   | :                           | 3 | kepoch: /dev/full: cannot write the snapshot file: No space left on device | logdir snapshot $DATA/logdir --file /dev/full
+msg-html-nodir  | :                           | 3 | kepoch: nodir/p.html: cannot create the HTML page: No such file or directory | diff --html nodir/p.html $DATA/divergence/before/broker-1/d-0 $DATA/divergence/before/broker-2/d-0
+msg-html-full   | :                           | 3 | kepoch: /dev/full: cannot write the HTML page: No space left on device | metadata history --html /dev/full $DATA/metadata
+msg-html-logdir | ldir                        | 2 | is inside the log dir | predict --html l/t-0/p.html --leader l/t-0 $TX
 msg-tail-damage | pdir; patch $LOG x-0/$SEG 'i32(8, 5)' | 1 | (the tail is not zeros: damaged bytes, not preallocated space) | partition verify x-0
 msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is zeros: preallocated space never written) | partition verify x-0
 non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l

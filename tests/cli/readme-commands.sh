@@ -27,10 +27,10 @@ n=$(wc -l <"$SCRATCH/commands")
 kepoch() { "$KEPOCH" "$@"; }
 ran=0
 while IFS= read -r cmd; do
-  # The README writes its example snapshots to /tmp; here they go to the scratch dir, and no
-  # command may write a file (--file) anywhere else.
+  # The README writes its example snapshots and pages to /tmp; here they go to the scratch
+  # dir, and no command may write a file (--file, --html) anywhere else.
   cmd=${cmd//\/tmp\//$SCRATCH/}
-  if [[ $cmd =~ --file\ +([^ \)]+) && ${BASH_REMATCH[1]} != "$SCRATCH"/* && ${BASH_REMATCH[1]} != - ]]; then
+  if [[ $cmd =~ --(file|html)\ +([^ \)]+) && ${BASH_REMATCH[2]} != "$SCRATCH"/* && ${BASH_REMATCH[2]} != - ]]; then
     fail "README command writes outside the scratch dir: $cmd"
   fi
   if [[ $cmd == *"| jq"* ]] && ! command -v jq >/dev/null; then cmd=${cmd%%|*}; fi

@@ -12,7 +12,9 @@
 //      "request_epoch", "leader_epoch", "leader_end_offset", "follower_epoch",
 //      "follower_end_offset", "branch", "truncate_to", "completed"}],
 //      "modes"?: {"fetch": {...}, "ofle": {...}, "hw": {...}}}],
-//    "assumptions": [...]}
+//    "assumptions": [...], "timeline": {...}}
+// ("timeline", added by `predict` beside this shape: the replicas on one offset axis against
+// the leader, each follower's truncate_to the main mode's; timeline.hpp)
 // outcome is "follows", or "fails" when the follower's first fetch after the truncation
 // lands inside one of the leader's batches and its log is not empty: Kafka's follower append
 // throws UnexpectedAppendOffsetException and the partition is marked failed (null: that

@@ -1,5 +1,8 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 
+#include "kepoch/report/timeline.hpp"
+#include "kepoch/storage/replica_diff.hpp"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -343,6 +346,43 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
   if (n == 0) steps += "\n# Nothing to do: no partition needs a decision.\n";
   files.push_back({"steps.sh", steps});
   return files;
+}
+
+Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::PlanInput& input) {
+  Value out = Value::array();
+  for (std::size_t i = 0; i < plan.partitions.size() && i < input.partitions.size(); ++i) {
+    const forecast::PartitionPlan& p = plan.partitions[i];
+    const forecast::PlanPartitionInput& in = input.partitions[i];
+    const forecast::CandidateOutcome* leader = p.chosen_candidate();
+    if (!leader && !p.candidates.empty()) leader = &p.candidates.front();
+    if (!leader || in.replicas.empty()) continue;
+    // The known replicas, the leader's first, as diff and predict put them on one axis.
+    std::vector<PartitionReplica> replicas;
+    std::vector<std::optional<std::int64_t>> truncate_to;
+    if (const auto it = in.replicas.find(leader->broker); it != in.replicas.end()) {
+      replicas.push_back(*it->second);
+      truncate_to.emplace_back();
+    } else {
+      continue;
+    }
+    for (const auto& [broker, r] : in.replicas) {
+      if (broker == leader->broker) continue;
+      replicas.push_back(*r);
+      std::optional<std::int64_t> cut;
+      for (const auto& f : leader->followers)
+        if (f.broker == broker) cut = f.forecast.prediction.truncate_to;
+      truncate_to.push_back(cut);
+    }
+    std::vector<ReplicaComparison> comparisons;
+    for (std::size_t r = 1; r < replicas.size(); ++r)
+      comparisons.push_back(compare_replicas(replicas, r, 0));
+    out.push(Value::object()
+                 .set("topic", p.topic)
+                 .set("partition", p.partition)
+                 .set("leader", leader->broker)
+                 .set("timeline", timeline_value(replicas, 0, comparisons, &truncate_to)));
+  }
+  return out;
 }
 
 }  // namespace kepoch::report

@@ -16,7 +16,8 @@
 //                    "lost_records", "committed_lost_records", "loss_known",
 //                    "truncations"}],   (truncations: "<broker>@<offset>" per follower)
 //    "start_order": [{"broker", "phase", "partitions"}],
-//    "notes": [str], "problems": [{"severity", "message"}]}
+//    "notes": [str], "problems": [{"severity", "message"}],
+//    "timelines": [see plan_timelines_value]}
 // Partitions needing no decision (healthy) are counted in totals and listed only with
 // `all`; counts that cannot be known are null.
 
@@ -49,6 +50,13 @@ std::string plan_verdict(const forecast::RecoveryPlan& plan);
 std::string partition_reason(const forecast::PartitionPlan& p);
 
 Value recovery_plan_value(const forecast::RecoveryPlan& plan, const PlanContext& context);
+
+// The plan's "timelines": per partition with candidates (no live leader),
+//   {"topic", "partition", "leader" (the broker the plan has lead: its choice, else its best
+//    candidate), "timeline" (timeline.hpp: the known replicas against that leader's, each
+//    cut where it truncates when that leader leads)}.
+// `input` is the plan's own (its partitions in the plan's order).
+Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::PlanInput& input);
 
 // The files that carry the plan out with Kafka's own tools (file name, contents): kepoch
 // writes them, never runs them.

@@ -61,7 +61,8 @@ constexpr std::string_view kGlyphs =
 }  // namespace
 
 Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t reference,
-                     const std::vector<ReplicaComparison>& comparisons) {
+                     const std::vector<ReplicaComparison>& comparisons,
+                     const std::vector<std::optional<std::int64_t>>* truncations) {
   std::int64_t lo = replicas.front().loaded.log_start_offset, hi = 0;
   for (const auto& r : replicas) {
     lo = std::min(lo, r.loaded.log_start_offset);
@@ -82,7 +83,11 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
         if (c.replica == i) rel = relation(c);
       // Where it truncates if the reference leads: the Fetch divergence rule `predict` runs
       // (AbstractFetcherThread.truncateOnFetchResponse against the leader's epoch cache).
-      truncate_to = predict_truncation(ref.as_leader, r.loaded, TruncationMode::fetch).truncate_to;
+      truncate_to =
+          truncations
+              ? optional_value((*truncations)[i])
+              : Value(
+                    predict_truncation(ref.as_leader, r.loaded, TruncationMode::fetch).truncate_to);
     }
     list.push(Value::object()
                   .set("dir", r.dir.string())
@@ -100,6 +105,15 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
       .set("fork", optional_value(fork))
       .set("reference", ref.dir.string())
       .set("replicas", std::move(list));
+}
+
+std::int64_t timeline_axis_from(const Value& t, std::int64_t room) {
+  const std::int64_t lo = int_of(t.find("from")).value_or(0);
+  const std::int64_t hi = std::max(int_of(t.find("to")).value_or(0), lo + 1);
+  const auto fork = int_of(t.find("fork"));
+  if (!fork || hi - lo <= room) return lo;
+  const std::int64_t margin = std::max<std::int64_t>(2, (hi - *fork) / 4);
+  return std::clamp<std::int64_t>(*fork - margin, lo, hi - 1);
 }
 
 bool is_timeline(const Value& v) {
@@ -127,11 +141,7 @@ std::vector<std::string> timeline_drawing(const Value& t, std::size_t width) {
       width > fixed + 20 ? std::min<std::size_t>(width - fixed, 200) : 20);
 
   // The axis: every offset when they fit; else, with a fork, from a little before it.
-  std::int64_t from = lo;
-  if (fork && hi - lo > bar_room) {
-    const std::int64_t margin = std::max<std::int64_t>(2, (hi - *fork) / 4);
-    from = std::clamp<std::int64_t>(*fork - margin, lo, hi - 1);
-  }
+  const std::int64_t from = timeline_axis_from(t, bar_room);
   const bool cut = from > lo;
   const std::int64_t span = hi - from;
   const std::int64_t columns = std::min(span, bar_room);

@@ -32,8 +32,16 @@
 
 namespace kepoch::report {
 
+// `truncate_to` (one per replica, when given): where each replica truncates, as the caller
+// forecast it (`predict`'s mode); by default the Fetch divergence rule against the reference.
 Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t reference,
-                     const std::vector<ReplicaComparison>& comparisons);
+                     const std::vector<ReplicaComparison>& comparisons,
+                     const std::vector<std::optional<std::int64_t>>* truncate_to = nullptr);
+
+// The first offset an axis of `room` units draws: the timeline's "from", or, when the
+// offsets do not fit and there is a fork, a little before the fork (the offsets below it
+// are cut off: the table marks them "~", the HTML picture squeezes them behind a break).
+std::int64_t timeline_axis_from(const Value& timeline, std::int64_t room);
 
 // Whether `v` is a structured timeline (so the table draws it).
 bool is_timeline(const Value& v);

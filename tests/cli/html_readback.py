@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""html_readback.py: reads back what a `kepoch ... --html` page drew, from the DOM headless
+Chromium dumped after loading it (so what is compared is what the browser built, not the
+file's text), and holds it to the same command's `-o json` report.
+
+  html_readback.py timeline DOM JSON   diff, predict, plan: every timeline of the report
+  html_readback.py history DOM JSON    metadata history
+  html_readback.py wellformed PAGE     every <svg> of the page file parses as XML
+  html_readback.py visible DOM OFFSET  the fork at OFFSET is drawn clearly: its marker sits
+                                       inside the plot, away from both ends, and the spans
+                                       that start there are wide enough to see
+
+Prints what differs and exits 1; prints a one-line account and exits 0 when all agree.
+"""
+import json, re, sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+
+class Elements(HTMLParser):
+    """Every element's tag and attributes, in document order, with the svg it lies in."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.items = []
+        self.svg = None
+        self.text = {}
+        self._h1 = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg":
+            self.svg = a
+        self.items.append((tag, a, self.svg))
+        self._h1 = tag == "h1"
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.svg = None
+        if tag == "h1":
+            self._h1 = False
+
+    def handle_data(self, data):
+        if self._h1:
+            self.text["h1"] = self.text.get("h1", "") + data
+
+
+def parse(path):
+    p = Elements()
+    p.feed(open(path, encoding="utf-8").read())
+    return p
+
+
+def num(s):
+    return None if s in (None, "") else int(s)
+
+
+def timelines_of(report):
+    """(topic, partition, timeline) for every object holding a timeline, in order."""
+    out = []
+
+    def walk(v):
+        if isinstance(v, dict):
+            t = v.get("timeline")
+            if isinstance(t, dict) and "replicas" in t:
+                out.append((str(v.get("topic", "")), str(v.get("partition", "")), t))
+                return
+            for m in v.values():
+                walk(m)
+        elif isinstance(v, list):
+            for e in v:
+                walk(e)
+
+    walk(report)
+    return out
+
+
+def check_timeline(dom, report):
+    p = parse(dom)
+    problems = []
+    want_sections = timelines_of(report)
+    svgs = [a for t, a, _ in p.items if t == "svg" and a.get("class") == "timeline"]
+    if len(svgs) != len(want_sections):
+        problems.append("%d timeline pictures, the JSON has %d timelines" % (len(svgs), len(want_sections)))
+    summary = report.get("summary")
+    summary = summary.get("text") if isinstance(summary, dict) else summary
+    heading = summary or report.get("verdict")
+    if heading and " ".join(p.text.get("h1", "").split()) != " ".join(heading.split()):
+        problems.append("heading %r, the report's sentence %r" % (p.text.get("h1"), heading))
+    spans_drawn = 0
+    for i, (topic, partition, t) in enumerate(want_sections):
+        if i >= len(svgs):
+            break
+        svg = svgs[i]
+        where = "%s-%s" % (topic, partition)
+        if (svg.get("data-topic"), svg.get("data-partition")) != (topic, partition):
+            problems.append("%s: picture %d is of %s-%s" % (where, i, svg.get("data-topic"), svg.get("data-partition")))
+        if (num(svg.get("data-from")), num(svg.get("data-to")), num(svg.get("data-fork"))) != (t["from"], t["to"], t["fork"]):
+            problems.append("%s: axis %s..%s fork %s, JSON %s..%s fork %s" % (
+                where, svg.get("data-from"), svg.get("data-to"), svg.get("data-fork"), t["from"], t["to"], t["fork"]))
+        mine = [(tag, a) for tag, a, s in p.items if s is svg]
+        # Spans: each drawn rect (a span crossing the break is drawn as two parts).
+        drawn = set()
+        for tag, a in mine:
+            if tag == "rect" and a.get("class") == "span":
+                if float(a["width"]) <= 0:
+                    problems.append("%s: a span of width %s" % (where, a["width"]))
+                drawn.add((a["data-replica"], num(a["data-epoch"]), int(a["data-start"]), int(a["data-end"])))
+        want = set((r["dir"], s["epoch"], s["start"], s["end"]) for r in t["replicas"] for s in r["spans"])
+        spans_drawn += len(drawn)
+        for x in sorted(want - drawn, key=str):
+            problems.append("%s: span not drawn: %s" % (where, x))
+        for x in sorted(drawn - want, key=str):
+            problems.append("%s: span drawn that the JSON lacks: %s" % (where, x))
+        # Markers: the fork, and each replica's hw, recovery point and truncation point.
+        marks = set()
+        for tag, a in mine:
+            if a.get("class") == "marker" and a.get("data-kind") != "break":
+                marks.add((a.get("data-kind"), a.get("data-replica"), int(a["data-offset"])))
+        want = set()
+        if t["fork"] is not None:
+            want.add(("fork", None, t["fork"]))
+        for r in t["replicas"]:
+            for k in ("hw", "recovery_point", "truncate_to"):
+                if r.get(k) is not None and t["from"] <= r[k] <= t["to"]:
+                    want.add((k, r["dir"], r[k]))
+        for x in sorted(want - marks, key=str):
+            problems.append("%s: marker not drawn: %s" % (where, x))
+        for x in sorted(marks - want, key=str):
+            problems.append("%s: marker drawn that the JSON lacks: %s" % (where, x))
+        # The break: there exactly when the axis starts after the first offset.
+        breaks = [a for tag, a in mine if a.get("data-kind") == "break"]
+        axis_from = int(svg["data-axis-from"])
+        if bool(breaks) != (axis_from > t["from"]):
+            problems.append("%s: break drawn %s, axis from %d of %d" % (where, bool(breaks), axis_from, t["from"]))
+    # The legends: every epoch drawn has one entry, and no two epochs share a colour.
+    epochs = set(s["epoch"] for _, _, t in want_sections for r in t["replicas"] for s in r["spans"])
+    legend = {}
+    for tag, a, _ in p.items:
+        if tag == "li" and "data-color" in a:
+            e = num(a["data-epoch"])
+            if e in legend and legend[e] != a["data-color"]:
+                problems.append("epoch %s has two colours: %s, %s" % (e, legend[e], a["data-color"]))
+            legend[e] = a["data-color"]
+    if set(legend) != epochs:
+        problems.append("legend epochs %s, JSON epochs %s" % (sorted(legend, key=str), sorted(epochs, key=str)))
+    if len(set(legend.values())) != len(legend):
+        problems.append("two epochs share a colour: %s" % legend)
+    for tag, a, _ in p.items:
+        if tag == "rect" and a.get("class") == "span" and legend.get(num(a["data-epoch"])) != a.get("fill"):
+            problems.append("span %s filled %s, its legend colour %s" % (a, a.get("fill"), legend.get(num(a["data-epoch"]))))
+            break
+    return problems, "%d timeline(s), %d spans, %d epochs with distinct colours" % (
+        len(want_sections), spans_drawn, len(legend))
+
+
+def position(v):
+    if v.get("offset") is not None:
+        return v["offset"]
+    return int(v["snapshot"].split("-")[0]) if v.get("snapshot") else None
+
+
+def check_history(dom, report):
+    p = parse(dom)
+    problems = []
+    lanes = {}
+    lane = None
+    for tag, a, _ in p.items:
+        if tag == "g" and a.get("class") == "lane":
+            lane = ("p", a["data-topic"], a["data-partition"]) if "data-topic" in a else ("b", a["data-broker"])
+            lanes[lane] = {"steps": [], "marks": [], "states": []}
+        elif lane and tag == "rect" and a.get("class") == "step":
+            lanes[lane]["steps"].append((num(a["data-offset"]), a["data-snapshot"] or None, num(a["data-leader"]), num(a["data-epoch"])))
+        elif lane and a.get("class") == "marker":
+            lanes[lane]["marks"].append((a["data-kind"], a.get("data-event"), int(a["data-offset"])))
+        elif lane and tag == "rect" and a.get("class") == "state":
+            lanes[lane]["states"].append(a["data-state"])
+    for part in report["partitions"]:
+        key = ("p", part["topic"], str(part["partition"]))
+        if key not in lanes:
+            problems.append("no lane for %s-%s" % key[1:])
+            continue
+        want = [(s["offset"], s["snapshot"], s["leader"], s["leader_epoch"]) for s in part["steps"] if position(s) is not None]
+        if lanes[key]["steps"] != want:
+            problems.append("%s-%s: steps drawn %s, JSON %s" % (key[1], key[2], lanes[key]["steps"], want))
+        want = sorted((c, None, position(s)) for s in part["steps"] for c in s["causes"] if c in ("isr_shrink", "isr_expand"))
+        if sorted(lanes[key]["marks"]) != want:
+            problems.append("%s-%s: ISR ticks drawn %s, JSON %s" % (key[1], key[2], lanes[key]["marks"], want))
+    brokers = sorted(set(b["broker_id"] for b in report["brokers"]))
+    for b in brokers:
+        key = ("b", str(b))
+        want = [("broker_event", e["event"], position(e)) for e in report["brokers"] if e["broker_id"] == b and position(e) is not None]
+        if key not in lanes or lanes[key]["marks"] != want:
+            problems.append("broker %d: events drawn %s, JSON %s" % (b, lanes.get(key, {}).get("marks"), want))
+    extra = len(lanes) - len(report["partitions"]) - len(brokers)
+    if extra:
+        problems.append("%d lanes the JSON does not have" % extra)
+    steps = sum(len(l["steps"]) for l in lanes.values())
+    return problems, "%d partition lanes (%d steps), %d broker lanes" % (len(report["partitions"]), steps, len(brokers))
+
+
+def check_wellformed(page):
+    text = open(page, encoding="utf-8").read()
+    problems = []
+    svgs = re.findall(r"<svg\b.*?</svg>", text, re.S)
+    for s in svgs:
+        try:
+            ET.fromstring(s)
+        except ET.ParseError as e:
+            problems.append("an svg does not parse as XML: %s" % e)
+    if re.search(r"<(script|link|iframe|img|object|embed)\b|@import|url\(|https?://(?!www\.w3\.org/2000/svg)", text):
+        problems.append("the page loads or runs something: %s" % re.search(
+            r"<(script|link|iframe|img|object|embed)\b|@import|url\(|https?://(?!www\.w3\.org/2000/svg)", text).group(0))
+    return problems, "%d svg(s) well-formed, nothing external" % len(svgs)
+
+
+def check_visible(dom, offset):
+    """The fork marker lies inside the plot, at least 100 px from each end, and the spans
+    starting at the fork are at least 100 px wide (drawn to scale, not squeezed)."""
+    p = parse(dom)
+    problems = []
+    fork = [a for t, a, _ in p.items if a.get("data-kind") == "fork"]
+    if [int(a["data-offset"]) for a in fork] != [offset]:
+        return ["fork markers %s, expected one at %d" % ([a.get("data-offset") for a in fork], offset)], ""
+    # The marker's line follows its <g> in document order.
+    idx = next(i for i, (t, a, _) in enumerate(p.items) if a is fork[0])
+    x = float(next(a["x1"] for t, a, _ in p.items[idx:] if t == "line"))
+    plot = [(float(a["x"]), float(a["x"]) + float(a["width"])) for t, a, _ in p.items
+            if t == "rect" and a.get("class") == "span"]
+    left, right = min(l for l, _ in plot), max(r for _, r in plot)
+    if not (left + 100 <= x <= right - 100):
+        problems.append("fork at x=%.1f, the plot spans %.1f..%.1f" % (x, left, right))
+    after = [float(a["width"]) for t, a, _ in p.items
+             if t == "rect" and a.get("class") == "span" and int(a["data-start"]) == offset]
+    if not after or min(after) < 100:
+        problems.append("the spans from the fork are %s px wide" % after)
+    return problems, "fork at x=%.0f in a plot of %.0f..%.0f, spans after it %s px wide" % (
+        x, left, right, [round(w) for w in after])
+
+
+def main():
+    kind = sys.argv[1]
+    if kind == "timeline":
+        problems, account = check_timeline(sys.argv[2], json.load(open(sys.argv[3])))
+    elif kind == "history":
+        problems, account = check_history(sys.argv[2], json.load(open(sys.argv[3])))
+    elif kind == "wellformed":
+        problems, account = check_wellformed(sys.argv[2])
+    elif kind == "visible":
+        problems, account = check_visible(sys.argv[2], int(sys.argv[3]))
+    else:
+        sys.exit("unknown check " + kind)
+    for x in problems:
+        print("html_readback %s: %s" % (kind, x))
+    if problems:
+        sys.exit(1)
+    print("html_readback %s: %s" % (kind, account))
+
+
+if __name__ == "__main__":
+    main()
