@@ -54,7 +54,8 @@ std::optional<std::int64_t> int_of(const Value* v) {
   return std::nullopt;
 }
 
-// The glyphs of the legend, in epoch order; epochs past them share '#'.
+// The glyphs of the legend, in epoch order; past the last they start again, so that
+// neighbouring epochs never share one and the legend names every epoch a glyph stands for.
 constexpr std::string_view kGlyphs =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -177,16 +178,12 @@ std::vector<std::string> timeline_drawing(const Value& t, std::size_t width) {
   }
   std::size_t next = 0;
   for (auto& [epoch, g] : glyph)
-    g = next < kGlyphs.size() ? kGlyphs[next++] : '#';
+    g = kGlyphs[next++ % kGlyphs.size()];
 
   std::vector<std::string> lines;
   std::string legend;
   for (const auto& [epoch, g] : glyph)
-    if (g != '#') legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", g, epoch);
-  if (glyph.size() > kGlyphs.size())
-    legend +=
-        fmt::format(" #=epochs {} and above",
-                    std::next(glyph.begin(), static_cast<std::ptrdiff_t>(kGlyphs.size()))->first);
+    legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", g, epoch);
   lines.push_back(
       fmt::format("offsets {}..{}, {} per column{}", from, hi,
                   span == columns ? std::string("1 offset")

@@ -2,6 +2,8 @@
 // distinct, a fork near the end of a long log is zoomed on, the marks sit at their offsets.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <map>
 #include <regex>
 
@@ -71,6 +73,37 @@ TEST_CASE("timeline: epochs in the hundreds each get their own glyph", "[report]
   REQUIRE(bar.size() == 40);
   for (int i = 0; i < 40; ++i)
     CHECK(glyphs.at(bar[static_cast<std::size_t>(i)]) == 300 + 7 * i);
+}
+
+TEST_CASE("timeline: more epochs than glyphs: neighbours differ, the legend names each one",
+          "[report][timeline]") {
+  Value spans = Value::array();
+  for (int i = 0; i < 100; ++i)
+    spans.push(span(400 + i, i, i + 1));
+  const Value t = Value::object()
+                      .set("from", 0)
+                      .set("to", 100)
+                      .set("fork", Value())
+                      .set("reference", "/d/broker-1/p-0")
+                      .set("replicas", Value::array().push(replica("/d/broker-1/p-0", spans, 100,
+                                                                   100, Value(), "reference")));
+  const auto lines = timeline_drawing(t, 200);
+  std::string head;  // every "glyph=epoch" entry of the legend, over its wrapped lines
+  for (const auto& l : lines) {
+    if (l.find('|') != std::string::npos) break;
+    head += l + " ";
+  }
+  const std::string bar = bar_of(lines, "broker-1/p-0");
+  REQUIRE(bar.size() == 100);
+  for (int i = 0; i < 100; ++i) {
+    const char g = bar[static_cast<std::size_t>(i)];
+    CHECK(g != '#');
+    const std::string entry = fmt::format(" {}={}", g, 400 + i);
+    const auto at = head.find(entry);
+    REQUIRE(at != std::string::npos);
+    CHECK((head[at + entry.size()] == ' ' || head[at + entry.size()] == ';'));
+    if (i > 0) CHECK(g != bar[static_cast<std::size_t>(i - 1)]);
+  }
 }
 
 TEST_CASE("timeline: a fork 200 offsets before the end of a 50M-offset log is visible",
