@@ -9,6 +9,10 @@
 #   delrec  DeleteRecords moved the new leader's log start to 10, inside its batch 5-14 above
 #           the fork (5): its epoch cache starts at 10, broker 1 (epoch 0) is told (0, 10),
 #           truncates to 10 keeping its own 5-9, and fails the same way.
+#   hwend   (issue 22, item 4) as nockpt, but the new leader writes nothing: broker 1's high
+#           watermark 10 lies past the leader's log end 5, its fetch at 10 is out of range,
+#           and AbstractFetcherThread.fetchOffsetAndTruncate truncates it to the leader's end
+#           (5): it follows, losing its acknowledged 5-9.
 #   txn     above the new leader's end (5) broker 1 held a committed transaction (3 records
 #           and its COMMIT marker), an aborted one (2 records, ABORT marker) and 2 plain
 #           records: all removed; 5 lost as a consumer reads them, 2 aborted, 2 markers.
@@ -36,7 +40,7 @@ cluster_up
 B="$KEPOCH_BOOTSTRAP"
 SNAP="$SCRATCH/snap"
 mkdir -p "$SNAP"
-TOPICS=(nockpt delrec txn)
+TOPICS=(nockpt hwend delrec txn)
 . "$KEPOCH_CLUSTER_DIR/cluster.env"
 echo "Kafka $KAFKA_VERSION"
 [[ "$KAFKA_VERSION" == "${KEPOCH_KAFKA_VERSION:-$KAFKA_VERSION}" ]] ||
@@ -74,6 +78,7 @@ for t in "${TOPICS[@]}" cmp; do "$KC" wait-isr "$t" 0 "1,2" 60 >/dev/null; done
 "$KC" term 2 >/dev/null
 for t in "${TOPICS[@]}"; do "$KC" wait-isr "$t" 0 "1" 60 >/dev/null; done
 "$KC" produce nockpt 5 --linger-ms 10000 --prefix b --start 5 >/dev/null
+"$KC" produce hwend 5 --linger-ms 10000 --prefix b --start 5 >/dev/null
 "$KC" produce delrec 5 --linger-ms 10000 --prefix b --start 5 >/dev/null
 "$KC" produce delrec 5 --linger-ms 10000 --prefix c --start 10 >/dev/null
 "$KC" produce txn 3 --transactional --prefix t --start 5 >/dev/null
@@ -128,10 +133,10 @@ for i in $(seq 1 60); do
 done
 grep -qx 'delrec 0 10' "$("$KC" logdir 2)/log-start-offset-checkpoint" ||
   fail "broker 2 never checkpointed log start 10"
-rm "$("$KC" logdir 1)/nockpt-0/leader-epoch-checkpoint"
+rm "$("$KC" logdir 1)/nockpt-0/leader-epoch-checkpoint" "$("$KC" logdir 1)/hwend-0/leader-epoch-checkpoint"
 
 rc=0
-"$KEPOCH" cluster predict -b "$B" --log-dir "$("$KC" logdir 1)" --topic 'nockpt|delrec|txn' \
+"$KEPOCH" cluster predict -b "$B" --log-dir "$("$KC" logdir 1)" --topic 'nockpt|hwend|delrec|txn' \
   --details -o json > "$SNAP/cluster.json" 2> "$SNAP/cluster.err" || rc=$?
 [[ $rc -le 1 ]] || fail "cluster predict exited $rc: $(cat "$SNAP/cluster.err")"
 copy_topics 1 "$SNAP/before"
@@ -166,6 +171,8 @@ for i in $(seq 1 60); do
   sleep 1
 done
 "$KC" wait-isr txn 0 "1,2" 60 >/dev/null
+"$KC" wait-isr hwend 0 "1,2" 60 >/dev/null
+"$KC" truncation-lines 1 hwend-0 > "$SNAP/kafka-hwend-lines" || true
 sleep 4  # replica.lag.time.max.ms (3 s): a fetching follower would be back in the ISR by now
 for t in nockpt delrec; do
   grep -E "UnexpectedAppendOffsetException|Unexpected offset in append to $t-0" "$LOG" |
@@ -270,6 +277,25 @@ for name, x in (("cluster predict", row), ("predict", off), ("predict from snaps
     for k, v in want.items():
         if x[k] != v:
             errors.append(f"txn: {name} {k} {x[k]}, Kafka {v}")
+# hwend: Kafka's truncation (the out-of-range step) and what it removed, by its dumps.
+before, after, leader = batches("before", "hwend"), batches("after", "hwend"), batches("leader", "hwend")
+cuts = [int(x) for x in re.findall(r"Truncating to offset (\d+)", open(f"{snap}/kafka-hwend-lines").read())]
+kept = {b[:3] for b in after}
+removed = sum(b[3] for b in before if b[:3] not in kept)
+lost = sum(b[3] for b in before if b[:3] not in kept and b[:3] not in {x[:3] for x in leader})
+print(f"hwend: Kafka truncated broker 1 to {cuts}, removed {removed}, lost {lost}; kepoch: "
+      f"{rows['hwend']['outcome']}, truncate to {rows['hwend']['truncate_to']}, removed "
+      f"{rows['hwend']['removed_records']}, lost {rows['hwend']['lost_records']}")
+if cuts != [5] or removed != 5:
+    errors.append(f"hwend: Kafka truncated to {cuts} removing {removed}: not the scenario")
+want = {"outcome": "follows", "truncate_to": 5, "removed_records": removed, "lost_records": lost,
+        "committed_lost_records": lost, "lost_unknown_records": 0}
+for name, x in (("cluster predict", rows["hwend"]), ("cluster predict --details", details["hwend"]),
+                ("predict", offline["hwend"])):
+    for k, v in want.items():
+        if x.get(k) != v:
+            errors.append(f"hwend: {name} {k} {x.get(k)}, Kafka {v}")
+
 # Item 5: diff compares only where a comparison means something.
 def comparison(t):
     return json.load(open(f"{snap}/diff-{t}.json"))["comparisons"][0]
@@ -304,7 +330,7 @@ if not any("no leader epochs" in n for n in c["notes"]):
     errors.append(f"nockpt: diff does not say why it left the epochs out: {c['notes']}")
 
 s = live["summary"]
-if s["fails"] != 2 or sorted(s["at_risk"]) != ["delrec-0", "nockpt-0", "txn-0"]:
+if s["fails"] != 2 or sorted(s["at_risk"]) != ["delrec-0", "hwend-0", "nockpt-0", "txn-0"]:
     errors.append(f"summary fails {s['fails']}, at_risk {s['at_risk']}")
 if (rc, orc) != (1, 1):
     errors.append(f"exit status: cluster predict {rc}, predict {orc}: expected 1 and 1")
