@@ -4,6 +4,7 @@
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/record.hpp"
+#include "kepoch/storage/segment_seek.hpp"
 
 namespace kepoch {
 
@@ -67,8 +68,12 @@ std::optional<std::vector<TransactionBatch>> transaction_batches_from(
   for (std::size_t i = 0; i < replica.segments.size(); ++i) {
     const auto& s = replica.segments[i];
     if (i + 1 < replica.segments.size() && replica.segments[i + 1].base_offset <= from) continue;
-    // Headers only; a control batch's bytes (its marker) are read on their own.
+    // Headers only, entered at the offset index's entry for `from` (segment_seek.hpp) unless
+    // recovery cut the log (then read as the loader did, from the segment's start); a
+    // control batch's bytes (its marker) are read on their own.
     LogSegmentReader reader(s.file, /*load_batches=*/false);
+    if (s.base_offset < from && (replica.depth == LoadDepth::tail || !replica.recovery_stop))
+      reader.seek(seek_position(s.file, s.base_offset, from));
     std::optional<LogSegmentReader> control_reader;
     while (const auto* e = reader.next()) {
       const BatchHeader& h = e->header;
