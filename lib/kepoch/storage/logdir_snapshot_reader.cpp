@@ -287,7 +287,12 @@ class SnapshotParser {
       if (!n.is_string()) fail("replica.notes[]", "a string", n);
       r.notes.push_back(n.get<std::string>());
     }
+    // Optional: absent in snapshots of older kepochs (their transaction counts stay unknown).
+    std::optional<StoredTransactions> tail_transactions;
+    if (const auto it = o.find("transactions"); it != o.end() && !it->is_null())
+      tail_transactions = transactions(*it);
     StoredBatches stored;
+    stored.transactions = std::move(tail_transactions);
     stored.batch_count = integer<std::uint64_t>(o, "batch_count", "replica.batch_count");
     stored.records = integer<std::uint64_t>(o, "records", "replica.records");
     stored.bytes = integer<std::uint64_t>(o, "bytes", "replica.bytes");
@@ -300,9 +305,6 @@ class SnapshotParser {
       stored.batches.push_back(batch(next_line(expected), expected, stored));
       ++batch_lines;
     }
-    // Optional: absent in snapshots of older kepochs (their transaction counts stay unknown).
-    if (const auto it = o.find("transactions"); it != o.end() && !it->is_null())
-      stored.transactions = transactions(*it);
     r.stored = std::move(stored);
     s.replicas.push_back(std::move(r));
     s.log_dir_of.push_back(log_dir);
