@@ -4,6 +4,7 @@
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/record.hpp"
+#include "kepoch/storage/segment_seek.hpp"
 
 namespace kepoch {
 
@@ -50,14 +51,30 @@ std::optional<ControlRecordType> marker_of(const LogSegmentReader::Entry& e) {
 
 std::optional<std::vector<TransactionBatch>> transaction_batches_from(
     const PartitionReplica& replica, std::int64_t from) {
-  if (replica.stored) return std::nullopt;
+  if (replica.stored) {
+    const auto& kept = replica.stored->transactions;
+    if (!kept) return std::nullopt;
+    // The stored list starts at the first batch of the kept tail: complete from `from` on
+    // only when the batch holding `from` ends at or above it.
+    if (from < kept->from) return std::nullopt;
+    std::vector<TransactionBatch> out;
+    for (const auto& b : kept->batches)
+      if (b.last_offset >= from) out.push_back(b);
+    return out;
+  }
   std::vector<TransactionBatch> out;
   // The segments walked as batches_from walks them: from the last one starting at or below
   // `from`, up to the loaded log's end.
   for (std::size_t i = 0; i < replica.segments.size(); ++i) {
     const auto& s = replica.segments[i];
     if (i + 1 < replica.segments.size() && replica.segments[i + 1].base_offset <= from) continue;
-    LogSegmentReader reader(s.file, /*load_batches=*/true);
+    // Headers only, entered at the offset index's entry for `from` (segment_seek.hpp) unless
+    // recovery cut the log (then read as the loader did, from the segment's start); a
+    // control batch's bytes (its marker) are read on their own.
+    LogSegmentReader reader(s.file, /*load_batches=*/false);
+    if (s.base_offset < from && (replica.depth == LoadDepth::tail || !replica.recovery_stop))
+      reader.seek(seek_position(s.file, s.base_offset, from));
+    std::optional<LogSegmentReader> control_reader;
     while (const auto* e = reader.next()) {
       const BatchHeader& h = e->header;
       if (h.next_offset() > replica.log_end_offset) return out;  // cut by recovery
@@ -69,7 +86,12 @@ std::optional<std::vector<TransactionBatch>> transaction_batches_from(
       b.transactional = h.is_transactional();
       b.control = h.is_control();
       b.producer_id = h.producer_id;
-      if (b.control) b.marker = marker_of(*e);
+      if (b.control) {
+        if (!control_reader) control_reader.emplace(s.file, /*load_batches=*/true);
+        control_reader->seek(h.position);
+        const auto* loaded = control_reader->next();
+        if (loaded && loaded->header.base_offset == h.base_offset) b.marker = marker_of(*loaded);
+      }
       out.push_back(b);
     }
   }

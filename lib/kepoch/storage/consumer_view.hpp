@@ -18,28 +18,20 @@
 
 #include "kepoch/format/control_record.hpp"
 #include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/transaction_batch.hpp"
 
 namespace kepoch {
 
 enum class RecordKind { data, aborted, control };
 
-struct TransactionBatch {
-  std::int64_t base_offset = 0;
-  std::int64_t last_offset = 0;
-  std::int32_t records = 0;
-  bool transactional = false;
-  bool control = false;
-  std::int64_t producer_id = -1;
-  // The first record's type, for a control batch (nullopt: not read or not readable).
-  std::optional<ControlRecordType> marker;
-};
-
 // The kind of each batch of `batches` (a stretch of one log, in offset order). Pure.
 std::vector<RecordKind> consumer_kinds(const std::vector<TransactionBatch>& batches);
 
 // The batches of `replica`'s loaded log from the one holding offset `from` to its log end,
-// with their transaction attributes and each control batch's marker. nullopt for a replica
-// read from a snapshot (it keeps no batch attributes).
+// with their transaction attributes and each control batch's marker. For a replica read from
+// a snapshot: its stored transactional and control batches from that batch on (the others
+// are plain data, which consumer_kinds takes them for), or nullopt when the snapshot did not
+// keep them from `from` (written by an older kepoch, or the tail it kept starts above).
 std::optional<std::vector<TransactionBatch>> transaction_batches_from(
     const PartitionReplica& replica, std::int64_t from);
 

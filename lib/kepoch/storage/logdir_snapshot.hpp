@@ -19,6 +19,11 @@
 // carries a digest of all the batches before it (chain_batch_digest), so `diff` can tell two
 // replicas identical up to a kept batch without the batches between windows.
 //
+// The tail kept without a gap up to the log end also carries its transactional and control
+// batches (StoredTransactions: producer id, COMMIT or ABORT marker), so a forecast from a
+// snapshot counts removed records as consumers see them (consumer_view.hpp); snapshots of
+// older kepochs lack them, and those counts stay unknown.
+//
 // What a snapshot cannot answer (diff and predict say so in `unanswered`, never guess):
 //   - records and bytes removed from an offset whose batch (or the one before) was not kept;
 //   - which removed records are lost, when a batch from the truncation offset to the

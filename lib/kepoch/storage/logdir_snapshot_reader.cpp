@@ -210,6 +210,47 @@ class SnapshotParser {
     return r;
   }
 
+  StoredTransactions transactions(const json& t) {
+    if (!t.is_object()) fail("replica.transactions", "an object or null", t);
+    StoredTransactions out;
+    out.from = integer<std::int64_t>(t, "from", "replica.transactions.from");
+    const std::string path = "replica.transactions.batches[]";
+    for (const json& e : array(t, "batches", "replica.transactions.batches")) {
+      if (!e.is_array() || e.size() != 5)
+        fail(path, "[base_offset, last_offset, records, producer_id, kind]", e);
+      TransactionBatch b;
+      b.base_offset = integer<std::int64_t>(e[0], path + ".base_offset");
+      b.last_offset = integer<std::int64_t>(e[1], path + ".last_offset");
+      b.records = integer<std::int32_t>(e[2], path + ".records");
+      b.producer_id = integer<std::int64_t>(e[3], path + ".producer_id");
+      const std::string kind = e[4].is_string() ? e[4].get<std::string>() : "";
+      // Kafka writes markers as transactional control batches (EndTransactionMarker).
+      b.transactional = true;
+      if (kind == "commit") {
+        b.control = true;
+        b.marker = ControlRecordType::commit;
+      } else if (kind == "abort") {
+        b.control = true;
+        b.marker = ControlRecordType::abort;
+      } else if (kind == "control") {
+        b.control = true;
+      } else if (kind != "transactional") {
+        fail(path + ".kind", "\"transactional\", \"commit\", \"abort\" or \"control\"", e[4]);
+      }
+      if (b.last_offset < b.base_offset || b.last_offset < out.from)
+        fail(path + ".last_offset",
+             fmt::format("at least base_offset ({}) and from ({})", b.base_offset, out.from),
+             json(b.last_offset));
+      if (!out.batches.empty() && b.base_offset <= out.batches.back().last_offset)
+        fail(path + ".base_offset",
+             fmt::format("above the previous batch's last offset ({})",
+                         out.batches.back().last_offset),
+             json(b.base_offset));
+      out.batches.push_back(b);
+    }
+    return out;
+  }
+
   void header(const json& h, LogDirSnapshot& s) {
     const json& format = field(h, "format", "format");
     if (!format.is_string() || format.get<std::string>() != kSnapshotFormat)
@@ -287,7 +328,12 @@ class SnapshotParser {
       if (!n.is_string()) fail("replica.notes[]", "a string", n);
       r.notes.push_back(n.get<std::string>());
     }
+    // Optional: absent in snapshots of older kepochs (their transaction counts stay unknown).
+    std::optional<StoredTransactions> tail_transactions;
+    if (const auto it = o.find("transactions"); it != o.end() && !it->is_null())
+      tail_transactions = transactions(*it);
     StoredBatches stored;
+    stored.transactions = std::move(tail_transactions);
     stored.batch_count = integer<std::uint64_t>(o, "batch_count", "replica.batch_count");
     stored.records = integer<std::uint64_t>(o, "records", "replica.records");
     stored.bytes = integer<std::uint64_t>(o, "bytes", "replica.bytes");

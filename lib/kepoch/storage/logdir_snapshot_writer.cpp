@@ -20,7 +20,16 @@
 //              "as_leader": {the same four},
 //              "segments": [{"file", "base_offset", "size_bytes", "batches",
 //                            "next_offset": int|null}, ...],
-//              "notes": [str, ...], "batch_count", "records", "bytes", "kept_batches"}}
+//              "notes": [str, ...], "batch_count", "records", "bytes", "kept_batches",
+//              "transactions": {"from": int, "batches": [[base_offset, last_offset, records,
+//                  producer_id, kind], ...]}|null}}
+//                 (optional: absent in snapshots of older kepochs; null when the snapshot
+//                 kept no tail up to the log end.) Every transactional or control batch
+//                 whose last offset is >= from, the base offset of the first batch of the
+//                 kept tail (the kept batches up to the log end without a gap); kind is
+//                 "transactional" (data of a transaction), "commit" or "abort" (a control
+//                 batch's EndTransactionMarker) or "control" (another or unreadable key).
+//                 The batches not listed are plain data.
 //            then exactly kept_batches lines, ordinals strictly ascending, each one batch of
 //            the loaded log in the order of "batch_fields" (records_before, bytes_before:
 //            the records and bytes of the batches before it in the loaded log;
@@ -41,11 +50,13 @@
 #include <set>
 #include <system_error>
 
+#include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/meta_properties.hpp"
 #include "kepoch/format/segment_file_name.hpp"
+#include "kepoch/storage/consumer_view.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
@@ -171,6 +182,42 @@ std::vector<BatchSummary> kept_batches(const PartitionReplica& r, StoredBatches&
   return kept;
 }
 
+std::string_view transaction_kind(const TransactionBatch& b) {
+  if (!b.control) return "transactional";
+  if (b.marker == ControlRecordType::commit) return "commit";
+  if (b.marker == ControlRecordType::abort) return "abort";
+  return "control";
+}
+
+// The transactional and control batches of the tail kept without a gap up to the log end
+// (storage/consumer_view reads them; a second walk, of the tail's segments only, headers and
+// control batches). null when the last batch was not kept or the tail cannot be read again.
+json transactions_json(const PartitionReplica& r, const std::vector<BatchSummary>& kept,
+                       std::uint64_t batch_count) {
+  std::int64_t from = r.log_end_offset;
+  if (batch_count > 0) {
+    if (kept.empty() || kept.back().ordinal + 1 != batch_count) return nullptr;
+    std::size_t i = kept.size() - 1;
+    while (i > 0 && kept[i - 1].ordinal + 1 == kept[i].ordinal)
+      --i;
+    from = kept[i].base_offset;
+  }
+  std::optional<std::vector<TransactionBatch>> batches;
+  try {
+    batches = transaction_batches_from(r, from);
+  } catch (const InputError&) {
+    return nullptr;
+  } catch (const FormatError&) {
+    return nullptr;
+  }
+  if (!batches) return nullptr;
+  json list = json::array();
+  for (const auto& b : *batches)
+    if (b.transactional || b.control)
+      list.push_back({b.base_offset, b.last_offset, b.records, b.producer_id, transaction_kind(b)});
+  return {{"from", from}, {"batches", list}};
+}
+
 }  // namespace
 
 // The live replicas of a log dir, as log_dir.hpp lists them.
@@ -264,6 +311,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       line["records"] = totals.records;
       line["bytes"] = totals.bytes;
       line["kept_batches"] = kept.size();
+      line["transactions"] = transactions_json(r, kept, totals.batch_count);
       out << json{{"replica", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
           << '\n';
       for (const auto& b : kept) {

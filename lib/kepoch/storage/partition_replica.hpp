@@ -36,6 +36,7 @@
 #include "kepoch/base/uuid.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/transaction_batch.hpp"
 
 namespace kepoch {
 
@@ -84,6 +85,9 @@ struct StoredBatches {
   std::uint64_t batch_count = 0;      // in the whole loaded log
   std::uint64_t records = 0;
   std::uint64_t bytes = 0;
+  // The transactional and control batches of the kept tail (absent in snapshots of older
+  // kepochs, and when the snapshot kept no tail up to the log end).
+  std::optional<StoredTransactions> transactions;
 };
 
 struct PartitionReplica {

@@ -78,3 +78,28 @@ TEST_CASE("Kafka's transactions fixture: committed, aborted, markers, plain reco
   REQUIRE_FALSE(tail->empty());
   CHECK(tail->front().base_offset == 4);
 }
+
+TEST_CASE("The batches from an offset, entered at the offset index's entry, are batches_from's",
+          "[storage][consumer_view]") {
+  // ix-0: 31 one-record batches with an offset index (LogSegment.translateOffset's seek).
+  const PartitionReplica r = load_partition_replica(std::filesystem::path(KEPOCH_SOURCE_DIR) /
+                                                    "tests/unit/data/indexes/ix-0");
+  // From offset 0 every segment is read from its start: the reference for the attributes.
+  const auto whole = transaction_batches_from(r, 0);
+  REQUIRE(whole);
+  std::map<std::int64_t, std::pair<bool, std::int64_t>> attributes;
+  for (const auto& b : *whole)
+    attributes[b.base_offset] = {b.transactional, b.producer_id};
+  for (std::int64_t from : {1, 12, 25, 30, 31}) {
+    const auto got = transaction_batches_from(r, from);
+    REQUIRE(got);
+    const BatchRange want = batches_from(r, from);
+    REQUIRE(got->size() == want.batches.size());
+    for (std::size_t i = 0; i < got->size(); ++i) {
+      CHECK((*got)[i].base_offset == want.batches[i].base_offset);
+      CHECK((*got)[i].last_offset == want.batches[i].last_offset);
+      CHECK(attributes[(*got)[i].base_offset] ==
+            std::pair{(*got)[i].transactional, (*got)[i].producer_id});
+    }
+  }
+}

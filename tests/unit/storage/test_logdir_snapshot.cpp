@@ -7,10 +7,12 @@
 #include "support/source_dir.hpp"
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <string>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/storage/consumer_view.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
@@ -345,4 +347,94 @@ TEST_CASE("a snapshot records its broker and cluster from meta.properties",
   CHECK_THAT(
       refusal(replaced(text, "\"cluster_id\":\"szVdbl2iRXOg29JrTu_QMg\"", "\"cluster_id\":7")),
       Catch::Contains("cluster_id"));
+}
+
+namespace {
+
+const fs::path kTransactions = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions";
+
+// A leader whose every epoch ends at `cut` (the follower truncates there and loses the
+// rest: the leader holds nothing from it on).
+ReplicaForecast forecast_from(const PartitionReplica& follower, std::int64_t cut) {
+  LeaderAnswers answers;
+  for (const auto& e : follower.loaded.cache.entries())
+    answers.end_offsets[e.epoch] = EpochEntry{e.epoch, cut};
+  answers.log_end_offset = cut;
+  const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
+  return forecast_replica(answers, none, "", follower, TruncationMode::fetch);
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot keeps its tail's transaction markers: consumers' counts as from the log",
+          "[storage][LogDirSnapshot][consumer_view]") {
+  // Kafka's transactions fixture (0-2 committed, 3 COMMIT, 4-5 aborted, 6 ABORT, 7-8 plain):
+  // the EndTransactionMarker rule read from the snapshot gives the kinds the segments give.
+  const LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(kTransactions), "tx.snap");
+  const PartitionReplica& stored = find(s, "tx");
+  const PartitionReplica dir = load_partition_replica(kTransactions / "tx-0");
+  REQUIRE(stored.stored->transactions);
+  CHECK(stored.stored->transactions->from == 0);            // every batch kept
+  CHECK(stored.stored->transactions->batches.size() == 4);  // the plain batch 7-8 not listed
+  for (std::int64_t from = 0; from <= 9; ++from) {
+    const auto a = transaction_batches_from(stored, from);
+    const auto b = transaction_batches_from(dir, from);
+    REQUIRE(a);
+    REQUIRE(b);
+    std::map<std::int64_t, RecordKind> from_snapshot, from_log;
+    const auto ka = consumer_kinds(*a);
+    const auto kb = consumer_kinds(*b);
+    for (std::size_t i = 0; i < a->size(); ++i)
+      from_snapshot[(*a)[i].base_offset] = ka[i];
+    for (std::size_t i = 0; i < b->size(); ++i)
+      if (kb[i] != RecordKind::data || (*b)[i].transactional) from_log[(*b)[i].base_offset] = kb[i];
+    CHECK(from_snapshot == from_log);
+  }
+  for (std::int64_t cut : {0, 3, 4, 7}) {
+    const ReplicaForecast a = forecast_from(stored, cut);
+    const ReplicaForecast b = forecast_from(dir, cut);
+    CHECK(a.transactions_known);
+    CHECK(a.removed_records == b.removed_records);
+    CHECK(a.lost_records == b.lost_records);
+    CHECK(a.lost_aborted_records == b.lost_aborted_records);
+    CHECK(a.lost_control_records == b.lost_control_records);
+  }
+  CHECK(forecast_from(stored, 3).lost_control_records == 2);  // the COMMIT and ABORT markers
+  CHECK(forecast_from(stored, 3).lost_aborted_records == 2);
+}
+
+TEST_CASE("transactions kept from an offset answer only from the batch holding it on",
+          "[storage][LogDirSnapshot][consumer_view]") {
+  LogDirSnapshot s = parse_logdir_snapshot(snapshot_text(kTransactions), "tx.snap");
+  PartitionReplica r = find(s, "tx");
+  auto& t = *r.stored->transactions;
+  // As if the kept tail began at the aborted transaction's batch (4-5).
+  t.from = 4;
+  t.batches.erase(t.batches.begin(), t.batches.begin() + 2);
+  CHECK_FALSE(transaction_batches_from(r, 3));
+  REQUIRE(transaction_batches_from(r, 4));
+  CHECK(transaction_batches_from(r, 5)->front().base_offset == 4);  // the batch holding 5
+  const ReplicaForecast f = forecast_from(r, 3);
+  CHECK_FALSE(f.transactions_known);
+  CHECK(f.removed_records == 6);
+}
+
+TEST_CASE("a snapshot of an older kepoch (no transactions) reads, its transaction counts unknown",
+          "[storage][LogDirSnapshot]") {
+  const std::string text = snapshot_text(kTransactions);
+  const auto at = text.find(",\"transactions\":{");
+  REQUIRE(at != std::string::npos);
+  const auto end = text.find("]]}", at);
+  REQUIRE(end != std::string::npos);
+  const std::string older = text.substr(0, at) + text.substr(end + 3);
+  const LogDirSnapshot s = parse_logdir_snapshot(older, "old.snap");
+  const PartitionReplica& r = find(s, "tx");
+  CHECK_FALSE(r.stored->transactions);
+  CHECK_FALSE(transaction_batches_from(r, 0));
+  const ReplicaForecast f = forecast_from(r, 0);
+  CHECK_FALSE(f.transactions_known);
+  CHECK(f.removed_records == 9);
+  // A bad kind is refused with the line and field.
+  CHECK_THAT(refusal(replaced(text, "\"abort\"", "\"rollback\"")),
+             Catch::Contains("replica.transactions.batches[].kind: expected \"transactional\""));
 }
