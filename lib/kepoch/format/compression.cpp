@@ -24,6 +24,7 @@ class Output {
       : codec_(codec), max_(max), bytes_(bytes) {}
 
   std::size_t room() const { return max_ - size_; }
+  std::size_t size() const { return size_; }
 
   // n more bytes at the end (uninitialised), or FormatError at `position`.
   std::uint8_t* grow(std::size_t n, std::uint64_t position) {
@@ -188,7 +189,9 @@ libdeflate_decompressor* deflate_decompressor() {
 // libdeflate accepts a few streams zlib rejects, none of which a deflate encoder writes:
 // literal/length codes 286-287 and distance codes 30-31 (libdeflate decodes them as length
 // 258 and distances past 32 KiB), header counts above 286 and 30, and a precode of one
-// 1-bit symbol. Such a stream needs its member's CRC-32 and size to match to pass here.
+// 1-bit symbol. A corrupted byte can produce them (10 of 32,000 single-byte flips of real
+// Kafka payloads did): the caller then finds the trailer's CRC-32 or size wrong and lets zlib
+// decide. Only a stream crafted to carry them with a matching trailer passes here alone.
 std::optional<std::size_t> gzip_inflate_whole(std::span<const std::uint8_t> in, std::size_t pos,
                                               Output& out, std::uint32_t& crc,
                                               std::uint32_t& size) {
@@ -224,7 +227,15 @@ void gunzip(std::span<const std::uint8_t> in, std::uint64_t base, Output& out) {
       break;  // trailing bytes that are not a member: ignored, as GZIPInputStream does
     }
     std::uint32_t crc = 0, size = 0;
-    const std::optional<std::size_t> end = gzip_inflate_whole(in, pos, out, crc, size);
+    const std::size_t mark = out.size();
+    std::optional<std::size_t> end = gzip_inflate_whole(in, pos, out, crc, size);
+    if (end && !(in.size() - *end >= 8 && load_le32(in.data() + *end) == crc &&
+                 load_le32(in.data() + *end + 4) == size)) {
+      // libdeflate finished a stream whose trailer does not match: corrupt data it decoded
+      // where zlib stops earlier (see gzip_inflate_whole). zlib says what and where.
+      out.shrink(out.size() - mark);
+      end.reset();
+    }
     pos = end ? *end : gzip_inflate(in, pos, base, out, crc, size);
     ByteReader trailer(in.subspan(pos), base + pos);
     const std::uint8_t* t = trailer.bytes(8, "gzip: trailer").data();
