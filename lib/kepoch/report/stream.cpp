@@ -212,6 +212,7 @@ class JsonLinesStream : public ReportStream {
 class YamlStream : public ReportStream {
  public:
   explicit YamlStream(std::ostream& out) : out_(out) {}
+  ~YamlStream() override { flush(); }  // what was written before an error that ends the run
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     any_ = true;
@@ -235,15 +236,13 @@ class YamlStream : public ReportStream {
   }
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string>) override {
-    if (elements_ == 0) out_ << "    []\n";
+    if (elements_ == 0) text_ += "    []\n";
     if (!fields.as_object().empty()) write(fields, 2, false);
     line(fmt::format("{}:", list_key), 2, false);
     elements_ = 0;
   }
   void end_item(const Value& trailer) override {
-    if (elements_ == 0)
-      out_ << "  "
-           << "  []\n";
+    if (elements_ == 0) text_ += "    []\n";
     if (!trailer.as_object().empty()) write(trailer, 2, false);
   }
   void item(const Value& whole) override {
@@ -252,12 +251,18 @@ class YamlStream : public ReportStream {
     write(whole, 2, true);
   }
   void finish() override {
-    if (!any_) out_ << "[]\n";
+    if (!any_) text_ += "[]\n";
+    flush();
   }
 
  private:
   void line(const std::string& text, int indent, bool first) {
-    out_ << (first ? "- " : std::string(static_cast<std::size_t>(indent), ' ')) << text << '\n';
+    if (first)
+      text_ += "- ";
+    else
+      text_.append(static_cast<std::size_t>(indent), ' ');
+    text_ += text;
+    text_ += '\n';
     first_line_ = false;
   }
   // Writes a YAML rendering of v: its first line after `first_prefix` (or "- " for the item's
@@ -270,7 +275,6 @@ class YamlStream : public ReportStream {
   }
   // The lines of yaml_, placed as write() says.
   void place(int indent, bool item_start, std::string_view first_prefix) {
-    text_.clear();
     std::size_t at = 0;
     bool first = true;
     while (at < yaml_.size()) {
@@ -289,14 +293,18 @@ class YamlStream : public ReportStream {
       first = false;
       at = nl + 1;
     }
-    out_ << text_;
+    if (text_.size() >= kFlushAt) flush();
+  }
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
   }
   std::ostream& out_;
   bool any_ = false;
   bool first_line_ = true;
   std::size_t elements_ = 0;
   std::string yaml_;  // the piece being emitted
-  std::string text_;  // its lines placed
+  std::string text_;  // lines placed, not yet handed to out_ (up to kFlushAt bytes)
 };
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are

@@ -1,6 +1,7 @@
 // yaml-cpp 0.7's emitter, ported for kepoch's reports; see yaml_emitter.hpp.
 #include "kepoch/report/yaml_emitter.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -182,8 +183,30 @@ void append_escape(std::string& out, int cp) {
 
 }  // namespace
 
+namespace {
+
+// Letters, digits and '_' (and '.', '-' after the first byte): a string of these alone, the
+// shape of every key and most values, passes each test below, so it skips them.
+constexpr std::array<bool, 256> kWordByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                     (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  return t;
+}();
+
+bool word(std::string_view s) {
+  if (s.empty() || s[0] == '.' || s[0] == '-') return false;
+  for (const char c : s)
+    if (!kWordByte[static_cast<unsigned char>(c)]) return false;
+  return true;
+}
+
+}  // namespace
+
 bool yaml_plain_ok(std::string_view s) {
   if (is_null_string(s)) return false;
+  if (word(s)) return true;
   if (!plain_start(s)) return false;
   if (s.back() == ' ') return false;
   for (std::size_t i = 0; i < s.size(); ++i)
