@@ -32,7 +32,7 @@ constexpr std::size_t kFlushAt = 64 * 1024;
 // Runs `write` on an element begun at text[mark]; if it throws, the element's text is dropped
 // (what was spilled of it stays written), so the output is what it was when each element was
 // written out on its own.
-void write_or_drop(JsonObjectWriter& writer, std::string& text, std::size_t mark,
+void write_or_drop(JsonObjectWriter& writer, TextBuffer& text, std::size_t mark,
                    const std::function<void(ObjectWriter&)>& write) {
   try {
     write(writer);
@@ -120,7 +120,7 @@ class JsonStream : public ReportStream {
   std::ostream& out_;
   int items_ = 0;
   std::size_t elements_ = 0;
-  std::string text_;  // elements written, not yet handed to out_ (up to kFlushAt bytes)
+  TextBuffer text_;  // elements written, not yet handed to out_ (up to kFlushAt bytes)
   JsonObjectWriter writer_;
 };
 
@@ -203,7 +203,7 @@ class JsonLinesStream : public ReportStream {
   std::ostream& out_;
   Value fields_;
   std::string line_start_;
-  std::string text_;  // lines written, not yet handed to out_ (up to kFlushAt bytes)
+  TextBuffer text_;  // lines written, not yet handed to out_ (up to kFlushAt bytes)
   JsonObjectWriter writer_;
 };
 

@@ -26,12 +26,12 @@ std::string nlohmann_text(const Value& v) {
 }
 
 std::string writer_text(const std::function<void(ObjectWriter&)>& write) {
-  std::string text;
+  kepoch::report::detail::TextBuffer text;
   kepoch::report::detail::JsonObjectWriter w(text);
   w.begin();
   write(w);
   w.end();
-  return text;
+  return std::string(text.data(), text.size());
 }
 
 // An element with scalars of every kind, a list of objects (one with a nested object and
@@ -151,6 +151,9 @@ TEST_CASE("JSON strings: the fast escaper prints nlohmann's text for any bytes",
     }
     std::string text;
     kepoch::report::detail::append_json_string(text, s);
+    kepoch::report::detail::TextBuffer buffer;
+    kepoch::report::detail::append_json_string(buffer, s);
+    REQUIRE(std::string(buffer.data(), buffer.size()) == text);
     const std::string want =
         nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     INFO("string of " << s.size() << " bytes, case " << n);
