@@ -1,61 +1,261 @@
 #include "kepoch/report/json_object_writer.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
 
 #include "kepoch/report/render_detail.hpp"
 
 namespace kepoch::report::detail {
 namespace {
 
-// Printable ASCII other than '"' and '\': what nlohmann copies unchanged.
-bool plain(std::string_view s) {
-  for (const char c : s)
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
-  return true;
-}
-
 std::string nlohmann_dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Bytes nlohmann's dump_escaped (ensure_ascii off) copies as they are when they stand alone:
+// 0x20-0x7f but '"' and '\'. Control bytes are escaped, bytes >= 0x80 start a UTF-8 sequence.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c <= 0x7f; ++c)
+    t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}();
+
+// Whether any of the 8 bytes of `w` is not plain: a control byte (< 0x20), a byte >= 0x80,
+// '"' or '\' (the exact SWAR tests for "some byte is zero / less than n").
+bool needs_attention(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101, high = 0x8080808080808080;
+  const auto zero_in = [](std::uint64_t v) { return (v - ones) & ~v & high; };
+  return ((w | ((w - ones * 0x20) & ~w)) & high) | zero_in(w ^ (ones * '"')) |
+         zero_in(w ^ (ones * '\\'));
+}
+
+// The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF: what nlohmann's decoder accepts), or 0.
+std::size_t utf8_length(const unsigned char* p, const unsigned char* end) {
+  const unsigned c = p[0];
+  const auto cont = [&](std::size_t i, unsigned lo = 0x80, unsigned hi = 0xbf) {
+    return p + i < end && p[i] >= lo && p[i] <= hi;
+  };
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+// The escape nlohmann writes for a byte that is not plain and below 0x80.
+template <class Out>
+void append_escape(Out& out, unsigned char c) {
+  switch (c) {
+    case '\b':
+      out.append("\\b", 2);
+      return;
+    case '\t':
+      out.append("\\t", 2);
+      return;
+    case '\n':
+      out.append("\\n", 2);
+      return;
+    case '\f':
+      out.append("\\f", 2);
+      return;
+    case '\r':
+      out.append("\\r", 2);
+      return;
+    case '"':
+      out.append("\\\"", 2);
+      return;
+    case '\\':
+      out.append("\\\\", 2);
+      return;
+    default: {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      out.append(u, sizeof u);
+    }
+  }
+}
+
+// nlohmann's escaping, done here for the strings it would print unchanged or with the
+// escapes above (runs of plain bytes and well-formed UTF-8 copied in bulk, 8 bytes tested at
+// a time); a string with malformed UTF-8 goes to nlohmann itself, whose U+FFFD replacement
+// rules (which bytes a bad sequence swallows) it alone defines.
+template <class Out>
+void escape_json_string(Out& out, std::string_view s) {
+  const std::size_t start = out.size();
+  out += '"';
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* const end = p + s.size();
+  const auto* run = p;  // plain bytes from here to p are not yet copied
+  for (;;) {
+    for (std::uint64_t w; end - p >= 8; p += 8) {
+      std::memcpy(&w, p, 8);
+      if (needs_attention(w)) break;
+    }
+    while (p < end && kPlain[*p])
+      ++p;
+    if (p == end) break;
+    if (*p >= 0x80) {
+      const std::size_t n = utf8_length(p, end);
+      if (n == 0) {
+        out.resize(start);
+        out += nlohmann_dump(nlohmann::ordered_json(std::string(s)));
+        return;
+      }
+      p += n;  // copied as it is, with the run
+      continue;
+    }
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+    append_escape(out, *p);
+    run = ++p;
+  }
+  out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+  out += '"';
+}
+
 }  // namespace
 
+void TextBuffer::grow(std::size_t n) {
+  const std::size_t want = std::max({capacity_ * 2, size_ + n, std::size_t{4096}});
+  auto bigger = std::make_unique_for_overwrite<char[]>(want);
+  if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = want;
+}
+
 void append_json_string(std::string& out, std::string_view s) {
-  if (!plain(s)) {
-    out += nlohmann_dump(nlohmann::ordered_json(std::string(s)));
-    return;
-  }
-  out += '"';
-  out += s;
-  out += '"';
+  escape_json_string(out, s);
+}
+
+void append_json_string(TextBuffer& out, std::string_view s) {
+  escape_json_string(out, s);
 }
 
 void append_json(std::string& out, const Value& v) {
   out += nlohmann_dump(to_json(v));
 }
 
+namespace {
+
+// Whether the n bytes at a and b are equal; n is a key's length, mostly 4-24: compared as
+// 4- or 8-byte words (the last word overlapping the one before), no call.
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  const auto word8 = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  const auto word4 = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (word8(a + i) != word8(b + i)) return false;
+    return word8(a + n - 8) == word8(b + n - 8);
+  }
+  if (n >= 4) return word4(a) == word4(b) && word4(a + n - 4) == word4(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+// Writes v's decimal digits at p (room for 20 digits and a sign); returns their end. Two
+// digits per step from a table, the length known first, as std::to_chars does, inline.
+char* write_integer(char* p, std::int64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  std::uint64_t u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  if (u < 10) {
+    *p = static_cast<char>('0' + u);
+    return p + 1;
+  }
+  std::size_t len = 2;
+  for (std::uint64_t t = u / 100; t; t /= 10)
+    ++len;
+  char* const end = p + len;
+  char* q = end;
+  while (u >= 100) {
+    const auto i = static_cast<std::size_t>(u % 100) * 2;
+    u /= 100;
+    *--q = kPairs[i + 1];
+    *--q = kPairs[i];
+  }
+  if (u >= 10) {
+    *--q = kPairs[u * 2 + 1];
+    *--q = kPairs[u * 2];
+  } else {
+    *--q = static_cast<char>('0' + u);
+  }
+  return end;
+}
+
+constexpr std::size_t kScalarRoom = 24;  // an integer, true, false, null
+
+}  // namespace
+
+// A member's key as `"key":`, rendered once per name: the writers pass the same few names
+// (mostly literals) for every batch and record. The slot is chosen by the name's address and
+// size, and taken only when the name's bytes match. Leaves room for a scalar value.
 void JsonObjectWriter::key(std::string_view k) {
-  if (!first_) out_ += ',';
+  // Fibonacci hashing of the address (literals sit a few bytes apart), plus the size.
+  const auto slot = static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size()) * 0x9E3779B97F4A7C15ull) >>
+      (64 - kKeySlotBits));
+  RenderedKey& cached = keys_[slot];
+  if (cached.text.empty() || cached.name.size() != k.size() ||
+      !same_bytes(cached.name.data(), k.data(), k.size())) {  // text is never empty once set
+    cached.name.assign(k);
+    cached.text.clear();
+    append_json_string(cached.text, k);
+    cached.text += ':';
+    cached.padded.fill(0);
+    if (cached.text.size() <= cached.padded.size())
+      std::memcpy(cached.padded.data(), cached.text.data(), cached.text.size());
+  }
+  const std::size_t n = cached.text.size();
+  char* p = out_.room(1 + std::max(n, cached.padded.size()) + kScalarRoom);
+  const std::size_t comma = first_ ? 0 : 1;
+  *p = ',';
+  if (n <= cached.padded.size())  // a fixed-size copy: the bytes past n are overwritten later
+    std::memcpy(p + comma, cached.padded.data(), cached.padded.size());
+  else
+    std::memcpy(p + comma, cached.text.data(), n);
+  out_.advance(comma + n);
   first_ = false;
-  append_json_string(out_, k);
-  out_ += ':';
 }
 
 void JsonObjectWriter::null(std::string_view k) {
   key(k);
-  out_ += "null";
+  std::memcpy(out_.room(4), "null", 4);
+  out_.advance(4);
 }
 
 void JsonObjectWriter::boolean(std::string_view k, bool v) {
   key(k);
-  out_ += v ? "true" : "false";
+  std::memcpy(out_.room(5), v ? "true" : "false", 5);
+  out_.advance(v ? 4 : 5);
 }
 
 void JsonObjectWriter::integer(std::string_view k, std::int64_t v) {
   key(k);
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-  out_.append(digits, end);
+  char* p = out_.room(kScalarRoom);
+  out_.advance(static_cast<std::size_t>(write_integer(p, v) - p));
 }
 
 void JsonObjectWriter::string(std::string_view k, std::string_view v) {
@@ -65,7 +265,7 @@ void JsonObjectWriter::string(std::string_view k, std::string_view v) {
 
 void JsonObjectWriter::value(std::string_view k, const Value& v) {
   key(k);
-  append_json(out_, v);
+  out_ += nlohmann_dump(to_json(v));
 }
 
 void JsonObjectWriter::begin_objects(std::string_view k) {
@@ -83,9 +283,11 @@ void JsonObjectWriter::begin_object() {
 void JsonObjectWriter::end_object() {
   end();
   first_ = false;  // back in the outer object, after its list's key
-  if (sink_ && out_.size() >= limit_) {
+  if (sink_ && out_.size() - element_start_ >= limit_) {
     sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
     out_.clear();
+    element_start_ = 0;
+    spilled_ = true;
   }
 }
 

@@ -4,6 +4,9 @@
 // escapes them, invalid UTF-8 replaced), without building it. Used by the JSON and
 // JSON-lines streams; not part of the library's interface.
 
+#include <array>
+#include <cstring>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -12,26 +15,77 @@
 
 namespace kepoch::report::detail {
 
+// Text appended at memory speed: the writer reserves room once per member and stores through
+// a pointer (std::string checks capacity and moves its terminator on every append, and cannot
+// be written past its size). The part of std::string's interface the JSON streams use.
+class TextBuffer {
+ public:
+  const char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  void resize(std::size_t n) {  // only ever to cut the text back
+    if (n < size_) size_ = n;
+  }
+  // At least n writable bytes at the end; advance(k) makes k of them part of the text.
+  char* room(std::size_t n) {
+    if (capacity_ - size_ < n) grow(n);
+    return data_.get() + size_;
+  }
+  void advance(std::size_t k) { size_ += k; }
+  void append(const char* p, std::size_t n) {
+    std::memcpy(room(n), p, n);
+    size_ += n;
+  }
+  TextBuffer& operator+=(std::string_view s) {
+    append(s.data(), s.size());
+    return *this;
+  }
+  TextBuffer& operator+=(const char* s) { return *this += std::string_view(s); }
+  TextBuffer& operator+=(char c) {
+    *room(1) = c;
+    ++size_;
+    return *this;
+  }
+
+ private:
+  void grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 // Appends `s` as a JSON string.
 void append_json_string(std::string& out, std::string_view s);
+void append_json_string(TextBuffer& out, std::string_view s);
 // Appends `v` as compact JSON.
 void append_json(std::string& out, const Value& v);
 
 class JsonObjectWriter : public ObjectWriter {
  public:
   // Appends to `out`; the object's text is `{`, the members written, `}`.
-  explicit JsonObjectWriter(std::string& out) : out_(out) {}
+  explicit JsonObjectWriter(TextBuffer& out) : out_(out) {}
   void begin() {
     out_ += '{';
     first_ = true;
   }
   void end() { out_ += '}'; }
-  // From now on, once the text passes `limit` bytes, the end of a nested object hands it to
-  // `sink` and clears it: an element of millions of records is not held whole.
+  // From now on, once the text of the element begun last (begin_element) passes `limit`
+  // bytes, the end of a nested object hands the whole text to `sink` and clears it: an
+  // element of millions of records is not held whole.
   void spill_to(std::ostream& sink, std::size_t limit = std::size_t{1} << 20) {
     sink_ = &sink;
     limit_ = limit;
   }
+  // Begins the object of an element whose text starts at out[start] (the text before it is
+  // kept for one write of many elements; the limit counts from start).
+  void begin_element(std::size_t start) {
+    element_start_ = start;
+    spilled_ = false;
+    begin();
+  }
+  // Whether the text was handed to the sink since begin_element.
+  bool spilled() const { return spilled_; }
 
   void null(std::string_view key) override;
   void boolean(std::string_view key, bool v) override;
@@ -46,9 +100,20 @@ class JsonObjectWriter : public ObjectWriter {
  private:
   void key(std::string_view k);
 
-  std::string& out_;
+  struct RenderedKey {
+    std::string name;
+    std::string text;               // "name":
+    std::array<char, 32> padded{};  // text, zero-padded, when it fits
+  };
+  static constexpr int kKeySlotBits = 8;
+  static constexpr std::size_t kKeySlots = std::size_t{1} << kKeySlotBits;
+
+  TextBuffer& out_;
+  std::array<RenderedKey, kKeySlots> keys_;
   std::ostream* sink_ = nullptr;
   std::size_t limit_ = 0;
+  std::size_t element_start_ = 0;
+  bool spilled_ = false;
   bool first_ = true;         // no member yet in the current object
   bool first_object_ = true;  // no object yet in the current list
 };

@@ -25,13 +25,35 @@ namespace {
 
 using namespace detail;
 
+// Elements are gathered into one string and handed to the ostream in pieces of about this
+// size: one write per element (a batch of one small record) cost more than the writing.
+constexpr std::size_t kFlushAt = 64 * 1024;
+
+// Runs `write` on an element begun at text[mark]; if it throws, the element's text is dropped
+// (what was spilled of it stays written), so the output is what it was when each element was
+// written out on its own.
+void write_or_drop(JsonObjectWriter& writer, TextBuffer& text, std::size_t mark,
+                   const std::function<void(ObjectWriter&)>& write) {
+  try {
+    write(writer);
+  } catch (...) {
+    if (writer.spilled())
+      text.clear();
+    else
+      text.resize(mark);
+    throw;
+  }
+}
+
 // JSON: the array and each item are written by hand, every member through nlohmann, one
 // element per line (json_object_writer.hpp: nlohmann's text without its tree).
 class JsonStream : public ReportStream {
  public:
   explicit JsonStream(std::ostream& out) : out_(out), writer_(text_) { writer_.spill_to(out_); }
+  ~JsonStream() override { flush(); }  // elements written before an error that ends the run
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
+    flush();
     out_ << (items_++ ? ",\n" : "[\n") << '{';
     members(fields);
     out_ << (fields.as_object().empty() ? "" : ",")
@@ -44,14 +66,16 @@ class JsonStream : public ReportStream {
     write_element([&e](ObjectWriter& w) { w.members(e); });
   }
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
-    text_ = elements_++ ? ",\n" : "\n";
-    writer_.begin();
-    write(writer_);
+    const std::size_t mark = text_.size();
+    text_ += elements_++ ? ",\n" : "\n";
+    writer_.begin_element(mark);
+    write_or_drop(writer_, text_, mark, write);
     writer_.end();
-    out_ << text_;
+    if (text_.size() >= kFlushAt) flush();
   }
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string>) override {
+    flush();
     out_ << (elements_ ? "\n]" : "]");
     if (!fields.as_object().empty()) out_ << ',';
     members(fields);
@@ -62,17 +86,22 @@ class JsonStream : public ReportStream {
     elements_ = 0;
   }
   void end_item(const Value& trailer) override {
+    flush();
     out_ << (elements_ ? "\n]" : "]");
     if (!trailer.as_object().empty()) out_ << ',';
     members(trailer);
     out_ << '}';
   }
   void item(const Value& whole) override {
+    flush();
     out_ << (items_++ ? ",\n" : "[\n") << '{';
     members(whole);
     out_ << '}';
   }
-  void finish() override { out_ << (items_ ? "\n]\n" : "[]\n"); }
+  void finish() override {
+    flush();
+    out_ << (items_ ? "\n]\n" : "[]\n");
+  }
 
  private:
   void members(const Value& obj) {
@@ -84,10 +113,14 @@ class JsonStream : public ReportStream {
       first = false;
     }
   }
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
   std::ostream& out_;
   int items_ = 0;
   std::size_t elements_ = 0;
-  std::string text_;  // the element being written
+  TextBuffer text_;  // elements written, not yet handed to out_ (up to kFlushAt bytes)
   JsonObjectWriter writer_;
 };
 
@@ -101,6 +134,7 @@ class JsonLinesStream : public ReportStream {
   explicit JsonLinesStream(std::ostream& out) : out_(out), writer_(text_) {
     writer_.spill_to(out_);
   }
+  ~JsonLinesStream() override { flush(); }
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     fields_ = fields;
@@ -113,28 +147,38 @@ class JsonLinesStream : public ReportStream {
     start_lines(list_key);
   }
   void item(const Value& whole) override {
+    flush();
     out_ << to_json(whole).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
   void element(const Value& e) override {
     write_element([&e](ObjectWriter& w) { w.members(e); });
   }
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
-    text_ = line_start_;
-    writer_.begin();
-    write(writer_);
+    const std::size_t mark = text_.size();
+    text_ += line_start_;
+    writer_.begin_element(mark);
+    write_or_drop(writer_, text_, mark, write);
     writer_.end();
     text_ += "}\n";
-    out_ << text_;
+    if (text_.size() >= kFlushAt) flush();
   }
   void end_item(const Value& trailer) override {
+    flush();
     Value line = fields_;
     for (const auto& [k, v] : trailer.as_object())
       line.set(k, v);
     out_ << to_json(line).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
-  void finish() override { out_.flush(); }
+  void finish() override {
+    flush();
+    out_.flush();
+  }
 
  private:
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
   // Each element's line up to the element: {"<id>":id,"<element>":
   void start_lines(std::string_view list_key) {
     const auto& members = fields_.as_object();
@@ -159,7 +203,7 @@ class JsonLinesStream : public ReportStream {
   std::ostream& out_;
   Value fields_;
   std::string line_start_;
-  std::string text_;  // the line being written
+  TextBuffer text_;  // lines written, not yet handed to out_ (up to kFlushAt bytes)
   JsonObjectWriter writer_;
 };
 
@@ -168,6 +212,7 @@ class JsonLinesStream : public ReportStream {
 class YamlStream : public ReportStream {
  public:
   explicit YamlStream(std::ostream& out) : out_(out) {}
+  ~YamlStream() override { flush(); }  // what was written before an error that ends the run
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
     any_ = true;
@@ -191,15 +236,13 @@ class YamlStream : public ReportStream {
   }
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string>) override {
-    if (elements_ == 0) out_ << "    []\n";
+    if (elements_ == 0) text_ += "    []\n";
     if (!fields.as_object().empty()) write(fields, 2, false);
     line(fmt::format("{}:", list_key), 2, false);
     elements_ = 0;
   }
   void end_item(const Value& trailer) override {
-    if (elements_ == 0)
-      out_ << "  "
-           << "  []\n";
+    if (elements_ == 0) text_ += "    []\n";
     if (!trailer.as_object().empty()) write(trailer, 2, false);
   }
   void item(const Value& whole) override {
@@ -208,12 +251,18 @@ class YamlStream : public ReportStream {
     write(whole, 2, true);
   }
   void finish() override {
-    if (!any_) out_ << "[]\n";
+    if (!any_) text_ += "[]\n";
+    flush();
   }
 
  private:
   void line(const std::string& text, int indent, bool first) {
-    out_ << (first ? "- " : std::string(static_cast<std::size_t>(indent), ' ')) << text << '\n';
+    if (first)
+      text_ += "- ";
+    else
+      text_.append(static_cast<std::size_t>(indent), ' ');
+    text_ += text;
+    text_ += '\n';
     first_line_ = false;
   }
   // Writes a YAML rendering of v: its first line after `first_prefix` (or "- " for the item's
@@ -226,7 +275,6 @@ class YamlStream : public ReportStream {
   }
   // The lines of yaml_, placed as write() says.
   void place(int indent, bool item_start, std::string_view first_prefix) {
-    text_.clear();
     std::size_t at = 0;
     bool first = true;
     while (at < yaml_.size()) {
@@ -245,14 +293,18 @@ class YamlStream : public ReportStream {
       first = false;
       at = nl + 1;
     }
-    out_ << text_;
+    if (text_.size() >= kFlushAt) flush();
+  }
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
   }
   std::ostream& out_;
   bool any_ = false;
   bool first_line_ = true;
   std::size_t elements_ = 0;
   std::string yaml_;  // the piece being emitted
-  std::string text_;  // its lines placed
+  std::string text_;  // lines placed, not yet handed to out_ (up to kFlushAt bytes)
 };
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are

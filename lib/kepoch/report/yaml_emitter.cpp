@@ -1,6 +1,7 @@
 // yaml-cpp 0.7's emitter, ported for kepoch's reports; see yaml_emitter.hpp.
 #include "kepoch/report/yaml_emitter.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -182,8 +183,30 @@ void append_escape(std::string& out, int cp) {
 
 }  // namespace
 
+namespace {
+
+// Letters, digits and '_' (and '.', '-' after the first byte): a string of these alone, the
+// shape of every key and most values, passes each test below, so it skips them.
+constexpr std::array<bool, 256> kWordByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                     (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  return t;
+}();
+
+bool word(std::string_view s) {
+  if (s.empty() || s[0] == '.' || s[0] == '-') return false;
+  for (const char c : s)
+    if (!kWordByte[static_cast<unsigned char>(c)]) return false;
+  return true;
+}
+
+}  // namespace
+
 bool yaml_plain_ok(std::string_view s) {
   if (is_null_string(s)) return false;
+  if (word(s)) return true;
   if (!plain_start(s)) return false;
   if (s.back() == ' ') return false;
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -231,9 +254,19 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
 // ---- the emitter (emitter.cpp, emitterstate.cpp) ------------------------------------------
 
 void YamlEmitter::write(std::string_view s) {
+  if (s.size() == 1) {  // most writes: ":", "-", " ", a line break
+    out_ += s[0];
+    col_ = s[0] == '\n' ? 0 : col_ + 1;
+    return;
+  }
   out_ += s;
   const auto nl = s.rfind('\n');
   col_ = nl == std::string_view::npos ? col_ + s.size() : s.size() - nl - 1;
+}
+
+void YamlEmitter::write_inline(std::string_view s) {
+  out_ += s;
+  col_ += s.size();
 }
 
 void YamlEmitter::indent_to(std::size_t n) {
@@ -333,7 +366,7 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
   if (s.size() > 1024) long_key_next_ = true;
   prepare(Node::scalar);
   if (plain) {
-    write(s);
+    write_inline(s);  // a plain scalar holds no line break (yaml_plain_ok)
   } else {
     // A double-quoted string holds no newline: the column moves by its length.
     const std::size_t before = out_.size();
@@ -348,14 +381,14 @@ void YamlEmitter::integer(std::int64_t v) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
   prepare(Node::scalar);
-  write(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  write_inline(std::string_view(digits, static_cast<std::size_t>(end - digits)));
   started_node();
   long_key_next_ = false;
 }
 
 void YamlEmitter::boolean(bool v) {
   prepare(Node::scalar);
-  write(v ? "true" : "false");
+  write_inline(v ? "true" : "false");
   started_node();
   long_key_next_ = false;
 }
@@ -374,7 +407,7 @@ void YamlEmitter::real(double v) {
     t = std::string_view(text, static_cast<std::size_t>(n));
   }
   prepare(Node::scalar);
-  write(t);
+  write_inline(t);
   started_node();
   long_key_next_ = false;
 }

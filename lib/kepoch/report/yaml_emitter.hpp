@@ -60,6 +60,7 @@ class YamlEmitter {
   void prepare(Node child);
   void started_node();
   void write(std::string_view s);
+  void write_inline(std::string_view s);  // text without a line break
   void indent_to(std::size_t n);
   void space_or_indent_to(bool require_space, std::size_t n);
 

@@ -5,7 +5,9 @@
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "kepoch/report/json_object_writer.hpp"
@@ -24,12 +26,12 @@ std::string nlohmann_text(const Value& v) {
 }
 
 std::string writer_text(const std::function<void(ObjectWriter&)>& write) {
-  std::string text;
+  kepoch::report::detail::TextBuffer text;
   kepoch::report::detail::JsonObjectWriter w(text);
   w.begin();
   write(w);
   w.end();
-  return text;
+  return std::string(text.data(), text.size());
 }
 
 // An element with scalars of every kind, a list of objects (one with a nested object and
@@ -99,6 +101,128 @@ TEST_CASE("JSON written member by member is nlohmann's text", "[report][object_w
           w.begin_objects("empty");
           w.end_objects();
         }) == R"({"empty":[]})");
+}
+
+TEST_CASE("JSON strings: the fast escaper prints nlohmann's text for any bytes",
+          "[report][object_writer]") {
+  // Random strings biased to the cases that matter: runs of plain ASCII (the 8-byte steps),
+  // quotes, backslashes, control bytes, DEL, well-formed UTF-8 of 2-4 bytes, the edges of
+  // UTF-8's ranges (overlong, surrogate, past U+10FFFF) and truncated sequences.
+  const std::vector<std::string> pieces = {"a",
+                                           "plain text run ",
+                                           "\"",
+                                           "\\",
+                                           "\x01",
+                                           "\x1f",
+                                           "\n",
+                                           "\t",
+                                           "\x7f",
+                                           "\xc3\xa9",
+                                           "\xc2\x80",
+                                           "\xdf\xbf",
+                                           "\xe0\xa0\x80",
+                                           "\xe0\x9f\xbf",
+                                           "\xed\x9f\xbf",
+                                           "\xed\xa0\x80",
+                                           "\xef\xbf\xbd",
+                                           "\xf0\x90\x80\x80",
+                                           "\xf0\x8f\xbf\xbf",
+                                           "\xf4\x8f\xbf\xbf",
+                                           "\xf4\x90\x80\x80",
+                                           "\xc0\xaf",
+                                           "\xc1\xbf",
+                                           "\xf5\x80",
+                                           "\x80",
+                                           "\xbf",
+                                           "\xe2\x82",
+                                           "\xf0\x9f\x98",
+                                           "\xff",
+                                           "\xfe",
+                                           "0123456789abcdef"};
+  std::mt19937 rng(21);
+  for (int n = 0; n < 20000; ++n) {
+    std::string s;
+    const int parts = static_cast<int>(rng() % 12);
+    for (int i = 0; i < parts; ++i) {
+      if (rng() % 4 == 0)
+        s += static_cast<char>(rng() % 256);
+      else
+        s += pieces[rng() % pieces.size()];
+    }
+    std::string text;
+    kepoch::report::detail::append_json_string(text, s);
+    kepoch::report::detail::TextBuffer buffer;
+    kepoch::report::detail::append_json_string(buffer, s);
+    REQUIRE(std::string(buffer.data(), buffer.size()) == text);
+    const std::string want =
+        nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    INFO("string of " << s.size() << " bytes, case " << n);
+    REQUIRE(text == want);
+  }
+}
+
+TEST_CASE("JSON streams: elements gathered into large writes print what they printed one by one",
+          "[report][object_writer]") {
+  // Enough elements for several writes, one element past the spill limit, and an element
+  // that throws half written: dropped, as when each element was written on its own.
+  const auto element = [](int i) {
+    return [i](ObjectWriter& w) {
+      w.integer("i", i);
+      w.string("s", std::string(static_cast<std::size_t>(i % 7) * 100, 'x'));
+    };
+  };
+  const auto big = [](ObjectWriter& w) {
+    w.begin_objects("records");
+    for (int r = 0; r < 20000; ++r) {
+      w.begin_object();
+      w.integer("offset", r);
+      w.string("value", "0123456789012345678901234567890123456789012345678901234567890123");
+      w.end_object();
+    }
+    w.end_objects();
+  };
+  for (const auto format : {kepoch::report::Format::json, kepoch::report::Format::jsonl}) {
+    std::string by_calls;
+    std::string by_values;
+    {
+      std::ostringstream out, err;
+      auto s = kepoch::report::make_stream(format, out, err, {});
+      s->begin_item(Value::object().set("file", "a.log"), "batches");
+      for (int i = 0; i < 3000; ++i)
+        s->write_element(element(i));
+      s->write_element(big);
+      CHECK_THROWS_AS(s->write_element([](ObjectWriter& w) {
+        w.integer("i", -1);
+        throw std::runtime_error("half written");
+      }),
+                      std::runtime_error);
+      s->write_element(element(1));
+      s->end_item(Value::object().set("batch_count", 3002));
+      s->finish();
+      by_calls = out.str();
+    }
+    {
+      std::ostringstream out, err;
+      auto s = kepoch::report::make_stream(format, out, err, {});
+      s->begin_item(Value::object().set("file", "a.log"), "batches");
+      for (int i = 0; i < 3000; ++i) {
+        ValueBuilder b;
+        element(i)(b);
+        s->element(b.take());
+      }
+      ValueBuilder b;
+      big(b);
+      s->element(b.take());
+      ValueBuilder one;
+      element(1)(one);
+      s->element(one.take());
+      s->end_item(Value::object().set("batch_count", 3002));
+      s->finish();
+      by_values = out.str();
+    }
+    CHECK(by_calls.size() > 2 * 1024 * 1024);
+    CHECK(by_calls == by_values);
+  }
 }
 
 TEST_CASE("streams print the same from the calls as from the Value", "[report][object_writer]") {
