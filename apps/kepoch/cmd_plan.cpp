@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <set>
@@ -23,6 +24,7 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "plan_metadata.hpp"
@@ -339,9 +341,21 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   if (o.states.empty())
     throw UsageError("give the brokers' states: log dirs or `kepoch logdir snapshot` files");
   refuse_same_replica(o.states, /*stdin_only=*/true);
-  std::vector<BrokerState> states;
-  for (const auto& a : o.states)
-    states.push_back(load_state(a));
+  // Every state read on every core (snapshots of a hundred brokers are most of the work); the
+  // first argument's error is the one reported, whichever thread met it first.
+  std::vector<BrokerState> states(o.states.size());
+  std::vector<std::exception_ptr> errors(o.states.size());
+  parallel_for(o.states.size(), default_jobs(), [&](std::size_t i) {
+    try {
+      states[i] = load_state(o.states[i]);
+      for (auto& r : states[i].replicas)
+        forecast::keep_what_plans_read(r);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
   refuse_same_replica(o.states, /*stdin_only=*/false);
   check_states(states, o.ids);
 

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+
+#include "kepoch/storage/logdir_scan.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -136,6 +139,12 @@ const CandidateOutcome* PartitionPlan::chosen_candidate() const {
   return chosen ? candidate(*chosen) : nullptr;
 }
 
+void keep_what_plans_read(PartitionReplica& replica) {
+  std::vector<SegmentSummary>().swap(replica.segments);
+  std::vector<EpochEntry>().swap(replica.checkpoint_entries);
+  std::vector<EpochEntry>().swap(replica.rebuilt_entries);
+}
+
 bool ranks_before(const CandidateOutcome& a, const CandidateOutcome& b) {
   // 1. No committed record lost (nor possibly lost).
   if (a.committed_loss_possible != b.committed_loss_possible) return !a.committed_loss_possible;
@@ -258,8 +267,21 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
     }
     if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
   };
-  for (const auto& p : input.partitions) {
-    PartitionPlan pp = plan_partition(p, input.live_brokers, input.gone_brokers);
+  // The partitions are planned independently, on every core; the totals and the start order
+  // are then gathered in input order, so the plan is the same on any number of threads.
+  std::vector<PartitionPlan> plans(input.partitions.size());
+  std::vector<std::exception_ptr> errors(input.partitions.size());
+  parallel_for(
+      input.partitions.size(), input.jobs == 0 ? default_jobs() : input.jobs, [&](std::size_t i) {
+        try {
+          plans[i] = plan_partition(input.partitions[i], input.live_brokers, input.gone_brokers);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+  for (const auto& e : errors)  // the first partition's error, whichever thread met it first
+    if (e) std::rethrow_exception(e);
+  for (auto& pp : plans) {
     ++t.partitions;
     const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
     for (const auto id : pp.stopped_replicas)

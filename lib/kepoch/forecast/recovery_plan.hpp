@@ -67,6 +67,7 @@ struct PlanInput {
   // when they are lost, but they cannot lead and are never waited for.
   std::set<std::int32_t> gone_brokers;
   std::vector<PlanPartitionInput> partitions;
+  unsigned jobs = 0;  // partitions planned at once (0: every core); the plan is the same
 };
 
 enum class PartitionCondition { healthy, under_min_isr, leaderless, unclean };
@@ -174,6 +175,10 @@ struct RecoveryPlan {
   PlanTotals totals;
   std::vector<StartStep> start_order;
 };
+
+// Frees what a plan never reads of a replica (its segment list, the checkpoint's and the
+// rebuilt epoch entries): a plan of a hundred brokers holds every replica of the cluster.
+void keep_what_plans_read(PartitionReplica& replica);
 
 // The ranking: true when `a` should lead rather than `b`.
 bool ranks_before(const CandidateOutcome& a, const CandidateOutcome& b);
