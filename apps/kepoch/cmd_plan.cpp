@@ -485,9 +485,11 @@ void register_plan(CLI::App& app, Globals& globals) {
       ->type_name("IDS")
       ->needs(replicas);
   cmd->add_flag("--unclean", o.unclean,
-                "Offline (--metadata, --replicas): topics have unclean.leader.election.enable");
+                "Offline: topics have unclean.leader.election.enable (with --metadata: where "
+                "the log sets neither the topic's config nor a cluster default)");
   cmd->add_option("--min-isr", o.min_isr,
-                  "Offline (--metadata, --replicas): the topics' min.insync.replicas")
+                  "Offline: the topics' min.insync.replicas (with --metadata: where the log "
+                  "sets neither the topic's config nor a cluster default)")
       ->default_str("1");
   cmd->add_flag("--all", o.all, "List healthy partitions too");
   cmd->add_option("--out-dir", o.out_dir,
