@@ -140,6 +140,9 @@ const CandidateOutcome* PartitionPlan::chosen_candidate() const {
 }
 
 void keep_what_plans_read(PartitionReplica& replica) {
+  // A replica read from a log dir reads its batches from its segments: only a snapshot's
+  // (its batches kept in `stored`) can do without them.
+  if (!replica.stored) return;
   std::vector<SegmentSummary>().swap(replica.segments);
   std::vector<EpochEntry>().swap(replica.checkpoint_entries);
   std::vector<EpochEntry>().swap(replica.rebuilt_entries);

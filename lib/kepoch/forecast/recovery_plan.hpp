@@ -176,8 +176,9 @@ struct RecoveryPlan {
   std::vector<StartStep> start_order;
 };
 
-// Frees what a plan never reads of a replica (its segment list, the checkpoint's and the
-// rebuilt epoch entries): a plan of a hundred brokers holds every replica of the cluster.
+// Frees what a plan never reads of a replica read from a snapshot (its segment list, the
+// checkpoint's and the rebuilt epoch entries): a plan of a hundred brokers holds every
+// replica of the cluster. A replica read from a log dir is left as it is.
 void keep_what_plans_read(PartitionReplica& replica);
 
 // The ranking: true when `a` should lead rather than `b`.
