@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <set>
@@ -16,6 +17,7 @@
 #include "globals.hpp"
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/java_text.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/recovery_plan.hpp"
@@ -24,6 +26,7 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "plan_metadata.hpp"
@@ -191,12 +194,57 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
       in.unclean_allowed = topic.unclean_leader_election().value_or(false);
       in.min_isr = topic.min_insync_replicas().value_or(1);
       in.elr_enabled = elr_enabled;
+      if (const UuidParse id = parse_uuid(topic.topic_id); id.ok && !id.uuid.is_zero())
+        in.topic_id = id.uuid;
       m.partitions.push_back(std::move(in));
     }
   }
   for (const auto& w : view.warnings)
     m.notes.push_back(w);
   return m;
+}
+
+// A config value as Kafka's ConfigDef parses it: BOOLEAN "true"/"false" in any case, INT
+// Integer.parseInt, both after trimming; the controller validated it before logging it.
+std::string_view java_trim(std::string_view v) {  // String.trim: every char <= ' '
+  while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ')
+    v.remove_prefix(1);
+  while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ')
+    v.remove_suffix(1);
+  return v;
+}
+
+std::optional<bool> config_bool(const std::string& v) {
+  std::string t;
+  for (const char c : java_trim(v))
+    t += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (t == "true") return true;
+  if (t == "false") return false;
+  return std::nullopt;
+}
+
+// Which value each topic takes, and a note saying where it came from.
+std::string config_note(const LoggedConfigSummary& c, const std::string& name,
+                        const std::string& assumed, const std::string& flag) {
+  std::string s = name + ": ";
+  if (!c.topics.empty()) {
+    s += "the topic config of ";
+    std::size_t i = 0;
+    for (const auto& [topic, value] : c.topics) {
+      if (i++ == 8) {
+        s += fmt::format(", and {} more", c.topics.size() - 8);
+        break;
+      }
+      s += fmt::format("{}{}={}", i > 1 ? ", " : "", topic, value);
+    }
+    s += " (metadata log); other topics: ";
+  }
+  if (c.cluster_default)
+    return s + fmt::format("the cluster-wide default {} (metadata log)", *c.cluster_default);
+  return s + fmt::format(
+                 "{} assumed: the metadata log sets no cluster-wide default, and the "
+                 "controllers' own server.properties is not in it ({} says otherwise)",
+                 assumed, flag);
 }
 
 Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Globals& globals) {
@@ -215,16 +263,22 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     in.state.last_known_elr = p.last_known_elr;
     in.state.leader = p.leader;
     in.state.leader_epoch = p.leader_epoch;
+    // The topic's config, else the cluster default, else the flags standing for the
+    // controllers' static config (as the live path's DescribeConfigs answer resolves them).
     in.unclean_allowed = o.unclean;
+    if (p.unclean) in.unclean_allowed = config_bool(p.unclean->value).value_or(o.unclean);
     in.min_isr = o.min_isr;
+    if (p.min_isr) in.min_isr = java::parse_int(java_trim(p.min_isr->value)).value_or(o.min_isr);
     in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
+    if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
     m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;
-  m.notes.push_back(fmt::format(
-      "topic configs are not read from the metadata log: unclean.leader.election.enable={}, "
-      "min.insync.replicas={} (--unclean, --min-isr)",
-      o.unclean ? "true" : "false", o.min_isr));
+  m.notes.push_back(config_note(logged.unclean, "unclean.leader.election.enable",
+                                o.unclean ? "true" : "false (Kafka's default)", "--unclean"));
+  m.notes.push_back(config_note(logged.min_isr, "min.insync.replicas",
+                                o.min_isr == 1 ? "1 (Kafka's default)" : std::to_string(o.min_isr),
+                                "--min-isr"));
   return m;
 }
 
@@ -296,12 +350,23 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     if (!o.metadata.empty()) inputs.push_back(o.metadata);
     refuse_html_in_log_dir(*o.html, inputs);
   }
-  std::vector<BrokerState> states;
   StepProgress progress(globals, "plan");
-  for (std::size_t i = 0; i < o.states.size(); ++i) {
-    progress.step(i, o.states.size(), "reading " + o.states[i]);
-    states.push_back(load_state(o.states[i]));
-  }
+  progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
+  // Every state read on every core (snapshots of a hundred brokers are most of the work); the
+  // first argument's error is the one reported, whichever thread met it first.
+  std::vector<BrokerState> states(o.states.size());
+  std::vector<std::exception_ptr> errors(o.states.size());
+  parallel_for(o.states.size(), default_jobs(), [&](std::size_t i) {
+    try {
+      states[i] = load_state(o.states[i]);
+      for (auto& r : states[i].replicas)
+        forecast::keep_what_plans_read(r);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
   progress.step(0, 0, "reading the metadata, ranking the candidates");
   refuse_same_replica(o.states, /*stdin_only=*/false);
   check_states(states, o.ids);
@@ -365,10 +430,15 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
       for (const auto id : p.unknown_replicas)
         ++missing[id];
   for (const auto& [id, count] : missing)
-    context.notes.push_back(fmt::format(
-        "broker {}: no state given; what its replicas of {} partition(s) without a live leader "
-        "hold is not counted",
-        id, count));
+    context.notes.push_back(
+        source_of.count(id)
+            ? fmt::format("broker {}: its state holds no usable replica of {} partition(s) "
+                          "without a live leader (none there, or one of another topic id): "
+                          "what it holds of them is not counted",
+                          id, count)
+            : fmt::format("broker {}: no state given; what its replicas of {} partition(s) "
+                          "without a live leader hold is not counted",
+                          id, count));
   if (not_in_metadata > 0)
     context.notes.push_back(fmt::format(
         "{} partition(s) in the states are not in the metadata (deleted topics, or not selected)",
@@ -432,9 +502,11 @@ void register_plan(CLI::App& app, Globals& globals) {
       ->type_name("IDS")
       ->needs(replicas);
   cmd->add_flag("--unclean", o.unclean,
-                "Offline (--metadata, --replicas): topics have unclean.leader.election.enable");
+                "Offline: topics have unclean.leader.election.enable (with --metadata: where "
+                "the log sets neither the topic's config nor a cluster default)");
   cmd->add_option("--min-isr", o.min_isr,
-                  "Offline (--metadata, --replicas): the topics' min.insync.replicas")
+                  "Offline: the topics' min.insync.replicas (with --metadata: where the log "
+                  "sets neither the topic's config nor a cluster default)")
       ->default_str("1");
   cmd->add_flag("--all", o.all, "List healthy partitions too");
   cmd->add_option("--out-dir", o.out_dir,

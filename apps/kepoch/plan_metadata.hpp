@@ -1,10 +1,11 @@
 #pragma once
-// `kepoch plan --metadata DIR`: each partition's last registration in the KRaft metadata log
-// and the brokers left unfenced, as plain values. A file of its own because the metadata
-// record types (format/metadata_record.hpp) and the election rules (epoch/election.hpp) both
-// name kNoLeaderChange and cannot share a translation unit.
+// `kepoch plan --metadata DIR`: each partition's last registration in the KRaft metadata log,
+// the brokers left unfenced and the dynamic configs (ConfigRecord), as plain values. A file of its
+// own because the metadata record types (format/metadata_record.hpp) and the election rules
+// (epoch/election.hpp) both name kNoLeaderChange and cannot share a translation unit.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -12,11 +13,25 @@
 #include <vector>
 
 #include "globals.hpp"
+#include "kepoch/base/uuid.hpp"
 
 namespace kepoch::cli {
 
+// A topic's dynamic config in the log: its own, or the cluster-wide default.
+struct LoggedConfig {
+  std::string value;
+  bool cluster_default = false;
+};
+
+// One config across the log: the topics that set it, and the cluster-wide default.
+struct LoggedConfigSummary {
+  std::map<std::string, std::string> topics;
+  std::optional<std::string> cluster_default;
+};
+
 struct LoggedPartition {
   std::string topic;
+  Uuid topic_id;
   std::int32_t partition = 0;
   std::vector<std::int32_t> replicas;
   std::vector<std::int32_t> isr;
@@ -24,11 +39,15 @@ struct LoggedPartition {
   std::vector<std::int32_t> last_known_elr;
   std::int32_t leader = -1;
   std::int32_t leader_epoch = -1;
+  std::optional<LoggedConfig> unclean;  // unclean.leader.election.enable
+  std::optional<LoggedConfig> min_isr;  // min.insync.replicas
 };
 
 struct LoggedMetadata {
   std::set<std::int32_t> live;  // brokers whose last registration event left them unfenced
   std::vector<LoggedPartition> partitions;  // topics not removed, selected by `topic`
+  LoggedConfigSummary unclean;
+  LoggedConfigSummary min_isr;
   std::vector<std::string> problems;
 };
 

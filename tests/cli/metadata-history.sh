@@ -13,7 +13,7 @@ META="$DATA/metadata"
 KAFKA="$META/dump-log-records.txt"
 
 expect_exit 0 "$KEPOCH" metadata dump -o json "$META"
-python3 "$(dirname "$0")/metadata_compare.py" "$SCRATCH/out" "$KAFKA" 87 75 ||
+python3 "$(dirname "$0")/metadata_compare.py" "$SCRATCH/out" "$KAFKA" 87 81 ||
   fail "metadata dump disagrees with DumpLogSegments"
 
 expect_exit 0 "$KEPOCH" metadata history -o json "$META" --topic lc --partition 0

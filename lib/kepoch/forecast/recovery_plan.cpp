@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+
+#include "kepoch/storage/logdir_scan.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -37,14 +40,16 @@ KafkaElection kafka_election(const PlanPartitionInput& p, std::set<std::int32_t>
 // The epoch a newly elected leader starts at: the controller bumps the partition's leader
 // epoch; above every epoch a replica holds in any case (any larger number gives the same
 // answers, as in `predict --elect`).
-std::int32_t new_leader_epoch(const PlanPartitionInput& p) {
+using Replicas = std::map<std::int32_t, const PartitionReplica*>;
+
+std::int32_t new_leader_epoch(const PlanPartitionInput& p, const Replicas& replicas) {
   std::int32_t epoch = std::max(p.state.leader_epoch + 1, 0);
-  for (const auto& [broker, r] : p.replicas)
+  for (const auto& [broker, r] : replicas)
     if (const auto latest = r->loaded.cache.latest_epoch()) epoch = std::max(epoch, *latest + 1);
   return epoch;
 }
 
-CandidateOutcome evaluate_candidate(const PlanPartitionInput& p, std::int32_t broker,
+CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broker,
                                     const PartitionReplica& leader, std::int32_t epoch,
                                     std::optional<std::int64_t> committed_below) {
   CandidateOutcome c;
@@ -60,7 +65,7 @@ CandidateOutcome evaluate_candidate(const PlanPartitionInput& p, std::int32_t br
     return batches_from(leader, from, until);
   };
   const std::string source = "the snapshot of " + leader.dir.string() + " did not keep";
-  for (const auto& [other, follower] : p.replicas) {
+  for (const auto& [other, follower] : replicas) {
     if (other == broker) continue;
     FollowerOutcome f{
         other, forecast_replica(answers_of(as_leader, follower->loaded.cache), batches, source,
@@ -134,6 +139,15 @@ const CandidateOutcome* PartitionPlan::chosen_candidate() const {
   return chosen ? candidate(*chosen) : nullptr;
 }
 
+void keep_what_plans_read(PartitionReplica& replica) {
+  // A replica read from a log dir reads its batches from its segments: only a snapshot's
+  // (its batches kept in `stored`) can do without them.
+  if (!replica.stored) return;
+  std::vector<SegmentSummary>().swap(replica.segments);
+  std::vector<EpochEntry>().swap(replica.checkpoint_entries);
+  std::vector<EpochEntry>().swap(replica.rebuilt_entries);
+}
+
 bool ranks_before(const CandidateOutcome& a, const CandidateOutcome& b) {
   // 1. No committed record lost (nor possibly lost).
   if (a.committed_loss_possible != b.committed_loss_possible) return !a.committed_loss_possible;
@@ -160,14 +174,23 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.state = p.state;
   out.unclean_allowed = p.unclean_allowed;
   out.min_isr = p.min_isr;
+  out.topic_id = p.topic_id;
+  // A replica of another topic id holds none of this topic's records.
+  Replicas replicas;
+  for (const auto& [broker, r] : p.replicas) {
+    if (p.topic_id && r->topic_id && *r->topic_id != *p.topic_id)
+      out.other_topic_replicas.push_back({broker, *r->topic_id});
+    else
+      replicas.emplace(broker, r);
+  }
   std::set<std::int32_t> live;
   for (const auto id : live_brokers)
     if (!gone_brokers.count(id)) live.insert(id);
   for (const auto id : p.state.replicas) {
-    if (!p.replicas.count(id)) out.unknown_replicas.push_back(id);
+    if (!replicas.count(id)) out.unknown_replicas.push_back(id);
     if (!live.count(id)) out.stopped_replicas.push_back(id);
   }
-  for (const auto& [broker, r] : p.replicas)
+  for (const auto& [broker, r] : replicas)
     out.highest_high_watermark = std::max(
         out.highest_high_watermark.value_or(r->loaded.high_watermark), r->loaded.high_watermark);
 
@@ -188,7 +211,7 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.kafka_choice_now = kafka.node != kNoLeader;
   if (kafka.node == kNoLeader) {
     std::set<std::int32_t> returning = live;
-    for (const auto& [broker, r] : p.replicas)
+    for (const auto& [broker, r] : replicas)
       if (!gone_brokers.count(broker)) returning.insert(broker);
     kafka = kafka_election(p, returning);
   }
@@ -200,12 +223,12 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.condition = clean_now || !p.unclean_allowed ? PartitionCondition::leaderless
                                                   : PartitionCondition::unclean;
 
-  const std::int32_t epoch = new_leader_epoch(p);
+  const std::int32_t epoch = new_leader_epoch(p, replicas);
   const std::optional<std::int64_t> committed_below = out.highest_high_watermark;
   for (const auto id : p.state.replicas) {
-    const auto it = p.replicas.find(id);
-    if (it == p.replicas.end() || gone_brokers.count(id)) continue;
-    CandidateOutcome c = evaluate_candidate(p, id, *it->second, epoch, committed_below);
+    const auto it = replicas.find(id);
+    if (it == replicas.end() || gone_brokers.count(id)) continue;
+    CandidateOutcome c = evaluate_candidate(replicas, id, *it->second, epoch, committed_below);
     c.live = live.count(id) > 0;
     c.clean = contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
     c.kafka_choice = out.kafka_choice == id;
@@ -247,8 +270,21 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
     }
     if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
   };
-  for (const auto& p : input.partitions) {
-    PartitionPlan pp = plan_partition(p, input.live_brokers, input.gone_brokers);
+  // The partitions are planned independently, on every core; the totals and the start order
+  // are then gathered in input order, so the plan is the same on any number of threads.
+  std::vector<PartitionPlan> plans(input.partitions.size());
+  std::vector<std::exception_ptr> errors(input.partitions.size());
+  parallel_for(
+      input.partitions.size(), input.jobs == 0 ? default_jobs() : input.jobs, [&](std::size_t i) {
+        try {
+          plans[i] = plan_partition(input.partitions[i], input.live_brokers, input.gone_brokers);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+  for (const auto& e : errors)  // the first partition's error, whichever thread met it first
+    if (e) std::rethrow_exception(e);
+  for (auto& pp : plans) {
     ++t.partitions;
     const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
     for (const auto id : pp.stopped_replicas)

@@ -11,6 +11,10 @@
 //     can lead: Kafka elects nobody while unclean.leader.election.enable is false), or
 //     unclean (the same, with unclean election enabled: Kafka elects its first live replica
 //     in assignment order, PartitionChangeBuilder.electAnyLeader);
+//   - a replica whose topic id differs from the metadata's (the topic was deleted and
+//     created again under its name; Kafka treats the old dir as a stray,
+//     LogManager.findStrayReplicas / isStrayKraftReplica) is left out: its broker's state
+//     for this partition counts as unknown;
 //   - for a partition without a live leader, every replica whose state is known as a
 //     candidate leader: each other known replica fetches from it and truncates as Kafka's
 //     fetcher does (storage/replica_forecast, Fetch mode, against the candidate at a new
@@ -51,6 +55,9 @@ struct PlanPartitionInput {
   bool unclean_allowed = false;  // the topic's unclean.leader.election.enable
   bool elr_enabled = false;      // eligible.leader.replicas.version >= 1
   std::int32_t min_isr = 1;      // the topic's min.insync.replicas
+  // The topic's id in the metadata, when it says: a replica with another id is of a topic of
+  // the same name deleted before this one was created (a stray to Kafka), not a candidate.
+  std::optional<Uuid> topic_id;
   std::map<std::int32_t, const PartitionReplica*> replicas;
 };
 
@@ -60,6 +67,7 @@ struct PlanInput {
   // when they are lost, but they cannot lead and are never waited for.
   std::set<std::int32_t> gone_brokers;
   std::vector<PlanPartitionInput> partitions;
+  unsigned jobs = 0;  // partitions planned at once (0: every core); the plan is the same
 };
 
 enum class PartitionCondition { healthy, under_min_isr, leaderless, unclean };
@@ -96,6 +104,12 @@ struct CandidateOutcome {
   int rank = 0;  // 1 = the best
 };
 
+// A replica whose topic id is not the metadata's: its data is never used.
+struct OtherTopicReplica {
+  std::int32_t broker = -1;
+  Uuid topic_id;  // the replica's (partition.metadata)
+};
+
 struct PartitionPlan {
   std::string topic;
   std::int32_t partition = 0;
@@ -103,9 +117,12 @@ struct PartitionPlan {
   PartitionState state;
   bool unclean_allowed = false;
   std::int32_t min_isr = 1;
-  std::vector<std::int32_t> unknown_replicas;          // assigned brokers whose state is not given
-  std::vector<std::int32_t> stopped_replicas;          // assigned brokers not live (gone included)
-  std::optional<std::int64_t> highest_high_watermark;  // of the known replicas
+  std::optional<Uuid> topic_id;                         // the metadata's
+  std::vector<std::int32_t> unknown_replicas;           // assigned brokers whose state is not given
+                                                        // (or is another topic's: below)
+  std::vector<OtherTopicReplica> other_topic_replicas;  // replicas of an older same-named topic
+  std::vector<std::int32_t> stopped_replicas;           // assigned brokers not live (gone included)
+  std::optional<std::int64_t> highest_high_watermark;   // of the known replicas
   // Kafka's own choice: a clean election among the live brokers, else its unclean one;
   // when no live broker holds a replica, the one it makes when every broker holding a known
   // replica is back (kafka_choice_now false).
@@ -158,6 +175,11 @@ struct RecoveryPlan {
   PlanTotals totals;
   std::vector<StartStep> start_order;
 };
+
+// Frees what a plan never reads of a replica read from a snapshot (its segment list, the
+// checkpoint's and the rebuilt epoch entries): a plan of a hundred brokers holds every
+// replica of the cluster. A replica read from a log dir is left as it is.
+void keep_what_plans_read(PartitionReplica& replica);
 
 // The ranking: true when `a` should lead rather than `b`.
 bool ranks_before(const CandidateOutcome& a, const CandidateOutcome& b);

@@ -56,6 +56,7 @@ int highest_decoded_version(std::uint32_t api_key) {
       return 2;
     case 1:
     case 2:
+    case 4:
     case 7:
     case 8:
     case 9:
@@ -229,6 +230,14 @@ MetadataBody read_body(FlexibleReader& f, std::uint32_t api_key, std::uint32_t v
     }
     case 3:
       return read_partition(f, version);
+    case 4: {
+      ConfigRecord r;
+      r.resource_type = in.i8("ResourceType");
+      r.resource_name = f.string("ResourceName");
+      r.name = f.string("Name");
+      r.value = f.nullable_string("Value");
+      return r;
+    }
     case 5:
       return read_partition_change(f, version);
     case 7:

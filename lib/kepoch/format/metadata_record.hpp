@@ -24,6 +24,8 @@
 //      LeaderEpoch int32, PartitionEpoch int32, Directories []uuid (v1+);
 //      T0 LeaderRecoveryState int8 (default 0), T1 EligibleLeaderReplicas nullable []int32
 //      (v2+), T2 LastKnownElr nullable []int32 (v2+)
+//   4  ConfigRecord v0             ResourceType int8 (2 TOPIC, 4 BROKER: ConfigResource.Type),
+//      ResourceName string, Name string, Value nullable string (null: the config deleted)
 //   5  PartitionChangeRecord v0-2  PartitionId int32, TopicId uuid; T0 Isr, T1 Leader int32
 //      (default -2: unchanged), T2 Replicas, T3 RemovingReplicas, T4 AddingReplicas,
 //      T5 LeaderRecoveryState int8 (default -1: unchanged), T6 EligibleLeaderReplicas
@@ -76,6 +78,15 @@ struct PartitionRecord {
   std::vector<Uuid> directories;  // v1+
   std::optional<BrokerIds> eligible_leader_replicas;
   std::optional<BrokerIds> last_known_elr;
+};
+
+// A dynamic config set (or, with no value, deleted) for a topic, a broker (an empty name: the
+// cluster-wide default) or another resource.
+struct ConfigRecord {
+  std::int8_t resource_type = 0;
+  std::string resource_name;
+  std::string name;
+  std::optional<std::string> value;
 };
 
 inline constexpr std::int32_t kNoLeaderChange = -2;         // PartitionChangeRecord default
@@ -156,7 +167,7 @@ using MetadataBody =
     std::variant<std::monostate, RegisterBrokerRecord, UnregisterBrokerRecord, TopicRecord,
                  PartitionRecord, PartitionChangeRecord, FenceBrokerRecord, UnfenceBrokerRecord,
                  RemoveTopicRecord, FeatureLevelRecord, BrokerRegistrationChangeRecord,
-                 NoFieldsRecord>;
+                 ConfigRecord, NoFieldsRecord>;
 
 struct MetadataRecord {
   std::uint32_t frame_version = 1;

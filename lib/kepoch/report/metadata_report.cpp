@@ -174,6 +174,9 @@ std::string record_summary(const MetadataRecord& record, const TopicNames& names
           return fmt::format("broker={} broker_epoch={}", r.id, r.epoch);
         } else if constexpr (std::is_same_v<T, FeatureLevelRecord>) {
           return fmt::format("{}={}", r.name, r.feature_level);
+        } else if constexpr (std::is_same_v<T, ConfigRecord>) {
+          return fmt::format("resource_type={} resource_name={} {}={}", r.resource_type,
+                             r.resource_name, r.name, r.value ? *r.value : "(deleted)");
         } else {
           return "";
         }
@@ -270,6 +273,12 @@ Value metadata_fields(const MetadataRecord& record) {
           return Value::object().set("id", r.id).set("epoch", r.epoch);
         } else if constexpr (std::is_same_v<T, FeatureLevelRecord>) {
           return Value::object().set("name", r.name).set("feature_level", r.feature_level);
+        } else if constexpr (std::is_same_v<T, ConfigRecord>) {
+          return Value::object()
+              .set("resource_type", r.resource_type)
+              .set("resource_name", r.resource_name)
+              .set("name", r.name)
+              .set("value", r.value ? Value(*r.value) : Value());
         } else {
           return Value::object();
         }

@@ -48,6 +48,19 @@ std::string unknown_text(const PartitionPlan& p) {
                      list);
 }
 
+// Replicas of an older topic of the same name, as a sentence (empty when none).
+std::string other_topic_text(const PartitionPlan& p) {
+  std::string s;
+  for (const auto& o : p.other_topic_replicas)
+    s += fmt::format(
+        "{}broker {}'s replica of {}-{} has topic id {}, the metadata's is {} (the topic was "
+        "deleted and created again): not a candidate, its records are not counted (Kafka "
+        "deletes it as stray)",
+        s.empty() ? "" : "; ", o.broker, p.topic, p.partition, o.topic_id.to_string(),
+        p.topic_id ? p.topic_id->to_string() : "?");
+  return s;
+}
+
 Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::*field) {
   if (!c) return Value();
   return Value(c->*field);
@@ -56,6 +69,12 @@ Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::
 }  // namespace
 
 std::string partition_reason(const PartitionPlan& p) {
+  const std::string other = other_topic_text(p);
+  const std::string reason = recommendation_reason(p);
+  return other.empty() ? reason : reason + "; " + other;
+}
+
+std::string recommendation_reason(const PartitionPlan& p) {
   const CandidateOutcome* chosen = p.chosen_candidate();
   const CandidateOutcome* kafka = p.kafka_candidate();
   const std::string unknown = unknown_text(p);
@@ -177,7 +196,9 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
             .set("kafka_lost_records", optional_count(kafka, &CandidateOutcome::lost_records))
             .set("kafka_committed_lost_records",
                  optional_count(kafka, &CandidateOutcome::committed_lost_records))
-            .set("reason", partition_reason(p)));
+            .set("reason", partition_reason(p))
+            .set("min_insync_replicas", p.min_isr)
+            .set("unclean_leader_election", p.unclean_allowed));
     for (const auto& c : p.candidates) {
       std::string truncations;
       for (const auto& f : c.followers) {
@@ -221,6 +242,11 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   for (const auto& n : context.notes)
     notes.push(n);
   out.set("notes", std::move(notes));
+  Value problems = Value::array();
+  for (const auto& p : plan.partitions)
+    if (!p.other_topic_replicas.empty())
+      problems.push(Value::object().set("severity", "warning").set("message", other_topic_text(p)));
+  out.set("problems", std::move(problems));
   return out;
 }
 
@@ -365,8 +391,13 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
     } else {
       continue;
     }
+    auto other_topic = [&p](std::int32_t broker) {  // never drawn: its data is not this topic's
+      for (const auto& o : p.other_topic_replicas)
+        if (o.broker == broker) return true;
+      return false;
+    };
     for (const auto& [broker, r] : in.replicas) {
-      if (broker == leader->broker) continue;
+      if (broker == leader->broker || other_topic(broker)) continue;
       replicas.push_back(*r);
       std::optional<std::int64_t> cut;
       for (const auto& f : leader->followers)

@@ -8,15 +8,17 @@
 //               "plan_committed_loss_partitions", "complete"},
 //    "brokers": [{"broker", "live", "gone", "state": "given"|"missing", "source"}],
 //    "partitions": [{"topic", "partition", "condition", "leader", "isr", "replicas",
-//                    "recommendation", "chosen", "lost_records", "committed_lost_records",
-//                    "kafka_choice", "kafka_lost_records", "kafka_committed_lost_records",
-//                    "reason"}],
+//                    "recommendation", "chosen",
+//                    "lost_records", "committed_lost_records", "kafka_choice",
+//                    "kafka_lost_records", "kafka_committed_lost_records", "reason",
+//                    "min_insync_replicas", "unclean_leader_election"}],
 //    "candidates": [{"topic", "partition", "rank", "broker", "live", "clean", "kafka_choice",
 //                    "last_epoch", "log_end_offset", "leader_epoch", "removed_records",
 //                    "lost_records", "committed_lost_records", "loss_known",
 //                    "truncations"}],   (truncations: "<broker>@<offset>" per follower)
 //    "start_order": [{"broker", "phase", "partitions"}],
-//    "notes": [str], "problems": [{"severity", "message"}],
+//    "notes": [str], "problems": [{"severity", "message"}],   (problems: replicas of another
+//                                   topic id than the metadata's, left out)
 //    "timelines": [see plan_timelines_value]}
 // Partitions needing no decision (healthy) are counted in totals and listed only with
 // `all`; counts that cannot be known are null.
@@ -46,8 +48,10 @@ struct PlanContext {
 
 // The one-sentence verdict.
 std::string plan_verdict(const forecast::RecoveryPlan& plan);
-// Why a partition's recommendation is what it is, in a sentence.
+// Why a partition's recommendation is what it is, in a sentence (with the replicas left out
+// for another topic id, which partition_reason adds).
 std::string partition_reason(const forecast::PartitionPlan& p);
+std::string recommendation_reason(const forecast::PartitionPlan& p);
 
 Value recovery_plan_value(const forecast::RecoveryPlan& plan, const PlanContext& context);
 

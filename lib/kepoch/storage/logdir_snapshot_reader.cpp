@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -55,6 +56,268 @@ void quote(const json& v, std::string& out, int depth) {
   }
 }
 
+// The fast path: the two line kinds that make up nearly all of a snapshot (a replica and its
+// batches), read directly in exactly the shape write_logdir_snapshot writes them (keys in its
+// order, no spaces, strings of printable ASCII without escapes, integers without fraction or
+// exponent). It never reports an error: on anything else, or on any value the general path
+// would refuse, it gives up and the line is read again by the general path (nlohmann-json
+// above), which accepts every spelling of the same JSON and names what is wrong. So both
+// paths give the same replicas and the same errors; the fast one allocates no JSON tree.
+class FastLine {
+ public:
+  explicit FastLine(std::string_view line) : p_(line.data()), e_(line.data() + line.size()) {}
+
+  bool at_end() const { return p_ == e_; }
+  bool lit(std::string_view s) {
+    if (static_cast<std::size_t>(e_ - p_) < s.size() || std::memcmp(p_, s.data(), s.size()) != 0)
+      return false;
+    p_ += s.size();
+    return true;
+  }
+  bool peek(char c) const { return p_ < e_ && *p_ == c; }
+
+  // -?(0|[1-9][0-9]*) within T's range, not followed by a fraction, exponent or digit.
+  template <typename T>
+  bool integer(T& out) {
+    const bool negative = p_ < e_ && *p_ == '-';
+    if (negative) ++p_;
+    if (p_ >= e_ || *p_ < '0' || *p_ > '9') return false;
+    std::uint64_t m = 0;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ < e_ && *p_ >= '0' && *p_ <= '9') {
+        const auto d = static_cast<std::uint64_t>(*p_ - '0');
+        if (m > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return false;
+        m = m * 10 + d;
+        ++p_;
+      }
+    }
+    if (p_ < e_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E' || (*p_ >= '0' && *p_ <= '9')))
+      return false;
+    if (negative) {
+      // -0 and values below int64's range are left to the general path.
+      if (m == 0 || m > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1)
+        return false;
+      const std::int64_t v =
+          m == static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
+              ? std::numeric_limits<std::int64_t>::min()
+              : -static_cast<std::int64_t>(m);
+      if (!std::in_range<T>(v)) return false;
+      out = static_cast<T>(v);
+      return true;
+    }
+    if (!std::in_range<T>(m)) return false;
+    out = static_cast<T>(m);
+    return true;
+  }
+  template <typename T>
+  bool field(std::string_view key_colon, T& out) {
+    return lit(key_colon) && integer(out);
+  }
+  template <typename T>
+  bool optional_integer(std::optional<T>& out) {
+    if (lit("null")) {
+      out.reset();
+      return true;
+    }
+    T v{};
+    if (!integer(v)) return false;
+    out = v;
+    return true;
+  }
+  bool boolean(bool& out) {
+    if (lit("true")) return out = true, true;
+    if (lit("false")) return out = false, true;
+    return false;
+  }
+  bool string(std::string_view& out) {
+    if (!lit("\"")) return false;
+    const char* start = p_;
+    while (p_ < e_ && *p_ != '"') {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c < 0x20 || c > 0x7e || c == '\\') return false;
+      ++p_;
+    }
+    if (p_ >= e_) return false;
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    ++p_;
+    return true;
+  }
+  // [[epoch, start_offset], ...]
+  bool entries(std::vector<EpochEntry>& out) {
+    if (!lit("[")) return false;
+    if (lit("]")) return true;
+    do {
+      EpochEntry x;
+      if (!lit("[") || !integer(x.epoch) || !lit(",") || !integer(x.start_offset) || !lit("]"))
+        return false;
+      out.push_back(x);
+    } while (lit(","));
+    return lit("]");
+  }
+  bool log(ReplicaLog& r) {
+    std::vector<EpochEntry> list;
+    return lit("{\"epochs\":") && entries(list) && cache_of(list, r.cache) &&
+           field(",\"log_start_offset\":", r.log_start_offset) &&
+           field(",\"log_end_offset\":", r.log_end_offset) &&
+           field(",\"high_watermark\":", r.high_watermark) && lit("}");
+  }
+
+  // The same rule as the general path's cache(): assigned in order, unchanged.
+  static bool cache_of(const std::vector<EpochEntry>& list, LeaderEpochCache& c) {
+    try {
+      for (const auto& e : list)
+        c.assign(e);
+    } catch (const InvalidEpochEntry&) {
+      return false;
+    }
+    return c.size() == list.size() && c.entries() == list;
+  }
+
+ private:
+  const char* p_;
+  const char* e_;
+};
+
+// A replica line ({"replica": {...}}) in the writer's shape; false: read it the general way.
+bool fast_replica(std::string_view line, const fs::path& file, PartitionReplica& r,
+                  std::string& log_dir, std::uint64_t& kept) {
+  FastLine in(line);
+  std::string_view dir, name, topic;
+  if (!in.lit("{\"replica\":{\"log_dir\":") || !in.string(dir) || !in.lit(",\"name\":") ||
+      !in.string(name) || !in.lit(",\"topic\":") || !in.string(topic) ||
+      !in.field(",\"partition\":", r.partition) || !in.lit(",\"topic_id\":"))
+    return false;
+  r.topic = topic;
+  // The name must be <topic>-<partition>.
+  if (name.size() <= topic.size() || name.substr(0, topic.size()) != topic ||
+      name[topic.size()] != '-' || name.substr(topic.size() + 1) != fmt::format("{}", r.partition))
+    return false;
+  if (!in.lit("null")) {
+    std::string_view id;
+    if (!in.string(id)) return false;
+    const UuidParse u = parse_uuid(id);
+    if (!u.ok) return false;
+    r.topic_id = u.uuid;
+  }
+  if (!in.lit(",\"clean_shutdown\":") || !in.boolean(r.clean_shutdown) ||
+      !in.lit(",\"high_watermark\":") || !in.optional_integer(r.high_watermark) ||
+      !in.lit(",\"recovery_point\":") || !in.optional_integer(r.recovery_point) ||
+      !in.lit(",\"log_start_checkpoint\":") || !in.optional_integer(r.log_start_checkpoint) ||
+      !in.lit(",\"checkpoint_entries\":") || !in.entries(r.checkpoint_entries) ||
+      !in.lit(",\"rebuilt_entries\":") || !in.entries(r.rebuilt_entries) ||
+      !in.field(",\"log_end_offset\":", r.log_end_offset) || !in.lit(",\"recovery_stop\":"))
+    return false;
+  if (!in.lit("null")) {
+    LogEnd stop;
+    std::string_view reason, message;
+    if (!in.lit("{\"reason\":") || !in.string(reason) ||
+        !in.field(",\"position\":", stop.position) ||
+        !in.field(",\"trailing_bytes\":", stop.trailing_bytes) || !in.lit(",\"message\":") ||
+        !in.string(message) || !in.lit("}"))
+      return false;
+    bool known = false;
+    for (auto x : {LogEndReason::end_of_file, LogEndReason::partial_header,
+                   LogEndReason::partial_batch, LogEndReason::corrupt_size}) {
+      if (reason == log_end_reason_name(x)) {
+        stop.reason = x;
+        known = true;
+      }
+    }
+    if (!known) return false;
+    stop.message = message;
+    r.recovery_stop = std::move(stop);
+  }
+  if (!in.field(",\"recovery_truncated_bytes\":", r.recovery_truncated_bytes) ||
+      !in.lit(",\"loaded\":") || !in.log(r.loaded) || !in.lit(",\"as_leader\":") ||
+      !in.log(r.as_leader) || !in.lit(",\"segments\":["))
+    return false;
+  if (!in.lit("]")) {
+    do {
+      SegmentSummary x;
+      std::string_view f;
+      if (!in.lit("{\"file\":") || !in.string(f) || !in.field(",\"base_offset\":", x.base_offset) ||
+          !in.field(",\"size_bytes\":", x.size_bytes) || !in.field(",\"batches\":", x.batches) ||
+          !in.lit(",\"next_offset\":") || !in.optional_integer(x.next_offset) || !in.lit("}"))
+        return false;
+      x.file = f;
+      r.segments.push_back(std::move(x));
+    } while (in.lit(","));
+    if (!in.lit("]")) return false;
+  }
+  if (!in.lit(",\"notes\":[")) return false;
+  if (!in.lit("]")) {
+    do {
+      std::string_view n;
+      if (!in.string(n)) return false;
+      r.notes.emplace_back(n);
+    } while (in.lit(","));
+    if (!in.lit("]")) return false;
+  }
+  StoredBatches stored;
+  if (!in.field(",\"batch_count\":", stored.batch_count) ||
+      !in.field(",\"records\":", stored.records) || !in.field(",\"bytes\":", stored.bytes) ||
+      !in.field(",\"kept_batches\":", kept))
+    return false;
+  // Optional (absent from older kepochs' snapshots): the tail's transactional and control
+  // batches, with the general path's checks.
+  if (in.lit(",\"transactions\":") && !in.lit("null")) {
+    StoredTransactions t;
+    if (!in.lit("{\"from\":") || !in.integer(t.from) || !in.lit(",\"batches\":[")) return false;
+    if (!in.lit("]")) {
+      do {
+        TransactionBatch b;
+        std::string_view kind;
+        if (!in.lit("[") || !in.integer(b.base_offset) || !in.lit(",") ||
+            !in.integer(b.last_offset) || !in.lit(",") || !in.integer(b.records) || !in.lit(",") ||
+            !in.integer(b.producer_id) || !in.lit(",") || !in.string(kind) || !in.lit("]"))
+          return false;
+        b.transactional = true;
+        if (kind == "commit" || kind == "abort" || kind == "control") {
+          b.control = true;
+          if (kind != "control")
+            b.marker = kind == "commit" ? ControlRecordType::commit : ControlRecordType::abort;
+        } else if (kind != "transactional") {
+          return false;
+        }
+        if (b.last_offset < b.base_offset || b.last_offset < t.from) return false;
+        if (!t.batches.empty() && b.base_offset <= t.batches.back().last_offset) return false;
+        t.batches.push_back(b);
+      } while (in.lit(","));
+      if (!in.lit("]")) return false;
+    }
+    if (!in.lit("}")) return false;
+    stored.transactions = std::move(t);
+  }
+  if (!in.lit("}}") || !in.at_end()) return false;
+  if (kept > stored.batch_count) return false;
+  r.stored = std::move(stored);
+  r.dir = file.string() + ":" + std::string(name);
+  log_dir = dir;
+  return true;
+}
+
+// The checks the general path's batch() makes, as a yes or no.
+bool batch_fits(const BatchSummary& b, const StoredBatches& stored) {
+  return b.ordinal < stored.batch_count &&
+         (stored.batches.empty() || b.ordinal > stored.batches.back().ordinal) &&
+         b.last_offset >= b.base_offset &&
+         (stored.batches.empty() || b.base_offset > stored.batches.back().last_offset) &&
+         b.records_before <= stored.records && b.bytes_before <= stored.bytes;
+}
+
+// A batch line ({"batch": [10 integers]}) in the writer's shape; false: the general way.
+bool fast_batch(std::string_view line, const StoredBatches& stored, BatchSummary& b) {
+  FastLine in(line);
+  return in.lit("{\"batch\":[") && in.integer(b.ordinal) && in.lit(",") &&
+         in.integer(b.base_offset) && in.lit(",") && in.integer(b.last_offset) && in.lit(",") &&
+         in.integer(b.records) && in.lit(",") && in.integer(b.size) && in.lit(",") &&
+         in.integer(b.crc) && in.lit(",") && in.integer(b.epoch) && in.lit(",") &&
+         in.integer(b.records_before) && in.lit(",") && in.integer(b.bytes_before) && in.lit(",") &&
+         in.integer(b.digest_before) && in.lit("]}") && in.at_end() && batch_fits(b, stored);
+}
+
 class SnapshotParser {
  public:
   SnapshotParser(std::string_view text, const fs::path& name) : text_(text), name_(name) {}
@@ -65,6 +328,19 @@ class SnapshotParser {
     header(next_line("the header line"), s);
     std::uint64_t batch_lines = 0;
     for (;;) {
+      if (const auto raw = peek_line()) {
+        PartitionReplica r;
+        std::string log_dir;
+        std::uint64_t kept = 0;
+        if (fast_replica(*raw, name_, r, log_dir, kept)) {
+          skip_line(*raw);
+          const std::string name = r.topic + "-" + std::to_string(r.partition);
+          read_batches(kept, name, *r.stored, batch_lines);
+          s.replicas.push_back(std::move(r));
+          s.log_dir_of.push_back(std::move(log_dir));
+          continue;
+        }
+      }
       const json line = next_line("a replica, skipped or end line");
       if (line.contains("end")) {
         end(line, s, batch_lines);
@@ -99,6 +375,19 @@ class SnapshotParser {
     quote(found, text, 0);
     if (text.size() > kQuoted) text = std::string(utf8_prefix(text, kQuoted - 3)) + "...";
     fail_text(field, expected, text);
+  }
+
+  // The next line, not consumed, when it is whole and within bounds (otherwise next_line
+  // reads it and says what is wrong).
+  std::optional<std::string_view> peek_line() const {
+    if (pos_ >= text_.size()) return std::nullopt;
+    const std::size_t nl = text_.find('\n', pos_);
+    if (nl == std::string_view::npos || nl - pos_ > kMaxSnapshotLineBytes) return std::nullopt;
+    return text_.substr(pos_, nl - pos_);
+  }
+  void skip_line(std::string_view line) {
+    ++line_no_;
+    pos_ += line.size() + 1;
   }
 
   json next_line(std::string_view expected) {
@@ -341,14 +630,30 @@ class SnapshotParser {
     if (kept > stored.batch_count)
       fail("replica.kept_batches", fmt::format("at most batch_count ({})", stored.batch_count),
            json(kept));
-    for (std::uint64_t i = 0; i < kept; ++i) {
-      const std::string expected = fmt::format("batch line {} of {} of {}", i + 1, kept, name);
-      stored.batches.push_back(batch(next_line(expected), expected, stored));
-      ++batch_lines;
-    }
+    read_batches(kept, name, stored, batch_lines);
     r.stored = std::move(stored);
     s.replicas.push_back(std::move(r));
     s.log_dir_of.push_back(log_dir);
+  }
+
+  // A replica's `kept` batch lines.
+  void read_batches(std::uint64_t kept, const std::string& name, StoredBatches& stored,
+                    std::uint64_t& batch_lines) {
+    // A batch line takes at least 32 bytes: no more can follow than the text holds.
+    stored.batches.reserve(static_cast<std::size_t>(
+        std::min<std::uint64_t>(kept, (text_.size() - std::min(pos_, text_.size())) / 32)));
+    for (std::uint64_t i = 0; i < kept; ++i) {
+      BatchSummary b;
+      const auto raw = peek_line();
+      if (raw && fast_batch(*raw, stored, b)) {
+        skip_line(*raw);
+      } else {
+        const std::string expected = fmt::format("batch line {} of {} of {}", i + 1, kept, name);
+        b = batch(next_line(expected), expected, stored);
+      }
+      stored.batches.push_back(b);
+      ++batch_lines;
+    }
   }
 
   LogEnd recovery_stop(const json& stop) {

@@ -328,3 +328,46 @@ TEST_CASE("a snapshot that did not keep the batches: the loss is not known", "[r
   CHECK_FALSE(c1->loss_known);
   CHECK(c1->committed_loss_possible);
 }
+
+TEST_CASE(
+    "a replica of another topic id (the topic deleted and created again under its name) is "
+    "not a candidate and its records are not counted",
+    "[recovery_plan]") {
+  Outage o;
+  const Uuid current = parse_uuid("AAAAAAAAAAAAAAAAAAAAAQ").uuid;
+  const Uuid older = parse_uuid("AAAAAAAAAAAAAAAAAAAAAg").uuid;
+  // Broker 2's dir is of the older topic; 1 and 3 of the current one.
+  o.b1.topic_id = current;
+  o.b2.topic_id = older;
+  o.b3.topic_id = current;
+  PlanPartitionInput in = o.partition();
+  in.topic_id = current;
+  const PartitionPlan p = plan_partition(in, {1, 2}, {});
+  REQUIRE(p.other_topic_replicas.size() == 1);
+  CHECK(p.other_topic_replicas[0].broker == 2);
+  CHECK(p.other_topic_replicas[0].topic_id == older);
+  CHECK(p.unknown_replicas == std::vector<std::int32_t>{2});
+  CHECK_FALSE(p.candidate(2));
+  // Broker 3 (the ISR member, stopped) holds everything; broker 1 follows it. Broker 2 is
+  // neither a candidate nor a follower anyone truncates.
+  REQUIRE(p.candidates.size() == 2);
+  for (const auto& c : p.candidates) {
+    REQUIRE(c.followers.size() == 1);
+    CHECK(c.followers[0].broker != 2);
+  }
+  CHECK(p.kind == RecommendationKind::wait_for_broker);
+  CHECK(p.chosen == 3);
+  // Without the metadata's id (or without the replica's), the replica is used as before.
+  in.topic_id.reset();
+  const PartitionPlan unchecked = plan_partition(in, {1, 2}, {});
+  CHECK(unchecked.other_topic_replicas.empty());
+  CHECK(unchecked.candidate(2));
+  // Unknown is never safe: the plan cannot rule out committed records on broker 2.
+  PlanInput input;
+  input.live_brokers = {1, 2};
+  in.topic_id = current;
+  input.partitions.push_back(in);
+  const RecoveryPlan plan = plan_recovery(input);
+  CHECK(plan.totals.plan_committed_loss_partitions == 1);
+  CHECK_FALSE(plan.totals.complete);
+}

@@ -1,8 +1,8 @@
 // Pins MetadataRecordSerde (AbstractApiMessageSerde: frame version, api key, version, no
 // garbage after the body) and the generated readers of TopicRecord, PartitionRecord,
 // PartitionChangeRecord, RegisterBrokerRecord, BrokerRegistrationChangeRecord,
-// FeatureLevelRecord and NoOpRecord on the values Kafka 4.1.1 wrote to the controller's
-// metadata log (tests/data/metadata; the expected fields are what DumpLogSegments
+// FeatureLevelRecord, ConfigRecord and NoOpRecord on the values Kafka 4.1.1 wrote to the
+// controller's metadata log (tests/data/metadata; the expected fields are what DumpLogSegments
 // --cluster-metadata-decoder printed, tests/data/metadata/dump-log-records.txt), and on
 // damaged copies of those bytes.
 #include <catch2/catch.hpp>
@@ -149,6 +149,24 @@ TEST_CASE("Broker registrations, their changes and feature levels", "[format][Me
   const auto noop = decode(value_at(20));
   CHECK(metadata_record_type_name(noop.api_key) == "NO_OP_RECORD");
   CHECK(noop.decoded());
+}
+
+TEST_CASE("ConfigRecord: a topic's config as Kafka wrote it", "[format][MetadataRecord]") {
+  // offset 573: {"resourceType":2,"resourceName":"__transaction_state",
+  //              "name":"min.insync.replicas","value":"2"}
+  const auto record = decode(value_at(573));
+  CHECK(metadata_record_type_name(record.api_key) == "CONFIG_RECORD");
+  const auto& c = body<ConfigRecord>(record);
+  CHECK(c.resource_type == 2);
+  CHECK(c.resource_name == "__transaction_state");
+  CHECK(c.name == "min.insync.replicas");
+  CHECK(c.value == std::optional<std::string>("2"));
+  // offset 311: {"resourceType":2,"resourceName":"t","name":"index.interval.bytes",
+  //              "value":"100"}
+  const auto t_record = decode(value_at(311));
+  const auto& t = body<ConfigRecord>(t_record);
+  CHECK(t.resource_name == "t");
+  CHECK(t.value == std::optional<std::string>("100"));
 }
 
 TEST_CASE("Record types kepoch does not decode are named, not errors", "[format][MetadataRecord]") {

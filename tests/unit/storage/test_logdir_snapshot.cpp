@@ -150,6 +150,106 @@ TEST_CASE("a snapshot lists the partition dirs it left out", "[storage][LogDirSn
   CHECK(s.window == 16);
 }
 
+namespace {
+
+// Every occurrence of `from` replaced.
+std::string replaced_all(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+void same_replica(const PartitionReplica& a, const PartitionReplica& b) {
+  CHECK(a.dir == b.dir);
+  CHECK(a.topic == b.topic);
+  CHECK(a.partition == b.partition);
+  CHECK(a.topic_id == b.topic_id);
+  CHECK(a.checkpoint_entries == b.checkpoint_entries);
+  CHECK(a.rebuilt_entries == b.rebuilt_entries);
+  CHECK(a.clean_shutdown == b.clean_shutdown);
+  CHECK(a.high_watermark == b.high_watermark);
+  CHECK(a.recovery_point == b.recovery_point);
+  CHECK(a.log_start_checkpoint == b.log_start_checkpoint);
+  CHECK(a.log_end_offset == b.log_end_offset);
+  CHECK(a.recovery_stop.has_value() == b.recovery_stop.has_value());
+  CHECK(a.recovery_truncated_bytes == b.recovery_truncated_bytes);
+  CHECK(a.notes == b.notes);
+  REQUIRE(a.segments.size() == b.segments.size());
+  for (std::size_t i = 0; i < a.segments.size(); ++i) {
+    CHECK(a.segments[i].file == b.segments[i].file);
+    CHECK(a.segments[i].base_offset == b.segments[i].base_offset);
+    CHECK(a.segments[i].size_bytes == b.segments[i].size_bytes);
+    CHECK(a.segments[i].batches == b.segments[i].batches);
+    CHECK(a.segments[i].next_offset == b.segments[i].next_offset);
+  }
+  for (const auto* log : {&a.loaded, &a.as_leader}) {
+    const ReplicaLog& other = log == &a.loaded ? b.loaded : b.as_leader;
+    CHECK(log->cache.entries() == other.cache.entries());
+    CHECK(log->log_end_offset == other.log_end_offset);
+    CHECK(log->high_watermark == other.high_watermark);
+    CHECK(log->log_start_offset == other.log_start_offset);
+  }
+  REQUIRE(a.stored);
+  REQUIRE(b.stored);
+  CHECK(a.stored->batch_count == b.stored->batch_count);
+  CHECK(a.stored->records == b.stored->records);
+  CHECK(a.stored->bytes == b.stored->bytes);
+  REQUIRE(a.stored->batches.size() == b.stored->batches.size());
+  for (std::size_t i = 0; i < a.stored->batches.size(); ++i) {
+    const BatchSummary& x = a.stored->batches[i];
+    const BatchSummary& y = b.stored->batches[i];
+    CHECK(x.ordinal == y.ordinal);
+    CHECK(x.base_offset == y.base_offset);
+    CHECK(x.last_offset == y.last_offset);
+    CHECK(x.records == y.records);
+    CHECK(x.size == y.size);
+    CHECK(x.crc == y.crc);
+    CHECK(x.epoch == y.epoch);
+    CHECK(x.records_before == y.records_before);
+    CHECK(x.bytes_before == y.bytes_before);
+    CHECK(x.digest_before == y.digest_before);
+  }
+  REQUIRE(a.stored->transactions.has_value() == b.stored->transactions.has_value());
+  if (a.stored->transactions) {
+    const StoredTransactions& x = *a.stored->transactions;
+    const StoredTransactions& y = *b.stored->transactions;
+    CHECK(x.from == y.from);
+    REQUIRE(x.batches.size() == y.batches.size());
+    for (std::size_t i = 0; i < x.batches.size(); ++i) {
+      CHECK(x.batches[i].base_offset == y.batches[i].base_offset);
+      CHECK(x.batches[i].last_offset == y.batches[i].last_offset);
+      CHECK(x.batches[i].records == y.batches[i].records);
+      CHECK(x.batches[i].producer_id == y.batches[i].producer_id);
+      CHECK(x.batches[i].transactional == y.batches[i].transactional);
+      CHECK(x.batches[i].control == y.batches[i].control);
+      CHECK(x.batches[i].marker == y.batches[i].marker);
+    }
+  }
+}
+
+}  // namespace
+
+// The reader takes the writer's own lines on a direct path and any other spelling of the
+// same JSON (here: a space after each line's key) through nlohmann-json: both must give the
+// same replicas.
+TEST_CASE("a snapshot's lines read alike in the writer's shape and in any other spelling",
+          "[storage][LogDirSnapshot]") {
+  for (const fs::path& dir :
+       {kBroker1, kLogDir, fs::path(KEPOCH_SOURCE_DIR) / "tests/unit/data/indexes",
+        fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions"}) {
+    const std::string text = snapshot_text(dir, 2);
+    const std::string spaced = replaced_all(replaced_all(text, "{\"replica\":", "{\"replica\": "),
+                                            "{\"batch\":", "{\"batch\": ");
+    REQUIRE(spaced != text);
+    const LogDirSnapshot direct = parse_logdir_snapshot(text, "x.snap");
+    const LogDirSnapshot general = parse_logdir_snapshot(spaced, "x.snap");
+    REQUIRE(direct.replicas.size() == general.replicas.size());
+    CHECK(direct.log_dir_of == general.log_dir_of);
+    for (std::size_t i = 0; i < direct.replicas.size(); ++i)
+      same_replica(direct.replicas[i], general.replicas[i]);
+  }
+}
+
 TEST_CASE("malformed snapshots are refused with file, line and what was expected",
           "[storage][LogDirSnapshot]") {
   const std::string good = snapshot_text(kBroker1);
