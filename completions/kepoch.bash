@@ -4,6 +4,11 @@ _kepoch_files() {
   elif [[ $1 == -d ]]; then COMPREPLY=($(compgen -d -- "$cur"))
   else COMPREPLY=($(compgen -f -- "$cur")); fi
 }
+# Profile names, read from the config file as the user types (kepoch itself parses it).
+_kepoch_profiles() {
+  local IFS=$'\n'
+  COMPREPLY=($(compgen -W "$("${words[0]:-kepoch}" profile list --names 2>/dev/null)" -- "$cur"))
+}
 _kepoch() {
   local cur prev words cword
   if declare -F _init_completion >/dev/null; then
@@ -15,7 +20,7 @@ _kepoch() {
   local path="" i
   for ((i = 1; i < cword; i++)); do
     case "$path|${words[i]}" in
-      "|--output"|"|-o") ((i++)) ;;
+      "|--output"|"|-o"|"|--limit") ((i++)) ;;
       "|checkpoint") path="checkpoint" ;;
       "|segment") path="segment" ;;
       "|partition") path="partition" ;;
@@ -26,75 +31,98 @@ _kepoch() {
       "|simulate") path="simulate" ;;
       "|metadata") path="metadata" ;;
       "|cluster") path="cluster" ;;
+      "|profile") path="profile" ;;
       "|completion") path="completion" ;;
-      "checkpoint|--output"|"checkpoint|-o") ((i++)) ;;
+      "checkpoint|--output"|"checkpoint|-o"|"checkpoint|--limit") ((i++)) ;;
       "checkpoint|dump") path="checkpoint dump" ;;
       "checkpoint|validate") path="checkpoint validate" ;;
-      "checkpoint dump|--kind"|"checkpoint dump|--output"|"checkpoint dump|-o") ((i++)) ;;
-      "checkpoint validate|--kind"|"checkpoint validate|--output"|"checkpoint validate|-o") ((i++)) ;;
-      "segment|--output"|"segment|-o") ((i++)) ;;
+      "checkpoint dump|--kind"|"checkpoint dump|--output"|"checkpoint dump|-o"|"checkpoint dump|--limit") ((i++)) ;;
+      "checkpoint validate|--kind"|"checkpoint validate|--output"|"checkpoint validate|-o"|"checkpoint validate|--limit") ((i++)) ;;
+      "segment|--output"|"segment|-o"|"segment|--limit") ((i++)) ;;
       "segment|dump") path="segment dump" ;;
-      "segment dump|--data-format"|"segment dump|--max-batches"|"segment dump|--from-offset"|"segment dump|--kind"|"segment dump|--base-offset"|"segment dump|--output"|"segment dump|-o") ((i++)) ;;
-      "partition|--output"|"partition|-o") ((i++)) ;;
+      "segment dump|--data-format"|"segment dump|--max-batches"|"segment dump|--from-offset"|"segment dump|--from-time"|"segment dump|--until"|"segment dump|--kind"|"segment dump|--base-offset"|"segment dump|--output"|"segment dump|-o"|"segment dump|--limit") ((i++)) ;;
+      "partition|--output"|"partition|-o"|"partition|--limit") ((i++)) ;;
       "partition|inspect") path="partition inspect" ;;
       "partition|verify") path="partition verify" ;;
-      "partition inspect|--metadata"|"partition inspect|--output"|"partition inspect|-o") ((i++)) ;;
-      "partition verify|--output"|"partition verify|-o") ((i++)) ;;
-      "logdir|--output"|"logdir|-o") ((i++)) ;;
+      "partition inspect|--metadata"|"partition inspect|--output"|"partition inspect|-o"|"partition inspect|--limit") ((i++)) ;;
+      "partition verify|--output"|"partition verify|-o"|"partition verify|--limit") ((i++)) ;;
+      "logdir|--output"|"logdir|-o"|"logdir|--limit") ((i++)) ;;
       "logdir|scan") path="logdir scan" ;;
       "logdir|snapshot") path="logdir snapshot" ;;
-      "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o") ((i++)) ;;
-      "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o") ((i++)) ;;
-      "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o") ((i++)) ;;
-      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--html"|"predict|--output"|"predict|-o") ((i++)) ;;
-      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o") ((i++)) ;;
-      "simulate|--rule"|"simulate|--output"|"simulate|-o") ((i++)) ;;
-      "metadata|--output"|"metadata|-o") ((i++)) ;;
+      "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o"|"logdir scan|--limit") ((i++)) ;;
+      "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o"|"logdir snapshot|--limit") ((i++)) ;;
+      "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
+      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
+      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
+      "simulate|--rule"|"simulate|--output"|"simulate|-o"|"simulate|--limit") ((i++)) ;;
+      "metadata|--output"|"metadata|-o"|"metadata|--limit") ((i++)) ;;
       "metadata|dump") path="metadata dump" ;;
       "metadata|history") path="metadata history" ;;
-      "metadata dump|--output"|"metadata dump|-o") ((i++)) ;;
-      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--html"|"metadata history|--output"|"metadata history|-o") ((i++)) ;;
-      "cluster|--output"|"cluster|-o") ((i++)) ;;
+      "metadata dump|--from-time"|"metadata dump|--until"|"metadata dump|--output"|"metadata dump|-o"|"metadata dump|--limit") ((i++)) ;;
+      "metadata history|--topic"|"metadata history|--partition"|"metadata history|--snapshot"|"metadata history|--html"|"metadata history|--from-time"|"metadata history|--until"|"metadata history|--output"|"metadata history|-o"|"metadata history|--limit") ((i++)) ;;
+      "cluster|--output"|"cluster|-o"|"cluster|--limit") ((i++)) ;;
       "cluster|describe") path="cluster describe" ;;
       "cluster|watch") path="cluster watch" ;;
       "cluster|audit") path="cluster audit" ;;
       "cluster|predict") path="cluster predict" ;;
       "cluster|what-if") path="cluster what-if" ;;
-      "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o") ((i++)) ;;
-      "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o") ((i++)) ;;
-      "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o") ((i++)) ;;
-      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o") ((i++)) ;;
-      "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o") ((i++)) ;;
-      "completion|--output"|"completion|-o") ((i++)) ;;
+      "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o"|"cluster describe|--limit") ((i++)) ;;
+      "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o"|"cluster watch|--limit") ((i++)) ;;
+      "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o"|"cluster audit|--limit") ((i++)) ;;
+      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o"|"cluster predict|--limit") ((i++)) ;;
+      "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o"|"cluster what-if|--limit") ((i++)) ;;
+      "profile|--output"|"profile|-o"|"profile|--limit") ((i++)) ;;
+      "profile|list") path="profile list" ;;
+      "profile|show") path="profile show" ;;
+      "profile|use") path="profile use" ;;
+      "profile list|--output"|"profile list|-o"|"profile list|--limit") ((i++)) ;;
+      "profile show|--output"|"profile show|-o"|"profile show|--limit") ((i++)) ;;
+      "profile use|--output"|"profile use|-o"|"profile use|--limit") ((i++)) ;;
+      "completion|--output"|"completion|-o"|"completion|--limit") ((i++)) ;;
     esac
   done
   case "$path|$prev" in
     "|--output"|"|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "|--limit") :; return ;;
     "checkpoint|--output"|"checkpoint|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint|--limit") :; return ;;
     "checkpoint dump|--kind") COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
     "checkpoint dump|--output"|"checkpoint dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint dump|--limit") :; return ;;
     "checkpoint validate|--kind") COMPREPLY=($(compgen -W "leader-epoch offsets recovery-point log-start-offset replication-offset cleaner-offset partition-metadata meta-properties" -- "$cur")); return ;;
     "checkpoint validate|--output"|"checkpoint validate|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "checkpoint validate|--limit") :; return ;;
     "segment|--output"|"segment|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "segment|--limit") :; return ;;
     "segment dump|--data-format") COMPREPLY=($(compgen -W "text hex base64" -- "$cur")); return ;;
     "segment dump|--max-batches") :; return ;;
     "segment dump|--from-offset") :; return ;;
+    "segment dump|--from-time") :; return ;;
+    "segment dump|--until") :; return ;;
     "segment dump|--kind") COMPREPLY=($(compgen -W "log index timeindex txnindex snapshot" -- "$cur")); return ;;
     "segment dump|--base-offset") :; return ;;
     "segment dump|--output"|"segment dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "segment dump|--limit") :; return ;;
     "partition|--output"|"partition|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
-    "partition inspect|--metadata") :; return ;;
+    "partition|--limit") :; return ;;
+    "partition inspect|--metadata") _kepoch_files -d; return ;;
     "partition inspect|--output"|"partition inspect|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "partition inspect|--limit") :; return ;;
     "partition verify|--output"|"partition verify|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "partition verify|--limit") :; return ;;
     "logdir|--output"|"logdir|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "logdir|--limit") :; return ;;
     "logdir scan|--jobs"|"logdir scan|-j") :; return ;;
     "logdir scan|--output"|"logdir scan|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "logdir scan|--limit") :; return ;;
     "logdir snapshot|--file") _kepoch_files; return ;;
     "logdir snapshot|--window") :; return ;;
     "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "logdir snapshot|--limit") :; return ;;
     "diff|--metadata") _kepoch_files -d; return ;;
     "diff|--html") _kepoch_files; return ;;
     "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "diff|--limit") :; return ;;
     "predict|--leader") _kepoch_files; return ;;
     "predict|--mode") COMPREPLY=($(compgen -W "fetch ofle hw all" -- "$cur")); return ;;
     "predict|--ids") :; return ;;
@@ -105,6 +133,7 @@ _kepoch() {
     "predict|--min-isr") :; return ;;
     "predict|--html") _kepoch_files; return ;;
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "predict|--limit") :; return ;;
     "plan|--ids") :; return ;;
     "plan|--gone") :; return ;;
     "plan|--metadata") _kepoch_files -d; return ;;
@@ -118,141 +147,177 @@ _kepoch() {
     "plan|--bootstrap"|"plan|-b") :; return ;;
     "plan|-X") :; return ;;
     "plan|--command-config") _kepoch_files; return ;;
-    "plan|--cluster") :; return ;;
+    "plan|--cluster") _kepoch_profiles; return ;;
     "plan|--timeout") :; return ;;
     "plan|--topic") :; return ;;
     "plan|--output"|"plan|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "plan|--limit") :; return ;;
     "simulate|--rule") COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "simulate|--limit") :; return ;;
     "metadata|--output"|"metadata|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "metadata|--limit") :; return ;;
+    "metadata dump|--from-time") :; return ;;
+    "metadata dump|--until") :; return ;;
     "metadata dump|--output"|"metadata dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "metadata dump|--limit") :; return ;;
     "metadata history|--topic") :; return ;;
     "metadata history|--partition") :; return ;;
     "metadata history|--snapshot") _kepoch_files; return ;;
     "metadata history|--html") _kepoch_files; return ;;
+    "metadata history|--from-time") :; return ;;
+    "metadata history|--until") :; return ;;
     "metadata history|--output"|"metadata history|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "metadata history|--limit") :; return ;;
     "cluster|--output"|"cluster|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster|--limit") :; return ;;
     "cluster describe|--bootstrap"|"cluster describe|-b") :; return ;;
     "cluster describe|-X") :; return ;;
     "cluster describe|--command-config") _kepoch_files; return ;;
-    "cluster describe|--cluster") :; return ;;
+    "cluster describe|--cluster") _kepoch_profiles; return ;;
     "cluster describe|--timeout") :; return ;;
     "cluster describe|--topic") :; return ;;
     "cluster describe|--output"|"cluster describe|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster describe|--limit") :; return ;;
     "cluster watch|--bootstrap"|"cluster watch|-b") :; return ;;
     "cluster watch|-X") :; return ;;
     "cluster watch|--command-config") _kepoch_files; return ;;
-    "cluster watch|--cluster") :; return ;;
+    "cluster watch|--cluster") _kepoch_profiles; return ;;
     "cluster watch|--timeout") :; return ;;
     "cluster watch|--topic") :; return ;;
     "cluster watch|--interval") :; return ;;
     "cluster watch|--duration") :; return ;;
     "cluster watch|--count") :; return ;;
     "cluster watch|--output"|"cluster watch|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster watch|--limit") :; return ;;
     "cluster audit|--bootstrap"|"cluster audit|-b") :; return ;;
     "cluster audit|-X") :; return ;;
     "cluster audit|--command-config") _kepoch_files; return ;;
-    "cluster audit|--cluster") :; return ;;
+    "cluster audit|--cluster") _kepoch_profiles; return ;;
     "cluster audit|--timeout") :; return ;;
     "cluster audit|--topic") :; return ;;
     "cluster audit|--output"|"cluster audit|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster audit|--limit") :; return ;;
     "cluster predict|--log-dir") _kepoch_files -d; return ;;
     "cluster predict|--broker") :; return ;;
     "cluster predict|--bootstrap"|"cluster predict|-b") :; return ;;
     "cluster predict|-X") :; return ;;
     "cluster predict|--command-config") _kepoch_files; return ;;
-    "cluster predict|--cluster") :; return ;;
+    "cluster predict|--cluster") _kepoch_profiles; return ;;
     "cluster predict|--timeout") :; return ;;
     "cluster predict|--topic") :; return ;;
     "cluster predict|--output"|"cluster predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster predict|--limit") :; return ;;
     "cluster what-if|--bootstrap"|"cluster what-if|-b") :; return ;;
     "cluster what-if|-X") :; return ;;
     "cluster what-if|--command-config") _kepoch_files; return ;;
-    "cluster what-if|--cluster") :; return ;;
+    "cluster what-if|--cluster") _kepoch_profiles; return ;;
     "cluster what-if|--timeout") :; return ;;
     "cluster what-if|--topic") :; return ;;
     "cluster what-if|--stop") :; return ;;
     "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster what-if|--limit") :; return ;;
+    "profile|--output"|"profile|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "profile|--limit") :; return ;;
+    "profile list|--output"|"profile list|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "profile list|--limit") :; return ;;
+    "profile show|--output"|"profile show|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "profile show|--limit") :; return ;;
+    "profile use|--output"|"profile use|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "profile use|--limit") :; return ;;
     "completion|--output"|"completion|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "completion|--limit") :; return ;;
   esac
   case "$path" in
     "")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color" -- "$cur"))
-      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan simulate metadata cluster completion" -- "$cur")); fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan simulate metadata cluster profile completion" -- "$cur")); fi ;;
     "checkpoint")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
     "checkpoint dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --output -o --no-color" -- "$cur"))
-      else :; fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_files; fi ;;
     "checkpoint validate")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --strict --output -o --no-color" -- "$cur"))
-      else :; fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --strict --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_files; fi ;;
     "segment")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump" -- "$cur")); fi ;;
     "segment dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --kind --base-offset --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --kind --base-offset --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files; fi ;;
     "partition")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "inspect verify" -- "$cur")); fi ;;
     "partition inspect")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "partition verify")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "logdir")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "scan snapshot" -- "$cur")); fi ;;
     "logdir scan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --all --jobs -j --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --all --jobs -j --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "logdir snapshot")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
-      else :; fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_files; fi ;;
     "simulate")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else _kepoch_files; fi ;;
     "metadata")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump history" -- "$cur")); fi ;;
     "metadata dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
-      else :; fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --from-time --until --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_files; fi ;;
     "metadata history")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --html --output -o --no-color" -- "$cur"))
-      else :; fi ;;
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --html --from-time --until --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_files; fi ;;
     "cluster")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else COMPREPLY=($(compgen -W "describe watch audit predict what-if" -- "$cur")); fi ;;
     "cluster describe")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
     "cluster watch")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --interval --duration --count --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --interval --duration --count --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
     "cluster audit")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
     "cluster predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
     "cluster what-if")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
+    "profile")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else COMPREPLY=($(compgen -W "list show use" -- "$cur")); fi ;;
+    "profile list")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --names --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else :; fi ;;
+    "profile show")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_profiles; fi ;;
+    "profile use")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      else _kepoch_profiles; fi ;;
     "completion")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
       else :; fi ;;
   esac
 }

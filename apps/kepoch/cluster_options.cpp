@@ -50,8 +50,9 @@ void add_connection_options(CLI::App* cmd, ConnectionOptions& o) {
                   "The Java client's properties file (as kafka-topics --command-config)")
       ->type_name("FILE");
   cmd->add_option("--cluster", o.cluster,
-                  "A named profile of ~/.config/kepoch/config.yaml (default: $KEPOCH_CLUSTER)")
-      ->type_name("NAME");
+                  "A named profile of ~/.config/kepoch/config.yaml (default: $KEPOCH_CLUSTER, else "
+                  "the current profile of `kepoch profile use` when -b is not given)")
+      ->type_name("PROFILE");
   cmd->add_option("--timeout", o.timeout_seconds,
                   "Seconds to wait for a broker before giving up (exit 4)")
       ->type_name("SECONDS")

@@ -46,11 +46,28 @@ cluster::ViewRequest view_request(const TopicOptions& t, bool sizes) {
   return r;
 }
 
+// The report with "profile" after "metadata_from": which named profile reached the
+// cluster and what chose it (--cluster, KEPOCH_CLUSTER, the config file's current_profile),
+// or null when none did (-b, --command-config).
+report::Value with_profile(const report::Value& value, const cluster::ConnectionSettings& s) {
+  report::Value profile;
+  if (!s.profile.empty())
+    profile = report::Value::object().set("name", s.profile).set("chosen_by", s.profile_chosen_by);
+  report::Value out = report::Value::object();
+  for (const auto& [k, v] : value.as_object()) {
+    out.set(k, v);
+    if (k == "metadata_from") out.set("profile", profile);
+  }
+  return out;
+}
+
 int run_describe(const ConnectionOptions& c, const TopicOptions& t, const DescribeOptions& o,
                  const Globals& globals) {
-  cluster::ClusterClient client(settings_from(c));
+  const cluster::ConnectionSettings settings = settings_from(c);
+  cluster::ClusterClient client(settings);
   const live::ClusterView view = client.read_view(view_request(t, !o.no_sizes));
-  const report::Value value = report::cluster_describe_value(view, o.selection);
+  const report::Value value =
+      with_profile(report::cluster_describe_value(view, o.selection), settings);
   emit(value, globals);
   // With a report flag, a listed partition is the finding (scripts: `|| page-oncall`).
   return o.selection.any() && !value.find("partitions")->as_array().empty() ? kFindings : kOk;
@@ -178,7 +195,10 @@ void register_describe(CLI::App* group, Globals& globals) {
       "  kepoch cluster describe -b kafka-1:9092 --topic 'orders.*'\n"
       "  kepoch cluster describe --cluster prod --under-min-isr-partitions -o json\n"
       "  kepoch cluster describe -b kafka-1:9093 --command-config admin.properties\n"
-      "\nThe report flags select like kafka-topics --describe (a partition shows when it\n"
+      "  kepoch profile use prod && kepoch cluster describe\n"
+      "\nWithout -b, --cluster or --command-config, the profile `kepoch profile use` made\n"
+      "current is used; `profile` in the report says which profile was used and what chose it.\n"
+      "The report flags select like kafka-topics --describe (a partition shows when it\n"
       "matches any flag given); the summary counts every partition of the selected topics.\n"
       "Exit status: 0 ok, 1 a report flag was given and partitions match it, 2 usage,\n"
       "3 a settings file cannot be read, 4 the cluster cannot be reached or refused us.");

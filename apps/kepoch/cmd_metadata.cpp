@@ -29,9 +29,11 @@ struct MetadataOptions {
   std::optional<std::string> snapshot;
   bool no_snapshot = false;
   std::optional<std::string> html;  // history only
+  TimeRangeOptions time;
 };
 
 int run_dump(const MetadataOptions& o, const Globals& globals) {
+  const TimeRange time = time_range(o.time, globals);
   const auto files = metadata_log_files(o.target);  // throws before any output
   auto stream = make_output_stream(globals);
   report::Value fields =
@@ -50,6 +52,7 @@ int run_dump(const MetadataOptions& o, const Globals& globals) {
     if (e.record)
       if (const auto* t = std::get_if<TopicRecord>(&e.record->body))
         names[t->topic_id.to_string()] = t->name;
+    if (!time.contains(e.timestamp)) return;
     stream->element(report::metadata_entry_value(e, names));
   });
   progress.done();
@@ -61,6 +64,7 @@ int run_dump(const MetadataOptions& o, const Globals& globals) {
 }
 
 int run_history(const MetadataOptions& o, const Globals& globals) {
+  const TimeRange time = time_range(o.time, globals);
   MetadataReplayOptions replay;
   if (o.snapshot) replay.snapshot = *o.snapshot;
   replay.no_snapshot = o.no_snapshot;
@@ -72,11 +76,16 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   const LoadedMetadata loaded = load_metadata_history(
       o.target, replay, PartitionHistoryFilter{o.topic, o.partition}, globals);
   report::Value partitions = report::Value::array();
-  for (const auto* t : loaded.history.timelines())
-    partitions.push(report::partition_timeline_value(*t));
+  // The whole log is replayed (a step's state needs every record before it); the time range
+  // chooses which steps and events are shown.
+  for (const auto* t : loaded.history.timelines()) {
+    report::Value timeline = report::partition_timeline_value(*t, time);
+    if (!time.any() || !timeline.find("steps")->as_array().empty())
+      partitions.push(std::move(timeline));
+  }
   report::Value brokers = report::Value::array();
   for (const auto& b : loaded.history.broker_events())
-    brokers.push(report::broker_event_value(b));
+    if (time.contains(b.at.timestamp)) brokers.push(report::broker_event_value(b));
   const auto problems = metadata_problems(loaded);
   report::Value value = report::Value::object()
                             .set("target", o.target)
@@ -103,10 +112,13 @@ void register_metadata(CLI::App& app, Globals& globals) {
 
   CLI::App* dump = group->add_subcommand("dump", "Print every metadata record, decoded");
   dump->add_option("target", o.target, target_help)->required()->type_name("DIR|FILE");
+  add_time_range_options(dump, o.time,
+                         "records whose timestamp is (a record without one is left out)");
   dump->footer(
       "Examples:\n"
       "  kepoch metadata dump /var/lib/kafka/meta/__cluster_metadata-0\n"
       "  kepoch metadata dump -o jsonl /var/lib/kafka/meta | grep PARTITION_CHANGE\n"
+      "  kepoch metadata dump --from-time '2026-12-02 03:40' --until 2026-12-02T04:00Z meta\n"
       "\nEach record: offset, timestamp, leader_epoch (the Raft epoch of the batch), type\n"
       "(Kafka's MetadataRecordType name, UNKNOWN(n), or control:<type>), version, and the\n"
       "fields of the types kepoch decodes (topics, partitions and their changes, broker\n"
@@ -132,10 +144,14 @@ void register_metadata(CLI::App& app, Globals& globals) {
                  "Replay the log segments alone, from the log start, without a snapshot")
       ->excludes(snap);
   add_html_option(hist, o.html);
+  add_time_range_options(hist, o.time,
+                         "steps and broker events whose timestamp is (the replay still reads "
+                         "the whole log; a partition with no step in the range is left out)");
   hist->footer(
       "Examples:\n"
       "  kepoch metadata history /var/lib/kafka/meta --topic orders --partition 0\n"
       "  kepoch metadata history -o json /var/lib/kafka/meta/__cluster_metadata-0\n"
+      "  kepoch metadata history --local --from-time 2026-12-02T03:40 /var/lib/kafka/meta\n"
       "  kepoch metadata history /var/lib/kafka/meta --snapshot "
       "00000000000000004711-0000000003.checkpoint\n"
       "  kepoch metadata history --html history.html /var/lib/kafka/meta --topic orders\n"

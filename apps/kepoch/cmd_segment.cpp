@@ -32,6 +32,7 @@ struct SegmentOptions {
   std::optional<std::int64_t> from_offset;
   std::string kind;  // empty: from the file name
   std::optional<std::int64_t> base_offset;
+  TimeRangeOptions time;
 };
 
 std::optional<SegmentFileKind> forced_kind(const SegmentOptions& o) {
@@ -51,12 +52,13 @@ report::DataFormat data_format(const SegmentOptions& o) {
 
 // One .log: its batches streamed. Returns the file's exit code.
 int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
-             report::ReportStream& stream) {
+             const TimeRange& time, report::ReportStream& stream) {
   SegmentDumpOptions options;
   options.records = o.records || o.data;
   options.walk_records = true;  // written as walked: no batch's records held at once
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
+  options.time = time;
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
@@ -110,6 +112,7 @@ int dump_index(const std::string& file, const SegmentFileTarget& target,
 }
 
 int run(const SegmentOptions& o, const Globals& globals) {
+  const TimeRange time = time_range(o.time, globals);  // a usage error before any output
   auto stream = make_output_stream(globals);
   int code = kOk;
   for (const auto& file : o.files) {
@@ -129,8 +132,9 @@ int run(const SegmentOptions& o, const Globals& globals) {
       std::optional<SegmentFileKind> kind = forced_kind(o);
       if (stdin_file && !kind) kind = SegmentFileKind::log;
       const SegmentFileTarget target = classify_segment_file(file, kind, o.base_offset);
-      const int file_code = target.kind == SegmentFileKind::log ? dump_log(file, target, o, *stream)
-                                                                : dump_index(file, target, *stream);
+      const int file_code = target.kind == SegmentFileKind::log
+                                ? dump_log(file, target, o, time, *stream)
+                                : dump_index(file, target, *stream);
       code = std::max(code, file_code);
     } catch (const InputError& e) {
       print_error(e.what(), globals);
@@ -170,6 +174,10 @@ void register_segment(CLI::App& app, Globals& globals) {
   dump->add_option("--from-offset", o.from_offset, "Skip batches that end before OFFSET")
       ->type_name("OFFSET")
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
+  add_time_range_options(dump, o.time,
+                         "batches (of a .log) whose max_timestamp is; a batch without a "
+                         "timestamp is left out by either flag; a shown batch lists all its "
+                         "records");
   dump->add_option("--kind", o.kind, "Read every FILE as this kind, whatever its name")
       ->check(CLI::IsMember({"log", "index", "timeindex", "txnindex", "snapshot"}))
       ->type_name("KIND");
@@ -183,9 +191,13 @@ void register_segment(CLI::App& app, Globals& globals) {
       "  kepoch segment dump orders-0/00000000000000368769.index orders-0/*.timeindex\n"
       "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
       "  ssh b1 cat /data/orders-0/00000000000000368769.log | kepoch segment dump -\n"
+      "  kepoch segment dump --from-time 2026-12-02T03:40Z --until 2026-12-02T03:45Z *.log\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
-      "producer id/epoch/sequence, timestamps. --records: each record; those of control\n"
+      "producer id/epoch/sequence, timestamps (ISO 8601 in table and YAML; JSON: epoch ms\n"
+      "and <name>_iso). --from-time/--until keep the batches whose max_timestamp (the\n"
+      "time Kafka's time index keeps) is in [FROM, UNTIL). --records: each record; those of "
+      "control\n"
       "batches with a `control` object of their type (commit/abort, leader_change,\n"
       "snapshot_header/footer, kraft_version, kraft_voters); legacy v0/v1 messages and the\n"
       "inner messages of their compressed wrappers (absolute offsets, own CRC-32 check).\n"

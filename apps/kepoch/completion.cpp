@@ -23,10 +23,19 @@ std::vector<std::string> choices_of(const std::string& type_name) {
 
 ValueKind kind_of(const std::string& type_name) {
   const std::string base = type_name.substr(0, type_name.find(':'));
-  if (base == "DIR" || base == "LOGDIR") return ValueKind::dir;
-  if (base == "FILE" || base == "REPLICA" || base == "TEXT" || base.ends_with(".yaml"))
-    return ValueKind::file;
-  return ValueKind::none;  // N, OFFSET, IDS, INT, ...: nothing to offer
+  if (base == "PROFILE") return ValueKind::profile;
+  // "DIR|FILE": a path of either kind; directories alone only when every part is one.
+  bool any_path = false, only_dirs = true;
+  std::stringstream parts(base);
+  for (std::string part; std::getline(parts, part, '|');) {
+    const bool dir = part == "DIR" || part == "LOGDIR" || part == "METADATA_DIR";
+    const bool file = part == "FILE" || part == "REPLICA" || part == "STATE" || part == "TEXT" ||
+                      part.ends_with(".yaml");
+    any_path = any_path || dir || file;
+    only_dirs = only_dirs && dir;
+  }
+  if (!any_path) return ValueKind::none;  // N, OFFSET, IDS, INT, ...: nothing to offer
+  return only_dirs ? ValueKind::dir : ValueKind::file;
 }
 
 Flag flag_of(const CLI::Option& opt) {
@@ -135,6 +144,9 @@ void bash_complete_value(std::ostream& out, ValueKind kind,
     case ValueKind::file:
       out << "_kepoch_files";
       break;
+    case ValueKind::profile:
+      out << "_kepoch_profiles";
+      break;
     case ValueKind::none:
       out << ":";
       break;
@@ -154,6 +166,12 @@ std::string bash_completion(const Command& root) {
          "  if declare -F _filedir >/dev/null; then _filedir \"$@\"\n"
          "  elif [[ $1 == -d ]]; then COMPREPLY=($(compgen -d -- \"$cur\"))\n"
          "  else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+         "}\n"
+         "# Profile names, read from the config file as the user types (kepoch itself parses it).\n"
+         "_kepoch_profiles() {\n"
+         "  local IFS=$'\\n'\n"
+         "  COMPREPLY=($(compgen -W \"$(\"${words[0]:-kepoch}\" profile list --names "
+         "2>/dev/null)\" -- \"$cur\"))\n"
          "}\n"
          "_kepoch() {\n"
          "  local cur prev words cword\n"
@@ -262,6 +280,8 @@ std::string fish_completion(const Command& root) {
         value = " -r -F";
       else if (f.kind == ValueKind::dir)
         value = " -x -a '(__fish_complete_directories)'";
+      else if (f.kind == ValueKind::profile)
+        value = " -x -a '(kepoch profile list --names 2>/dev/null)'";
       else if (f.takes_value)
         value = " -x";
       out << fmt::format("complete -c kepoch {}{}{} -d {}\n", at, names, value,
@@ -271,6 +291,9 @@ std::string fish_completion(const Command& root) {
       out << fmt::format("complete -c kepoch {} -F\n", at);
     if (c.subcommands.empty() && c.positional == ValueKind::dir)
       out << fmt::format("complete -c kepoch {} -a '(__fish_complete_directories)'\n", at);
+    if (c.subcommands.empty() && c.positional == ValueKind::profile)
+      out << fmt::format("complete -c kepoch {} -a '(kepoch profile list --names 2>/dev/null)'\n",
+                         at);
   });
   return out.str();
 }

@@ -5,8 +5,10 @@
 //
 // What is read from each option: its long and short names, whether it takes a value, the
 // choices of an IsMember check (CLI11 renders them into the type name as "NAME:{a,b,c}"), and
-// the type name itself, which says what to complete: DIR a directory, IDS/N/count-like names
-// nothing, anything else a file.
+// the type name itself, which says what to complete: DIR, LOGDIR or METADATA_DIR a directory;
+// FILE, REPLICA, STATE, TEXT or *.yaml (alone or among "A|B" alternatives) a path; PROFILE a
+// profile name of the config file (asked of `kepoch profile list --names` as the user
+// types); anything else (IDS, N, OFFSET, TIME, ...) nothing.
 
 #include <CLI/CLI.hpp>
 
@@ -15,7 +17,7 @@
 
 namespace kepoch::cli {
 
-enum class ValueKind { none, file, dir, choice };
+enum class ValueKind { none, file, dir, choice, profile };
 
 struct Flag {
   std::vector<std::string> names;  // "--mode", "-o"

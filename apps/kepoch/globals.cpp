@@ -1,6 +1,7 @@
 #include "globals.hpp"
 #include <charconv>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -32,24 +33,92 @@ void add_global_options(CLI::App& app, Globals& globals) {
       ->type_name("FORMAT")
       ->default_str("table");
   app.add_flag("--no-color", globals.no_color, "Never colour the output (also: NO_COLOR=1)");
+  app.add_flag("--local", globals.local_time,
+               "Times in the local zone (TZ), with its offset, instead of UTC; also the zone "
+               "of a --from-time/--until written without one");
+  app.add_option("--limit", globals.limit,
+                 "Table rows shown per list, then \"N more (use -o json or --limit)\"; 0 shows "
+                 "all. Default: 50 when stdout is a terminal, else all. JSON and YAML are never "
+                 "cut")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));
+  app.add_flag("-q,--quiet", globals.quiet,
+               "Print nothing on stdout and no findings on stderr: the exit code is the answer "
+               "(an input kepoch cannot read or a usage error is still one line on stderr)");
+  // Before any command runs (CLI11 runs this ahead of the subcommands' callbacks): with -q,
+  // stdout is /dev/null for every writer, the renderers and the rest alike.
+  app.parse_complete_callback([&globals] {
+    if (!globals.quiet) return;
+    std::cout.flush();
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) {
+      ::dup2(null_fd, STDOUT_FILENO);
+      ::close(null_fd);
+    }
+  });
 }
 
-void emit(const report::Value& value, const Globals& globals) {
+namespace {
+
+report::RenderOptions render_options(const Globals& globals) {
   report::RenderOptions options;
   options.color_out = use_color(STDOUT_FILENO, globals);
   options.color_err = use_color(STDERR_FILENO, globals);
   options.wide = globals.output == "wide";
-  report::render(value, *report::format_from_name(globals.output), std::cout, std::cerr, options);
+  options.iso_times = true;
+  options.local_time = globals.local_time;
+  options.limit = globals.limit ? *globals.limit : ::isatty(STDOUT_FILENO) == 1 ? kTerminalRows : 0;
+  return options;
+}
+
+// -q: findings are not listed on stderr either (the table's problem lines).
+std::ostream& null_stream() {
+  static std::ostream discard(nullptr);
+  return discard;
+}
+
+}  // namespace
+
+void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what) {
+  const std::string forms =
+      " TIME: epoch milliseconds, or ISO 8601 (2026-12-02T03:41:13.123Z, a date, +01:00 "
+      "offsets; without a zone UTC, or the local zone with --local)";
+  cmd->add_option("--from-time", o.from, "Only " + what + " at or after TIME (inclusive)." + forms)
+      ->type_name("TIME");
+  cmd->add_option("--until", o.until, "Only " + what + " before TIME (exclusive)")
+      ->type_name("TIME");
+}
+
+TimeRange time_range(const TimeRangeOptions& o, const Globals& globals) {
+  auto parse = [&](const std::optional<std::string>& text, const char* flag) {
+    std::optional<std::int64_t> ms;
+    if (!text) return ms;
+    ms = parse_time_text(*text, globals.local_time);
+    if (!ms)
+      throw UsageError(fmt::format(
+          "{} {}: not a time (epoch milliseconds, or ISO 8601 such as 2026-12-02T03:41:13Z)", flag,
+          *text));
+    return ms;
+  };
+  TimeRange range{parse(o.from, "--from-time"), parse(o.until, "--until")};
+  if (range.from && range.until && *range.until <= *range.from)
+    throw UsageError(fmt::format("--until {} is not after --from-time {}: the range is empty",
+                                 *o.until, *o.from));
+  return range;
+}
+
+void emit(const report::Value& value, const Globals& globals) {
+  if (globals.quiet) return;
+  report::render(value, *report::format_from_name(globals.output), std::cout, std::cerr,
+                 render_options(globals));
   std::cout.flush();
 }
 
 std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals) {
-  report::RenderOptions options;
-  options.color_out = use_color(STDOUT_FILENO, globals);
-  options.color_err = use_color(STDERR_FILENO, globals);
-  options.wide = globals.output == "wide";
+  if (globals.quiet)
+    return report::make_stream(report::Format::jsonl, null_stream(), null_stream(), {});
   return report::make_stream(*report::format_from_name(globals.output), std::cout, std::cerr,
-                             options);
+                             render_options(globals));
 }
 
 void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only) {

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include <memory>
+#include <optional>
+
+#include "kepoch/base/time_text.hpp"
 
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
@@ -17,11 +20,30 @@ namespace kepoch::cli {
 struct Globals {
   std::string output = "table";
   bool no_color = false;
+  bool local_time = false;           // --local: times in the local zone (else UTC)
+  bool quiet = false;                // -q: no output, the exit code only
+  std::optional<std::size_t> limit;  // --limit: table rows per list (0: all)
   int exit_code = 0;
 };
 
-// Adds -o/--output and --no-color to the main app.
+// A table's rows per list when --limit is not given and stdout is a terminal.
+inline constexpr std::size_t kTerminalRows = 50;
+
+// Adds -o/--output, --no-color, --local, --limit and -q/--quiet to the main app.
 void add_global_options(CLI::App& app, Globals& globals);
+
+// --from-time/--until as given; parsed by time_range() once --local is known.
+struct TimeRangeOptions {
+  std::optional<std::string> from;
+  std::optional<std::string> until;
+};
+
+// Adds --from-time and --until to `cmd`; `what` says what the times filter, for --help.
+void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what);
+
+// The range the flags give (base/time_text.hpp); UsageError naming the flag for a text that
+// is no time, or a range that ends before it starts.
+TimeRange time_range(const TimeRangeOptions& o, const Globals& globals);
 
 // Renders a command's report with the shared renderer in the chosen format.
 void emit(const report::Value& value, const Globals& globals);
@@ -49,6 +71,7 @@ void register_completion(CLI::App& app, Globals& globals);
 void register_simulate(CLI::App& app, Globals& globals);
 void register_metadata(CLI::App& app, Globals& globals);
 void register_cluster(CLI::App& app, Globals& globals);
+void register_profile(CLI::App& app, Globals& globals);
 
 // Broker ids from a flag's "1,2,3" ("" is an empty list); UsageError naming FLAG otherwise.
 std::vector<std::int32_t> parse_ids(const std::string& flag, const std::string& text);

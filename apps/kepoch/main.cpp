@@ -12,10 +12,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "suggest.hpp"
-
-#ifndef KEPOCH_VERSION
-#define KEPOCH_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace {
 
@@ -44,7 +41,9 @@ int main(int argc, char** argv) {
       "kepoch: read a Kafka broker's on-disk replication state and reason about it "
       "with Kafka's own rules"};
   app.name("kepoch");
-  app.set_version_flag("-V,--version", "kepoch " KEPOCH_VERSION);
+  app.set_version_flag("-V,--version", version_text(),
+                       "Print kepoch's version, the git commit it was built from and the Kafka "
+                       "versions its tests run against, and exit");
   app.require_subcommand(1);
   app.fallthrough();  // global options may follow the subcommand
   app.footer(
@@ -66,6 +65,7 @@ int main(int argc, char** argv) {
   register_simulate(app, globals);
   register_metadata(app, globals);
   register_cluster(app, globals);
+  register_profile(app, globals);
   register_completion(app, globals);
 
   try {

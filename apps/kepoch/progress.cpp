@@ -14,7 +14,7 @@ namespace kepoch::cli {
 Progress::Progress(const Globals& globals, std::string what,
                    const std::vector<std::filesystem::path>& files, bool streaming_output)
     : what_(std::move(what)) {
-  enabled_ = (globals.output == "table" || globals.output == "wide") &&
+  enabled_ = !globals.quiet && (globals.output == "table" || globals.output == "wide") &&
              ::isatty(STDERR_FILENO) == 1 && !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
   if (!enabled_) return;
   for (const auto& f : files) {

@@ -56,9 +56,12 @@ for pair in lc-0:leader-changes/broker-2/lc-0 t-0:clean-3replica/broker-3/t-0 \
   [[ $final == "$cached" ]] || fail "$name: controller's last led epoch $final, replica's cache $cached"
 done
 
-# Table and JSON lines.
+# Table and JSON lines. The default table fits 120 columns and shows each step's time in
+# ISO 8601 (the causes column is shortened beside it: -o wide has them whole).
 expect_exit 0 "$KEPOCH" metadata history "$META" --topic lc
-expect_in "$SCRATCH/out" "leader_change"
+expect_in "$SCRATCH/out" "2026-11-29T08:24:22.088Z"
+expect_exit 0 "$KEPOCH" metadata history -o wide "$META" --topic lc
+expect_in "$SCRATCH/out" "leader_change,isr_shrink"
 expect_exit 0 "$KEPOCH" metadata dump -o jsonl "$META/__cluster_metadata-0/00000000000000000000.log"
 expect_in "$SCRATCH/out" '"type":"PARTITION_CHANGE_RECORD"'
 

@@ -26,11 +26,11 @@ one() { json "$SCRATCH/ix.json" "[f for f in d if f['file'].endswith('/$1')][0]$
   fail "00000000000000000008.index entries"
 [[ $(one 00000000000000000008.index "['base_offset']") == 8 ]] ||
   fail "base offset from the name"
-[[ $(one 00000000000000000024.timeindex "['entries'][0]") == "{'timestamp': 1795940320584, 'offset': 25}" ]] ||
+[[ $(one 00000000000000000024.timeindex "['entries'][0]") == "{'timestamp': 1795940320584, 'timestamp_iso': '2026-11-29T08:18:40.584Z', 'offset': 25}" ]] ||
   fail "00000000000000000024.timeindex first entry"
 [[ $(one 00000000000000000024.txnindex "['entries']") == "[{'version': 0, 'producer_id': 2001, 'first_offset': 23, 'last_offset': 25, 'last_stable_offset': 26}]" ]] ||
   fail "00000000000000000024.txnindex entries"
-[[ $(one 00000000000000000024.snapshot "['entries'][2]") == "{'producer_id': 2001, 'producer_epoch': 0, 'last_sequence': 0, 'last_offset': 23, 'offset_delta': 0, 'timestamp': 1795940320354, 'coordinator_epoch': -1, 'current_txn_first_offset': 23}" ]] ||
+[[ $(one 00000000000000000024.snapshot "['entries'][2]") == "{'producer_id': 2001, 'producer_epoch': 0, 'last_sequence': 0, 'last_offset': 23, 'offset_delta': 0, 'timestamp': 1795940320354, 'timestamp_iso': '2026-11-29T08:18:40.354Z', 'coordinator_epoch': -1, 'current_txn_first_offset': 23}" ]] ||
   fail "00000000000000000024.snapshot: producer 2001 inside its transaction from offset 23"
 [[ $(json "$SCRATCH/ix.json" "[(f['version'], f['crc_valid'], len(f['entries'])) for f in d if f['kind'] == 'snapshot']") == "[(1, True, 1), (1, True, 2), (1, True, 5), (1, True, 6)]" ]] ||
   fail "snapshots: version, CRC, producer counts"

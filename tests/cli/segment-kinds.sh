@@ -71,18 +71,37 @@ expect_exit 0 "$KEPOCH" segment dump -o json "$SCRATCH/00000000000000000000.inde
 # Table form: readable columns per kind, the fields and the trailer (-o wide: every column
 # in full; the default table fits 120 columns, table-width.sh).
 expect_exit 0 "$KEPOCH" segment dump -o wide "$IX/$B.index" "$IX/$B.timeindex" "$IX/$B.txnindex" "$IX/$B.snapshot"
-for head in "OFFSET  POSITION" "TIMESTAMP      OFFSET" "VERSION  PRODUCER_ID  FIRST_OFFSET  LAST_OFFSET  LAST_STABLE_OFFSET" \
-  "PRODUCER_ID  PRODUCER_EPOCH  LAST_SEQUENCE  LAST_OFFSET  OFFSET_DELTA  TIMESTAMP      COORDINATOR_EPOCH  CURRENT_TXN_FIRST_OFFSET" \
-  "  25      80" "  1795940320584  25" "  0        2001         23            25           26" \
+for head in "OFFSET  POSITION" "TIMESTAMP                 OFFSET" "VERSION  PRODUCER_ID  FIRST_OFFSET  LAST_OFFSET  LAST_STABLE_OFFSET" \
+  "PRODUCER_ID  PRODUCER_EPOCH  LAST_SEQUENCE  LAST_OFFSET  OFFSET_DELTA  TIMESTAMP                 COORDINATOR_EPOCH  CURRENT_TXN_FIRST_OFFSET" \
+  "  25      80" "  2026-11-29T08:18:40.584Z  25" "  0        2001         23            25           26" \
   "kind            snapshot" "crc_valid       true" "entry_count     6" "zero_padding    0" "sanity_check    -" "problems        none"; do
   expect_in "$SCRATCH/out" "$head"
 done
 [[ ! -s "$SCRATCH/err" ]] || fail "clean files print nothing on stderr"
 
-# YAML is the same document.
+# YAML is the same document, its times in ISO 8601 (a YAML timestamp) where JSON has the
+# epoch milliseconds and, beside them, <name>_iso.
 expect_exit 0 "$KEPOCH" segment dump -o yaml "$IX/$B.log" "$IX/$B.index" "$IX/$B.snapshot"
-python3 -c "import sys, yaml, json; y = yaml.safe_load(open(sys.argv[1])); j = json.load(open(sys.argv[2])); sys.exit(y != [j[0], j[1], j[4]])" \
-  "$SCRATCH/out" "$SCRATCH/mixed.json" || fail "YAML and JSON differ"
+python3 - "$SCRATCH/out" "$SCRATCH/mixed.json" <<'PY' || fail "YAML and JSON differ"
+import datetime, json, sys, yaml
+def as_yaml(v):
+    if isinstance(v, list):
+        return [as_yaml(e) for e in v]
+    if not isinstance(v, dict):
+        return v
+    out = {}
+    for k, e in v.items():
+        if k.endswith("_iso"):
+            continue
+        if (k == "timestamp" or k.endswith("_timestamp")) and isinstance(e, int):
+            iso = v[k + "_iso"]
+            e = None if iso is None else datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        out[k] = as_yaml(e)
+    return out
+y = yaml.safe_load(open(sys.argv[1]))
+j = json.load(open(sys.argv[2]))
+sys.exit(y != as_yaml([j[0], j[1], j[4]]))
+PY
 
 # --help shows an index example.
 expect_exit 0 "$KEPOCH" segment dump --help

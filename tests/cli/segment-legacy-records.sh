@@ -27,6 +27,6 @@ cp "$SCRATCH/out" "$SCRATCH/dump.json"
 # The table lists every inner record under its wrapper, with its own CRC check (-o wide:
 # the nested lines in full; the default table shortens them to 120 columns).
 expect_exit 1 "$KEPOCH" segment dump -o wide --records "$LOG"
-expect_in "$SCRATCH/out" "| offset: 3 timestamp: 101 sequence: -1"
+expect_in "$SCRATCH/out" "| offset: 3 timestamp: 1970-01-01T00:00:00.101Z sequence: -1"
 expect_in "$SCRATCH/out" "timestamp_type: no-timestamp crc:"
 expect_in "$SCRATCH/err" "batch at offset 9: at byte"

@@ -52,8 +52,8 @@ done
 
 # -o wide: every column, nothing shortened. The segment dump's full row (12 columns) is wider
 # than 120 columns; the default table leaves out the least useful (the end of
-# batch_table_columns: COMPRESSION, PRODUCER_ID), keeps the offsets, epoch and MAX_TIMESTAMP,
-# and says what it left out.
+# batch_table_columns: COMPRESSION, PRODUCER_ID, IS_TRANSACTIONAL), keeps the offsets, epoch
+# and MAX_TIMESTAMP (an ISO 8601 time, never shortened), and says what it left out.
 expect_exit 0 "$KEPOCH" segment dump -o wide "$B/broker-1/d-0/00000000000000000000.log"
 (($(widest "$SCRATCH/out") > 120)) || fail "-o wide: the segment dump's every column should pass 120"
 expect_in "$SCRATCH/out" "COMPRESSION"
@@ -63,7 +63,8 @@ expect_exit 0 "$KEPOCH" segment dump "$B/broker-1/d-0/00000000000000000000.log"
 expect_not_in "$SCRATCH/out" "COMPRESSION "
 expect_in "$SCRATCH/out" "MAX_TIMESTAMP"
 expect_in "$SCRATCH/out" "BASE_OFFSET"
-expect_in "$SCRATCH/out" "(not shown: COMPRESSION, PRODUCER_ID; use -o wide)"
+expect_in "$SCRATCH/out" "(not shown: COMPRESSION, PRODUCER_ID, IS_TRANSACTIONAL; use -o wide)"
+expect_in "$SCRATCH/out" "2026-11-29T08:29:22.224Z"
 # partition verify's findings: the long message ends in an ellipsis, and in full with wide.
 expect_exit 0 "$KEPOCH" partition verify "$B/broker-1/d-0"
 expect_in "$SCRATCH/out" "…"

@@ -139,6 +139,18 @@ expect_exit 0 "$KEPOCH" cluster describe -b "$B" --topic orders -o json
 hw=$(jq -r '.partitions[] | select(.partition == 0) | .high_watermark' "$SCRATCH/out")
 [[ $(jq -c '[.replica_logs[] | select(.partition == 0) | .log_end_offset]' "$SCRATCH/out") == "[$hw,$hw,$hw]" ]] ||
   fail "orders-0: every replica's log end offset should be the high watermark $hw: $(jq -c .replica_logs "$SCRATCH/out")"
+# The current profile (`kepoch profile use`) reaches the cluster when no -b, --cluster or
+# KEPOCH_CLUSTER is given, and the report names it and what chose it; with -b, no profile.
+mkdir -p "$SCRATCH/xdg/kepoch"
+printf 'clusters:\n  here:\n    bootstrap: "%s"\n' "$B" >"$SCRATCH/xdg/kepoch/config.yaml"
+XDG_CONFIG_HOME="$SCRATCH/xdg" expect_exit 0 "$KEPOCH" profile use here
+XDG_CONFIG_HOME="$SCRATCH/xdg" KEPOCH_CLUSTER= expect_exit 0 "$KEPOCH" cluster describe --topic orders -o json
+[[ $(jq -c '.profile' "$SCRATCH/out") == "{\"name\":\"here\",\"chosen_by\":\"current_profile ($SCRATCH/xdg/kepoch/config.yaml:1)\"}" ]] ||
+  fail "the current profile: $(jq -c '.profile' "$SCRATCH/out")"
+[[ $(jq -r '.partitions[] | select(.partition == 0) | .high_watermark' "$SCRATCH/out") == "$hw" ]] ||
+  fail "the current profile's cluster is not the one -b reaches"
+XDG_CONFIG_HOME="$SCRATCH/xdg" expect_exit 0 "$KEPOCH" cluster describe -b "$B" --topic orders -o json
+[[ $(jq -c '.profile' "$SCRATCH/out") == null ]] || fail "-b used a profile: $(jq -c '.profile' "$SCRATCH/out")"
 "$KC" create-topic stuck --assignment 1:3 >/dev/null
 "$KC" produce stuck 10 --acks all --prefix a >/dev/null
 "$KC" wait-isr stuck 0 1,3 >/dev/null

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 
@@ -70,22 +73,29 @@ YAML::Node parse_yaml(std::string_view text, const std::string& path) {
   }
 }
 
-ClusterProfile find_profile_in(std::string_view yaml_text, const std::string& path,
-                               std::string_view name) {
+// The top level: `clusters` (required) and `current_profile` (optional), nothing else.
+YAML::Node checked_root(std::string_view yaml_text, const std::string& path) {
   const auto root = parse_yaml(yaml_text, path);
   if (!root.IsMap() || !root["clusters"])
     throw InputError(path, "expected a top-level 'clusters:' map of profiles");
-  for (const auto& entry : root)
-    if (entry.first.as<std::string>() != "clusters")
-      throw InputError(
-          path,
-          fmt::format("unknown top-level key {} (only clusters)", entry.first.as<std::string>()),
-          line_of(entry.first));
+  for (const auto& entry : root) {
+    const auto key = entry.first.as<std::string>();
+    if (key != "clusters" && key != "current_profile")
+      throw InputError(path,
+                       fmt::format("unknown top-level key {} (clusters, current_profile)", key),
+                       line_of(entry.first));
+  }
   const auto clusters = root["clusters"];
   if (!clusters.IsMap())
     throw InputError(path, "clusters must be a map of profile names", line_of(clusters));
+  return root;
+}
+
+ClusterProfile find_profile_in(std::string_view yaml_text, const std::string& path,
+                               std::string_view name) {
+  const auto root = checked_root(yaml_text, path);
   std::vector<std::string> known;
-  for (const auto& entry : clusters) {
+  for (const auto& entry : root["clusters"]) {
     const auto profile_name = entry.first.as<std::string>();
     if (profile_name == name)
       return read_profile(profile_name, entry.second, path, line_of(entry.first));
@@ -93,6 +103,42 @@ ClusterProfile find_profile_in(std::string_view yaml_text, const std::string& pa
   }
   throw UsageError(fmt::format("no cluster profile '{}' in {} (known: {})", name, path,
                                known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+}
+
+ProfilesFile parse_profiles_in(std::string_view yaml_text, const std::string& path) {
+  const auto root = checked_root(yaml_text, path);
+  ProfilesFile file{path, std::nullopt, 0, {}};
+  for (const auto& entry : root["clusters"])
+    file.profiles.push_back(
+        read_profile(entry.first.as<std::string>(), entry.second, path, line_of(entry.first)));
+  if (const auto current = root["current_profile"]) {
+    file.current_profile = scalar(current, path, "current_profile");
+    file.current_profile_line = line_of(current);
+    const bool known =
+        std::any_of(file.profiles.begin(), file.profiles.end(),
+                    [&](const ClusterProfile& p) { return p.name == *file.current_profile; });
+    if (!known)
+      throw InputError(
+          path,
+          fmt::format("current_profile {} names no profile under clusters", *file.current_profile),
+          file.current_profile_line);
+  }
+  return file;
+}
+
+// A name as a YAML scalar: plain when it is one, else double-quoted.
+std::string yaml_scalar(std::string_view name) {
+  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  if (plain && name != "true" && name != "false" && name != "null" && name != "~")
+    return std::string(name);
+  std::string out = "\"";
+  for (const char c : name) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 }  // namespace
@@ -104,6 +150,46 @@ ClusterProfile find_cluster_profile(std::string_view yaml_text, const std::strin
   } catch (const YAML::Exception& e) {  // e.g. a map where a name belongs
     throw InputError(path, e.msg, e.mark.line + 1);
   }
+}
+
+ProfilesFile parse_profiles_file(std::string_view yaml_text, const std::string& path) {
+  try {
+    return parse_profiles_in(yaml_text, path);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, e.msg, e.mark.line + 1);
+  }
+}
+
+ProfilesFile load_profiles_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return ProfilesFile{path.string(), std::nullopt, 0, {}};
+  return parse_profiles_file(read_small_file(path, kMaxFileBytes), path.string());
+}
+
+std::string with_current_profile(std::string_view yaml_text, const std::string& path,
+                                 std::string_view name) {
+  find_cluster_profile(yaml_text, path, name);  // the profile exists (UsageError otherwise)
+  const std::string line = "current_profile: " + yaml_scalar(name);
+  std::string out;
+  bool replaced = false;
+  std::size_t at = 0;
+  while (at < yaml_text.size()) {
+    std::size_t end = yaml_text.find('\n', at);
+    const bool last = end == std::string_view::npos;
+    if (last) end = yaml_text.size();
+    const std::string_view current = yaml_text.substr(at, end - at);
+    if (!replaced && current.starts_with("current_profile:")) {
+      out += line;
+      replaced = true;
+    } else {
+      out += current;
+    }
+    if (!last) out += '\n';
+    at = end + 1;
+  }
+  if (!replaced) out = line + "\n" + out;
+  parse_profiles_file(out, path);  // the result still reads as the file it was
+  return out;
 }
 
 ClusterProfile load_cluster_profile(const std::filesystem::path& path, std::string_view name) {

@@ -14,6 +14,10 @@
 //     local:
 //       bootstrap: "localhost:9092"
 //
+//   current_profile: local                       # `kepoch profile use local` writes it:
+//                                                # the profile used when a command names
+//                                                # no cluster (-b, --cluster, KEPOCH_CLUSTER)
+//
 // Within a profile, command_config applies first, then properties, then bootstrap. Every
 // profile needs at least one of the three. Other keys are an error (with the file's line),
 // so a typo does not silently connect elsewhere.
@@ -50,5 +54,24 @@ ClusterProfile find_cluster_profile(std::string_view yaml_text, const std::strin
 
 // Reads `path` (UsageError when it does not exist: a profile was asked for) and finds `name`.
 ClusterProfile load_cluster_profile(const std::filesystem::path& path, std::string_view name);
+
+// The whole file: every profile (each checked as find_cluster_profile checks it) and the
+// current one. InputError (path, line) as above; a current_profile naming no profile too.
+struct ProfilesFile {
+  std::string path;
+  std::optional<std::string> current_profile;
+  int current_profile_line = 0;
+  std::vector<ClusterProfile> profiles;  // in the file's order
+};
+ProfilesFile parse_profiles_file(std::string_view yaml_text, const std::string& path);
+
+// Reads `path`; a file that does not exist is one without profiles.
+ProfilesFile load_profiles_file(const std::filesystem::path& path);
+
+// The config file's text with `current_profile: name` set: the top-level line replaced where
+// there is one, else added at the top; every other line (comments included) as it was.
+// UsageError when the file has no profile `name`.
+std::string with_current_profile(std::string_view yaml_text, const std::string& path,
+                                 std::string_view name);
 
 }  // namespace kepoch::cluster

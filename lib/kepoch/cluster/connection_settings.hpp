@@ -59,6 +59,11 @@ struct ConnectionSettings {
   // Bounds connection set-up (connect, TLS, version and SASL exchanges) and each request.
   std::chrono::milliseconds timeout{10000};
 
+  // The profile applied ("" for none) and what chose it: "--cluster", "KEPOCH_CLUSTER" or
+  // "current_profile (<file>:<line>)".
+  std::string profile;
+  std::string profile_chosen_by;
+
   // Which source set each setting, by the keys of describe_settings (absent: default).
   std::map<std::string, std::string, std::less<>> sources;
 

@@ -46,10 +46,23 @@ void apply_profile(ConnectionSettings& settings, const ClusterProfile& profile) 
   }
 }
 
-std::optional<std::string> chosen_profile(const ConnectionFlags& flags,
-                                          const SettingsEnvironment& env) {
-  if (flags.cluster) return flags.cluster;
-  if (env.kepoch_cluster && !env.kepoch_cluster->empty()) return env.kepoch_cluster;
+struct ChosenProfile {
+  std::string name;
+  std::string chosen_by;
+};
+
+// --cluster, else KEPOCH_CLUSTER, else (when the command line names no broker: no -b, no
+// --command-config) the config file's current_profile.
+std::optional<ChosenProfile> chosen_profile(const ConnectionFlags& flags,
+                                            const SettingsEnvironment& env) {
+  if (flags.cluster) return ChosenProfile{*flags.cluster, "--cluster"};
+  if (env.kepoch_cluster && !env.kepoch_cluster->empty())
+    return ChosenProfile{*env.kepoch_cluster, "KEPOCH_CLUSTER"};
+  if (flags.bootstrap || flags.command_config) return std::nullopt;
+  const ProfilesFile file = load_profiles_file(profiles_path(env));
+  if (file.current_profile)
+    return ChosenProfile{*file.current_profile, fmt::format("current_profile ({}:{})", file.path,
+                                                            file.current_profile_line)};
   return std::nullopt;
 }
 
@@ -82,8 +95,10 @@ void apply_x_argument(ConnectionSettings& settings, std::string_view argument) {
 ConnectionSettings resolve_connection_settings(const ConnectionFlags& flags,
                                                const SettingsEnvironment& env) {
   ConnectionSettings settings;
-  if (const auto name = chosen_profile(flags, env)) {
-    apply_profile(settings, load_cluster_profile(profiles_path(env), *name));
+  if (const auto chosen = chosen_profile(flags, env)) {
+    apply_profile(settings, load_cluster_profile(profiles_path(env), chosen->name));
+    settings.profile = chosen->name;
+    settings.profile_chosen_by = chosen->chosen_by;
   }
   if (flags.command_config) apply_command_config(settings, *flags.command_config);
   for (const auto& argument : flags.properties)

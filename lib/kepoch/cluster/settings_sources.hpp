@@ -1,7 +1,8 @@
 #pragma once
 // Where ConnectionSettings come from, lowest precedence first:
 //   1. a named profile (cluster_profiles.hpp), chosen by --cluster NAME, else by the
-//      KEPOCH_CLUSTER environment variable;
+//      KEPOCH_CLUSTER environment variable, else (no -b and no --command-config given) the
+//      config file's current_profile (`kepoch profile use`);
 //   2. --command-config FILE, the Java client's properties (command_config.hpp);
 //   3. -X key=value, librdkafka's property names, in order (librdkafka_properties.hpp);
 //   4. -b/--bootstrap and the timeout flag.

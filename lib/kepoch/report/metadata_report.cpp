@@ -313,7 +313,7 @@ Value metadata_entry_value(const MetadataLogEntry& e, const TopicNames& names) {
 }
 
 std::vector<std::string> metadata_entry_table_columns() {
-  return {"offset", "type", "summary"};
+  return {"offset", "timestamp", "type", "summary"};
 }
 
 std::size_t metadata_type_width() {
@@ -325,10 +325,10 @@ std::size_t metadata_type_width() {
   return width;
 }
 
-Value partition_timeline_value(const PartitionTimeline& t) {
+Value partition_timeline_value(const PartitionTimeline& t, const TimeRange& time) {
   Value steps = Value::array();
   for (const auto& s : t.steps)
-    steps.push(step_value(s));
+    if (time.contains(s.at.timestamp)) steps.push(step_value(s));
   return Value::object()
       .set("topic", t.topic)
       .set("topic_id", t.topic_id.to_string())

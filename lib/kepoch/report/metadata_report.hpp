@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/metadata_log.hpp"
@@ -40,7 +41,7 @@ Value metadata_fields(const MetadataRecord& record);
 // "error: ..." for a record that cannot be decoded; "" for types without fields.
 std::string metadata_summary(const MetadataLogEntry& entry, const TopicNames& names);
 Value metadata_entry_value(const MetadataLogEntry& entry, const TopicNames& names = {});
-std::vector<std::string> metadata_entry_table_columns();  // offset, type, summary
+std::vector<std::string> metadata_entry_table_columns();  // offset, timestamp, type, summary
 // The longest type name a record can have (the table's type column).
 std::size_t metadata_type_width();
 
@@ -51,7 +52,8 @@ Value position_snapshot(const MetadataPosition& at);
 // The "start" of a history: the rule that chose it, the snapshot, the log's bounds.
 Value metadata_start_value(const MetadataReplayPlan& plan, const MetadataReplaySummary& summary);
 
-Value partition_timeline_value(const PartitionTimeline& timeline);
+// Its steps in `time` (all by default).
+Value partition_timeline_value(const PartitionTimeline& timeline, const TimeRange& time = {});
 Value broker_event_value(const BrokerEvent& event);
 std::vector<std::string> partition_step_table_columns();
 

@@ -11,6 +11,7 @@
 #include "kepoch/base/text.hpp"
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/summary.hpp"
+#include "kepoch/report/time_fields.hpp"
 #include "kepoch/report/timeline.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 
@@ -102,6 +103,10 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
                         kmsg ? escape_control(scalar_text(*kmsg)) : "");
   }
   return text;
+}
+
+std::string more_rows_text(std::size_t hidden) {
+  return fmt::format("{} more (use -o json or --limit)", hidden);
 }
 
 std::string problem_summary(int errors, int warnings, int notes) {
@@ -270,7 +275,11 @@ class TableWriter {
       floors.push_back(std::max(kMinColumn, std::min<std::size_t>(head.size(), 14)));
       heads.push_back(std::move(head));
     }
-    for (const auto& row : rows) {
+    // Past options_.limit rows, the rest are counted, not shown.
+    const std::size_t limit =
+        options_.limit && rows.size() > options_.limit ? options_.limit : rows.size();
+    for (std::size_t r = 0; r < limit; ++r) {
+      const Value& row = rows[r];
       std::vector<std::string> line;
       for (std::size_t i = 0; i < columns.size(); ++i) {
         const Value* v = row.find(columns[i]);
@@ -279,6 +288,9 @@ class TableWriter {
       }
       cells.push_back(std::move(line));
     }
+    // A time (time_fields.hpp) is never shortened: its end is the part that differs.
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      if (is_time_field(columns[i])) floors[i] = widths[i];
     // The default table fits the width: the widest columns shrink (their cells end in an
     // ellipsis), and the rightmost go when even that does not fit; -o wide shows all.
     std::size_t shown = columns.size();
@@ -294,6 +306,7 @@ class TableWriter {
         append_cell(text, line[i], widths[i], i + 1 == shown);
       out_ << pad << text << '\n';
     }
+    if (limit < rows.size()) out_ << pad << more_rows_text(rows.size() - limit) << '\n';
     if (shown < columns.size()) {
       std::string left;
       for (std::size_t i = shown; i < columns.size(); ++i)
@@ -355,6 +368,11 @@ void render_table(const Value& value, std::ostream& out, std::ostream& err,
 
 void render(const Value& value, Format format, std::ostream& out, std::ostream& err,
             const RenderOptions& options) {
+  if (options.iso_times && has_time_fields(value)) {
+    RenderOptions plain = options;
+    plain.iso_times = false;
+    return render(with_iso_times(value, format, options.local_time), format, out, err, plain);
+  }
   switch (format) {
     case Format::table:
       render_table(value, out, err, options);

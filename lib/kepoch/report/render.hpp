@@ -12,6 +12,7 @@
 // JSON lines (jsonl): the same document as JSON on one line; the streaming renderer
 // (stream.hpp) writes one object per line instead.
 
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <string_view>
@@ -30,6 +31,12 @@ struct RenderOptions {
   bool color_err = false;  // likewise for the error stream
   // Table: every column in full (`-o wide`); else the table fits 120 columns (fit.hpp).
   bool wide = false;
+  // Times (time_fields.hpp) as ISO 8601: in table and YAML instead of epoch milliseconds,
+  // in JSON beside them ("<name>_iso"); in the local zone with local_time, else UTC.
+  bool iso_times = false;
+  bool local_time = false;
+  // Table: the rows a table shows before "N more (use -o json or --limit)"; 0: all.
+  std::size_t limit = 0;
 };
 
 void render(const Value& value, Format format, std::ostream& out, std::ostream& err,

@@ -18,5 +18,7 @@ std::string inline_text(const Value& v);
 // One diagnostics line: "file:line: severity: message (Kafka: ...)".
 std::string problem_text(const Value& problem, const std::string& file, bool color);
 std::string problem_summary(int errors, int warnings, int notes);
+// The line under a table cut at RenderOptions::limit rows: "N more (use -o json or --limit)".
+std::string more_rows_text(std::size_t hidden);
 
 }  // namespace kepoch::report::detail

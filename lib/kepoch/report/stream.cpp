@@ -10,6 +10,7 @@
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/table_rows.hpp"
+#include "kepoch/report/time_fields.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 #include "kepoch/report/yaml_object_writer.hpp"
 
@@ -341,6 +342,15 @@ class TableStream : public ReportStream {
   }
 
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
+    if (options_.limit && shown_ >= options_.limit) {
+      // Past the limit: counted, and still written (to nothing), so whatever the writer
+      // finds on its way (a corrupt record) is found as with every row shown.
+      ++hidden_;
+      ValueBuilder ignored;
+      write(ignored);
+      return;
+    }
+    ++shown_;
     text_.clear();
     rows_.element(
         write, [this](const std::string& s) { return bold(s); }, text_, &out_);
@@ -350,6 +360,7 @@ class TableStream : public ReportStream {
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string> table_columns) override {
     if (rows_.empty()) out_ << "  (none)\n";
+    more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
       out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
     for (const auto& [k, v] : fields.as_object())
@@ -360,6 +371,7 @@ class TableStream : public ReportStream {
 
   void end_item(const Value& trailer) override {
     if (rows_.empty()) out_ << "  (none)\n";
+    more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
       out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
     fields(trailer);
@@ -380,6 +392,12 @@ class TableStream : public ReportStream {
   void finish() override { out_.flush(); }
 
  private:
+  // The rows past the limit, as one line; a new list starts counting again.
+  void more_rows() {
+    if (hidden_) out_ << "  " << more_rows_text(hidden_) << '\n';
+    shown_ = hidden_ = 0;
+  }
+
   // Members as "key  value" lines; a "problems" array goes to the error stream.
   void fields(const Value& object) {
     for (const auto& [k, v] : object.as_object()) {
@@ -414,13 +432,19 @@ class TableStream : public ReportStream {
   std::string file_;
   std::size_t width_ = 0;
   TableRows rows_;
-  std::string text_;  // the element being written
+  std::string text_;                    // the element being written
+  std::size_t shown_ = 0, hidden_ = 0;  // rows of the current list
 };
 
 }  // namespace
 
 std::unique_ptr<ReportStream> make_stream(Format format, std::ostream& out, std::ostream& err,
                                           const RenderOptions& options) {
+  if (options.iso_times) {
+    RenderOptions plain = options;
+    plain.iso_times = false;
+    return with_iso_times(make_stream(format, out, err, plain), format, options.local_time);
+  }
   switch (format) {
     case Format::json:
       return std::make_unique<JsonStream>(out);

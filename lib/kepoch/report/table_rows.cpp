@@ -9,6 +9,7 @@
 #include "kepoch/base/text.hpp"
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/render_detail.hpp"
+#include "kepoch/report/time_fields.hpp"
 
 namespace kepoch::report::detail {
 namespace {
@@ -47,7 +48,12 @@ std::string TableRows::dropped() const {
 // The columns that fit the budget: while even their floors do not, the least useful goes
 // (the last of `wanted`, whose order ranks them; else the rightmost), then the widest shrink.
 void TableRows::fit_columns_to_budget() {
-  auto floor_of = [](const std::string& c) {
+  // A time (time_fields.hpp) is never shortened: its end is the part that differs.
+  auto floor_of = [this](const std::string& c) {
+    if (is_time_field(c)) {
+      const auto it = std::find(columns_.begin(), columns_.end(), c);
+      return widths_[static_cast<std::size_t>(it - columns_.begin())];
+    }
     return std::max(kMinColumn, std::min<std::size_t>(c.size(), 14));
   };
   auto rank = [this](std::size_t i) {

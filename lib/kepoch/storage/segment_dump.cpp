@@ -109,6 +109,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
   DumpedBatch batch;  // one for every visit: its buffers keep their capacity
   while (auto entry = reader.next()) {
     if (options.from_offset && entry->header.last_offset() < *options.from_offset) continue;
+    if (!options.time.contains(entry->header.max_timestamp)) continue;
     if (options.max_batches && summary.batches >= *options.max_batches) {
       summary.stopped_early = true;
       break;

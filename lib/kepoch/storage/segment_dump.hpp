@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/format/control_record.hpp"
 #include "kepoch/format/record.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
@@ -29,6 +30,10 @@ struct SegmentDumpOptions {
   bool walk_records = false;
   std::optional<std::uint64_t> max_batches;  // stop after this many batches
   std::optional<std::int64_t> from_offset;   // skip batches that end before this offset
+  // Only batches whose max_timestamp is in this range: as Kafka's time index and
+  // LogSegment.findOffsetByTimestamp judge a batch, by its largest timestamp. A batch without
+  // one (NO_TIMESTAMP: legacy magic 0) is in no range.
+  TimeRange time;
 };
 
 // A control batch's record decoded (format/control_record.hpp): its key when readable, and

@@ -71,3 +71,21 @@ TEST_CASE("profiles: malformed files name the line", "[cluster][profiles]") {
   CHECK_THAT(error_of("clusters:\n  prod:\n    bootstrap:\n      - a\n"),
              Contains("clusters.prod.bootstrap must be a string"));
 }
+
+TEST_CASE("profiles: use rewrites current_profile alone, every other line kept",
+          "[cluster][profiles]") {
+  const std::string text =
+      "# clusters (comment kept)\nclusters:\n  prod:\n    bootstrap: k:1\n  \"odd name\":\n"
+      "    bootstrap: k:2\n";
+  const std::string once = kepoch::cluster::with_current_profile(text, "c.yaml", "prod");
+  CHECK(once == "current_profile: prod\n" + text);
+  const std::string twice = kepoch::cluster::with_current_profile(once, "c.yaml", "odd name");
+  CHECK(twice == "current_profile: \"odd name\"\n" + text);
+  const auto file = kepoch::cluster::parse_profiles_file(twice, "c.yaml");
+  CHECK(file.current_profile == "odd name");
+  CHECK(file.profiles.size() == 2);
+  CHECK_THROWS_AS(kepoch::cluster::with_current_profile(text, "c.yaml", "nope"),
+                  kepoch::UsageError);
+  CHECK_THROWS_AS(kepoch::cluster::parse_profiles_file(text + "currnt_profile: prod\n", "c.yaml"),
+                  kepoch::InputError);
+}

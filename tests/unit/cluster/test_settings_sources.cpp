@@ -186,3 +186,31 @@ TEST_CASE("sources: no secret ever appears in describe_settings or an error mess
     CHECK_THAT(m, !Contains("Zq9"));
   }
 }
+
+TEST_CASE("sources: the current profile when no -b, --cluster, KEPOCH_CLUSTER or --command-config",
+          "[cluster][sources]") {
+  ScratchHome home;
+  home.write("kepoch/config.yaml",
+             "clusters:\n  a:\n    bootstrap: a:1\n  b:\n    bootstrap: b:1\ncurrent_profile: b\n");
+  ConnectionFlags none;
+  const auto current = resolve_connection_settings(none, home.env());
+  CHECK(current.bootstrap.at(0).host == "b");
+  CHECK(current.profile == "b");
+  CHECK_THAT(current.profile_chosen_by,
+             Contains("current_profile (") && Contains("config.yaml:6)"));
+  // KEPOCH_CLUSTER, then --cluster, come before it.
+  CHECK(resolve_connection_settings(none, home.env("a")).profile_chosen_by == "KEPOCH_CLUSTER");
+  ConnectionFlags cluster;
+  cluster.cluster = "a";
+  CHECK(resolve_connection_settings(cluster, home.env("b")).profile_chosen_by == "--cluster");
+  // -b alone: no profile at all.
+  ConnectionFlags bootstrap;
+  bootstrap.bootstrap = "k:1";
+  const auto direct = resolve_connection_settings(bootstrap, home.env());
+  CHECK(direct.profile.empty());
+  CHECK(direct.bootstrap.at(0).host == "k");
+  // A current profile that names no profile is the file's error, with its line.
+  home.write("kepoch/config.yaml", "clusters:\n  a:\n    bootstrap: a:1\ncurrent_profile: gone\n");
+  CHECK_THROWS_WITH(resolve_connection_settings(none, home.env()),
+                    Contains("config.yaml:4") && Contains("current_profile gone names no profile"));
+}
