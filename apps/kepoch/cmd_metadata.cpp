@@ -61,24 +61,9 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   MetadataReplayOptions replay;
   if (o.snapshot) replay.snapshot = *o.snapshot;
   replay.no_snapshot = o.no_snapshot;
-  const LoadedMetadata loaded = load_metadata_history(
+  const bool problems = write_metadata_history(
       o.target, replay, PartitionHistoryFilter{o.topic, o.partition}, globals);
-  report::Value partitions = report::Value::array();
-  for (const auto* t : loaded.history.timelines())
-    partitions.push(report::partition_timeline_value(*t));
-  report::Value brokers = report::Value::array();
-  for (const auto& b : loaded.history.broker_events())
-    brokers.push(report::broker_event_value(b));
-  const auto problems = metadata_problems(loaded);
-  emit(report::Value::object()
-           .set("target", o.target)
-           .set("files", report::strings_value(loaded.summary.files))
-           .set("start", report::metadata_start_value(loaded.plan, loaded.summary))
-           .set("partitions", std::move(partitions))
-           .set("brokers", std::move(brokers))
-           .set("problems", report::metadata_problems(problems)),
-       globals);
-  return problems.empty() ? kOk : kFindings;
+  return problems ? kFindings : kOk;
 }
 
 }  // namespace

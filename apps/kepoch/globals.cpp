@@ -52,6 +52,16 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
                              options);
 }
 
+std::unique_ptr<report::DocumentStream> make_output_document(const Globals& globals,
+                                                             const report::Value& outline) {
+  report::RenderOptions options;
+  options.color_out = use_color(STDOUT_FILENO, globals);
+  options.color_err = use_color(STDERR_FILENO, globals);
+  options.wide = globals.output == "wide";
+  return report::make_document_stream(*report::format_from_name(globals.output), std::cout,
+                                      std::cerr, options, outline);
+}
+
 void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only) {
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     for (std::size_t j = i + 1; j < arguments.size(); ++j) {

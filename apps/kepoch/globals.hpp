@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "kepoch/report/document_stream.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
 
@@ -28,6 +29,9 @@ void emit(const report::Value& value, const Globals& globals);
 
 // A streaming renderer on stdout/stderr in the chosen format, for large reports.
 std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals);
+// One report object written piece by piece to stdout (document_stream.hpp).
+std::unique_ptr<report::DocumentStream> make_output_document(const Globals& globals,
+                                                             const report::Value& outline);
 
 // Prints a one-line error for an input kepoch could not judge ("kepoch: <message>").
 void print_error(const std::string& message, const Globals& globals);
