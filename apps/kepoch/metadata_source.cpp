@@ -16,16 +16,14 @@ namespace {
 // A record's place: a snapshot's records stand for the state at its end offset, not for
 // log offsets.
 MetadataPosition position_of(const MetadataLogEntry& e) {
-  return e.snapshot
-             ? MetadataPosition{-1, e.snapshot->last_contained_log_timestamp, e.snapshot->id}
-             : MetadataPosition{e.offset, e.timestamp, std::nullopt};
+  return e.snapshot ? MetadataPosition{-1, e.snapshot->last_contained_log_timestamp, e.snapshot->id}
+                    : MetadataPosition{e.offset, e.timestamp, std::nullopt};
 }
 
 std::vector<std::filesystem::path> replayed_files(const MetadataReplayPlan& plan) {
   std::vector<std::filesystem::path> files;
   if (plan.snapshot) files.push_back(plan.snapshot->path);
-  if (plan.start.read_log)
-    files.insert(files.end(), plan.segments.begin(), plan.segments.end());
+  if (plan.start.read_log) files.insert(files.end(), plan.segments.begin(), plan.segments.end());
   return files;
 }
 

@@ -174,8 +174,7 @@ void PartitionReplay::apply(const MetadataRecord& record, MetadataPosition at,
 }
 
 void PartitionHistory::step(const PartitionTimeline& partition, const PartitionStep& step) {
-  PartitionTimeline& t =
-      timelines_[{partition.topic_id.to_string(), partition.partition}];
+  PartitionTimeline& t = timelines_[{partition.topic_id.to_string(), partition.partition}];
   t.topic = partition.topic;
   t.topic_id = partition.topic_id;
   t.partition = partition.partition;

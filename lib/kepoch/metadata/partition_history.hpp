@@ -132,7 +132,9 @@ class PartitionHistory : private PartitionReplayVisitor {
   explicit PartitionHistory(PartitionHistoryFilter filter = {}) : replay_(std::move(filter)) {}
 
   // Applies one decoded record (records kepoch did not decode are ignored).
-  void apply(const MetadataRecord& record, MetadataPosition at) { replay_.apply(record, at, *this); }
+  void apply(const MetadataRecord& record, MetadataPosition at) {
+    replay_.apply(record, at, *this);
+  }
 
   // Timelines ordered by topic name, topic id, partition.
   std::vector<const PartitionTimeline*> timelines() const;

@@ -83,8 +83,7 @@ class JsonDocument : public DocumentStream {
     out_ << (count++ ? "," : "") << newline(depth)
          << (pretty_ ? json_text(e, depth * 2) : json_line(e));
   }
-  void begin_element(const Value& leading, std::string_view list_key,
-                     const TableLayout&) override {
+  void begin_element(const Value& leading, std::string_view list_key, const TableLayout&) override {
     out_ << (elements_++ ? "," : "") << newline(2) << '{';
     bool first = true;
     for (const auto& [k, v] : leading.as_object()) {
@@ -150,8 +149,7 @@ class YamlDocument : public DocumentStream {
       place(e, "  - ", 4);
     }
   }
-  void begin_element(const Value& leading, std::string_view list_key,
-                     const TableLayout&) override {
+  void begin_element(const Value& leading, std::string_view list_key, const TableLayout&) override {
     open_list();
     if (leading.as_object().empty()) {
       out_ << "  - " << list_key << ":\n";

@@ -231,7 +231,6 @@ Value partition_step_value(const PartitionStep& s) {
       .set("directories", uuids_value(p.directories));
 }
 
-
 Value position_offset(const MetadataPosition& at) {
   return at.snapshot || at.offset < 0 ? Value() : Value(at.offset);
 }
@@ -317,8 +316,7 @@ std::size_t metadata_type_width() {
   return width;
 }
 
-Value partition_timeline_leading(const PartitionTimeline& t,
-                                 std::optional<std::int32_t> last_led) {
+Value partition_timeline_leading(const PartitionTimeline& t, std::optional<std::int32_t> last_led) {
   return Value::object()
       .set("topic", t.topic)
       .set("topic_id", t.topic_id.to_string())
