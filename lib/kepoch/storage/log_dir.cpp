@@ -20,12 +20,14 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   return end == outer.end();
 }
 
-LogDirEntry classify(const fs::path& path, const fs::path& canonical_log_dir) {
+// `is_symlink`: the entry's type as the directory listing gave it (getdents' d_type, or an
+// lstat where the file system leaves it unknown), so a plain directory costs no system call.
+LogDirEntry classify(const fs::path& path, bool is_symlink, const fs::path& canonical_log_dir) {
   LogDirEntry e;
   e.path = path;
   e.name = path.filename().string();
   std::error_code ec;
-  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+  if (is_symlink) {
     e.link_target = fs::read_symlink(path, ec);
     const fs::path resolved = fs::canonical(path, ec);
     if (!ec) e.link_to_log_dir_or_above = is_within(canonical_log_dir, resolved);
@@ -34,10 +36,12 @@ LogDirEntry classify(const fs::path& path, const fs::path& canonical_log_dir) {
     e.kind = LogDirEntryKind::remote_index_cache;
     return e;
   }
-  // Kafka's message names the canonical path (File.getCanonicalPath).
-  const fs::path shown = fs::weakly_canonical(path, ec);
-  const auto parse = parse_partition_dir_name(e.name, ec ? path.string() : shown.string());
+  auto parse = parse_partition_dir_name(e.name, path.string());
   if (!parse.name) {
+    // Kafka's message names the canonical path (File.getCanonicalPath): resolved only for a
+    // name Kafka refuses (the path shows in nothing else), not for every partition dir.
+    const fs::path shown = fs::weakly_canonical(path, ec);
+    if (!ec) parse = parse_partition_dir_name(e.name, shown.string());
     e.kind = LogDirEntryKind::refused_name;
     e.kafka_failure = parse.kafka_failure.value_or("not in the form of topic-partition");
     return e;
@@ -85,12 +89,12 @@ LogDirListing list_log_dir(const fs::path& dir) {
                     dir.string()));
   }
   const fs::path canonical = fs::canonical(dir, ec);
-  std::vector<fs::path> subdirs;
+  std::vector<std::pair<fs::path, bool>> subdirs;  // path, is a symbolic link
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     // File.isDirectory follows symbolic links.
     if (it->is_directory(type_ec)) {
-      subdirs.push_back(it->path());
+      subdirs.emplace_back(it->path(), it->is_symlink(type_ec));
     } else if (checkpoint_type_from_name(it->path().filename().string())) {
       out.checkpoint_files.push_back(it->path());
     }
@@ -98,18 +102,27 @@ LogDirListing list_log_dir(const fs::path& dir) {
   if (ec) throw InputError(dir.string(), "cannot list log dir: " + ec.message());
   std::sort(subdirs.begin(), subdirs.end());
   std::sort(out.checkpoint_files.begin(), out.checkpoint_files.end());
-  for (const auto& sub : subdirs)
-    out.dirs.push_back(classify(sub, canonical));
+  for (const auto& [sub, link] : subdirs)
+    out.dirs.push_back(classify(sub, link, canonical));
   return out;
 }
 
+namespace {
+constexpr std::string_view kLogDirFileNames[] = {
+    kMetaPropertiesName, "replication-offset-checkpoint", "recovery-point-offset-checkpoint",
+    "log-start-offset-checkpoint"};
+}  // namespace
+
 bool holds_log_dir_files(const fs::path& dir) {
   std::error_code ec;
-  for (std::string_view name :
-       {kMetaPropertiesName, std::string_view("replication-offset-checkpoint"),
-        std::string_view("recovery-point-offset-checkpoint"),
-        std::string_view("log-start-offset-checkpoint")})
+  for (std::string_view name : kLogDirFileNames)
     if (fs::exists(dir / name, ec)) return true;
+  return false;
+}
+
+bool holds_log_dir_files(const PartitionDirListing& listing) {
+  for (std::string_view name : kLogDirFileNames)
+    if (listing.exists(name)) return true;
   return false;
 }
 

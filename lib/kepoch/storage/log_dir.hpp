@@ -71,6 +71,8 @@ LogDirListing list_log_dir(const std::filesystem::path& dir);
 // checkpoints LogManager writes (replication-offset-checkpoint,
 // recovery-point-offset-checkpoint, log-start-offset-checkpoint).
 bool holds_log_dir_files(const std::filesystem::path& dir);
+// The same, from a listing of the dir already made (no system call for a plain file).
+bool holds_log_dir_files(const struct PartitionDirListing& listing);
 
 // The directory of a KRaft metadata log an argument means: `target` itself when it is
 // named __cluster_metadata-0 or holds no such directory, else target/__cluster_metadata-0.

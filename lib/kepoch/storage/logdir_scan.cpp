@@ -208,10 +208,16 @@ std::optional<Uuid> topic_id_of(const fs::path& partition_dir) {
 // (while the partition is assigned to it), and copies with different or missing topic ids
 // leave all but at most one stray. The problem goes to the later log dir, naming both.
 void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
+  // The topic id is read only when a second copy turns up (a log dir alone, or log dirs of
+  // different brokers, cost no read of partition.metadata per partition).
   struct Seen {
     std::size_t scan;
     fs::path dir;
-    std::optional<Uuid> topic_id;
+    std::optional<std::optional<Uuid>> topic_id;  // read once asked
+    const std::optional<Uuid>& id() {
+      if (!topic_id) topic_id = topic_id_of(dir);
+      return *topic_id;
+    }
   };
   std::map<std::tuple<std::int32_t, std::string, std::int32_t, bool>, Seen> seen;
   std::vector<std::optional<std::int32_t>> broker(scans.size());
@@ -230,14 +236,14 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
       if (p.metadata_log || (!p.state.empty() && p.state != "future")) continue;
       const bool future = p.state == "future";
       const auto key = std::make_tuple(*broker[i], p.topic, p.partition, future);
-      const auto id = topic_id_of(p.dir);
-      const auto [it, inserted] = seen.emplace(key, Seen{i, p.dir, id});
+      const auto [it, inserted] = seen.emplace(key, Seen{i, p.dir, std::nullopt});
       if (inserted) continue;
-      const Seen& first = it->second;
+      Seen& first = it->second;
+      const auto id = topic_id_of(p.dir);
       const std::string a = fs::absolute(p.dir).lexically_normal().string();
       const std::string b = fs::absolute(first.dir).lexically_normal().string();
       const std::string tp = fmt::format("{}-{}", p.topic, p.partition);
-      if (id && first.topic_id && *id == *first.topic_id) {
+      if (id && first.id() && *id == *first.id()) {
         const std::string kafka =
             future ? fmt::format("Duplicate log directories found: {}, {}", a, b)
                    : fmt::format("Duplicate log directories for {} are found in both {} and {}", tp,
@@ -258,10 +264,9 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
                          "other -stray (LogManager.isStrayKraftReplica; a copy without "
                          "partition.metadata is always stray)",
                          tp, first.dir.parent_path().string(), *broker[i],
-                         id && first.topic_id
-                             ? fmt::format("topic id {} there and {} here",
-                                           first.topic_id->to_string(), id->to_string())
-                             : std::string("a topic id missing on one side")),
+                         id && first.id() ? fmt::format("topic id {} there and {} here",
+                                                        first.id()->to_string(), id->to_string())
+                                          : std::string("a topic id missing on one side")),
              "ok"});
       }
     }

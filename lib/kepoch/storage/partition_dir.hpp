@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/format/segment_file_name.hpp"
@@ -39,6 +40,25 @@ struct PartitionFile {
 // header), in name order. InputError when the dir cannot be listed.
 std::vector<PartitionFile> partition_files(const std::filesystem::path& dir);
 
+// One listing of a partition dir, for a reader that asks several questions of it (the
+// replica loader, partition verify): the files as partition_files gives them, and what
+// std::filesystem::exists would answer for a name in the dir, from the listing's entry types
+// (getdents' d_type; a stat only for a symbolic link, which exists follows), so a file that
+// is absent or plainly there costs no system call.
+struct PartitionDirListing {
+  std::filesystem::path dir;
+  std::vector<PartitionFile> files;
+  bool exists(std::string_view name) const;
+  bool listed(std::string_view name) const;  // an entry of that name, of any type
+
+  struct Entry {
+    std::string name;
+    bool symlink = false;
+  };
+  std::vector<Entry> entries;  // every entry, by name
+};
+PartitionDirListing list_partition_dir(const std::filesystem::path& dir);
+
 // LogFileUtils.isLogFile with a readable base offset: Kafka opens this name as a segment.
 bool is_live_segment(const SegmentFileName& name);
 
@@ -50,6 +70,11 @@ struct LiveSegment {
 // The live segments of `dir`, by base offset (LogSegments' order). InputError when the dir
 // cannot be listed.
 std::vector<LiveSegment> live_segments(const std::filesystem::path& dir);
+std::vector<LiveSegment> live_segments(const PartitionDirListing& listing);
+
+// std::filesystem::absolute without a getcwd per call: the working directory is read once
+// (kepoch never changes it), so a walk of 10,000 partition dirs does not ask 10,000 times.
+std::filesystem::path absolute_path(const std::filesystem::path& path);
 
 // The partition a dir's name means (UnifiedLog.parseTopicPartitionName on its last
 // component, so "t-0/" and "./t-0" are read as t-0); `kafka_failure` when Kafka refuses it.

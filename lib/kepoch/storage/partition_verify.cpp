@@ -86,7 +86,7 @@ class Verifier {
     out_.findings.push_back({sev, file.filename().string(), position, offset, std::move(message)});
   }
 
-  std::vector<SegmentFiles> list_files(const fs::path& dir);
+  std::vector<SegmentFiles> list_files(const std::vector<PartitionFile>& files);
   // Verifies a segment; when `loader` is given, also feeds it the segment's batches as its
   // segment `index` (one read of the file for both).
   SegmentResult verify_segment(const SegmentFiles& seg, ReplicaLoader* loader = nullptr,
@@ -108,12 +108,12 @@ class Verifier {
   std::int64_t max_epoch_offset_ = 0;
 };
 
-std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir) {
+std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>& files) {
   std::map<std::int64_t, SegmentFiles> logs;
   std::vector<std::pair<fs::path, SegmentFileName>> indexes;
   std::error_code ec;
   // The partition's files as partition_dir.hpp lists them (one rule for every command).
-  for (const auto& file : partition_files(dir)) {
+  for (const auto& file : files) {
     const fs::path& p = file.path;
     const SegmentFileName& n = file.parsed;
     if (n.kafka_failure) {
@@ -488,7 +488,7 @@ PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_
   PartitionVerification out;
   ReplicaLoader loader(dir);
   Verifier v(out, index_interval_bytes);
-  const auto segs = v.list_files(dir);
+  const auto segs = v.list_files(loader.files());  // the loader's listing of the dir
   // Each segment is read once, for the checks and the loader both, when both list the same
   // .log files (they differ only when two names carry the same offset).
   const bool shared = same_logs(segs, loader.segments());

@@ -10,6 +10,8 @@
 #include <system_error>
 #include <unordered_map>
 
+#include <sys/stat.h>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_check.hpp"
@@ -27,9 +29,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The partition's live segments (partition_dir.hpp), by base offset.
-std::vector<SegmentSummary> list_segments(const fs::path& dir) {
+std::vector<SegmentSummary> list_segments(const PartitionDirListing& listing) {
   std::vector<SegmentSummary> segments;
-  for (const auto& live : live_segments(dir)) {
+  for (const auto& live : live_segments(listing)) {
     SegmentSummary s;
     s.file = live.path;
     s.base_offset = live.base_offset;
@@ -39,6 +41,13 @@ std::vector<SegmentSummary> list_segments(const fs::path& dir) {
     segments.push_back(s);
   }
   return segments;
+}
+
+// fs::exists of a file in the partition dir, from its listing when there is one.
+bool exists_in(const PartitionDirListing* listing, const fs::path& file) {
+  if (listing) return listing->exists(file.filename().string());
+  std::error_code ec;
+  return fs::exists(file, ec);
 }
 
 // One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
@@ -66,14 +75,12 @@ std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const
   return parsed;
 }
 
-// Cached by path, size and modification time (a rewritten file is parsed again).
-std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::path& file) {
-  std::error_code size_ec, time_ec;
-  const auto size = fs::file_size(file, size_ec);
-  const auto mtime = fs::last_write_time(file, time_ec);
-  if (size_ec || time_ec) return parse_offset_checkpoint_file(file);
-  const std::string key =
-      fmt::format("{}\n{}\n{}", file.string(), size, mtime.time_since_epoch().count());
+// Cached by path, size and modification time (a rewritten file is parsed again), from the
+// one stat the caller made.
+std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::path& file,
+                                                                     const struct stat& st) {
+  const std::string key = fmt::format("{}\n{}\n{}.{}", file.string(), st.st_size, st.st_mtim.tv_sec,
+                                      st.st_mtim.tv_nsec);
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>> cache;
   {
@@ -89,7 +96,8 @@ std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::p
 
 // fs::exists follows links, so a dangling one looks like no file at all; Kafka's read of it
 // fails (NoSuchFileException), so it is an input kepoch cannot judge, not a missing file.
-void refuse_dangling_link(const fs::path& file) {
+void refuse_dangling_link(const fs::path& file, const PartitionDirListing* listing = nullptr) {
+  if (listing && !listing->listed(file.filename().string())) return;  // no entry at all
   std::error_code ec;
   if (fs::is_symlink(fs::symlink_status(file, ec))) {
     throw InputError(file.string(),
@@ -101,13 +109,14 @@ void refuse_dangling_link(const fs::path& file) {
 // The entry for topic-partition in one of the parent log dir's offset checkpoints.
 std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const PartitionReplica& r,
                                                 std::vector<std::string>& notes) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) {
+  // One stat (following links, as fs::exists does) for existence, size and time.
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
     refuse_dangling_link(file);
     notes.push_back(fmt::format("{} is missing", file.filename().string()));
     return std::nullopt;
   }
-  const auto parsed = offset_checkpoint_file(file);
+  const auto parsed = offset_checkpoint_file(file, st);
   if (parsed->failure) {
     notes.push_back(
         fmt::format("{} is unreadable to Kafka: {}", file.filename().string(), *parsed->failure));
@@ -118,11 +127,10 @@ std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const Part
   return it->second;
 }
 
-void read_epoch_checkpoint(PartitionReplica& r) {
+void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listing) {
   const fs::path file = r.dir / kLeaderEpochCheckpointName;
-  std::error_code ec;
-  if (!fs::exists(file, ec)) {
-    refuse_dangling_link(file);
+  if (!exists_in(listing, file)) {
+    refuse_dangling_link(file, listing);
     r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
     return;
   }
@@ -136,11 +144,10 @@ void read_epoch_checkpoint(PartitionReplica& r) {
   r.checkpoint_entries = *report.loaded_entries;
 }
 
-void read_topic_id(PartitionReplica& r) {
+void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
   const fs::path file = r.dir / kPartitionMetadataName;
-  std::error_code ec;
-  if (!fs::exists(file, ec)) {
-    refuse_dangling_link(file);
+  if (!exists_in(listing, file)) {
+    refuse_dangling_link(file, listing);
     return;
   }
   const auto m = read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
@@ -160,7 +167,18 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   }
   // A broker log dir given where a partition dir is expected (a partition dir reached
   // through a symbolic link is read where it leads, as Kafka reads it).
-  if (holds_log_dir_files(dir) && !fs::is_symlink(dir, dir_ec))
+  // The dir is listed once (partition_dir.hpp); the questions below are asked of the
+  // listing. A dir that cannot be listed is asked file by file, and fails where it did.
+  std::optional<PartitionDirListing> listing;
+  std::exception_ptr list_error;
+  try {
+    listing = list_partition_dir(dir);
+  } catch (const InputError&) {
+    list_error = std::current_exception();
+  }
+  const PartitionDirListing* listed = listing ? &*listing : nullptr;
+  if ((listed ? holds_log_dir_files(*listed) : holds_log_dir_files(dir)) &&
+      !fs::is_symlink(dir, dir_ec))
     throw InputError(dir.string(),
                      fmt::format("a broker log dir, not a partition dir: to check every "
                                  "partition in it, run `kepoch logdir scan {}`",
@@ -170,11 +188,13 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
     throw InputError(dir.string(), parsed.kafka_failure.value_or("not a partition dir"));
   r.topic = parsed.name->topic;
   r.partition = parsed.name->partition;
-  read_topic_id(r);
-  read_epoch_checkpoint(r);
-  r.segments = list_segments(dir);
+  read_topic_id(r, listed);
+  read_epoch_checkpoint(r, listed);
+  if (list_error) std::rethrow_exception(list_error);
+  r.segments = list_segments(*listing);
+  files_ = std::move(listing->files);
 
-  const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
+  const fs::path parent = absolute_path(dir).lexically_normal().parent_path();
   std::error_code ec;
   r.clean_shutdown =
       overrides.clean_shutdown.value_or(fs::exists(parent / ".kafka_cleanshutdown", ec));

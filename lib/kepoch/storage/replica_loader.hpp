@@ -15,9 +15,11 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kepoch/epoch/leader_epoch_cache.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 
 namespace kepoch {
@@ -30,6 +32,9 @@ class ReplicaLoader {
 
   // The .log files, in offset order (LogLoader's).
   const std::vector<SegmentSummary>& segments() const { return replica_.segments; }
+  // The partition dir's files as partition_files lists them (the listing the loader made,
+  // for a reader that needs the other files too: partition verify).
+  const std::vector<PartitionFile>& files() const { return files_; }
   // Whether segment i is still part of the log: recovery has not cut the log before it.
   bool wants(std::size_t i) const { return !cut_ && i < replica_.segments.size(); }
   // Whether segment i is recovered: its batches must be loaded and checked.
@@ -58,6 +63,7 @@ class ReplicaLoader {
   void walk_segment(std::size_t i, std::uint64_t from_position);
 
   PartitionReplica replica_;
+  std::vector<PartitionFile> files_;
   LeaderEpochCache cache_;    // from the checkpoint, plus what recovery appends
   LeaderEpochCache rebuilt_;  // assign(epoch, base offset) of every v2 batch
   std::size_t recover_from_ = 0;
