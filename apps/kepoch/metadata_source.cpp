@@ -157,9 +157,12 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
     out->end_list();
     out->begin_list("brokers", index.brokers.layout());
   };
-  std::size_t held_steps = kHistoryHeldSteps;
-  if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_STEPS"))
-    held_steps = std::strtoull(knob, nullptr, 10);
+  std::size_t held_bytes = kHistoryHeldBytes;
+  if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_BYTES"))
+    held_bytes = std::strtoull(knob, nullptr, 10);
+  // What one held item costs, roughly: the struct and the heap blocks of its lists and names.
+  constexpr std::size_t kStepBytes = sizeof(PartitionStep) + 320;
+  constexpr std::size_t kEventBytes = sizeof(BrokerEvent) + 16;
   // Items in the report's order: the partitions, then the broker events (kBrokers).
   const std::size_t items = partitions.size() + (index.broker_events ? 1 : 0);
   for (std::size_t i = 0; i < items;) {
@@ -167,9 +170,9 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
     std::size_t held = 0;
     std::size_t next = i + 1;
     for (; next < items; ++next) {
-      const std::size_t n =
-          next < partitions.size() ? partitions[next]->steps : index.broker_events;
-      if (held + n > held_steps) break;
+      const std::size_t n = next < partitions.size() ? partitions[next]->steps * kStepBytes
+                                                     : index.broker_events * kEventBytes;
+      if (held + n > held_bytes) break;
       held += n;
       if (next < partitions.size()) {
         pass.held_steps[next];
