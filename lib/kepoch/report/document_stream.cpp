@@ -35,7 +35,8 @@ std::string upper(std::string text) {
 // `text` without its final newline, every later line indented by `indent` spaces.
 std::string indented(std::string text, std::size_t indent) {
   if (!text.empty() && text.back() == '\n') text.pop_back();
-  const std::string nl = "\n" + std::string(indent, ' ');
+  std::string nl(1, '\n');
+  nl.append(indent, ' ');
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -104,7 +105,10 @@ class JsonDocument : public DocumentStream {
 
  private:
   std::string newline(std::size_t depth) const {
-    return pretty_ ? "\n" + std::string(depth * 2, ' ') : "";
+    if (!pretty_) return {};
+    std::string nl(1, '\n');
+    nl.append(depth * 2, ' ');
+    return nl;
   }
   std::string key_text(std::string_view key) const {
     return json_line(Value(std::string(key))) + (pretty_ ? ": " : ":");
@@ -125,10 +129,7 @@ class JsonDocument : public DocumentStream {
 
 class YamlDocument : public DocumentStream {
  public:
-  YamlDocument(std::ostream& out, const Value& outline) : out_(out) {
-    for (const auto& [k, v] : outline.as_object())
-      if (v.is_array() && v.as_array().empty()) empty_.push_back(k);
-  }
+  explicit YamlDocument(std::ostream& out) : out_(out) {}
 
   void member(std::string_view key, const Value& value) override {
     any_ = true;
@@ -187,7 +188,6 @@ class YamlDocument : public DocumentStream {
   }
 
   std::ostream& out_;
-  std::vector<std::string> empty_;
   std::string list_key_;
   std::size_t elements_ = 0;
   bool in_element_ = false;
@@ -277,7 +277,11 @@ class TableDocument : public DocumentStream {
   };
 
   std::string bold(const std::string& s) const {
-    return options_.color_out ? "\x1b[1m" + s + "\x1b[0m" : s;
+    if (!options_.color_out) return s;
+    std::string shown = "\x1b[1m";
+    shown += s;
+    shown += "\x1b[0m";
+    return shown;
   }
   std::size_t room(std::size_t used) const {
     if (options_.wide) return static_cast<std::size_t>(-1) / 2;
@@ -413,7 +417,7 @@ std::unique_ptr<DocumentStream> make_document_stream(Format format, std::ostream
     case Format::jsonl:
       return std::make_unique<JsonDocument>(out, false);
     case Format::yaml:
-      return std::make_unique<YamlDocument>(out, outline);
+      return std::make_unique<YamlDocument>(out);
     case Format::table:
       return std::make_unique<TableDocument>(out, err, options, outline);
   }
