@@ -236,6 +236,27 @@ def report(results_path, machine_path, out_path):
     count_names = [n for c in m.get("counts", []) for n in ("scan-count-%s" % c, "scan-count-%s-before" % c)]
     table("`logdir scan` vs partition count (copies of one real small partition; all cores)",
           count_names)
+    hist = [n for f in ("table", "wide", "json", "yaml", "jsonl")
+            for n in ("history-%s" % f, "history-%s-baseline" % f)]
+    table("`metadata history` on the grown metadata log, per output format (target: peak RSS "
+          "under 32 MiB in every format)", hist)
+    last = m.get("counts", ["?"])[-1]
+    def vs_findcat(r):
+        o = by.get("findcat-count-%s" % last)
+        if not o or r["name"].startswith("findcat") or not cpu(o):
+            return "-"
+        return "%.2fx the CPU" % (cpu(r) / cpu(o))
+    table("`logdir scan -j 1` of %s small partitions vs `find -exec cat` over the same files "
+          "(target: no more CPU)" % last,
+          ["findcat-count-%s" % last, "scan1-count-%s" % last, "scan1-count-%s-baseline" % last],
+          vs_findcat, "CPU vs find -exec cat")
+    def vs_one_core(r):
+        o = by.get("scan1-dominant")
+        if not o or r["name"] == "scan1-dominant":
+            return "1"
+        return "%.2fx (wall)" % (o["median_s"] / r["median_s"])
+    table("`logdir scan` where one partition holds 80% of the bytes (target: all cores >= 1.7x "
+          "`-j 1`)", ["scan1-dominant", "scan-dominant"], vs_one_core, "speed-up vs -j 1")
     real = [n for n in ("cat-kafka", "scan1-kafka", "scan-kafka") if n in by]
     table("`logdir scan` of the whole Kafka-written log dir", real, vs_cat, "vs cat (one core)")
 

@@ -8,6 +8,10 @@
       previous copy (a v2 batch CRC does not cover baseOffset, so the batches stay valid;
       .index/.timeindex hold offsets relative to the segment base, so they are copied as
       they are). Producer snapshots are not copied (Kafka rebuilds producer state).
+      With --dominant NAME --share F, partition NAME gets F of the bytes and the others share
+      the rest (a log dir where one partition holds most of the data). SRC_LOGDIR may also be
+      a dir holding __cluster_metadata-0 (--topics __cluster_metadata): the KRaft metadata log
+      grown the same way, for `metadata history` (tests/data/metadata, written by Kafka).
   gen-logdir.py clone SRC_LOGDIR DEST --partition many-0 --count N
       DEST gets N copies of one real partition dir, named <topic>-0 .. <topic>-(N-1) (one
       topic with N partitions: same topic id in every partition.metadata).
@@ -83,6 +87,12 @@ def grow(args):
     if not parts:
         sys.exit("gen-logdir: no partition in %s matches %s" % (args.src, args.topics))
     per = args.bytes // len(parts)
+    def share(name):
+        if not args.dominant:
+            return per
+        if name == args.dominant:
+            return int(args.bytes * args.share)
+        return int(args.bytes * (1 - args.share)) // max(1, len(parts) - 1)
     tmp = args.dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
@@ -97,7 +107,8 @@ def grow(args):
         segs = segments(sdir)
         leo = walk_next_offset(os.path.join(sdir, "%020d.log" % segs[-1]))
         written, copy = 0, 0
-        while written < per or copy == 0:
+        want = share(name)
+        while written < want or copy == 0:
             delta = copy * leo
             for base in segs:
                 new = "%020d" % (base + delta)
@@ -107,7 +118,7 @@ def grow(args):
                     if os.path.exists(s):
                         shutil.copy2(s, os.path.join(ddir, new + ext))
                 written += os.path.getsize(os.path.join(ddir, new + ".log"))
-                if written >= per:
+                if written >= want:
                     end = walk_next_offset(os.path.join(ddir, new + ".log"))
                     break
             else:
@@ -150,6 +161,8 @@ def main():
     g.add_argument("src"); g.add_argument("dest")
     g.add_argument("--bytes", type=int, required=True)
     g.add_argument("--topics", default="large-,small-")
+    g.add_argument("--dominant", help="the partition that gets --share of the bytes")
+    g.add_argument("--share", type=float, default=0.8)
     c = sub.add_parser("clone")
     c.add_argument("src"); c.add_argument("dest")
     c.add_argument("--partition", default="many-0")

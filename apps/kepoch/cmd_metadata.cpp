@@ -68,6 +68,14 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   MetadataReplayOptions replay;
   if (o.snapshot) replay.snapshot = *o.snapshot;
   replay.no_snapshot = o.no_snapshot;
+  // Written as it is replayed, in memory bounded by the partition count, except where the
+  // whole report is needed at once: the HTML page is drawn from it, and a table cut at
+  // --limit rows (on a terminal by default) is laid out from the rows it shows.
+  if (!o.html && !table_rows_limited(globals))
+    return write_metadata_history(o.target, replay, PartitionHistoryFilter{o.topic, o.partition},
+                                  time, globals)
+               ? kFindings
+               : kOk;
   if (o.html) {
     std::vector<std::string> inputs{o.target};
     if (o.snapshot) inputs.push_back(*o.snapshot);

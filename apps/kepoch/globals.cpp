@@ -12,6 +12,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/report/render.hpp"
+#include "kepoch/report/time_fields.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -119,6 +120,28 @@ std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals)
     return report::make_stream(report::Format::jsonl, null_stream(), null_stream(), {});
   return report::make_stream(*report::format_from_name(globals.output), std::cout, std::cerr,
                              render_options(globals));
+}
+
+std::unique_ptr<report::DocumentStream> make_output_document(const Globals& globals,
+                                                             const report::Value& outline) {
+  report::RenderOptions options = render_options(globals);
+  options.iso_times = false;  // the caller's pieces come through output_times
+  options.limit = 0;          // the caller streams only when no table is cut
+  std::ostream& err = globals.quiet ? null_stream() : std::cerr;
+  return report::make_document_stream(*report::format_from_name(globals.output), std::cout, err,
+                                      options, output_times(outline, globals));
+}
+
+report::Value output_times(const report::Value& v, const Globals& globals) {
+  return report::has_time_fields(v)
+             ? report::with_iso_times(v, *report::format_from_name(globals.output),
+                                      globals.local_time)
+             : v;
+}
+
+bool table_rows_limited(const Globals& globals) {
+  return (globals.output == "table" || globals.output == "wide") &&
+         render_options(globals).limit != 0;
 }
 
 void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only) {

@@ -12,6 +12,7 @@
 
 #include "kepoch/base/time_text.hpp"
 
+#include "kepoch/report/document_stream.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
 
@@ -50,6 +51,14 @@ void emit(const report::Value& value, const Globals& globals);
 
 // A streaming renderer on stdout/stderr in the chosen format, for large reports.
 std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals);
+// One report object written piece by piece to stdout (document_stream.hpp). It shows the
+// pieces as given: pass each through output_times first, as render() would.
+std::unique_ptr<report::DocumentStream> make_output_document(const Globals& globals,
+                                                             const report::Value& outline);
+// `v` with its times shown as the chosen format shows them (report/time_fields.hpp).
+report::Value output_times(const report::Value& v, const Globals& globals);
+// Whether a table's rows would be cut at --limit (given, or on a terminal by default).
+bool table_rows_limited(const Globals& globals);
 
 // Prints a one-line error for an input kepoch could not judge ("kepoch: <message>").
 void print_error(const std::string& message, const Globals& globals);

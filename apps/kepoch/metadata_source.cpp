@@ -1,8 +1,224 @@
 #include "metadata_source.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include "kepoch/report/common_values.hpp"
+#include "kepoch/report/document_stream.hpp"
+#include "kepoch/report/metadata_report.hpp"
 #include "progress.hpp"
 
 namespace kepoch::cli {
+namespace {
+
+// A record's place: a snapshot's records stand for the state at its end offset, not for
+// log offsets.
+MetadataPosition position_of(const MetadataLogEntry& e) {
+  return e.snapshot ? MetadataPosition{-1, e.snapshot->last_contained_log_timestamp, e.snapshot->id}
+                    : MetadataPosition{e.offset, e.timestamp, std::nullopt};
+}
+
+std::vector<std::filesystem::path> replayed_files(const MetadataReplayPlan& plan) {
+  std::vector<std::filesystem::path> files;
+  if (plan.snapshot) files.push_back(plan.snapshot->path);
+  if (plan.start.read_log) files.insert(files.end(), plan.segments.begin(), plan.segments.end());
+  return files;
+}
+
+// One replay of the plan into `visit`, with a progress line (only before any output).
+MetadataReplaySummary replay_pass(const MetadataReplayPlan& plan,
+                                  const PartitionHistoryFilter& filter,
+                                  PartitionReplayVisitor& visit, const Globals& globals,
+                                  bool output_started) {
+  Progress progress(globals, "reading the metadata log", replayed_files(plan), output_started);
+  PartitionReplay replay(filter);
+  auto summary = replay_metadata(plan, [&](const MetadataLogEntry& e) {
+    progress.at(e.file, e.batch_position);
+    if (e.record) replay.apply(*e.record, position_of(e), visit);
+  });
+  progress.done();
+  return summary;
+}
+
+using PartitionKey = std::tuple<std::string, std::int32_t>;  // topic id text, partition
+
+// The first pass: what the report says before each list, and each list's length.
+struct HistoryIndex : PartitionReplayVisitor {
+  struct Partition {
+    PartitionTimeline timeline;  // topic, topic_id, partition as last named (no steps)
+    std::size_t steps = 0;
+    std::optional<std::int32_t> last_led;  // last_led_epoch
+    report::TableLayoutBuilder layout;
+  };
+  HistoryIndex(bool as_table, const TimeRange& range, const Globals& g)
+      : table(as_table), time(range), globals(g) {}
+  void step(const PartitionTimeline& t, const PartitionStep& s) override {
+    Partition& p = partitions[{t.topic_id.to_string(), t.partition}];
+    p.timeline = t;
+    if (s.state.leader != -1) p.last_led = s.state.leader_epoch;  // over every step
+    if (!time.contains(s.at.timestamp)) return;
+    ++p.steps;
+    if (table) p.layout.add(output_times(report::partition_step_value(s), globals));
+  }
+  void broker(const BrokerEvent& e) override {
+    if (!time.contains(e.at.timestamp)) return;
+    ++broker_events;
+    if (table) brokers.add(output_times(report::broker_event_value(e), globals));
+  }
+  void orphan(std::string message) override { orphans.push_back(std::move(message)); }
+
+  bool table;
+  const TimeRange& time;
+  const Globals& globals;
+  std::map<PartitionKey, Partition> partitions;
+  std::size_t broker_events = 0;
+  report::TableLayoutBuilder brokers;
+  std::vector<std::string> orphans;
+};
+
+// A later pass: the steps of one partition (`live`) written as they come, those of the
+// next ones (`held`) kept until the pass ends; likewise the broker events, the last list.
+struct HistoryPass : PartitionReplayVisitor {
+  static constexpr std::size_t kBrokers = static_cast<std::size_t>(-1);
+  HistoryPass(report::DocumentStream* stream, const std::map<PartitionKey, std::size_t>& keys,
+              std::size_t live_item, const TimeRange& range, const Globals& g)
+      : out(stream), order(keys), live(live_item), time(range), globals(g) {}
+  void step(const PartitionTimeline& t, const PartitionStep& s) override {
+    if (!time.contains(s.at.timestamp)) return;
+    const auto it = order.find({t.topic_id.to_string(), t.partition});
+    if (it == order.end()) return;
+    if (it->second == live) {
+      out->element(output_times(report::partition_step_value(s), globals));
+    } else if (const auto h = held_steps.find(it->second); h != held_steps.end()) {
+      h->second.push_back(s);
+    }
+  }
+  void broker(const BrokerEvent& e) override {
+    if (!time.contains(e.at.timestamp)) return;
+    if (live == kBrokers) {
+      out->element(output_times(report::broker_event_value(e), globals));
+    } else if (hold_brokers) {
+      held_brokers.push_back(e);
+    }
+  }
+  void orphan(std::string) override {}
+
+  report::DocumentStream* out;
+  const std::map<PartitionKey, std::size_t>& order;
+  std::size_t live;
+  const TimeRange& time;
+  const Globals& globals;
+  std::map<std::size_t, std::vector<PartitionStep>> held_steps;
+  bool hold_brokers = false;
+  std::vector<BrokerEvent> held_brokers;
+};
+
+}  // namespace
+
+bool write_metadata_history(const std::string& target, const MetadataReplayOptions& options,
+                            const PartitionHistoryFilter& filter, const TimeRange& time,
+                            const Globals& globals) {
+  const MetadataReplayPlan plan = plan_metadata_replay(target, options);
+  const bool table = globals.output == "table" || globals.output == "wide";
+  HistoryIndex index(table, time, globals);
+  const MetadataReplaySummary summary = replay_pass(plan, filter, index, globals, false);
+  auto problems = summary.problems;
+  problems.insert(problems.end(), index.orphans.begin(), index.orphans.end());
+
+  // The partitions in the report's order (PartitionHistory::timelines).
+  std::vector<const HistoryIndex::Partition*> partitions;
+  for (const auto& [key, p] : index.partitions)
+    if (p.steps > 0 || !time.any()) partitions.push_back(&p);  // none in the range: left out
+  std::stable_sort(partitions.begin(), partitions.end(), [](const auto* a, const auto* b) {
+    return timeline_order(a->timeline, b->timeline);
+  });
+  std::map<PartitionKey, std::size_t> order;
+  for (std::size_t i = 0; i < partitions.size(); ++i)
+    order[{partitions[i]->timeline.topic_id.to_string(), partitions[i]->timeline.partition}] = i;
+
+  auto listed = [](bool any) {
+    return any ? report::Value::array().push(report::Value::object()) : report::Value::array();
+  };
+  const report::Value files = report::strings_value(summary.files);
+  const report::Value start = output_times(report::metadata_start_value(plan, summary), globals);
+  const report::Value problem_list = report::metadata_problems(problems);
+  const auto out = make_output_document(globals, report::Value::object()
+                                                     .set("target", target)
+                                                     .set("files", files)
+                                                     .set("start", start)
+                                                     .set("partitions", listed(!partitions.empty()))
+                                                     .set("brokers", listed(index.broker_events))
+                                                     .set("problems", problem_list));
+  out->member("target", target);
+  out->member("files", files);
+  out->member("start", start);
+  out->begin_list("partitions", report::TableLayout{});
+
+  auto begin_partition = [&](std::size_t i) {
+    const auto* p = partitions[i];
+    out->begin_element(
+        output_times(report::partition_timeline_leading(p->timeline, p->last_led), globals),
+        "steps", p->layout.layout());
+  };
+  bool in_brokers = false;
+  auto begin_brokers = [&] {
+    in_brokers = true;
+    out->end_list();
+    out->begin_list("brokers", index.brokers.layout());
+  };
+  std::size_t held_bytes = kHistoryHeldBytes;
+  if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_BYTES"))
+    held_bytes = std::strtoull(knob, nullptr, 10);
+  // What one held item costs, roughly: the struct and the heap blocks of its lists and names.
+  constexpr std::size_t kStepBytes = sizeof(PartitionStep) + 320;
+  constexpr std::size_t kEventBytes = sizeof(BrokerEvent) + 16;
+  // Items in the report's order: the partitions, then the broker events (kBrokers).
+  const std::size_t items = partitions.size() + (index.broker_events ? 1 : 0);
+  for (std::size_t i = 0; i < items;) {
+    HistoryPass pass(out.get(), order, i < partitions.size() ? i : HistoryPass::kBrokers, time,
+                     globals);
+    std::size_t held = 0;
+    std::size_t next = i + 1;
+    for (; next < items; ++next) {
+      const std::size_t n = next < partitions.size() ? partitions[next]->steps * kStepBytes
+                                                     : index.broker_events * kEventBytes;
+      if (held + n > held_bytes) break;
+      held += n;
+      if (next < partitions.size()) {
+        pass.held_steps[next];
+      } else {
+        pass.hold_brokers = true;
+      }
+    }
+    if (pass.live == HistoryPass::kBrokers) {
+      begin_brokers();
+    } else {
+      begin_partition(i);
+    }
+    replay_pass(plan, filter, pass, globals, true);
+    if (pass.live != HistoryPass::kBrokers) out->end_element();
+    for (auto& [at, steps] : pass.held_steps) {
+      begin_partition(at);
+      for (const auto& s : steps)
+        out->element(output_times(report::partition_step_value(s), globals));
+      out->end_element();
+      steps = {};
+    }
+    if (pass.hold_brokers) {
+      begin_brokers();
+      for (const auto& e : pass.held_brokers)
+        out->element(output_times(report::broker_event_value(e), globals));
+    }
+    i = next;
+  }
+  if (!in_brokers) begin_brokers();  // no broker event
+  out->end_list();
+  out->member("problems", problem_list);
+  out->finish();
+  return !problems.empty();
+}
 
 LoadedMetadata load_metadata_history(const std::string& target,
                                      const MetadataReplayOptions& options,

@@ -23,6 +23,22 @@ LoadedMetadata load_metadata_history(const std::string& target,
                                      const MetadataReplayOptions& options,
                                      PartitionHistoryFilter filter, const Globals& globals);
 
+// `metadata history`: the history report written as it is replayed (document_stream.hpp),
+// in memory bounded by the partition count, not the log's length. A first pass replays the
+// log keeping each partition's current registration only (what the report says before each
+// partition's steps: its last led epoch, the table's column widths; the order of the
+// partitions; the problems); then each further pass replays it again and writes one
+// partition's steps as they come, holding those of the next few partitions (at most
+// kHistoryHeldBytes of them) until it ends. Returns whether the history has problems.
+// Throws InputError before any output for an unreadable target or a damaged snapshot.
+// KEPOCH_HISTORY_HELD_BYTES, if set, replaces kHistoryHeldBytes (a test's knob: the
+// fixtures are small, so 0 or 1 makes them take the many-pass path of a large log).
+bool write_metadata_history(const std::string& target, const MetadataReplayOptions& options,
+                            const PartitionHistoryFilter& filter, const TimeRange& time,
+                            const Globals& globals);
+// About 8 MiB of held steps (a step held: ~500 bytes; a broker event: ~100).
+inline constexpr std::size_t kHistoryHeldBytes = std::size_t{8} << 20;
+
 // history.orphans() and the replay's problems, in one list.
 std::vector<std::string> metadata_problems(const LoadedMetadata& loaded);
 

@@ -85,7 +85,7 @@ std::vector<std::string> change_causes(const PartitionRegistration& before,
   return causes;
 }
 
-bool PartitionHistory::wanted(const Uuid& topic_id, std::int32_t partition) const {
+bool PartitionReplay::wanted(const Uuid& topic_id, std::int32_t partition) const {
   if (filter_.partition && *filter_.partition != partition) return false;
   if (!filter_.topic) return true;
   const auto it = topic_names_.find(topic_id.to_string());
@@ -93,50 +93,55 @@ bool PartitionHistory::wanted(const Uuid& topic_id, std::int32_t partition) cons
                                   : topic_id.to_string() == *filter_.topic;
 }
 
-void PartitionHistory::created(const PartitionRecord& r, MetadataPosition at) {
+void PartitionReplay::created(const PartitionRecord& r, MetadataPosition at,
+                              PartitionReplayVisitor& visit) {
   if (!wanted(r.topic_id, r.partition_id)) return;
   const std::string id = r.topic_id.to_string();
-  PartitionTimeline& t = timelines_[{id, r.partition_id}];
+  Current& c = partitions_[{id, r.partition_id}];
   const auto name = topic_names_.find(id);
-  t.topic = name != topic_names_.end() ? name->second : id;
-  t.topic_id = r.topic_id;
-  t.partition = r.partition_id;
+  c.partition.topic = name != topic_names_.end() ? name->second : id;
+  c.partition.topic_id = r.topic_id;
+  c.partition.partition = r.partition_id;
   // A PartitionRecord for a partition already known restates it (Kafka replaces the
   // registration): a new step, caused by the record itself. One read from a snapshot is the
   // partition as of the snapshot.
-  const char* cause = at.snapshot ? "as_of_snapshot" : t.steps.empty() ? "created" : "restated";
-  t.steps.push_back({at, "PARTITION_RECORD", from_record(r), {cause}});
+  const char* cause = at.snapshot ? "as_of_snapshot" : !c.state ? "created" : "restated";
+  c.state = from_record(r);
+  visit.step(c.partition, {at, "PARTITION_RECORD", *c.state, {cause}});
 }
 
-void PartitionHistory::changed(const PartitionChangeRecord& r, MetadataPosition at) {
+void PartitionReplay::changed(const PartitionChangeRecord& r, MetadataPosition at,
+                              PartitionReplayVisitor& visit) {
   if (!wanted(r.topic_id, r.partition_id)) return;
-  const auto it = timelines_.find({r.topic_id.to_string(), r.partition_id});
-  if (it == timelines_.end() || it->second.steps.empty()) {
-    orphans_.push_back(
+  const auto it = partitions_.find({r.topic_id.to_string(), r.partition_id});
+  if (it == partitions_.end() || !it->second.state) {
+    visit.orphan(
         fmt::format("PARTITION_CHANGE_RECORD at offset {} for {}-{}, which no "
                     "PARTITION_RECORD created",
                     at.offset, r.topic_id.to_string(), r.partition_id));
     return;
   }
-  auto& steps = it->second.steps;
-  const PartitionRegistration& before = steps.back().state;
-  PartitionRegistration after = merge(before, r);
-  auto causes = change_causes(before, after, r);
-  steps.push_back({at, "PARTITION_CHANGE_RECORD", std::move(after), std::move(causes)});
+  Current& c = it->second;
+  PartitionRegistration after = merge(*c.state, r);
+  auto causes = change_causes(*c.state, after, r);
+  c.state = std::move(after);
+  visit.step(c.partition, {at, "PARTITION_CHANGE_RECORD", *c.state, std::move(causes)});
 }
 
-void PartitionHistory::removed(const RemoveTopicRecord& r, MetadataPosition at) {
+void PartitionReplay::removed(const RemoveTopicRecord& r, MetadataPosition at,
+                              PartitionReplayVisitor& visit) {
   const std::string id = r.topic_id.to_string();
-  for (auto& [key, t] : timelines_) {
-    if (std::get<0>(key) != id || t.steps.empty()) continue;
-    t.steps.push_back({at, "REMOVE_TOPIC_RECORD", t.steps.back().state, {"deleted"}});
+  for (auto& [key, c] : partitions_) {
+    if (std::get<0>(key) != id || !c.state) continue;
+    visit.step(c.partition, {at, "REMOVE_TOPIC_RECORD", *c.state, {"deleted"}});
   }
 }
 
-void PartitionHistory::broker(const MetadataRecord& record, MetadataPosition at) {
+void PartitionReplay::broker(const MetadataRecord& record, MetadataPosition at,
+                             PartitionReplayVisitor& visit) {
   auto add = [&](std::int32_t id, std::int64_t epoch, std::string event,
                  std::optional<bool> fenced = std::nullopt) {
-    broker_events_.push_back({at, id, epoch, std::move(event), fenced});
+    visit.broker({at, id, epoch, std::move(event), fenced});
   };
   if (const auto* r = std::get_if<RegisterBrokerRecord>(&record.body)) {
     add(r->broker_id, r->broker_epoch, at.snapshot ? "as_of_snapshot" : "registered", r->fenced);
@@ -153,18 +158,27 @@ void PartitionHistory::broker(const MetadataRecord& record, MetadataPosition at)
   }
 }
 
-void PartitionHistory::apply(const MetadataRecord& record, MetadataPosition at) {
+void PartitionReplay::apply(const MetadataRecord& record, MetadataPosition at,
+                            PartitionReplayVisitor& visit) {
   if (const auto* t = std::get_if<TopicRecord>(&record.body)) {
     topic_names_[t->topic_id.to_string()] = t->name;
   } else if (const auto* p = std::get_if<PartitionRecord>(&record.body)) {
-    created(*p, at);
+    created(*p, at, visit);
   } else if (const auto* c = std::get_if<PartitionChangeRecord>(&record.body)) {
-    changed(*c, at);
+    changed(*c, at, visit);
   } else if (const auto* rm = std::get_if<RemoveTopicRecord>(&record.body)) {
-    removed(*rm, at);
+    removed(*rm, at, visit);
   } else {
-    broker(record, at);
+    broker(record, at, visit);
   }
+}
+
+void PartitionHistory::step(const PartitionTimeline& partition, const PartitionStep& step) {
+  PartitionTimeline& t = timelines_[{partition.topic_id.to_string(), partition.partition}];
+  t.topic = partition.topic;
+  t.topic_id = partition.topic_id;
+  t.partition = partition.partition;
+  t.steps.push_back(step);
 }
 
 std::optional<std::int32_t> last_led_epoch(const PartitionTimeline& timeline) {
@@ -178,10 +192,13 @@ std::vector<const PartitionTimeline*> PartitionHistory::timelines() const {
   std::vector<const PartitionTimeline*> out;
   for (const auto& [key, t] : timelines_)
     out.push_back(&t);
-  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
-    return std::tie(a->topic, a->partition) < std::tie(b->topic, b->partition);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto* a, const auto* b) { return timeline_order(*a, *b); });
   return out;
+}
+
+bool timeline_order(const PartitionTimeline& a, const PartitionTimeline& b) {
+  return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
 }
 
 }  // namespace kepoch

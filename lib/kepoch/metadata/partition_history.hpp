@@ -87,12 +87,54 @@ struct PartitionHistoryFilter {
   std::optional<std::int32_t> partition;
 };
 
-class PartitionHistory {
+// What a replay hands on, record by record (PartitionReplay::apply).
+class PartitionReplayVisitor {
  public:
-  explicit PartitionHistory(PartitionHistoryFilter filter = {}) : filter_(std::move(filter)) {}
+  virtual ~PartitionReplayVisitor() = default;
+  // One step of `partition` (its topic, topic_id and partition; its steps are not kept).
+  virtual void step(const PartitionTimeline& partition, const PartitionStep& step) = 0;
+  virtual void broker(const BrokerEvent& event) = 0;
+  // A change record for a partition no PartitionRecord created (see orphans()).
+  virtual void orphan(std::string message) = 0;
+};
+
+// The replay itself, holding only what the next record needs: the topic names read so far
+// and each partition's current registration (not its past), so a log of any length replays
+// in memory bounded by its partition count; the steps and events go to a visitor as they
+// happen (`metadata history` streams them).
+class PartitionReplay {
+ public:
+  explicit PartitionReplay(PartitionHistoryFilter filter = {}) : filter_(std::move(filter)) {}
 
   // Applies one decoded record (records kepoch did not decode are ignored).
-  void apply(const MetadataRecord& record, MetadataPosition at);
+  void apply(const MetadataRecord& record, MetadataPosition at, PartitionReplayVisitor& visit);
+
+ private:
+  using Key = std::tuple<std::string, std::int32_t>;  // topic id text, partition
+  struct Current {
+    PartitionTimeline partition;  // topic, topic_id, partition (no steps)
+    std::optional<PartitionRegistration> state;
+  };
+  bool wanted(const Uuid& topic_id, std::int32_t partition) const;
+  void created(const PartitionRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
+  void changed(const PartitionChangeRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
+  void removed(const RemoveTopicRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
+  void broker(const MetadataRecord& record, MetadataPosition at, PartitionReplayVisitor& visit);
+
+  PartitionHistoryFilter filter_;
+  std::map<std::string, std::string> topic_names_;  // topic id text -> name
+  std::map<Key, Current> partitions_;
+};
+
+// Every step of every partition, kept (diff --metadata, partition inspect --metadata, plan).
+class PartitionHistory : private PartitionReplayVisitor {
+ public:
+  explicit PartitionHistory(PartitionHistoryFilter filter = {}) : replay_(std::move(filter)) {}
+
+  // Applies one decoded record (records kepoch did not decode are ignored).
+  void apply(const MetadataRecord& record, MetadataPosition at) {
+    replay_.apply(record, at, *this);
+  }
 
   // Timelines ordered by topic name, topic id, partition.
   std::vector<const PartitionTimeline*> timelines() const;
@@ -103,18 +145,18 @@ class PartitionHistory {
 
  private:
   using Key = std::tuple<std::string, std::int32_t>;  // topic id text, partition
-  bool wanted(const Uuid& topic_id, std::int32_t partition) const;
-  void created(const PartitionRecord& r, MetadataPosition at);
-  void changed(const PartitionChangeRecord& r, MetadataPosition at);
-  void removed(const RemoveTopicRecord& r, MetadataPosition at);
-  void broker(const MetadataRecord& record, MetadataPosition at);
+  void step(const PartitionTimeline& partition, const PartitionStep& step) override;
+  void broker(const BrokerEvent& event) override { broker_events_.push_back(event); }
+  void orphan(std::string message) override { orphans_.push_back(std::move(message)); }
 
-  PartitionHistoryFilter filter_;
-  std::map<std::string, std::string> topic_names_;  // topic id text -> name
+  PartitionReplay replay_;
   std::map<Key, PartitionTimeline> timelines_;
   std::vector<BrokerEvent> broker_events_;
   std::vector<std::string> orphans_;
 };
+
+// The order of the timelines (topic name, then partition; ties in topic id order).
+bool timeline_order(const PartitionTimeline& a, const PartitionTimeline& b);
 
 // The causes of one PartitionChangeRecord applied to `before` (giving `after`).
 std::vector<std::string> change_causes(const PartitionRegistration& before,

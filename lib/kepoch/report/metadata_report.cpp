@@ -211,7 +211,9 @@ std::string control_summary(const ControlRecord& c) {
   }
 }
 
-Value step_value(const PartitionStep& s) {
+}  // namespace
+
+Value partition_step_value(const PartitionStep& s) {
   const PartitionRegistration& p = s.state;
   return Value::object()
       .set("offset", position_offset(s.at))
@@ -231,8 +233,6 @@ Value step_value(const PartitionStep& s) {
       .set("leader_recovery_state", p.leader_recovery_state)
       .set("directories", uuids_value(p.directories));
 }
-
-}  // namespace
 
 Value position_offset(const MetadataPosition& at) {
   return at.snapshot || at.offset < 0 ? Value() : Value(at.offset);
@@ -325,16 +325,19 @@ std::size_t metadata_type_width() {
   return width;
 }
 
-Value partition_timeline_value(const PartitionTimeline& t, const TimeRange& time) {
-  Value steps = Value::array();
-  for (const auto& s : t.steps)
-    if (time.contains(s.at.timestamp)) steps.push(step_value(s));
+Value partition_timeline_leading(const PartitionTimeline& t, std::optional<std::int32_t> last_led) {
   return Value::object()
       .set("topic", t.topic)
       .set("topic_id", t.topic_id.to_string())
       .set("partition", t.partition)
-      .set("last_led_epoch", optional_value(last_led_epoch(t)))
-      .set("steps", std::move(steps));
+      .set("last_led_epoch", optional_value(last_led));
+}
+
+Value partition_timeline_value(const PartitionTimeline& t, const TimeRange& time) {
+  Value steps = Value::array();
+  for (const auto& s : t.steps)
+    if (time.contains(s.at.timestamp)) steps.push(partition_step_value(s));
+  return partition_timeline_leading(t, last_led_epoch(t)).set("steps", std::move(steps));
 }
 
 std::vector<std::string> partition_step_table_columns() {

@@ -21,6 +21,7 @@
 //    "problems"}
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,11 @@ Value metadata_start_value(const MetadataReplayPlan& plan, const MetadataReplayS
 
 // Its steps in `time` (all by default).
 Value partition_timeline_value(const PartitionTimeline& timeline, const TimeRange& time = {});
+// A timeline's members before its steps, and one step: the parts of
+// partition_timeline_value, for a history written step by step (document_stream.hpp).
+Value partition_timeline_leading(const PartitionTimeline& timeline,
+                                 std::optional<std::int32_t> last_led_epoch);
+Value partition_step_value(const PartitionStep& step);
 Value broker_event_value(const BrokerEvent& event);
 std::vector<std::string> partition_step_table_columns();
 
