@@ -284,18 +284,9 @@ class TableDocument : public DocumentStream {
     shown += "\x1b[0m";
     return shown;
   }
-  std::size_t room(std::size_t used) const {
-    if (options_.wide) return static_cast<std::size_t>(-1) / 2;
-    return kTableWidth > used + 20 ? kTableWidth - used : 20;
-  }
+  std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
-    if (options_.wide || first.size() + display_width(text) <= kTableWidth) {
-      out_ << first << text << '\n';
-      return;
-    }
-    const auto lines = wrap(text, room(std::max(first.size(), more.size())));
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      out_ << (i ? more : first) << lines[i] << '\n';
+    write_wrapped(out_, options_.wide, first, more, text);
   }
   static void append_cell(std::string& line, const std::string& text, std::size_t width,
                           bool last) {

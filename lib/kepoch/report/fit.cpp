@@ -1,5 +1,7 @@
 #include "kepoch/report/fit.hpp"
 
+#include <ostream>
+
 #include <algorithm>
 #include <numeric>
 
@@ -110,6 +112,22 @@ std::size_t fit_columns(std::vector<std::size_t>& widths, const std::vector<std:
     }
   widths = std::move(w);
   return count;
+}
+
+std::size_t room_from(std::size_t used, bool wide) {
+  if (wide) return static_cast<std::size_t>(-1) / 2;
+  return kTableWidth > used + 20 ? kTableWidth - used : 20;
+}
+
+void write_wrapped(std::ostream& out, bool wide, const std::string& first, const std::string& more,
+                   const std::string& text) {
+  if (wide || first.size() + display_width(text) <= kTableWidth) {
+    out << first << text << '\n';
+    return;
+  }
+  const auto lines = wrap(text, room_from(std::max(first.size(), more.size()), wide));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out << (i ? more : first) << lines[i] << '\n';
 }
 
 }  // namespace kepoch::report::detail

@@ -5,6 +5,7 @@
 // wrapped at spaces. Not part of the library's interface.
 
 #include <cstddef>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,13 @@ std::string shorten(std::string_view text, std::size_t width);
 // `text` as lines of at most `width` columns, broken at spaces; a word longer than a line
 // is shortened. Never empty (an empty text is one empty line).
 std::vector<std::string> wrap(std::string_view text, std::size_t width);
+
+// The columns a table leaves for text starting at column `used` (at least 20, however deep;
+// unbounded with -o wide).
+std::size_t room_from(std::size_t used, bool wide);
+// `text` after `first` on one line when it fits, else wrapped with continuations after `more`.
+void write_wrapped(std::ostream& out, bool wide, const std::string& first, const std::string& more,
+                   const std::string& text);
 
 // Column widths fitted to `available` columns (with two spaces between columns). `widths`
 // are the columns' natural widths, `floors` the least each may shrink to. Columns are
