@@ -1,32 +1,15 @@
 #include "kepoch/cluster/protocol/describe_topic_partitions.hpp"
 
 #include "kepoch/cluster/protocol/messages.hpp"
+#include "kepoch/cluster/protocol/topic_partition_fields.hpp"
 
 namespace kepoch::cluster::protocol {
 namespace {
 
 DescribedPartition partition_from(const Struct& p) {
-  DescribedPartition out;
-  out.error_code = p.get_int16("error_code");
-  out.partition_index = p.get_int32("partition_index");
-  out.leader_id = p.get_int32("leader_id");
-  out.leader_epoch = p.get_int32("leader_epoch");
-  out.replica_nodes = p.get_int32_array("replica_nodes");
-  out.isr_nodes = p.get_int32_array("isr_nodes");
+  auto out = shared_partition_fields<DescribedPartition>(p);
   out.eligible_leader_replicas = p.get_nullable_int32_array("eligible_leader_replicas");
   out.last_known_elr = p.get_nullable_int32_array("last_known_elr");
-  out.offline_replicas = p.get_int32_array("offline_replicas");
-  return out;
-}
-
-DescribedTopic topic_from(const Struct& t) {
-  DescribedTopic out;
-  out.error_code = t.get_int16("error_code");
-  out.name = t.get_nullable_string("name");
-  out.topic_id = t.get_uuid("topic_id");
-  out.is_internal = t.get_bool("is_internal");
-  for (const auto& p : t.get_array("partitions"))
-    out.partitions.push_back(partition_from(p.as_struct()));
   return out;
 }
 
@@ -51,7 +34,7 @@ DescribeTopicPartitionsResponse DescribeTopicPartitionsResponse::from(const Stru
   DescribeTopicPartitionsResponse out;
   out.throttle_time_ms = body.get_int32("throttle_time_ms");
   for (const auto& t : body.get_array("topics"))
-    out.topics.push_back(topic_from(t.as_struct()));
+    out.topics.push_back(topic_from<DescribedTopic>(t.as_struct(), partition_from));
   if (const Struct* c = body.get_nullable_struct("next_cursor")) {
     out.next_cursor =
         TopicPartitionCursor{c->get_string("topic_name"), c->get_int32("partition_index")};

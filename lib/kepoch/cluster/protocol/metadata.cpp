@@ -2,35 +2,9 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/protocol/messages.hpp"
+#include "kepoch/cluster/protocol/topic_partition_fields.hpp"
 
 namespace kepoch::cluster::protocol {
-namespace {
-
-MetadataPartition partition_from(const Struct& p) {
-  MetadataPartition out;
-  out.error_code = p.get_int16("error_code");
-  out.partition_index = p.get_int32("partition_index");
-  out.leader_id = p.get_int32("leader_id");
-  out.leader_epoch = p.get_int32("leader_epoch");
-  out.replica_nodes = p.get_int32_array("replica_nodes");
-  out.isr_nodes = p.get_int32_array("isr_nodes");
-  out.offline_replicas = p.get_int32_array("offline_replicas");
-  return out;
-}
-
-MetadataTopic topic_from(const Struct& t) {
-  MetadataTopic out;
-  out.error_code = t.get_int16("error_code");
-  out.name = t.get_nullable_string("name");
-  out.topic_id = t.get_uuid("topic_id");
-  out.is_internal = t.get_bool("is_internal");
-  for (const auto& p : t.get_array("partitions"))
-    out.partitions.push_back(partition_from(p.as_struct()));
-  return out;
-}
-
-}  // namespace
-
 Struct make_metadata_request(std::int16_t version,
                              const std::optional<std::vector<std::string>>& topics) {
   Struct body = make_request_body(ApiKey::kMetadata);
@@ -59,7 +33,8 @@ MetadataResponse MetadataResponse::from(const Struct& body) {
   out.cluster_id = body.get_nullable_string("cluster_id");
   out.controller_id = body.get_int32("controller_id");
   for (const auto& t : body.get_array("topics"))
-    out.topics.push_back(topic_from(t.as_struct()));
+    out.topics.push_back(
+        topic_from<MetadataTopic>(t.as_struct(), shared_partition_fields<MetadataPartition>));
   out.error_code = body.get_int16("error_code");
   return out;
 }
