@@ -7,52 +7,13 @@
 #include <catch2/catch.hpp>
 
 #include "kepoch/forecast/recovery_plan.hpp"
+#include "support/replica_of.hpp"
 
 using namespace kepoch;
+using namespace test;
 using namespace kepoch::forecast;
 
 namespace {
-
-struct Batch {
-  std::int64_t base;
-  std::int64_t last;
-  std::int32_t epoch;
-  std::uint32_t crc;
-};
-
-// A replica holding `batches` (one record per offset), as a snapshot carries it; `drop`
-// names ordinals the snapshot left out.
-PartitionReplica replica_of(const std::string& name, const std::vector<Batch>& batches,
-                            std::int64_t hw, const std::vector<std::uint64_t>& drop = {}) {
-  PartitionReplica r;
-  r.dir = name;
-  r.topic = "t";
-  StoredBatches s;
-  std::uint64_t ordinal = 0;
-  for (const auto& b : batches) {
-    BatchSummary x;
-    x.ordinal = ordinal++;
-    x.base_offset = b.base;
-    x.last_offset = b.last;
-    x.records = static_cast<std::int32_t>(b.last - b.base + 1);
-    x.size = 100;
-    x.crc = b.crc;
-    x.epoch = b.epoch;
-    x.records_before = s.records;
-    x.bytes_before = s.bytes;
-    s.records += static_cast<std::uint64_t>(x.records);
-    s.bytes += x.size;
-    if (std::find(drop.begin(), drop.end(), x.ordinal) == drop.end()) s.batches.push_back(x);
-    r.loaded.cache.assign({b.epoch, b.base});
-  }
-  s.batch_count = ordinal;
-  r.stored = s;
-  r.log_end_offset = batches.empty() ? 0 : batches.back().last + 1;
-  r.loaded.log_end_offset = r.log_end_offset;
-  r.loaded.high_watermark = hw;
-  r.as_leader = r.loaded;
-  return r;
-}
 
 // The recovery.md scenario: broker 3 led at epoch 1; broker 1 fell behind at 5, broker 2 at
 // 10, broker 3 alone took 10-14 (HW 15). Broker 2's checkpointed HW lags (5).
@@ -319,7 +280,7 @@ TEST_CASE("ranking rule 5: Kafka's own choice, then broker id", "[recovery_plan]
 TEST_CASE("a snapshot that did not keep the batches: the loss is not known", "[recovery_plan]") {
   Outage o;
   // Broker 2's snapshot kept only its first batch: what it loses under broker 1 is unknown.
-  PartitionReplica b2 = replica_of("b2", {{0, 4, 1, 11}, {5, 9, 1, 12}}, 5, {1});
+  PartitionReplica b2 = replica_of("b2", {{0, 4, 1, 11}, {5, 9, 1, 12}}, 5, 0, {1});
   PlanPartitionInput in = o.partition();
   in.replicas[2] = &b2;
   const PartitionPlan p = plan_partition(in, {1, 2}, {3});
