@@ -16,9 +16,12 @@
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
+#include "support/same_reads.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
+using test::same_log;
+using test::same_range;
 
 namespace {
 
@@ -36,18 +39,6 @@ const PartitionReplica& find(const LogDirSnapshot& s, const std::string& topic) 
     if (r.topic == topic) return r;
   FAIL("no replica of " << topic);
   throw;
-}
-
-void same_range(const BatchRange& a, const BatchRange& b) {
-  CHECK(a.records == b.records);
-  CHECK(a.bytes == b.bytes);
-  REQUIRE(a.batches.size() == b.batches.size());
-  for (std::size_t i = 0; i < a.batches.size(); ++i) {
-    CHECK(a.batches[i].base_offset == b.batches[i].base_offset);
-    CHECK(a.batches[i].last_offset == b.batches[i].last_offset);
-    CHECK(a.batches[i].records == b.batches[i].records);
-    CHECK(a.batches[i].crc == b.batches[i].crc);
-  }
 }
 
 // The text with the first occurrence of `from` replaced (the test fails if it is absent).
@@ -86,13 +77,8 @@ TEST_CASE("a snapshot read back holds the replica as Kafka loads it", "[storage]
   CHECK(got.log_end_offset == want.log_end_offset);
   CHECK(got.notes == want.notes);
   CHECK(got.segments.size() == want.segments.size());
-  for (const auto* pair : {&got.loaded, &got.as_leader}) {
-    const ReplicaLog& w = pair == &got.loaded ? want.loaded : want.as_leader;
-    CHECK(pair->cache.entries() == w.cache.entries());
-    CHECK(pair->log_end_offset == w.log_end_offset);
-    CHECK(pair->high_watermark == w.high_watermark);
-    CHECK(pair->log_start_offset == w.log_start_offset);
-  }
+  same_log(got.loaded, want.loaded);
+  same_log(got.as_leader, want.as_leader);
   REQUIRE(got.stored);
   CHECK(got.stored->batches.size() == got.stored->batch_count);  // a small log: all kept
   for (std::int64_t from = 0; from <= want.log_end_offset + 1; ++from) {
@@ -182,13 +168,8 @@ void same_replica(const PartitionReplica& a, const PartitionReplica& b) {
     CHECK(a.segments[i].batches == b.segments[i].batches);
     CHECK(a.segments[i].next_offset == b.segments[i].next_offset);
   }
-  for (const auto* log : {&a.loaded, &a.as_leader}) {
-    const ReplicaLog& other = log == &a.loaded ? b.loaded : b.as_leader;
-    CHECK(log->cache.entries() == other.cache.entries());
-    CHECK(log->log_end_offset == other.log_end_offset);
-    CHECK(log->high_watermark == other.high_watermark);
-    CHECK(log->log_start_offset == other.log_start_offset);
-  }
+  same_log(a.loaded, b.loaded);
+  same_log(a.as_leader, b.as_leader);
   REQUIRE(a.stored);
   REQUIRE(b.stored);
   CHECK(a.stored->batch_count == b.stored->batch_count);

@@ -17,10 +17,13 @@
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 #include "kepoch/storage/segment_seek.hpp"
+#include "support/same_reads.hpp"
 #include "support/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
+using test::same_log;
+using test::same_range;
 
 namespace {
 
@@ -57,24 +60,6 @@ std::vector<fs::path> fixture_replicas() {
   }
   std::sort(dirs.begin(), dirs.end());
   return dirs;
-}
-
-void same_range(const BatchRange& a, const BatchRange& b) {
-  CHECK(a.records == b.records);
-  CHECK(a.bytes == b.bytes);
-  REQUIRE(a.batches.size() == b.batches.size());
-  for (std::size_t i = 0; i < a.batches.size(); ++i) {
-    CHECK(a.batches[i].base_offset == b.batches[i].base_offset);
-    CHECK(a.batches[i].last_offset == b.batches[i].last_offset);
-    CHECK(a.batches[i].crc == b.batches[i].crc);
-  }
-}
-
-void same_log(const ReplicaLog& a, const ReplicaLog& b) {
-  CHECK(a.cache.entries() == b.cache.entries());
-  CHECK(a.log_end_offset == b.log_end_offset);
-  CHECK(a.high_watermark == b.high_watermark);
-  CHECK(a.log_start_offset == b.log_start_offset);
 }
 
 void same_comparison(const ReplicaComparison& a, const ReplicaComparison& b) {
