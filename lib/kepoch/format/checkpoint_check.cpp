@@ -136,6 +136,18 @@ void apply_failure(CheckpointReport& r, const std::optional<JavaFailure>& failur
   r.problems.push_back(error_from(*failure));
 }
 
+// What CheckpointFile's reader gives for every versioned kind: the header, where the entries
+// start and how Kafka's read failed, if it did. Returns the entries.
+template <typename Entry>
+std::vector<Entry> take_content(CheckpointReport& r, CheckpointContent<Entry> c,
+                                const CheckpointContext& context) {
+  r.version = c.version;
+  r.count = c.count;
+  r.first_entry_line = c.first_entry_line;
+  apply_failure(r, c.failure, context);
+  return std::move(c.entries);
+}
+
 // ---- lint shared by the text checkpoints -------------------------------------------------
 
 void lint_lines(CheckpointReport& r, std::string_view text, bool wants_final_newline) {
@@ -174,6 +186,12 @@ void lint_header(CheckpointReport& r, std::string_view text) {
   }
 }
 
+// The versioned checkpoints' text: the header's version and count lines, and every line.
+void lint_header_and_lines(CheckpointReport& r, std::string_view text) {
+  lint_header(r, text);
+  lint_lines(r, text, true);
+}
+
 // ---- leader-epoch-checkpoint --------------------------------------------------------------
 
 void lint_epochs(CheckpointReport& r) {
@@ -206,12 +224,7 @@ void lint_epochs(CheckpointReport& r) {
 
 void check_leader_epoch(CheckpointReport& r, std::string_view text, std::string_view path,
                         const CheckpointContext& context, CheckDepth depth) {
-  LeaderEpochCheckpoint c = read_leader_epoch_checkpoint(text, path);
-  r.version = c.version;
-  r.count = c.count;
-  r.epoch_entries = std::move(c.entries);
-  r.first_entry_line = c.first_entry_line;
-  apply_failure(r, c.failure, context);
+  r.epoch_entries = take_content(r, read_leader_epoch_checkpoint(text, path), context);
   if (r.valid) {
     // The cache constructor assigns each entry in file order (LeaderEpochFileCache), held as
     // a vector in epoch order (assign_in_order) rather than a map: millions of entries fit.
@@ -234,8 +247,7 @@ void check_leader_epoch(CheckpointReport& r, std::string_view text, std::string_
     }
   }
   if (depth == CheckDepth::validate) {
-    lint_header(r, text);
-    lint_lines(r, text, true);
+    lint_header_and_lines(r, text);
     lint_epochs(r);
   }
 }
@@ -302,15 +314,9 @@ void lint_offsets(CheckpointReport& r) {
 
 void check_offsets(CheckpointReport& r, std::string_view text, std::string_view path,
                    const CheckpointContext& context, CheckDepth depth) {
-  OffsetCheckpoint c = read_offset_checkpoint(text, path);
-  r.version = c.version;
-  r.count = c.count;
-  r.offsets = std::move(c.entries);
-  r.first_entry_line = c.first_entry_line;
-  apply_failure(r, c.failure, context);
+  r.offsets = take_content(r, read_offset_checkpoint(text, path), context);
   if (depth == CheckDepth::validate) {
-    lint_header(r, text);
-    lint_lines(r, text, true);
+    lint_header_and_lines(r, text);
     lint_offsets(r);
   }
 }
