@@ -37,6 +37,14 @@ std::optional<std::regex> topic_regex(const TopicOptions& o) {
   }
 }
 
+cluster::ViewRequest view_request(const TopicOptions& t, bool sizes) {
+  cluster::ViewRequest r;
+  r.topic = topic_regex(t);
+  r.exclude_internal = t.exclude_internal;
+  r.log_dirs = sizes;
+  return r;
+}
+
 void add_connection_options(CLI::App* cmd, ConnectionOptions& o) {
   cmd->add_option("-b,--bootstrap", o.bootstrap,
                   "Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)")

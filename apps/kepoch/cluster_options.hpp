@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "globals.hpp"
+#include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/cluster/connection_settings.hpp"
 
 namespace kepoch::cli {
@@ -37,6 +38,10 @@ cluster::ConnectionSettings settings_from(const ConnectionOptions& o);
 
 // --topic as a regular expression; UsageError when it is not one.
 std::optional<std::regex> topic_regex(const TopicOptions& o);
+
+// A view of the topics --topic and --exclude-internal select, with their configs and leaders'
+// offsets, and with the replicas' sizes (DescribeLogDirs) when `sizes`.
+cluster::ViewRequest view_request(const TopicOptions& t, bool sizes);
 
 void add_connection_options(CLI::App* cmd, ConnectionOptions& o);
 void add_topic_options(CLI::App* cmd, TopicOptions& o);

@@ -38,14 +38,6 @@ struct WatchOptions {
   std::optional<int> count;
 };
 
-cluster::ViewRequest view_request(const TopicOptions& t, bool sizes) {
-  cluster::ViewRequest r;
-  r.topic = topic_regex(t);
-  r.exclude_internal = t.exclude_internal;
-  r.log_dirs = sizes;
-  return r;
-}
-
 // The report with "profile" after "metadata_from": which named profile reached the
 // cluster and what chose it (--cluster, KEPOCH_CLUSTER, the config file's current_profile),
 // or null when none did (-b, --command-config).

@@ -47,11 +47,8 @@ void check_alive(const live::ClusterView& view, const std::vector<std::int32_t>&
 int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfOptions& o,
                 const Globals& globals) {
   check_distinct(o.stop);
-  cluster::ViewRequest request;
-  request.topic = topic_regex(t);
-  request.exclude_internal = t.exclude_internal;
+  cluster::ViewRequest request = view_request(t, /*sizes=*/false);
   request.offsets = false;
-  request.log_dirs = false;
   cluster::ClusterClient client(settings_from(c));
   const live::ClusterView view = client.read_view(request);
   check_alive(view, o.stop);

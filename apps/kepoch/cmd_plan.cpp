@@ -164,11 +164,8 @@ struct Metadata {
 };
 
 Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
-  cluster::ViewRequest request;
-  request.topic = topic_regex(t);
-  request.exclude_internal = t.exclude_internal;
+  cluster::ViewRequest request = view_request(t, /*sizes=*/false);
   request.offsets = false;
-  request.log_dirs = false;
   cluster::ClusterClient client(settings_from(c));
   const live::ClusterView view = client.read_view(request);
   Metadata m;
