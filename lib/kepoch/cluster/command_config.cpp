@@ -155,6 +155,13 @@ class Mapper {
     fail(at, fmt::format("store type '{}' is not supported (PEM or PKCS12)", type->value));
   }
 
+  void map_password(std::string_view key, Secret& to) {
+    if (const auto* p = props_.find(key)) {
+      to = Secret(p->value);
+      record(key, *p);
+    }
+  }
+
   void map_truststore() {
     const auto* location = props_.find("ssl.truststore.location");
     if (!location) return;
@@ -165,17 +172,11 @@ class Mapper {
         "-srckeystore truststore.jks -destkeystore truststore.p12 -deststoretype PKCS12)");
     s_.tls.ca_location = location->value;
     record("ssl.ca.location", *location);
-    if (const auto* p = props_.find("ssl.truststore.password")) {
-      s_.tls.ca_password = Secret(p->value);
-      record("ssl.truststore.password", *p);
-    }
+    map_password("ssl.truststore.password", s_.tls.ca_password);
   }
 
   void map_keystore() {
-    if (const auto* p = props_.find("ssl.key.password")) {
-      s_.tls.key_password = Secret(p->value);
-      record("ssl.key.password", *p);
-    }
+    map_password("ssl.key.password", s_.tls.key_password);
     const auto* location = props_.find("ssl.keystore.location");
     if (!location) return;
     s_.tls.keystore_format = store_format(
@@ -188,10 +189,7 @@ class Mapper {
     s_.tls.key_location = s_.tls.keystore_format == StoreFormat::kPem ? location->value : "";
     record("ssl.certificate.location", *location);
     if (s_.tls.keystore_format == StoreFormat::kPem) record("ssl.key.location", *location);
-    if (const auto* p = props_.find("ssl.keystore.password")) {
-      s_.tls.keystore_password = Secret(p->value);
-      record("ssl.keystore.password", *p);
-    }
+    map_password("ssl.keystore.password", s_.tls.keystore_password);
   }
 
   ConnectionSettings& s_;
