@@ -70,14 +70,6 @@ Value brokers(const live::ClusterView& view) {
   return out;
 }
 
-// Parts of the cluster that could not be read, in the shared diagnostics list.
-Value warnings_value(const live::ClusterView& view) {
-  Value out = Value::array();
-  for (const auto& w : view.warnings)
-    out.push(Value::object().set("severity", "warning").set("message", w));
-  return out;
-}
-
 struct Counts {
   int topics = 0, partitions = 0, under_replicated = 0, under_min_isr = 0, at_min_isr = 0,
       unavailable = 0, leader_not_preferred = 0;
@@ -129,7 +121,7 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
       .set("partitions", std::move(partitions))
       .set("replica_logs", std::move(replica_logs))
       .set("summary", std::move(summary))
-      .set("problems", warnings_value(view));
+      .set("problems", problems_value("warning", view.warnings));
 }
 
 std::string iso_time(std::int64_t time_ms) {
@@ -242,7 +234,7 @@ Value cluster_audit_value(const live::ClusterView& view,
                           .set("partitions", partitions)
                           .set("risks", risks)
                           .set("warnings", warnings))
-      .set("problems", warnings_value(view));
+      .set("problems", problems_value("warning", view.warnings));
 }
 
 }  // namespace kepoch::report

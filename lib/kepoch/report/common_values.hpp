@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/epoch/epoch_entry.hpp"
@@ -25,6 +26,15 @@ inline Value strings_value(const std::vector<std::string>& list) {
   for (const auto& s : list)
     v.push(s);
   return v;
+}
+
+// Messages of one severity in the shared diagnostics list (an array named "problems"):
+// [{"severity", "message"}, ...].
+inline Value problems_value(std::string_view severity, const std::vector<std::string>& messages) {
+  Value list = Value::array();
+  for (const auto& m : messages)
+    list.push(Value::object().set("severity", severity).set("message", m));
+  return list;
 }
 
 // Broker ids (replicas, ISR, ELR, ...): [1, 2, 3].

@@ -387,10 +387,7 @@ Value broker_event_value(const BrokerEvent& e) {
 }
 
 Value metadata_problems(const std::vector<std::string>& messages) {
-  Value v = Value::array();
-  for (const auto& m : messages)
-    v.push(Value::object().set("severity", "error").set("message", m));
-  return v;
+  return problems_value("error", messages);
 }
 
 }  // namespace kepoch::report

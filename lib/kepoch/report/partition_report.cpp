@@ -34,9 +34,7 @@ Value partition_value(const PartitionReplica& r) {
     if (e.start_offset < r.log_end_offset) checkpoint.push_back(e);
   const auto only_checkpoint = missing_from(checkpoint, r.rebuilt_entries);
   const auto only_rebuilt = missing_from(r.rebuilt_entries, checkpoint);
-  Value notes = Value::array();
-  for (const auto& n : r.notes)
-    notes.push(n);
+  Value notes = strings_value(r.notes);
   if (r.recovery_stop) {
     notes.push("recovery cuts the log at byte " + std::to_string(r.recovery_stop->position) + ": " +
                r.recovery_stop->message);

@@ -1,5 +1,6 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 
+#include "kepoch/report/common_values.hpp"
 #include "kepoch/report/timeline.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 
@@ -229,19 +230,13 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("candidates", std::move(candidates));
   Value start = Value::array();
   for (const auto& s : plan.start_order) {
-    Value names = Value::array();
-    for (const auto& n : s.partitions)
-      names.push(n);
     start.push(Value::object()
                    .set("broker", s.broker)
                    .set("phase", forecast::start_phase_name(s.phase))
-                   .set("partitions", std::move(names)));
+                   .set("partitions", strings_value(s.partitions)));
   }
   out.set("start_order", std::move(start));
-  Value notes = Value::array();
-  for (const auto& n : context.notes)
-    notes.push(n);
-  out.set("notes", std::move(notes));
+  out.set("notes", strings_value(context.notes));
   Value problems = Value::array();
   for (const auto& p : plan.partitions)
     if (!p.other_topic_replicas.empty())

@@ -192,7 +192,7 @@ Value assumptions_value(const forecast::RestartForecast& f) {
   return a;
 }
 
-Value problems_value(const forecast::RestartForecast& f) {
+Value restart_problems(const forecast::RestartForecast& f) {
   Value problems = Value::array();
   auto add = [&](std::string_view severity, const std::string& message) {
     problems.push(Value::object().set("severity", severity).set("message", message));
@@ -246,7 +246,7 @@ Value restart_value(const forecast::RestartForecast& f, bool details) {
                   .set("summary", summary_value(f))
                   .set("partitions", std::move(rows));
   if (details) out.set("forecasts", std::move(sections));
-  return out.set("assumptions", assumptions_value(f)).set("problems", problems_value(f));
+  return out.set("assumptions", assumptions_value(f)).set("problems", restart_problems(f));
 }
 
 }  // namespace kepoch::report

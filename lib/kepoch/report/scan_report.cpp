@@ -2,13 +2,10 @@
 
 #include <string>
 
+#include "kepoch/report/common_values.hpp"
+
 namespace kepoch::report {
 namespace {
-
-template <typename T>
-Value optional_value(const std::optional<T>& v) {
-  return v ? Value(*v) : Value();
-}
 
 std::string finding_text(const FindingSummary& f) {
   std::string out = f.file;
@@ -76,9 +73,6 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
               .set("warnings", c.warnings)
               .set("first_problem", c.first_problem.empty() ? Value() : Value(c.first_problem)));
     }
-    Value notes = Value::array();
-    for (const auto& n : s.notes)
-      notes.push(n);
     Value problems = Value::array();
     for (const auto& p : s.problems)
       problems.push(Value::object()
@@ -100,7 +94,7 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
                   .set("batches", s.total_batches())
                   .set("checkpoints_valid", s.checkpoints_valid())
                   .set("checkpoints", std::move(checkpoints))
-                  .set("notes", std::move(notes))
+                  .set("notes", strings_value(s.notes))
                   .set("problems", std::move(problems))
                   .set("partitions_report", std::move(rows)));
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "kepoch/format/compression.hpp"
+#include "kepoch/report/common_values.hpp"
 
 namespace kepoch::report {
 namespace {
@@ -114,12 +115,7 @@ Value control_value(const DumpedControl& d) {
         .set("type_id", c.type_id)
         .set("key_version", c.key_version);
     control_fields(v, c);
-    if (!c.notes.empty()) {
-      Value notes = Value::array();
-      for (const auto& n : c.notes)
-        notes.push(n);
-      v.set("notes", std::move(notes));
-    }
+    if (!c.notes.empty()) v.set("notes", strings_value(c.notes));
   }
   if (d.error) v.set("error", *d.error);
   return v;
@@ -177,12 +173,7 @@ void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data) {
   }
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
-  if (!b.records_notes.empty()) {
-    Value notes = Value::array();
-    for (const auto& n : b.records_notes)
-      notes.push(n);
-    w.value("records_notes", notes);
-  }
+  if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/report/common_values.hpp"
+
 namespace kepoch::report {
 namespace {
 
@@ -49,9 +51,6 @@ Value step_value(const StepResult& step) {
   Value replicas = Value::array();
   for (const auto& r : step.replicas)
     replicas.push(replica_value(step, r));
-  Value notes = Value::array();
-  for (const auto& n : step.notes)
-    notes.push(n);
   const std::string leader = name_of(step, step.partition.leader);
   return Value::object()
       .set("step", step.index)
@@ -60,7 +59,7 @@ Value step_value(const StepResult& step) {
       .set("leader", leader.empty() ? Value() : Value(leader))
       .set("leader_epoch", step.partition.leader_epoch)
       .set("isr", names_value(step, step.partition.isr))
-      .set("notes", std::move(notes))
+      .set("notes", strings_value(step.notes))
       .set("replicas", std::move(replicas));
 }
 
@@ -160,15 +159,12 @@ Value simulate_value(const std::string& scenario_path, const sim::Scenario& scen
     Value steps = Value::array();
     for (const auto& s : o.run.steps)
       steps.push(step_value(s));
-    Value failures = Value::array();
-    for (const auto& f : o.expectation_failures)
-      failures.push(f);
     run_values.push(Value::object()
                         .set("rule", sim::rule_name(o.run.rule))
                         .set("steps", std::move(steps))
                         .set("verdict", verdict_value(o.run.verdict))
                         .set("expect_holds", expect_holds(o))
-                        .set("expect_failures", std::move(failures)));
+                        .set("expect_failures", strings_value(o.expectation_failures)));
     const auto& v = o.run.verdict;
     Value lost = Value::array();
     for (const auto& p : v.lost_acknowledged)

@@ -2,21 +2,14 @@
 
 #include <algorithm>
 
+#include "kepoch/report/common_values.hpp"
 #include "kepoch/report/partition_report.hpp"
 
 namespace kepoch::report {
 namespace {
 
-template <typename T>
-Value optional_value(const std::optional<T>& v) {
-  return v ? Value(*v) : Value();
-}
-
 Value truncation_value(const std::optional<RecoveryTruncation>& t) {
   if (!t) return Value();
-  Value deleted = Value::array();
-  for (const auto& name : t->deleted_segments)
-    deleted.push(name);
   return Value::object()
       .set("truncate_to_offset", t->truncate_to_offset)
       .set("truncated_segment", t->truncated_segment)
@@ -25,7 +18,7 @@ Value truncation_value(const std::optional<RecoveryTruncation>& t) {
       .set("stop_reason", recovery_stop_name(t->stop_reason))
       .set("position", t->position)
       .set("message", t->message)
-      .set("deleted_segments", std::move(deleted))
+      .set("deleted_segments", strings_value(t->deleted_segments))
       .set("deleted_bytes", t->deleted_bytes);
 }
 

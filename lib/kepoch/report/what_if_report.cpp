@@ -130,13 +130,6 @@ Value assumed(const StopForecast& f) {
       .set("notes", notes(f));
 }
 
-Value warnings_value(const live::ClusterView& view) {
-  Value out = Value::array();
-  for (const auto& w : view.warnings)
-    out.push(Value::object().set("severity", "warning").set("message", w));
-  return out;
-}
-
 }  // namespace
 
 std::string_view stop_outcome(const PartitionForecast& p) {
@@ -175,7 +168,7 @@ Value what_if_value(const live::ClusterView& view, const StopForecast& forecast)
                           .set("unavailable", c.unavailable)
                           .set("unclean_election", c.unclean_election)
                           .set("needs_unclean_election", c.needs_unclean_election))
-      .set("problems", warnings_value(view));
+      .set("problems", problems_value("warning", view.warnings));
 }
 
 }  // namespace kepoch::report
