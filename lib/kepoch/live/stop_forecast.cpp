@@ -52,6 +52,18 @@ bool only_unclean_could_lead(const PartitionState& s, const std::set<std::int32_
   return elect_leader(s, s.isr, s.elr, request).node != kNoLeader;
 }
 
+// The partition once the brokers stopped, judged alike in both modes. A leaderless
+// partition refuses every write (and, with ELR off, still lists its last ISR member), so
+// only a partition with a leader is judged against min ISR.
+void set_outcome(PartitionForecast& f, const PartitionState& after, const TopicSettings& settings) {
+  f.after = after;
+  if (f.before.leader_epoch < 0) f.after.leader_epoch = -1;  // the broker did not say
+  f.effective_min_isr =
+      std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(after.replicas.size()));
+  f.unavailable = after.leader == kNoLeader;
+  f.under_min_isr = !f.unavailable && static_cast<int>(after.isr.size()) < f.effective_min_isr;
+}
+
 }  // namespace
 
 std::string_view shutdown_kind_name(ShutdownKind kind) {
@@ -125,14 +137,7 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
     }
     active.erase(broker);  // fenced: no longer ClusterControlManager.isActive
   }
-  f.after = state;
-  if (f.before.leader_epoch < 0) f.after.leader_epoch = -1;  // the broker did not say
-  // A leaderless partition refuses every write (and, with ELR off, still lists its last ISR
-  // member), so only a partition with a leader is judged against min ISR.
-  f.effective_min_isr =
-      std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(state.replicas.size()));
-  f.unavailable = state.leader == kNoLeader;
-  f.under_min_isr = !f.unavailable && static_cast<int>(state.isr.size()) < f.effective_min_isr;
+  set_outcome(f, state, settings);
   f.needs_unclean_election =
       only_unclean_could_lead(state, active, elr_enabled, settings.effective_min_isr);
   if (kind == ShutdownKind::kill && elr_enabled)
@@ -172,12 +177,7 @@ PartitionForecast forecast_partition_zk(const PartitionView& partition,
       apply(zk::on_broker_failure(state, broker, active, unclean));
     }
   }
-  f.after = state;
-  if (f.before.leader_epoch < 0) f.after.leader_epoch = -1;  // the broker did not say
-  f.effective_min_isr =
-      std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(state.replicas.size()));
-  f.unavailable = state.leader == kNoLeader;
-  f.under_min_isr = !f.unavailable && static_cast<int>(state.isr.size()) < f.effective_min_isr;
+  set_outcome(f, state, settings);
   // Leaderless, and only the topic's unclean.leader.election.enable would elect a live
   // replica (offlinePartitionLeaderElection finds none in the ISR).
   f.needs_unclean_election =
