@@ -16,6 +16,7 @@
 #include "kepoch/storage/replica_sources.hpp"
 #include "metadata_source.hpp"
 #include "progress.hpp"
+#include "replica_arguments.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -55,7 +56,6 @@ report::Value diff_partition(const std::vector<PartitionReplica>& replicas, bool
 }
 
 int run(const DiffOptions& o, const Globals& globals) {
-  std::vector<ReplicaSource> sources;
   refuse_same_replica(o.dirs, /*stdin_only=*/true);
   if (o.html) {
     std::vector<std::string> inputs = o.dirs;
@@ -63,12 +63,9 @@ int run(const DiffOptions& o, const Globals& globals) {
     refuse_html_in_log_dir(*o.html, inputs);
   }
   std::optional<StepProgress> progress(std::in_place, globals, "diff");
-  for (std::size_t i = 0; i < o.dirs.size(); ++i) {
-    progress->step(i, o.dirs.size(), "reading " + o.dirs[i]);
-    sources.push_back(load_replica_source(o.dirs[i], o.full ? LoadDepth::whole : LoadDepth::tail));
-  }
-  refuse_same_replica(o.dirs, /*stdin_only=*/false);
-  const PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/false);
+  const PairedPartitions paired =
+      read_paired_replicas(o.dirs, o.full ? LoadDepth::whole : LoadDepth::tail,
+                           /*first_required=*/false, *progress);
   if (o.metadata) progress.reset();  // the metadata log's reader draws its own line
   const auto loaded = load_history(o, globals);
   if (!progress) progress.emplace(globals, "diff");

@@ -20,6 +20,7 @@
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "progress.hpp"
+#include "replica_arguments.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -186,14 +187,9 @@ int run(PredictOptions o, const Globals& globals) {
   refuse_same_replica(arguments, /*stdin_only=*/true);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
   StepProgress progress(globals, "predict");
-  std::vector<ReplicaSource> sources;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    progress.step(i, arguments.size(), "reading " + arguments[i]);
-    sources.push_back(load_replica_source(arguments[i], depth));
-  }
+  PairedPartitions paired =
+      read_paired_replicas(arguments, depth, /*first_required=*/true, progress);
   progress.step(0, 0, "forecasting the truncations");
-  refuse_same_replica(arguments, /*stdin_only=*/false);
-  PairedPartitions paired = pair_replicas(std::move(sources), 2, /*first_required=*/true);
   bool committed_loss = false;
   Election* e = election ? &*election : nullptr;
   report::Value value;
