@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "kepoch/forecast/recovery_plan.hpp"
-#include "support/replica_of.hpp"
+#include "support/forecast_fixtures.hpp"
 
 using namespace kepoch;
 using namespace test;

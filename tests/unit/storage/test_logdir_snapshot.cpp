@@ -16,10 +16,12 @@
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
+#include "support/forecast_fixtures.hpp"
 #include "support/same_reads.hpp"
 
 namespace fs = std::filesystem;
 using namespace kepoch;
+using test::forecast_from;
 using test::same_log;
 using test::same_range;
 
@@ -430,22 +432,7 @@ TEST_CASE("a snapshot records its broker and cluster from meta.properties",
       Catch::Contains("cluster_id"));
 }
 
-namespace {
-
 const fs::path kTransactions = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions";
-
-// A leader whose every epoch ends at `cut` (the follower truncates there and loses the
-// rest: the leader holds nothing from it on).
-ReplicaForecast forecast_from(const PartitionReplica& follower, std::int64_t cut) {
-  LeaderAnswers answers;
-  for (const auto& e : follower.loaded.cache.entries())
-    answers.end_offsets[e.epoch] = EpochEntry{e.epoch, cut};
-  answers.log_end_offset = cut;
-  const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
-  return forecast_replica(answers, none, "", follower, TruncationMode::fetch);
-}
-
-}  // namespace
 
 TEST_CASE("a snapshot keeps its tail's transaction markers: consumers' counts as from the log",
           "[storage][LogDirSnapshot][consumer_view]") {

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "kepoch/storage/replica_forecast.hpp"
-#include "support/replica_of.hpp"
+#include "support/forecast_fixtures.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -318,16 +318,8 @@ TEST_CASE("Transactions as consumers see them: aborted records and markers count
   const PartitionReplica follower = load_partition_replica(
       std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/transactions/tx-0",
       ReplicaOverrides{9, 9, 0, true});
-  const auto forecast_from = [&](std::int64_t cut) {
-    LeaderAnswers answers;
-    for (const auto& e : follower.loaded.cache.entries())
-      answers.end_offsets[e.epoch] = EpochEntry{e.epoch, cut};
-    answers.log_end_offset = cut;
-    const LeaderBatchLookup none = [](std::int64_t, std::int64_t) { return BatchRange{}; };
-    return forecast_replica(answers, none, "", follower, TruncationMode::fetch);
-  };
   SECTION("the whole log") {
-    const ReplicaForecast f = forecast_from(0);
+    const ReplicaForecast f = forecast_from(follower, 0);
     CHECK(f.removed_records == 9);
     CHECK(f.lost_records == 5);  // commit-0..2, plain-0..1
     CHECK(f.committed_lost_records == 5);
@@ -336,7 +328,7 @@ TEST_CASE("Transactions as consumers see them: aborted records and markers count
     CHECK(f.transactions_known);
   }
   SECTION("from the COMMIT marker on: the committed data stays") {
-    const ReplicaForecast f = forecast_from(3);
+    const ReplicaForecast f = forecast_from(follower, 3);
     CHECK(f.removed_records == 6);
     CHECK(f.lost_records == 2);
     CHECK(f.lost_aborted_records == 2);
@@ -344,7 +336,7 @@ TEST_CASE("Transactions as consumers see them: aborted records and markers count
     CHECK(f.first_lost_offset == 7);
   }
   SECTION("from the aborted transaction on") {
-    const ReplicaForecast f = forecast_from(4);
+    const ReplicaForecast f = forecast_from(follower, 4);
     CHECK(f.lost_aborted_records == 2);
     CHECK(f.lost_control_records == 1);
     CHECK(f.lost_records == 2);

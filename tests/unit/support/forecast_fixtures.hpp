@@ -1,6 +1,7 @@
-// A partition replica built batch by batch, as a log dir snapshot carries it: the fixture of
-// the tests that cost a follower's truncation (storage/replica_forecast) and the outage
-// recovery plan built on it (forecast/recovery_plan).
+// Fixtures of the tests that cost a follower's truncation (storage/replica_forecast) and of
+// those built on it (forecast/recovery_plan, the log dir snapshot's transaction counts): a
+// partition replica built batch by batch as a log dir snapshot carries it, and a leader that
+// holds nothing of the follower's from an offset on.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/replica_forecast.hpp"
 
 namespace test {
 
@@ -55,6 +57,20 @@ inline kepoch::PartitionReplica replica_of(const std::string& name,
   r.loaded.log_start_offset = log_start;
   r.as_leader = r.loaded;
   return r;
+}
+
+// The follower's forecast against a leader whose every epoch ends at `cut`: the follower
+// truncates there and loses the rest (the leader holds nothing from it on).
+inline kepoch::ReplicaForecast forecast_from(const kepoch::PartitionReplica& follower,
+                                             std::int64_t cut) {
+  kepoch::LeaderAnswers answers;
+  for (const auto& e : follower.loaded.cache.entries())
+    answers.end_offsets[e.epoch] = kepoch::EpochEntry{e.epoch, cut};
+  answers.log_end_offset = cut;
+  const kepoch::LeaderBatchLookup none = [](std::int64_t, std::int64_t) {
+    return kepoch::BatchRange{};
+  };
+  return kepoch::forecast_replica(answers, none, "", follower, kepoch::TruncationMode::fetch);
 }
 
 }  // namespace test
