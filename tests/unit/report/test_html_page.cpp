@@ -9,26 +9,13 @@
 
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/svg.hpp"
+#include "support/timeline_values.hpp"
 
 using namespace kepoch::report;
+using test::replica;
+using test::span;
 
 namespace {
-
-Value span(Value epoch, std::int64_t start, std::int64_t end) {
-  return Value::object().set("epoch", std::move(epoch)).set("start", start).set("end", end);
-}
-
-Value replica(std::string dir, Value spans, std::int64_t leo, Value hw, Value truncate_to) {
-  return Value::object()
-      .set("dir", std::move(dir))
-      .set("relation", "diverged")
-      .set("log_start_offset", 0)
-      .set("log_end_offset", leo)
-      .set("hw", std::move(hw))
-      .set("recovery_point", Value())
-      .set("truncate_to", std::move(truncate_to))
-      .set("spans", std::move(spans));
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

@@ -9,27 +9,13 @@
 
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/timeline.hpp"
+#include "support/timeline_values.hpp"
 
 using namespace kepoch::report;
+using test::replica;
+using test::span;
 
 namespace {
-
-Value span(std::int64_t epoch, std::int64_t start, std::int64_t end) {
-  return Value::object().set("epoch", epoch).set("start", start).set("end", end);
-}
-
-Value replica(std::string dir, Value spans, std::int64_t leo, Value hw, Value truncate_to,
-              std::string relation) {
-  return Value::object()
-      .set("dir", std::move(dir))
-      .set("relation", std::move(relation))
-      .set("log_start_offset", 0)
-      .set("log_end_offset", leo)
-      .set("hw", std::move(hw))
-      .set("recovery_point", Value())
-      .set("truncate_to", std::move(truncate_to))
-      .set("spans", std::move(spans));
-}
 
 // The glyph -> epoch legend of a drawing.
 std::map<char, std::int64_t> legend(const std::vector<std::string>& lines) {
