@@ -174,6 +174,8 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.state = p.state;
   out.unclean_allowed = p.unclean_allowed;
   out.min_isr = p.min_isr;
+  out.unclean_source = p.unclean_source;
+  out.min_isr_source = p.min_isr_source;
   out.topic_id = p.topic_id;
   // A replica of another topic id holds none of this topic's records.
   Replicas replicas;

@@ -61,6 +61,10 @@ std::string other_topic_text(const PartitionPlan& p) {
   return s;
 }
 
+Value optional_text(const std::string& s) {
+  return s.empty() ? Value() : Value(s);
+}
+
 Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::*field) {
   if (!c) return Value();
   return Value(c->*field);
@@ -198,7 +202,9 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
                  optional_count(kafka, &CandidateOutcome::committed_lost_records))
             .set("reason", partition_reason(p))
             .set("min_insync_replicas", p.min_isr)
-            .set("unclean_leader_election", p.unclean_allowed));
+            .set("min_insync_replicas_source", optional_text(p.min_isr_source))
+            .set("unclean_leader_election", p.unclean_allowed)
+            .set("unclean_leader_election_source", optional_text(p.unclean_source)));
     for (const auto& c : p.candidates) {
       std::string truncations;
       for (const auto& f : c.followers) {

@@ -11,7 +11,10 @@
 //                    "recommendation", "chosen",
 //                    "lost_records", "committed_lost_records", "kafka_choice",
 //                    "kafka_lost_records", "kafka_committed_lost_records", "reason",
-//                    "min_insync_replicas", "unclean_leader_election"}],
+//                    "min_insync_replicas", "min_insync_replicas_source",
+//                    "unclean_leader_election", "unclean_leader_election_source"}],
+//                   (sources: "topic", "node", "cluster_default", "static", "kafka_default",
+//                    "flags", "unknown": PlanPartitionInput's; null when not said)
 //    "candidates": [{"topic", "partition", "rank", "broker", "live", "clean", "kafka_choice",
 //                    "last_epoch", "log_end_offset", "leader_epoch", "removed_records",
 //                    "lost_records", "committed_lost_records", "loss_known",
