@@ -236,6 +236,8 @@ for name in ("ku-live", "ku-metadata"):
     check(f"{name} ku condition", ku["condition"], "unclean")
     check(f"{name} ku Kafka's choice", ku["kafka_choice"], ku_leader)
     check(f"{name} ku recommendation", (ku["recommendation"], ku["chosen"]), ("wait_for_broker", 2))
+    if "Kafka elects it uncleanly on its own" not in ku["reason"]:
+        errors.append(f"{name} ku: the reason does not say Kafka elects broker 2 itself: {ku['reason']}")
     check(f"{name} ku unclean election (topic config)",
           (ku["unclean_leader_election"], ku["unclean_leader_election_source"]), (True, "topic"))
 check("Kafka's own unclean election on ku", ku_leader, 2)

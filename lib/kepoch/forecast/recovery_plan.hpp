@@ -163,8 +163,9 @@ struct StartStep {
 
 struct PlanTotals {
   std::uint64_t partitions = 0;
-  std::uint64_t affected = 0;  // not healthy
+  std::uint64_t affected = 0;  // not healthy: without a live leader, or under min ISR
   std::uint64_t leaderless = 0;
+  std::uint64_t under_min_isr = 0;  // a live leader refusing acks=all writes
   std::uint64_t wait = 0;
   std::uint64_t elect_unclean = 0;
   std::uint64_t unknown = 0;
