@@ -14,21 +14,22 @@
 # The same plan comes from snapshots, from the log dirs, from the live metadata and from
 # the KRaft metadata log.
 #
-# Topic configs, as the controller resolves them (ConfigurationControlManager.getTopicConfig:
-# the topic's, else the deciding node's own dynamic config, else the cluster-wide default,
-# else the node's server.properties, else Kafka's default), decide two things Kafka then does:
-#   ku  assignment [2,3], unclean.leader.election.enable=true (kafka-configs.sh) over a
-#       cluster-wide default of false (kafka-configs.sh --entity-default): with broker 3 (its
-#       ISR) dead and broker 2 back, Kafka's controller elects broker 2 by itself; kd, kp, kw
-#       stay leaderless. Planned while broker 2 is still away: "unclean", Kafka's choice 2.
-#   min.insync.replicas=2 in every node's server.properties (static: not in the metadata log),
-#       kp's own min.insync.replicas=3 (given at creation): ku led by 2 alone and kp led by 2
-#       (ISR at most [1,2]) refuse acks=all writes with NOT_ENOUGH_REPLICAS; the plan says
-#       "under_min_isr". From the metadata log the static 2 is unknowable: the plan says it
-#       assumes Kafka's default unless --min-isr gives it, and with --min-isr 2 it agrees.
+# Topic configs, as Kafka resolves them (KafkaConfigSchema.resolveEffectiveTopicConfig: the
+# topic's, else the deciding node's own dynamic config, else the cluster-wide default, else
+# the node's server.properties, else Kafka's default), decide what Kafka then does:
+#   ku  assignment [2,3], with kafka-configs.sh: unclean.leader.election.enable=true over a
+#       cluster-wide default of false (--entity-default), and min.insync.replicas=2. With
+#       broker 3 (its ISR) dead and broker 2 back, Kafka's controller elects broker 2 by
+#       itself (kd, kp, kw stay leaderless); planned while broker 2 is still away: "unclean",
+#       Kafka's choice 2. Led by 2 alone then, it refuses acks=all writes with
+#       NOT_ENOUGH_REPLICAS; the plan says "under_min_isr". kp (min.insync.replicas=1 of the
+#       nodes' server.properties) accepts them; the plan says healthy.
 # The live and the metadata-log plans agree on every partition's decision and on where each
-# value came from (the topic, the cluster default; the static config only live).
-export KEPOCH_MIN_ISR=2
+# value came from: the topic, the cluster default; the static server.properties value only
+# live (DescribeConfigs' STATIC_BROKER_CONFIG), the log's plan saying it cannot know it and
+# assumes Kafka's default (or --unclean, --min-isr). (Not min.insync.replicas=2 in every
+# server.properties: Kafka 4 holds the high watermark while the ISR is below it
+# (Partition.maybeIncrementLeaderHW), which would change what the scenario above commits.)
 . "$(dirname "$0")/common.sh"
 cluster_up
 B="$KEPOCH_BOOTSTRAP"
@@ -36,12 +37,12 @@ W="$SCRATCH/plan"
 mkdir -p "$W"
 META="$("$KC" logdir controller)/__cluster_metadata-0"
 
-for t in kd kw; do "$KC" create-topic "$t" --assignment 1:2:3 >/dev/null; done
-"$KC" create-topic kp --assignment 1:2:3 --config min.insync.replicas=3 >/dev/null
+for t in kd kp kw; do "$KC" create-topic "$t" --assignment 1:2:3 >/dev/null; done
+"$KC" create-topic kp --assignment 1:2:3 >/dev/null
 "$KC" create-topic ku --assignment 2:3 >/dev/null
 # kafka-configs.sh (ConfigCommand, IncrementalAlterConfigs: ConfigRecords in the metadata log),
 # beside the first writes.
-"$KC" set-topic-config ku unclean.leader.election.enable=true >"$W/config-ku.out" 2>&1 &
+"$KC" set-topic-config ku unclean.leader.election.enable=true,min.insync.replicas=2 >"$W/config-ku.out" 2>&1 &
 cfg_ku=$!
 "$KC" tool kafka.admin.ConfigCommand --bootstrap-server "$("$KC" live-bootstrap)" --alter \
   --entity-type brokers --entity-default --add-config unclean.leader.election.enable=false \
@@ -93,9 +94,7 @@ done
 plan returnable -b "$B" --topic 'k.' "${snaps[@]}"
 plan gone -b "$B" --topic 'k.' --gone 3 "${snaps[@]}"
 plan gone-logdirs -b "$B" --topic 'k.' --gone 3 "$("$KC" logdir 1)" "$("$KC" logdir 2)" "$("$KC" logdir 3)"
-# --min-isr 2: the static min.insync.replicas of the nodes' server.properties, which the
-# metadata log does not hold.
-plan gone-metadata --metadata "$META" --min-isr 2 --topic 'k.' --gone 3 "${snaps[@]}"
+plan gone-metadata --metadata "$META" --topic 'k.' --gone 3 "${snaps[@]}"
 "$KEPOCH" plan -b "$B" --topic kp --gone 3 --out-dir "$W/cmds" "${snaps[@]}" >/dev/null || true
 echo "--- kepoch's plan (broker 3 gone)"
 "$KEPOCH" plan -b "$B" --topic 'k.' --gone 3 "${snaps[@]}" || true
@@ -137,21 +136,18 @@ M=$(lost_by_kafka kp "$kp_leader")
 K=$(lost_by_kafka kw "$kw_leader")
 echo "Kafka: kd led by $kd_leader lost $N; kp led by $kp_leader (kepoch's commands) lost $M; kw led by $kw_leader lost $K"
 
-# Led by a live broker now, kp (its own min.insync.replicas=3) and ku (the static 2) with
-# fewer in-sync replicas: both plans say acks=all writes are refused, and Kafka refuses them.
-plan after-live -b "$B" --topic 'k[pu]' "${snaps[@]}"
-plan after-metadata --metadata "$META" --min-isr 2 --topic 'k[pu]' "${snaps[@]}"
-for t in kp ku; do
-  "$KC" produce "$t" 1 --acks all --prefix m --timeout-ms 1000 >"$W/acks-all-$t.out" 2>&1 &
-  eval "produce_$t=\$!"
-done
-for t in kp ku; do
-  pid="produce_$t"
-  if wait "${!pid}"; then fail "$t: an acks=all write was accepted: $(cat "$W/acks-all-$t.out")"; fi
-  grep -qE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-$t.out" ||
-    fail "$t: the acks=all write failed, but not with NOT_ENOUGH_REPLICAS: $(cat "$W/acks-all-$t.out")"
-  echo "Kafka refused an acks=all write to $t: $(grep -oE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-$t.out" | sort -u | tr '\n' ' ')"
-done
+# Led by broker 2 now: ku (its own min.insync.replicas=2) alone in its ISR, kp (the static 1):
+# the plans say ku refuses acks=all writes and kp is healthy; Kafka refuses ku's, takes kp's.
+plan after-live -b "$B" --all --topic 'k[pu]' "${snaps[@]}"
+plan after-metadata --metadata "$META" --all --topic 'k[pu]' "${snaps[@]}"
+"$KC" produce ku 1 --acks all --prefix m --timeout-ms 1000 >"$W/acks-all-ku.out" 2>&1 &
+produce_ku=$!
+"$KC" produce kp 1 --acks all --prefix m --timeout-ms 1000 >"$W/acks-all-kp.out" 2>&1 ||
+  fail "kp: an acks=all write was refused: $(cat "$W/acks-all-kp.out")"
+if wait "$produce_ku"; then fail "ku: an acks=all write was accepted: $(cat "$W/acks-all-ku.out")"; fi
+grep -qE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-ku.out" ||
+  fail "ku: the acks=all write failed, but not with NOT_ENOUGH_REPLICAS: $(cat "$W/acks-all-ku.out")"
+echo "Kafka refused an acks=all write to ku ($(grep -oE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-ku.out" | sort -u | tr '\n' ' ')), took kp's"
 
 python3 - "$W" "$kd_leader" "$kp_leader" "$kw_leader" "$N" "$M" "$K" "$ku_leader" <<'PY' || fail "kepoch's plan differs from what Kafka did"
 import json, sys
@@ -213,13 +209,13 @@ def note(n, name):
 # Where each value came from, as the live cluster says (Kafka's ConfigSource) and as the log
 # says: the topic's own and the cluster default alike; a value of the nodes' server.properties
 # only live, the log's plan naming its flags instead.
-want = {"kd": (2, "static", False, "cluster_default"), "kw": (2, "static", False, "cluster_default"),
-        "kp": (3, "topic", False, "cluster_default"), "ku": (2, "static", True, "topic")}
+want = {t: (1, "static", False, "cluster_default") for t in ("kd", "kp", "kw")}
+want["ku"] = (2, "topic", True, "topic")
 def config_fields(name, row, topic):
     got = (row["min_insync_replicas"], row["min_insync_replicas_source"],
            row["unclean_leader_election"], row["unclean_leader_election_source"])
     exp = want[topic]
-    if name.endswith("metadata"):  # the static 2 is --min-isr's
+    if name.endswith("metadata"):  # the log cannot hold the static 1: its plan takes --min-isr's
         exp = (exp[0], "flags" if exp[1] == "static" else exp[1], exp[2],
                "flags" if exp[3] == "static" else exp[3])
     check(f"{name} {topic} configs (min ISR, its source, unclean, its source)", got, exp)
@@ -242,21 +238,29 @@ for name in ("ku-live", "ku-metadata"):
           (ku["unclean_leader_election"], ku["unclean_leader_election_source"]), (True, "topic"))
 check("Kafka's own unclean election on ku", ku_leader, 2)
 same = ("condition", "recommendation", "chosen", "kafka_choice", "lost_records",
-        "kafka_lost_records", "unclean_leader_election", "unclean_leader_election_source")
+        "kafka_lost_records", "min_insync_replicas", "min_insync_replicas_source",
+        "unclean_leader_election", "unclean_leader_election_source")
 for f in same:
     check(f"ku {f}: live vs metadata log", rows["ku-metadata"]["ku"][f], rows["ku-live"]["ku"][f])
 for f in ("condition", "recommendation", "chosen", "kafka_choice", "min_insync_replicas",
           "unclean_leader_election", "unclean_leader_election_source"):
     check(f"gone-metadata ku {f}", rows["gone-metadata"]["ku"][f], rows["gone"]["ku"][f])
-# Led by broker 2 with fewer in-sync replicas than min.insync.replicas: refused (Kafka did).
+# Led by broker 2: ku with fewer in-sync replicas than its min.insync.replicas is refused
+# acks=all writes (Kafka did), kp is not (Kafka took one).
 for name in ("after-live", "after-metadata"):
-    for t in ("kp", "ku"):
+    for t, condition in (("kp", "healthy"), ("ku", "under_min_isr")):
         p = rows[name][t]
-        check(f"{name} {t} condition", p["condition"], "under_min_isr")
+        check(f"{name} {t} condition", p["condition"], condition)
         check(f"{name} {t} leader", p["leader"], 2)
-        if "acks=all producers are refused" not in p["reason"]:
-            errors.append(f"{name} {t}: the reason does not say acks=all writes are refused: {p['reason']}")
+    if "acks=all producers are refused" not in rows[name]["ku"]["reason"]:
+        errors.append(f"{name} ku: the reason does not say acks=all writes are refused: {rows[name]['ku']['reason']}")
+    if "acks=all writes are refused on 1" not in load(name)["verdict"]:
+        errors.append(f"{name}: the verdict does not say acks=all writes are refused: {load(name)['verdict']}")
 check("gone ku condition (led by 2 alone, min ISR 2)", rows["gone"]["ku"]["condition"], "under_min_isr")
+# The same verdict and totals from the live cluster and from the metadata log.
+for live, meta in (("gone", "gone-metadata"), ("ku-live", "ku-metadata"), ("after-live", "after-metadata")):
+    check(f"{meta} verdict", load(meta)["verdict"], load(live)["verdict"])
+    check(f"{meta} totals", load(meta)["totals"], load(live)["totals"])
 # The notes name the same sources: the topic configs and the cluster default from both, the
 # static value only live; the log's plan says it cannot know it rather than claim a default.
 for live, meta in (("gone", "gone-metadata"), ("ku-live", "ku-metadata")):
@@ -270,21 +274,22 @@ for live, meta in (("gone", "gone-metadata"), ("ku-live", "ku-metadata")):
         for n, text in ((live, ul), (meta, um)):
             if "the cluster-wide default false" not in text:
                 errors.append(f"{n}: the unclean note does not name the cluster default: {text}")
-        if "the topic config of kp=3 (DescribeConfigs)" not in ml:
-            errors.append(f"{live}: the min ISR note does not name kp's own config: {ml}")
-        if "the topic config of kp=3 (metadata log)" not in mm:
-            errors.append(f"{meta}: the min ISR note does not name kp's own config: {mm}")
-    if "2 from the server.properties of" not in ml or "STATIC_BROKER_CONFIG" not in ml:
-        errors.append(f"{live}: the min ISR note does not name the static config: {ml}")
-    if "assumed" not in mm or "not in it" not in mm or "--min-isr" not in mm:
-        errors.append(f"{meta}: the min ISR note claims what the log cannot hold: {mm}")
-# Without --min-isr, the log's plan takes Kafka's default and says so.
-check("ku-metadata min ISR without --min-isr", (rows["ku-metadata"]["ku"]["min_insync_replicas"],
-      rows["ku-metadata"]["ku"]["min_insync_replicas_source"]), (1, "flags"))
-if "1 (Kafka's default) assumed" not in note("ku-metadata", "min.insync.replicas"):
-    errors.append("ku-metadata: the min ISR note does not say Kafka's default is assumed")
+    if "the topic config of ku=2 (DescribeConfigs)" not in ml:
+        errors.append(f"{live}: the min ISR note does not name ku's own config: {ml}")
+    if "the topic config of ku=2 (metadata log)" not in mm:
+        errors.append(f"{meta}: the min ISR note does not name ku's own config: {mm}")
+    if live == "gone":
+        if "1 from the server.properties of" not in ml or "STATIC_BROKER_CONFIG" not in ml:
+            errors.append(f"{live}: the min ISR note does not name the static config: {ml}")
+        if ("1 (Kafka's default) assumed" not in mm or "not in it" not in mm or
+                "--min-isr" not in mm):
+            errors.append(f"{meta}: the min ISR note claims what the log cannot hold: {mm}")
+        if "false from the server.properties of" in ul or "assumed" in um:
+            errors.append(f"the cluster default, not a static or assumed value, decides: {ul} / {um}")
 print(f"kepoch: Kafka's default loses {g['kd']['kafka_lost_records']}, the plan {g['kp']['lost_records']}; "
       f"kw: wait for broker {r['kw']['chosen']}, an unclean election loses {r['kw']['kafka_lost_records']}")
+print(f"kepoch: ku {rows['ku-live']['ku']['condition']}, Kafka's choice {rows['ku-live']['ku']['kafka_choice']} "
+      f"(live and metadata log); led by 2: ku {rows['after-live']['ku']['condition']}, kp {rows['after-live']['kp']['condition']}")
 for e in errors:
     print("MISMATCH", e)
 sys.exit(1 if errors else 0)
