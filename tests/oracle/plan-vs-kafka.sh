@@ -38,7 +38,6 @@ mkdir -p "$W"
 META="$("$KC" logdir controller)/__cluster_metadata-0"
 
 for t in kd kp kw; do "$KC" create-topic "$t" --assignment 1:2:3 >/dev/null; done
-"$KC" create-topic kp --assignment 1:2:3 >/dev/null
 "$KC" create-topic ku --assignment 2:3 >/dev/null
 # kafka-configs.sh (ConfigCommand, IncrementalAlterConfigs: ConfigRecords in the metadata log),
 # beside the first writes.
