@@ -304,23 +304,14 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
   return m;
 }
 
-// A config value as Kafka's ConfigDef parses it: BOOLEAN "true"/"false" in any case, INT
-// Integer.parseInt, both after trimming; the controller validated it before logging it.
+// min.insync.replicas as a partition's leader reads it (its LogConfig: ConfigDef's INT,
+// Integer.parseInt after trimming); the controller validated it before logging it.
 std::string_view java_trim(std::string_view v) {  // String.trim: every char <= ' '
   while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ')
     v.remove_prefix(1);
   while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ')
     v.remove_suffix(1);
   return v;
-}
-
-std::optional<bool> config_bool(const std::string& v) {
-  std::string t;
-  for (const char c : java_trim(v))
-    t += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (t == "true") return true;
-  if (t == "false") return false;
-  return std::nullopt;
 }
 
 Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Globals& globals) {
@@ -339,12 +330,14 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     in.state.last_known_elr = p.last_known_elr;
     in.state.leader = p.leader;
     in.state.leader_epoch = p.leader_epoch;
-    // The topic's config, else the cluster default, else the flags standing for the
-    // controllers' static config (as the live path's DescribeConfigs answer resolves them).
+    // The topic's config, else the cluster default, else the flags standing for the nodes'
+    // static config (as the live path's DescribeConfigs answer resolves them).
     in.unclean_allowed = o.unclean;
     in.unclean_source = "flags";
-    if (const auto v = p.unclean ? config_bool(p.unclean->value) : std::nullopt) {
-      in.unclean_allowed = *v;
+    // The controller decides: ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic
+    // reads the logged text with Boolean.parseBoolean (untrimmed, unlike a broker's ConfigDef).
+    if (p.unclean) {
+      in.unclean_allowed = java::parse_boolean(p.unclean->value);
       in.unclean_source = p.unclean->cluster_default ? "cluster_default" : "topic";
     }
     in.min_isr = o.min_isr;
@@ -373,10 +366,10 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
   for (const auto& [name, nodes] : logged.node_configs)
     for (const auto& [node, value] : nodes)
       m.notes.push_back(fmt::format(
-          "{}: node {}'s own dynamic config sets {} (metadata log): where node {} is the active "
+          "node {}'s own dynamic config sets {}={} (metadata log): where node {} is the active "
           "controller (elections) or a partition's leader (acks=all), Kafka takes it before "
-          "the cluster-wide default and the static config; the plan's values above do not",
-          name, node, value, node));
+          "the cluster-wide default and the static config; the plan's values do not",
+          node, name, value, node));
   return m;
 }
 
