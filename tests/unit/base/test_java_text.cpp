@@ -73,15 +73,15 @@ TEST_CASE("Long.parseLong covers the whole signed 64-bit range", "[base][java]")
 }
 
 TEST_CASE("Boolean.parseBoolean: \"true\" in any case, anything else false", "[base][java]") {
-  CHECK(java::parse_boolean("true"));
-  CHECK(java::parse_boolean("TRUE"));
-  CHECK(java::parse_boolean("tRuE"));
-  CHECK_FALSE(java::parse_boolean(" true"));  // not trimmed, as ConfigDef would
-  CHECK_FALSE(java::parse_boolean("true "));
-  CHECK_FALSE(java::parse_boolean("false"));
-  CHECK_FALSE(java::parse_boolean("yes"));
-  CHECK_FALSE(java::parse_boolean(""));
-  CHECK_FALSE(java::parse_boolean("truee"));
+  CHECK(parse_boolean("true"));
+  CHECK(parse_boolean("TRUE"));
+  CHECK(parse_boolean("tRuE"));
+  CHECK_FALSE(parse_boolean(" true"));  // not trimmed, as ConfigDef would
+  CHECK_FALSE(parse_boolean("true "));
+  CHECK_FALSE(parse_boolean("false"));
+  CHECK_FALSE(parse_boolean("yes"));
+  CHECK_FALSE(parse_boolean(""));
+  CHECK_FALSE(parse_boolean("truee"));
 }
 
 TEST_CASE("strict UTF-8 as Java's decoder reports it", "[base][java]") {
