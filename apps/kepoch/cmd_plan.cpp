@@ -155,6 +155,94 @@ void check_states(std::vector<BrokerState>& states, const std::vector<std::int32
   }
 }
 
+constexpr const char* kUnclean = "unclean.leader.election.enable";
+constexpr const char* kMinIsr = "min.insync.replicas";
+
+// Where a value the live cluster gave comes from: DescribeConfigs' ConfigSource, in the
+// plan's names (PlanPartitionInput); "unknown" when not read or not a value Kafka accepts.
+std::string live_source(const live::TopicView& t, const std::string& name) {
+  const bool parsed = name == kUnclean ? t.unclean_leader_election().has_value()
+                                       : t.min_insync_replicas().has_value();
+  const auto it = t.config_sources.find(name);
+  if (!parsed || it == t.config_sources.end()) return "unknown";
+  if (it->second == "TOPIC_CONFIG") return "topic";
+  if (it->second == "DYNAMIC_BROKER_CONFIG") return "node";
+  if (it->second == "DYNAMIC_DEFAULT_BROKER_CONFIG") return "cluster_default";
+  if (it->second == "STATIC_BROKER_CONFIG") return "static";
+  if (it->second == "DEFAULT_CONFIG") return "kafka_default";
+  return "unknown";
+}
+
+// How a note names the metadata a value was read from, and the nodes whose own config
+// decides where the metadata cannot say.
+struct ConfigWhere {
+  std::string read_from;    // "metadata log", "DescribeConfigs"
+  std::string answered_by;  // the broker whose own config DescribeConfigs resolved
+  std::string deciders;     // who applies the config, by their own config
+  std::string flag;         // the flag standing for what the metadata log cannot hold
+};
+
+// Which value each selected topic takes and where it came from, in one note: the topics with
+// their own config by name, the others by source and value. A value taken from one node's
+// own config (static or dynamic) or the flags says that the nodes deciding may differ.
+std::string config_note(const std::string& name, const std::vector<PlanPartitionInput>& partitions,
+                        bool unclean, const ConfigWhere& w) {
+  std::map<std::string, std::string> own;                                       // topic -> value
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> others;  // (source, value)
+  for (const auto& p : partitions) {
+    const std::string value =
+        unclean ? (p.unclean_allowed ? "true" : "false") : std::to_string(p.min_isr);
+    const std::string& source = unclean ? p.unclean_source : p.min_isr_source;
+    if (source == "topic")
+      own[p.topic] = value;
+    else
+      others[{source, value}].insert(p.topic);
+  }
+  std::string s = name + ": ";
+  if (!own.empty()) {
+    s += "the topic config of ";
+    std::size_t i = 0;
+    for (const auto& [topic, value] : own) {
+      if (i++ == 8) {
+        s += fmt::format(", and {} more", own.size() - 8);
+        break;
+      }
+      s += fmt::format("{}{}={}", i > 1 ? ", " : "", topic, value);
+    }
+    s += fmt::format(" ({})", w.read_from);
+    if (others.empty()) return s;
+    s += "; other topics: ";
+  } else if (others.empty()) {
+    return s + "no topic selected";
+  }
+  std::size_t i = 0;
+  for (const auto& [key, topics] : others) {
+    const auto& [source, value] = key;
+    if (i++ > 0) s += "; ";
+    if (source == "cluster_default")
+      s += fmt::format("the cluster-wide default {} ({})", value, w.read_from);
+    else if (source == "node")
+      s += fmt::format("{} from the own dynamic config of {} (DYNAMIC_BROKER_CONFIG): {} config",
+                       value, w.answered_by, w.deciders);
+    else if (source == "static")
+      s += fmt::format("{} from the server.properties of {} (STATIC_BROKER_CONFIG): {} config",
+                       value, w.answered_by, w.deciders);
+    else if (source == "kafka_default")
+      s += fmt::format("{}, Kafka's default (DEFAULT_CONFIG: {} sets none): {} config", value,
+                       w.answered_by, w.deciders);
+    else if (source == "flags")
+      s += fmt::format(
+          "{}{} assumed: the metadata log sets no cluster-wide default, and a static {} (in "
+          "server.properties) is not in it: {} config ({} gives it)",
+          value, value == (unclean ? "false" : "1") ? " (Kafka's default)" : "", name, w.deciders,
+          w.flag);
+    else
+      s += fmt::format("{} assumed: not read", value);
+    if (others.size() > 1) s += fmt::format(" ({} topic(s))", topics.size());
+  }
+  return s;
+}
+
 struct Metadata {
   std::string description;
   std::optional<std::string> cluster_id;
@@ -190,6 +278,8 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
       in.state.leader_epoch = p.leader_epoch;
       in.unclean_allowed = topic.unclean_leader_election().value_or(false);
       in.min_isr = topic.min_insync_replicas().value_or(1);
+      in.unclean_source = live_source(topic, kUnclean);
+      in.min_isr_source = live_source(topic, kMinIsr);
       in.elr_enabled = elr_enabled;
       if (const UuidParse id = parse_uuid(topic.topic_id); id.ok && !id.uuid.is_zero())
         in.topic_id = id.uuid;
@@ -198,50 +288,27 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
   }
   for (const auto& w : view.warnings)
     m.notes.push_back(w);
+  const std::string who = view.metadata_from.empty() ? "the broker that answered"
+                                                     : "the broker at " + view.metadata_from;
+  m.notes.push_back(
+      config_note(kUnclean, m.partitions, true,
+                  {"DescribeConfigs", who, "the active controller elects by its own", ""}));
+  m.notes.push_back(config_note(kMinIsr, m.partitions, false,
+                                {"DescribeConfigs", who,
+                                 "each partition's leader refuses acks=all writes by its own, and "
+                                 "the controller keeps the ELR by its own",
+                                 ""}));
   return m;
 }
 
-// A config value as Kafka's ConfigDef parses it: BOOLEAN "true"/"false" in any case, INT
-// Integer.parseInt, both after trimming; the controller validated it before logging it.
+// min.insync.replicas as a partition's leader reads it (its LogConfig: ConfigDef's INT,
+// Integer.parseInt after trimming); the controller validated it before logging it.
 std::string_view java_trim(std::string_view v) {  // String.trim: every char <= ' '
   while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ')
     v.remove_prefix(1);
   while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ')
     v.remove_suffix(1);
   return v;
-}
-
-std::optional<bool> config_bool(const std::string& v) {
-  std::string t;
-  for (const char c : java_trim(v))
-    t += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (t == "true") return true;
-  if (t == "false") return false;
-  return std::nullopt;
-}
-
-// Which value each topic takes, and a note saying where it came from.
-std::string config_note(const LoggedConfigSummary& c, const std::string& name,
-                        const std::string& assumed, const std::string& flag) {
-  std::string s = name + ": ";
-  if (!c.topics.empty()) {
-    s += "the topic config of ";
-    std::size_t i = 0;
-    for (const auto& [topic, value] : c.topics) {
-      if (i++ == 8) {
-        s += fmt::format(", and {} more", c.topics.size() - 8);
-        break;
-      }
-      s += fmt::format("{}{}={}", i > 1 ? ", " : "", topic, value);
-    }
-    s += " (metadata log); other topics: ";
-  }
-  if (c.cluster_default)
-    return s + fmt::format("the cluster-wide default {} (metadata log)", *c.cluster_default);
-  return s + fmt::format(
-                 "{} assumed: the metadata log sets no cluster-wide default, and the "
-                 "controllers' own server.properties is not in it ({} says otherwise)",
-                 assumed, flag);
 }
 
 Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Globals& globals) {
@@ -260,22 +327,46 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     in.state.last_known_elr = p.last_known_elr;
     in.state.leader = p.leader;
     in.state.leader_epoch = p.leader_epoch;
-    // The topic's config, else the cluster default, else the flags standing for the
-    // controllers' static config (as the live path's DescribeConfigs answer resolves them).
+    // The topic's config, else the cluster default, else the flags standing for the nodes'
+    // static config (as the live path's DescribeConfigs answer resolves them).
     in.unclean_allowed = o.unclean;
-    if (p.unclean) in.unclean_allowed = config_bool(p.unclean->value).value_or(o.unclean);
+    in.unclean_source = "flags";
+    // The controller decides: ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic
+    // reads the logged text with Boolean.parseBoolean (untrimmed, unlike a broker's ConfigDef).
+    if (p.unclean) {
+      in.unclean_allowed = java::parse_boolean(p.unclean->value);
+      in.unclean_source = p.unclean->cluster_default ? "cluster_default" : "topic";
+    }
     in.min_isr = o.min_isr;
-    if (p.min_isr) in.min_isr = java::parse_int(java_trim(p.min_isr->value)).value_or(o.min_isr);
+    in.min_isr_source = "flags";
+    if (const auto v = p.min_isr ? java::parse_int(java_trim(p.min_isr->value)) : std::nullopt) {
+      in.min_isr = *v;
+      in.min_isr_source = p.min_isr->cluster_default ? "cluster_default" : "topic";
+    }
     in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
     if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
     m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;
-  m.notes.push_back(config_note(logged.unclean, "unclean.leader.election.enable",
-                                o.unclean ? "true" : "false (Kafka's default)", "--unclean"));
-  m.notes.push_back(config_note(logged.min_isr, "min.insync.replicas",
-                                o.min_isr == 1 ? "1 (Kafka's default)" : std::to_string(o.min_isr),
-                                "--min-isr"));
+  m.notes.push_back(
+      config_note(kUnclean, m.partitions, true,
+                  {"metadata log", "", "the active controller elects by its own", "--unclean"}));
+  m.notes.push_back(config_note(kMinIsr, m.partitions, false,
+                                {"metadata log", "",
+                                 "each partition's leader refuses acks=all writes by its own, and "
+                                 "the controller keeps the ELR by its own",
+                                 "--min-isr"}));
+  // A node's own dynamic config comes before the cluster-wide default on that node
+  // (KafkaConfigSchema.resolveEffectiveTopicConfig: topic, node, cluster default, static),
+  // for the active controller's elections and for a leader's acks=all check; the log does not
+  // say which node is which, so the plan does not use them: it says they are there.
+  for (const auto& [name, nodes] : logged.node_configs)
+    for (const auto& [node, value] : nodes)
+      m.notes.push_back(fmt::format(
+          "node {}'s own dynamic config sets {}={} (metadata log): where node {} is the active "
+          "controller (elections) or a partition's leader (acks=all), Kafka takes it before "
+          "the cluster-wide default and the static config; the plan's values do not",
+          node, name, value, node));
   return m;
 }
 
@@ -302,6 +393,8 @@ Metadata from_flags(const PlanOptions& o, const std::vector<BrokerState>& states
   in.state.leader = kNoLeader;
   in.unclean_allowed = o.unclean;
   in.min_isr = o.min_isr;
+  in.unclean_source = "flags";
+  in.min_isr_source = "flags";
   in.elr_enabled = !o.elr.empty();
   if (o.alive_given) {
     m.live = {o.alive.begin(), o.alive.end()};

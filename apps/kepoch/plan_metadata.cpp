@@ -20,14 +20,6 @@ std::optional<LoggedConfig> logged_config(const DynamicConfigs& configs, const s
   return LoggedConfig{v->value, v->cluster_default};
 }
 
-LoggedConfigSummary summary_of(const DynamicConfigs& configs, const std::string& name) {
-  LoggedConfigSummary s;
-  s.topics = configs.topics_with(name);
-  if (const auto d = configs.topic_config("", name); d && d->cluster_default)
-    s.cluster_default = d->value;
-  return s;
-}
-
 }  // namespace
 
 LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<std::regex>& topic,
@@ -86,8 +78,9 @@ LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<
     p.min_isr = logged_config(configs, t->topic, kMinIsr);
     m.partitions.push_back(std::move(p));
   }
-  m.unclean = summary_of(configs, kUnclean);
-  m.min_isr = summary_of(configs, kMinIsr);
+  for (const char* name : {kUnclean, kMinIsr})
+    if (auto nodes = configs.nodes_with(name); !nodes.empty())
+      m.node_configs[name] = std::move(nodes);
   m.problems = summary.problems;
   m.problems.insert(m.problems.end(), history.orphans().begin(), history.orphans().end());
   return m;

@@ -23,12 +23,6 @@ struct LoggedConfig {
   bool cluster_default = false;
 };
 
-// One config across the log: the topics that set it, and the cluster-wide default.
-struct LoggedConfigSummary {
-  std::map<std::string, std::string> topics;
-  std::optional<std::string> cluster_default;
-};
-
 struct LoggedPartition {
   std::string topic;
   Uuid topic_id;
@@ -46,8 +40,9 @@ struct LoggedPartition {
 struct LoggedMetadata {
   std::set<std::int32_t> live;  // brokers whose last registration event left them unfenced
   std::vector<LoggedPartition> partitions;  // topics not removed, selected by `topic`
-  LoggedConfigSummary unclean;
-  LoggedConfigSummary min_isr;
+  // unclean.leader.election.enable and min.insync.replicas as nodes' own dynamic configs
+  // (BROKER resource "<node id>"): config name -> node id -> value.
+  std::map<std::string, std::map<std::string, std::string>> node_configs;
   std::vector<std::string> problems;
 };
 

@@ -148,4 +148,12 @@ std::optional<std::int64_t> parse_long(std::string_view s) {
   return parse_decimal<std::int64_t>(s);
 }
 
+bool parse_boolean(std::string_view s) {
+  static constexpr std::string_view kTrue = "true";
+  if (s.size() != kTrue.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if ((s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) != kTrue[i]) return false;
+  return true;
+}
+
 }  // namespace kepoch::java

@@ -59,4 +59,8 @@ std::vector<std::string_view> split_colon_whitespace(std::string_view s);
 std::optional<std::int32_t> parse_int(std::string_view s);
 std::optional<std::int64_t> parse_long(std::string_view s);
 
+// Boolean.parseBoolean: true for "true" in any case, false for anything else (no trimming:
+// " true" is false).
+bool parse_boolean(std::string_view s);
+
 }  // namespace kepoch::java

@@ -235,8 +235,12 @@ void ClusterClient::add_configs(live::ClusterView& view) {
                                             protocol::error_code_name(r.error_code)));
         continue;
       }
-      for (const auto& c : r.configs)
-        if (c.value) topic->second->configs[c.name] = *c.value;
+      for (const auto& c : r.configs) {
+        if (!c.value) continue;
+        topic->second->configs[c.name] = *c.value;
+        topic->second->config_sources[c.name] =
+            std::string(protocol::config_source_name(c.config_source));
+      }
     }
   } catch (const ClusterError& e) {
     main_.reset();

@@ -174,6 +174,8 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.state = p.state;
   out.unclean_allowed = p.unclean_allowed;
   out.min_isr = p.min_isr;
+  out.unclean_source = p.unclean_source;
+  out.min_isr_source = p.min_isr_source;
   out.topic_id = p.topic_id;
   // A replica of another topic id holds none of this topic's records.
   Replicas replicas;
@@ -289,12 +291,19 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
     const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
     for (const auto id : pp.stopped_replicas)
       if (!input.gone_brokers.count(id)) step(id, StartPhase::any_time, "");
+    // A live leader: nothing to elect, but with an ISR below min.insync.replicas it refuses
+    // acks=all writes (Partition.appendRecordsToLeader: NOT_ENOUGH_REPLICAS) until a replica
+    // catches up, which the operator has to know.
     if (pp.kind == RecommendationKind::healthy) {
+      if (pp.condition == PartitionCondition::under_min_isr) {
+        ++t.affected;
+        ++t.under_min_isr;
+      }
       plan.partitions.push_back(std::move(pp));
       continue;
     }
     ++t.affected;
-    if (pp.condition != PartitionCondition::under_min_isr) ++t.leaderless;
+    ++t.leaderless;
     // A live ISR member leading holds every committed record (Kafka's guarantee); otherwise a
     // replica whose state is unknown may hold committed records the plan cannot count.
     const bool clean_now = pp.kafka_choice_now && pp.kafka_choice_clean &&

@@ -55,6 +55,12 @@ struct PlanPartitionInput {
   bool unclean_allowed = false;  // the topic's unclean.leader.election.enable
   bool elr_enabled = false;      // eligible.leader.replicas.version >= 1
   std::int32_t min_isr = 1;      // the topic's min.insync.replicas
+  // Where the metadata found those two values, for the report only (the plan does not read
+  // them): "topic", "node" (one node's own dynamic config), "cluster_default", "static" (a
+  // server.properties), "kafka_default", "flags" (not in the metadata: the flags' value),
+  // "unknown" (not read); empty: not said.
+  std::string unclean_source;
+  std::string min_isr_source;
   // The topic's id in the metadata, when it says: a replica with another id is of a topic of
   // the same name deleted before this one was created (a stray to Kafka), not a candidate.
   std::optional<Uuid> topic_id;
@@ -117,6 +123,8 @@ struct PartitionPlan {
   PartitionState state;
   bool unclean_allowed = false;
   std::int32_t min_isr = 1;
+  std::string unclean_source;  // as PlanPartitionInput's
+  std::string min_isr_source;
   std::optional<Uuid> topic_id;                         // the metadata's
   std::vector<std::int32_t> unknown_replicas;           // assigned brokers whose state is not given
                                                         // (or is another topic's: below)
@@ -155,8 +163,9 @@ struct StartStep {
 
 struct PlanTotals {
   std::uint64_t partitions = 0;
-  std::uint64_t affected = 0;  // not healthy
+  std::uint64_t affected = 0;  // not healthy: without a live leader, or under min ISR
   std::uint64_t leaderless = 0;
+  std::uint64_t under_min_isr = 0;  // a live leader refusing acks=all writes
   std::uint64_t wait = 0;
   std::uint64_t elect_unclean = 0;
   std::uint64_t unknown = 0;

@@ -66,6 +66,11 @@ struct TopicView {
   // unclean.leader.election.enable, ...): broker defaults included, as DescribeConfigs
   // returns them.
   std::map<std::string, std::string> configs;
+  // Where each of those values comes from, DescribeConfigs' ConfigSource by name
+  // ("TOPIC_CONFIG", "DYNAMIC_BROKER_CONFIG", "DYNAMIC_DEFAULT_BROKER_CONFIG",
+  // "STATIC_BROKER_CONFIG", "DEFAULT_CONFIG"): the answering broker resolves the last three
+  // from its own dynamic and static config, which other nodes need not share.
+  std::map<std::string, std::string> config_sources;
 
   // The replica count of the first partition, as kafka-topics prints ReplicationFactor.
   int replication_factor() const;

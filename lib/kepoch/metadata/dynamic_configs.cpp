@@ -17,7 +17,9 @@ void DynamicConfigs::apply(const MetadataRecord& record) {
       configs = &topics_[c->resource_name];
     else if (c->resource_type == kConfigResourceBroker && c->resource_name.empty())
       configs = &cluster_;
-    if (!configs) return;  // one broker's own configs, other resources: not the controller's
+    else if (c->resource_type == kConfigResourceBroker)
+      configs = &nodes_[c->resource_name];
+    if (!configs) return;  // other resources (loggers, client metrics, groups): not topics'
     if (c->value)
       (*configs)[c->name] = *c->value;
     else
@@ -39,6 +41,13 @@ std::map<std::string, std::string> DynamicConfigs::topics_with(const std::string
   std::map<std::string, std::string> out;
   for (const auto& [topic, configs] : topics_)
     if (const auto v = configs.find(name); v != configs.end()) out.emplace(topic, v->second);
+  return out;
+}
+
+std::map<std::string, std::string> DynamicConfigs::nodes_with(const std::string& name) const {
+  std::map<std::string, std::string> out;
+  for (const auto& [node, configs] : nodes_)
+    if (const auto v = configs.find(name); v != configs.end()) out.emplace(node, v->second);
   return out;
 }
 

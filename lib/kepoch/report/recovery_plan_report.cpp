@@ -62,6 +62,10 @@ std::string other_topic_text(const PartitionPlan& p) {
   return s;
 }
 
+Value optional_text(const std::string& s) {
+  return s.empty() ? Value() : Value(s);
+}
+
 Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::*field) {
   if (!c) return Value();
   return Value(c->*field);
@@ -101,7 +105,13 @@ std::string recommendation_reason(const PartitionPlan& p) {
           !chosen->committed_loss_possible)
         s += " (it holds every committed record)";
       if (chosen) s += ": it " + loss_text(*chosen);
-      if (chosen && !chosen->clean) s += "; once it is back, elect it uncleanly";
+      // With unclean.leader.election.enable on, Kafka's controller elects its choice itself
+      // (QuorumController's maybeElectUncleanLeaders, and on each broker's unfencing).
+      if (chosen && !chosen->clean)
+        s += p.unclean_allowed && chosen->kafka_choice
+                 ? "; once it is back, Kafka elects it uncleanly on its own "
+                   "(unclean.leader.election.enable)"
+                 : "; once it is back, elect it uncleanly";
       if (kafka && kafka->broker != *p.chosen)
         s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka));
       return s + unknown;
@@ -135,6 +145,10 @@ std::string plan_verdict(const RecoveryPlan& plan) {
   if (t.elect_unclean > 0)
     actions.push_back(fmt::format("elect another replica uncleanly on {}", t.elect_unclean));
   if (t.unknown > 0) actions.push_back(fmt::format("no known replica on {}", t.unknown));
+  if (t.under_min_isr > 0)
+    actions.push_back(fmt::format(
+        "acks=all writes are refused on {} (a live leader, its ISR below min.insync.replicas)",
+        t.under_min_isr));
   for (std::size_t i = 0; i < actions.size(); ++i)
     s += (i == 0 ? "; " : ", ") + actions[i];
   if (!t.complete) s += "; some counts are lower bounds (states not given or not kept)";
@@ -155,6 +169,7 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
               .set("partitions", t.partitions)
               .set("affected", t.affected)
               .set("leaderless", t.leaderless)
+              .set("under_min_isr", t.under_min_isr)
               .set("wait", t.wait)
               .set("elect_unclean", t.elect_unclean)
               .set("unknown", t.unknown)
@@ -177,7 +192,7 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   Value partitions = Value::array();
   Value candidates = Value::array();
   for (const auto& p : plan.partitions) {
-    if (p.kind == RecommendationKind::healthy && !context.all) continue;
+    if (p.condition == forecast::PartitionCondition::healthy && !context.all) continue;
     const CandidateOutcome* chosen = p.chosen_candidate();
     const CandidateOutcome* kafka = p.kafka_candidate();
     partitions.push(
@@ -199,7 +214,9 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
                  optional_count(kafka, &CandidateOutcome::committed_lost_records))
             .set("reason", partition_reason(p))
             .set("min_insync_replicas", p.min_isr)
-            .set("unclean_leader_election", p.unclean_allowed));
+            .set("min_insync_replicas_source", optional_text(p.min_isr_source))
+            .set("unclean_leader_election", p.unclean_allowed)
+            .set("unclean_leader_election_source", optional_text(p.unclean_source)));
     for (const auto& c : p.candidates) {
       std::string truncations;
       for (const auto& f : c.followers) {

@@ -2,7 +2,8 @@
 // The report shape of `kepoch plan`:
 //   {"verdict": "<one sentence>",
 //    "metadata": "<where the partition states come from>", "cluster_id": str|null,
-//    "totals": {"partitions", "affected", "leaderless", "wait", "elect_unclean", "unknown",
+//    "totals": {"partitions", "affected", "leaderless", "under_min_isr", "wait",
+//               "elect_unclean", "unknown",
 //               "kafka_default_lost_records", "kafka_default_committed_lost_records",
 //               "plan_lost_records", "plan_committed_lost_records",
 //               "plan_committed_loss_partitions", "complete"},
@@ -11,7 +12,10 @@
 //                    "recommendation", "chosen",
 //                    "lost_records", "committed_lost_records", "kafka_choice",
 //                    "kafka_lost_records", "kafka_committed_lost_records", "reason",
-//                    "min_insync_replicas", "unclean_leader_election"}],
+//                    "min_insync_replicas", "min_insync_replicas_source",
+//                    "unclean_leader_election", "unclean_leader_election_source"}],
+//                   (sources: "topic", "node", "cluster_default", "static", "kafka_default",
+//                    "flags", "unknown": PlanPartitionInput's; null when not said)
 //    "candidates": [{"topic", "partition", "rank", "broker", "live", "clean", "kafka_choice",
 //                    "last_epoch", "log_end_offset", "leader_epoch", "removed_records",
 //                    "lost_records", "committed_lost_records", "loss_known",
@@ -20,8 +24,9 @@
 //    "notes": [str], "problems": [{"severity", "message"}],   (problems: replicas of another
 //                                   topic id than the metadata's, left out)
 //    "timelines": [see plan_timelines_value]}
-// Partitions needing no decision (healthy) are counted in totals and listed only with
-// `all`; counts that cannot be known are null.
+// Healthy partitions (a live leader, an ISR of at least min.insync.replicas) are counted in
+// totals and listed only with `all`; those under min ISR (nothing to elect, but acks=all
+// writes refused) are affected and listed; counts that cannot be known are null.
 
 #include <string>
 #include <vector>

@@ -72,6 +72,18 @@ TEST_CASE("Long.parseLong covers the whole signed 64-bit range", "[base][java]")
   CHECK_FALSE(parse_long("99999999999999999999"));
 }
 
+TEST_CASE("Boolean.parseBoolean: \"true\" in any case, anything else false", "[base][java]") {
+  CHECK(parse_boolean("true"));
+  CHECK(parse_boolean("TRUE"));
+  CHECK(parse_boolean("tRuE"));
+  CHECK_FALSE(parse_boolean(" true"));  // not trimmed, as ConfigDef would
+  CHECK_FALSE(parse_boolean("true "));
+  CHECK_FALSE(parse_boolean("false"));
+  CHECK_FALSE(parse_boolean("yes"));
+  CHECK_FALSE(parse_boolean(""));
+  CHECK_FALSE(parse_boolean("truee"));
+}
+
 TEST_CASE("strict UTF-8 as Java's decoder reports it", "[base][java]") {
   CHECK_FALSE(first_invalid_utf8("plain ascii"));
   CHECK_FALSE(first_invalid_utf8("caf\xC3\xA9"));

@@ -149,6 +149,28 @@ TEST_CASE("healthy and under_min_isr: a live leader, nothing to decide", "[recov
   CHECK(p.condition == PartitionCondition::leaderless);
 }
 
+TEST_CASE("under min ISR: nothing to elect, but affected (Kafka refuses acks=all writes)",
+          "[recovery_plan]") {
+  // Partition.appendRecordsToLeader: an ISR below min.insync.replicas answers acks=all
+  // writes NOT_ENOUGH_REPLICAS; the plan counts and lists it, it does not hide it as healthy.
+  Outage o;
+  PlanInput input;
+  input.live_brokers = {1, 2};
+  PlanPartitionInput under = o.partition({1, 2, 3}, {2});
+  under.state.leader = 2;
+  under.min_isr = 2;
+  PlanPartitionInput healthy = under;
+  healthy.partition = 1;
+  healthy.state.isr = {1, 2};
+  input.partitions = {under, healthy};
+  const RecoveryPlan plan = plan_recovery(input);
+  CHECK(plan.totals.partitions == 2);
+  CHECK(plan.totals.affected == 1);
+  CHECK(plan.totals.under_min_isr == 1);
+  CHECK(plan.totals.leaderless == 0);
+  CHECK(plan.totals.plan_committed_loss_partitions == 0);
+}
+
 TEST_CASE("the unclean condition: no clean leader and unclean.leader.election.enable",
           "[recovery_plan]") {
   Outage o;

@@ -226,7 +226,7 @@ TEST_CASE("An unknown leader epoch stays unknown", "[live][what-if]") {
 TEST_CASE("ELR on or off: the finalized eligible.leader.replicas.version (isElrFeatureEnabled)",
           "[live][what-if]") {
   ClusterView view;
-  view.topics.push_back(TopicView{"t", "", false, {partition({1, 2}, {1, 2}, 1)}, {}});
+  view.topics.push_back(TopicView{"t", "", false, {partition({1, 2}, {1, 2}, 1)}, {}, {}});
   view.finalized_features = std::map<std::string, std::int16_t>{
       {"metadata.version", 27}, {"eligible.leader.replicas.version", 1}};
   CHECK(elr_setting(view).enabled);
@@ -247,10 +247,10 @@ TEST_CASE("forecast_stop: every partition, topic settings as read, brokers alive
           "[live][what-if]") {
   ClusterView view;
   view.brokers = {{1, "h", 9092, {}}, {2, "h", 9093, {}}, {3, "h", 9094, {}}};
-  TopicView a{"a", "", false, {partition({2, 1, 3}, {1, 2, 3}, 2)}, {}};
+  TopicView a{"a", "", false, {partition({2, 1, 3}, {1, 2, 3}, 2)}, {}, {}};
   a.configs["min.insync.replicas"] = "2";
   a.configs["unclean.leader.election.enable"] = "false";
-  TopicView b{"b", "", false, {partition({2}, {2}, 2)}, {}};
+  TopicView b{"b", "", false, {partition({2}, {2}, 2)}, {}, {}};
   view.topics = {a, b};
   CHECK(brokers_not_alive(view, {2, 5, 4, 5}) == Ids{5, 4});
   const auto f = forecast_stop(view, {2}, ShutdownKind::controlled);

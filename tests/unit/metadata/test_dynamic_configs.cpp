@@ -2,7 +2,9 @@
 // ConfigurationsDelta do it: ConfigRecord sets a resource's config, a null value deletes it,
 // RemoveTopicRecord deletes the topic's configs; a topic's value is its own config, else the
 // cluster-wide default (BROKER resource ""), as ConfigurationControlManager.getTopicConfig
-// looks them up (a broker's own configs are not the controller's).
+// looks them up; a node's own config (BROKER resource "<node id>"), which Kafka puts between the
+// topic's and the cluster default on that node, is kept apart: the log does not say which node
+// is the active controller or a partition's leader.
 #include <catch2/catch.hpp>
 
 #include "kepoch/metadata/dynamic_configs.hpp"
@@ -63,4 +65,19 @@ TEST_CASE("a topic's config, else the cluster-wide default; deleted configs and 
   c.apply(topic("orders", second));
   CHECK_FALSE(c.topic_config("orders", "unclean.leader.election.enable"));
   CHECK(c.topics_with("unclean.leader.election.enable").empty());
+}
+
+TEST_CASE("a node's own config: kept apart, named, forgotten when deleted", "[DynamicConfigs]") {
+  DynamicConfigs c;
+  const std::string unclean = "unclean.leader.election.enable";
+  c.apply(config(kConfigResourceBroker, "100", unclean, "true"));
+  c.apply(config(kConfigResourceBroker, "1", "min.insync.replicas", "2"));
+  c.apply(config(8, "kafka.server", unclean, "DEBUG"));  // BROKER_LOGGER: not a config of topics
+  // KafkaConfigSchema.resolveEffectiveTopicConfig would take node 100's value on node 100:
+  // not a topic's value without knowing the controller.
+  CHECK_FALSE(c.topic_config("orders", unclean));
+  CHECK(c.nodes_with(unclean) == std::map<std::string, std::string>{{"100", "true"}});
+  CHECK(c.nodes_with("min.insync.replicas") == std::map<std::string, std::string>{{"1", "2"}});
+  c.apply(config(kConfigResourceBroker, "100", unclean, std::nullopt));
+  CHECK(c.nodes_with(unclean).empty());
 }
