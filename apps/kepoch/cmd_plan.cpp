@@ -22,6 +22,7 @@
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/recovery_plan.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/broker_identity.hpp"
@@ -260,11 +261,9 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
   m.description = "live cluster (" + view.metadata_from + ")";
   m.cluster_id = view.cluster_id;
   m.live = view.live_broker_ids();
-  bool elr_enabled = false;
-  if (view.finalized_features) {
-    const auto it = view.finalized_features->find("eligible.leader.replicas.version");
-    elr_enabled = it != view.finalized_features->end() && it->second >= 1;
-  }
+  // One rule with `cluster what-if`: the finalized feature, else the partitions' ELR.
+  const live::ElrSetting elr = live::elr_setting(view);
+  const bool elr_enabled = elr.enabled;
   for (const auto& topic : view.topics) {
     for (const auto& p : topic.partitions) {
       PlanPartitionInput in;
