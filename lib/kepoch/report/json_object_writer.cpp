@@ -268,6 +268,48 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
   out_ += nlohmann_dump(to_json(v));
 }
 
+// The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is
+// written member by member).
+const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberNames& names) {
+  for (const RenderedRun& r : runs_)
+    if (names.same(r.names)) return r.keys.empty() ? nullptr : &r;
+  RenderedRun& r = runs_.emplace_back();
+  r.names = names.names();
+  for (const std::string_view name : names.names()) {
+    std::string text(1, ',');
+    append_json_string(text, name);
+    text += ':';
+    if (text.size() > r.keys.emplace_back().size()) {
+      r.keys.clear();
+      return nullptr;
+    }
+    r.keys.back().fill(0);
+    std::memcpy(r.keys.back().data(), text.data(), text.size());
+    r.sizes.push_back(static_cast<std::uint8_t>(text.size()));
+  }
+  return &r;
+}
+
+// Room for every key and value is reserved once; each key is one fixed-size copy.
+void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  const RenderedRun* run = rendered(names);
+  if (!run || values.empty()) return ObjectWriter::integers(names, values);
+  char* const start = out_.room(values.size() * (kRunSlot + kScalarRoom));
+  char* p = start;
+  std::size_t i = 0;
+  if (first_) {  // the object's first member: its key without the comma
+    std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
+    p = write_integer(p + run->sizes[0] - 1, values[0]);
+    i = 1;
+    first_ = false;
+  }
+  for (; i < values.size(); ++i) {
+    std::memcpy(p, run->keys[i].data(), kRunSlot);
+    p = write_integer(p + run->sizes[i], values[i]);
+  }
+  out_.advance(static_cast<std::size_t>(p - start));
+}
+
 void JsonObjectWriter::begin_objects(std::string_view k) {
   key(k);
   out_ += '[';

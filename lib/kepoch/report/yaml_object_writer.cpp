@@ -43,6 +43,42 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
   emit_yaml(emitter_, v);
 }
 
+const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberNames& names) {
+  const std::size_t column = emitter_.key_column();
+  for (const RenderedRun& r : runs_)
+    if (names.same(r.names) && r.column == column) return r;
+  RenderedRun& r = runs_.emplace_back(RenderedRun{names.names(), column, {}});
+  for (const std::string_view name : names.names()) {
+    if (name.size() > 1024 || !yaml_plain_ok(name)) {  // a long or quoted key
+      r.lines.clear();
+      break;
+    }
+    std::string line(1, '\n');
+    line.append(column, ' ');
+    line += name;
+    line += ": ";
+    r.lines.push_back(std::move(line));
+  }
+  return r;
+}
+
+// The first member may begin the map ("- key: value" in a list): written as one member;
+// the rest as lines rendered once per depth.
+void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  std::size_t i = 0;
+  if ((pending_ || !emitter_.at_next_simple_key()) && !values.empty()) {
+    integer(names.names()[0], values[0]);
+    i = 1;
+  }
+  const RenderedRun& run = rendered(names);
+  if (run.lines.empty() || !emitter_.at_next_simple_key()) {
+    for (; i < values.size(); ++i)
+      integer(names.names()[i], values[i]);
+    return;
+  }
+  emitter_.integer_members(std::span(run.lines).subspan(i), values.subspan(i));
+}
+
 void YamlObjectWriter::begin_objects(std::string_view k) {
   if (pending_) {
     emitter_.begin_map();
