@@ -290,6 +290,38 @@ TEST_CASE("YAML strings: plain exactly where yaml-cpp writes them plain", "[rend
   }
 }
 
+TEST_CASE("YAML strings of letters, digits and _.-:+/ (one pass): plain where yaml-cpp's are",
+          "[render][yaml]") {
+  for (const std::string s : {"2026-12-02T03:44:03.675Z",
+                              "2026-12-02T04:41:13.123+01:00",
+                              "create-time",
+                              "-",
+                              ":",
+                              "-:",
+                              ":-",
+                              "a:",
+                              "a:b",
+                              "::",
+                              "-a",
+                              ".a",
+                              "+1",
+                              "a/b",
+                              "/",
+                              "null",
+                              "Null",
+                              "NULL",
+                              "nulls",
+                              "_",
+                              "1:2:3",
+                              "http://x",
+                              "--",
+                              "-1"}) {
+    INFO(s);
+    Value map = Value::object().set(s, s);
+    CHECK(direct_text(map) == reference_text(map));
+  }
+}
+
 TEST_CASE("YAML objects written member by member equal the Value's YAML", "[render][yaml]") {
   std::mt19937 rng(22);
   for (int i = 0; i < 5000; ++i) {
