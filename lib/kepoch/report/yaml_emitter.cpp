@@ -397,6 +397,18 @@ bool YamlEmitter::at_next_simple_key() const {
   return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
 }
 
+// BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
+// key being at least one byte past the value's indent), the scalar.
+void YamlEmitter::scalar_member(std::string_view key, std::string_view text) {
+  out_ += '\n';
+  out_.append(base_indent_ + cur_indent_, ' ');
+  out_ += key;
+  out_ += ": ";
+  out_ += text;
+  groups_.back().child_count += 2;
+  col_ = cur_indent_ + key.size() + 2 + text.size();
+}
+
 // What string(key) and integer(value) write there (BlockMapPrepareSimpleKey, a plain key,
 // BlockMapPrepareSimpleKeyValue), from lines rendered once.
 void YamlEmitter::integer_members(std::span<const std::string> lines,

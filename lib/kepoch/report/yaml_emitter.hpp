@@ -58,6 +58,10 @@ class YamlEmitter {
   bool at_next_simple_key() const;
   // The column of the current map's keys in the text, base indent included.
   std::size_t key_column() const { return base_indent_ + cur_indent_; }
+  // A member of the current map (at_next_simple_key()) whose key is plain and at most 1024
+  // bytes and whose value is a scalar's final text (an integer, a plain string, "~"): what
+  // string(key) and the scalar write, without their decisions.
+  void scalar_member(std::string_view key, std::string_view text);
   // Members of the current map (at_next_simple_key()) whose keys are plain and at most 1024
   // bytes: lines[i] is "\n", key_column() spaces, key i, ": "; values[i] is written after it.
   void integer_members(std::span<const std::string> lines, std::span<const std::int64_t> values);

@@ -1,5 +1,7 @@
 #include "kepoch/report/yaml_object_writer.hpp"
 
+#include <charconv>
+
 namespace kepoch::report::detail {
 
 void YamlObjectWriter::key(std::string_view k) {
@@ -18,24 +20,36 @@ void YamlObjectWriter::close() {
   emitter_.end_map();
 }
 
+// Each scalar member after a map's first goes as one line when its key is plain (all of a
+// report's keys): the emitter's general path decides the same thing per call.
 void YamlObjectWriter::null(std::string_view k) {
+  if (simple_member(k)) return emitter_.scalar_member(k, "~");
   key(k);
   emitter_.null();
 }
 
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
+  if (simple_member(k)) return emitter_.scalar_member(k, v ? "true" : "false");
   key(k);
   emitter_.boolean(v);
 }
 
 void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
+  if (simple_member(k)) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    return emitter_.scalar_member(k,
+                                  std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
   key(k);
   emitter_.integer(v);
 }
 
 void YamlObjectWriter::string(std::string_view k, std::string_view v) {
+  const bool quoted = needs_quotes(v);
+  if (!quoted && yaml_plain_ok(v) && simple_member(k)) return emitter_.scalar_member(k, v);
   key(k);
-  emitter_.string(v, needs_quotes(v));
+  emitter_.string(v, quoted);
 }
 
 void YamlObjectWriter::value(std::string_view k, const Value& v) {

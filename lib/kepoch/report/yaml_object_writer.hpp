@@ -50,6 +50,10 @@ class YamlObjectWriter : public ObjectWriter {
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
   void close();
+  // Whether the member `k` can go through YamlEmitter::scalar_member.
+  bool simple_member(std::string_view k) const {
+    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && yaml_plain_ok(k);
+  }
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
