@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <ctime>
 #include <limits>
 
@@ -64,13 +65,12 @@ void put_digits(char*& at, std::int64_t v, int n) {
   at += n;
 }
 
-std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offset,
-                      char (&out)[kIsoTimeMax]) {
-  const std::int64_t shifted = epoch_ms + static_cast<std::int64_t>(offset_seconds) * 1000;
-  const std::int64_t days = floor_div(shifted, 86400000);
-  const std::int64_t in_day = shifted - days * 86400000;
+// "YYYY-MM-DDTHH:MM:SS" of a second since the epoch (already shifted to the zone); returns
+// the end.
+char* format_second(std::int64_t second, char* at) {
+  const std::int64_t days = floor_div(second, 86400);
+  const std::int64_t in_day = second - days * 86400;
   const Civil c = civil_from_days(days);
-  char* at = out;
   if (c.year < 0 || c.year > 9999) {  // outside ISO 8601's four digits: the sign and digits
     const auto r = std::to_chars(at, at + 20, c.year);
     at = r.ptr;
@@ -82,13 +82,35 @@ std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offs
   *at++ = '-';
   put_digits(at, c.day, 2);
   *at++ = 'T';
-  put_digits(at, in_day / 3600000, 2);
+  put_digits(at, in_day / 3600, 2);
   *at++ = ':';
-  put_digits(at, in_day / 60000 % 60, 2);
+  put_digits(at, in_day / 60 % 60, 2);
   *at++ = ':';
-  put_digits(at, in_day / 1000 % 60, 2);
+  put_digits(at, in_day % 60, 2);
+  return at;
+}
+
+// The text of the last second formatted: a dump's records mostly share their batch's second
+// (and a batch's times sit close together), so most times cost a copy and the milliseconds.
+struct LastSecond {
+  std::int64_t second = std::numeric_limits<std::int64_t>::min();
+  std::size_t size = 0;
+  char text[kIsoTimeMax];
+};
+
+std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offset,
+                      char (&out)[kIsoTimeMax]) {
+  thread_local LastSecond last;
+  const std::int64_t shifted = epoch_ms + static_cast<std::int64_t>(offset_seconds) * 1000;
+  const std::int64_t second = floor_div(shifted, 1000);
+  if (second != last.second || last.size == 0) {
+    last.size = static_cast<std::size_t>(format_second(second, last.text) - last.text);
+    last.second = second;
+  }
+  std::memcpy(out, last.text, last.size);
+  char* at = out + last.size;
   *at++ = '.';
-  put_digits(at, in_day % 1000, 3);
+  put_digits(at, shifted - second * 1000, 3);
   if (!with_offset) {
     *at++ = 'Z';
   } else {

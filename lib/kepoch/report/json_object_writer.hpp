@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kepoch/report/object_writer.hpp"
 
@@ -96,9 +97,19 @@ class JsonObjectWriter : public ObjectWriter {
   void begin_object() override;
   void end_object() override;
   void end_objects() override;
+  void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
 
  private:
   void key(std::string_view k);
+
+  // A run's names rendered once: `,"name":` for each, in fixed-size slots copied whole.
+  static constexpr std::size_t kRunSlot = 32;
+  struct RenderedRun {
+    std::span<const std::string_view> names;
+    std::vector<std::array<char, kRunSlot>> keys;
+    std::vector<std::uint8_t> sizes;  // of each key's text, its comma included
+  };
+  const RenderedRun* rendered(const MemberNames& names);
 
   struct RenderedKey {
     std::string name;
@@ -110,6 +121,7 @@ class JsonObjectWriter : public ObjectWriter {
 
   TextBuffer& out_;
   std::array<RenderedKey, kKeySlots> keys_;
+  std::vector<RenderedRun> runs_;  // a few: one per MemberNames written
   std::ostream* sink_ = nullptr;
   std::size_t limit_ = 0;
   std::size_t element_start_ = 0;

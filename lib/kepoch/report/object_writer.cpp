@@ -18,6 +18,12 @@ void ObjectWriter::members(const Value& object) {
   }
 }
 
+void ObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  assert(names.size() == values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    integer(names.names()[i], values[i]);
+}
+
 void ValueBuilder::begin_objects(std::string_view key) {
   list_key_ = key;
   list_ = Value::array();

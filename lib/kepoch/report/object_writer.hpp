@@ -9,13 +9,43 @@
 // everywhere in a report). A member that is an array of objects can be written object by
 // object (begin_objects ... end_objects); inside those objects every non-scalar member is a
 // Value.
+//
+// integers() writes a run of integer members at once (a record's offset, timestamp, sizes):
+// per record, a call per member cost more than the JSON and YAML it wrote, so those writers
+// render the run's names once and write the values in one pass.
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
+
+// The names of a run of integer members, in order. Made only from an array with static
+// storage (consteval), or a part of one: writers key what they render of the names by its
+// address and size.
+class MemberNames {
+ public:
+  template <std::size_t N>
+  consteval MemberNames(const std::string_view (&names)[N]) : names_(names, N) {}  // NOLINT
+  std::span<const std::string_view> names() const { return names_; }
+  std::size_t size() const { return names_.size(); }
+  // The names from `from`, `count` of them.
+  MemberNames part(std::size_t from, std::size_t count) const {
+    return MemberNames(names_.subspan(from, count));
+  }
+  // Whether this is the same run (same array, same part).
+  bool same(std::span<const std::string_view> run) const {
+    return run.data() == names_.data() && run.size() == names_.size();
+  }
+
+ private:
+  explicit MemberNames(std::span<const std::string_view> names) : names_(names) {}
+  std::span<const std::string_view> names_;
+};
 
 class ObjectWriter {
  public:
@@ -32,6 +62,8 @@ class ObjectWriter {
   virtual void begin_object() = 0;
   virtual void end_object() = 0;
   virtual void end_objects() = 0;
+  // integer(names[i], values[i]) for each name, in order.
+  virtual void integers(const MemberNames& names, std::span<const std::int64_t> values);
 
   // The members of `object` (an object Value), each as the call for its kind.
   void members(const Value& object);

@@ -137,13 +137,16 @@ void write_data(ObjectWriter& w, std::string_view key,
 }
 
 void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control, DataFormat data) {
-  w.integer("offset", r.offset);
-  w.integer("timestamp", r.timestamp);
-  w.integer("sequence", r.sequence);
-  w.integer("size", r.size_in_bytes);
-  w.integer("key_size", r.key ? static_cast<std::int64_t>(r.key->size()) : -1);
-  w.integer("value_size", r.value ? static_cast<std::int64_t>(r.value->size()) : -1);
-  w.integer("headers", static_cast<std::int64_t>(r.headers.size()));
+  static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
+                                                "key_size", "value_size", "headers"};
+  const std::int64_t values[] = {r.offset,
+                                 r.timestamp,
+                                 r.sequence,
+                                 r.size_in_bytes,
+                                 r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
+                                 r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
+                                 static_cast<std::int64_t>(r.headers.size())};
+  w.integers(kNames, values);
   if (r.magic < 2) {
     w.integer("magic", r.magic);
     w.string("timestamp_type", r.timestamp_type);
@@ -187,14 +190,18 @@ Value segment_fields(const std::string& file, std::optional<std::int64_t> base_o
 
 void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat data) {
   const BatchHeader& h = b.header;
-  w.integer("position", static_cast<std::int64_t>(h.position));
-  w.integer("size", static_cast<std::int64_t>(h.size_in_bytes()));
-  w.integer("base_offset", h.base_offset);
-  w.integer("last_offset", h.last_offset());
-  w.integer("count", h.is_v2() ? h.records_count : 1);
-  w.integer("partition_leader_epoch", h.partition_leader_epoch);
-  w.integer("magic", h.magic);
-  w.integer("crc", h.crc);
+  static constexpr std::string_view kHead[] = {"position",    "size",  "base_offset",
+                                               "last_offset", "count", "partition_leader_epoch",
+                                               "magic",       "crc"};
+  const std::int64_t head[] = {static_cast<std::int64_t>(h.position),
+                               static_cast<std::int64_t>(h.size_in_bytes()),
+                               h.base_offset,
+                               h.last_offset(),
+                               h.is_v2() ? h.records_count : 1,
+                               h.partition_leader_epoch,
+                               h.magic,
+                               h.crc};
+  w.integers(kHead, head);
   if (b.crc_valid)
     w.boolean("crc_valid", *b.crc_valid);
   else
@@ -203,11 +210,11 @@ void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat 
   w.string("timestamp_type", h.log_append_time() ? "log-append-time" : "create-time");
   w.boolean("is_control", h.is_control());
   w.boolean("is_transactional", h.is_transactional());
-  w.integer("producer_id", h.producer_id);
-  w.integer("producer_epoch", h.producer_epoch);
-  w.integer("base_sequence", h.base_sequence);
-  w.integer("base_timestamp", h.base_timestamp);
-  w.integer("max_timestamp", h.max_timestamp);
+  static constexpr std::string_view kProducer[] = {"producer_id", "producer_epoch", "base_sequence",
+                                                   "base_timestamp", "max_timestamp"};
+  const std::int64_t producer[] = {h.producer_id, h.producer_epoch, h.base_sequence,
+                                   h.base_timestamp, h.max_timestamp};
+  w.integers(kProducer, producer);
   if (with_records) write_records(w, b, data);
 }
 

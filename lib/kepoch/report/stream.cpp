@@ -208,11 +208,12 @@ class JsonLinesStream : public ReportStream {
   JsonObjectWriter writer_;
 };
 
-// YAML: each piece is emitted on its own (yaml_emitter.hpp, yaml-cpp's text), then indented
-// into place; elements written member by member go straight to YAML text.
+// YAML: each piece is emitted straight into place (yaml_emitter.hpp, yaml-cpp's text), its
+// lines after the first indented by the emitter; elements written member by member go
+// straight to YAML text.
 class YamlStream : public ReportStream {
  public:
-  explicit YamlStream(std::ostream& out) : out_(out) {}
+  explicit YamlStream(std::ostream& out) : out_(out), element_writer_(text_, kElementIndent) {}
   ~YamlStream() override { flush(); }  // what was written before an error that ends the run
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string>) override {
@@ -224,16 +225,22 @@ class YamlStream : public ReportStream {
   }
   void element(const Value& e) override {
     ++elements_;
-    write(e, 6, false, "    - ");
+    write(e, kElementIndent, false, "    - ");
   }
+  // An element that throws leaves no text.
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
     ++elements_;
-    yaml_.clear();
-    YamlObjectWriter writer(yaml_);
-    writer.begin();
-    write(writer);
-    writer.end();
-    place(6, false, "    - ");
+    const std::size_t mark = text_.size();
+    text_ += "    - ";
+    element_writer_.begin();
+    try {
+      write(element_writer_);
+    } catch (...) {
+      text_.resize(mark);
+      throw;
+    }
+    element_writer_.end();
+    end_piece();
   }
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string>) override {
@@ -257,6 +264,8 @@ class YamlStream : public ReportStream {
   }
 
  private:
+  static constexpr std::size_t kElementIndent = 6;  // "    - "
+
   void line(const std::string& text, int indent, bool first) {
     if (first)
       text_ += "- ";
@@ -268,32 +277,22 @@ class YamlStream : public ReportStream {
   }
   // Writes a YAML rendering of v: its first line after `first_prefix` (or "- " for the item's
   // first line), the rest indented by `indent`.
-  void write(const Value& v, int indent, bool item_start, std::string_view first_prefix = "") {
-    yaml_.clear();
-    YamlEmitter e(yaml_);
-    emit_yaml(e, v);
-    place(indent, item_start, first_prefix);
-  }
-  // The lines of yaml_, placed as write() says.
-  void place(int indent, bool item_start, std::string_view first_prefix) {
-    std::size_t at = 0;
-    bool first = true;
-    while (at < yaml_.size()) {
-      std::size_t nl = yaml_.find('\n', at);
-      if (nl == std::string::npos) nl = yaml_.size();
-      if (first && !first_prefix.empty()) {
-        text_ += first_prefix;
-      } else if (first && item_start && first_line_) {
-        text_ += "- ";
-        first_line_ = false;
-      } else {
-        text_.append(static_cast<std::size_t>(indent), ' ');
-      }
-      text_.append(yaml_, at, nl - at);
-      text_ += '\n';
-      first = false;
-      at = nl + 1;
+  void write(const Value& v, std::size_t indent, bool item_start,
+             std::string_view first_prefix = "") {
+    if (!first_prefix.empty()) {
+      text_ += first_prefix;
+    } else if (item_start && first_line_) {
+      text_ += "- ";
+      first_line_ = false;
+    } else {
+      text_.append(indent, ' ');
     }
+    YamlEmitter e(text_, indent);
+    emit_yaml(e, v);
+    end_piece();
+  }
+  void end_piece() {
+    text_ += '\n';
     if (text_.size() >= kFlushAt) flush();
   }
   void flush() {
@@ -304,8 +303,8 @@ class YamlStream : public ReportStream {
   bool any_ = false;
   bool first_line_ = true;
   std::size_t elements_ = 0;
-  std::string yaml_;  // the piece being emitted
-  std::string text_;  // lines placed, not yet handed to out_ (up to kFlushAt bytes)
+  std::string text_;                 // lines placed, not yet handed to out_ (up to kFlushAt bytes)
+  YamlObjectWriter element_writer_;  // writes into text_
 };
 
 // Table: leading fields as "key  value" lines, the list as rows whose column widths are

@@ -48,6 +48,18 @@ class TimeWriter : public ObjectWriter {
     else
       inner_.null(shown_key);
   }
+  // The run's parts between time fields go on as runs.
+  void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!is_time_field(names.names()[i])) continue;
+      if (i > from) inner_.integers(names.part(from, i - from), values.subspan(from, i - from));
+      integer(names.names()[i], values[i]);
+      from = i + 1;
+    }
+    if (from < values.size())
+      inner_.integers(names.part(from, values.size() - from), values.subspan(from));
+  }
   void string(std::string_view key, std::string_view v) override { inner_.string(key, v); }
   void value(std::string_view key, const Value& v) override {
     if (const std::int64_t* ms = time_of(key, v)) return integer(key, *ms);

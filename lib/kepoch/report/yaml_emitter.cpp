@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace kepoch::report::detail {
@@ -185,20 +186,21 @@ void append_escape(std::string& out, int cp) {
 
 namespace {
 
-// Letters, digits and '_' (and '.', '-' after the first byte): a string of these alone, the
-// shape of every key and most values, passes each test below, so it skips them.
-constexpr std::array<bool, 256> kWordByte = [] {
+// Letters, digits and "_.-:+/": no blank, break, indicator, comment or unprintable byte. A
+// string of these alone passes every test below but three, so it is decided in one pass
+// (ISO times, "create-time", every key).
+constexpr std::array<bool, 256> kSimpleByte = [] {
   std::array<bool, 256> t{};
   for (int c = 0; c < 256; ++c)
     t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                     (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+                                     (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ||
+                                     c == ':' || c == '+' || c == '/';
   return t;
 }();
 
-bool word(std::string_view s) {
-  if (s.empty() || s[0] == '.' || s[0] == '-') return false;
+bool simple(std::string_view s) {
   for (const char c : s)
-    if (!kWordByte[static_cast<unsigned char>(c)]) return false;
+    if (!kSimpleByte[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
@@ -206,7 +208,11 @@ bool word(std::string_view s) {
 
 bool yaml_plain_ok(std::string_view s) {
   if (is_null_string(s)) return false;
-  if (word(s)) return true;
+  if (simple(s)) {
+    // The three: a lone "-" or ":" (an indicator then the end: plain_start), a ':' at the
+    // end (EndScalar: disallowed).
+    return !(s.size() == 1 && (s[0] == '-' || s[0] == ':')) && s.back() != ':';
+  }
   if (!plain_start(s)) return false;
   if (s.back() == ' ') return false;
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -253,15 +259,23 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
 
 // ---- the emitter (emitter.cpp, emitterstate.cpp) ------------------------------------------
 
+void YamlEmitter::reset() {
+  col_ = 0;
+  groups_.clear();
+  cur_indent_ = 0;
+  long_key_next_ = false;
+}
+
+// Every write is one byte (":", "-", " ", "~", a bracket, a line break) but scalars'
+// (write_inline); a line break is followed by the base indent.
 void YamlEmitter::write(std::string_view s) {
-  if (s.size() == 1) {  // most writes: ":", "-", " ", a line break
-    out_ += s[0];
-    col_ = s[0] == '\n' ? 0 : col_ + 1;
-    return;
+  out_ += s[0];
+  if (s[0] == '\n') {
+    out_.append(base_indent_, ' ');
+    col_ = 0;
+  } else {
+    ++col_;
   }
-  out_ += s;
-  const auto nl = s.rfind('\n');
-  col_ = nl == std::string_view::npos ? col_ + s.size() : s.size() - nl - 1;
 }
 
 void YamlEmitter::write_inline(std::string_view s) {
@@ -377,6 +391,47 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
   long_key_next_ = false;
 }
 
+bool YamlEmitter::at_next_simple_key() const {
+  if (groups_.empty() || long_key_next_) return false;
+  const Group& g = groups_.back();
+  return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
+}
+
+// BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
+// key being at least one byte past the value's indent), the scalar.
+void YamlEmitter::scalar_member(std::string_view key, std::string_view text) {
+  out_ += '\n';
+  out_.append(base_indent_ + cur_indent_, ' ');
+  out_ += key;
+  out_ += ": ";
+  out_ += text;
+  groups_.back().child_count += 2;
+  col_ = cur_indent_ + key.size() + 2 + text.size();
+}
+
+// What string(key) and integer(value) write there (BlockMapPrepareSimpleKey, a plain key,
+// BlockMapPrepareSimpleKeyValue), from lines rendered once.
+void YamlEmitter::integer_members(std::span<const std::string> lines,
+                                  std::span<const std::int64_t> values) {
+  if (values.empty()) return;
+  constexpr std::size_t kDigits = 20;  // an int64's sign and digits
+  const std::size_t start = out_.size();
+  std::size_t room = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    room += lines[i].size() + kDigits;
+  out_.resize(start + room);  // written through a pointer, then cut to what was written
+  char* p = out_.data() + start;
+  char* digits = p;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::memcpy(p, lines[i].data(), lines[i].size());
+    digits = p + lines[i].size();
+    p = std::to_chars(digits, digits + kDigits, values[i]).ptr;
+  }
+  out_.resize(static_cast<std::size_t>(p - out_.data()));
+  groups_.back().child_count += 2 * values.size();
+  col_ = lines[values.size() - 1].size() - 1 - base_indent_ + static_cast<std::size_t>(p - digits);
+}
+
 void YamlEmitter::integer(std::int64_t v) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
@@ -421,21 +476,40 @@ void YamlEmitter::null() {
 
 // ---- kepoch's Values ----------------------------------------------------------------------
 
-bool needs_quotes(std::string_view s) {
-  if (s.empty()) return true;
+namespace {
+
+// Bytes of a string a reader could take for a number: 2 for a digit, 1 for the others.
+constexpr std::array<std::uint8_t, 256> kNumberByte = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (const char c : std::string_view("+-.eE_xXoabcdefABCDEF"))
+    t[static_cast<unsigned char>(c)] = 1;
+  for (char c = '0'; c <= '9'; ++c)
+    t[static_cast<unsigned char>(c)] = 2;
+  return t;
+}();
+
+bool special_word(std::string_view s) {
   static constexpr std::string_view kSpecial[] = {
       "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
       "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
+  if (s.size() > 5) return false;  // longer than any of them
   for (const auto w : kSpecial)
     if (s == w) return true;
+  return false;
+}
+
+}  // namespace
+
+// One pass, a table lookup per byte; most values stop at their first letter past 'f'.
+bool needs_quotes(std::string_view s) {
+  if (s.empty() || special_word(s) || s.front() == ' ' || s.back() == ' ') return true;
   bool digit = false;
-  bool numeric_chars = true;
   for (const char c : s) {
-    digit = digit || (c >= '0' && c <= '9');
-    numeric_chars = numeric_chars && std::string_view("+-0123456789.eE_xXoabcdefABCDEF").find(c) !=
-                                         std::string_view::npos;
+    const std::uint8_t kind = kNumberByte[static_cast<unsigned char>(c)];
+    if (kind == 0) return false;
+    digit = digit || kind == 2;
   }
-  return (numeric_chars && digit) || s.front() == ' ' || s.back() == ' ';
+  return digit;
 }
 
 void emit_yaml(YamlEmitter& e, const Value& v) {

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,14 @@ namespace kepoch::report::detail {
 
 class YamlEmitter {
  public:
-  // Appends to `out`.
-  explicit YamlEmitter(std::string& out) : out_(out) {}
+  // Appends to `out`. Every line after the first starts with `base_indent` more spaces: the
+  // text goes straight into place inside a bigger document (a list's element), not indented
+  // into place by a second copy.
+  explicit YamlEmitter(std::string& out, std::size_t base_indent = 0)
+      : out_(out), base_indent_(base_indent) {}
+  // Forgets the document written so far (even one cut short by an exception): the next node
+  // starts a new one at column 0.
+  void reset();
 
   // `flow`: yaml-cpp's YAML::Flow before the group (kepoch uses it for empty groups only).
   void begin_map(bool flow = false) { begin_group(true, flow); }
@@ -44,6 +51,20 @@ class YamlEmitter {
   void boolean(bool v);
   void real(double v);
   void null();
+
+  // Whether the next node is a key of a block map that has members already, and a plain
+  // simple key would be written as "\n", the map's indent, "key: " (the shape of
+  // integer_members' lines).
+  bool at_next_simple_key() const;
+  // The column of the current map's keys in the text, base indent included.
+  std::size_t key_column() const { return base_indent_ + cur_indent_; }
+  // A member of the current map (at_next_simple_key()) whose key is plain and at most 1024
+  // bytes and whose value is a scalar's final text (an integer, a plain string, "~"): what
+  // string(key) and the scalar write, without their decisions.
+  void scalar_member(std::string_view key, std::string_view text);
+  // Members of the current map (at_next_simple_key()) whose keys are plain and at most 1024
+  // bytes: lines[i] is "\n", key_column() spaces, key i, ": "; values[i] is written after it.
+  void integer_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
 
  private:
   enum class Node { scalar, flow, block_seq, block_map };
@@ -65,7 +86,8 @@ class YamlEmitter {
   void space_or_indent_to(bool require_space, std::size_t n);
 
   std::string& out_;
-  std::size_t col_ = 0;
+  std::size_t base_indent_ = 0;
+  std::size_t col_ = 0;  // in the document, base indent not counted
   std::vector<Group> groups_;
   std::size_t cur_indent_ = 0;
   std::size_t doc_count_ = 0;

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
@@ -13,9 +14,15 @@ namespace kepoch::report::detail {
 
 class YamlObjectWriter : public ObjectWriter {
  public:
-  // Appends to `out`; the object is a block map at the start of a line (an empty one "{}").
-  explicit YamlObjectWriter(std::string& out) : emitter_(out) {}
-  void begin() { pending_ = true; }
+  // Appends to `out`; the object is a block map at the start of a line (an empty one "{}"),
+  // its lines after the first indented by `base_indent` more (YamlEmitter). One writer may
+  // write many objects, each from begin() to end().
+  explicit YamlObjectWriter(std::string& out, std::size_t base_indent = 0)
+      : emitter_(out, base_indent) {}
+  void begin() {
+    emitter_.reset();
+    pending_ = true;
+  }
   void end() { close(); }
 
   void null(std::string_view key) override;
@@ -27,17 +34,32 @@ class YamlObjectWriter : public ObjectWriter {
   void begin_object() override;
   void end_object() override;
   void end_objects() override;
+  void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
 
  private:
+  // A run's member lines at one key column (YamlEmitter::integer_members), rendered once;
+  // none if a name is not a plain simple key (then the run is written member by member).
+  struct RenderedRun {
+    std::span<const std::string_view> names;
+    std::size_t column = 0;
+    std::vector<std::string> lines;
+  };
+  const RenderedRun& rendered(const MemberNames& names);
+
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
   void close();
+  // Whether the member `k` can go through YamlEmitter::scalar_member.
+  bool simple_member(std::string_view k) const {
+    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && yaml_plain_ok(k);
+  }
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
   std::string list_key_;
-  std::size_t objects_ = 0;  // in the current list
+  std::size_t objects_ = 0;        // in the current list
+  std::vector<RenderedRun> runs_;  // a few: one per MemberNames and depth written
 };
 
 }  // namespace kepoch::report::detail

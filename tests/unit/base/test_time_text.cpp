@@ -42,6 +42,26 @@ TEST_CASE("iso_time_text: UTC with milliseconds; NO_TIMESTAMP is no time", "[bas
   CHECK_FALSE(iso_time_text(kNoTimestamp, true).has_value());
 }
 
+TEST_CASE("iso_time_text: times in a row (the last second's text reused) read back exactly",
+          "[base][time]") {
+  // Neighbours in the same second, the next second, a day and a year apart, before 1970:
+  // each text parses back to its time, whatever was formatted before it.
+  std::int64_t t = -86400000LL * 400;
+  for (int i = 0; i < 20000; ++i) {
+    t += (i % 7 == 0) ? 86400000LL * 37 + 999 : (i % 3 == 0) ? 1000 : (i % 5);
+    const auto text = iso_time_text(t);
+    REQUIRE(text.has_value());
+    INFO(*text);
+    REQUIRE(parse_time_text(*text, false) == t);
+    // The same second again after another one: the text does not depend on what came before.
+    REQUIRE(iso_time_text(t + 86400000LL * 3) != text);
+    REQUIRE(iso_time_text(t) == text);
+  }
+  CHECK(iso_time_text(1796182873123) == "2026-12-02T03:41:13.123Z");
+  CHECK(iso_time_text(1796182873999) == "2026-12-02T03:41:13.999Z");
+  CHECK(iso_time_text(1796182874000) == "2026-12-02T03:41:14.000Z");
+}
+
 TEST_CASE("iso_time_text: the local zone with its offset, daylight saving included",
           "[base][time]") {
   ZoneFor zone("Europe/Berlin");

@@ -67,6 +67,26 @@ std::string stream_text(kepoch::report::Format format,
   return out.str() + err.str();
 }
 
+// Runs of integer members (ObjectWriter::integers): short keys, keys JSON escapes, a key
+// too long for the writer's fixed-size slots, one member.
+constexpr std::string_view kShortRun[] = {"offset", "timestamp", "sequence", "size"};
+constexpr std::string_view kEscapedRun[] = {"quote\"", "tab\t", "", "caf\xc3\xa9"};
+constexpr std::string_view kLongRun[] = {"a", "a_name_longer_than_thirty_one_bytes_in_all"};
+constexpr std::string_view kOneRun[] = {"x"};
+
+// The runs in `order` (indexes into the four above), each with values from `rng`.
+void write_runs(ObjectWriter& w, const std::vector<int>& order, std::mt19937_64& rng) {
+  static const kepoch::report::MemberNames kRuns[] = {kShortRun, kEscapedRun, kLongRun, kOneRun};
+  for (const int r : order) {
+    std::vector<std::int64_t> values;
+    for (std::size_t i = 0; i < kRuns[r].size(); ++i)
+      values.push_back(rng() % 3 == 0   ? std::numeric_limits<std::int64_t>::min()
+                       : rng() % 2 == 0 ? static_cast<std::int64_t>(rng())
+                                        : static_cast<std::int64_t>(rng() % 1000) - 500);
+    w.integers(kRuns[r], values);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("ValueBuilder: the calls make the Value they describe", "[report][object_writer]") {
@@ -101,6 +121,31 @@ TEST_CASE("JSON written member by member is nlohmann's text", "[report][object_w
           w.begin_objects("empty");
           w.end_objects();
         }) == R"({"empty":[]})");
+}
+
+TEST_CASE("JSON runs of integer members: nlohmann's text of the members one by one",
+          "[report][object_writer]") {
+  std::mt19937_64 rng(21);
+  const std::vector<std::vector<int>> orders = {{0}, {1}, {2}, {3}, {0, 1, 2, 3}, {3, 2, 1, 0}};
+  for (int i = 0; i < 200; ++i) {
+    const auto& order = orders[static_cast<std::size_t>(i) % orders.size()];
+    const auto state = rng;
+    const auto write = [&](ObjectWriter& w) {
+      if (i % 2) w.string("first", "member");  // the run opens the object or follows a member
+      write_runs(w, order, rng);
+      w.begin_objects("records");
+      for (int k = 0; k < 2; ++k) {
+        w.begin_object();
+        write_runs(w, order, rng);
+        w.end_object();
+      }
+      w.end_objects();
+    };
+    ValueBuilder b;
+    write(b);
+    rng = state;  // the same values again
+    CHECK(writer_text(write) == nlohmann_text(b.take()));
+  }
 }
 
 TEST_CASE("JSON strings: the fast escaper prints nlohmann's text for any bytes",

@@ -6,7 +6,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -207,6 +210,59 @@ Value random_value(std::mt19937& rng, int depth) {
   return o;
 }
 
+// Runs of integer members (ObjectWriter::integers): plain keys, keys yaml-cpp quotes, a key
+// past 1024 bytes (a long key), one member. No name ends in a digit, as random keys do.
+constexpr std::string_view kPlainRun[] = {"offset", "timestamp", "sequence", "size"};
+constexpr std::string_view kQuotedRun[] = {"true", "a: b", "#c", "", "- d"};
+constexpr auto kLongName = [] {
+  std::array<char, 1100> a{};
+  a.fill('k');
+  return a;
+}();
+constexpr std::string_view kLongRun[] = {"short", std::string_view(kLongName.data(), 1100)};
+constexpr std::string_view kOneRun[] = {"x"};
+
+std::int64_t random_integer(std::mt19937& rng) {
+  switch (rng() % 4) {
+    case 0:
+      return std::numeric_limits<std::int64_t>::min();
+    case 1:
+      return std::numeric_limits<std::int64_t>::max();
+    case 2:
+      return -1;
+    default:
+      return static_cast<std::int64_t>(rng()) * (rng() % 2 ? 1 : -100003);
+  }
+}
+
+// Some of the runs above, each at most once (member names are unique), in random order.
+std::vector<std::function<void(ObjectWriter&)>> random_runs(std::mt19937& rng) {
+  std::vector<std::function<void(ObjectWriter&)>> calls;
+  const auto add = [&](const kepoch::report::MemberNames& names) {
+    if (rng() % 2) return;
+    std::vector<std::int64_t> values;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      values.push_back(random_integer(rng));
+    calls.push_back([names, values](ObjectWriter& w) { w.integers(names, values); });
+  };
+  add(kPlainRun);
+  add(kQuotedRun);
+  add(kLongRun);
+  add(kOneRun);
+  std::shuffle(calls.begin(), calls.end(), rng);
+  return calls;
+}
+
+// `text` placed after a prefix of `indent` columns: its lines after the first indented.
+std::string indented(const std::string& text, std::size_t indent) {
+  std::string out;
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(indent, ' ');
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("YAML text is yaml-cpp's, byte for byte, on random documents", "[render][yaml]") {
@@ -231,6 +287,38 @@ TEST_CASE("YAML strings: plain exactly where yaml-cpp writes them plain", "[rend
         REQUIRE(direct_text(seq) == reference_text(seq));
       }
     }
+  }
+}
+
+TEST_CASE("YAML strings of letters, digits and _.-:+/ (one pass): plain where yaml-cpp's are",
+          "[render][yaml]") {
+  for (const std::string s : {"2026-12-02T03:44:03.675Z",
+                              "2026-12-02T04:41:13.123+01:00",
+                              "create-time",
+                              "-",
+                              ":",
+                              "-:",
+                              ":-",
+                              "a:",
+                              "a:b",
+                              "::",
+                              "-a",
+                              ".a",
+                              "+1",
+                              "a/b",
+                              "/",
+                              "null",
+                              "Null",
+                              "NULL",
+                              "nulls",
+                              "_",
+                              "1:2:3",
+                              "http://x",
+                              "--",
+                              "-1"}) {
+    INFO(s);
+    Value map = Value::object().set(s, s);
+    CHECK(direct_text(map) == reference_text(map));
   }
 }
 
@@ -278,4 +366,79 @@ TEST_CASE("YAML objects written member by member equal the Value's YAML", "[rend
     INFO("object " << i << ":\n" << want);
     REQUIRE(direct == want);
   }
+}
+
+TEST_CASE("YAML runs of integer members: the text of one member at a time, at any indent",
+          "[render][yaml]") {
+  std::mt19937 rng(23);
+  // One writer for many objects (as the YAML stream keeps one), at base indents 0 and 6.
+  std::string at0, at6;
+  YamlObjectWriter writer0(at0), writer6(at6, 6);
+  for (int i = 0; i < 5000; ++i) {
+    std::vector<std::function<void(ObjectWriter&)>> calls = random_runs(rng);
+    const Value scalar = random_value(rng, 2);
+    calls.insert(calls.begin() + static_cast<std::ptrdiff_t>(rng() % (calls.size() + 1)),
+                 [scalar](ObjectWriter& w) { w.value("v#", scalar); });
+    if (rng() % 2) {
+      std::vector<std::vector<std::function<void(ObjectWriter&)>>> objects;
+      for (std::size_t k = rng() % 3; k > 0; --k)
+        objects.push_back(random_runs(rng));
+      calls.push_back([objects](ObjectWriter& w) {
+        w.begin_objects("records");
+        for (const auto& o : objects) {
+          w.begin_object();
+          for (const auto& c : o)
+            c(w);
+          w.end_object();
+        }
+        w.end_objects();
+      });
+    }
+    ValueBuilder builder;
+    at0.clear();
+    at6.clear();
+    writer0.begin();
+    writer6.begin();
+    for (const auto& c : calls) {
+      c(builder);
+      c(writer0);
+      c(writer6);
+    }
+    writer0.end();
+    writer6.end();
+    const std::string want = reference_text(builder.take());
+    INFO("object " << i << ":\n" << want);
+    REQUIRE(at0 == want);
+    REQUIRE(at6 == indented(want, 6));
+  }
+}
+
+TEST_CASE("YAML values quoted on purpose: words, numbers, edge spaces", "[render][yaml]") {
+  // The rule as first written (render.cpp), to hold the one-pass version to it.
+  const auto rule = [](std::string_view s) {
+    if (s.empty()) return true;
+    for (const auto w :
+         {"true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
+          "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"})
+      if (s == w) return true;
+    bool digit = false, numeric_chars = true;
+    for (const char c : s) {
+      digit = digit || (c >= '0' && c <= '9');
+      numeric_chars =
+          numeric_chars &&
+          std::string_view("+-0123456789.eE_xXoabcdefABCDEF").find(c) != std::string_view::npos;
+    }
+    return (numeric_chars && digit) || s.front() == ' ' || s.back() == ' ';
+  };
+  std::mt19937 rng(24);
+  const std::string alphabet = "0123456789+-.eE_xXoabcdefgABCDEFG ntruyNO~\x01\xc3";
+  for (int i = 0; i < 200000; ++i) {
+    std::string s;
+    for (std::size_t n = rng() % 7; n > 0; --n)
+      s += alphabet[rng() % alphabet.size()];
+    INFO("'" << s << "'");
+    REQUIRE(needs_quotes(s) == rule(s));
+  }
+  for (const auto* w : {"true", "Off", "~", "12", "0x1f", "1e5", " x", "x ", "none", "create-time"})
+    CHECK(needs_quotes(w) == rule(w));
 }
