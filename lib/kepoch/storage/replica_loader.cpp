@@ -254,6 +254,72 @@ bool ReplicaLoader::batch(std::size_t i, const LogSegmentReader::Entry& e,
   return true;
 }
 
+namespace {
+// Epoch entries a SegmentLoad holds before it gives up and lets apply() read the segment
+// again (a log whose epoch changes at almost every batch): 1 MiB.
+constexpr std::size_t kMaxSegmentLoadEpochs = 65536;
+}  // namespace
+
+bool SegmentLoad::batch(const LogSegmentReader::Entry& e,
+                        const std::optional<std::string>& invalid) {
+  if (stop_) return false;
+  const BatchHeader& h = e.header;
+  if (recovers_ && (!e.loaded || invalid)) {
+    const std::optional<std::string> bad = e.loaded ? invalid : validate_batch(h, e.bytes);
+    stop_ = LogEnd{LogEndReason::corrupt_size, h.position, size_bytes_ - h.position,
+                   bad.value_or("batch too large")};
+    return false;
+  }
+  ++batches_;
+  valid_bytes_ = h.position + h.size_in_bytes();
+  next_offset_ = h.next_offset();
+  if (h.is_v2() && h.partition_leader_epoch >= 0) {
+    const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
+    if (!last_epoch_ || last_epoch_->epoch != entry.epoch ||
+        entry.start_offset < last_epoch_->start_offset) {
+      if (epochs_.size() < kMaxSegmentLoadEpochs)
+        epochs_.push_back(entry);
+      else
+        overflow_ = true;
+    }
+    last_epoch_ = entry;
+  }
+  return true;
+}
+
+void SegmentLoad::end(const LogEnd& end) {
+  if (stop_) return;
+  if (recovers_ && end.reason != LogEndReason::end_of_file) stop_ = end;
+}
+
+SegmentLoad ReplicaLoader::start(std::size_t i) const {
+  SegmentLoad load;
+  load.recovers_ = recovers(i);
+  load.size_bytes_ = i < replica_.segments.size() ? replica_.segments[i].size_bytes : 0;
+  return load;
+}
+
+void ReplicaLoader::apply(std::size_t i, const SegmentLoad& load) {
+  if (!wants(i)) return;
+  if (load.overflow_) {
+    walk_segment(i, 0);
+    return;
+  }
+  enter(i);
+  SegmentSummary& s = replica_.segments[i];
+  s.batches += load.batches_;
+  if (load.next_offset_) s.next_offset = load.next_offset_;
+  for (const EpochEntry& entry : load.epochs_) {
+    rebuilt_.assign(entry);
+    if (load.recovers_) cache_.assign_if_newer(entry);
+  }
+  valid_bytes_ = load.valid_bytes_;
+  if (load.stop_) {
+    replica_.recovery_stop = *load.stop_;
+    cut_log(i, valid_bytes_);
+  }
+}
+
 void ReplicaLoader::segment_end(std::size_t i, const LogEnd& end) {
   if (!wants(i)) return;
   enter(i);

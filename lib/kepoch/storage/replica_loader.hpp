@@ -9,6 +9,10 @@
 //     for each entry e of it: if (!loader.batch(i, e, invalid)) break;
 //     loader.segment_end(i, reader.end());      // only when the walk reached the end
 //   PartitionReplica r = std::move(loader).finish();
+//
+// A caller that reads segments on several threads gathers each segment's batches apart
+// (SegmentLoad, from start(i)) and applies them in offset order (apply(i, load)): the result
+// equals feeding batch() and segment_end() in order.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +27,32 @@
 #include "kepoch/storage/partition_replica.hpp"
 
 namespace kepoch {
+
+// One segment's batches as the loader takes them, gathered apart from the loader: only what
+// LogSegment.recover and the epoch caches need, in bounded memory.
+class SegmentLoad {
+ public:
+  // As ReplicaLoader::batch: false when recovery cuts the log at this entry.
+  bool batch(const LogSegmentReader::Entry& entry, const std::optional<std::string>& invalid);
+  // As ReplicaLoader::segment_end (ignored after batch() returned false).
+  void end(const LogEnd& end);
+
+ private:
+  friend class ReplicaLoader;
+  bool recovers_ = false;
+  std::uint64_t size_bytes_ = 0;
+  std::uint64_t batches_ = 0;
+  std::optional<std::int64_t> next_offset_;
+  std::uint64_t valid_bytes_ = 0;  // up to the end of its last batch
+  std::optional<LogEnd> stop_;     // recovery cuts the log here
+  // assign(epoch, base offset) of the segment's v2 batches, leaving out those that cannot
+  // change either cache: a batch of the same epoch as the v2 batch before it, at a base
+  // offset no lower (after assign(e, b) the latest entry is e, starting at or below b, so
+  // assign(e, b' >= b) is no update and assign_if_newer(e, ...) not newer).
+  std::vector<EpochEntry> epochs_;
+  std::optional<EpochEntry> last_epoch_;  // the last v2 batch's, recorded or not
+  bool overflow_ = false;                 // too many epochs_ to hold: apply reads it again
+};
 
 class ReplicaLoader {
  public:
@@ -46,6 +76,11 @@ class ReplicaLoader {
              const std::optional<std::string>& invalid);
   // Segment i was walked to its end (not called when batch() returned false).
   void segment_end(std::size_t i, const LogEnd& end);
+
+  // An empty SegmentLoad for segment i (whether it is recovered, its size): fill it, then
+  // apply it. start() may be called from any thread; apply() in offset order, from one.
+  SegmentLoad start(std::size_t i) const;
+  void apply(std::size_t i, const SegmentLoad& load);
 
   // Walks every wanted segment itself.
   void walk();
