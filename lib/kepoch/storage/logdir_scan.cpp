@@ -23,6 +23,7 @@
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -115,7 +116,11 @@ class ScanPool {
  public:
   // A partition whose .log files hold at least split_bytes is split: its segments become
   // work items of their own (when it has more than one and there is more than one worker).
-  ScanPool(std::vector<PartitionScan*> work, unsigned jobs, std::uint64_t split_bytes,
+  struct Item {
+    PartitionScan* scan;
+    const LogDirCheckpoints* log_dir;  // its log dir's files, read once
+  };
+  ScanPool(std::vector<Item> work, unsigned jobs, std::uint64_t split_bytes,
            std::function<void(std::size_t)> on_done)
       : work_(std::move(work)),
         jobs_(std::max(jobs, 1u)),
@@ -175,12 +180,13 @@ class ScanPool {
   }
 
   void open(std::size_t index) {
-    PartitionScan& scan = *work_[index];
+    PartitionScan& scan = *work_[index].scan;
     auto o = std::make_unique<Open>();
     o->scan = &scan;
     bool split = false;
     try {
-      o->verifier = std::make_unique<PartitionVerifier>(scan.dir);
+      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, ReplicaOverrides{},
+                                                        work_[index].log_dir);
       const std::size_t n = o->verifier->segment_count();
       std::uint64_t bytes = 0;
       for (std::size_t i = 0; i < n; ++i)
@@ -250,7 +256,7 @@ class ScanPool {
     if (on_done_) on_done_(done_);
   }
 
-  std::vector<PartitionScan*> work_;
+  std::vector<Item> work_;
   unsigned jobs_;
   std::uint64_t split_bytes_;
   std::function<void(std::size_t)> on_done_;
@@ -478,15 +484,20 @@ bool LogDirScan::has_errors() const {
 std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
                                       const LogDirScanOptions& options) {
   std::vector<LogDirScan> scans(dirs.size());
-  std::vector<PartitionScan*> work;
+  std::vector<ScanPool::Item> work;
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     scans[i].dir = dirs[i];
     list_scan_dir(scans[i]);
   }
   find_duplicate_partitions(scans);
+  // Each log dir's checkpoints and clean-shutdown marker, read once for its partitions.
+  std::vector<std::unique_ptr<const LogDirCheckpoints>> log_dirs;
   for (auto& scan : scans) {
+    if (scan.partitions.empty()) continue;
+    log_dirs.push_back(std::make_unique<const LogDirCheckpoints>(
+        LogDirCheckpoints::parent_of_partitions(scan.dir)));
     for (auto& p : scan.partitions)
-      work.push_back(&p);
+      work.push_back({&p, log_dirs.back().get()});
   }
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t total = work.size();

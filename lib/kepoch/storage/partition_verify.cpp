@@ -26,6 +26,13 @@ namespace {
 
 using Sev = VerifyFinding::Severity;
 
+// A file of the partition dir, opened relative to the dir when it is held open.
+ReadOnlyFile open_in(int dir_fd, const fs::path& file) {
+  if (dir_fd < 0) return ReadOnlyFile(file);
+  const fs::path name = file.filename();
+  return ReadOnlyFile(dir_fd, name.c_str(), file);
+}
+
 // Whether every byte of file from position on is zero, read in bounded chunks; nullopt
 // when the file cannot be read now.
 std::optional<bool> tail_is_zeros(const fs::path& file, std::uint64_t position) {
@@ -147,7 +154,7 @@ class Verifier {
   }
 
   std::vector<SegmentFiles> list_files(const std::vector<PartitionFile>& files);
-  void verify_snapshot(const fs::path& file, std::int64_t offset);
+  void verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd);
 
   std::vector<std::pair<fs::path, std::int64_t>> snapshots;
 
@@ -161,7 +168,8 @@ class Verifier {
 // InputError when the segment cannot be read.
 class SegmentVerifier {
  public:
-  SegmentVerifier(SegmentOutcome& o, std::uint64_t interval) : o_(o), interval_(interval) {}
+  SegmentVerifier(SegmentOutcome& o, std::uint64_t interval, int dir_fd)
+      : o_(o), interval_(interval), dir_fd_(dir_fd) {}
   void finding(Sev sev, const fs::path& file, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
     o_.findings.push_back({sev, file.filename().string(), position, offset, std::move(message)});
@@ -175,6 +183,7 @@ class SegmentVerifier {
 
   SegmentOutcome& o_;
   std::uint64_t interval_;
+  int dir_fd_;  // the partition dir, open (-1: open files by path)
 };
 
 std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>& files) {
@@ -222,8 +231,10 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
         SegmentFiles s;
         s.log = p;
         s.base_offset = *n.offset;
-        s.size = fs::file_size(p, ec);
-        if (ec) throw InputError(p.string(), "cannot read its size: " + ec.message());
+        // fs::file_size's answer, from the listing's stat.
+        if (file.size_error)
+          throw InputError(p.string(), "cannot read its size: " + file.size_error.message());
+        s.size = file.size;
         logs[*n.offset] = s;
         break;
       }
@@ -261,7 +272,7 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
   }
   SegmentFileTarget target{SegmentFileKind::index, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.index, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.index), target);
     const auto& idx = std::get<OffsetIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.index, f.position, std::nullopt, f.message);
@@ -283,7 +294,7 @@ void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
   if (!seg.timeindex) return;  // Kafka creates an empty one
   SegmentFileTarget target{SegmentFileKind::timeindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.timeindex, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.timeindex), target);
     const auto& idx = std::get<TimeIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.timeindex, f.position, std::nullopt, f.message);
@@ -305,7 +316,7 @@ bool SegmentVerifier::verify_txn_index(const SegmentFiles& seg) {
   if (!seg.txnindex) return true;
   SegmentFileTarget target{SegmentFileKind::txnindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.txnindex, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.txnindex), target);
     const auto& idx = std::get<TransactionIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.txnindex, f.position, std::nullopt, f.message);
@@ -331,7 +342,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
   verify_time_index(seg);
   result.recovered_at_open = !seg.index || !verify_txn_index(seg);
 
-  LogSegmentReader reader(seg.log, /*load_batches=*/true);
+  LogSegmentReader reader(open_in(dir_fd_, seg.log), /*load_batches=*/true);
   std::size_t next_index = 0;
   // LogSegment.recover's state for this segment.
   std::uint64_t valid_bytes = 0;
@@ -483,10 +494,10 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
   return result;
 }
 
-void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset) {
+void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd) {
   SegmentFileTarget target{SegmentFileKind::snapshot, LeftoverState::none, offset};
   try {
-    const auto dump = read_index_file(file, target);
+    const auto dump = read_index_file(open_in(dir_fd, file), target);
     const auto& snap = std::get<ProducerSnapshot>(dump.content);
     // Kafka's own exception stands for the parser's error findings about the same bytes.
     for (const auto& f : snap.findings)
@@ -563,8 +574,9 @@ bool PartitionVerification::has_errors() const {
 }
 
 struct PartitionVerifier::State {
-  State(const fs::path& dir, std::uint64_t index_interval, const ReplicaOverrides& overrides)
-      : loader(dir, overrides), v(out, index_interval), interval(index_interval) {}
+  State(const fs::path& dir, std::uint64_t index_interval, const ReplicaOverrides& overrides,
+        const LogDirCheckpoints* log_dir)
+      : loader(dir, overrides, log_dir), v(out, index_interval), interval(index_interval) {}
   PartitionVerification out;
   ReplicaLoader loader;
   Verifier v;
@@ -580,8 +592,9 @@ struct PartitionVerifier::State {
 };
 
 PartitionVerifier::PartitionVerifier(const fs::path& dir, std::uint64_t index_interval_bytes,
-                                     const ReplicaOverrides& overrides)
-    : s_(std::make_unique<State>(dir, index_interval_bytes, overrides)) {
+                                     const ReplicaOverrides& overrides,
+                                     const LogDirCheckpoints* log_dir)
+    : s_(std::make_unique<State>(dir, index_interval_bytes, overrides, log_dir)) {
   State& s = *s_;
   s.segs = s.v.list_files(s.loader.files());  // the loader's listing of the dir
   // Each segment is read once, for the checks and the loader both, when both list the same
@@ -604,14 +617,14 @@ std::uint64_t PartitionVerifier::segment_bytes(std::size_t i) const {
 
 namespace {
 // Walks segment i of `s` from `start`, into a fresh outcome.
-SegmentOutcome walk_segment(const SegmentFiles& seg, std::uint64_t interval,
+SegmentOutcome walk_segment(const SegmentFiles& seg, std::uint64_t interval, int dir_fd,
                             std::optional<SegmentLoad> load, const CrossState& start, bool exact) {
   SegmentOutcome o;
   o.exact = exact;
   o.load = std::move(load);
   o.end = start;
   try {
-    SegmentVerifier sv(o, interval);
+    SegmentVerifier sv(o, interval, dir_fd);
     o.result = sv.verify(seg, o.end, o.load ? &*o.load : nullptr);
   } catch (...) {
     o.error = std::current_exception();
@@ -630,7 +643,7 @@ void PartitionVerifier::verify_segment(std::size_t i) {
   }
   std::optional<SegmentLoad> load;
   if (s.shared) load = s.loader.start(i);
-  SegmentOutcome o = walk_segment(s.segs[i], s.interval, std::move(load),
+  SegmentOutcome o = walk_segment(s.segs[i], s.interval, s.loader.dir_fd(), std::move(load),
                                   start.value_or(CrossState{}), start.has_value());
   std::lock_guard<std::mutex> lock(s.mutex);
   s.outcomes[i] = std::move(o);
@@ -656,7 +669,7 @@ PartitionVerification PartitionVerifier::finish() {
     SegmentOutcome& o = s.outcomes[i];
     if (!o.done) throw std::logic_error("PartitionVerifier::finish before every segment");
     if (!o.error && !o.exact && !unaffected_by(o, s.starts[i]))
-      o = walk_segment(segs[i], s.interval,
+      o = walk_segment(segs[i], s.interval, s.loader.dir_fd(),
                        s.shared ? std::optional(s.loader.start(i)) : std::nullopt, s.starts[i],
                        true);
     if (o.load) s.loader.apply(i, *o.load);
@@ -668,7 +681,7 @@ PartitionVerification PartitionVerifier::finish() {
   }
   out.replica = std::move(s.loader).finish();
   for (const auto& [file, offset] : v.snapshots)
-    v.verify_snapshot(file, offset);
+    v.verify_snapshot(file, offset, s.loader.dir_fd());
 
   // Recovering every segment: the first one that loses bytes is cut, later ones deleted.
   for (std::size_t i = 0; i < segs.size(); ++i) {

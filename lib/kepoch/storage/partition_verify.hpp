@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 
@@ -131,7 +132,8 @@ class PartitionVerifier {
  public:
   explicit PartitionVerifier(const std::filesystem::path& dir,
                              std::uint64_t index_interval_bytes = 4096,
-                             const ReplicaOverrides& overrides = {});
+                             const ReplicaOverrides& overrides = {},
+                             const LogDirCheckpoints* log_dir = nullptr);
   ~PartitionVerifier();
   PartitionVerifier(const PartitionVerifier&) = delete;
   PartitionVerifier& operator=(const PartitionVerifier&) = delete;
