@@ -128,7 +128,9 @@ class ScanPool {
         on_done_(std::move(on_done)) {}
 
   void run() {
-    const std::size_t threads = std::min<std::size_t>(jobs_, work_.size());
+    if (work_.empty()) return;
+    // More workers than partitions still help: a large partition's segments are split.
+    const std::size_t threads = jobs_;
     if (threads <= 1) {
       worker();
     } else {
