@@ -40,9 +40,14 @@ std::string file_type_text(unsigned mode) {
   return S_ISREG(mode) ? "a regular file" : "a special file";
 }
 
-ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : path_(path.string()) {
+ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : ReadOnlyFile(-1, nullptr, path) {}
+
+ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path)
+    : path_(path.string()) {
   // O_NONBLOCK so that opening a FIFO or device returns at once; we reject those below.
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  constexpr int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  fd_ =
+      dir_fd >= 0 && name != nullptr ? ::openat(dir_fd, name, flags) : ::open(path_.c_str(), flags);
   if (fd_ < 0) throw InputError(path_, errno_text(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
@@ -192,8 +197,20 @@ std::string read_input_file(const std::filesystem::path& path, std::uint64_t max
   }
 }
 
+DirFd::DirFd(const std::filesystem::path& dir) {
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) error_ = errno;
+}
+
+DirFd::~DirFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
-  const ReadOnlyFile file(path);
+  return read_small_file(ReadOnlyFile(path), max_bytes);
+}
+
+std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes) {
   if (file.size() > max_bytes) {
     throw InputError(file.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
                                               "reads for this kind of file",

@@ -15,6 +15,9 @@ class ReadOnlyFile {
   // Throws InputError naming the path: missing, permission denied, a directory, not a
   // regular file.
   explicit ReadOnlyFile(const std::filesystem::path& path);
+  // The file `name` of the directory open as `dir_fd` (openat: no walk of the whole path),
+  // named `path` in errors; the same checks. dir_fd < 0: ReadOnlyFile(path).
+  ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path);
   ~ReadOnlyFile();
   ReadOnlyFile(const ReadOnlyFile&) = delete;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
@@ -49,10 +52,28 @@ inline constexpr std::uint64_t kMaxPipedFileBytes = 128ull << 20;
 ReadOnlyFile open_input(const std::filesystem::path& path,
                         std::uint64_t max_piped_bytes = kMaxPipedFileBytes);
 
+// A directory held open, so that its files are opened relative to it (ReadOnlyFile's
+// dir_fd): read-only, close-on-exec; -1 when it could not be opened.
+class DirFd {
+ public:
+  DirFd() = default;
+  explicit DirFd(const std::filesystem::path& dir);  // never throws: fd() < 0 on failure
+  ~DirFd();
+  DirFd(const DirFd&) = delete;
+  DirFd& operator=(const DirFd&) = delete;
+  int fd() const { return fd_; }
+  int error() const { return error_; }  // errno of the failed open
+
+ private:
+  int fd_ = -1;
+  int error_ = 0;
+};
+
 // Returns the whole content of a regular file of at most max_bytes bytes.
 // Throws InputError naming the path for: missing, permission denied, not a regular file,
 // larger than max_bytes, or a read error.
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes);
+std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes);
 
 // What a file of this st_mode is, for messages: "a FIFO or pipe", "a character device"...
 std::string file_type_text(unsigned mode);

@@ -61,7 +61,11 @@ SegmentFileTarget classify_segment_file(const std::filesystem::path& path,
 
 IndexFileDump read_index_file(const std::filesystem::path& path, const SegmentFileTarget& target,
                               std::uint64_t max_bytes) {
-  const ReadOnlyFile file = open_input(path);
+  return read_index_file(open_input(path), target, max_bytes);
+}
+
+IndexFileDump read_index_file(const ReadOnlyFile& file, const SegmentFileTarget& target,
+                              std::uint64_t max_bytes) {
   if (file.size() > max_bytes) {
     throw InputError(file.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
                                               "reads for this kind of file",

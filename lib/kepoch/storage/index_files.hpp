@@ -13,6 +13,8 @@
 #include <optional>
 #include <variant>
 
+#include "kepoch/base/read_only_file.hpp"
+
 #include "kepoch/format/offset_index.hpp"
 #include "kepoch/format/producer_snapshot.hpp"
 #include "kepoch/format/segment_file_name.hpp"
@@ -52,6 +54,9 @@ struct IndexFileDump {
 // Throws InputError naming the file: unreadable, not a regular file, or larger than
 // max_bytes.
 IndexFileDump read_index_file(const std::filesystem::path& path, const SegmentFileTarget& target,
+                              std::uint64_t max_bytes = kMaxIndexFileBytes);
+// The same, of a file already open.
+IndexFileDump read_index_file(const ReadOnlyFile& file, const SegmentFileTarget& target,
                               std::uint64_t max_bytes = kMaxIndexFileBytes);
 
 }  // namespace kepoch

@@ -35,13 +35,19 @@ std::string_view log_end_reason_name(LogEndReason reason) {
 LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_batches)
     : file_(open_input(path)), load_batches_(load_batches) {}
 
+LogSegmentReader::LogSegmentReader(ReadOnlyFile file, bool load_batches)
+    : file_(std::move(file)), load_batches_(load_batches) {}
+
 std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
   const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;
   if (!inside) {
-    const std::size_t refill =
-        n > kBatchHeaderSize ? kWindow : (load_batches_ ? kProbe : kHeaderWindow);
-    const std::size_t want = std::max(n, refill);
     const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
+    // Loading batches, the rest of the file fits the window: read it all in one call (a
+    // small segment is then one read, no probe).
+    const std::size_t refill = n > kBatchHeaderSize || (load_batches_ && left <= kWindow)
+                                   ? kWindow
+                                   : (load_batches_ ? kProbe : kHeaderWindow);
+    const std::size_t want = std::max(n, refill);
     const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
     if (buffer_.size() < len) buffer_.resize(len);
     buffer_start_ = position;

@@ -1,7 +1,10 @@
 #include "kepoch/storage/logdir_scan.hpp"
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -20,6 +23,7 @@
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
+#include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -97,15 +101,177 @@ void fill_from_verification(PartitionScan& scan, const PartitionVerification& v)
   scan.recovery_full = v.recovery_full;
 }
 
-void scan_partition(PartitionScan& scan) {
-  try {
-    fill_from_verification(scan, verify_partition(scan.dir));
-  } catch (const InputError& e) {
-    scan.unreadable = e.what();
-    scan.errors = 1;
-    scan.first_error = FindingSummary{scan.name, std::nullopt, std::nullopt, e.what()};
-  }
+void mark_unreadable(PartitionScan& scan, const InputError& e) {
+  scan.unreadable = e.what();
+  scan.errors = 1;
+  scan.first_error = FindingSummary{scan.name, std::nullopt, std::nullopt, e.what()};
 }
+
+// The scan's workers. Work items are partitions, in order, and the segments of a large
+// partition: the worker that opens a partition (lists it, reads its checkpoints) queues its
+// segments 1..n-1 for whichever worker is free and verifies segment 0; whoever verifies a
+// partition's last segment merges it (PartitionVerifier::finish) and frees its state. Queued
+// segments go before new partitions, so few partitions are open at once.
+class ScanPool {
+ public:
+  // A partition whose .log files hold at least split_bytes is split: its segments become
+  // work items of their own (when it has more than one and there is more than one worker).
+  struct Item {
+    PartitionScan* scan;
+    const LogDirCheckpoints* log_dir;  // its log dir's files, read once
+  };
+  ScanPool(std::vector<Item> work, unsigned jobs, std::uint64_t split_bytes,
+           std::function<void(std::size_t)> on_done)
+      : work_(std::move(work)),
+        jobs_(std::max(jobs, 1u)),
+        split_bytes_(split_bytes),
+        on_done_(std::move(on_done)) {}
+
+  void run() {
+    if (work_.empty()) return;
+    // More workers than partitions still help: a large partition's segments are split.
+    const std::size_t threads = jobs_;
+    if (threads <= 1) {
+      worker();
+    } else {
+      std::vector<std::thread> pool;
+      pool.reserve(threads);
+      for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back([this] { worker(); });
+      for (auto& th : pool)
+        th.join();
+    }
+    if (first_error_) std::rethrow_exception(first_error_);
+  }
+
+ private:
+  struct Open {
+    PartitionScan* scan = nullptr;
+    std::unique_ptr<PartitionVerifier> verifier;
+    std::atomic<std::size_t> left{0};  // segments not yet verified
+  };
+  struct Segment {
+    Open* open;
+    std::size_t index;
+  };
+
+  void worker() {
+    for (;;) {
+      std::optional<Segment> segment;
+      std::size_t partition = 0;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        // Wait while a partition being opened may still queue segments.
+        ready_.wait(lock,
+                    [this] { return !segments_.empty() || next_ < work_.size() || opening_ == 0; });
+        if (!segments_.empty()) {
+          segment = segments_.front();
+          segments_.pop_front();
+        } else if (next_ < work_.size()) {
+          partition = next_++;
+          ++opening_;
+        } else {
+          return;
+        }
+      }
+      if (segment)
+        verify(*segment->open, segment->index);
+      else
+        open(partition);
+    }
+  }
+
+  void open(std::size_t index) {
+    PartitionScan& scan = *work_[index].scan;
+    auto o = std::make_unique<Open>();
+    o->scan = &scan;
+    bool split = false;
+    try {
+      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, ReplicaOverrides{},
+                                                        work_[index].log_dir);
+      const std::size_t n = o->verifier->segment_count();
+      std::uint64_t bytes = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        bytes += o->verifier->segment_bytes(i);
+      o->left = n;
+      split = jobs_ > 1 && n > 1 && bytes >= split_bytes_;
+    } catch (...) {
+      o->verifier.reset();
+      fail(scan, std::current_exception());
+    }
+    Open* opened = o->verifier ? o.get() : nullptr;
+    if (opened) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      opens_.push_back(std::move(o));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (split)
+        for (std::size_t i = 1; i < opened->verifier->segment_count(); ++i)
+          segments_.push_back({opened, i});
+      --opening_;
+    }
+    ready_.notify_all();
+    if (!opened) return done();
+    const std::size_t n = opened->verifier->segment_count();
+    if (n == 0) return merge(*opened);
+    for (std::size_t i = 0; i < (split ? 1 : n); ++i)
+      verify(*opened, i);
+  }
+
+  void verify(Open& o, std::size_t i) {
+    o.verifier->verify_segment(i);  // keeps a segment's error for finish()
+    if (o.left.fetch_sub(1) == 1) merge(o);
+  }
+
+  void merge(Open& o) {
+    PartitionScan& scan = *o.scan;
+    try {
+      fill_from_verification(scan, o.verifier->finish());
+    } catch (...) {
+      fail(scan, std::current_exception());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      opens_.erase(std::find_if(opens_.begin(), opens_.end(),
+                                [&o](const std::unique_ptr<Open>& p) { return p.get() == &o; }));
+    }
+    done();
+  }
+
+  // An InputError makes the partition unreadable; anything else stops the scan once every
+  // worker is done (as parallel_for does).
+  void fail(PartitionScan& scan, const std::exception_ptr& error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InputError& e) {
+      mark_unreadable(scan, e);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!first_error_) first_error_ = std::current_exception();
+    }
+  }
+
+  void done() {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    ++done_;
+    if (on_done_) on_done_(done_);
+  }
+
+  std::vector<Item> work_;
+  unsigned jobs_;
+  std::uint64_t split_bytes_;
+  std::function<void(std::size_t)> on_done_;
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable ready_;
+  std::deque<Segment> segments_;
+  std::size_t next_ = 0;     // the next partition to open
+  std::size_t opening_ = 0;  // partitions being opened (they may queue segments)
+  std::vector<std::unique_ptr<Open>> opens_;
+  std::exception_ptr first_error_;
+  std::mutex done_mutex_;  // serialises on_done
+  std::size_t done_ = 0;
+};
 
 RootCheckpointSummary check_root_file(const fs::path& path) {
   RootCheckpointSummary out;
@@ -320,24 +486,27 @@ bool LogDirScan::has_errors() const {
 std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
                                       const LogDirScanOptions& options) {
   std::vector<LogDirScan> scans(dirs.size());
-  std::vector<PartitionScan*> work;
+  std::vector<ScanPool::Item> work;
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     scans[i].dir = dirs[i];
     list_scan_dir(scans[i]);
   }
   find_duplicate_partitions(scans);
+  // Each log dir's checkpoints and clean-shutdown marker, read once for its partitions.
+  std::vector<std::unique_ptr<const LogDirCheckpoints>> log_dirs;
   for (auto& scan : scans) {
+    if (scan.partitions.empty()) continue;
+    log_dirs.push_back(std::make_unique<const LogDirCheckpoints>(
+        LogDirCheckpoints::parent_of_partitions(scan.dir)));
     for (auto& p : scan.partitions)
-      work.push_back(&p);
+      work.push_back({&p, log_dirs.back().get()});
   }
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t total = work.size();
   if (options.progress) options.progress(0, total);
-  parallel_for(
-      total, jobs, [&work](std::size_t i) { scan_partition(*work[i]); },
-      [&options, total](std::size_t done) {
-        if (options.progress) options.progress(done, total);
-      });
+  ScanPool(std::move(work), jobs, options.split_bytes, [&options, total](std::size_t done) {
+    if (options.progress) options.progress(done, total);
+  }).run();
   return scans;
 }
 

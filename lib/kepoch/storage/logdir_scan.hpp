@@ -12,9 +12,10 @@
 // it, with a warning. A partition dir given instead of a log dir is refused with the command
 // to run instead.
 //
-// Memory stays bounded by the number of partitions: each worker verifies one partition at a
-// time and keeps only its summary (counts, first error, first warning, recovery cut), never
-// per-batch data.
+// Memory stays bounded by the number of partitions: each worker verifies one partition (or
+// one segment of a large partition, split across the workers so that one partition holding
+// most of the bytes does not leave the other cores idle) at a time and keeps only its
+// summary (counts, first error, first warning, recovery cut), never per-batch data.
 //
 // Read-only, like everything in storage/.
 
@@ -110,6 +111,9 @@ struct LogDirScan {
 
 struct LogDirScanOptions {
   unsigned jobs = 0;  // 0: default_jobs()
+  // With more than one job, a partition whose .log files hold at least this many bytes has
+  // its segments verified by several workers (PartitionVerifier), the result unchanged.
+  std::uint64_t split_bytes = 16ull << 20;
   // Called with (partitions done, partitions in all log dirs), serialised.
   std::function<void(std::size_t, std::size_t)> progress;
 };

@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <system_error>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/format/leader_epoch_checkpoint.hpp"
 #include "kepoch/format/partition_metadata.hpp"
@@ -10,7 +16,29 @@
 namespace kepoch {
 namespace fs = std::filesystem;
 
-PartitionDirListing list_partition_dir(const fs::path& dir) {
+namespace {
+
+// fs::file_size's answer from a stat of the file (following links).
+void set_size(PartitionFile& f, int stat_result, int err, const struct stat& st) {
+  if (stat_result != 0)
+    f.size_error = std::error_code(err, std::generic_category());
+  else if (S_ISDIR(st.st_mode))
+    f.size_error = std::make_error_code(std::errc::is_a_directory);
+  else if (!S_ISREG(st.st_mode))
+    f.size_error = std::make_error_code(std::errc::not_supported);
+  else
+    f.size = static_cast<std::uint64_t>(st.st_size);
+}
+
+void sort_listing(PartitionDirListing& out) {
+  std::sort(out.files.begin(), out.files.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::sort(out.entries.begin(), out.entries.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+}
+
+// Through std::filesystem, for a dir that could not be opened (it fails where it did).
+PartitionDirListing list_by_path(const fs::path& dir) {
   PartitionDirListing out;
   out.dir = dir;
   std::error_code ec;
@@ -22,13 +50,80 @@ PartitionDirListing list_partition_dir(const fs::path& dir) {
     out.entries.push_back({name, it->is_symlink(type_ec)});
     auto parsed = parse_segment_file_name(name);
     if (!is_file && it->is_directory(type_ec) && parsed.kind == SegmentFileKind::other) continue;
-    out.files.push_back({it->path(), std::move(name), std::move(parsed), is_file});
+    PartitionFile f{it->path(), std::move(name), std::move(parsed), is_file, 0, {}};
+    if (is_live_segment(f.parsed)) {
+      struct stat st {};
+      const int r = ::stat(f.path.c_str(), &st);
+      set_size(f, r, errno, st);
+    }
+    out.files.push_back(std::move(f));
   }
   if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
-  std::sort(out.files.begin(), out.files.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-  std::sort(out.entries.begin(), out.entries.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  sort_listing(out);
+  return out;
+}
+
+}  // namespace
+
+PartitionDirListing list_partition_dir(const fs::path& dir) {
+  return list_partition_dir(dir, std::make_shared<const DirFd>(dir));
+}
+
+// getdents64 on the open dir: the entry types come with the names (d_type), a stat only
+// for a symbolic link (followed, as File.isFile follows it), an entry of unknown type, and
+// a live segment's size.
+PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<const DirFd> handle) {
+  if (!handle || handle->fd() < 0) return list_by_path(dir);
+  PartitionDirListing out;
+  out.dir = dir;
+  out.handle = std::move(handle);
+  const int fd = out.handle->fd();
+  alignas(8) char buffer[32 * 1024];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      throw InputError(dir.string(), "cannot list directory: " +
+                                         std::error_code(errno, std::generic_category()).message());
+    }
+    if (n == 0) break;
+    for (long at = 0; at < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(buffer + at);
+      at += d->d_reclen;
+      const std::string_view nm(d->d_name);
+      if (nm == "." || nm == "..") continue;
+      unsigned char type = d->d_type;
+      struct stat st {};
+      if (type == DT_UNKNOWN) {
+        if (::fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) type = IFTODT(st.st_mode);
+      }
+      const bool symlink = type == DT_LNK;
+      bool is_file = type == DT_REG;
+      bool is_dir = type == DT_DIR;
+      int target_stat = -1;
+      int target_errno = 0;
+      if (symlink) {
+        target_stat = ::fstatat(fd, d->d_name, &st, 0);
+        target_errno = errno;
+        is_file = target_stat == 0 && S_ISREG(st.st_mode);
+        is_dir = target_stat == 0 && S_ISDIR(st.st_mode);
+      }
+      std::string name(nm);
+      out.entries.push_back({name, symlink});
+      auto parsed = parse_segment_file_name(name);
+      if (!is_file && is_dir && parsed.kind == SegmentFileKind::other) continue;
+      PartitionFile f{dir / name, std::move(name), std::move(parsed), is_file, 0, {}};
+      if (is_live_segment(f.parsed)) {
+        if (!symlink) {
+          target_stat = ::fstatat(fd, d->d_name, &st, 0);
+          target_errno = errno;
+        }
+        set_size(f, target_stat, target_errno, st);
+      }
+      out.files.push_back(std::move(f));
+    }
+  }
+  sort_listing(out);
   return out;
 }
 
@@ -66,7 +161,7 @@ bool is_live_segment(const SegmentFileName& name) {
 std::vector<LiveSegment> live_segments(const PartitionDirListing& listing) {
   std::vector<LiveSegment> out;
   for (const auto& f : listing.files)
-    if (is_live_segment(f.parsed)) out.push_back({f.path, *f.parsed.offset});
+    if (is_live_segment(f.parsed)) out.push_back({f.path, *f.parsed.offset, f.size, f.size_error});
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
   return out;

@@ -20,10 +20,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 
 namespace kepoch {
@@ -34,6 +37,10 @@ struct PartitionFile {
   std::string name;
   SegmentFileName parsed;
   bool is_file = true;  // File.isFile: a regular file, or a link to one
+  // For a live segment (is_live_segment) listed by list_partition_dir: what
+  // std::filesystem::file_size answers, from the one stat the listing made.
+  std::uint64_t size = 0;
+  std::error_code size_error;
 };
 
 // The entries of `dir` other than directories not named like a segment file (see the
@@ -47,6 +54,9 @@ std::vector<PartitionFile> partition_files(const std::filesystem::path& dir);
 // is absent or plainly there costs no system call.
 struct PartitionDirListing {
   std::filesystem::path dir;
+  // The dir held open while it was listed, for opening its files relative to it
+  // (ReadOnlyFile's dir_fd); fd() < 0 when it could not be opened.
+  std::shared_ptr<const DirFd> handle;
   std::vector<PartitionFile> files;
   bool exists(std::string_view name) const;
   bool listed(std::string_view name) const;  // an entry of that name, of any type
@@ -58,6 +68,9 @@ struct PartitionDirListing {
   std::vector<Entry> entries;  // every entry, by name
 };
 PartitionDirListing list_partition_dir(const std::filesystem::path& dir);
+// The same, listing the dir through `handle` (the dir already open) when it is open.
+PartitionDirListing list_partition_dir(const std::filesystem::path& dir,
+                                       std::shared_ptr<const DirFd> handle);
 
 // LogFileUtils.isLogFile with a readable base offset: Kafka opens this name as a segment.
 bool is_live_segment(const SegmentFileName& name);
@@ -65,6 +78,8 @@ bool is_live_segment(const SegmentFileName& name);
 struct LiveSegment {
   std::filesystem::path path;
   std::int64_t base_offset = 0;
+  std::uint64_t size = 0;  // from the listing (PartitionFile::size)
+  std::error_code size_error;
 };
 
 // The live segments of `dir`, by base offset (LogSegments' order). InputError when the dir

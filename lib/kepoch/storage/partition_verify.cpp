@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <system_error>
 #include <vector>
 
@@ -22,6 +25,13 @@ namespace fs = std::filesystem;
 namespace {
 
 using Sev = VerifyFinding::Severity;
+
+// A file of the partition dir, opened relative to the dir when it is held open.
+ReadOnlyFile open_in(int dir_fd, const fs::path& file) {
+  if (dir_fd < 0) return ReadOnlyFile(file);
+  const fs::path name = file.filename();
+  return ReadOnlyFile(dir_fd, name.c_str(), file);
+}
 
 // Whether every byte of file from position on is zero, read in bounded chunks; nullopt
 // when the file cannot be read now.
@@ -77,6 +87,63 @@ struct SegmentResult {
   std::uint64_t last_index_position = 0;  // the offset index's last entry (0 without one)
 };
 
+// The rules that carry across segments, in offset order: offsets never go backwards, v2
+// partition leader epochs never decrease. The state after some batches; combine() chains it,
+// so segments can be walked apart (each from an empty state) and the state at each segment's
+// start computed afterwards.
+struct CrossState {
+  std::optional<std::int64_t> next_offset;  // the highest next offset so far
+  std::optional<std::int32_t> max_epoch;    // the highest epoch so far
+  std::int64_t max_epoch_offset = 0;        // the first batch with that epoch
+};
+
+// The state after `in` and then `later` (the state of a walk from an empty state).
+CrossState combine(const CrossState& in, const CrossState& later) {
+  CrossState out = in;
+  if (later.next_offset)
+    out.next_offset = std::max(in.next_offset.value_or(INT64_MIN), *later.next_offset);
+  if (later.max_epoch && (!in.max_epoch || *later.max_epoch > *in.max_epoch)) {
+    out.max_epoch = later.max_epoch;
+    out.max_epoch_offset = later.max_epoch_offset;
+  }
+  return out;
+}
+
+// One segment verified: its findings in order, what recovery would do with it, and what a
+// walk from an empty cross-segment state needs to tell whether the true state changes it.
+struct SegmentOutcome {
+  bool done = false;
+  bool exact = false;  // walked from the true cross-segment state
+  CrossState end;      // the state after the walk
+  std::vector<VerifyFinding> findings;
+  SegmentResult result;
+  std::optional<SegmentLoad> load;  // the batches for the replica loader
+  std::exception_ptr error;         // an InputError (the segment cannot be read)
+  // The segment's first batch, first v2 batch with an epoch, and whether an epoch finding
+  // came while the highest epoch of the walk was still that first epoch.
+  std::optional<std::int64_t> first_base, first_next;
+  std::optional<std::int32_t> first_epoch;
+  bool epoch_finding_at_first_epoch = false;
+};
+
+// Whether walking the segment from `in` gives what the walk from an empty state gave:
+//   - offsets: the first batch is checked against in.next_offset; every later batch against
+//     max(in.next_offset, the highest next offset before it in the segment), which is the
+//     segment's own once the first batch reaches in.next_offset;
+//   - epochs: while the segment's own highest epoch is below in.max_epoch, every batch is
+//     held to in.max_epoch; when the segment's first epoch equals in.max_epoch the checks
+//     agree, only a finding's text names the earlier batch that first had it.
+bool unaffected_by(const SegmentOutcome& o, const CrossState& in) {
+  if (in.next_offset && o.first_base &&
+      (*o.first_base < *in.next_offset || *o.first_next < *in.next_offset))
+    return false;
+  if (in.max_epoch && o.first_epoch &&
+      (*o.first_epoch < *in.max_epoch ||
+       (*o.first_epoch == *in.max_epoch && o.epoch_finding_at_first_epoch)))
+    return false;
+  return true;
+}
+
 class Verifier {
  public:
   Verifier(PartitionVerification& out, std::uint64_t interval) : out_(out), interval_(interval) {}
@@ -87,25 +154,36 @@ class Verifier {
   }
 
   std::vector<SegmentFiles> list_files(const std::vector<PartitionFile>& files);
-  // Verifies a segment; when `loader` is given, also feeds it the segment's batches as its
-  // segment `index` (one read of the file for both).
-  SegmentResult verify_segment(const SegmentFiles& seg, ReplicaLoader* loader = nullptr,
-                               std::size_t index = 0);
-  void verify_snapshot(const fs::path& file, std::int64_t offset);
+  void verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd);
 
   std::vector<std::pair<fs::path, std::int64_t>> snapshots;
+
+ private:
+  PartitionVerification& out_;
+  std::uint64_t interval_;
+};
+
+// Verifies one segment from the cross-segment state `state` (updated), appending to `o`;
+// feeds `load` the segment's batches when given (one read of the file for both). Throws
+// InputError when the segment cannot be read.
+class SegmentVerifier {
+ public:
+  SegmentVerifier(SegmentOutcome& o, std::uint64_t interval, int dir_fd)
+      : o_(o), interval_(interval), dir_fd_(dir_fd) {}
+  void finding(Sev sev, const fs::path& file, std::optional<std::uint64_t> position,
+               std::optional<std::int64_t> offset, std::string message) {
+    o_.findings.push_back({sev, file.filename().string(), position, offset, std::move(message)});
+  }
+  SegmentResult verify(const SegmentFiles& seg, CrossState& state, SegmentLoad* load);
 
  private:
   std::vector<OffsetIndexEntry> verify_offset_index(const SegmentFiles& seg);
   void verify_time_index(const SegmentFiles& seg);
   bool verify_txn_index(const SegmentFiles& seg);  // false: its sanity check fails
 
-  PartitionVerification& out_;
+  SegmentOutcome& o_;
   std::uint64_t interval_;
-  // Across segments, in offset order.
-  std::optional<std::int64_t> prev_next_offset_;
-  std::optional<std::int32_t> max_epoch_;
-  std::int64_t max_epoch_offset_ = 0;
+  int dir_fd_;  // the partition dir, open (-1: open files by path)
 };
 
 std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>& files) {
@@ -153,8 +231,10 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
         SegmentFiles s;
         s.log = p;
         s.base_offset = *n.offset;
-        s.size = fs::file_size(p, ec);
-        if (ec) throw InputError(p.string(), "cannot read its size: " + ec.message());
+        // fs::file_size's answer, from the listing's stat.
+        if (file.size_error)
+          throw InputError(p.string(), "cannot read its size: " + file.size_error.message());
+        s.size = file.size;
         logs[*n.offset] = s;
         break;
       }
@@ -182,7 +262,7 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
   return out;
 }
 
-std::vector<OffsetIndexEntry> Verifier::verify_offset_index(const SegmentFiles& seg) {
+std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const SegmentFiles& seg) {
   std::vector<OffsetIndexEntry> entries;
   if (!seg.index) {
     finding(Sev::info, seg.log, std::nullopt, seg.base_offset,
@@ -192,7 +272,7 @@ std::vector<OffsetIndexEntry> Verifier::verify_offset_index(const SegmentFiles& 
   }
   SegmentFileTarget target{SegmentFileKind::index, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.index, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.index), target);
     const auto& idx = std::get<OffsetIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.index, f.position, std::nullopt, f.message);
@@ -210,11 +290,11 @@ std::vector<OffsetIndexEntry> Verifier::verify_offset_index(const SegmentFiles& 
   return entries;
 }
 
-void Verifier::verify_time_index(const SegmentFiles& seg) {
+void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
   if (!seg.timeindex) return;  // Kafka creates an empty one
   SegmentFileTarget target{SegmentFileKind::timeindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.timeindex, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.timeindex), target);
     const auto& idx = std::get<TimeIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.timeindex, f.position, std::nullopt, f.message);
@@ -232,11 +312,11 @@ void Verifier::verify_time_index(const SegmentFiles& seg) {
   }
 }
 
-bool Verifier::verify_txn_index(const SegmentFiles& seg) {
+bool SegmentVerifier::verify_txn_index(const SegmentFiles& seg) {
   if (!seg.txnindex) return true;
   SegmentFileTarget target{SegmentFileKind::txnindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(*seg.txnindex, target);
+    const auto dump = read_index_file(open_in(dir_fd_, *seg.txnindex), target);
     const auto& idx = std::get<TransactionIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.txnindex, f.position, std::nullopt, f.message);
@@ -255,14 +335,14 @@ bool Verifier::verify_txn_index(const SegmentFiles& seg) {
   return true;
 }
 
-SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* loader,
-                                       std::size_t index) {
+SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state,
+                                      SegmentLoad* load) {
   SegmentResult result;
   const auto index_entries = verify_offset_index(seg);
   verify_time_index(seg);
   result.recovered_at_open = !seg.index || !verify_txn_index(seg);
 
-  LogSegmentReader reader(seg.log, /*load_batches=*/true);
+  LogSegmentReader reader(open_in(dir_fd_, seg.log), /*load_batches=*/true);
   std::size_t next_index = 0;
   // LogSegment.recover's state for this segment.
   std::uint64_t valid_bytes = 0;
@@ -275,13 +355,20 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* l
     result.cut = SegmentCut{reason, position, valid_bytes, valid_next, std::move(message)};
   };
 
-  bool feeding = loader && loader->wants(index);
+  bool feeding = load != nullptr;
+  std::optional<std::int64_t>& prev_next_offset_ = state.next_offset;
+  std::optional<std::int32_t>& max_epoch_ = state.max_epoch;
+  std::int64_t& max_epoch_offset_ = state.max_epoch_offset;
   while (auto e = reader.next()) {
     const BatchHeader& h = e->header;
     const std::uint64_t pos = h.position;
+    if (!o_.first_base) {
+      o_.first_base = h.base_offset;
+      o_.first_next = h.next_offset();
+    }
     // ensureValid: size and CRC.
     const auto invalid = e->loaded ? validate_batch(h, e->bytes) : std::nullopt;
-    if (feeding) feeding = loader->batch(index, *e, invalid);
+    if (feeding) feeding = load->batch(*e, invalid);
     if (!e->loaded) {
       finding(Sev::warning, seg.log, pos, h.base_offset,
               fmt::format("batch of {} bytes is larger than kepoch loads ({} bytes): its CRC "
@@ -312,7 +399,9 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* l
     prev_next_offset_ = std::max(prev_next_offset_.value_or(INT64_MIN), h.next_offset());
     // Partition leader epochs never decrease.
     if (h.is_v2() && h.partition_leader_epoch >= 0) {
+      if (!o_.first_epoch) o_.first_epoch = h.partition_leader_epoch;
       if (max_epoch_ && h.partition_leader_epoch < *max_epoch_) {
+        if (*max_epoch_ == *o_.first_epoch) o_.epoch_finding_at_first_epoch = true;
         finding(Sev::error, seg.log, pos, h.base_offset,
                 fmt::format("partition leader epoch {} is below epoch {} of the batch at "
                             "offset {}",
@@ -370,7 +459,7 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* l
     }
   }
   const LogEnd& end = reader.end();
-  if (feeding) loader->segment_end(index, end);
+  if (feeding) load->end(end);
   result.end = end;
   for (const auto& ie : index_entries)
     result.last_index_position =
@@ -405,10 +494,10 @@ SegmentResult Verifier::verify_segment(const SegmentFiles& seg, ReplicaLoader* l
   return result;
 }
 
-void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset) {
+void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd) {
   SegmentFileTarget target{SegmentFileKind::snapshot, LeftoverState::none, offset};
   try {
-    const auto dump = read_index_file(file, target);
+    const auto dump = read_index_file(open_in(dir_fd, file), target);
     const auto& snap = std::get<ProducerSnapshot>(dump.content);
     // Kafka's own exception stands for the parser's error findings about the same bytes.
     for (const auto& f : snap.findings)
@@ -484,22 +573,115 @@ bool PartitionVerification::has_errors() const {
                      [](const auto& f) { return f.severity == Sev::error; });
 }
 
-PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_interval_bytes) {
+struct PartitionVerifier::State {
+  State(const fs::path& dir, std::uint64_t index_interval, const ReplicaOverrides& overrides,
+        const LogDirCheckpoints* log_dir)
+      : loader(dir, overrides, log_dir), v(out, index_interval), interval(index_interval) {}
   PartitionVerification out;
-  ReplicaLoader loader(dir);
-  Verifier v(out, index_interval_bytes);
-  const auto segs = v.list_files(loader.files());  // the loader's listing of the dir
+  ReplicaLoader loader;
+  Verifier v;
+  std::uint64_t interval;
+  std::vector<SegmentFiles> segs;
+  bool shared = false;  // the checks' walk feeds the loader
+  std::vector<SegmentOutcome> outcomes;
+  // The cross-segment state at the start of segment i, for i <= known: segment i can be
+  // walked from it exactly once every segment before it is done.
+  std::mutex mutex;
+  std::vector<CrossState> starts;
+  std::size_t known = 0;
+};
+
+PartitionVerifier::PartitionVerifier(const fs::path& dir, std::uint64_t index_interval_bytes,
+                                     const ReplicaOverrides& overrides,
+                                     const LogDirCheckpoints* log_dir)
+    : s_(std::make_unique<State>(dir, index_interval_bytes, overrides, log_dir)) {
+  State& s = *s_;
+  s.segs = s.v.list_files(s.loader.files());  // the loader's listing of the dir
   // Each segment is read once, for the checks and the loader both, when both list the same
   // .log files (they differ only when two names carry the same offset).
-  const bool shared = same_logs(segs, loader.segments());
-  if (!shared) loader.walk();
+  s.shared = same_logs(s.segs, s.loader.segments());
+  if (!s.shared) s.loader.walk();
+  s.outcomes.resize(s.segs.size());
+  s.starts.resize(s.segs.size() + 1);
+}
+
+PartitionVerifier::~PartitionVerifier() = default;
+
+std::size_t PartitionVerifier::segment_count() const {
+  return s_->segs.size();
+}
+
+std::uint64_t PartitionVerifier::segment_bytes(std::size_t i) const {
+  return s_->segs[i].size;
+}
+
+namespace {
+// Walks segment i of `s` from `start`, into a fresh outcome.
+SegmentOutcome walk_segment(const SegmentFiles& seg, std::uint64_t interval, int dir_fd,
+                            std::optional<SegmentLoad> load, const CrossState& start, bool exact) {
+  SegmentOutcome o;
+  o.exact = exact;
+  o.load = std::move(load);
+  o.end = start;
+  try {
+    SegmentVerifier sv(o, interval, dir_fd);
+    o.result = sv.verify(seg, o.end, o.load ? &*o.load : nullptr);
+  } catch (...) {
+    o.error = std::current_exception();
+  }
+  o.done = true;
+  return o;
+}
+}  // namespace
+
+void PartitionVerifier::verify_segment(std::size_t i) {
+  State& s = *s_;
+  std::optional<CrossState> start;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (i <= s.known) start = s.starts[i];
+  }
+  std::optional<SegmentLoad> load;
+  if (s.shared) load = s.loader.start(i);
+  SegmentOutcome o = walk_segment(s.segs[i], s.interval, s.loader.dir_fd(), std::move(load),
+                                  start.value_or(CrossState{}), start.has_value());
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.outcomes[i] = std::move(o);
+  // The start of the segments after the done ones.
+  while (s.known < s.segs.size() && s.outcomes[s.known].done) {
+    const SegmentOutcome& d = s.outcomes[s.known];
+    s.starts[s.known + 1] = d.exact ? d.end : combine(s.starts[s.known], d.end);
+    ++s.known;
+  }
+}
+
+PartitionVerification PartitionVerifier::finish() {
+  State& s = *s_;
+  PartitionVerification& out = s.out;
+  Verifier& v = s.v;
+  const auto& segs = s.segs;
+  // The merge, in offset order: a segment walked from an empty state whose findings the
+  // true state would change is walked again from it; then its findings, and its batches
+  // to the loader.
   std::vector<SegmentResult> results;
   results.reserve(segs.size());
-  for (std::size_t i = 0; i < segs.size(); ++i)
-    results.push_back(v.verify_segment(segs[i], shared ? &loader : nullptr, i));
-  out.replica = std::move(loader).finish();
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    SegmentOutcome& o = s.outcomes[i];
+    if (!o.done) throw std::logic_error("PartitionVerifier::finish before every segment");
+    if (!o.error && !o.exact && !unaffected_by(o, s.starts[i]))
+      o = walk_segment(segs[i], s.interval, s.loader.dir_fd(),
+                       s.shared ? std::optional(s.loader.start(i)) : std::nullopt, s.starts[i],
+                       true);
+    if (o.load) s.loader.apply(i, *o.load);
+    if (o.error) std::rethrow_exception(o.error);
+    out.findings.insert(out.findings.end(), std::make_move_iterator(o.findings.begin()),
+                        std::make_move_iterator(o.findings.end()));
+    results.push_back(std::move(o.result));
+    o = SegmentOutcome{};
+  }
+  out.replica = std::move(s.loader).finish();
   for (const auto& [file, offset] : v.snapshots)
-    v.verify_snapshot(file, offset);
+    v.verify_snapshot(file, offset, s.loader.dir_fd());
 
   // Recovering every segment: the first one that loses bytes is cut, later ones deleted.
   for (std::size_t i = 0; i < segs.size(); ++i) {
@@ -542,7 +724,14 @@ PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_
                             out.next_start_failure->exception, last.end.message));
     }
   }
-  return out;
+  return std::move(out);
+}
+
+PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_interval_bytes) {
+  PartitionVerifier verifier(dir, index_interval_bytes);
+  for (std::size_t i = 0; i < verifier.segment_count(); ++i)
+    verifier.verify_segment(i);
+  return verifier.finish();
 }
 
 }  // namespace kepoch

@@ -46,11 +46,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
+#include "kepoch/storage/replica_loader.hpp"
 
 namespace kepoch {
 
@@ -107,5 +109,43 @@ struct PartitionVerification {
 // leader-epoch-checkpoint Kafka refuses).
 PartitionVerification verify_partition(const std::filesystem::path& dir,
                                        std::uint64_t index_interval_bytes = 4096);
+
+// verify_partition in steps, so that the segments of one partition can be verified on
+// several threads (logdir scan splits a large partition across its workers):
+//
+//   PartitionVerifier v(dir);                      // lists the dir, reads its checkpoints
+//   v.verify_segment(i) for every i < v.segment_count(), on any threads, each i once
+//   PartitionVerification r = v.finish();          // after all of them, on one thread
+//
+// The result equals verify_partition's, findings in the same order. Two rules carry state
+// across segments (offsets never go backwards, partition leader epochs never decrease), and
+// so does the replica loader (its epoch caches, recovery cutting the log). A segment whose
+// predecessors are all done starts from their state; another is walked from an empty state,
+// keeping what tells whether the true one would change its findings (its first batch's
+// offsets, its first epoch, an epoch finding at that epoch), and finish() walks it again
+// from the true state only then (an overlap or a decreasing epoch across the boundary: a
+// damaged log). Its batches reach the loader in offset order in finish(), as the epoch
+// changes they hold (partition_replica.hpp's SegmentLoad), so memory stays per segment.
+// The constructor throws InputError as verify_partition does; finish() rethrows the first
+// segment's (in offset order) that could not be read.
+class PartitionVerifier {
+ public:
+  explicit PartitionVerifier(const std::filesystem::path& dir,
+                             std::uint64_t index_interval_bytes = 4096,
+                             const ReplicaOverrides& overrides = {},
+                             const LogDirCheckpoints* log_dir = nullptr);
+  ~PartitionVerifier();
+  PartitionVerifier(const PartitionVerifier&) = delete;
+  PartitionVerifier& operator=(const PartitionVerifier&) = delete;
+
+  std::size_t segment_count() const;
+  std::uint64_t segment_bytes(std::size_t i) const;  // the .log's size
+  void verify_segment(std::size_t i);                // thread-safe for distinct i
+  PartitionVerification finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace kepoch

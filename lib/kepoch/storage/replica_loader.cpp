@@ -26,6 +26,15 @@
 
 namespace kepoch {
 namespace fs = std::filesystem;
+
+// One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
+// partition of the dir, and re-parsing the dir's checkpoints (one line per partition) for each
+// of them made the scan quadratic in the partition count (10,000 partitions: 3 x 10^8 lines).
+struct ParsedOffsetCheckpoint {
+  std::optional<std::string> failure;  // Kafka's explanation when it cannot read the file
+  std::unordered_map<std::string, std::int64_t> offsets;  // tp_key(topic, partition) -> offset
+};
+
 namespace {
 
 // The partition's live segments (partition_dir.hpp), by base offset.
@@ -35,12 +44,15 @@ std::vector<SegmentSummary> list_segments(const PartitionDirListing& listing) {
     SegmentSummary s;
     s.file = live.path;
     s.base_offset = live.base_offset;
-    std::error_code ec;
-    s.size_bytes = fs::file_size(live.path, ec);
-    if (ec) s.size_bytes = 0;
+    s.size_bytes = live.size_error ? 0 : live.size;  // fs::file_size's answer, or 0
     segments.push_back(s);
   }
   return segments;
+}
+
+// The partition dir held open by its listing, or -1.
+int dir_fd(const PartitionDirListing* listing) {
+  return listing && listing->handle ? listing->handle->fd() : -1;
 }
 
 // fs::exists of a file in the partition dir, from its listing when there is one.
@@ -49,14 +61,6 @@ bool exists_in(const PartitionDirListing* listing, const fs::path& file) {
   std::error_code ec;
   return fs::exists(file, ec);
 }
-
-// One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
-// partition of the dir, and re-parsing the dir's checkpoints (one line per partition) for each
-// of them made the scan quadratic in the partition count (10,000 partitions: 3 x 10^8 lines).
-struct ParsedOffsetCheckpoint {
-  std::optional<std::string> failure;  // Kafka's explanation when it cannot read the file
-  std::unordered_map<std::string, std::int64_t> offsets;  // tp_key(topic, partition) -> offset
-};
 
 std::string tp_key(std::string_view topic, std::int32_t partition) {
   return fmt::format("{}\n{}", topic, partition);
@@ -134,7 +138,12 @@ void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listi
     r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
     return;
   }
-  const auto report = check_checkpoint_file(file, std::nullopt, CheckDepth::dump);
+  // check_checkpoint_file's reading, minus what only validation asks of the file's
+  // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
+  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(), file);
+  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file.string(),
+                                       *checkpoint_type_from_name(kLeaderEpochCheckpointName),
+                                       CheckpointContext{}, CheckDepth::dump);
   if (!report.valid || !report.loaded_entries) {
     throw InputError(
         file.string(),
@@ -150,17 +159,67 @@ void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
     refuse_dangling_link(file, listing);
     return;
   }
-  const auto m = read_partition_metadata(read_small_file(file, kMaxCheckpointBytes), file.string());
+  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(), file);
+  const auto m =
+      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), file.string());
   r.topic_id = m.topic_id;
 }
 
 }  // namespace
 
-ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overrides) {
+fs::path LogDirCheckpoints::parent_of_partitions(const fs::path& log_dir) {
+  return (absolute_path(log_dir) / "p-0").lexically_normal().parent_path();
+}
+
+LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir) : dir_(log_dir) {
+  std::error_code ec;
+  clean_shutdown_ = fs::exists(dir_ / ".kafka_cleanshutdown", ec);
+  // checkpointed_offset's reading, its outcome kept.
+  auto read = [this](File& f, const char* name) {
+    f.name = name;
+    const fs::path file = dir_ / name;
+    try {
+      struct stat st {};
+      if (::stat(file.c_str(), &st) != 0) {
+        refuse_dangling_link(file);
+        f.missing = true;
+        return;
+      }
+      f.parsed = offset_checkpoint_file(file, st);
+    } catch (const InputError&) {
+      f.error = std::current_exception();
+    }
+  };
+  read(high_watermark_, "replication-offset-checkpoint");
+  read(recovery_point_, "recovery-point-offset-checkpoint");
+  read(log_start_, "log-start-offset-checkpoint");
+}
+
+std::optional<std::int64_t> LogDirCheckpoints::offset(const File& f, const PartitionReplica& r,
+                                                      std::vector<std::string>& notes) const {
+  if (f.error) std::rethrow_exception(f.error);
+  if (f.missing) {
+    notes.push_back(fmt::format("{} is missing", f.name));
+    return std::nullopt;
+  }
+  if (f.parsed->failure) {
+    notes.push_back(fmt::format("{} is unreadable to Kafka: {}", f.name, *f.parsed->failure));
+    return std::nullopt;
+  }
+  const auto it = f.parsed->offsets.find(tp_key(r.topic, r.partition));
+  if (it == f.parsed->offsets.end()) return std::nullopt;
+  return it->second;
+}
+
+ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overrides,
+                             const LogDirCheckpoints* log_dir) {
   PartitionReplica& r = replica_;
   r.dir = dir;
   std::error_code dir_ec;
-  if (!fs::is_directory(dir, dir_ec)) {
+  // Held open for the listing and the files' opens; a dir that opens is a directory (as
+  // fs::is_directory, following links), so only one that does not is asked again.
+  auto handle = std::make_shared<const DirFd>(dir);
+  if (handle->fd() < 0 && !fs::is_directory(dir, dir_ec)) {
     throw InputError(dir.string(),
                      "not a directory (expected a partition dir such as "
                      "<log dir>/orders-0)");
@@ -172,7 +231,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   std::optional<PartitionDirListing> listing;
   std::exception_ptr list_error;
   try {
-    listing = list_partition_dir(dir);
+    listing = list_partition_dir(dir, std::move(handle));
   } catch (const InputError&) {
     list_error = std::current_exception();
   }
@@ -193,8 +252,26 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   if (list_error) std::rethrow_exception(list_error);
   r.segments = list_segments(*listing);
   files_ = std::move(listing->files);
+  handle_ = std::move(listing->handle);
 
   const fs::path parent = absolute_path(dir).lexically_normal().parent_path();
+  if (log_dir && log_dir->dir() == parent) {
+    const LogDirCheckpoints& c = *log_dir;
+    r.clean_shutdown = overrides.clean_shutdown.value_or(c.clean_shutdown_);
+    r.high_watermark = overrides.high_watermark ? overrides.high_watermark
+                                                : c.offset(c.high_watermark_, r, r.notes);
+    r.recovery_point = overrides.recovery_point ? overrides.recovery_point
+                                                : c.offset(c.recovery_point_, r, r.notes);
+    r.log_start_checkpoint = overrides.log_start_offset ? overrides.log_start_offset
+                                                        : c.offset(c.log_start_, r, r.notes);
+  } else {
+    read_parent_checkpoints(r, parent, overrides);
+  }
+  finish_setup();
+}
+
+void ReplicaLoader::read_parent_checkpoints(PartitionReplica& r, const fs::path& parent,
+                                            const ReplicaOverrides& overrides) {
   std::error_code ec;
   r.clean_shutdown =
       overrides.clean_shutdown.value_or(fs::exists(parent / ".kafka_cleanshutdown", ec));
@@ -210,7 +287,10 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
       overrides.log_start_offset
           ? overrides.log_start_offset
           : checkpointed_offset(parent / "log-start-offset-checkpoint", r, r.notes);
+}
 
+void ReplicaLoader::finish_setup() {
+  PartitionReplica& r = replica_;
   cache_ = LeaderEpochCache::load(r.checkpoint_entries);
   // Without a clean shutdown, recoverLog recovers from the segment holding the recovery point.
   const std::int64_t recovery_point = r.recovery_point.value_or(0);
@@ -252,6 +332,72 @@ bool ReplicaLoader::batch(std::size_t i, const LogSegmentReader::Entry& e,
     if (recover) cache_.assign_if_newer(entry);  // LogSegment.recover's rule
   }
   return true;
+}
+
+namespace {
+// Epoch entries a SegmentLoad holds before it gives up and lets apply() read the segment
+// again (a log whose epoch changes at almost every batch): 1 MiB.
+constexpr std::size_t kMaxSegmentLoadEpochs = 65536;
+}  // namespace
+
+bool SegmentLoad::batch(const LogSegmentReader::Entry& e,
+                        const std::optional<std::string>& invalid) {
+  if (stop_) return false;
+  const BatchHeader& h = e.header;
+  if (recovers_ && (!e.loaded || invalid)) {
+    const std::optional<std::string> bad = e.loaded ? invalid : validate_batch(h, e.bytes);
+    stop_ = LogEnd{LogEndReason::corrupt_size, h.position, size_bytes_ - h.position,
+                   bad.value_or("batch too large")};
+    return false;
+  }
+  ++batches_;
+  valid_bytes_ = h.position + h.size_in_bytes();
+  next_offset_ = h.next_offset();
+  if (h.is_v2() && h.partition_leader_epoch >= 0) {
+    const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
+    if (!last_epoch_ || last_epoch_->epoch != entry.epoch ||
+        entry.start_offset < last_epoch_->start_offset) {
+      if (epochs_.size() < kMaxSegmentLoadEpochs)
+        epochs_.push_back(entry);
+      else
+        overflow_ = true;
+    }
+    last_epoch_ = entry;
+  }
+  return true;
+}
+
+void SegmentLoad::end(const LogEnd& end) {
+  if (stop_) return;
+  if (recovers_ && end.reason != LogEndReason::end_of_file) stop_ = end;
+}
+
+SegmentLoad ReplicaLoader::start(std::size_t i) const {
+  SegmentLoad load;
+  load.recovers_ = recovers(i);
+  load.size_bytes_ = i < replica_.segments.size() ? replica_.segments[i].size_bytes : 0;
+  return load;
+}
+
+void ReplicaLoader::apply(std::size_t i, const SegmentLoad& load) {
+  if (!wants(i)) return;
+  if (load.overflow_) {
+    walk_segment(i, 0);
+    return;
+  }
+  enter(i);
+  SegmentSummary& s = replica_.segments[i];
+  s.batches += load.batches_;
+  if (load.next_offset_) s.next_offset = load.next_offset_;
+  for (const EpochEntry& entry : load.epochs_) {
+    rebuilt_.assign(entry);
+    if (load.recovers_) cache_.assign_if_newer(entry);
+  }
+  valid_bytes_ = load.valid_bytes_;
+  if (load.stop_) {
+    replica_.recovery_stop = *load.stop_;
+    cut_log(i, valid_bytes_);
+  }
 }
 
 void ReplicaLoader::segment_end(std::size_t i, const LogEnd& end) {

@@ -9,10 +9,16 @@
 //     for each entry e of it: if (!loader.batch(i, e, invalid)) break;
 //     loader.segment_end(i, reader.end());      // only when the walk reached the end
 //   PartitionReplica r = std::move(loader).finish();
+//
+// A caller that reads segments on several threads gathers each segment's batches apart
+// (SegmentLoad, from start(i)) and applies them in offset order (apply(i, load)): the result
+// equals feeding batch() and segment_end() in order.
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +30,70 @@
 
 namespace kepoch {
 
+// One segment's batches as the loader takes them, gathered apart from the loader: only what
+// LogSegment.recover and the epoch caches need, in bounded memory.
+class SegmentLoad {
+ public:
+  // As ReplicaLoader::batch: false when recovery cuts the log at this entry.
+  bool batch(const LogSegmentReader::Entry& entry, const std::optional<std::string>& invalid);
+  // As ReplicaLoader::segment_end (ignored after batch() returned false).
+  void end(const LogEnd& end);
+
+ private:
+  friend class ReplicaLoader;
+  bool recovers_ = false;
+  std::uint64_t size_bytes_ = 0;
+  std::uint64_t batches_ = 0;
+  std::optional<std::int64_t> next_offset_;
+  std::uint64_t valid_bytes_ = 0;  // up to the end of its last batch
+  std::optional<LogEnd> stop_;     // recovery cuts the log here
+  // assign(epoch, base offset) of the segment's v2 batches, leaving out those that cannot
+  // change either cache: a batch of the same epoch as the v2 batch before it, at a base
+  // offset no lower (after assign(e, b) the latest entry is e, starting at or below b, so
+  // assign(e, b' >= b) is no update and assign_if_newer(e, ...) not newer).
+  std::vector<EpochEntry> epochs_;
+  std::optional<EpochEntry> last_epoch_;  // the last v2 batch's, recorded or not
+  bool overflow_ = false;                 // too many epochs_ to hold: apply reads it again
+};
+
+struct ParsedOffsetCheckpoint;
+
+// What every partition's load reads of its parent log dir (.kafka_cleanshutdown and the
+// three offset checkpoints), read once for all the partitions of one log dir (logdir scan):
+// each load then takes the same values, notes and errors as when it reads them itself.
+class LogDirCheckpoints {
+ public:
+  // `log_dir` as the loader computes a partition dir's parent (absolute, lexically normal).
+  explicit LogDirCheckpoints(const std::filesystem::path& log_dir);
+  // The parent the loader computes for partition dirs in `log_dir`.
+  static std::filesystem::path parent_of_partitions(const std::filesystem::path& log_dir);
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  friend class ReplicaLoader;
+  struct File {
+    std::string name;
+    bool missing = false;
+    std::shared_ptr<const ParsedOffsetCheckpoint> parsed;
+    std::exception_ptr error;  // an InputError each load throws
+  };
+  std::optional<std::int64_t> offset(const File& f, const struct PartitionReplica& r,
+                                     std::vector<std::string>& notes) const;
+  std::filesystem::path dir_;
+  bool clean_shutdown_ = false;
+  File high_watermark_, recovery_point_, log_start_;
+};
+
 class ReplicaLoader {
  public:
   // Reads the dir's name, partition.metadata, leader-epoch-checkpoint, the parent log dir's
   // checkpoints and the segment list. Throws InputError as load_partition_replica does.
-  explicit ReplicaLoader(const std::filesystem::path& dir, const ReplicaOverrides& overrides = {});
+  // `log_dir`, when given and the dir's parent, answers for the parent log dir's files.
+  explicit ReplicaLoader(const std::filesystem::path& dir, const ReplicaOverrides& overrides = {},
+                         const LogDirCheckpoints* log_dir = nullptr);
 
+  // The partition dir held open (files are opened relative to it), or -1.
+  int dir_fd() const { return handle_ && handle_->fd() >= 0 ? handle_->fd() : -1; }
   // The .log files, in offset order (LogLoader's).
   const std::vector<SegmentSummary>& segments() const { return replica_.segments; }
   // The partition dir's files as partition_files lists them (the listing the loader made,
@@ -47,6 +111,11 @@ class ReplicaLoader {
   // Segment i was walked to its end (not called when batch() returned false).
   void segment_end(std::size_t i, const LogEnd& end);
 
+  // An empty SegmentLoad for segment i (whether it is recovered, its size): fill it, then
+  // apply it. start() may be called from any thread; apply() in offset order, from one.
+  SegmentLoad start(std::size_t i) const;
+  void apply(std::size_t i, const SegmentLoad& load);
+
   // Walks every wanted segment itself.
   void walk();
   // Reads what Kafka's LogLoader reads (LoadDepth::tail, partition_replica.hpp): every
@@ -58,12 +127,16 @@ class ReplicaLoader {
   PartitionReplica finish() &&;
 
  private:
+  void read_parent_checkpoints(PartitionReplica& r, const std::filesystem::path& parent,
+                               const ReplicaOverrides& overrides);
+  void finish_setup();
   void enter(std::size_t i);  // starts segment i's own counts when its first call comes
   void cut_log(std::size_t i, std::uint64_t valid_bytes);
   void walk_segment(std::size_t i, std::uint64_t from_position);
 
   PartitionReplica replica_;
   std::vector<PartitionFile> files_;
+  std::shared_ptr<const DirFd> handle_;
   LeaderEpochCache cache_;    // from the checkpoint, plus what recovery appends
   LeaderEpochCache rebuilt_;  // assign(epoch, base offset) of every v2 batch
   std::size_t recover_from_ = 0;
