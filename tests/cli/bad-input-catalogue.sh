@@ -103,6 +103,9 @@ length-minus-1  | seg 'i32(8, -1)'            | 1 | @: at byte 0: error: corrupt
 length-max      | seg 'i32(8, 2**31 - 1)'     | 0 | @: at byte 0: warning: partial-batch: the entry declares 2147483659 bytes but only 534 remain | segment dump --records @
 length-max-2nd  | seg 'i32(156, 2**31 - 1)'   | 0 | @: at byte 148: warning: partial-batch: the entry declares 2147483659 bytes | segment dump --records @
 length-verify   | pdir; patch $LOG x-0/$SEG 'i32(8, -1)' | 1 | Found record size -1 smaller than minimum record overhead (14) | partition verify x-0
+neg-offset-verify | pdir; patch $LOG x-0/$SEG 'flip(0, 7)' | 3 | kepoch: x-0/00000000000000000000.log: at byte 0: batch at offset -9223372036854775808: a negative base offset in a segment Kafka recovers | partition verify x-0
+neg-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, -2)' | 3 | a/tx-0/00000000000000000000.log: at byte 0: batch at offset -2: a negative base offset | predict --leader b/tx-0 a/tx-0
+neg-offset-diff | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(148, -1)' | 3 | a/tx-0/00000000000000000000.log: at byte 148: batch at offset -1: a negative base offset | diff a/tx-0 b/tx-0
 record-len-huge | seg 'b[61] = 0x7f; crc()'   | 1 | @: at byte 0: error: batch at offset 0: at byte 62: Invalid record size | segment dump --records @
 count-1000      | seg 'i32(57, 1000); crc()'  | 1 | @: at byte 0: error: batch at offset 0: at byte 148: Incorrect declared batch size, premature EOF reached | segment dump --records @
 count-minus-1   | seg 'i32(57, -1); crc()'    | 1 | @: at byte 0: error: batch at offset 0: at byte 61: Found invalid record count -1 in magic v2 batch | segment dump --records @
@@ -192,6 +195,7 @@ msg-html-full   | :                           | 3 | kepoch: /dev/full: cannot wr
 msg-html-logdir | ldir                        | 2 | is inside the log dir | predict --html l/t-0/p.html --leader l/t-0 $TX
 msg-tail-damage | pdir; patch $LOG x-0/$SEG 'i32(8, 5)' | 1 | (the tail is not zeros: damaged bytes, not preallocated space) | partition verify x-0
 msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is zeros: preallocated space never written) | partition verify x-0
+sparse-4g-tail  | pdir; truncate -s 4G x-0/$SEG | 1 | corrupt-size tail of 4294966762 bytes: Found record size 0 smaller than minimum record overhead (14) in file x-0/00000000000000000000.log. (the tail is zeros: preallocated space never written) | partition verify -o wide x-0
 non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
 spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | log_end_offset 9 | partition verify "a b/t x-0"
 spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | partitions 2 | logdir scan --all "l d"
