@@ -237,6 +237,8 @@ logdir-link-up  | ldir; ln -s .. l/u-0        | 0 | l/u-0: warning: a symbolic l
 logdir-link-dot | ldir; ln -s . l/v-0         | 0 | l/v-0: warning: a symbolic link to . (the log dir itself or a directory above it) | logdir scan l
 scan-a-pdir     | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir: to check it, run `kepoch partition verify x-0` | logdir scan x-0
 snapshot-a-pdir | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir | logdir snapshot x-0 --file s.snap
+snap-skip-fifo  | ldir; rm l/t-0/leader-epoch-checkpoint; mkfifo l/t-0/leader-epoch-checkpoint | 1 | kepoch: l/t-0/leader-epoch-checkpoint: not a regular file (a FIFO or pipe) (l/t-0 left out of the snapshot) | logdir snapshot l --file s.snap
+snap-skip-stdout | ldir; rm l/t-0/00000000000000000000.log; mkfifo l/t-0/00000000000000000000.log | 1 | (l/t-0 left out of the snapshot) | logdir snapshot l --file -
 verify-a-logdir | ldir                        | 3 | kepoch: l: a broker log dir, not a partition dir: to check every partition in it, run `kepoch logdir scan l` | partition verify l
 dup-partition   | ldir; cp -r l m             | 1 | m/t-0: error: Kafka does not start while t-0 is assigned to broker 1 | logdir scan l m
 dup-part-kafka  | ldir; cp -r l m             | 1 | IllegalStateException (Duplicate log directories for t-0 are found in both | logdir scan l m
