@@ -148,7 +148,9 @@ fifo-in-pdir    | pdir; rm x-0/00000000000000000000.index; mkfifo x-0/0000000000
 fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; mkfifo l/replication-offset-checkpoint | 1 | l/replication-offset-checkpoint: not a regular file | logdir scan -o wide l
 dir-as-cp       | mkdir leader-epoch-checkpoint | 3 | kepoch: @: no checkpoint files in this directory | checkpoint validate @
 dir-as-cp-pdir  | pdir; rm x-0/leader-epoch-checkpoint; mkdir x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: is a directory, expected a file | partition verify x-0
-dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: cannot read its size: Is a directory | partition verify x-0
+dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: is a directory, expected a file | partition verify x-0
+fifo-log-pdir   | pdir; rm x-0/$SEG; mkfifo x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: not a regular file (a FIFO or pipe) | partition verify x-0
+zero-log-pdir   | pdir; rm x-0/$SEG; ln -s /dev/zero x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: not a regular file (a character device) | partition verify x-0
 non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | log_end_offset 9 | partition verify t*-0
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "log_end_offset": 9 | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_end_offset": 9 | logdir scan -o json --all l
@@ -173,6 +175,7 @@ msg-stdin-cp    | cp $DATA/logdir/t-0/leader-epoch-checkpoint c | 0 | <stdin> | 
 msg-stdin-cp-bad | printf '0\n1\n0 x\n' > c   | 1 | <stdin>:3: error: start offset "x" is not a long | checkpoint validate - < c
 msg-stdin-sim   | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate - < s.yaml
 msg-procsub-sim | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate <(cat s.yaml)
+sim-deep-yaml   | python3 -c "print('[' * 100000 + ']' * 100000)" > s.yaml | 3 | kepoch: s.yaml:1: not valid YAML: nested 500 levels deep, more than yaml-cpp reads | simulate @
 msg-meta-chardev | :                          | 3 | kepoch: /dev/null: a character device, not a file or directory | metadata history /dev/null
 msg-meta-stdin  | :                           | 3 | kepoch: -: standard input cannot be read here | metadata history - < /dev/null
 msg-meta-procsub | :                          | 3 | a FIFO or pipe, not a file or directory (this command reads files by offset | metadata dump <(echo)

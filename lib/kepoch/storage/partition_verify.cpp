@@ -10,6 +10,8 @@
 #include <system_error>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
@@ -157,7 +159,15 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
         s.log = p;
         s.base_offset = *n.offset;
         s.size = fs::file_size(p, ec);
-        if (ec) throw InputError(p.string(), "cannot read its size: " + ec.message());
+        if (ec) {  // a FIFO or device named like a segment: say what it is, as ReadOnlyFile does
+          struct stat st {};
+          if (::stat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw InputError(p.string(),
+                             S_ISDIR(st.st_mode)
+                                 ? std::string("is a directory, expected a file")
+                                 : "not a regular file (" + file_type_text(st.st_mode) + ")");
+          throw InputError(p.string(), "cannot read its size: " + ec.message());
+        }
         logs[*n.offset] = s;
         break;
       }
