@@ -175,7 +175,7 @@ msg-stdin-cp    | cp $DATA/logdir/t-0/leader-epoch-checkpoint c | 0 | <stdin> | 
 msg-stdin-cp-bad | printf '0\n1\n0 x\n' > c   | 1 | <stdin>:3: error: start offset "x" is not a long | checkpoint validate - < c
 msg-stdin-sim   | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate - < s.yaml
 msg-procsub-sim | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate <(cat s.yaml)
-sim-deep-yaml   | python3 -c "print('[' * 100000 + ']' * 100000)" > s.yaml | 3 | kepoch: s.yaml:1: not valid YAML: nested 500 levels deep, more than yaml-cpp reads | simulate @
+sim-deep-yaml   | python3 -c "print('[' * 100000 + ']' * 100000)" > s.yaml | 3 | not valid YAML: nested 500 levels deep, more than yaml-cpp reads | simulate @
 msg-meta-chardev | :                          | 3 | kepoch: /dev/null: a character device, not a file or directory | metadata history /dev/null
 msg-meta-stdin  | :                           | 3 | kepoch: -: standard input cannot be read here | metadata history - < /dev/null
 msg-meta-procsub | :                          | 3 | a FIFO or pipe, not a file or directory (this command reads files by offset | metadata dump <(echo)
