@@ -103,9 +103,11 @@ length-minus-1  | seg 'i32(8, -1)'            | 1 | @: at byte 0: error: corrupt
 length-max      | seg 'i32(8, 2**31 - 1)'     | 0 | @: at byte 0: warning: partial-batch: the entry declares 2147483659 bytes but only 534 remain | segment dump --records @
 length-max-2nd  | seg 'i32(156, 2**31 - 1)'   | 0 | @: at byte 148: warning: partial-batch: the entry declares 2147483659 bytes | segment dump --records @
 length-verify   | pdir; patch $LOG x-0/$SEG 'i32(8, -1)' | 1 | Found record size -1 smaller than minimum record overhead (14) | partition verify x-0
-neg-offset-verify | pdir; patch $LOG x-0/$SEG 'flip(0, 7)' | 3 | kepoch: x-0/00000000000000000000.log: at byte 0: batch at offset -9223372036854775808: a negative base offset in a segment Kafka recovers | partition verify x-0
-neg-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, -2)' | 3 | a/tx-0/00000000000000000000.log: at byte 0: batch at offset -2: a negative base offset | predict --leader b/tx-0 a/tx-0
-neg-offset-diff | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(148, -1)' | 3 | a/tx-0/00000000000000000000.log: at byte 148: batch at offset -1: a negative base offset | diff a/tx-0 b/tx-0
+neg-offset-verify | pdir; patch $LOG x-0/$SEG 'flip(0, 7)' | 3 | kepoch: x-0/00000000000000000000.log: at byte 0: batch at offset -9223372036854775808: offsets -9223372036854775808..-9223372036854775806 do not fit a segment at base offset 0 that Kafka recovers | partition verify x-0
+neg-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, -2)' | 3 | a/tx-0/00000000000000000000.log: at byte 0: batch at offset -2: offsets -2..0 do not fit a segment at base offset 0 | predict --leader b/tx-0 a/tx-0
+neg-offset-diff | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(148, -1)' | 3 | a/tx-0/00000000000000000000.log: at byte 148: batch at offset -1: offsets -1..-1 do not fit | diff a/tx-0 b/tx-0
+wrap-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, 2**63 - 1)' | 3 | batch at offset 9223372036854775807: offsets 9223372036854775807..-9223372036854775807 do not fit | predict --leader b/tx-0 a/tx-0
+ts-min-records  | seg 'i64(27, -2**63); crc()'  | 0 | offset: 0 timestamp: -292275055-05-16T16:47:04.192Z | segment dump --records @
 record-len-huge | seg 'b[61] = 0x7f; crc()'   | 1 | @: at byte 0: error: batch at offset 0: at byte 62: Invalid record size | segment dump --records @
 count-1000      | seg 'i32(57, 1000); crc()'  | 1 | @: at byte 0: error: batch at offset 0: at byte 148: Incorrect declared batch size, premature EOF reached | segment dump --records @
 count-minus-1   | seg 'i32(57, -1); crc()'    | 1 | @: at byte 0: error: batch at offset 0: at byte 61: Found invalid record count -1 in magic v2 batch | segment dump --records @

@@ -66,9 +66,15 @@ void put_digits(char*& at, std::int64_t v, int n) {
 
 std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offset,
                       char (&out)[kIsoTimeMax]) {
-  const std::int64_t shifted = epoch_ms + static_cast<std::int64_t>(offset_seconds) * 1000;
+  // A hostile record's timestamp may be any long: no step may overflow (days * 86400000 did,
+  // for the first day below INT64_MIN's); a zone offset past a limit stops at it.
+  std::int64_t shifted = 0;
+  if (__builtin_add_overflow(epoch_ms, static_cast<std::int64_t>(offset_seconds) * 1000, &shifted))
+    shifted = offset_seconds < 0 ? std::numeric_limits<std::int64_t>::min()
+                                 : std::numeric_limits<std::int64_t>::max();
   const std::int64_t days = floor_div(shifted, 86400000);
-  const std::int64_t in_day = shifted - days * 86400000;
+  std::int64_t in_day = shifted % 86400000;
+  if (in_day < 0) in_day += 86400000;
   const Civil c = civil_from_days(days);
   char* at = out;
   if (c.year < 0 || c.year > 9999) {  // outside ISO 8601's four digits: the sign and digits

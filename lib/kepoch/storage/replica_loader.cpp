@@ -246,20 +246,23 @@ bool ReplicaLoader::batch(std::size_t i, const LogSegmentReader::Entry& e,
   ++s.batches;
   valid_bytes_ = h.position + h.size_in_bytes();
   s.next_offset = h.next_offset();
-  // A negative base offset (the CRC does not cover it: damage or a hostile file) is no
-  // offset Kafka can place: recovery's LogSegment.ensureOffsetInRange throws
-  // LogSegmentOffsetOverflowException, whose segment split would start a segment at that
-  // offset, and LeaderEpochFileCache.assign throws IllegalArgumentException for it (shared/spec
-  // kafka-formats 2.7). kepoch cannot tell how Kafka loads such a replica, so a recovered
-  // segment holding one is an input it cannot judge; `partition verify` reports the batch.
-  if (recover && h.base_offset < 0) {
-    throw InputError(s.file.string(),
-                     fmt::format("batch at offset {}: a negative base offset in a segment "
-                                 "Kafka recovers (LogSegmentOffsetOverflowException; its epoch "
-                                 "cache refuses negative offsets): how Kafka loads this replica "
-                                 "cannot be told",
-                                 h.base_offset),
-                     0, h.position);
+  // Offsets below the segment's base, negative, or wrapping past INT64_MAX (the CRC does not
+  // cover the base offset: damage or a hostile file) are none Kafka can place: recovery's
+  // LogSegment.ensureOffsetInRange throws LogSegmentOffsetOverflowException, whose segment
+  // split would start a segment at that offset, and LeaderEpochFileCache.assign throws
+  // IllegalArgumentException for a negative one (shared/spec kafka-formats 2.7). kepoch cannot
+  // tell how Kafka loads such a replica, so a recovered segment holding one is an input it
+  // cannot judge; `partition verify` reports the batch.
+  if (recover &&
+      (h.base_offset < 0 || h.last_offset() < h.base_offset || h.base_offset < s.base_offset)) {
+    throw InputError(
+        s.file.string(),
+        fmt::format("batch at offset {}: offsets {}..{} do not fit a segment at base "
+                    "offset {} that Kafka recovers (LogSegmentOffsetOverflowException; "
+                    "its epoch cache refuses negative offsets): how Kafka loads this "
+                    "replica cannot be told",
+                    h.base_offset, h.base_offset, h.last_offset(), s.base_offset),
+        0, h.position);
   }
   if (h.is_v2() && h.partition_leader_epoch >= 0) {
     const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
