@@ -166,11 +166,23 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   for (const auto& d : o.dirs)
     label += " " + d;
   progress.step(0, 0, label);
+  // A replica that could not be read is left out of the snapshot: written, but not the whole
+  // broker, so never exit 0 (a script gathering snapshots must not take it for complete).
+  const auto left_out = [&globals](const SnapshotSummary& summary) {
+    int code = kOk;
+    for (const auto& k : summary.skipped) {
+      if (!k.unreadable) continue;
+      if (!globals.quiet)
+        print_error(k.reason + " (" + k.dir + " left out of the snapshot)", globals);
+      code = kFindings;
+    }
+    return code;
+  };
   if (o.file == "-") {
-    write_logdir_snapshot(std::cout, dirs, options);
+    const SnapshotSummary summary = write_logdir_snapshot(std::cout, dirs, options);
     progress.done();
     std::cout.flush();
-    return std::cout ? kOk : kInput;
+    return std::cout ? left_out(summary) : kInput;
   }
   refuse_inside_log_dirs(o.file, o.dirs);
   for (const auto& d : dirs) {  // unreadable or wrong dirs fail before the file is created
@@ -196,7 +208,7 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   }
   progress.done();
   emit(snapshot_value(o.file, summary), globals);
-  return kOk;
+  return left_out(summary);
 }
 
 }  // namespace
@@ -258,7 +270,8 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "windows cannot answer. The format is JSON Lines, first line\n"
       "{\"format\": \"kepoch-logdir-snapshot\", \"version\": 1, ...}.\n"
       "Nothing is created in the log dirs; --file may not point inside one.\n"
-      "Exit status: 0 written, 2 usage (--file inside a log dir), 3 a log dir cannot be read.");
+      "Exit status: 0 written, 1 written but a replica could not be read (left out, one line\n"
+      "each on stderr), 2 usage (--file inside a log dir), 3 a log dir cannot be read.");
   snap->callback([&globals] { globals.exit_code = run_snapshot(so, globals); });
 }
 

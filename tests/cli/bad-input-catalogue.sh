@@ -104,6 +104,11 @@ length-minus-1  | seg 'i32(8, -1)'            | 1 | @: at byte 0: error: corrupt
 length-max      | seg 'i32(8, 2**31 - 1)'     | 0 | @: at byte 0: warning: partial-batch: the entry declares 2147483659 bytes but only 534 remain | segment dump --records @
 length-max-2nd  | seg 'i32(156, 2**31 - 1)'   | 0 | @: at byte 148: warning: partial-batch: the entry declares 2147483659 bytes | segment dump --records @
 length-verify   | pdir; patch $LOG x-0/$SEG 'i32(8, -1)' | 1 | Found record size -1 smaller than minimum record overhead (14) | partition verify x-0
+neg-offset-verify | pdir; patch $LOG x-0/$SEG 'flip(0, 7)' | 3 | kepoch: x-0/00000000000000000000.log: at byte 0: batch at offset -9223372036854775808: offsets -9223372036854775808..-9223372036854775806 do not fit a segment at base offset 0 that Kafka recovers | partition verify x-0
+neg-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, -2)' | 3 | a/tx-0/00000000000000000000.log: at byte 0: batch at offset -2: offsets -2..0 do not fit a segment at base offset 0 | predict --leader b/tx-0 a/tx-0
+neg-offset-diff | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(148, -1)' | 3 | a/tx-0/00000000000000000000.log: at byte 148: batch at offset -1: offsets -1..-1 do not fit | diff a/tx-0 b/tx-0
+wrap-offset-pred | mkdir a b; cp -r $TX a; cp -r $TX b; chmod -R u+w a b; patch $LOG a/tx-0/$SEG 'i64(0, 2**63 - 1)' | 3 | batch at offset 9223372036854775807: offsets 9223372036854775807..-9223372036854775807 do not fit | predict --leader b/tx-0 a/tx-0
+ts-min-records  | seg 'i64(27, -2**63); crc()'  | 0 | offset: 0 timestamp: -292275055-05-16T16:47:04.192Z | segment dump --records @
 record-len-huge | seg 'b[61] = 0x7f; crc()'   | 1 | @: at byte 0: error: batch at offset 0: at byte 62: Invalid record size | segment dump --records @
 count-1000      | seg 'i32(57, 1000); crc()'  | 1 | @: at byte 0: error: batch at offset 0: at byte 148: Incorrect declared batch size, premature EOF reached | segment dump --records @
 count-minus-1   | seg 'i32(57, -1); crc()'    | 1 | @: at byte 0: error: batch at offset 0: at byte 61: Found invalid record count -1 in magic v2 batch | segment dump --records @
@@ -146,7 +151,9 @@ fifo-in-pdir    | pdir; rm x-0/00000000000000000000.index; mkfifo x-0/0000000000
 fifo-in-logdir  | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; rm l/replication-offset-checkpoint; mkfifo l/replication-offset-checkpoint | 1 | l/replication-offset-checkpoint: not a regular file | logdir scan -o wide l
 dir-as-cp       | mkdir leader-epoch-checkpoint | 3 | kepoch: @: no checkpoint files in this directory | checkpoint validate @
 dir-as-cp-pdir  | pdir; rm x-0/leader-epoch-checkpoint; mkdir x-0/leader-epoch-checkpoint | 3 | kepoch: x-0/leader-epoch-checkpoint: is a directory, expected a file | partition verify x-0
-dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: cannot read its size: Is a directory | partition verify x-0
+dir-as-log-pdir | pdir; rm x-0/$SEG; mkdir x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: is a directory, expected a file | partition verify x-0
+fifo-log-pdir   | pdir; rm x-0/$SEG; mkfifo x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: not a regular file (a FIFO or pipe) | partition verify x-0
+zero-log-pdir   | pdir; rm x-0/$SEG; ln -s /dev/zero x-0/$SEG | 3 | kepoch: x-0/00000000000000000000.log: not a regular file (a character device) | partition verify x-0
 non-utf8-topic  | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | log_end_offset 9 | partition verify t*-0
 non-utf8-json   | mkdir "$(printf 't\xff\xfe-0')"; cp $TX/* t*-0/ | 0 | "log_end_offset": 9 | partition inspect -o json t*-0
 non-utf8-scan   | mkdir -p "$(printf 'l/t\xff-0')"; cp $TX/* l/t*-0/ | 0 | "log_end_offset": 9 | logdir scan -o json --all l
@@ -164,11 +171,14 @@ msg-procsub-diff | snap                        | 1 | partitions | diff <(cat s.s
 msg-stdin-diff  | snap                        | 1 | partitions | diff - $DATA/divergence/before/broker-2 < s.snap
 msg-stdin-twice | snap                        | 2 | kepoch: "-" is given twice: standard input can be read once | diff - - < s.snap
 msg-stdin-pred  | snap                        | 0 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
+hw-missing-pred | cp -r $DATA/divergence/before a; chmod -R u+w a; rm a/broker-1/replication-offset-checkpoint | 1 | whether the lost records were committed: a/broker-1/d-0 has no high watermark recorded | predict -o json --leader a/broker-2/d-0 a/broker-1/d-0
+hw-bad-pred     | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 x\n' > a/broker-1/replication-offset-checkpoint | 1 | A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records | predict --leader a/broker-2/d-0 a/broker-1/d-0
 msg-stdin-empty | :                           | 3 | kepoch: <stdin>:1: expected the header line, found the end of the file | diff - $TX < /dev/null
 msg-stdin-cp    | cp $DATA/logdir/t-0/leader-epoch-checkpoint c | 0 | <stdin> | checkpoint validate - < c
 msg-stdin-cp-bad | printf '0\n1\n0 x\n' > c   | 1 | <stdin>:3: error: start offset "x" is not a long | checkpoint validate - < c
 msg-stdin-sim   | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate - < s.yaml
 msg-procsub-sim | cp $KEPOCH_SOURCE_DIR/examples/scenarios/divergent-offset.yaml s.yaml | 0 | description | simulate <(cat s.yaml)
+sim-deep-yaml   | python3 -c "print('[' * 100000 + ']' * 100000)" > s.yaml | 3 | not valid YAML: nested 500 levels deep, more than yaml-cpp reads | simulate @
 msg-meta-chardev | :                          | 3 | kepoch: /dev/null: a character device, not a file or directory | metadata history /dev/null
 msg-meta-stdin  | :                           | 3 | kepoch: -: standard input cannot be read here | metadata history - < /dev/null
 msg-meta-procsub | :                          | 3 | a FIFO or pipe, not a file or directory (this command reads files by offset | metadata dump <(echo)
@@ -193,6 +203,7 @@ msg-html-full   | :                           | 3 | kepoch: /dev/full: cannot wr
 msg-html-logdir | ldir                        | 2 | is inside the log dir | predict --html l/t-0/p.html --leader l/t-0 $TX
 msg-tail-damage | pdir; patch $LOG x-0/$SEG 'i32(8, 5)' | 1 | (the tail is not zeros: damaged bytes, not preallocated space) | partition verify x-0
 msg-tail-zeros  | pdir; head -c 4096 /dev/zero >> x-0/$SEG | 1 | (the tail is zeros: preallocated space never written) | partition verify x-0
+sparse-4g-tail  | pdir; truncate -s 4G x-0/$SEG | 1 | corrupt-size tail of 4294966762 bytes: Found record size 0 smaller than minimum record overhead (14) in file x-0/00000000000000000000.log. (the tail is zeros: preallocated space never written) | partition verify -o wide x-0
 non-utf8-snap   | mkdir l; cp -r $DATA/logdir/. l; chmod -R u+w l; mv l/t-0 "$(printf 'l/t\xff-0')"; "$KEPOCH" logdir snapshot l --file s.snap >/dev/null | 0 | only in s.snap, nothing to pair it with | diff s.snap l
 spaces-verify   | mkdir -p "a b/t x-0"; cp $TX/* "a b/t x-0/" | 0 | log_end_offset 9 | partition verify "a b/t x-0"
 spaces-scan     | mkdir "l d"; cp -r $DATA/logdir/. "l d" | 0 | partitions 2 | logdir scan --all "l d"
@@ -234,6 +245,8 @@ logdir-link-up  | ldir; ln -s .. l/u-0        | 0 | l/u-0: warning: a symbolic l
 logdir-link-dot | ldir; ln -s . l/v-0         | 0 | l/v-0: warning: a symbolic link to . (the log dir itself or a directory above it) | logdir scan l
 scan-a-pdir     | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir: to check it, run `kepoch partition verify x-0` | logdir scan x-0
 snapshot-a-pdir | pdir                        | 3 | kepoch: x-0: a partition dir (x-0), not a log dir | logdir snapshot x-0 --file s.snap
+snap-skip-fifo  | ldir; rm l/t-0/leader-epoch-checkpoint; mkfifo l/t-0/leader-epoch-checkpoint | 1 | kepoch: l/t-0/leader-epoch-checkpoint: not a regular file (a FIFO or pipe) (l/t-0 left out of the snapshot) | logdir snapshot l --file s.snap
+snap-skip-stdout | ldir; rm l/t-0/00000000000000000000.log; mkfifo l/t-0/00000000000000000000.log | 1 | (l/t-0 left out of the snapshot) | logdir snapshot l --file -
 verify-a-logdir | ldir                        | 3 | kepoch: l: a broker log dir, not a partition dir: to check every partition in it, run `kepoch logdir scan l` | partition verify l
 dup-partition   | ldir; cp -r l m             | 1 | m/t-0: error: Kafka does not start while t-0 is assigned to broker 1 | logdir scan l m
 dup-part-kafka  | ldir; cp -r l m             | 1 | IllegalStateException (Duplicate log directories for t-0 are found in both | logdir scan l m

@@ -95,6 +95,13 @@ std::size_t ReadOnlyFile::read_at(std::uint64_t offset, std::span<std::uint8_t> 
   return done;
 }
 
+std::uint64_t ReadOnlyFile::next_data(std::uint64_t offset) const {
+  if (fd_ < 0 || offset >= size_) return offset;
+  const off_t data = ::lseek(fd_, static_cast<off_t>(offset), SEEK_DATA);
+  if (data >= 0) return static_cast<std::uint64_t>(data);
+  return errno == ENXIO ? size_ : offset;  // ENXIO: no data after offset, only a hole
+}
+
 namespace {
 
 // Reads fd to its end, at most max_bytes; name is for errors, too_big what more is.

@@ -34,6 +34,11 @@ class ReadOnlyFile {
   // Reads up to out.size() bytes at `offset`; returns how many were read (fewer at EOF).
   // Throws InputError on a read error.
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
+  // Where the next bytes that may be non-zero begin, at or after `offset`: a hole of a sparse
+  // file reads as zeros, so a scan for non-zero bytes can skip it (lseek SEEK_DATA; a file
+  // system without it, or a pipe held in memory, answers `offset`). size() when only a hole
+  // is left: a preallocated multi-GB segment is not read byte by byte.
+  std::uint64_t next_data(std::uint64_t offset) const;
 
  private:
   ReadOnlyFile() = default;

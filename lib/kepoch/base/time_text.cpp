@@ -101,7 +101,12 @@ struct LastSecond {
 std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offset,
                       char (&out)[kIsoTimeMax]) {
   thread_local LastSecond last;
-  const std::int64_t shifted = epoch_ms + static_cast<std::int64_t>(offset_seconds) * 1000;
+  // A hostile record's timestamp may be any long: the zone's shift must not overflow; past a
+  // limit it stops at it.
+  std::int64_t shifted = 0;
+  if (__builtin_add_overflow(epoch_ms, static_cast<std::int64_t>(offset_seconds) * 1000, &shifted))
+    shifted = offset_seconds < 0 ? std::numeric_limits<std::int64_t>::min()
+                                 : std::numeric_limits<std::int64_t>::max();
   const std::int64_t second = floor_div(shifted, 1000);
   if (second != last.second || last.size == 0) {
     last.size = static_cast<std::size_t>(format_second(second, last.text) - last.text);

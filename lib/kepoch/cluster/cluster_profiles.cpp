@@ -1,10 +1,13 @@
 #include "kepoch/cluster/cluster_profiles.hpp"
 
 #include <fmt/format.h>
+
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
@@ -68,6 +71,10 @@ ClusterProfile read_profile(const std::string& name, const YAML::Node& body,
 YAML::Node parse_yaml(std::string_view text, const std::string& path) {
   try {
     return YAML::Load(std::string(text));
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own message for it is "bad file"
+    throw InputError(path,
+                     fmt::format("nested {} levels deep, more than yaml-cpp reads", e.depth()),
+                     e.mark.line + 1);
   } catch (const YAML::ParserException& e) {
     throw InputError(path, e.msg, e.mark.line + 1);
   }
@@ -78,6 +85,19 @@ YAML::Node checked_root(std::string_view yaml_text, const std::string& path) {
   const auto root = parse_yaml(yaml_text, path);
   if (!root.IsMap() || !root["clusters"])
     throw InputError(path, "expected a top-level 'clusters:' map of profiles");
+  // A key given twice: yaml-cpp keeps one silently, so which the user meant cannot be told.
+  const auto refuse_twice = [&path](const YAML::Node& map, std::string_view where) {
+    std::map<std::string, int> seen;
+    for (const auto& entry : map) {
+      const auto key = entry.first.as<std::string>();
+      const auto [it, fresh] = seen.emplace(key, line_of(entry.first));
+      if (!fresh)
+        throw InputError(
+            path, fmt::format("{}{} is given twice (also on line {})", where, key, it->second),
+            line_of(entry.first));
+    }
+  };
+  refuse_twice(root, "");
   for (const auto& entry : root) {
     const auto key = entry.first.as<std::string>();
     if (key != "clusters" && key != "current_profile")
@@ -88,6 +108,7 @@ YAML::Node checked_root(std::string_view yaml_text, const std::string& path) {
   const auto clusters = root["clusters"];
   if (!clusters.IsMap())
     throw InputError(path, "clusters must be a map of profile names", line_of(clusters));
+  refuse_twice(clusters, "clusters.");
   return root;
 }
 

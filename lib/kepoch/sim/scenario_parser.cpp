@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "kepoch/base/error.hpp"
@@ -291,6 +292,11 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& path) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own message for it is "bad file"
+    throw InputError(
+        path,
+        fmt::format("not valid YAML: nested {} levels deep, more than yaml-cpp reads", e.depth()),
+        e.mark.line >= 0 ? e.mark.line + 1 : 0);
   } catch (const YAML::Exception& e) {
     throw InputError(path, "not valid YAML: " + e.msg, e.mark.line >= 0 ? e.mark.line + 1 : 0);
   }

@@ -57,6 +57,10 @@ struct SnapshotOptions {
 struct SnapshotSkip {
   std::string dir;  // as found: <log dir>/<name>
   std::string reason;
+  // The replica could not be read (an InputError: permission denied, a FIFO, a checkpoint
+  // Kafka refuses...), as opposed to a dir that is not a live replica (-delete, the metadata
+  // log): the snapshot cannot stand for that broker's copy of the partition.
+  bool unreadable = false;
 };
 
 struct LogDirSnapshot {

@@ -301,7 +301,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       try {
         r = load_partition_replica(dir);
       } catch (const InputError& e) {
-        skipped.push_back({dir.string(), e.what()});
+        skipped.push_back({dir.string(), e.what(), /*unreadable=*/true});
         continue;
       }
       StoredBatches totals;

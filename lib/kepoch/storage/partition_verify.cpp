@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
@@ -34,17 +37,19 @@ ReadOnlyFile open_in(int dir_fd, const fs::path& file) {
 }
 
 // Whether every byte of file from position on is zero, read in bounded chunks; nullopt
-// when the file cannot be read now.
+// when the file cannot be read now. Holes are skipped unread (a preallocated segment is a
+// sparse file of up to segment.bytes: 4 GiB of hole took minutes byte by byte).
 std::optional<bool> tail_is_zeros(const fs::path& file, std::uint64_t position) {
   try {
     const ReadOnlyFile f(file);
-    std::vector<std::uint8_t> chunk(64 * 1024);
+    constexpr std::size_t kChunk = 64 * 1024;
+    static const std::vector<std::uint8_t> zeros(kChunk);
+    std::vector<std::uint8_t> chunk(kChunk);
     for (std::uint64_t at = position;;) {
+      at = f.next_data(at);
       const std::size_t n = f.read_at(at, chunk);
       if (n == 0) return true;
-      if (std::any_of(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n),
-                      [](std::uint8_t b) { return b != 0; }))
-        return false;
+      if (std::memcmp(chunk.data(), zeros.data(), n) != 0) return false;
       at += n;
     }
   } catch (const InputError&) {
@@ -232,8 +237,15 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
         s.log = p;
         s.base_offset = *n.offset;
         // fs::file_size's answer, from the listing's stat.
-        if (file.size_error)
+        if (file.size_error) {  // a FIFO or device named like a segment: say what it is
+          struct stat st {};
+          if (::stat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw InputError(p.string(),
+                             S_ISDIR(st.st_mode)
+                                 ? std::string("is a directory, expected a file")
+                                 : "not a regular file (" + file_type_text(st.st_mode) + ")");
           throw InputError(p.string(), "cannot read its size: " + file.size_error.message());
+        }
         s.size = file.size;
         logs[*n.offset] = s;
         break;

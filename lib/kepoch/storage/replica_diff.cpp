@@ -12,6 +12,12 @@
 namespace kepoch {
 namespace {
 
+// The offset before `limit`, never below `floor`: a log end that wrapped past INT64_MAX (a
+// hostile batch at the largest base offset) has no offset before it to anchor on.
+std::int64_t offset_before(std::int64_t limit, std::int64_t floor) {
+  return limit > floor ? limit - 1 : floor;
+}
+
 constexpr std::size_t kMaxDifferingBatches = 100;
 
 std::optional<std::int64_t> epoch_fork(const PartitionReplica& a, const PartitionReplica& b,
@@ -196,7 +202,8 @@ void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, 
         "the epoch cache of {} does not cover offset {}: batches compared from the common log "
         "start",
         uncovered.dir.string(), start);
-  } else if (const std::int64_t anchor = c.fork_by_epochs.value_or(end) - 1; anchor > start) {
+  } else if (const std::int64_t anchor = offset_before(c.fork_by_epochs.value_or(end), start);
+             anchor > start) {
     MergeResult r = merge_batches(a, b, anchor, end, /*anchored=*/true, kMaxDifferingBatches);
     if (r.outcome == MergeOutcome::compared) return take(std::move(r));
     if (r.outcome == MergeOutcome::anchor_differs) {

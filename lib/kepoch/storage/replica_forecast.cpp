@@ -262,6 +262,19 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
   }
   count_removed(f, answers, leader_batches, leader_source, follower,
                 committed_below_override.value_or(follower.loaded.high_watermark));
+  // Committed means below the follower's high watermark. Without one recorded (its log dir's
+  // replication-offset-checkpoint missing, unreadable to Kafka or without the partition)
+  // the load takes the log start, which would call every lost record uncommitted: unknown,
+  // and never safe.
+  if (!committed_below_override && !follower.high_watermark &&
+      (f.lost_records > 0 || f.lost_unknown_records > 0 || !f.lost_counted) &&
+      f.committed_lost_records == 0) {
+    f.committed_loss_unknown = true;
+    f.unanswered.push_back(
+        fmt::format("whether the lost records were committed: {} has no high watermark recorded "
+                    "(replication-offset-checkpoint missing, unreadable or without the partition)",
+                    follower.dir.string()));
+  }
   // Before 0.11 (--mode hw) the append failed otherwise (IllegalArgumentException, "Out of
   // order offsets"), ending the fetcher thread: not predicted there.
   if (mode != TruncationMode::hw)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -298,6 +299,35 @@ void ReplicaLoader::finish_setup() {
     if (r.segments[i].base_offset <= recovery_point) recover_from_ = i;
 }
 
+namespace {
+
+// Offsets below the segment's base, negative, or wrapping past INT64_MAX (the CRC does not
+// cover the base offset: damage or a hostile file) are none Kafka can place: recovery's
+// LogSegment.ensureOffsetInRange throws LogSegmentOffsetOverflowException, whose segment
+// split would start a segment at that offset, and LeaderEpochFileCache.assign throws
+// IllegalArgumentException for a negative one (shared/spec kafka-formats 2.7). kepoch cannot
+// tell how Kafka loads such a replica, so a recovered segment holding one is an input it
+// cannot judge; `partition verify` reports the batch.
+bool offsets_fit(const BatchHeader& h, std::int64_t segment_base) {
+  // ensureOffsetInRange(batch.lastOffset()): AbstractIndex.toRelative, 0 <= last - base <=
+  // Integer.MAX_VALUE (segment bases come from file names, never negative).
+  const std::int64_t last = h.last_offset();
+  const bool in_range = last >= segment_base && last - segment_base <= INT32_MAX;
+  return in_range && h.base_offset >= 0 && last >= h.base_offset;
+}
+
+InputError offsets_error(const fs::path& file, const BatchHeader& h, std::int64_t segment_base) {
+  return InputError(file.string(),
+                    fmt::format("batch at offset {}: offsets {}..{} do not fit a segment at base "
+                                "offset {} that Kafka recovers (LogSegmentOffsetOverflowException; "
+                                "its epoch cache refuses negative offsets): how Kafka loads this "
+                                "replica cannot be told",
+                                h.base_offset, h.base_offset, h.last_offset(), segment_base),
+                    0, h.position);
+}
+
+}  // namespace
+
 bool ReplicaLoader::recovers(std::size_t i) const {
   return !replica_.clean_shutdown && i >= recover_from_;
 }
@@ -326,10 +356,11 @@ bool ReplicaLoader::batch(std::size_t i, const LogSegmentReader::Entry& e,
   ++s.batches;
   valid_bytes_ = h.position + h.size_in_bytes();
   s.next_offset = h.next_offset();
+  if (recover && !offsets_fit(h, s.base_offset)) throw offsets_error(s.file, h, s.base_offset);
   if (h.is_v2() && h.partition_leader_epoch >= 0) {
     const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
-    rebuilt_.assign(entry);
-    if (recover) cache_.assign_if_newer(entry);  // LogSegment.recover's rule
+    if (h.base_offset >= 0) rebuilt_.assign(entry);  // the batches' history skips it
+    if (recover) cache_.assign_if_newer(entry);      // LogSegment.recover's rule
   }
   return true;
 }
@@ -350,10 +381,15 @@ bool SegmentLoad::batch(const LogSegmentReader::Entry& e,
                    bad.value_or("batch too large")};
     return false;
   }
+  if (recovers_ && !offsets_fit(h, base_offset_)) {  // apply() throws, as batch() does here
+    misplaced_ = h;
+    return false;
+  }
   ++batches_;
   valid_bytes_ = h.position + h.size_in_bytes();
   next_offset_ = h.next_offset();
-  if (h.is_v2() && h.partition_leader_epoch >= 0) {
+  // The batches' history skips a negative offset, as ReplicaLoader::batch does.
+  if (h.is_v2() && h.partition_leader_epoch >= 0 && h.base_offset >= 0) {
     const EpochEntry entry{h.partition_leader_epoch, h.base_offset};
     if (!last_epoch_ || last_epoch_->epoch != entry.epoch ||
         entry.start_offset < last_epoch_->start_offset) {
@@ -376,6 +412,7 @@ SegmentLoad ReplicaLoader::start(std::size_t i) const {
   SegmentLoad load;
   load.recovers_ = recovers(i);
   load.size_bytes_ = i < replica_.segments.size() ? replica_.segments[i].size_bytes : 0;
+  load.base_offset_ = i < replica_.segments.size() ? replica_.segments[i].base_offset : 0;
   return load;
 }
 
@@ -387,6 +424,7 @@ void ReplicaLoader::apply(std::size_t i, const SegmentLoad& load) {
   }
   enter(i);
   SegmentSummary& s = replica_.segments[i];
+  if (load.misplaced_) throw offsets_error(s.file, *load.misplaced_, s.base_offset);
   s.batches += load.batches_;
   if (load.next_offset_) s.next_offset = load.next_offset_;
   for (const EpochEntry& entry : load.epochs_) {

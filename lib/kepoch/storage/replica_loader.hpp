@@ -43,6 +43,7 @@ class SegmentLoad {
   friend class ReplicaLoader;
   bool recovers_ = false;
   std::uint64_t size_bytes_ = 0;
+  std::int64_t base_offset_ = 0;
   std::uint64_t batches_ = 0;
   std::optional<std::int64_t> next_offset_;
   std::uint64_t valid_bytes_ = 0;  // up to the end of its last batch
@@ -54,6 +55,7 @@ class SegmentLoad {
   std::vector<EpochEntry> epochs_;
   std::optional<EpochEntry> last_epoch_;  // the last v2 batch's, recorded or not
   bool overflow_ = false;                 // too many epochs_ to hold: apply reads it again
+  std::optional<BatchHeader> misplaced_;  // a batch whose offsets Kafka cannot place: apply throws
 };
 
 struct ParsedOffsetCheckpoint;

@@ -7,7 +7,7 @@
 using namespace kepoch::java;
 using Fields = std::vector<std::string_view>;
 
-TEST_CASE("readLine ends lines at \\n, \\r and \\r\\n", "[base][java]") {
+TEST_CASE("readLine ends lines at LF, CR and CR LF", "[base][java]") {
   const auto lines = read_lines("a\nb\r\nc\rd");
   REQUIRE(lines.size() == 4);
   CHECK(lines[0].text == "a");
@@ -28,7 +28,7 @@ TEST_CASE("readLine: empty input has no line, a trailing newline adds none", "[b
   CHECK(lines[1].text.empty());
 }
 
-TEST_CASE("Pattern.split(\\\\s+) keeps a leading empty field and drops trailing ones",
+TEST_CASE("Pattern.split on white space runs keeps a leading empty field and drops trailing ones",
           "[base][java]") {
   CHECK(split_whitespace("3 100") == Fields{"3", "100"});
   CHECK(split_whitespace("3\t100") == Fields{"3", "100"});
@@ -40,7 +40,8 @@ TEST_CASE("Pattern.split(\\\\s+) keeps a leading empty field and drops trailing 
                          "100\f") == Fields{"3", "100"});
 }
 
-TEST_CASE("Pattern.split(:\\\\s+) needs white space after the colon", "[base][java]") {
+TEST_CASE("Pattern.split on a colon and white space needs white space after the colon",
+          "[base][java]") {
   CHECK(split_colon_whitespace("version: 0") == Fields{"version", "0"});
   CHECK(split_colon_whitespace("version:0") == Fields{"version:0"});
   CHECK(split_colon_whitespace("version: ") == Fields{"version"});

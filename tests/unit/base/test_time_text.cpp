@@ -33,7 +33,7 @@ struct ZoneFor {
 
 }  // namespace
 
-TEST_CASE("iso_time_text: UTC with milliseconds; NO_TIMESTAMP is no time", "[base][time]") {
+TEST_CASE("iso_time_text: UTC with milliseconds, NO_TIMESTAMP is no time", "[base][time]") {
   CHECK(iso_time_text(0) == "1970-01-01T00:00:00.000Z");
   CHECK(iso_time_text(1796182873123) == "2026-12-02T03:41:13.123Z");
   CHECK(iso_time_text(951782400000) == "2000-02-29T00:00:00.000Z");  // a leap day
@@ -96,7 +96,7 @@ TEST_CASE("parse_time_text: a time without a zone in the local zone when asked",
   CHECK(parse_time_text("2026-12-02T03:41:13.123Z", true) == 1796182873123);
 }
 
-TEST_CASE("TimeRange: [from, until), and NO_TIMESTAMP in no range", "[base][time]") {
+TEST_CASE("TimeRange: from inclusive, until exclusive, and NO_TIMESTAMP in no range", "[base][time]") {
   const TimeRange all;
   CHECK(all.contains(kNoTimestamp));
   const TimeRange r{100, 200};

@@ -217,7 +217,7 @@ TEST_CASE("channel: SASL refusals before authentication", "[cluster][channel]") 
              Contains("refused the SASL handshake (ILLEGAL_SASL_STATE): is this a SASL listener?"));
 }
 
-TEST_CASE("channel: correlation ids are checked; a broken channel stays broken",
+TEST_CASE("channel: correlation ids are checked, a broken channel stays broken",
           "[cluster][channel]") {
   std::vector<std::string> seen;
   const auto liar = [](const protocol::DecodedRequest& r) -> std::optional<Frame> {

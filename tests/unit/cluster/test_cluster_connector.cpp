@@ -106,7 +106,7 @@ TEST_CASE(
   CHECK(took < 2000ms);  // and not the 10 s timeout
 }
 
-TEST_CASE("race: a refusing broker passes to the next at once; the first answer wins",
+TEST_CASE("race: a refusing broker passes to the next at once, the first answer wins",
           "[cluster][connector]") {
   const auto closed = test::closed_port();
   std::vector<std::string> passed_over;

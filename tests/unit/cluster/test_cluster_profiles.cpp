@@ -72,6 +72,18 @@ TEST_CASE("profiles: malformed files name the line", "[cluster][profiles]") {
              Contains("clusters.prod.bootstrap must be a string"));
 }
 
+TEST_CASE("profiles: hostile files are one error naming the line, never a crash",
+          "[cluster][profiles]") {
+  // yaml-cpp's own message for too deep a nesting is "bad file"; its stack stays bounded.
+  CHECK(error_of(std::string(100000, '[') + std::string(100000, ']')) ==
+        "/home/u/.config/kepoch/config.yaml:1: nested 500 levels deep, more than yaml-cpp reads");
+  // yaml-cpp keeps one of two equal keys silently: a profile given twice is refused.
+  CHECK(error_of("clusters:\n  prod:\n    bootstrap: a:1\n  prod:\n    bootstrap: b:1\n") ==
+        "/home/u/.config/kepoch/config.yaml:4: clusters.prod is given twice (also on line 2)");
+  CHECK(error_of("clusters:\n  prod:\n    bootstrap: a:1\nclusters:\n  x: {}\n") ==
+        "/home/u/.config/kepoch/config.yaml:4: clusters is given twice (also on line 1)");
+}
+
 TEST_CASE("profiles: use rewrites current_profile alone, every other line kept",
           "[cluster][profiles]") {
   const std::string text =

@@ -51,7 +51,7 @@ TEST_CASE("SCRAM-SHA-512 matches an independent implementation", "[cluster][sasl
   CHECK(c.complete());
 }
 
-TEST_CASE("SCRAM: user names escape ',' and '='; nonces are random", "[cluster][sasl][scram]") {
+TEST_CASE("SCRAM: user names escape ',' and '=', nonces are random", "[cluster][sasl][scram]") {
   ScramSaslClient c(ScramSaslClient::Hash::kSha256, "a,b=c", Secret("p"), "N");
   CHECK(text(c.step({})) == "n,,n=a=2Cb=3Dc,r=N");
   ScramSaslClient r1(ScramSaslClient::Hash::kSha256, "u", Secret("p"));

@@ -52,7 +52,7 @@ TEST_CASE("TCP: frames go out size-prefixed and come back whole", "[cluster][tcp
   CHECK(request == std::string("\0\0\0\x05hello", 9));
 }
 
-TEST_CASE("TCP: names resolve; a closed port is 'connection refused'", "[cluster][tcp]") {
+TEST_CASE("TCP: names resolve, a closed port is 'connection refused'", "[cluster][tcp]") {
   const auto port = test::closed_port();
   CHECK(failure([&] {
           TcpStream({"127.0.0.1", port}, deadline_after(2s), 2s);

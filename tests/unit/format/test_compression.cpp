@@ -357,7 +357,7 @@ TEST_CASE("lz4: bad frame descriptors and lying block sizes", "[format][compress
   CHECK(decompress(CompressionType::lz4, empty_stored, kBase, kMax).empty());
 }
 
-TEST_CASE("zstd: frames back to back; trailing garbage is an error", "[format][compression]") {
+TEST_CASE("zstd: frames back to back, trailing garbage is an error", "[format][compression]") {
   const Batch b = only_batch("codec-zstd.log");
   const Bytes expected = decompress(CompressionType::zstd, b.payload, kBase, kMax);
   CHECK(decompress(CompressionType::zstd, concat(b.payload, b.payload), kBase, kMax) ==
@@ -407,7 +407,7 @@ TEST_CASE("flipping any byte of a real payload never reads out of bounds",
   }
 }
 
-TEST_CASE("decompress_into replaces a reused buffer's content; a failure leaves it empty",
+TEST_CASE("decompress_into replaces a reused buffer's content, a failure leaves it empty",
           "[format][compression]") {
   Bytes buffer(3 * kMax / 2, 0xab);  // a larger previous output
   for (const char* file : kCodecFiles) {

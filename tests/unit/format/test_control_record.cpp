@@ -243,7 +243,7 @@ TEST_CASE("VotersRecord: a lying array length, a null string, unknown tags, trai
         std::vector<std::string>{"1 bytes after the message, which Kafka ignores"});
 }
 
-TEST_CASE("LeaderChangeMessage: the version field is data; the schema read is version 0",
+TEST_CASE("LeaderChangeMessage: the version field is data, the schema read is version 0",
           "[format][ControlRecord]") {
   const auto raw = control_records("metadata/__cluster_metadata-0/00000000000000000000.log")[0];
   Bytes value = raw.value;

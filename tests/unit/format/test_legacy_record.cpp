@@ -120,7 +120,7 @@ TEST_CASE("an uncompressed v0 message is one record without timestamp", "[format
   CHECK(w.records[0].crc_valid);
 }
 
-TEST_CASE("an uncompressed v1 message: its timestamp and type; null key and value",
+TEST_CASE("an uncompressed v1 message: its timestamp and type, null key and value",
           "[format][LegacyRecord]") {
   Walk w = walk(entry(3, 1, 0, 1500, std::nullopt, "value"));
   REQUIRE(w.records.size() == 1);
@@ -195,7 +195,7 @@ TEST_CASE("DeepRecordsIterator v1: a wrapper offset below the last inner offset 
         "than the last inner message offset '2' and it is not zero.");
 }
 
-TEST_CASE("DeepRecordsIterator v0: inner offsets are absolute; lying ones are noted",
+TEST_CASE("DeepRecordsIterator v0: inner offsets are absolute, lying ones are noted",
           "[format][LegacyRecord]") {
   const Bytes inner = concat({entry(20, 0, 0, -1, "a", "1"), entry(21, 0, 0, -1, "b", "2")});
   Walk w = walk(entry(21, 0, kGzip, -1, std::nullopt, gzip(inner)));
@@ -236,7 +236,7 @@ TEST_CASE("wrappers Kafka rejects: no inner records, null value, not gzip, zstd"
   CHECK(walk(entry(0, 1, 6, 1, std::nullopt, "x")).error == "Unknown compression type id: 6");
 }
 
-TEST_CASE("DataLogInputStream: a small inner size is corrupt; a partial inner entry ends the set",
+TEST_CASE("DataLogInputStream: a small inner size is corrupt, a partial inner entry ends the set",
           "[format][LegacyRecord]") {
   const Bytes good = entry(0, 1, 0, 1, "a", "1");
   Bytes small = good;
@@ -252,7 +252,7 @@ TEST_CASE("DataLogInputStream: a small inner size is corrupt; a partial inner en
   CHECK_THAT(w.notes[0], Catch::StartsWith("a partial inner message"));
 }
 
-TEST_CASE("\"Inner messages must not be compressed\": the records before it stay read",
+TEST_CASE("Inner messages must not be compressed (Kafka's error): the records before it stay read",
           "[format][LegacyRecord]") {
   const Bytes nested = entry(1, 1, kGzip, 1, std::nullopt, gzip(entry(0, 1, 0, 1, "x", "y")));
   const Walk w = walk(

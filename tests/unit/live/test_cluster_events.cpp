@@ -60,7 +60,7 @@ TEST_CASE("the broker returns: broker back and ISR expand, leader unchanged", "[
   CHECK(events[1].changed == Ids{1});
 }
 
-TEST_CASE("losing the last leader takes the partition offline; a new one brings it back",
+TEST_CASE("losing the last leader takes the partition offline, a new one brings it back",
           "[live][events]") {
   auto down = events_between(view(3, 7, {3}), view(kNoLeader, 8, {3}, {1, 2}));
   REQUIRE(kinds(down) == std::vector<std::string>{"broker_gone", "partition_offline"});
@@ -85,7 +85,7 @@ TEST_CASE("a swap in the ISR is both a shrink and an expand", "[live][events]") 
   CHECK(events[1].changed == Ids{3});
 }
 
-TEST_CASE("ELR changes count when both looks report an ELR; its order does not", "[live][events]") {
+TEST_CASE("ELR changes count when both looks report an ELR, its order does not", "[live][events]") {
   auto before = view(1, 4, {1});
   auto after = view(1, 4, {1});
   before.topics[0].partitions[0].elr = Ids{2, 3};
@@ -105,7 +105,7 @@ TEST_CASE("replica order changes count (the first replica is the preferred leade
   CHECK(kinds(events_between(before, after)) == std::vector<std::string>{"replicas_change"});
 }
 
-TEST_CASE("topics created and deleted; a new topic's partitions are not changes",
+TEST_CASE("topics created and deleted, a new topic's partitions are not changes",
           "[live][events]") {
   auto before = view(1, 4, {1, 2, 3});
   auto after = before;

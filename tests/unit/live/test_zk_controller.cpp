@@ -91,8 +91,8 @@ TEST_CASE("ZK onBrokerFailure leaves a partition without the dead broker alone",
 
 TEST_CASE(
     "ZK doControlledShutdown: a led partition elects the next live ISR member and "
-    "drops the broker from the ISR (one bump); a followed one loses it from the ISR "
-    "(one bump); the last ISR member keeps leading",
+    "drops the broker from the ISR (one bump), a followed one loses it from the ISR "
+    "(one bump), the last ISR member keeps leading",
     "[live][zk]") {
   const std::set<std::int32_t> live{1, 2, 3};
   const auto led = zk::controlled_shutdown(state({2, 3, 1}, {2, 3, 1}, 2), 2, live);
@@ -157,7 +157,7 @@ ClusterView zk_view(std::int32_t controller) {
 
 TEST_CASE(
     "Controller mode: no finalized metadata.version and LeaderAndIsr served is "
-    "ZooKeeper mode; metadata.version is KRaft",
+    "ZooKeeper mode, metadata.version is KRaft",
     "[live][zk]") {
   const auto zkm = controller_mode(zk_view(2));
   CHECK(zkm.kind == ControllerKind::zookeeper);

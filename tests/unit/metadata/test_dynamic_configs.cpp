@@ -37,7 +37,7 @@ MetadataRecord remove(const Uuid& id) {
 
 }  // namespace
 
-TEST_CASE("a topic's config, else the cluster-wide default; deleted configs and topics forgotten",
+TEST_CASE("a topic's config, else the cluster-wide default, deleted configs and topics forgotten",
           "[DynamicConfigs]") {
   const Uuid first = parse_uuid("AAAAAAAAAAAAAAAAAAAAAQ").uuid;
   const Uuid second = parse_uuid("AAAAAAAAAAAAAAAAAAAAAg").uuid;

@@ -54,7 +54,7 @@ TEST_CASE("predict: committed records lost, and a loss that cannot be ruled out"
   CHECK(no_count.find("unknown") != std::string::npos);
 }
 
-TEST_CASE("with_summary: first member; inside an existing summary object as text",
+TEST_CASE("with_summary: first member, inside an existing summary object as text",
           "[report][summary]") {
   const Value v = with_summary(Value::object().set("a", 1), "It is fine.");
   REQUIRE(v.as_object().front().first == "summary");
@@ -125,7 +125,7 @@ TEST_CASE("cluster predict: unanswered partitions and warnings are never safe",
   CHECK(warned.find("not proven safe") != std::string::npos);
 }
 
-TEST_CASE("cluster what-if: harm first; assumed defaults are not proven safe",
+TEST_CASE("cluster what-if: harm first, assumed defaults are not proven safe",
           "[report][summary]") {
   auto report = [](std::int64_t unavailable, std::int64_t under, bool warning) {
     Value problems = Value::array();

@@ -56,7 +56,7 @@ TEST_CASE("JSON keeps the milliseconds and adds <name>_iso after them", "[report
   CHECK(j[1]["max_timestamp_iso"].is_null());
 }
 
-TEST_CASE("table and YAML show the ISO text; NO_TIMESTAMP is none and null", "[report][time]") {
+TEST_CASE("table and YAML show the ISO text, NO_TIMESTAMP is none and null", "[report][time]") {
   const Value v =
       Value::object().set("batches", Value::array().push(batch(1796182873123)).push(batch(-1)));
   const std::string table = rendered(v, report::Format::table);

@@ -75,7 +75,7 @@ Step on(StepKind kind, std::string replica) {
 
 }  // namespace
 
-TEST_CASE("hw truncation loses an acknowledged record; the epoch rule keeps it", "[simulate]") {
+TEST_CASE("hw truncation loses an acknowledged record, the epoch rule keeps it", "[simulate]") {
   const Scenario s = shipped("hw-truncation-loses-acked.yaml");
   const SimulationRun hw = simulate(s, Rule::hw);
   const SimulationRun epoch = simulate(s, Rule::epoch);
@@ -104,7 +104,7 @@ TEST_CASE("hw truncation loses an acknowledged record; the epoch rule keeps it",
   CHECK(expectation_failures(*s.expect_epoch, epoch.verdict).empty());
 }
 
-TEST_CASE("hw rule leaves two replicas with different records at offset 1; epoch converges",
+TEST_CASE("hw rule leaves two replicas with different records at offset 1, epoch converges",
           "[simulate]") {
   const Scenario s = shipped("divergent-offset.yaml");
   const SimulationRun hw = simulate(s, Rule::hw);

@@ -139,7 +139,7 @@ TEST_CASE("a segment without its .index is recovered at open even after a clean 
   CHECK(v.recovery_full->deleted_segments.size() == 2);
 }
 
-TEST_CASE("offsets that go backwards: an error; recovery notices only at an index point") {
+TEST_CASE("offsets that go backwards: an error, recovery notices only at an index point") {
   ScratchReplica r(kTx);
   auto bytes = slurp(r.file(kLog0));
   REQUIRE(bytes.size() == 534);

@@ -66,6 +66,13 @@ void set_first_base_offset(const ScratchReplica& r, const std::string& seg, std:
   spit(r.file(seg), bytes);
 }
 
+// Sets the base offset (bytes 0..7, outside the CRC) of the segment's last batch.
+void set_last_base_offset(const ScratchReplica& r, const std::string& seg, std::int64_t base) {
+  auto bytes = slurp(r.file(seg));
+  put_be(bytes, batch_positions(r.file(seg)).back(), static_cast<std::uint64_t>(base), 8);
+  spit(r.file(seg), bytes);
+}
+
 // The segments verified last to first: every segment but the first is walked before the
 // ones ahead of it, from an empty cross-segment state, and merged by finish().
 PartitionVerification verify_backwards(const fs::path& dir) {
@@ -169,12 +176,28 @@ TEST_CASE("segments verified apart and merged: Kafka's clean replica dir", "[Par
 TEST_CASE("segments verified apart: offsets going backwards across a segment boundary",
           "[PartitionVerifier]") {
   ScratchReplica r(kIx);
-  // Segment 16's first batch claims offset 12, which segment 8 already holds (an overlap).
-  set_first_base_offset(r, kSeg16, 12);
+  // Segment 8's last batch claims offset 20 (inside the segment's own range, as recovery's
+  // LogSegment.ensureOffsetInRange asks), so segment 16's first batch, at 16, goes backwards.
+  set_last_base_offset(r, kSeg8, 20);
   const auto in_order = verify_partition(r.dir);
-  REQUIRE(count_containing(in_order, "offsets go backwards") == 1);
+  // Segment 16's batches at 16..20 each start at or below the 20 before them.
+  REQUIRE(count_containing(in_order, "offsets go backwards") == 5);
   check_same(verify_backwards(r.dir), in_order);
   check_scan_jobs_agree(r);
+}
+
+TEST_CASE("segments verified apart: a batch below its recovered segment's base is refused alike",
+          "[PartitionVerifier]") {
+  ScratchReplica r(kIx);
+  // Segment 16's first batch claims offset 12: LogSegment.recover's ensureOffsetInRange throws
+  // LogSegmentOffsetOverflowException (Kafka then splits the segment), which kepoch does not
+  // predict: in order or apart, the same one-line refusal naming the file and byte.
+  set_first_base_offset(r, kSeg16, 12);
+  REQUIRE_THROWS_WITH(verify_partition(r.dir),
+                      Catch::Contains("00000000000000000016.log") &&
+                          Catch::Contains("do not fit a segment at base offset 16"));
+  REQUIRE_THROWS_WITH(verify_backwards(r.dir),
+                      Catch::Contains("do not fit a segment at base offset 16"));
 }
 
 TEST_CASE("segments verified apart: a gap between segments is no finding", "[PartitionVerifier]") {

@@ -54,6 +54,7 @@ inline kepoch::PartitionReplica replica_of(const std::string& name,
   r.log_end_offset = batches.empty() ? log_start : batches.back().last + 1;
   r.loaded.log_end_offset = r.log_end_offset;
   r.loaded.high_watermark = hw;
+  r.high_watermark = hw;  // as replication-offset-checkpoint records it
   r.loaded.log_start_offset = log_start;
   r.as_leader = r.loaded;
   return r;

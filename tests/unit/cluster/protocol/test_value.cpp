@@ -99,7 +99,7 @@ TEST_CASE("Nullable arrays, strings, bytes and structs read as absent when null"
   CHECK(make_response_body(ApiKey::kSaslHandshake).get_string_array("mechanisms").empty());
 }
 
-TEST_CASE("An array can be changed in place; the encoder checks what was put in", "[protocol]") {
+TEST_CASE("An array can be changed in place, the encoder checks what was put in", "[protocol]") {
   Struct s = make_request_body(ApiKey::kMetadata);
   s.set_null("topics");
   Array& topics = s.mutable_array("topics");  // null becomes empty
