@@ -147,6 +147,14 @@ SnapshotId get_snapshot(Cursor& in) {
   return id;
 }
 
+// One step's or event's encoding (a buffer for all lists: a list's own would cost its
+// capacity once per partition).
+Bytes& scratch() {
+  thread_local Bytes bytes;
+  bytes.clear();
+  return bytes;
+}
+
 // Appends `scratch` to `data`, growing it by a quarter (not doubling) when full.
 void keep(Bytes& data, const Bytes& scratch) {
   const std::size_t need = data.size() + scratch.size();
@@ -158,8 +166,7 @@ void keep(Bytes& data, const Bytes& scratch) {
 }  // namespace
 
 void CompactSteps::append(const PartitionStep& step) {
-  Bytes& out = scratch_;
-  out.clear();
+  Bytes& out = scratch();
   const PartitionRegistration& before = last_.state;
   const PartitionRegistration& after = step.state;
   std::uint32_t head = 0;
@@ -268,8 +275,7 @@ bool CompactSteps::Reader::next(PartitionStep& step) {
 }
 
 void CompactBrokerEvents::append(const BrokerEvent& event) {
-  Bytes& out = scratch_;
-  out.clear();
+  Bytes& out = scratch();
   const std::size_t code = index_of(kBrokerEvents, event.event);
   std::uint32_t head = code < kBrokerEvents.size() ? static_cast<std::uint32_t>(code) : kOtherEvent;
   if (event.fenced) head |= (*event.fenced ? 2u : 1u) << 3;

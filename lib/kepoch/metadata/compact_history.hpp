@@ -76,8 +76,7 @@ class CompactSteps {
 
  private:
   std::vector<std::uint8_t> data_;
-  std::vector<std::uint8_t> scratch_;  // one step's encoding
-  PartitionStep last_;                 // the step before (its causes are not kept)
+  PartitionStep last_;  // the step before (its causes are not kept)
   std::size_t bytes_ = 0;
   bool discarded_ = false;
 };
@@ -103,7 +102,6 @@ class CompactBrokerEvents {
 
  private:
   std::vector<std::uint8_t> data_;
-  std::vector<std::uint8_t> scratch_;
   BrokerEvent last_;
   std::size_t bytes_ = 0;
   bool discarded_ = false;
