@@ -224,7 +224,8 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
   for (std::size_t i = index.holding ? items : 0; i < items;) {
     HistoryPass pass(out.get(), order, i < partitions.size() ? i : HistoryPass::kBrokers, time,
                      globals);
-    // The next lists, while their compact form (as the first pass counted it) fits.
+    // The next lists, while their compact form (its blocks, as the first pass counted them)
+    // fits.
     std::size_t held = 0;
     std::size_t next = i + 1;
     for (; next < items; ++next) {
@@ -233,10 +234,9 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
       if (held + n > held_bytes) break;
       held += n;
       if (next < partitions.size()) {
-        pass.held_steps[next].reserve(n);
+        pass.held_steps[next];
       } else {
         pass.hold_brokers = true;
-        pass.held_brokers.reserve(n);
       }
     }
     if (pass.live == HistoryPass::kBrokers) {

@@ -80,9 +80,10 @@ std::int64_t plus(std::int64_t a, std::int64_t b) {
 // Our own bytes read back: running past the end is a bug, not bad input.
 class Cursor {
  public:
-  Cursor(const Bytes& data, std::size_t& at) : data_(data), at_(at) {}
+  Cursor(const CompactBlocks::Block& block, std::size_t& at)
+      : data_(block.data.get()), size_(block.size), at_(at) {}
   std::uint8_t byte() {
-    if (at_ >= data_.size()) throw std::logic_error("compact history: read past the end");
+    if (at_ >= size_) throw std::logic_error("compact history: read past the end");
     return data_[at_++];
   }
   std::uint64_t varint() {
@@ -99,8 +100,8 @@ class Cursor {
   }
   std::string text() {
     const std::size_t n = varint();
-    if (n > data_.size() - at_) throw std::logic_error("compact history: read past the end");
-    std::string s(reinterpret_cast<const char*>(data_.data() + at_), n);
+    if (n > size_ - at_) throw std::logic_error("compact history: read past the end");
+    std::string s(reinterpret_cast<const char*>(data_ + at_), n);
     at_ += n;
     return s;
   }
@@ -112,7 +113,8 @@ class Cursor {
   }
 
  private:
-  const Bytes& data_;
+  const std::uint8_t* data_;
+  std::size_t size_;
   std::size_t& at_;
 };
 
@@ -155,15 +157,41 @@ Bytes& scratch() {
   return bytes;
 }
 
-// Appends `scratch` to `data`, growing it by a quarter (not doubling) when full.
-void keep(Bytes& data, const Bytes& scratch) {
-  const std::size_t need = data.size() + scratch.size();
-  if (need > data.capacity())
-    data.reserve(std::max(need, data.capacity() + data.capacity() / 4 + 256));
-  data.insert(data.end(), scratch.begin(), scratch.end());
+constexpr std::size_t kFirstBlock = 256;
+constexpr std::size_t kLargestBlock = std::size_t{64} << 10;
+
+// The block holding the next item of a list, or nullptr at its end.
+const CompactBlocks::Block* current(const std::vector<CompactBlocks::Block>& blocks,
+                                    std::size_t& block, std::size_t& at) {
+  while (block < blocks.size() && at >= blocks[block].size) {
+    ++block;
+    at = 0;
+  }
+  return block < blocks.size() ? &blocks[block] : nullptr;
 }
 
 }  // namespace
+
+void CompactBlocks::append(const Bytes& bytes, bool keep) {
+  if (bytes.size() > room_) {
+    last_size_ = std::max(bytes.size(),
+                          last_size_ == 0 ? kFirstBlock : std::min(last_size_ * 2, kLargestBlock));
+    capacity_ += last_size_;
+    room_ = last_size_;
+    if (keep) blocks_.push_back({std::make_unique<std::uint8_t[]>(last_size_), 0});
+  }
+  if (keep) {
+    Block& b = blocks_.back();
+    std::copy(bytes.begin(), bytes.end(), b.data.get() + b.size);
+    b.size += bytes.size();
+  }
+  room_ -= bytes.size();
+  bytes_ += bytes.size();
+}
+
+void CompactBlocks::clear() {
+  std::vector<Block>().swap(blocks_);
+}
 
 void CompactSteps::append(const PartitionStep& step) {
   Bytes& out = scratch();
@@ -219,18 +247,18 @@ void CompactSteps::append(const PartitionStep& step) {
   // The step before, for the next: position and registration (causes are never diffed).
   last_.at = step.at;
   last_.state = step.state;
-  bytes_ += out.size();
-  if (!discarded_) keep(data_, out);
+  blocks_.append(out, !discarded_);
 }
 
 void CompactSteps::discard() {
   discarded_ = true;
-  data_ = {};
+  blocks_.clear();
 }
 
 bool CompactSteps::Reader::next(PartitionStep& step) {
-  if (at_ >= data_.size()) return false;
-  Cursor in(data_, at_);
+  const auto* block = current(blocks_, block_, at_);
+  if (!block) return false;
+  Cursor in(*block, at_);
   const auto head = static_cast<std::uint32_t>(in.varint());
   step.at.offset = plus(step.at.offset, in.zigzag());
   step.at.timestamp = plus(step.at.timestamp, in.zigzag());
@@ -289,18 +317,18 @@ void CompactBrokerEvents::append(const BrokerEvent& event) {
   if ((head & 7) == kOtherEvent) put_text(out, event.event);
   last_.at = event.at;
   last_.broker_epoch = event.broker_epoch;
-  bytes_ += out.size();
-  if (!discarded_) keep(data_, out);
+  blocks_.append(out, !discarded_);
 }
 
 void CompactBrokerEvents::discard() {
   discarded_ = true;
-  data_ = {};
+  blocks_.clear();
 }
 
 bool CompactBrokerEvents::Reader::next(BrokerEvent& event) {
-  if (at_ >= data_.size()) return false;
-  Cursor in(data_, at_);
+  const auto* block = current(blocks_, block_, at_);
+  if (!block) return false;
+  Cursor in(*block, at_);
   const auto head = static_cast<std::uint32_t>(in.varint());
   event.at.offset = plus(event.at.offset, in.zigzag());
   event.at.timestamp = plus(event.at.timestamp, in.zigzag());

@@ -37,11 +37,17 @@
 //   event before's), snapshot z z (bit 5), event varint length + bytes (event 7)
 //
 // Reading back gives the very steps and events appended (the round trip is tested on every
-// fixture's history). Storage grows by a quarter at a time; reserve() takes an exact size
-// (bytes() of an earlier run over the same steps), so a list held again costs just that.
+// fixture's history). The bytes are kept in blocks that are never reallocated (each step
+// whole in one block; blocks of 256 bytes doubling up to 64 KiB, so a short list wastes
+// little and a long one at most one block): a vector grown by reallocation would hold old
+// and new at once, and its freed blocks, of ever-growing sizes, would stay in the process
+// when the next pass's lists do not fit in them. The same appends make the same blocks, so
+// capacity() is known even of a list counted but not kept (discard()): what holding it
+// again costs.
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,61 +55,82 @@
 
 namespace kepoch {
 
+// The blocks of one list.
+class CompactBlocks {
+ public:
+  // Appends `bytes` (whole in one block), or only counts them when not kept.
+  void append(const std::vector<std::uint8_t>& bytes, bool keep);
+  std::size_t bytes() const { return bytes_; }
+  std::size_t capacity() const { return capacity_; }
+  void clear();  // frees the blocks (the counts stay)
+
+  struct Block {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t size = 0;
+  };
+  const std::vector<Block>& blocks() const { return blocks_; }
+
+ private:
+  std::vector<Block> blocks_;
+  std::size_t bytes_ = 0;
+  std::size_t capacity_ = 0;   // of every block made, or that would have been
+  std::size_t last_size_ = 0;  // the last block's capacity
+  std::size_t room_ = 0;       // left in the last block
+};
+
 class CompactSteps {
  public:
   void append(const PartitionStep& step);
   // Bytes appended so far (kept or not: see discard()).
-  std::size_t bytes() const { return bytes_; }
-  // Bytes of memory the list holds.
-  std::size_t capacity() const { return data_.capacity(); }
-  void reserve(std::size_t bytes) { data_.reserve(bytes); }
-  // Frees what is held; later appends are only counted (bytes()).
+  std::size_t bytes() const { return blocks_.bytes(); }
+  // Bytes of memory its blocks take (or would take, if discarded).
+  std::size_t capacity() const { return blocks_.capacity(); }
+  // Frees what is held; later appends are only counted (bytes(), capacity()).
   void discard();
   bool discarded() const { return discarded_; }
 
-  // The steps in order (not after discard()).
+  // The steps in order (none after discard()).
   class Reader {
    public:
-    explicit Reader(const CompactSteps& steps) : data_(steps.data_) {}
+    explicit Reader(const CompactSteps& steps) : blocks_(steps.blocks_.blocks()) {}
     // The next step into `step` (which holds the one before: pass the same object each
     // time); false at the end.
     bool next(PartitionStep& step);
 
    private:
-    const std::vector<std::uint8_t>& data_;
+    const std::vector<CompactBlocks::Block>& blocks_;
+    std::size_t block_ = 0;
     std::size_t at_ = 0;
   };
 
  private:
-  std::vector<std::uint8_t> data_;
+  CompactBlocks blocks_;
   PartitionStep last_;  // the step before (its causes are not kept)
-  std::size_t bytes_ = 0;
   bool discarded_ = false;
 };
 
 class CompactBrokerEvents {
  public:
   void append(const BrokerEvent& event);
-  std::size_t bytes() const { return bytes_; }
-  std::size_t capacity() const { return data_.capacity(); }
-  void reserve(std::size_t bytes) { data_.reserve(bytes); }
+  std::size_t bytes() const { return blocks_.bytes(); }
+  std::size_t capacity() const { return blocks_.capacity(); }
   void discard();
   bool discarded() const { return discarded_; }
 
   class Reader {
    public:
-    explicit Reader(const CompactBrokerEvents& events) : data_(events.data_) {}
+    explicit Reader(const CompactBrokerEvents& events) : blocks_(events.blocks_.blocks()) {}
     bool next(BrokerEvent& event);  // as CompactSteps::Reader::next
 
    private:
-    const std::vector<std::uint8_t>& data_;
+    const std::vector<CompactBlocks::Block>& blocks_;
+    std::size_t block_ = 0;
     std::size_t at_ = 0;
   };
 
  private:
-  std::vector<std::uint8_t> data_;
+  CompactBlocks blocks_;
   BrokerEvent last_;
-  std::size_t bytes_ = 0;
   bool discarded_ = false;
 };
 

@@ -45,12 +45,14 @@ std::vector<PartitionStep> round_trip(const std::vector<PartitionStep>& steps) {
   CompactSteps held;
   for (const auto& s : steps)
     held.append(s);
-  // bytes() is what reserve() needs to hold them again exactly.
-  CompactSteps again;
-  again.reserve(held.bytes());
+  // A list counted but not kept knows what holding it costs.
+  CompactSteps counted;
+  counted.discard();
   for (const auto& s : steps)
-    again.append(s);
-  CHECK(again.capacity() == held.bytes());
+    counted.append(s);
+  CHECK(counted.capacity() == held.capacity());
+  CHECK(counted.bytes() == held.bytes());
+  CHECK(held.capacity() >= held.bytes());
   std::vector<PartitionStep> out;
   PartitionStep s;
   for (CompactSteps::Reader r(held); r.next(s);)
@@ -186,6 +188,38 @@ TEST_CASE("a discarded list counts what it is appended, holding nothing",
     counted.append(s);
   }
   CHECK(counted.bytes() == kept.bytes());
-  CHECK(counted.capacity() == 0);
+  CHECK(counted.capacity() == kept.capacity());
   CHECK(counted.discarded());
+  PartitionStep s;
+  CHECK(!CompactSteps::Reader(counted).next(s));
+}
+
+TEST_CASE("a long list is held in blocks of up to 64 KiB, a step whole in one",
+          "[metadata][CompactHistory]") {
+  // 100,000 steps of ~10 bytes: blocks of 256, 512, ... 64 KiB, then 64 KiB each; every
+  // step read back across the block boundaries.
+  PartitionStep step;
+  step.record_type = "PARTITION_CHANGE_RECORD";
+  step.state.replicas = {1, 2, 3};
+  CompactSteps held;
+  std::vector<PartitionStep> steps;
+  for (int i = 0; i < 100000; ++i) {
+    step.at = {1000 + i * 3, 1700000000000 + i, std::nullopt};
+    step.state.leader = 1 + i % 3;
+    step.state.leader_epoch = i;
+    step.state.partition_epoch = i;
+    step.state.isr = i % 2 ? BrokerIds{1, 2, 3} : BrokerIds{step.state.leader};
+    step.causes = {"leader_change", i % 2 ? "isr_expand" : "isr_shrink"};
+    held.append(step);
+    steps.push_back(step);
+  }
+  CHECK(held.capacity() < held.bytes() + (std::size_t{64} << 10));
+  CHECK(held.bytes() < steps.size() * 16);
+  std::size_t i = 0;
+  PartitionStep s;
+  for (CompactSteps::Reader r(held); r.next(s); ++i) {
+    REQUIRE(i < steps.size());
+    REQUIRE(same(s, steps[i]));
+  }
+  CHECK(i == steps.size());
 }
