@@ -12,6 +12,10 @@
       the rest (a log dir where one partition holds most of the data). SRC_LOGDIR may also be
       a dir holding __cluster_metadata-0 (--topics __cluster_metadata): the KRaft metadata log
       grown the same way, for `metadata history` (tests/data/metadata, written by Kafka).
+      With --segment-bytes N the copies are joined into segments of up to N bytes, as Kafka
+      rolls them (metadata.log.segment.bytes is 1 GiB by default, so a real metadata log of
+      a few GB has a few segments, not one per copy of the 47 KB source); a joined
+      segment's .index and .timeindex are left out (they would index its first copy only).
   gen-logdir.py clone SRC_LOGDIR DEST --partition many-0 --count N
       DEST gets N copies of one real partition dir, named <topic>-0 .. <topic>-(N-1) (one
       topic with N partitions: same topic id in every partition.metadata).
@@ -126,10 +130,32 @@ def grow(args):
             copy += 1
         ends.append((split_name(name), end))
         total += written
+        if args.segment_bytes:
+            join_segments(ddir, args.segment_bytes)
     root_files(args.src, tmp, ends)
     shutil.rmtree(args.dest, ignore_errors=True)
     os.rename(tmp, args.dest)
     print("gen-logdir: %d partitions, %d bytes of segments in %s" % (len(parts), total, args.dest), file=sys.stderr)
+
+
+def join_segments(pdir, limit):
+    """Appends each segment to the one before while the result stays within `limit` bytes."""
+    into, size = None, 0
+    for base in segments(pdir):
+        log = os.path.join(pdir, "%020d.log" % base)
+        n = os.path.getsize(log)
+        if into is not None and size + n <= limit:
+            with open(into, "ab") as out, open(log, "rb") as f:
+                shutil.copyfileobj(f, out, 1 << 20)
+            size += n
+            os.remove(log)
+            for ext in (".index", ".timeindex"):
+                for b in (base, int(os.path.basename(into)[:20])):
+                    idx = os.path.join(pdir, "%020d%s" % (b, ext))
+                    if os.path.exists(idx):
+                        os.remove(idx)
+        else:
+            into, size = log, n
 
 
 def clone(args):
@@ -163,6 +189,7 @@ def main():
     g.add_argument("--topics", default="large-,small-")
     g.add_argument("--dominant", help="the partition that gets --share of the bytes")
     g.add_argument("--share", type=float, default=0.8)
+    g.add_argument("--segment-bytes", type=int, help="join the copies into segments of up to N bytes")
     c = sub.add_parser("clone")
     c.add_argument("src"); c.add_argument("dest")
     c.add_argument("--partition", default="many-0")

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "kepoch/metadata/compact_history.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/document_stream.hpp"
 #include "kepoch/report/metadata_report.hpp"
@@ -44,42 +45,68 @@ MetadataReplaySummary replay_pass(const MetadataReplayPlan& plan,
 
 using PartitionKey = std::tuple<std::string, std::int32_t>;  // topic id text, partition
 
-// The first pass: what the report says before each list, and each list's length.
+// The first pass: what the report says before each list, each list's length and the bytes
+// its steps take held compactly (compact_history.hpp). While they all fit in `held_bytes`,
+// the steps and events are held too, and the report is written from them with no other
+// pass; past that, what is held is dropped and only counted.
 struct HistoryIndex : PartitionReplayVisitor {
   struct Partition {
     PartitionTimeline timeline;  // topic, topic_id, partition as last named (no steps)
     std::size_t steps = 0;
     std::optional<std::int32_t> last_led;  // last_led_epoch
     report::TableLayoutBuilder layout;
+    CompactSteps held;
   };
-  HistoryIndex(bool as_table, const TimeRange& range, const Globals& g)
-      : table(as_table), time(range), globals(g) {}
+  HistoryIndex(bool as_table, const TimeRange& range, std::size_t budget, const Globals& g)
+      : table(as_table), time(range), held_bytes(budget), globals(g) {}
   void step(const PartitionTimeline& t, const PartitionStep& s) override {
-    Partition& p = partitions[{t.topic_id.to_string(), t.partition}];
+    auto [it, added] = partitions.try_emplace({t.topic_id.to_string(), t.partition});
+    Partition& p = it->second;
+    if (added && !holding) p.held.discard();
     p.timeline = t;
     if (s.state.leader != -1) p.last_led = s.state.leader_epoch;  // over every step
     if (!time.contains(s.at.timestamp)) return;
     ++p.steps;
     if (table) p.layout.add(output_times(report::partition_step_value(s), globals));
+    const std::size_t before = p.held.capacity();
+    p.held.append(s);
+    grew(p.held.capacity() - before);
   }
   void broker(const BrokerEvent& e) override {
     if (!time.contains(e.at.timestamp)) return;
     ++broker_events;
     if (table) brokers.add(output_times(report::broker_event_value(e), globals));
+    const std::size_t before = held_brokers.capacity();
+    held_brokers.append(e);
+    grew(held_brokers.capacity() - before);
   }
   void orphan(std::string message) override { orphans.push_back(std::move(message)); }
+  // Past the budget, everything held is let go.
+  void grew(std::size_t bytes) {
+    held += bytes;
+    if (!holding || held <= held_bytes) return;
+    holding = false;
+    for (auto& [key, p] : partitions)
+      p.held.discard();
+    held_brokers.discard();
+  }
 
   bool table;
   const TimeRange& time;
+  std::size_t held_bytes;
   const Globals& globals;
   std::map<PartitionKey, Partition> partitions;
   std::size_t broker_events = 0;
   report::TableLayoutBuilder brokers;
+  CompactBrokerEvents held_brokers;
   std::vector<std::string> orphans;
+  bool holding = true;  // every step and event so far is held
+  std::size_t held = 0;
 };
 
 // A later pass: the steps of one partition (`live`) written as they come, those of the
-// next ones (`held`) kept until the pass ends; likewise the broker events, the last list.
+// next ones (`held_steps`) kept compactly until the pass ends; likewise the broker events,
+// the last list.
 struct HistoryPass : PartitionReplayVisitor {
   static constexpr std::size_t kBrokers = static_cast<std::size_t>(-1);
   HistoryPass(report::DocumentStream* stream, const std::map<PartitionKey, std::size_t>& keys,
@@ -92,7 +119,7 @@ struct HistoryPass : PartitionReplayVisitor {
     if (it->second == live) {
       out->element(output_times(report::partition_step_value(s), globals));
     } else if (const auto h = held_steps.find(it->second); h != held_steps.end()) {
-      h->second.push_back(s);
+      h->second.append(s);
     }
   }
   void broker(const BrokerEvent& e) override {
@@ -100,7 +127,7 @@ struct HistoryPass : PartitionReplayVisitor {
     if (live == kBrokers) {
       out->element(output_times(report::broker_event_value(e), globals));
     } else if (hold_brokers) {
-      held_brokers.push_back(e);
+      held_brokers.append(e);
     }
   }
   void orphan(std::string) override {}
@@ -110,9 +137,9 @@ struct HistoryPass : PartitionReplayVisitor {
   std::size_t live;
   const TimeRange& time;
   const Globals& globals;
-  std::map<std::size_t, std::vector<PartitionStep>> held_steps;
+  std::map<std::size_t, CompactSteps> held_steps;
   bool hold_brokers = false;
-  std::vector<BrokerEvent> held_brokers;
+  CompactBrokerEvents held_brokers;
 };
 
 }  // namespace
@@ -122,14 +149,17 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
                             const Globals& globals) {
   const MetadataReplayPlan plan = plan_metadata_replay(target, options);
   const bool table = globals.output == "table" || globals.output == "wide";
-  HistoryIndex index(table, time, globals);
+  std::size_t held_bytes = kHistoryHeldBytes;
+  if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_BYTES"))
+    held_bytes = std::strtoull(knob, nullptr, 10);
+  HistoryIndex index(table, time, held_bytes, globals);
   const MetadataReplaySummary summary = replay_pass(plan, filter, index, globals, false);
   auto problems = summary.problems;
   problems.insert(problems.end(), index.orphans.begin(), index.orphans.end());
 
   // The partitions in the report's order (PartitionHistory::timelines).
-  std::vector<const HistoryIndex::Partition*> partitions;
-  for (const auto& [key, p] : index.partitions)
+  std::vector<HistoryIndex::Partition*> partitions;
+  for (auto& [key, p] : index.partitions)
     if (p.steps > 0 || !time.any()) partitions.push_back(&p);  // none in the range: left out
   std::stable_sort(partitions.begin(), partitions.end(), [](const auto* a, const auto* b) {
     return timeline_order(a->timeline, b->timeline);
@@ -168,22 +198,39 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
     out->end_list();
     out->begin_list("brokers", index.brokers.layout());
   };
-  std::size_t held_bytes = kHistoryHeldBytes;
-  if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_BYTES"))
-    held_bytes = std::strtoull(knob, nullptr, 10);
-  // What one held item costs, roughly: the struct and the heap blocks of its lists and names.
-  constexpr std::size_t kStepBytes = sizeof(PartitionStep) + 320;
-  constexpr std::size_t kEventBytes = sizeof(BrokerEvent) + 16;
+  // A held list written, then let go.
+  auto write_partition = [&](std::size_t i, CompactSteps& steps) {
+    begin_partition(i);
+    PartitionStep s;
+    for (CompactSteps::Reader r(steps); r.next(s);)
+      out->element(output_times(report::partition_step_value(s), globals));
+    out->end_element();
+    steps = {};
+  };
+  auto write_brokers = [&](CompactBrokerEvents& events) {
+    begin_brokers();
+    BrokerEvent e;
+    for (CompactBrokerEvents::Reader r(events); r.next(e);)
+      out->element(output_times(report::broker_event_value(e), globals));
+    events = {};
+  };
   // Items in the report's order: the partitions, then the broker events (kBrokers).
   const std::size_t items = partitions.size() + (index.broker_events ? 1 : 0);
-  for (std::size_t i = 0; i < items;) {
+  if (index.holding) {  // all held by the first pass: no other
+    for (std::size_t i = 0; i < partitions.size(); ++i)
+      write_partition(i, partitions[i]->held);
+    if (index.broker_events) write_brokers(index.held_brokers);
+  }
+  for (std::size_t i = index.holding ? items : 0; i < items;) {
     HistoryPass pass(out.get(), order, i < partitions.size() ? i : HistoryPass::kBrokers, time,
                      globals);
+    // The next lists, while their compact form (its blocks, as the first pass counted them)
+    // fits.
     std::size_t held = 0;
     std::size_t next = i + 1;
     for (; next < items; ++next) {
-      const std::size_t n = next < partitions.size() ? partitions[next]->steps * kStepBytes
-                                                     : index.broker_events * kEventBytes;
+      const std::size_t n =
+          next < partitions.size() ? partitions[next]->held.bytes() : index.held_brokers.bytes();
       if (held + n > held_bytes) break;
       held += n;
       if (next < partitions.size()) {
@@ -199,18 +246,9 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
     }
     replay_pass(plan, filter, pass, globals, true);
     if (pass.live != HistoryPass::kBrokers) out->end_element();
-    for (auto& [at, steps] : pass.held_steps) {
-      begin_partition(at);
-      for (const auto& s : steps)
-        out->element(output_times(report::partition_step_value(s), globals));
-      out->end_element();
-      steps = {};
-    }
-    if (pass.hold_brokers) {
-      begin_brokers();
-      for (const auto& e : pass.held_brokers)
-        out->element(output_times(report::broker_event_value(e), globals));
-    }
+    for (auto& [at, steps] : pass.held_steps)
+      write_partition(at, steps);
+    if (pass.hold_brokers) write_brokers(pass.held_brokers);
     i = next;
   }
   if (!in_brokers) begin_brokers();  // no broker event

@@ -24,11 +24,13 @@ LoadedMetadata load_metadata_history(const std::string& target,
                                      PartitionHistoryFilter filter, const Globals& globals);
 
 // `metadata history`: the history report written as it is replayed (document_stream.hpp),
-// in memory bounded by the partition count, not the log's length. A first pass replays the
-// log keeping each partition's current registration only (what the report says before each
-// partition's steps: its last led epoch, the table's column widths; the order of the
-// partitions; the problems); then each further pass replays it again and writes one
-// partition's steps as they come, holding those of the next few partitions (at most
+// in memory bounded by the partition count and kHistoryHeldBytes, not the log's length. A
+// first pass replays the log keeping each partition's current registration (what the report
+// says before each partition's steps: its last led epoch, the table's column widths; the
+// order of the partitions; the problems) and every step and broker event in compact form
+// (compact_history.hpp: ~15 bytes a step); if they fit in kHistoryHeldBytes the report is
+// written from them. Otherwise each further pass replays the log again and writes one
+// partition's steps as they come, holding those of the next partitions (compactly, at most
 // kHistoryHeldBytes of them) until it ends. Returns whether the history has problems.
 // Throws InputError before any output for an unreadable target or a damaged snapshot.
 // KEPOCH_HISTORY_HELD_BYTES, if set, replaces kHistoryHeldBytes (a test's knob: the
@@ -36,8 +38,8 @@ LoadedMetadata load_metadata_history(const std::string& target,
 bool write_metadata_history(const std::string& target, const MetadataReplayOptions& options,
                             const PartitionHistoryFilter& filter, const TimeRange& time,
                             const Globals& globals);
-// About 8 MiB of held steps (a step held: ~500 bytes; a broker event: ~100).
-inline constexpr std::size_t kHistoryHeldBytes = std::size_t{8} << 20;
+// Bytes of steps and broker events held compactly (~700,000 steps).
+inline constexpr std::size_t kHistoryHeldBytes = std::size_t{10} << 20;
 
 // history.orphans() and the replay's problems, in one list.
 std::vector<std::string> metadata_problems(const LoadedMetadata& loaded);
