@@ -216,18 +216,25 @@ char* write_integer(char* p, std::int64_t v) {
   }
   char* const end = p + decimal_length(u);
   char* q = end;
-  while (u >= 100) {
+  // Two digits at a time; 64-bit division only while the value needs it (epoch
+  // milliseconds: their last eight digits), then 32-bit division, which is cheaper.
+  while (u > 0xFFFFFFFFu) {
     const auto i = static_cast<std::size_t>(u % 100) * 2;
     u /= 100;
-    *--q = kPairs[i + 1];
-    *--q = kPairs[i];
+    q -= 2;
+    std::memcpy(q, kPairs + i, 2);
   }
-  if (u >= 10) {
-    *--q = kPairs[u * 2 + 1];
-    *--q = kPairs[u * 2];
-  } else {
-    *--q = static_cast<char>('0' + u);
+  auto w = static_cast<std::uint32_t>(u);
+  while (w >= 100) {
+    const auto i = static_cast<std::size_t>(w % 100) * 2;
+    w /= 100;
+    q -= 2;
+    std::memcpy(q, kPairs + i, 2);
   }
+  if (w >= 10)
+    std::memcpy(q - 2, kPairs + w * 2, 2);
+  else
+    *--q = static_cast<char>('0' + w);
   return end;
 }
 
