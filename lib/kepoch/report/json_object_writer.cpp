@@ -323,6 +323,24 @@ const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberName
   return &r;
 }
 
+// Writes v at p (room for kScalarRoom bytes), reusing the last wide integer's text when v is
+// the same; returns the end.
+char* JsonObjectWriter::wide_integer(char* p, std::int64_t v) {
+  if (v == last_wide_ && last_wide_size_ != 0) {
+    std::memcpy(p, last_wide_text_.data(), last_wide_text_.size());
+    return p + last_wide_size_;
+  }
+  char* const end = write_integer(p, v);
+  last_wide_ = v;
+  last_wide_size_ = static_cast<std::size_t>(end - p);
+  std::memcpy(last_wide_text_.data(), p, last_wide_size_);
+  return end;
+}
+
+char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
+  return v > 0xFFFFFFFFll || v < -0xFFFFFFFFll ? wide_integer(p, v) : write_integer(p, v);
+}
+
 // Room for every key and value is reserved once; each key is one fixed-size copy.
 void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
   const RenderedRun* run = rendered(names);
@@ -332,13 +350,13 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
   std::size_t i = 0;
   if (first_) {  // the object's first member: its key without the comma
     std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
-    p = write_integer(p + run->sizes[0] - 1, values[0]);
+    p = run_integer(p + run->sizes[0] - 1, values[0]);
     i = 1;
     first_ = false;
   }
   for (; i < values.size(); ++i) {
     std::memcpy(p, run->keys[i].data(), kRunSlot);
-    p = write_integer(p + run->sizes[i], values[i]);
+    p = run_integer(p + run->sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
 }

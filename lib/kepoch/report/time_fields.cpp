@@ -54,7 +54,8 @@ class TimeWriter : public ObjectWriter {
     }
     std::size_t from = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!(times_ >> (i % 64) & 1) || !is_time_field(names.names()[i])) continue;
+      if (!(times_ >> (i % 64) & 1) || (names.size() > 64 && !is_time_field(names.names()[i])))
+        continue;
       if (beside(format_)) {
         inner_.integers(names.part(from, i + 1 - from), values.subspan(from, i + 1 - from));
         iso_text(names.names()[i], values[i]);
