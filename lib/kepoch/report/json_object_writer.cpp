@@ -216,18 +216,25 @@ char* write_integer(char* p, std::int64_t v) {
   }
   char* const end = p + decimal_length(u);
   char* q = end;
-  while (u >= 100) {
+  // Two digits at a time; 64-bit division only while the value needs it (epoch
+  // milliseconds: their last eight digits), then 32-bit division, which is cheaper.
+  while (u > 0xFFFFFFFFu) {
     const auto i = static_cast<std::size_t>(u % 100) * 2;
     u /= 100;
-    *--q = kPairs[i + 1];
-    *--q = kPairs[i];
+    q -= 2;
+    std::memcpy(q, kPairs + i, 2);
   }
-  if (u >= 10) {
-    *--q = kPairs[u * 2 + 1];
-    *--q = kPairs[u * 2];
-  } else {
-    *--q = static_cast<char>('0' + u);
+  auto w = static_cast<std::uint32_t>(u);
+  while (w >= 100) {
+    const auto i = static_cast<std::size_t>(w % 100) * 2;
+    w /= 100;
+    q -= 2;
+    std::memcpy(q, kPairs + i, 2);
   }
+  if (w >= 10)
+    std::memcpy(q - 2, kPairs + w * 2, 2);
+  else
+    *--q = static_cast<char>('0' + w);
   return end;
 }
 
@@ -316,6 +323,24 @@ const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberName
   return &r;
 }
 
+// Writes v at p (room for kScalarRoom bytes), reusing the last wide integer's text when v is
+// the same; returns the end.
+char* JsonObjectWriter::wide_integer(char* p, std::int64_t v) {
+  if (v == last_wide_ && last_wide_size_ != 0) {
+    std::memcpy(p, last_wide_text_.data(), last_wide_text_.size());
+    return p + last_wide_size_;
+  }
+  char* const end = write_integer(p, v);
+  last_wide_ = v;
+  last_wide_size_ = static_cast<std::size_t>(end - p);
+  std::memcpy(last_wide_text_.data(), p, last_wide_size_);
+  return end;
+}
+
+char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
+  return v > 0xFFFFFFFFll || v < -0xFFFFFFFFll ? wide_integer(p, v) : write_integer(p, v);
+}
+
 // Room for every key and value is reserved once; each key is one fixed-size copy.
 void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
   const RenderedRun* run = rendered(names);
@@ -325,13 +350,13 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
   std::size_t i = 0;
   if (first_) {  // the object's first member: its key without the comma
     std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
-    p = write_integer(p + run->sizes[0] - 1, values[0]);
+    p = run_integer(p + run->sizes[0] - 1, values[0]);
     i = 1;
     first_ = false;
   }
   for (; i < values.size(); ++i) {
     std::memcpy(p, run->keys[i].data(), kRunSlot);
-    p = write_integer(p + run->sizes[i], values[i]);
+    p = run_integer(p + run->sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
 }

@@ -126,6 +126,13 @@ class JsonObjectWriter : public ObjectWriter {
   std::size_t limit_ = 0;
   std::size_t element_start_ = 0;
   bool spilled_ = false;
+  // The text of the last wide integer (past 32 bits: epoch milliseconds) written in a run:
+  // a batch's records often share their timestamp.
+  char* wide_integer(char* p, std::int64_t v);
+  char* run_integer(char* p, std::int64_t v);
+  std::int64_t last_wide_ = 0;
+  std::array<char, 24> last_wide_text_{};
+  std::size_t last_wide_size_ = 0;
   bool first_ = true;         // no member yet in the current object
   bool first_object_ = true;  // no object yet in the current list
 };

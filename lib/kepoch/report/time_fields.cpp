@@ -1,5 +1,7 @@
 #include "kepoch/report/time_fields.hpp"
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "kepoch/base/time_text.hpp"
@@ -32,29 +34,35 @@ class TimeWriter : public ObjectWriter {
   // Called for every record of a streamed dump: no Value, no allocation past the first.
   void integer(std::string_view key, std::int64_t v) override {
     if (!is_time_field(key)) return inner_.integer(key, v);
-    char text[kIsoTimeMax];
-    const std::size_t n = write_iso_time(v, local_, text);
-    std::string_view shown_key = key;
     if (beside(format_)) {
       inner_.integer(key, v);
-      iso_key_.assign(key);
-      iso_key_ += "_iso";
-      shown_key = iso_key_;
+      return iso_text(key, v);
     }
-    if (n > 0)
-      inner_.string(shown_key, std::string_view(text, n));
-    else if (format_ == Format::table)
-      inner_.string(shown_key, "none");
-    else
-      inner_.null(shown_key);
+    write_time(key, v);
   }
-  // The run's parts between time fields go on as runs.
+  // The run's parts between time fields go on as runs. When the ISO text goes beside the
+  // epoch milliseconds, a time field ends its part of the run (the integer is written as it
+  // was) and only its ISO text goes on its own. Which names are time fields is decided once
+  // per run: MemberNames are static arrays, so the same array means the same names.
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
+    if (!names.same(times_of_)) {
+      times_of_ = names.names();
+      times_ = 0;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (is_time_field(names.names()[i])) times_ |= std::uint64_t{1} << (i % 64);
+      if (names.size() > 64) times_ = ~std::uint64_t{0};  // a long run: each name checked
+    }
     std::size_t from = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!is_time_field(names.names()[i])) continue;
-      if (i > from) inner_.integers(names.part(from, i - from), values.subspan(from, i - from));
-      integer(names.names()[i], values[i]);
+      if (!(times_ >> (i % 64) & 1) || (names.size() > 64 && !is_time_field(names.names()[i])))
+        continue;
+      if (beside(format_)) {
+        inner_.integers(names.part(from, i + 1 - from), values.subspan(from, i + 1 - from));
+        iso_text(names.names()[i], values[i]);
+      } else {
+        if (i > from) inner_.integers(names.part(from, i - from), values.subspan(from, i - from));
+        integer(names.names()[i], values[i]);
+      }
       from = i + 1;
     }
     if (from < values.size())
@@ -72,10 +80,31 @@ class TimeWriter : public ObjectWriter {
   void end_objects() override { inner_.end_objects(); }
 
  private:
+  // `<key>_iso` beside the time field `key`.
+  void iso_text(std::string_view key, std::int64_t v) {
+    if (iso_key_.size() != key.size() + 4 || !iso_key_.starts_with(key)) {
+      iso_key_.assign(key);
+      iso_key_ += "_iso";
+    }
+    write_time(iso_key_, v);
+  }
+  void write_time(std::string_view shown_key, std::int64_t v) {
+    char text[kIsoTimeMax];
+    const std::size_t n = write_iso_time(v, local_, text);
+    if (n > 0)
+      inner_.string(shown_key, std::string_view(text, n));
+    else if (format_ == Format::table)
+      inner_.string(shown_key, "none");
+    else
+      inner_.null(shown_key);
+  }
+
   ObjectWriter& inner_;
   Format format_;
   bool local_;
   std::string iso_key_;
+  std::span<const std::string_view> times_of_;  // the run whose time fields are in times_
+  std::uint64_t times_ = 0;                     // bit i: names[i] may be a time field
 };
 
 class TimeStream : public ReportStream {

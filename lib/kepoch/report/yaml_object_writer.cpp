@@ -1,6 +1,7 @@
 #include "kepoch/report/yaml_object_writer.hpp"
 
 #include <charconv>
+#include <cstdint>
 
 namespace kepoch::report::detail {
 
@@ -22,6 +23,20 @@ void YamlObjectWriter::close() {
 
 // Each scalar member after a map's first goes as one line when its key is plain (all of a
 // report's keys): the emitter's general path decides the same thing per call.
+bool YamlObjectWriter::plain_key(std::string_view k) const {
+  // Fibonacci hashing of the address (literals sit a few bytes apart), plus the size.
+  const auto slot = static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size()) * 0x9E3779B97F4A7C15ull) >>
+      (64 - kPlainKeySlotBits));
+  PlainKey& cached = plain_keys_[slot];
+  if (cached.name.empty() || cached.name != k) {  // an empty key is never cached
+    if (k.empty()) return yaml_plain_ok(k);
+    cached.name.assign(k);
+    cached.plain = yaml_plain_ok(k);
+  }
+  return cached.plain;
+}
+
 void YamlObjectWriter::null(std::string_view k) {
   if (simple_member(k)) return emitter_.scalar_member(k, "~");
   key(k);

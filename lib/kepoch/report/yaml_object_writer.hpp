@@ -3,6 +3,7 @@
 // writes for the Value a ValueBuilder would build from the same calls (yaml_emitter.hpp),
 // without building it. Used by the YAML stream; not part of the library's interface.
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,8 +53,18 @@ class YamlObjectWriter : public ObjectWriter {
   void close();
   // Whether the member `k` can go through YamlEmitter::scalar_member.
   bool simple_member(std::string_view k) const {
-    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && yaml_plain_ok(k);
+    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && plain_key(k);
   }
+  // yaml_plain_ok(k), remembered per key: the writers pass the same few names (mostly
+  // literals) for every batch and record. The slot is chosen by the name's address and size,
+  // and taken only when the name's bytes match.
+  bool plain_key(std::string_view k) const;
+  struct PlainKey {
+    std::string name;
+    bool plain = false;
+  };
+  static constexpr std::size_t kPlainKeySlotBits = 6;
+  mutable std::array<PlainKey, std::size_t{1} << kPlainKeySlotBits> plain_keys_;
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet

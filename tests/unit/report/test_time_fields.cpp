@@ -3,8 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
+#include <string>
+#include <string_view>
 
+#include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/time_fields.hpp"
@@ -105,4 +109,59 @@ TEST_CASE("the streams show times as the whole-value renderers do", "[report][ti
             std::string::npos);
     }
   }
+}
+
+namespace {
+
+// A streamed dump's shape: runs of integer members holding time fields (the record's
+// timestamp mid-run, a batch's two at the run's end), records sharing a millisecond, one
+// moving on, one with NO_TIMESTAMP; as runs (by_run) or member by member.
+std::string streamed_runs(report::Format format, bool by_run) {
+  static constexpr std::string_view kBatch[] = {"producer_id", "base_timestamp", "max_timestamp"};
+  static constexpr std::string_view kRecord[] = {"offset", "timestamp", "sequence", "size"};
+  const auto write = [&](report::ObjectWriter& w, const report::MemberNames& names,
+                         std::span<const std::int64_t> values) {
+    if (by_run) return w.integers(names, values);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      w.integer(names.names()[i], values[i]);
+  };
+  std::ostringstream out, err;
+  report::RenderOptions options;
+  options.iso_times = true;
+  auto stream = report::make_stream(format, out, err, options);
+  stream->begin_item(Value::object().set("file", "f.log"), "batches");
+  for (int batch = 0; batch < 2; ++batch) {
+    stream->write_element([&](report::ObjectWriter& w) {
+      const std::int64_t head[] = {-1, 1796182873123, 1796182873124 + batch};
+      write(w, kBatch, head);
+      w.begin_objects("records");
+      const std::int64_t times[] = {1796182873123, 1796182873123, 1796182873124, -1, 1796182873124};
+      for (int r = 0; r < 5; ++r) {
+        w.begin_object();
+        const std::int64_t record[] = {r, times[r], -1, 100 + r};
+        write(w, kRecord, record);
+        w.end_object();
+      }
+      w.end_objects();
+    });
+  }
+  stream->end_item(Value::object());
+  stream->finish();
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("runs of integer members holding time fields print what the members one by one print",
+          "[report][time]") {
+  for (auto format : {report::Format::json, report::Format::table, report::Format::yaml}) {
+    const std::string by_member = streamed_runs(format, false);
+    CHECK(streamed_runs(format, true) == by_member);
+    CHECK(by_member.find("03:41:13.124Z") != std::string::npos);
+  }
+  const auto json = nlohmann::ordered_json::parse(streamed_runs(report::Format::json, true));
+  const auto& record = json[0]["batches"][1]["records"][3];
+  CHECK(record.dump() ==
+        R"({"offset":3,"timestamp":-1,"timestamp_iso":null,"sequence":-1,"size":103})");
+  CHECK(json[0]["batches"][1]["max_timestamp_iso"] == "2026-12-02T03:41:13.125Z");
 }
