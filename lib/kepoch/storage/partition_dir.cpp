@@ -95,7 +95,8 @@ PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<cons
       unsigned char type = d->d_type;
       struct stat st {};
       if (type == DT_UNKNOWN) {
-        if (::fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) type = IFTODT(st.st_mode);
+        if (::fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+          type = static_cast<unsigned char>(IFTODT(st.st_mode));
       }
       const bool symlink = type == DT_LNK;
       bool is_file = type == DT_REG;
