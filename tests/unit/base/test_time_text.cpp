@@ -96,7 +96,8 @@ TEST_CASE("parse_time_text: a time without a zone in the local zone when asked",
   CHECK(parse_time_text("2026-12-02T03:41:13.123Z", true) == 1796182873123);
 }
 
-TEST_CASE("TimeRange: from inclusive, until exclusive, and NO_TIMESTAMP in no range", "[base][time]") {
+TEST_CASE("TimeRange: from inclusive, until exclusive, and NO_TIMESTAMP in no range",
+          "[base][time]") {
   const TimeRange all;
   CHECK(all.contains(kNoTimestamp));
   const TimeRange r{100, 200};
