@@ -115,7 +115,9 @@ std::size_t format_at(std::int64_t epoch_ms, long offset_seconds, bool with_offs
   std::memcpy(out, last.text, last.size);
   char* at = out + last.size;
   *at++ = '.';
-  put_digits(at, shifted - second * 1000, 3);
+  // The milliseconds from the remainder: second * 1000 overflows near INT64_MIN.
+  const std::int64_t ms = shifted % 1000;
+  put_digits(at, ms < 0 ? ms + 1000 : ms, 3);
   if (!with_offset) {
     *at++ = 'Z';
   } else {

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <string>
 
 #include "kepoch/base/time_text.hpp"
@@ -40,6 +41,12 @@ TEST_CASE("iso_time_text: UTC with milliseconds, NO_TIMESTAMP is no time", "[bas
   CHECK(iso_time_text(-2) == "1969-12-31T23:59:59.998Z");            // a time, not -1
   CHECK_FALSE(iso_time_text(kNoTimestamp).has_value());
   CHECK_FALSE(iso_time_text(kNoTimestamp, true).has_value());
+  // A hostile record's timestamp may be any long: no step overflows (UBSan checks it).
+  CHECK(iso_time_text(std::numeric_limits<std::int64_t>::min()) ==
+        "-292275055-05-16T16:47:04.192Z");
+  CHECK(iso_time_text(std::numeric_limits<std::int64_t>::max()) == "292278994-08-17T07:12:55.807Z");
+  CHECK(iso_time_text(std::numeric_limits<std::int64_t>::min(), true).has_value());
+  CHECK(iso_time_text(std::numeric_limits<std::int64_t>::max(), true).has_value());
 }
 
 TEST_CASE("iso_time_text: times in a row (the last second's text reused) read back exactly",
