@@ -68,8 +68,10 @@ std::string store_value(const std::string& location, StoreFormat format) {
 
 std::string bootstrap_value(const std::vector<BrokerAddress>& brokers) {
   std::string out;
-  for (const auto& broker : brokers)
-    out += (out.empty() ? "" : ",") + broker.to_string();
+  for (const auto& broker : brokers) {
+    if (!out.empty()) out += ',';
+    out += broker.to_string();
+  }
   return out;
 }
 

@@ -170,32 +170,9 @@ const CompactBlocks::Block* current(const std::vector<CompactBlocks::Block>& blo
   return block < blocks.size() ? &blocks[block] : nullptr;
 }
 
-}  // namespace
-
-void CompactBlocks::append(const Bytes& bytes, bool keep) {
-  if (bytes.size() > room_) {
-    last_size_ = std::max(bytes.size(),
-                          last_size_ == 0 ? kFirstBlock : std::min(last_size_ * 2, kLargestBlock));
-    capacity_ += last_size_;
-    room_ = last_size_;
-    if (keep) blocks_.push_back({std::make_unique<std::uint8_t[]>(last_size_), 0});
-  }
-  if (keep) {
-    Block& b = blocks_.back();
-    std::copy(bytes.begin(), bytes.end(), b.data.get() + b.size);
-    b.size += bytes.size();
-  }
-  room_ -= bytes.size();
-  bytes_ += bytes.size();
-}
-
-void CompactBlocks::clear() {
-  std::vector<Block>().swap(blocks_);
-}
-
-void CompactSteps::append(const PartitionStep& step) {
-  Bytes& out = scratch();
-  const PartitionRegistration& before = last_.state;
+// A step as what changed since `last` (updated to it).
+void encode(const PartitionStep& step, PartitionStep& last, Bytes& out) {
+  const PartitionRegistration& before = last.state;
   const PartitionRegistration& after = step.state;
   std::uint32_t head = 0;
   const std::size_t record = index_of(kRecordTypes, step.record_type);
@@ -216,8 +193,8 @@ void CompactSteps::append(const PartitionStep& step) {
   if (after.directories != before.directories) head |= kDirectories;
 
   put_varint(out, head);
-  put_zigzag(out, minus(step.at.offset, last_.at.offset));
-  put_zigzag(out, minus(step.at.timestamp, last_.at.timestamp));
+  put_zigzag(out, minus(step.at.offset, last.at.offset));
+  put_zigzag(out, minus(step.at.timestamp, last.at.timestamp));
   if (step.at.snapshot) put_snapshot(out, *step.at.snapshot);
   if ((head & 3) == kOtherRecord) put_text(out, step.record_type);
   if (mask) {
@@ -245,20 +222,12 @@ void CompactSteps::append(const PartitionStep& step) {
   }
 
   // The step before, for the next: position and registration (causes are never diffed).
-  last_.at = step.at;
-  last_.state = step.state;
-  blocks_.append(out, !discarded_);
+  last.at = step.at;
+  last.state = step.state;
 }
 
-void CompactSteps::discard() {
-  discarded_ = true;
-  blocks_.clear();
-}
-
-bool CompactSteps::Reader::next(PartitionStep& step) {
-  const auto* block = current(blocks_, block_, at_);
-  if (!block) return false;
-  Cursor in(*block, at_);
+// The step after `step` (which holds the one before).
+void decode(Cursor& in, PartitionStep& step) {
   const auto head = static_cast<std::uint32_t>(in.varint());
   step.at.offset = plus(step.at.offset, in.zigzag());
   step.at.timestamp = plus(step.at.timestamp, in.zigzag());
@@ -299,36 +268,27 @@ bool CompactSteps::Reader::next(PartitionStep& step) {
       for (auto& b : d.bytes)
         b = in.byte();
   }
-  return true;
 }
 
-void CompactBrokerEvents::append(const BrokerEvent& event) {
-  Bytes& out = scratch();
+// An event as what changed since `last` (updated to it).
+void encode(const BrokerEvent& event, BrokerEvent& last, Bytes& out) {
   const std::size_t code = index_of(kBrokerEvents, event.event);
   std::uint32_t head = code < kBrokerEvents.size() ? static_cast<std::uint32_t>(code) : kOtherEvent;
   if (event.fenced) head |= (*event.fenced ? 2u : 1u) << 3;
   if (event.at.snapshot) head |= kEventSnapshot;
   put_varint(out, head);
-  put_zigzag(out, minus(event.at.offset, last_.at.offset));
-  put_zigzag(out, minus(event.at.timestamp, last_.at.timestamp));
+  put_zigzag(out, minus(event.at.offset, last.at.offset));
+  put_zigzag(out, minus(event.at.timestamp, last.at.timestamp));
   put_zigzag(out, event.broker_id);
-  put_zigzag(out, minus(event.broker_epoch, last_.broker_epoch));
+  put_zigzag(out, minus(event.broker_epoch, last.broker_epoch));
   if (event.at.snapshot) put_snapshot(out, *event.at.snapshot);
   if ((head & 7) == kOtherEvent) put_text(out, event.event);
-  last_.at = event.at;
-  last_.broker_epoch = event.broker_epoch;
-  blocks_.append(out, !discarded_);
+  last.at = event.at;
+  last.broker_epoch = event.broker_epoch;
 }
 
-void CompactBrokerEvents::discard() {
-  discarded_ = true;
-  blocks_.clear();
-}
-
-bool CompactBrokerEvents::Reader::next(BrokerEvent& event) {
-  const auto* block = current(blocks_, block_, at_);
-  if (!block) return false;
-  Cursor in(*block, at_);
+// The event after `event` (which holds the one before).
+void decode(Cursor& in, BrokerEvent& event) {
   const auto head = static_cast<std::uint32_t>(in.varint());
   event.at.offset = plus(event.at.offset, in.zigzag());
   event.at.timestamp = plus(event.at.timestamp, in.zigzag());
@@ -343,7 +303,54 @@ bool CompactBrokerEvents::Reader::next(BrokerEvent& event) {
   }
   const auto fenced = (head >> 3) & 3;
   event.fenced = fenced == 0 ? std::nullopt : std::optional<bool>(fenced == 2);
+}
+
+}  // namespace
+
+void CompactBlocks::append(const Bytes& bytes, bool keep) {
+  if (bytes.size() > room_) {
+    last_size_ = std::max(bytes.size(),
+                          last_size_ == 0 ? kFirstBlock : std::min(last_size_ * 2, kLargestBlock));
+    capacity_ += last_size_;
+    room_ = last_size_;
+    if (keep) blocks_.push_back({std::make_unique<std::uint8_t[]>(last_size_), 0});
+  }
+  if (keep) {
+    Block& b = blocks_.back();
+    std::copy(bytes.begin(), bytes.end(), b.data.get() + b.size);
+    b.size += bytes.size();
+  }
+  room_ -= bytes.size();
+  bytes_ += bytes.size();
+}
+
+void CompactBlocks::clear() {
+  std::vector<Block>().swap(blocks_);
+}
+
+template <typename Item>
+void CompactList<Item>::append(const Item& item) {
+  Bytes& out = scratch();
+  encode(item, last_, out);
+  blocks_.append(out, !discarded_);
+}
+
+template <typename Item>
+void CompactList<Item>::discard() {
+  discarded_ = true;
+  blocks_.clear();
+}
+
+template <typename Item>
+bool CompactList<Item>::Reader::next(Item& item) {
+  const auto* block = current(blocks_, block_, at_);
+  if (!block) return false;
+  Cursor in(*block, at_);
+  decode(in, item);
   return true;
 }
+
+template class CompactList<PartitionStep>;
+template class CompactList<BrokerEvent>;
 
 }  // namespace kepoch

@@ -78,9 +78,12 @@ class CompactBlocks {
   std::size_t room_ = 0;       // left in the last block
 };
 
-class CompactSteps {
+// One list of steps or events (Item: PartitionStep or BrokerEvent, each with its encoding in
+// compact_history.cpp).
+template <typename Item>
+class CompactList {
  public:
-  void append(const PartitionStep& step);
+  void append(const Item& item);
   // Bytes appended so far (kept or not: see discard()).
   std::size_t bytes() const { return blocks_.bytes(); }
   // Bytes of memory its blocks take (or would take, if discarded).
@@ -89,13 +92,13 @@ class CompactSteps {
   void discard();
   bool discarded() const { return discarded_; }
 
-  // The steps in order (none after discard()).
+  // The items in order (none after discard()).
   class Reader {
    public:
-    explicit Reader(const CompactSteps& steps) : blocks_(steps.blocks_.blocks()) {}
-    // The next step into `step` (which holds the one before: pass the same object each
+    explicit Reader(const CompactList& list) : blocks_(list.blocks_.blocks()) {}
+    // The next item into `item` (which holds the one before: pass the same object each
     // time); false at the end.
-    bool next(PartitionStep& step);
+    bool next(Item& item);
 
    private:
     const std::vector<CompactBlocks::Block>& blocks_;
@@ -105,33 +108,11 @@ class CompactSteps {
 
  private:
   CompactBlocks blocks_;
-  PartitionStep last_;  // the step before (its causes are not kept)
+  Item last_;  // the item before (what its encoding is a difference from)
   bool discarded_ = false;
 };
 
-class CompactBrokerEvents {
- public:
-  void append(const BrokerEvent& event);
-  std::size_t bytes() const { return blocks_.bytes(); }
-  std::size_t capacity() const { return blocks_.capacity(); }
-  void discard();
-  bool discarded() const { return discarded_; }
-
-  class Reader {
-   public:
-    explicit Reader(const CompactBrokerEvents& events) : blocks_(events.blocks_.blocks()) {}
-    bool next(BrokerEvent& event);  // as CompactSteps::Reader::next
-
-   private:
-    const std::vector<CompactBlocks::Block>& blocks_;
-    std::size_t block_ = 0;
-    std::size_t at_ = 0;
-  };
-
- private:
-  CompactBlocks blocks_;
-  BrokerEvent last_;
-  bool discarded_ = false;
-};
+using CompactSteps = CompactList<PartitionStep>;
+using CompactBrokerEvents = CompactList<BrokerEvent>;
 
 }  // namespace kepoch

@@ -338,8 +338,10 @@ bool has_cause(const Value& step, std::string_view cause) {
 std::string ids_text(const Value* v) {
   std::string out;
   if (v && v->is_array())
-    for (const auto& x : v->as_array())
-      out += (out.empty() ? "" : ",") + scalar_text(x);
+    for (const auto& x : v->as_array()) {
+      if (!out.empty()) out += ',';
+      out += scalar_text(x);
+    }
   return "[" + out + "]";
 }
 

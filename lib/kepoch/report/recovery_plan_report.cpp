@@ -360,7 +360,8 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
   std::string first, later;
   for (const auto& s : plan.start_order) {
     std::string& list = s.phase == StartPhase::first ? first : later;
-    list += (list.empty() ? "" : " ") + std::to_string(s.broker);
+    if (!list.empty()) list += ' ';
+    list += std::to_string(s.broker);
   }
   if (!first.empty()) {
     steps += fmt::format(

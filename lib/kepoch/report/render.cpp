@@ -83,9 +83,11 @@ std::string problem_text(const Value& p, const std::string& file, bool color) {
   const Value* own_file = p.find("file");  // a problem about another file than the record's
   std::string where = own_file ? scalar_text(*own_file) : file;
   if (const Value* line = p.find("line"); line && scalar_text(*line) != "0") {
-    where += ":" + scalar_text(*line);
+    where += ':';
+    where += scalar_text(*line);
   } else if (const Value* pos = p.find("position"); pos && !pos->is_null()) {
-    where += ": at byte " + scalar_text(*pos);
+    where += ": at byte ";
+    where += scalar_text(*pos);
   }
   std::string shown = severity;
   if (color && severity != "info")

@@ -9,7 +9,10 @@ namespace {
 
 std::string finding_text(const FindingSummary& f) {
   std::string out = f.file;
-  if (f.position) out += "@" + std::to_string(*f.position);
+  if (f.position) {
+    out += '@';
+    out += std::to_string(*f.position);
+  }
   if (!out.empty()) out += ": ";
   return out + f.message;
 }

@@ -115,8 +115,10 @@ Value differences(const SimulationRun& epoch, const SimulationRun& hw) {
       auto log_text = [](const SimReplica& s) {
         std::string t;
         const Value log = log_value(s.records);
-        for (const auto& e : log.as_array())
-          t += (t.empty() ? "" : " ") + scalar_text(e);
+        for (const auto& e : log.as_array()) {
+          if (!t.empty()) t += ' ';
+          t += scalar_text(e);
+        }
         return t.empty() ? std::string("(empty)") : t;
       };
       diff("log", log_text(x), log_text(y));

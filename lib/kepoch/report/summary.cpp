@@ -442,7 +442,8 @@ std::string scan_summary(const Value& scan, std::size_t unreadable) {
     opening = fmt::format("{} could not be read{}.",
                           plural(static_cast<std::int64_t>(unreadable), "log dir", "log dirs"),
                           bad ? "; errors in the others" : ": the others have no error");
-  return opening + (parts.empty() ? "" : " " + joined(parts, "; ") + ".");
+  if (parts.empty()) return opening;
+  return fmt::format("{} {}.", opening, joined(parts, "; "));
 }
 
 std::string restart_summary(const Value& r) {
