@@ -87,11 +87,13 @@ class ByteReader {
     return varint_bits<std::uint64_t, 10>(field);
   }
   // The 7-bit groups of a varint of at most `Max` bytes, low group first. Records hold
-  // several varints each, read for every record of a dump: while `Max` bytes remain no byte
-  // can be past the end, so the bytes are read without a check each; near the end (or when
-  // too long, to fail) they are read one by one, checked.
+  // several varints each, read for every record of a dump: a one-byte varint (a record's last
+  // field, its header count, ends where its bytes end) takes one check; while `Max` bytes
+  // remain no byte can be past the end, so the bytes are read without a check each; near the
+  // end (or when too long, to fail) they are read one by one, checked.
   template <class U, int Max>
   U varint_bits(std::string_view field) {
+    if (pos_ < data_.size() && data_[pos_] < 0x80) return data_[pos_++];
     if (remaining() >= static_cast<std::size_t>(Max)) {
       const std::uint8_t* p = data_.data() + pos_;
       U value = 0;

@@ -304,8 +304,18 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
 // The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is
 // written member by member).
 const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberNames& names) {
+  const auto address = reinterpret_cast<std::uintptr_t>(names.names().data());
+  const auto slot = static_cast<std::size_t>(((address + names.size()) * 0x9E3779B97F4A7C15ull) >>
+                                             (64 - kRunSlotBits));
+  const RenderedRun*& found = found_runs_[slot];
+  if (!found || !names.same(found->names)) found = render(names);
+  return found->keys.empty() ? nullptr : found;
+}
+
+// The run's entry in runs_, made and rendered when new.
+const JsonObjectWriter::RenderedRun* JsonObjectWriter::render(const MemberNames& names) {
   for (const RenderedRun& r : runs_)
-    if (names.same(r.names)) return r.keys.empty() ? nullptr : &r;
+    if (names.same(r.names)) return &r;
   RenderedRun& r = runs_.emplace_back();
   r.names = names.names();
   for (const std::string_view name : names.names()) {
@@ -313,8 +323,8 @@ const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberName
     append_json_string(text, name);
     text += ':';
     if (text.size() > r.keys.emplace_back().size()) {
-      r.keys.clear();
-      return nullptr;
+      r.keys.clear();  // written member by member
+      return &r;
     }
     r.keys.back().fill(0);
     std::memcpy(r.keys.back().data(), text.data(), text.size());
@@ -359,6 +369,15 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
     p = run_integer(p + run->sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
+}
+
+void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {
+  key(k);
+  char* p = out_.room(text.size() + 2);
+  *p = '"';
+  std::memcpy(p + 1, text.data(), text.size());
+  p[text.size() + 1] = '"';
+  out_.advance(text.size() + 2);
 }
 
 void JsonObjectWriter::begin_objects(std::string_view k) {

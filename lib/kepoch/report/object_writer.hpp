@@ -64,6 +64,10 @@ class ObjectWriter {
   virtual void end_objects() = 0;
   // integer(names[i], values[i]) for each name, in order.
   virtual void integers(const MemberNames& names, std::span<const std::int64_t> values);
+  // string(key, text) for a time's ISO 8601 text (base/time_text.hpp: ASCII digits and
+  // "-+:.TZ" only, nothing a JSON string escapes): a writer may copy it as it is. There is one
+  // per record of a dump; the default is string().
+  virtual void time_text(std::string_view key, std::string_view text) { string(key, text); }
 
   // The members of `object` (an object Value), each as the call for its kind.
   void members(const Value& object);

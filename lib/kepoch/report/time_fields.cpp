@@ -24,18 +24,20 @@ const std::int64_t* time_of(std::string_view key, const Value& v) {
   return std::get_if<std::int64_t>(&v.data());
 }
 
-// An ObjectWriter that shows times on the way to another (a streamed element).
+// An ObjectWriter that shows times on the way to another (a streamed element). One serves
+// every element of a stream (set_inner before each), so what it keeps (a run's time fields,
+// the last time's text) lasts from batch to batch.
 class TimeWriter : public ObjectWriter {
  public:
-  TimeWriter(ObjectWriter& inner, Format format, bool local)
-      : inner_(inner), format_(format), local_(local) {}
-  void null(std::string_view key) override { inner_.null(key); }
-  void boolean(std::string_view key, bool v) override { inner_.boolean(key, v); }
+  TimeWriter(Format format, bool local) : format_(format), local_(local) {}
+  void set_inner(ObjectWriter& inner) { inner_ = &inner; }
+  void null(std::string_view key) override { inner_->null(key); }
+  void boolean(std::string_view key, bool v) override { inner_->boolean(key, v); }
   // Called for every record of a streamed dump: no Value, no allocation past the first.
   void integer(std::string_view key, std::int64_t v) override {
-    if (!is_time_field(key)) return inner_.integer(key, v);
+    if (!is_time_field(key)) return inner_->integer(key, v);
     if (beside(format_)) {
-      inner_.integer(key, v);
+      inner_->integer(key, v);
       return iso_text(key, v);
     }
     write_time(key, v);
@@ -57,27 +59,27 @@ class TimeWriter : public ObjectWriter {
       if (!(times_ >> (i % 64) & 1) || (names.size() > 64 && !is_time_field(names.names()[i])))
         continue;
       if (beside(format_)) {
-        inner_.integers(names.part(from, i + 1 - from), values.subspan(from, i + 1 - from));
+        inner_->integers(names.part(from, i + 1 - from), values.subspan(from, i + 1 - from));
         iso_text(names.names()[i], values[i]);
       } else {
-        if (i > from) inner_.integers(names.part(from, i - from), values.subspan(from, i - from));
+        if (i > from) inner_->integers(names.part(from, i - from), values.subspan(from, i - from));
         integer(names.names()[i], values[i]);
       }
       from = i + 1;
     }
     if (from < values.size())
-      inner_.integers(names.part(from, values.size() - from), values.subspan(from));
+      inner_->integers(names.part(from, values.size() - from), values.subspan(from));
   }
-  void string(std::string_view key, std::string_view v) override { inner_.string(key, v); }
+  void string(std::string_view key, std::string_view v) override { inner_->string(key, v); }
   void value(std::string_view key, const Value& v) override {
     if (const std::int64_t* ms = time_of(key, v)) return integer(key, *ms);
-    if (!has_time_fields(v)) return inner_.value(key, v);
-    inner_.value(key, with_iso_times(v, format_, local_));
+    if (!has_time_fields(v)) return inner_->value(key, v);
+    inner_->value(key, with_iso_times(v, format_, local_));
   }
-  void begin_objects(std::string_view key) override { inner_.begin_objects(key); }
-  void begin_object() override { inner_.begin_object(); }
-  void end_object() override { inner_.end_object(); }
-  void end_objects() override { inner_.end_objects(); }
+  void begin_objects(std::string_view key) override { inner_->begin_objects(key); }
+  void begin_object() override { inner_->begin_object(); }
+  void end_object() override { inner_->end_object(); }
+  void end_objects() override { inner_->end_objects(); }
 
  private:
   // `<key>_iso` beside the time field `key`.
@@ -89,19 +91,24 @@ class TimeWriter : public ObjectWriter {
     write_time(iso_key_, v);
   }
   void write_time(std::string_view shown_key, std::int64_t v) {
-    char text[kIsoTimeMax];
-    const std::size_t n = write_iso_time(v, local_, text);
-    if (n > 0)
-      inner_.string(shown_key, std::string_view(text, n));
+    if (v != last_time_ || last_size_ == 0) {  // a batch's records often share their time
+      last_size_ = write_iso_time(v, local_, last_text_);
+      last_time_ = v;
+    }
+    if (last_size_ > 0)
+      inner_->time_text(shown_key, std::string_view(last_text_, last_size_));
     else if (format_ == Format::table)
-      inner_.string(shown_key, "none");
+      inner_->string(shown_key, "none");
     else
-      inner_.null(shown_key);
+      inner_->null(shown_key);
   }
 
-  ObjectWriter& inner_;
+  ObjectWriter* inner_ = nullptr;
   Format format_;
   bool local_;
+  std::int64_t last_time_ = 0;  // the time whose text is last_text_ (when last_size_ > 0)
+  char last_text_[kIsoTimeMax];
+  std::size_t last_size_ = 0;
   std::string iso_key_;
   std::span<const std::string_view> times_of_;  // the run whose time fields are in times_
   std::uint64_t times_ = 0;                     // bit i: names[i] may be a time field
@@ -110,7 +117,7 @@ class TimeWriter : public ObjectWriter {
 class TimeStream : public ReportStream {
  public:
   TimeStream(std::unique_ptr<ReportStream> inner, Format format, bool local)
-      : inner_(std::move(inner)), format_(format), local_(local) {}
+      : inner_(std::move(inner)), format_(format), local_(local), times_(format, local) {}
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string> table_columns) override {
     inner_->begin_item(shown(fields), list_key, std::move(table_columns));
@@ -121,8 +128,8 @@ class TimeStream : public ReportStream {
   void element(const Value& e) override { inner_->element(shown(e)); }
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
     inner_->write_element([&](ObjectWriter& w) {
-      TimeWriter times(w, format_, local_);
-      write(times);
+      times_.set_inner(w);
+      write(times_);
     });
   }
   void next_list(const Value& fields, std::string_view list_key,
@@ -140,6 +147,7 @@ class TimeStream : public ReportStream {
   std::unique_ptr<ReportStream> inner_;
   Format format_;
   bool local_;
+  TimeWriter times_;
 };
 
 }  // namespace
