@@ -304,10 +304,7 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
 // The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is
 // written member by member).
 const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberNames& names) {
-  const auto address = reinterpret_cast<std::uintptr_t>(names.names().data());
-  const auto slot = static_cast<std::size_t>(((address + names.size()) * 0x9E3779B97F4A7C15ull) >>
-                                             (64 - kRunSlotBits));
-  const RenderedRun*& found = found_runs_[slot];
+  const RenderedRun*& found = found_runs_[names.slot(kRunSlotBits)];
   if (!found || !names.same(found->names)) found = render(names);
   return found->keys.empty() ? nullptr : found;
 }
@@ -367,6 +364,48 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
   for (; i < values.size(); ++i) {
     std::memcpy(p, run->keys[i].data(), kRunSlot);
     p = run_integer(p + run->sizes[i], values[i]);
+  }
+  out_.advance(static_cast<std::size_t>(p - start));
+}
+
+// Writes v at p (room for kScalarRoom bytes, or a time's text and its quotes); returns the
+// end.
+char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
+  switch (v.kind) {
+    case Scalar::Kind::integer:
+      return run_integer(p, v.integer);
+    case Scalar::Kind::time_text:  // needs no escaping (ObjectWriter::time_text)
+      *p = '"';
+      std::memcpy(p + 1, v.text.data(), v.text.size());
+      p[v.text.size() + 1] = '"';
+      return p + v.text.size() + 2;
+    default:
+      std::memcpy(p, "null", 4);
+      return p + 4;
+  }
+}
+
+// As integers(); a run holding a string (to be escaped) goes member by member.
+void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> values) {
+  const RenderedRun* run = rendered(names);
+  std::size_t room = 0;
+  for (const Scalar& v : values) {
+    if (v.kind == Scalar::Kind::string) run = nullptr;
+    room += kRunSlot + std::max(kScalarRoom, v.text.size() + 2);
+  }
+  if (!run || values.empty()) return ObjectWriter::scalars(names, values);
+  char* const start = out_.room(room);
+  char* p = start;
+  std::size_t i = 0;
+  if (first_) {  // the object's first member: its key without the comma
+    std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
+    p = run_scalar(p + run->sizes[0] - 1, values[0]);
+    i = 1;
+    first_ = false;
+  }
+  for (; i < values.size(); ++i) {
+    std::memcpy(p, run->keys[i].data(), kRunSlot);
+    p = run_scalar(p + run->sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
 }

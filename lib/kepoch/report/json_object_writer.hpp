@@ -100,6 +100,7 @@ class JsonObjectWriter : public ObjectWriter {
   void end_objects() override;
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
   void time_text(std::string_view key, std::string_view text) override;
+  void scalars(const MemberNames& names, std::span<const Scalar> values) override;
 
  private:
   void key(std::string_view k);
@@ -137,6 +138,7 @@ class JsonObjectWriter : public ObjectWriter {
   // a batch's records often share their timestamp.
   char* wide_integer(char* p, std::int64_t v);
   char* run_integer(char* p, std::int64_t v);
+  char* run_scalar(char* p, const Scalar& v);
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};
   std::size_t last_wide_size_ = 0;
