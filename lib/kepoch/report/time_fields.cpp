@@ -51,6 +51,9 @@ class TimeText {
 // the milliseconds, the run's names with "<name>_iso" after each time field. Made once per
 // run (MemberNames are static arrays: the same array means the same names).
 struct RunTimes {
+  RunTimes() = default;
+  RunTimes(const RunTimes&) = delete;  // shown_names point into iso_names' strings
+  RunTimes& operator=(const RunTimes&) = delete;
   std::span<const std::string_view> of;  // the run's names
   std::vector<std::size_t> times;        // the indexes of its time fields, in order
   std::vector<std::string> iso_names;    // beside: "<name>_iso" per time field
@@ -58,23 +61,22 @@ struct RunTimes {
   std::vector<TimeText> texts;  // per time field: its own, as a run may hold two
 };
 
-RunTimes make_run_times(const MemberNames& names, bool beside) {
-  RunTimes r;
+// Fills `r`, in its place for good.
+void make_run_times(RunTimes& r, const MemberNames& names, bool beside) {
   r.of = names.names();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (is_time_field(names.names()[i])) r.times.push_back(i);
   r.texts.resize(r.times.size());
-  if (!beside) return r;
-  r.iso_names.reserve(r.times.size());  // shown_names point into them: never moved
+  if (!beside) return;
+  r.iso_names.reserve(r.times.size());  // never moved: no string's text moves
   std::size_t from = 0;
   for (const std::size_t t : r.times) {
     r.shown_names.insert(r.shown_names.end(), r.of.begin() + from, r.of.begin() + t + 1);
-    r.iso_names.push_back(std::string(r.of[t]) + "_iso");
+    r.iso_names.emplace_back(r.of[t]).append("_iso");
     r.shown_names.push_back(r.iso_names.back());
     from = t + 1;
   }
   r.shown_names.insert(r.shown_names.end(), r.of.begin() + from, r.of.end());
-  return r;
 }
 
 // An ObjectWriter that shows times on the way to another (a streamed element). One serves
@@ -158,7 +160,9 @@ class TimeWriter : public ObjectWriter {
     if (found && names.same(found->of)) return *found;
     for (RunTimes& r : runs_)
       if (names.same(r.of)) return *(found = &r);
-    return *(found = &runs_.emplace_back(make_run_times(names, beside(format_))));
+    found = &runs_.emplace_back();
+    make_run_times(*found, names, beside(format_));
+    return *found;
   }
 
   ObjectWriter* inner_ = nullptr;
