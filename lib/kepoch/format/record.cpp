@@ -27,27 +27,9 @@ std::optional<std::span<const std::uint8_t>> nullable_bytes(ByteReader& r, std::
   return r.bytes(static_cast<std::size_t>(len), field);
 }
 
-Record read_record(const BatchHeader& batch, ByteReader& in) {
-  const std::uint64_t start = in.position();
-  const std::size_t start_offset = in.offset();
-  const std::int32_t length = in.varint("record length");
-  const std::size_t length_size = in.offset() - start_offset;
-  if (length < 0 || static_cast<std::size_t>(length) > in.remaining()) {
-    in.fail(fmt::format("Invalid record size: the record at byte {} declares {} bytes, {} remain",
-                        start, length, in.remaining()));
-  }
-  ByteReader r = in.sub(static_cast<std::size_t>(length), "record");
-  Record rec;
-  rec.size_in_bytes = length + static_cast<std::int32_t>(length_size);
-  r.i8("record attributes");
-  const std::int64_t timestamp_delta = r.varlong("timestampDelta");
-  const std::int32_t offset_delta = r.varint("offsetDelta");
-  rec.offset = wrapping_add(batch.base_offset, offset_delta);
-  rec.timestamp = batch.log_append_time() ? batch.max_timestamp
-                                          : wrapping_add(batch.base_timestamp, timestamp_delta);
-  rec.sequence = sequence_of(batch.base_sequence, offset_delta);
-  rec.key = nullable_bytes(r, "key");
-  rec.value = nullable_bytes(r, "value");
+// The headers after a record's value (their count, then each key and value), into `out`.
+void read_headers(ByteReader& r, std::vector<RecordHeader>& out) {
+  out.clear();
   const std::int32_t header_count = r.varint("headersCount");
   if (header_count < 0)
     r.fail(fmt::format("Found invalid number of record headers {}", header_count));
@@ -62,30 +44,67 @@ Record read_record(const BatchHeader& batch, ByteReader& in) {
     RecordHeader h;
     h.key = {reinterpret_cast<const char*>(key.data()), key.size()};
     h.value = nullable_bytes(r, "header value");
-    rec.headers.push_back(h);
+    out.push_back(h);
   }
+}
+
+// Reads one record into `rec` (DefaultRecord.readFrom).
+void read_record(const BatchHeader& batch, ByteReader& in, Record& rec) {
+  const std::uint64_t start = in.position();
+  const std::size_t start_offset = in.offset();
+  const std::int32_t length = in.varint("record length");
+  const std::size_t length_size = in.offset() - start_offset;
+  if (length < 0 || static_cast<std::size_t>(length) > in.remaining()) {
+    in.fail(fmt::format("Invalid record size: the record at byte {} declares {} bytes, {} remain",
+                        start, length, in.remaining()));
+  }
+  ByteReader r = in.sub(static_cast<std::size_t>(length), "record");
+  rec.size_in_bytes = length + static_cast<std::int32_t>(length_size);
+  r.i8("record attributes");
+  const std::int64_t timestamp_delta = r.varlong("timestampDelta");
+  const std::int32_t offset_delta = r.varint("offsetDelta");
+  rec.offset = wrapping_add(batch.base_offset, offset_delta);
+  rec.timestamp = batch.log_append_time() ? batch.max_timestamp
+                                          : wrapping_add(batch.base_timestamp, timestamp_delta);
+  rec.sequence = sequence_of(batch.base_sequence, offset_delta);
+  rec.key = nullable_bytes(r, "key");
+  rec.value = nullable_bytes(r, "value");
+  read_headers(r, rec.headers);
   if (!r.at_end()) {
     // Reported at the record's first byte, where its length was declared.
     throw FormatError(start, fmt::format("Invalid record size: expected to read {} bytes in "
                                          "record payload, but instead read {}",
                                          length, r.offset()));
   }
-  return rec;
 }
 
 }  // namespace
 
+RecordReader::RecordReader(const BatchHeader& batch, std::span<const std::uint8_t> section,
+                           std::uint64_t position)
+    : batch_(batch), in_(section, position) {
+  if (batch.records_count < 0) {
+    in_.fail(fmt::format("Found invalid record count {} in magic v2 batch", batch.records_count));
+  }
+}
+
+bool RecordReader::next(Record& record) {
+  if (read_ == batch_.records_count) {
+    if (!in_.at_end()) in_.fail("Incorrect declared batch size, records still remaining in file");
+    return false;
+  }
+  if (in_.at_end()) in_.fail("Incorrect declared batch size, premature EOF reached");
+  read_record(batch_, in_, record);
+  ++read_;
+  return true;
+}
+
 void for_each_record(const BatchHeader& batch, std::span<const std::uint8_t> section,
                      std::uint64_t position, const std::function<void(const Record&)>& visit) {
-  ByteReader in(section, position);
-  if (batch.records_count < 0) {
-    in.fail(fmt::format("Found invalid record count {} in magic v2 batch", batch.records_count));
-  }
-  for (std::int32_t i = 0; i < batch.records_count; ++i) {
-    if (in.at_end()) in.fail("Incorrect declared batch size, premature EOF reached");
-    visit(read_record(batch, in));
-  }
-  if (!in.at_end()) in.fail("Incorrect declared batch size, records still remaining in file");
+  RecordReader reader(batch, section, position);
+  Record record;
+  while (reader.next(record))
+    visit(record);
 }
 
 }  // namespace kepoch

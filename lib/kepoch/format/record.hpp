@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/record_batch.hpp"
 
 namespace kepoch {
@@ -43,6 +44,25 @@ struct Record {
   std::uint32_t crc = 0;
   std::uint32_t computed_crc = 0;
   std::string_view timestamp_type;  // legacy: "no-timestamp", "create-time", "log-append-time"
+};
+
+// The records of a v2 batch read one at a time from its (decompressed) records section:
+// for_each_record without a call through std::function per record, and one Record (its
+// header list's room kept) filled again for each. `position` is the file position of
+// section[0] for errors (for compressed data: the batch's position). Throws FormatError with
+// Kafka's message on invalid records, and already on construction for a negative count.
+class RecordReader {
+ public:
+  RecordReader(const BatchHeader& batch, std::span<const std::uint8_t> section,
+               std::uint64_t position);
+  // Reads the next record into `record`; its spans point into the section. After the last
+  // record: false, once the section is checked to hold nothing more.
+  bool next(Record& record);
+
+ private:
+  const BatchHeader& batch_;
+  ByteReader in_;
+  std::int32_t read_ = 0;
 };
 
 // Parses the records of a v2 batch from its (decompressed) records section. `position` is

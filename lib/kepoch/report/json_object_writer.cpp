@@ -304,8 +304,15 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
 // The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is
 // written member by member).
 const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberNames& names) {
+  const RenderedRun*& found = found_runs_[names.slot(kRunSlotBits)];
+  if (!found || !names.same(found->names)) found = render(names);
+  return found->keys.empty() ? nullptr : found;
+}
+
+// The run's entry in runs_, made and rendered when new.
+const JsonObjectWriter::RenderedRun* JsonObjectWriter::render(const MemberNames& names) {
   for (const RenderedRun& r : runs_)
-    if (names.same(r.names)) return r.keys.empty() ? nullptr : &r;
+    if (names.same(r.names)) return &r;
   RenderedRun& r = runs_.emplace_back();
   r.names = names.names();
   for (const std::string_view name : names.names()) {
@@ -313,8 +320,8 @@ const JsonObjectWriter::RenderedRun* JsonObjectWriter::rendered(const MemberName
     append_json_string(text, name);
     text += ':';
     if (text.size() > r.keys.emplace_back().size()) {
-      r.keys.clear();
-      return nullptr;
+      r.keys.clear();  // written member by member
+      return &r;
     }
     r.keys.back().fill(0);
     std::memcpy(r.keys.back().data(), text.data(), text.size());
@@ -359,6 +366,57 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
     p = run_integer(p + run->sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
+}
+
+// Writes v at p (room for kScalarRoom bytes, or a time's text and its quotes); returns the
+// end.
+char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
+  switch (v.kind) {
+    case Scalar::Kind::integer:
+      return run_integer(p, v.integer);
+    case Scalar::Kind::time_text:  // needs no escaping (ObjectWriter::time_text)
+      *p = '"';
+      std::memcpy(p + 1, v.text.data(), v.text.size());
+      p[v.text.size() + 1] = '"';
+      return p + v.text.size() + 2;
+    default:
+      std::memcpy(p, "null", 4);
+      return p + 4;
+  }
+}
+
+// As integers(); a run holding a string (to be escaped) goes member by member.
+void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> values) {
+  const RenderedRun* run = rendered(names);
+  std::size_t room = 0;
+  for (const Scalar& v : values) {
+    if (v.kind == Scalar::Kind::string) run = nullptr;
+    room += kRunSlot + std::max(kScalarRoom, v.text.size() + 2);
+  }
+  if (!run || values.empty()) return ObjectWriter::scalars(names, values);
+  char* const start = out_.room(room);
+  char* p = start;
+  std::size_t i = 0;
+  if (first_) {  // the object's first member: its key without the comma
+    std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
+    p = run_scalar(p + run->sizes[0] - 1, values[0]);
+    i = 1;
+    first_ = false;
+  }
+  for (; i < values.size(); ++i) {
+    std::memcpy(p, run->keys[i].data(), kRunSlot);
+    p = run_scalar(p + run->sizes[i], values[i]);
+  }
+  out_.advance(static_cast<std::size_t>(p - start));
+}
+
+void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {
+  key(k);
+  char* p = out_.room(text.size() + 2);
+  *p = '"';
+  std::memcpy(p + 1, text.data(), text.size());
+  p[text.size() + 1] = '"';
+  out_.advance(text.size() + 2);
 }
 
 void JsonObjectWriter::begin_objects(std::string_view k) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -98,6 +99,8 @@ class JsonObjectWriter : public ObjectWriter {
   void end_object() override;
   void end_objects() override;
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
+  void time_text(std::string_view key, std::string_view text) override;
+  void scalars(const MemberNames& names, std::span<const Scalar> values) override;
 
  private:
   void key(std::string_view k);
@@ -110,6 +113,7 @@ class JsonObjectWriter : public ObjectWriter {
     std::vector<std::uint8_t> sizes;  // of each key's text, its comma included
   };
   const RenderedRun* rendered(const MemberNames& names);
+  const RenderedRun* render(const MemberNames& names);
 
   struct RenderedKey {
     std::string name;
@@ -121,7 +125,11 @@ class JsonObjectWriter : public ObjectWriter {
 
   TextBuffer& out_;
   std::array<RenderedKey, kKeySlots> keys_;
-  std::vector<RenderedRun> runs_;  // a few: one per MemberNames written
+  std::deque<RenderedRun> runs_;  // a few: one per MemberNames written; never moved
+  // The runs found last, by their names' address and size: a record's run comes in parts
+  // (split at its time field), each looked up per record.
+  static constexpr int kRunSlotBits = 4;
+  std::array<const RenderedRun*, std::size_t{1} << kRunSlotBits> found_runs_{};
   std::ostream* sink_ = nullptr;
   std::size_t limit_ = 0;
   std::size_t element_start_ = 0;
@@ -130,6 +138,7 @@ class JsonObjectWriter : public ObjectWriter {
   // a batch's records often share their timestamp.
   char* wide_integer(char* p, std::int64_t v);
   char* run_integer(char* p, std::int64_t v);
+  char* run_scalar(char* p, const Scalar& v);
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};
   std::size_t last_wide_size_ = 0;

@@ -24,6 +24,35 @@ void ObjectWriter::integers(const MemberNames& names, std::span<const std::int64
     integer(names.names()[i], values[i]);
 }
 
+void ObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> values) {
+  assert(names.size() == values.size());
+  constexpr std::size_t kChunk = 16;
+  std::int64_t run[kChunk];
+  std::size_t from = 0, n = 0;  // run holds the values of names[from, from + n)
+  const auto flush = [&] {
+    if (n > 0) integers(names.part(from, n), {run, n});
+    n = 0;
+  };
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Scalar& v = values[i];
+    const std::string_view key = names.names()[i];
+    if (v.kind == Scalar::Kind::integer) {
+      if (n == kChunk) flush();
+      if (n == 0) from = i;
+      run[n++] = v.integer;
+      continue;
+    }
+    flush();
+    if (v.kind == Scalar::Kind::string)
+      string(key, v.text);
+    else if (v.kind == Scalar::Kind::time_text)
+      time_text(key, v.text);
+    else
+      null(key);
+  }
+  flush();
+}
+
 void ValueBuilder::begin_objects(std::string_view key) {
   list_key_ = key;
   list_ = Value::array();

@@ -12,7 +12,9 @@
 //
 // integers() writes a run of integer members at once (a record's offset, timestamp, sizes):
 // per record, a call per member cost more than the JSON and YAML it wrote, so those writers
-// render the run's names once and write the values in one pass.
+// render the run's names once and write the values in one pass. scalars() does the same for
+// a run that also holds times' texts (a record's timestamp shown as ISO 8601 beside or
+// instead of its milliseconds, time_fields.hpp).
 
 #include <cassert>
 #include <cstddef>
@@ -37,6 +39,16 @@ class MemberNames {
   MemberNames part(std::size_t from, std::size_t count) const {
     return MemberNames(names_.subspan(from, count));
   }
+  // Names in storage that the caller keeps unchanged for as long as any writer it gives them
+  // to lives (a run derived from a static one, built once).
+  static MemberNames kept(std::span<const std::string_view> names) { return MemberNames(names); }
+  // A slot of 2^bits for the run (by its address and size, Fibonacci hashing: the arrays of
+  // names sit a few bytes apart), for writers that keep something per run.
+  std::size_t slot(int bits) const {
+    const auto address = reinterpret_cast<std::uintptr_t>(names_.data());
+    return static_cast<std::size_t>(((address + names_.size()) * 0x9E3779B97F4A7C15ull) >>
+                                    (64 - bits));
+  }
   // Whether this is the same run (same array, same part).
   bool same(std::span<const std::string_view> run) const {
     return run.data() == names_.data() && run.size() == names_.size();
@@ -45,6 +57,15 @@ class MemberNames {
  private:
   explicit MemberNames(std::span<const std::string_view> names) : names_(names) {}
   std::span<const std::string_view> names_;
+};
+
+// One member's value in a run of scalar members (ObjectWriter::scalars).
+struct Scalar {
+  enum class Kind : std::uint8_t { integer, string, time_text, null };
+  static Scalar of(std::int64_t v) { return {Kind::integer, v, {}}; }
+  Kind kind = Kind::null;
+  std::int64_t integer = 0;
+  std::string_view text;  // string and time_text (ObjectWriter::time_text)
 };
 
 class ObjectWriter {
@@ -64,6 +85,13 @@ class ObjectWriter {
   virtual void end_objects() = 0;
   // integer(names[i], values[i]) for each name, in order.
   virtual void integers(const MemberNames& names, std::span<const std::int64_t> values);
+  // string(key, text) for a time's ISO 8601 text (base/time_text.hpp: ASCII digits and
+  // "-+:.TZ" only, nothing a JSON string escapes): a writer may copy it as it is. There is one
+  // per record of a dump; the default is string().
+  virtual void time_text(std::string_view key, std::string_view text) { string(key, text); }
+  // Each member as the call for its kind, in order; the integers between the others as
+  // integers() runs.
+  virtual void scalars(const MemberNames& names, std::span<const Scalar> values);
 
   // The members of `object` (an object Value), each as the call for its kind.
   void members(const Value& object);

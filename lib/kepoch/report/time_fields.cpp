@@ -1,8 +1,11 @@
 #include "kepoch/report/time_fields.hpp"
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "kepoch/base/time_text.hpp"
 
@@ -24,93 +27,159 @@ const std::int64_t* time_of(std::string_view key, const Value& v) {
   return std::get_if<std::int64_t>(&v.data());
 }
 
-// An ObjectWriter that shows times on the way to another (a streamed element).
-class TimeWriter : public ObjectWriter {
+// A time's shown text, the last one kept: a batch's records often share their time.
+class TimeText {
  public:
-  TimeWriter(ObjectWriter& inner, Format format, bool local)
-      : inner_(inner), format_(format), local_(local) {}
-  void null(std::string_view key) override { inner_.null(key); }
-  void boolean(std::string_view key, bool v) override { inner_.boolean(key, v); }
-  // Called for every record of a streamed dump: no Value, no allocation past the first.
-  void integer(std::string_view key, std::int64_t v) override {
-    if (!is_time_field(key)) return inner_.integer(key, v);
-    if (beside(format_)) {
-      inner_.integer(key, v);
-      return iso_text(key, v);
+  // The text of `ms`, empty for NO_TIMESTAMP; valid until the next call.
+  std::string_view of(std::int64_t ms, bool local) {
+    if (ms != ms_ || !known_) {
+      size_ = write_iso_time(ms, local, text_);
+      ms_ = ms;
+      known_ = true;
     }
-    write_time(key, v);
+    return {text_, size_};
   }
-  // The run's parts between time fields go on as runs. When the ISO text goes beside the
-  // epoch milliseconds, a time field ends its part of the run (the integer is written as it
-  // was) and only its ISO text goes on its own. Which names are time fields is decided once
-  // per run: MemberNames are static arrays, so the same array means the same names.
-  void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
-    if (!names.same(times_of_)) {
-      times_of_ = names.names();
-      times_ = 0;
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (is_time_field(names.names()[i])) times_ |= std::uint64_t{1} << (i % 64);
-      if (names.size() > 64) times_ = ~std::uint64_t{0};  // a long run: each name checked
-    }
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!(times_ >> (i % 64) & 1) || (names.size() > 64 && !is_time_field(names.names()[i])))
-        continue;
-      if (beside(format_)) {
-        inner_.integers(names.part(from, i + 1 - from), values.subspan(from, i + 1 - from));
-        iso_text(names.names()[i], values[i]);
-      } else {
-        if (i > from) inner_.integers(names.part(from, i - from), values.subspan(from, i - from));
-        integer(names.names()[i], values[i]);
-      }
-      from = i + 1;
-    }
-    if (from < values.size())
-      inner_.integers(names.part(from, values.size() - from), values.subspan(from));
-  }
-  void string(std::string_view key, std::string_view v) override { inner_.string(key, v); }
-  void value(std::string_view key, const Value& v) override {
-    if (const std::int64_t* ms = time_of(key, v)) return integer(key, *ms);
-    if (!has_time_fields(v)) return inner_.value(key, v);
-    inner_.value(key, with_iso_times(v, format_, local_));
-  }
-  void begin_objects(std::string_view key) override { inner_.begin_objects(key); }
-  void begin_object() override { inner_.begin_object(); }
-  void end_object() override { inner_.end_object(); }
-  void end_objects() override { inner_.end_objects(); }
 
  private:
+  std::int64_t ms_ = 0;
+  bool known_ = false;
+  std::size_t size_ = 0;
+  char text_[kIsoTimeMax];
+};
+
+// How a run of integer members is shown: which are time fields and, with the ISO text beside
+// the milliseconds, the run's names with "<name>_iso" after each time field. Made once per
+// run (MemberNames are static arrays: the same array means the same names).
+struct RunTimes {
+  RunTimes() = default;
+  RunTimes(const RunTimes&) = delete;  // shown_names point into iso_names' strings
+  RunTimes& operator=(const RunTimes&) = delete;
+  std::span<const std::string_view> of;  // the run's names
+  std::vector<std::size_t> times;        // the indexes of its time fields, in order
+  std::vector<std::string> iso_names;    // beside: "<name>_iso" per time field
+  std::vector<std::string_view> shown_names;
+  std::vector<TimeText> texts;  // per time field: its own, as a run may hold two
+};
+
+// Fills `r`, in its place for good.
+void make_run_times(RunTimes& r, const MemberNames& names, bool beside) {
+  r.of = names.names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (is_time_field(names.names()[i])) r.times.push_back(i);
+  r.texts.resize(r.times.size());
+  if (!beside) return;
+  r.iso_names.reserve(r.times.size());  // never moved: no string's text moves
+  std::size_t from = 0;
+  for (const std::size_t t : r.times) {
+    r.shown_names.insert(r.shown_names.end(), r.of.begin() + from, r.of.begin() + t + 1);
+    r.iso_names.emplace_back(r.of[t]).append("_iso");
+    r.shown_names.push_back(r.iso_names.back());
+    from = t + 1;
+  }
+  r.shown_names.insert(r.shown_names.end(), r.of.begin() + from, r.of.end());
+}
+
+// An ObjectWriter that shows times on the way to another (a streamed element). One serves
+// every element of a stream (set_inner before each), so what it keeps (how each run is
+// shown, the last times' texts) lasts from batch to batch.
+class TimeWriter : public ObjectWriter {
+ public:
+  TimeWriter(Format format, bool local) : format_(format), local_(local) {}
+  void set_inner(ObjectWriter& inner) { inner_ = &inner; }
+  void null(std::string_view key) override { inner_->null(key); }
+  void boolean(std::string_view key, bool v) override { inner_->boolean(key, v); }
+  // Called for every record of a streamed dump: no Value, no allocation past the first.
+  void integer(std::string_view key, std::int64_t v) override {
+    if (!is_time_field(key)) return inner_->integer(key, v);
+    if (beside(format_)) {
+      inner_->integer(key, v);
+      return iso_text(key, v);
+    }
+    write_time(key, last_.of(v, local_));
+  }
+  // A run holding time fields goes on as one run of scalars: each time field's milliseconds
+  // followed by its ISO text, or its text instead of them.
+  void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
+    RunTimes& run = run_times(names);
+    if (run.times.empty()) return inner_->integers(names, values);
+    const bool with_ms = beside(format_);
+    shown_.resize(values.size() + (with_ms ? run.times.size() : 0));
+    Scalar* out = shown_.data();
+    std::size_t from = 0;
+    for (std::size_t t = 0; t < run.times.size(); ++t) {
+      const std::size_t at = run.times[t];
+      for (; from < at; ++from)
+        *out++ = Scalar::of(values[from]);
+      if (with_ms) *out++ = Scalar::of(values[at]);
+      *out++ = shown_text(run.texts[t].of(values[at], local_));
+      from = at + 1;
+    }
+    for (; from < values.size(); ++from)
+      *out++ = Scalar::of(values[from]);
+    inner_->scalars(with_ms ? MemberNames::kept(run.shown_names) : names, shown_);
+  }
+  void string(std::string_view key, std::string_view v) override { inner_->string(key, v); }
+  void time_text(std::string_view key, std::string_view v) override { inner_->time_text(key, v); }
+  void value(std::string_view key, const Value& v) override {
+    if (const std::int64_t* ms = time_of(key, v)) return integer(key, *ms);
+    if (!has_time_fields(v)) return inner_->value(key, v);
+    inner_->value(key, with_iso_times(v, format_, local_));
+  }
+  void begin_objects(std::string_view key) override { inner_->begin_objects(key); }
+  void begin_object() override { inner_->begin_object(); }
+  void end_object() override { inner_->end_object(); }
+  void end_objects() override { inner_->end_objects(); }
+
+ private:
+  // The shown form of a time whose ISO text is `text` (empty for NO_TIMESTAMP).
+  Scalar shown_text(std::string_view text) const {
+    if (!text.empty()) return {Scalar::Kind::time_text, 0, text};
+    if (format_ == Format::table) return {Scalar::Kind::string, 0, "none"};
+    return {};
+  }
   // `<key>_iso` beside the time field `key`.
   void iso_text(std::string_view key, std::int64_t v) {
     if (iso_key_.size() != key.size() + 4 || !iso_key_.starts_with(key)) {
       iso_key_.assign(key);
       iso_key_ += "_iso";
     }
-    write_time(iso_key_, v);
+    write_time(iso_key_, last_.of(v, local_));
   }
-  void write_time(std::string_view shown_key, std::int64_t v) {
-    char text[kIsoTimeMax];
-    const std::size_t n = write_iso_time(v, local_, text);
-    if (n > 0)
-      inner_.string(shown_key, std::string_view(text, n));
-    else if (format_ == Format::table)
-      inner_.string(shown_key, "none");
+  void write_time(std::string_view shown_key, std::string_view text) {
+    const Scalar shown = shown_text(text);
+    if (shown.kind == Scalar::Kind::time_text)
+      inner_->time_text(shown_key, shown.text);
+    else if (shown.kind == Scalar::Kind::string)
+      inner_->string(shown_key, shown.text);
     else
-      inner_.null(shown_key);
+      inner_->null(shown_key);
+  }
+  // The run's RunTimes, made on first use.
+  RunTimes& run_times(const MemberNames& names) {
+    RunTimes*& found = found_runs_[names.slot(kRunSlotBits)];
+    if (found && names.same(found->of)) return *found;
+    for (RunTimes& r : runs_)
+      if (names.same(r.of)) return *(found = &r);
+    found = &runs_.emplace_back();
+    make_run_times(*found, names, beside(format_));
+    return *found;
   }
 
-  ObjectWriter& inner_;
+  ObjectWriter* inner_ = nullptr;
   Format format_;
   bool local_;
+  TimeText last_;  // of integer() and value()
   std::string iso_key_;
-  std::span<const std::string_view> times_of_;  // the run whose time fields are in times_
-  std::uint64_t times_ = 0;                     // bit i: names[i] may be a time field
+  std::deque<RunTimes> runs_;  // one per run written; never moved
+  static constexpr int kRunSlotBits = 4;
+  std::array<RunTimes*, std::size_t{1} << kRunSlotBits> found_runs_{};
+  std::vector<Scalar> shown_;  // the run being written
 };
 
 class TimeStream : public ReportStream {
  public:
   TimeStream(std::unique_ptr<ReportStream> inner, Format format, bool local)
-      : inner_(std::move(inner)), format_(format), local_(local) {}
+      : inner_(std::move(inner)), format_(format), local_(local), times_(format, local) {}
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string> table_columns) override {
     inner_->begin_item(shown(fields), list_key, std::move(table_columns));
@@ -121,8 +190,8 @@ class TimeStream : public ReportStream {
   void element(const Value& e) override { inner_->element(shown(e)); }
   void write_element(const std::function<void(ObjectWriter&)>& write) override {
     inner_->write_element([&](ObjectWriter& w) {
-      TimeWriter times(w, format_, local_);
-      write(times);
+      times_.set_inner(w);
+      write(times_);
     });
   }
   void next_list(const Value& fields, std::string_view list_key,
@@ -140,6 +209,7 @@ class TimeStream : public ReportStream {
   std::unique_ptr<ReportStream> inner_;
   Format format_;
   bool local_;
+  TimeWriter times_;
 };
 
 }  // namespace

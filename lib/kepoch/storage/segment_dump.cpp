@@ -43,8 +43,12 @@ void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry,
   }
 }
 
+// Which decoded controls read_records keeps in DumpedBatch::controls.
+enum class KeepControls { all, failed };
+
 // Every record of the entry to `visit`, with its control decoded in a control batch.
-void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, const RecordVisit& visit) {
+void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, KeepControls keep,
+                  const RecordVisit& visit) {
   const BatchHeader& h = out.header;
   if (!h.is_v2()) return read_legacy_records(out, entry, visit);
   const auto codec = compression_from_attributes(h.codec());
@@ -65,11 +69,17 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, const R
                       out.decompressed);
       section = out.decompressed;
     }
-    for_each_record(h, section, h.position + kBatchHeaderSize, [&](const Record& r) {
-      if (!h.is_control()) return visit(r, nullptr);
+    RecordReader reader(h, section, h.position + kBatchHeaderSize);
+    Record r;
+    while (reader.next(r)) {
+      if (!h.is_control()) {
+        visit(r, nullptr);
+        continue;
+      }
       const DumpedControl control = decode_control(out, section, r);
+      if (keep == KeepControls::all || control.error) out.controls.push_back(control);
       visit(r, &control);
-    });
+    }
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
   }
@@ -95,10 +105,7 @@ void walk_records(DumpedBatch& batch,
   if (!batch.unwalked) return;
   const auto entry = *batch.unwalked;
   batch.unwalked.reset();
-  read_records(batch, entry, [&](const Record& r, const DumpedControl* c) {
-    if (c && c->error) batch.controls.push_back(*c);
-    visit(r, c);
-  });
+  read_records(batch, entry, KeepControls::failed, visit);
 }
 
 SegmentDumpSummary dump_segment(const std::filesystem::path& path,
@@ -123,10 +130,9 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
       if (options.records && options.walk_records) {
         batch.unwalked = entry->bytes;
       } else if (options.records) {
-        read_records(batch, entry->bytes, [&batch](const Record& r, const DumpedControl* c) {
-          batch.records.push_back(r);
-          if (c) batch.controls.push_back(*c);
-        });
+        read_records(
+            batch, entry->bytes, KeepControls::all,
+            [&batch](const Record& r, const DumpedControl*) { batch.records.push_back(r); });
       }
     }
     ++summary.batches;

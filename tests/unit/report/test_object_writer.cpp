@@ -148,6 +148,77 @@ TEST_CASE("JSON runs of integer members: nlohmann's text of the members one by o
   }
 }
 
+namespace {
+
+// Runs of scalar members (ObjectWriter::scalars): integers, times' texts, nulls and (rare)
+// strings, in every order, opening the object or following a member.
+constexpr std::string_view kScalarRun[] = {"offset", "timestamp", "timestamp_iso", "size",
+                                           "max_timestamp_iso"};
+constexpr std::string_view kLongScalarRun[] = {"a", "last_contained_log_timestamp_iso"};
+
+kepoch::report::Scalar scalar_of_kind(int kind, std::mt19937_64& rng) {
+  using kepoch::report::Scalar;
+  static constexpr std::string_view kTimes[] = {"2026-12-02T10:09:58.938Z",
+                                                "-292275055-05-16T16:47:04.192+01:00"};
+  switch (kind) {
+    case 0:
+      return Scalar::of(static_cast<std::int64_t>(rng()));
+    case 1:
+      return {Scalar::Kind::time_text, 0, kTimes[rng() % 2]};
+    case 2:
+      return {Scalar::Kind::string, 0, "quote \" none"};
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+TEST_CASE("JSON runs of scalar members: nlohmann's text of the members one by one",
+          "[report][object_writer]") {
+  std::mt19937_64 rng(12);
+  for (int i = 0; i < 300; ++i) {
+    const bool long_run = i % 5 == 0;
+    const kepoch::report::MemberNames names = long_run ? kepoch::report::MemberNames(kLongScalarRun)
+                                                       : kepoch::report::MemberNames(kScalarRun);
+    std::vector<kepoch::report::Scalar> values;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const int kind = static_cast<int>(rng() % 3);  // an integer, a time's text, null
+      values.push_back(scalar_of_kind(kind == 2 ? 3 : kind, rng));
+    }
+    if (i % 10 == 1) values[rng() % values.size()] = scalar_of_kind(2, rng);  // a string
+    const auto write = [&](ObjectWriter& w) {
+      if (i % 2) w.integer("first", 1);
+      w.scalars(names, values);
+      w.begin_objects("records");
+      w.begin_object();
+      w.scalars(names, values);  // the run rendered already
+      w.end_object();
+      w.end_objects();
+    };
+    ValueBuilder b;
+    write(b);
+    INFO(i);
+    CHECK(writer_text(write) == nlohmann_text(b.take()));
+  }
+}
+
+TEST_CASE("scalars() by default: the call for each member's kind", "[report][object_writer]") {
+  using kepoch::report::Scalar;
+  const std::vector<Scalar> values = {
+      Scalar::of(1),
+      Scalar::of(2),
+      Scalar{Scalar::Kind::time_text, 0, "1970-01-01T00:00:00.000Z"},
+      Scalar::of(3),
+      Scalar{Scalar::Kind::string, 0, "none"},
+      Scalar{}};
+  static constexpr std::string_view kNames[] = {"a", "b", "t", "c", "s", "n"};
+  ValueBuilder b;
+  b.scalars(kNames, values);
+  CHECK(nlohmann_text(b.take()) ==
+        R"({"a":1,"b":2,"t":"1970-01-01T00:00:00.000Z","c":3,"s":"none","n":null})");
+}
+
 TEST_CASE("JSON strings: the fast escaper prints nlohmann's text for any bytes",
           "[report][object_writer]") {
   // Random strings biased to the cases that matter: runs of plain ASCII (the 8-byte steps),
