@@ -145,13 +145,17 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
                                 Election* election, bool& committed_loss) {
   if (election) elected_leader_epoch(*election, replicas);
   const PartitionReplica& leader = replicas.front();
+  // A leader elected cleanly (from the ISR or ELR) holds every committed record, so the
+  // followers' lost records above their recorded high watermarks were not committed; any
+  // other leader (--leader, an unclean election) leaves that open (high_watermark_doubts).
+  const bool leader_clean = election && !election->change.election.unclean;
   std::vector<report::ReplicaForecasts> forecasts;
   std::vector<ReplicaComparison> comparisons;
   std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
   for (std::size_t i = 1; i < replicas.size(); ++i) {
     report::ReplicaForecasts rf{&replicas[i], {}};
     for (auto mode : modes_for(o.mode))
-      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode));
+      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode, leader_clean));
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
                      rf.forecasts.front().fails_possible();
     truncate_to.push_back(rf.forecasts.front().prediction.truncate_to);

@@ -109,8 +109,18 @@ Clause follower_clause(const Value& r) {
   } else if (!lost) {
     text += fmt::format(": removes {}; how many are lost is unknown", records(*removed));
   } else if (*lost == 0 && unknown == 0) {
-    text +=
-        fmt::format(": removes {}, all fetched back from the leader, none lost", records(*removed));
+    // Records below the leader's log start are not fetched back: the leader deleted them.
+    const auto below = int_at(r, "below_leader_start_records").value_or(0);
+    if (below == 0)
+      text += fmt::format(": removes {}, all fetched back from the leader, none lost",
+                          records(*removed));
+    else if (below >= *removed)
+      text += fmt::format(": removes {}, all below the leader's log start (deleted there), none lost",
+                          records(*removed));
+    else
+      text += fmt::format(": removes {} ({} below the leader's log start, deleted there; the rest "
+                          "fetched back), none lost",
+                          records(*removed), below);
   } else {
     text += fmt::format(": loses {}", records(*lost));
     if (*removed > *lost + unknown) text += fmt::format(" of {} removed", *removed);
