@@ -170,7 +170,7 @@ msg-chardev-diff | :                           | 3 | kepoch: /dev/null: a charac
 msg-procsub-diff | snap                        | 1 | partitions | diff <(cat s.snap) $DATA/divergence/before/broker-2
 msg-stdin-diff  | snap                        | 1 | partitions | diff - $DATA/divergence/before/broker-2 < s.snap
 msg-stdin-twice | snap                        | 2 | kepoch: "-" is given twice: standard input can be read once | diff - - < s.snap
-msg-stdin-pred  | snap                        | 0 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-pred  | snap                        | 1 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
 hw-missing-pred | cp -r $DATA/divergence/before a; chmod -R u+w a; rm a/broker-1/replication-offset-checkpoint | 1 | whether the lost records were committed: a/broker-1/d-0 has no high watermark recorded | predict -o json --leader a/broker-2/d-0 a/broker-1/d-0
 hw-bad-pred     | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 x\n' > a/broker-1/replication-offset-checkpoint | 1 | A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records | predict --leader a/broker-2/d-0 a/broker-1/d-0
 msg-stdin-empty | :                           | 3 | kepoch: <stdin>:1: expected the header line, found the end of the file | diff - $TX < /dev/null
