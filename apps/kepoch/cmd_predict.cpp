@@ -139,6 +139,24 @@ std::optional<report::Value> elect_leader_argument(PredictOptions& o, Election& 
   return std::nullopt;
 }
 
+// A follower whose batches differ from the leader's below the offset it truncates to keeps
+// them: Kafka's truncation follows the epoch caches, and where a cache disagrees with its own
+// batches (or a batch was rewritten) it cuts nothing there. The replicas then stay diverged
+// and the leader's records at those offsets are missing from the follower: not safe. (A
+// follower that fails after truncating is judged by its own rule, `fails`.)
+void keeps_divergent_batches(ReplicaForecast& f, const ReplicaComparison& c,
+                             const PartitionReplica& follower) {
+  if (!c.fork_by_batches || f.fails() || f.prediction.truncated_fully) return;
+  const std::int64_t keeps_until = std::min(f.prediction.truncate_to, follower.log_end_offset);
+  if (*c.fork_by_batches >= keeps_until) return;
+  f.committed_loss_unknown = true;
+  f.unanswered.push_back(fmt::format(
+      "whether records are lost: {} keeps the batches from offset {} to {} although they differ "
+      "from the leader's (the epoch caches do not tell them apart, so Kafka's truncation does "
+      "not remove them): the replicas stay diverged there",
+      follower.dir.string(), *c.fork_by_batches, keeps_until - 1));
+}
+
 // One partition: replicas.front() is the leader's. With its timeline (timeline.hpp): the
 // replicas on one offset axis against the leader, each cut where the main mode truncates it.
 report::Value predict_partition(const PredictOptions& o, std::vector<PartitionReplica> replicas,
@@ -154,12 +172,14 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
   std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
   for (std::size_t i = 1; i < replicas.size(); ++i) {
     report::ReplicaForecasts rf{&replicas[i], {}};
-    for (auto mode : modes_for(o.mode))
+    comparisons.push_back(compare_replicas(replicas, i, 0));
+    for (auto mode : modes_for(o.mode)) {
       rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode, leader_clean));
+      keeps_divergent_batches(rf.forecasts.back(), comparisons.back(), replicas[i]);
+    }
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
                      rf.forecasts.front().fails_possible();
     truncate_to.push_back(rf.forecasts.front().prediction.truncate_to);
-    comparisons.push_back(compare_replicas(replicas, i, 0));
     forecasts.push_back(std::move(rf));
   }
   report::Value value = report::predict_value(leader, forecasts, o.mode);

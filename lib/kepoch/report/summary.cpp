@@ -102,6 +102,15 @@ Clause follower_clause(const Value& r) {
     c.verdict = Verdict::unknown;
   if (!c.truncates && c.verdict == Verdict::safe)
     return {c.verdict, false, fmt::format("{} truncates nothing", name)};
+  // Nothing cut, yet batches that differ from the leader's stay (cmd_predict's
+  // keeps_divergent_batches says so in `unanswered`).
+  for (const auto& u : array_at(r, "unanswered")) {
+    if (!c.truncates && scalar_text(u).find("keeps the batches from offset") != std::string::npos)
+      return {c.verdict, false,
+              fmt::format("{} truncates nothing but keeps batches that differ from the leader's: "
+                          "a committed loss cannot be ruled out",
+                          name)};
+  }
   std::string text = fully ? fmt::format("{} is truncated fully, to {}", name, truncate_to)
                            : fmt::format("{} truncates to {}", name, truncate_to);
   if (!removed) {
