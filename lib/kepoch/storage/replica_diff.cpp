@@ -293,6 +293,16 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   c.reference = reference;
   c.fork_by_epochs = epoch_fork(a, b, c.notes);
 
+  // A log start past the log end (log-start-offset-checkpoint and segments disagree): Kafka
+  // deletes every segment when it loads the log (LogLoader.deleteSegmentsIfLogStartGreater-
+  // ThanLogEnd), so neither "identical" nor a fork describes the replica Kafka will hold.
+  for (const PartitionReplica* r : {&a, &b}) {
+    if (r->loaded.log_start_offset > r->log_end_offset && !r->segments.empty())
+      c.unanswered.push_back(fmt::format(
+          "how {} compares: its log start {} is past its log end {}, and Kafka deletes all of "
+          "its segments when it loads the log (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+          r->dir.string(), r->loaded.log_start_offset, r->log_end_offset));
+  }
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
   c.batches_compared_from = start;  // raised above what a cleaner rewrote, where that is read

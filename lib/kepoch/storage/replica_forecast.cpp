@@ -329,6 +329,16 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
   }
   count_removed(f, answers, leader_batches, leader_source, follower,
                 committed_below_override.value_or(follower.loaded.high_watermark), doubts);
+  // Its log start past its log end: Kafka deletes all of its segments when it loads the log
+  // (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd), before any fetch; those records,
+  // committed or not, go without a truncation to count them.
+  if (follower.loaded.log_start_offset > follower.log_end_offset && !follower.segments.empty()) {
+    f.committed_loss_unknown = true;
+    f.unanswered.push_back(fmt::format(
+        "what {} loses when it loads its log: its log start {} is past its log end {}, and Kafka "
+        "deletes all of its segments then (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+        follower.dir.string(), follower.loaded.log_start_offset, follower.log_end_offset));
+  }
   // Committed means below the follower's high watermark. Without one recorded (its log dir's
   // replication-offset-checkpoint missing, unreadable to Kafka or without the partition)
   // the load takes the log start, which would call every lost record uncommitted: unknown,
