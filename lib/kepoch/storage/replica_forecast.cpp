@@ -28,7 +28,8 @@ std::vector<CommittedDoubt> high_watermark_doubts(const PartitionReplica& follow
         {*leader->high_watermark,
          fmt::format("the leader {} recorded a high watermark of {}, above its log end {}: the "
                      "records committed there are gone from it",
-                     leader->dir.string(), *leader->high_watermark, leader->log_end_offset)});
+                     leader->dir.string(), *leader->high_watermark, leader->log_end_offset),
+         leader->log_end_offset});
   }
   return doubts;
 }
@@ -149,9 +150,12 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     return it == kinds->end() ? RecordKind::data : it->second;
   };
   // Lost data records above the committed bound that a doubt covers: maybe committed.
-  std::int64_t doubt_below = committed_below;
-  for (const auto& d : doubts)
-    doubt_below = std::max(doubt_below, d.below);
+  const auto doubted_in = [&](const BatchRange::Batch& b) {
+    std::uint64_t most = 0;
+    for (const auto& d : doubts)
+      most = std::max(most, records_between(b, std::max(committed_below, d.from), d.below));
+    return most;
+  };
   std::uint64_t doubted = 0;
   std::uint64_t committed_unknown = 0;
   for (const auto& b : removed.batches) {
@@ -164,8 +168,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
       f.lost_unknown_records += records;
       if (committed_part(b) > 0 && kind_of(b) == RecordKind::data)
         committed_unknown += committed_part(b);
-      if (records_between(b, committed_below, doubt_below) > 0 && kind_of(b) == RecordKind::data)
-        doubted += records_between(b, committed_below, doubt_below);
+      if (doubted_in(b) > 0 && kind_of(b) == RecordKind::data) doubted += doubted_in(b);
       const std::int64_t first = std::max(cut, b.base_offset);
       f.lost_unknown_range =
           std::pair{f.lost_unknown_range ? f.lost_unknown_range->first : first, b.last_offset};
@@ -188,7 +191,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     f.lost_records += records;
     if (!f.first_lost_offset) f.first_lost_offset = std::max(cut, b.base_offset);
     f.committed_lost_records += committed_part(b);
-    doubted += records_between(b, committed_below, doubt_below);
+    doubted += doubted_in(b);
   }
   // A leader whose log start lies past its own log end: its log-start-offset-checkpoint and
   // its segments disagree (segment files deleted from the file system, or a recovery that
@@ -210,7 +213,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     f.committed_loss_unknown = true;
     std::string why;
     for (const auto& d : doubts)
-      if (d.below > committed_below) why += (why.empty() ? "" : "; ") + d.why;
+      if (d.below > std::max(committed_below, d.from)) why += (why.empty() ? "" : "; ") + d.why;
     f.unanswered.push_back(
         fmt::format("whether {} lost record(s) at or above the high watermark {} were committed: {}",
                     doubted, committed_below, why));

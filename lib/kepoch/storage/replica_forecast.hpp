@@ -89,11 +89,12 @@ struct ReplicaForecast {
 using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
 
 // A recorded high watermark is a lower bound of what was committed, not the bound itself:
-// lost records above it, up to `below`, may have been committed too, for the reason `why`
-// (a sentence). Such records make a committed loss one that cannot be ruled out.
+// lost records above it, from `from` up to `below`, may have been committed too, for the
+// reason `why` (a sentence). Such records make a committed loss one that cannot be ruled out.
 struct CommittedDoubt {
   std::int64_t below = 0;
   std::string why;
+  std::int64_t from = 0;
 };
 
 // The doubts over a follower's own high watermark:
