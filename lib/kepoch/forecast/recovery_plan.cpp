@@ -64,8 +64,8 @@ std::vector<CommittedDoubt> bound_doubts(const Replicas& replicas) {
                                  "watermark it held",
                                  broker)}};
     if (!r->high_watermark)
-      return {{kAny, fmt::format("broker {} has no high watermark recorded for the partition",
-                                 broker)}};
+      return {{kAny,
+               fmt::format("broker {} has no high watermark recorded for the partition", broker)}};
   }
   return {};
 }

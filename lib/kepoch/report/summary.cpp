@@ -130,12 +130,14 @@ Clause follower_clause(const Value& r) {
       text += fmt::format(": removes {}, all fetched back from the leader, none lost",
                           records(*removed));
     else if (below >= *removed)
-      text += fmt::format(": removes {}, all below the leader's log start (deleted there), none lost",
-                          records(*removed));
+      text +=
+          fmt::format(": removes {}, all below the leader's log start (deleted there), none lost",
+                      records(*removed));
     else
-      text += fmt::format(": removes {} ({} below the leader's log start, deleted there; the rest "
-                          "fetched back), none lost",
-                          records(*removed), below);
+      text += fmt::format(
+          ": removes {} ({} below the leader's log start, deleted there; the rest "
+          "fetched back), none lost",
+          records(*removed), below);
   } else {
     text += fmt::format(": loses {}", records(*lost));
     if (*removed > *lost + unknown) text += fmt::format(" of {} removed", *removed);

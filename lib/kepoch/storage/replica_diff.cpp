@@ -207,9 +207,8 @@ void compare_from_log_start(const PartitionReplica& a, const PartitionReplica& b
 // rewritten below the anchor, breaks that rule, and "identical" must not rest on it. So the
 // batches below are compared as well; the comparison is kept only when it finds a
 // difference (it costs one header walk of each log, never a different answer otherwise).
-bool differs_below_anchor(const PartitionReplica& a, const PartitionReplica& b,
-                          std::int64_t start, std::int64_t anchor, std::int64_t end,
-                          ReplicaComparison& c) {
+bool differs_below_anchor(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
+                          std::int64_t anchor, std::int64_t end, ReplicaComparison& c) {
   ReplicaComparison whole;
   whole.replica = c.replica;
   whole.reference = c.reference;
@@ -300,7 +299,8 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
     if (r->loaded.log_start_offset > r->log_end_offset && !r->segments.empty())
       c.unanswered.push_back(fmt::format(
           "how {} compares: its log start {} is past its log end {}, and Kafka deletes all of "
-          "its segments when it loads the log (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+          "its segments when it loads the log "
+          "(LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
           r->dir.string(), r->loaded.log_start_offset, r->log_end_offset));
   }
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);

@@ -41,7 +41,8 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   };
   return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
                           "the snapshot of " + leader.dir.string() + " did not keep", follower,
-                          mode, std::nullopt, high_watermark_doubts(follower, &leader, leader_clean));
+                          mode, std::nullopt,
+                          high_watermark_doubts(follower, &leader, leader_clean));
 }
 
 namespace {
@@ -214,9 +215,9 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     std::string why;
     for (const auto& d : doubts)
       if (d.below > std::max(committed_below, d.from)) why += (why.empty() ? "" : "; ") + d.why;
-    f.unanswered.push_back(
-        fmt::format("whether {} lost record(s) at or above the high watermark {} were committed: {}",
-                    doubted, committed_below, why));
+    f.unanswered.push_back(fmt::format(
+        "whether {} lost record(s) at or above the high watermark {} were committed: {}", doubted,
+        committed_below, why));
   }
   if (f.lost_unknown_records > 0) {
     f.lost_known = false;

@@ -63,12 +63,12 @@ void refuse_dir_kafka_does_not_serve(const fs::path& dir) {
                          ? "the target of a log dir move in progress (alter-log-dirs), which "
                            "becomes the replica only when the move completes"
                          : "Kafka deletes it at its next start";
-  throw InputError(dir.string(),
-                   fmt::format("a -{} dir of {}-{}, not a live replica: {}; give the broker's "
-                               "{}-{} dir",
-                               to_string(parsed.name->state), parsed.name->topic,
-                               parsed.name->partition, what, parsed.name->topic,
-                               parsed.name->partition));
+  throw InputError(
+      dir.string(),
+      fmt::format("a -{} dir of {}-{}, not a live replica: {}; give the broker's "
+                  "{}-{} dir",
+                  to_string(parsed.name->state), parsed.name->topic, parsed.name->partition, what,
+                  parsed.name->topic, parsed.name->partition));
 }
 
 }  // namespace
