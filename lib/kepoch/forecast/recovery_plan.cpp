@@ -253,13 +253,21 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   const std::int32_t epoch = new_leader_epoch(p, replicas);
   const std::optional<std::int64_t> committed_below = out.highest_high_watermark;
   const std::vector<CommittedDoubt> doubts = bound_doubts(replicas);
+  // Kafka's guarantee (an ISR member holds every committed record) speaks of the ISR as it
+  // is; a replica holding an epoch the state has not reached shows the ISR given is older
+  // than what the replicas wrote since, so it rules nothing out.
+  bool state_current = true;
+  for (const auto& [broker, r] : replicas)
+    if (p.leader_epoch_known && r->loaded.cache.latest_epoch().value_or(-1) > p.state.leader_epoch)
+      state_current = false;
   for (const auto id : p.state.replicas) {
     const auto it = replicas.find(id);
     if (it == replicas.end() || gone_brokers.count(id)) continue;
     const bool clean =
         contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
-    CandidateOutcome c = evaluate_candidate(replicas, id, *it->second, epoch, committed_below,
-                                            clean ? std::vector<CommittedDoubt>{} : doubts);
+    CandidateOutcome c =
+        evaluate_candidate(replicas, id, *it->second, epoch, committed_below,
+                           clean && state_current ? std::vector<CommittedDoubt>{} : doubts);
     c.live = live.count(id) > 0;
     c.clean = clean;
     c.kafka_choice = out.kafka_choice == id;

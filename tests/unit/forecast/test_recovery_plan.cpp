@@ -397,3 +397,21 @@ TEST_CASE("the committed bound is the high watermark as recorded, above a replic
   const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {3});
   CHECK(p.highest_high_watermark == 20);
 }
+
+TEST_CASE("an ISR older than the replicas' epochs rules no committed loss out", "[recovery_plan]") {
+  // Broker 3 wrote 10-14 at epoch 2 while the metadata still says leader epoch 1 with ISR
+  // [2]: that ISR is not the one Kafka's guarantee speaks of, so broker 2 leading "cleanly"
+  // does not make broker 3's loss above its lagging checkpoint (10, it crashed) uncommitted.
+  Outage o;
+  o.b3 = replica_of("b3", {{0, 4, 1, 11}, {5, 9, 1, 12}, {10, 14, 2, 13}}, 10);
+  PlanPartitionInput in = o.partition({1, 2, 3}, {2});
+  in.replicas = {{1, &o.b1}, {2, &o.b2}, {3, &o.b3}};
+  in.leader_epoch_known = true;
+  const PartitionPlan stale = plan_partition(in, {1}, {});
+  REQUIRE(stale.candidate(2));
+  CHECK(stale.candidate(2)->lost_records == 5);
+  CHECK(stale.candidate(2)->committed_loss_possible);
+  // The metadata at epoch 2: broker 2 in that ISR holds every committed record.
+  in.state.leader_epoch = 2;
+  CHECK_FALSE(plan_partition(in, {1}, {}).candidate(2)->committed_loss_possible);
+}
