@@ -275,6 +275,7 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
       in.state.last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
       in.state.leader = p.leader;
       in.state.leader_epoch = p.leader_epoch;
+      in.leader_epoch_known = true;
       in.unclean_allowed = topic.unclean_leader_election().value_or(false);
       in.min_isr = topic.min_insync_replicas().value_or(1);
       in.unclean_source = live_source(topic, kUnclean);
@@ -326,6 +327,7 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     in.state.last_known_elr = p.last_known_elr;
     in.state.leader = p.leader;
     in.state.leader_epoch = p.leader_epoch;
+    in.leader_epoch_known = true;
     // The topic's config, else the cluster default, else the flags standing for the nodes'
     // static config (as the live path's DescribeConfigs answer resolves them).
     in.unclean_allowed = o.unclean;

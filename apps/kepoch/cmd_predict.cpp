@@ -139,23 +139,47 @@ std::optional<report::Value> elect_leader_argument(PredictOptions& o, Election& 
   return std::nullopt;
 }
 
+// A follower whose batches differ from the leader's below the offset it truncates to keeps
+// them: Kafka's truncation follows the epoch caches, and where a cache disagrees with its own
+// batches (or a batch was rewritten) it cuts nothing there. The replicas then stay diverged
+// and the leader's records at those offsets are missing from the follower: not safe. (A
+// follower that fails after truncating is judged by its own rule, `fails`.)
+void keeps_divergent_batches(ReplicaForecast& f, const ReplicaComparison& c,
+                             const PartitionReplica& follower) {
+  if (!c.fork_by_batches || f.fails() || f.prediction.truncated_fully) return;
+  const std::int64_t keeps_until = std::min(f.prediction.truncate_to, follower.log_end_offset);
+  if (*c.fork_by_batches >= keeps_until) return;
+  f.committed_loss_unknown = true;
+  f.unanswered.push_back(fmt::format(
+      "whether records are lost: {} keeps the batches from offset {} to {} although they differ "
+      "from the leader's (the epoch caches do not tell them apart, so Kafka's truncation does "
+      "not remove them): the replicas stay diverged there",
+      follower.dir.string(), *c.fork_by_batches, keeps_until - 1));
+}
+
 // One partition: replicas.front() is the leader's. With its timeline (timeline.hpp): the
 // replicas on one offset axis against the leader, each cut where the main mode truncates it.
 report::Value predict_partition(const PredictOptions& o, std::vector<PartitionReplica> replicas,
                                 Election* election, bool& committed_loss) {
   if (election) elected_leader_epoch(*election, replicas);
   const PartitionReplica& leader = replicas.front();
+  // A leader elected cleanly (from the ISR or ELR) holds every committed record, so the
+  // followers' lost records above their recorded high watermarks were not committed; any
+  // other leader (--leader, an unclean election) leaves that open (high_watermark_doubts).
+  const bool leader_clean = election && !election->change.election.unclean;
   std::vector<report::ReplicaForecasts> forecasts;
   std::vector<ReplicaComparison> comparisons;
   std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
   for (std::size_t i = 1; i < replicas.size(); ++i) {
     report::ReplicaForecasts rf{&replicas[i], {}};
-    for (auto mode : modes_for(o.mode))
-      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode));
+    comparisons.push_back(compare_replicas(replicas, i, 0));
+    for (auto mode : modes_for(o.mode)) {
+      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode, leader_clean));
+      keeps_divergent_batches(rf.forecasts.back(), comparisons.back(), replicas[i]);
+    }
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
                      rf.forecasts.front().fails_possible();
     truncate_to.push_back(rf.forecasts.front().prediction.truncate_to);
-    comparisons.push_back(compare_replicas(replicas, i, 0));
     forecasts.push_back(std::move(rf));
   }
   report::Value value = report::predict_value(leader, forecasts, o.mode);
@@ -274,7 +298,9 @@ void register_predict(CLI::App& app, Globals& globals) {
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
       "lost, 1 committed records would be lost or kepoch cannot rule it out (a snapshot that\n"
-      "did not keep the batches needed), a follower fails after truncating (outcome fails:\n"
+      "did not keep the batches needed; records lost above the high watermark of a follower\n"
+      "whose broker did not shut down cleanly, whose checkpoint may lag, unless --elect chose\n"
+      "the leader from the ISR), a follower fails after truncating (outcome fails:\n"
       "UnexpectedAppendOffsetException, partition marked failed), or, with --elect, no\n"
       "replica can lead; 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
       "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"

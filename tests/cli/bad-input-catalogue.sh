@@ -22,7 +22,8 @@ LIMIT=30
 
 # patch SRC DST EXPR: DST is SRC's bytes (b) after the Python statements EXPR, with
 # i16/i32/i64(pos, value) to write big-endian fields, flip(pos, bit) and crc() to make the
-# first batch's CRC-32C right again (so that the lie is in the content, not the checksum).
+# first batch's CRC-32C right again (so that the lie is in the content, not the checksum;
+# crc(P): the batch at byte P's).
 patch() {
   python3 - "$@" <<'EOF'
 import struct, sys
@@ -32,16 +33,16 @@ def i16(p, v): b[p:p + 2] = struct.pack('>h', v)
 def i32(p, v): b[p:p + 4] = struct.pack('>i', v)
 def i64(p, v): b[p:p + 8] = struct.pack('>q', v)
 def flip(p, bit): b[p] ^= 1 << bit
-def crc():
+def crc(p=0):
     t = []
     for n in range(256):
         c = n
         for _ in range(8): c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
         t.append(c)
-    end = 12 + struct.unpack('>i', b[8:12])[0]
+    end = p + 12 + struct.unpack('>i', b[p + 8:p + 12])[0]
     c = 0xFFFFFFFF
-    for x in b[21:end]: c = t[(c ^ x) & 0xFF] ^ (c >> 8)
-    b[17:21] = struct.pack('>I', c ^ 0xFFFFFFFF)
+    for x in b[p + 21:end]: c = t[(c ^ x) & 0xFF] ^ (c >> 8)
+    b[p + 17:p + 21] = struct.pack('>I', c ^ 0xFFFFFFFF)
 exec(expr)
 open(dst, 'wb').write(b)
 EOF
@@ -170,7 +171,7 @@ msg-chardev-diff | :                           | 3 | kepoch: /dev/null: a charac
 msg-procsub-diff | snap                        | 1 | partitions | diff <(cat s.snap) $DATA/divergence/before/broker-2
 msg-stdin-diff  | snap                        | 1 | partitions | diff - $DATA/divergence/before/broker-2 < s.snap
 msg-stdin-twice | snap                        | 2 | kepoch: "-" is given twice: standard input can be read once | diff - - < s.snap
-msg-stdin-pred  | snap                        | 0 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
+msg-stdin-pred  | snap                        | 1 | truncat | predict --leader - $DATA/divergence/before/broker-2 < s.snap
 hw-missing-pred | cp -r $DATA/divergence/before a; chmod -R u+w a; rm a/broker-1/replication-offset-checkpoint | 1 | whether the lost records were committed: a/broker-1/d-0 has no high watermark recorded | predict -o json --leader a/broker-2/d-0 a/broker-1/d-0
 hw-bad-pred     | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 x\n' > a/broker-1/replication-offset-checkpoint | 1 | A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records | predict --leader a/broker-2/d-0 a/broker-1/d-0
 msg-stdin-empty | :                           | 3 | kepoch: <stdin>:1: expected the header line, found the end of the file | diff - $TX < /dev/null
@@ -257,6 +258,20 @@ seg-stdin-pipe  | cp $LOG $SEG                | 0 | file <stdin> | segment dump 
 seg-stdin-index | cp $TX/00000000000000000000.index . | 0 | kind index | segment dump --kind index --base-offset 0 - < @
 seg-pipe-cap    | :                           | 3 | kepoch: <stdin>: a pipe of more than 134217728 bytes: a pipe cannot be read by offset | segment dump - < <(head -c 140000000 /dev/zero)
 cp-warn-cap     | lec 1000; sed -i '3,$s/$/ /' leader-epoch-checkpoint | 0 | 900 more lines where a line ends with white space | checkpoint validate @
+green-stale-hw  | :                           | 1 | "summary": "A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records, and a committed loss cannot be ruled out | predict -o json --leader $DATA/divergence/before/broker-2/d-0 $DATA/divergence/before/broker-1/d-0
+green-clean-isr | :                           | 0 | "summary": "No committed record is lost. broker-2/d-0 would lead | predict -o json --elect --ids 1,2,3 --isr 1,2,3 --alive 2,3 $DATA/divergence/before/broker-1/d-0 $DATA/divergence/before/broker-2/d-0 $DATA/divergence/before/broker-3/d-0
+green-clean-hw  | cp -r $DATA/divergence/before a; chmod -R u+w a; touch a/broker-1/.kafka_cleanshutdown | 0 | "summary": "No committed record is lost. broker-1/d-0 truncates to 5: loses 3 records, none committed | predict -o json --leader a/broker-2/d-0 a/broker-1/d-0
+green-plan-nohw | cp -r $DATA/divergence/before a; chmod -R u+w a; for b in 1 2 3; do touch a/broker-$b/.kafka_cleanshutdown; rm a/broker-$b/replication-offset-checkpoint; done | 1 | committed records are lost, or may be, on 1 partition | plan -o json --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 --gone 1 --unclean a/broker-1/d-0 a/broker-2/d-0 a/broker-3/d-0
+green-leader-hw | cp -r $DATA/divergence/before a; chmod -R u+w a; touch a/broker-3/.kafka_cleanshutdown; printf '0\n1\nd 0 5\n' > a/broker-3/replication-offset-checkpoint; printf '0\n1\nd 0 50\n' > a/broker-1/replication-offset-checkpoint | 1 | the leader a/broker-1/d-0 recorded a high watermark of 50, above its log end 8: the records committed there are gone from it | predict -o json --leader a/broker-1/d-0 a/broker-3/d-0
+green-ls-verify | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 100\n' > a/broker-2/log-start-offset-checkpoint | 1 | log start offset 100 is past the log end 9: the next start deletes every segment | partition verify -o json a/broker-2/d-0
+green-ls-pred   | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 100\n' > a/broker-2/log-start-offset-checkpoint | 1 | "summary": "A committed loss cannot be ruled out. broker-3/d-0 is truncated fully, to 100: removes 9 records; how many are lost is unknown | predict -o json --leader a/broker-2/d-0 a/broker-3/d-0
+green-ls-diff   | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 100\n' > a/broker-3/log-start-offset-checkpoint | 1 | "summary": "Whether the replicas of d-0 agree is unknown | diff -o json a/broker-2/d-0 a/broker-3/d-0
+green-hw-verify | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n1\nd 0 50\n' > a/broker-2/replication-offset-checkpoint | 0 | high watermark 50 is above the log end 9 | partition verify -o json a/broker-2/d-0
+green-mid-batch | cp -r $DATA/leader-changes/broker-1/lc-0 .; chmod -R u+w lc-0; patch lc-0/$SEG lc-0/$SEG 'flip(248 + 110, 2); crc(248)' | 1 | forked from | diff lc-0 $DATA/leader-changes/broker-2/lc-0
+green-lying-lec | cp -r $DATA/divergence/before a; chmod -R u+w a; printf '0\n2\n0 0\n2 5\n' > a/broker-1/d-0/leader-epoch-checkpoint | 1 | broker-1/d-0 truncates nothing but keeps batches that differ from the leader's | predict -o json --leader a/broker-2/d-0 a/broker-1/d-0
+green-topic-ids | cp -r $DATA/divergence/before a; chmod -R u+w a; rm a/broker-2/d-0/partition.metadata; printf 'version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n' > a/broker-3/d-0/partition.metadata | 2 | not the same topic | predict --leader a/broker-2/d-0 a/broker-1/d-0 a/broker-3/d-0
+green-no-index  | cp -r $DATA/leader-changes l; chmod -R u+w l; for b in 1 2; do touch l/broker-$b/.kafka_cleanshutdown; printf '0\n1\nlc 0 17\n' > l/broker-$b/replication-offset-checkpoint; done; patch l/broker-2/lc-0/$SEG l/broker-2/lc-0/$SEG 'flip(348, 0)'; rm l/broker-2/lc-0/00000000000000000000.index | 1 | "summary": "Committed records would be lost. broker-1/lc-0 truncates to 6: loses 11 records, 11 of them committed | predict -o json --leader l/broker-2/lc-0 l/broker-1/lc-0
+green-delete-dir | cp -r $DATA/divergence/before a; chmod -R u+w a; mv a/broker-1/d-0 a/broker-1/d-0.1bd8c3a5f7e64b0a9a8d7b1c2e3f4a5b-delete | 3 | a -delete dir of d-0, not a live replica | predict --leader a/broker-2/d-0 a/broker-1/d-0.1bd8c3a5f7e64b0a9a8d7b1c2e3f4a5b-delete
 cp-500k-json    | lec 500000                  | 0 | "loaded_entries":[ | checkpoint validate -o json @
 EOF
 )

@@ -43,7 +43,7 @@ check() {
 expect_exit 1 "$KEPOCH" diff -o json --html diff.html "$D/broker-1/d-0" "$D/broker-2/d-0" "$D/broker-3/d-0"
 cp out diff.json
 check timeline diff.html diff.json
-expect_exit 0 "$KEPOCH" predict -o json --html predict.html --leader "$D/broker-2/d-0" "$D/broker-1/d-0" "$D/broker-3/d-0"
+expect_exit 1 "$KEPOCH" predict -o json --html predict.html --leader "$D/broker-2/d-0" "$D/broker-1/d-0" "$D/broker-3/d-0"
 cp out predict.json
 check timeline predict.html predict.json
 expect_exit 1 "$KEPOCH" plan -o json --html plan.html --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 \

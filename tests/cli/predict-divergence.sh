@@ -8,7 +8,8 @@
 
 D="$DATA/divergence"
 B="$D/before"
-expect_exit 0 "$KEPOCH" predict -o json --mode all --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
+# Exit 1: broker 1's three lost records may have been committed (below).
+expect_exit 1 "$KEPOCH" predict -o json --mode all --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
 cp "$SCRATCH/out" "$SCRATCH/predict.json"
 p() { json "$SCRATCH/predict.json" "$1"; }
 
@@ -27,10 +28,23 @@ for mode in fetch ofle hw; do
   [[ $(p "d['replicas'][0]['modes']['$mode']['truncate_to']") == "$kafka_offset" ]] || fail "$mode mode differs"
 done
 
-# The three acks=1 records b-0..2 are removed and lost (broker 2 holds other batches there);
-# none was committed (broker 1's high watermark was 5).
-[[ $(p "(d['replicas'][0]['removed_records'], d['replicas'][0]['lost_records'], d['replicas'][0]['committed_loss'])") == "(3, 3, False)" ]] ||
+# The three acks=1 records b-0..2 are removed and lost (broker 2 holds other batches there).
+# Broker 1's checkpoint says high watermark 5, but broker 1 crashed (kill -9, no
+# .kafka_cleanshutdown) and Kafka writes that checkpoint only every 5 s: it led with ISR [1]
+# when it wrote b-0..2, so its high watermark passed them (the run that made the fixture can
+# log "Non-monotonic update of high watermark from (offset=8 ...) to (offset=5 ...)" on
+# broker 1's restart, tests/data/README.md). Committed or not cannot be ruled out: null, and
+# the reason in `unanswered`.
+[[ $(p "(d['replicas'][0]['removed_records'], d['replicas'][0]['lost_records'], d['replicas'][0]['committed_lost_records'], d['replicas'][0]['committed_loss'])") == "(3, 3, 0, None)" ]] ||
   fail "removed/lost: $(p "d['replicas'][0]")"
+p "d['replicas'][0]['unanswered']" | grep -q 'did not shut down cleanly' ||
+  fail "no reason for the unknown committed loss: $(p "d['replicas'][0]['unanswered']")"
+# Elected from the ISR (a clean election), broker 2 holds every committed record (Kafka's
+# guarantee), so b-0..2 above broker 1's high watermark were not committed: exit 0.
+expect_exit 0 "$KEPOCH" predict -o json --elect --ids 1,2,3 --isr 1,2,3 --alive 2,3 \
+  "$B/broker-1/d-0" "$B/broker-2/d-0" "$B/broker-3/d-0"
+[[ $(json "$SCRATCH/out" "(d['replicas'][0]['lost_records'], d['replicas'][0]['committed_loss'])") == "(3, False)" ]] ||
+  fail "clean election: $(cat "$SCRATCH/out")"
 # Broker 3 replicated from broker 2 already: nothing to truncate.
 [[ $(p "(d['replicas'][1]['truncate_to'], d['replicas'][1]['removed_records'])") == "(9, 0)" ]] ||
   fail "broker 3: $(p "d['replicas'][1]")"
@@ -41,7 +55,7 @@ done
   fail "broker 1's rounds: $(p "d['replicas'][0]['rounds']")"
 [[ $(p "[r['step'] for r in d['replicas'][1]['rounds']]") == "['confirming_fetch']" ]] ||
   fail "broker 3's rounds: $(p "d['replicas'][1]['rounds']")"
-expect_exit 0 "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
+expect_exit 1 "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
 grep -Eq '^ +confirming_fetch +0 +0 +5 ' "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "the table does not label the confirming fetch"; }
 
 # --mode hw (before 0.11) with broker 1 leading (log end 8): broker 3 truncates to its high

@@ -73,17 +73,17 @@ same diff 1 paired "$KEPOCH" diff -o json "$B/broker-1" "$S/b2.snap" "$B/broker-
   fail "the fork is at offset 5"
 
 for mode in fetch ofle hw all; do
-  same "predict-$mode" 0 "$KEPOCH" predict -o json --mode $mode --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
-  same "predict-$mode" 0 "$KEPOCH" predict -o json --mode $mode --leader "$S/b2.snap:d-0" "$S/b1.snap:d-0" "$S/b3.snap:d-0"
-  same "predict-$mode" 0 paired "$KEPOCH" predict -o json --mode $mode --leader "$S/b2.snap" "$S/b1.snap" "$S/b3.snap"
-  same "predict-$mode" 0 paired "$KEPOCH" predict -o json --mode $mode --leader "$B/broker-2" "$B/broker-1" "$B/broker-3"
+  same "predict-$mode" 1 "$KEPOCH" predict -o json --mode $mode --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
+  same "predict-$mode" 1 "$KEPOCH" predict -o json --mode $mode --leader "$S/b2.snap:d-0" "$S/b1.snap:d-0" "$S/b3.snap:d-0"
+  same "predict-$mode" 1 paired "$KEPOCH" predict -o json --mode $mode --leader "$S/b2.snap" "$S/b1.snap" "$S/b3.snap"
+  same "predict-$mode" 1 paired "$KEPOCH" predict -o json --mode $mode --leader "$B/broker-2" "$B/broker-1" "$B/broker-3"
 done
 [[ $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["replicas"][0]; print((r["truncate_to"], r["removed_records"], r["lost_records"]))' "$S/predict-fetch.json") == "(5, 3, 3)" ]] ||
   fail "broker 1 truncates to 5, removing and losing b-0..2"
-expect_exit 0 "$KEPOCH" predict -o json --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
+expect_exit 1 "$KEPOCH" predict -o json --leader "$B/broker-2/d-0" "$B/broker-1/d-0"
 [[ $(json "$SCRATCH/out" "(d['replicas'][0]['lost_aborted_records'], d['replicas'][0]['lost_control_records'])") == "(0, 0)" ]] ||
   fail "replica dirs: the lost records b-0..2 are plain (acks=1) records"
-expect_exit 0 "$KEPOCH" predict -o json --leader "$S/b2.snap:d-0" "$S/b1.snap:d-0"
+expect_exit 1 "$KEPOCH" predict -o json --leader "$S/b2.snap:d-0" "$S/b1.snap:d-0"
 [[ $(json "$SCRATCH/out" "(d['replicas'][0]['lost_aborted_records'], d['replicas'][0]['lost_control_records'])") == "(0, 0)" ]] ||
   fail "snapshots keep the tail's transaction attributes: the lost records b-0..2 are plain there too"
 

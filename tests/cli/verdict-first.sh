@@ -27,15 +27,20 @@ verdict() {
   [[ $(head -1 "$SCRATCH/out") == "summary: "*"$sentence"* ]] || fail "YAML summary of: $*"
 }
 
-# predict: Kafka truncated broker 1 to 5 (truncation.log); the 3 records there were acks=1,
-# above the high watermark 5: lost, none committed. Broker 3 holds the leader's log.
-verdict 0 "No committed record is lost. broker-1/d-0 truncates to 5: loses 3 records, none committed; broker-3/d-0 truncates nothing." \
+# predict: Kafka truncated broker 1 to 5 (truncation.log); the 3 records there are lost,
+# above the high watermark 5 that broker 1 recorded, but broker 1 crashed, so that checkpoint
+# may lag the high watermark it held (it led alone when it wrote them): not safe.
+# Broker 3 holds the leader's log.
+verdict 1 "A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records, and a committed loss cannot be ruled out; broker-3/d-0 truncates nothing." \
   "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
 # The sentence restates the fields, which keep their names and values.
-expect_exit 0 "$KEPOCH" predict -o json --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
+expect_exit 1 "$KEPOCH" predict -o json --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
 [[ $(json "$SCRATCH/out" "list(d)[:3]") == "['summary', 'topic', 'partition']" ]] || fail "summary first, then the fields"
-[[ $(json "$SCRATCH/out" "[(r['truncate_to'], r['lost_records'], r['committed_loss']) for r in d['replicas']]") == "[(5, 3, False), (9, 0, False)]" ]] ||
+[[ $(json "$SCRATCH/out" "[(r['truncate_to'], r['lost_records'], r['committed_loss']) for r in d['replicas']]") == "[(5, 3, None), (9, 0, False)]" ]] ||
   fail "predict fields"
+# With the leader elected from the ISR, nothing committed can be lost: the safe sentence.
+verdict 0 "No committed record is lost. broker-2/d-0 would lead at epoch 3 or above. broker-1/d-0 truncates to 5: loses 3 records, none committed; broker-3/d-0 truncates nothing." \
+  "$KEPOCH" predict --elect --ids 1,2,3 --isr 1,2,3 --alive 2,3 "$B/broker-1/d-0" "$B/broker-2/d-0" "$B/broker-3/d-0"
 
 # diff: the fork at 5, the batch 5-7 that differs; after the restart, identical.
 verdict 1 "The replicas of d-0 have diverged. broker-1/d-0 forked from broker-2/d-0 at offset 5 (1 batch differs, only it holds 5..7, it lacks 5..8)." \

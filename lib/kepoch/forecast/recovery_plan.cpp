@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 
 #include "kepoch/storage/logdir_scan.hpp"
 
@@ -49,9 +50,30 @@ std::int32_t new_leader_epoch(const PlanPartitionInput& p, const Replicas& repli
   return epoch;
 }
 
+// Why the highest recorded high watermark may be below what was committed: a replica whose
+// broker did not shut down cleanly (its replication-offset-checkpoint lags the high watermark
+// it held), or one without a recorded high watermark. Either leaves a loss above it open,
+// unless the candidate leads cleanly (Kafka's guarantee: an ISR member holds every committed
+// record).
+std::vector<CommittedDoubt> bound_doubts(const Replicas& replicas) {
+  constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::max();
+  for (const auto& [broker, r] : replicas) {  // one reason says why
+    if (!r->clean_shutdown)
+      return {{kAny, fmt::format("broker {} did not shut down cleanly, so its "
+                                 "replication-offset-checkpoint can be older than the high "
+                                 "watermark it held",
+                                 broker)}};
+    if (!r->high_watermark)
+      return {{kAny,
+               fmt::format("broker {} has no high watermark recorded for the partition", broker)}};
+  }
+  return {};
+}
+
 CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broker,
                                     const PartitionReplica& leader, std::int32_t epoch,
-                                    std::optional<std::int64_t> committed_below) {
+                                    std::optional<std::int64_t> committed_below,
+                                    const std::vector<CommittedDoubt>& doubts) {
   CandidateOutcome c;
   c.broker = broker;
   c.leader_epoch = epoch;
@@ -69,7 +91,7 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broke
     if (other == broker) continue;
     FollowerOutcome f{
         other, forecast_replica(answers_of(as_leader, follower->loaded.cache), batches, source,
-                                *follower, TruncationMode::fetch, committed_below)};
+                                *follower, TruncationMode::fetch, committed_below, doubts)};
     c.removed_records += f.forecast.removed_records;
     c.lost_records = std::max(c.lost_records, f.forecast.lost_records);
     c.committed_lost_records =
@@ -192,9 +214,12 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     if (!replicas.count(id)) out.unknown_replicas.push_back(id);
     if (!live.count(id)) out.stopped_replicas.push_back(id);
   }
-  for (const auto& [broker, r] : replicas)
-    out.highest_high_watermark = std::max(
-        out.highest_high_watermark.value_or(r->loaded.high_watermark), r->loaded.high_watermark);
+  // As recorded, even above the replica's own log end: the records committed there are gone
+  // from that replica, and another holding those offsets holds what was committed.
+  for (const auto& [broker, r] : replicas) {
+    const std::int64_t hw = std::max(r->loaded.high_watermark, r->high_watermark.value_or(0));
+    out.highest_high_watermark = std::max(out.highest_high_watermark.value_or(hw), hw);
+  }
 
   if (p.state.leader != kNoLeader && live.count(p.state.leader)) {
     out.condition = static_cast<std::int32_t>(p.state.isr.size()) < p.min_isr
@@ -227,12 +252,24 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
 
   const std::int32_t epoch = new_leader_epoch(p, replicas);
   const std::optional<std::int64_t> committed_below = out.highest_high_watermark;
+  const std::vector<CommittedDoubt> doubts = bound_doubts(replicas);
+  // Kafka's guarantee (an ISR member holds every committed record) speaks of the ISR as it
+  // is; a replica holding an epoch the state has not reached shows the ISR given is older
+  // than what the replicas wrote since, so it rules nothing out.
+  bool state_current = true;
+  for (const auto& [broker, r] : replicas)
+    if (p.leader_epoch_known && r->loaded.cache.latest_epoch().value_or(-1) > p.state.leader_epoch)
+      state_current = false;
   for (const auto id : p.state.replicas) {
     const auto it = replicas.find(id);
     if (it == replicas.end() || gone_brokers.count(id)) continue;
-    CandidateOutcome c = evaluate_candidate(replicas, id, *it->second, epoch, committed_below);
+    const bool clean =
+        contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
+    CandidateOutcome c =
+        evaluate_candidate(replicas, id, *it->second, epoch, committed_below,
+                           clean && state_current ? std::vector<CommittedDoubt>{} : doubts);
     c.live = live.count(id) > 0;
-    c.clean = contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
+    c.clean = clean;
     c.kafka_choice = out.kafka_choice == id;
     out.candidates.push_back(std::move(c));
   }

@@ -65,6 +65,9 @@ struct PlanPartitionInput {
   // the same name deleted before this one was created (a stray to Kafka), not a candidate.
   std::optional<Uuid> topic_id;
   std::map<std::int32_t, const PartitionReplica*> replicas;
+  // state.leader_epoch is the controller's (live or from the metadata log), not a default:
+  // a replica holding a later epoch shows that state is older than the disks.
+  bool leader_epoch_known = false;
 };
 
 struct PlanInput {

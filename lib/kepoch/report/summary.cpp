@@ -102,6 +102,21 @@ Clause follower_clause(const Value& r) {
     c.verdict = Verdict::unknown;
   if (!c.truncates && c.verdict == Verdict::safe)
     return {c.verdict, false, fmt::format("{} truncates nothing", name)};
+  // Nothing cut, yet batches that differ from the leader's stay (cmd_predict's
+  // keeps_divergent_batches says so in `unanswered`).
+  if (!c.truncates && removed && lost && *lost == 0 && unknown == 0) {
+    for (const auto& u : array_at(r, "unanswered")) {
+      if (scalar_text(u).find("keeps the batches from offset") != std::string::npos)
+        return {c.verdict, false,
+                fmt::format("{} truncates nothing but keeps batches that differ from the "
+                            "leader's: a committed loss cannot be ruled out",
+                            name)};
+    }
+    return {c.verdict, false,
+            fmt::format("{} truncates nothing, but a committed loss cannot be ruled out (see "
+                        "unanswered)",
+                        name)};
+  }
   std::string text = fully ? fmt::format("{} is truncated fully, to {}", name, truncate_to)
                            : fmt::format("{} truncates to {}", name, truncate_to);
   if (!removed) {
@@ -109,8 +124,20 @@ Clause follower_clause(const Value& r) {
   } else if (!lost) {
     text += fmt::format(": removes {}; how many are lost is unknown", records(*removed));
   } else if (*lost == 0 && unknown == 0) {
-    text +=
-        fmt::format(": removes {}, all fetched back from the leader, none lost", records(*removed));
+    // Records below the leader's log start are not fetched back: the leader deleted them.
+    const auto below = int_at(r, "below_leader_start_records").value_or(0);
+    if (below == 0)
+      text += fmt::format(": removes {}, all fetched back from the leader, none lost",
+                          records(*removed));
+    else if (below >= *removed)
+      text +=
+          fmt::format(": removes {}, all below the leader's log start (deleted there), none lost",
+                      records(*removed));
+    else
+      text += fmt::format(
+          ": removes {} ({} below the leader's log start, deleted there; the rest "
+          "fetched back), none lost",
+          records(*removed), below);
   } else {
     text += fmt::format(": loses {}", records(*lost));
     if (*removed > *lost + unknown) text += fmt::format(" of {} removed", *removed);
@@ -206,7 +233,13 @@ Clause comparison_clause(const Value& c) {
   }
   if (unanswered > 0) {
     out.verdict = std::max(out.verdict, Verdict::unknown);
-    out.text += fmt::format("; the snapshots leave {} open (see unanswered)",
+    // Snapshots leave questions where they did not keep batches; replica_diff's own
+    // questions (a log Kafka deletes when it loads it) begin with "how ".
+    bool snapshots = true;
+    for (const auto& u : array_at(c, "unanswered"))
+      snapshots = snapshots && scalar_text(u).rfind("how ", 0) != 0;
+    out.text += fmt::format("; {} {} open (see unanswered)",
+                            snapshots ? "the snapshots leave" : "that leaves",
                             plural(static_cast<std::int64_t>(unanswered), "question", "questions"));
   }
   return out;

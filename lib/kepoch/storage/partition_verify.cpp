@@ -667,6 +667,34 @@ void PartitionVerifier::verify_segment(std::size_t i) {
   }
 }
 
+namespace {
+// The log dir's checkpoints against the log they describe (the files are the parent's, so
+// named from the partition dir).
+void check_log_dir_offsets(PartitionVerification& out) {
+  const PartitionReplica& r = out.replica;
+  // LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd: every segment deleted, the epoch
+  // cache cleared, the log started empty at the checkpoint's log start.
+  if (!r.segments.empty() && r.log_start_checkpoint && *r.log_start_checkpoint > r.log_end_offset)
+    out.findings.push_back(
+        {Sev::error, "../log-start-offset-checkpoint", std::nullopt, *r.log_start_checkpoint,
+         fmt::format("log start offset {} is past the log end {}: the next start deletes every "
+                     "segment of this replica and starts it empty at {} "
+                     "(LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd: segment files deleted "
+                     "from the file system, or a checkpoint of another log)",
+                     *r.log_start_checkpoint, r.log_end_offset, *r.log_start_checkpoint)});
+  // UnifiedLog.updateHighWatermark lowers it to the log end; the offsets between were
+  // committed and are gone from this replica.
+  if (r.high_watermark && *r.high_watermark > r.log_end_offset)
+    out.findings.push_back(
+        {Sev::warning, "../replication-offset-checkpoint", std::nullopt, *r.high_watermark,
+         fmt::format("high watermark {} is above the log end {}: offsets {} to {} were committed "
+                     "and this replica no longer holds them (writes lost in a crash, or segments "
+                     "deleted); Kafka lowers its high watermark to the log end",
+                     *r.high_watermark, r.log_end_offset, r.log_end_offset,
+                     *r.high_watermark - 1)});
+}
+}  // namespace
+
 PartitionVerification PartitionVerifier::finish() {
   State& s = *s_;
   PartitionVerification& out = s.out;
@@ -692,6 +720,7 @@ PartitionVerification PartitionVerifier::finish() {
     o = SegmentOutcome{};
   }
   out.replica = std::move(s.loader).finish();
+  check_log_dir_offsets(out);
   for (const auto& [file, offset] : v.snapshots)
     v.verify_snapshot(file, offset, s.loader.dir_fd());
 

@@ -185,9 +185,48 @@ std::int64_t compare_from_above_cleaned(const PartitionReplica& a, const Partiti
   return c.batches_compared_from;
 }
 
+// Every batch of two replica dirs from the common log start (above what the cleaner
+// rewrote); by a lookup table when a log's offsets do not increase (the side-by-side walk
+// needs them to).
+void compare_from_log_start(const PartitionReplica& a, const PartitionReplica& b,
+                            std::int64_t start, std::int64_t end, ReplicaComparison& c) {
+  const BatchRange mine = batches_from(a, start, end);
+  const BatchRange theirs = batches_from(b, start, end);
+  const std::int64_t from = compare_from_above_cleaned(a, b, mine, theirs, start, end, c);
+  MergeResult r = merge_batches(a, b, from, end, /*anchored=*/false, kMaxDifferingBatches);
+  if (r.outcome == MergeOutcome::compared) {
+    c.fork_by_batches = r.first_difference;
+    c.differing_batches = std::move(r.differing);
+    return;
+  }
+  compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);
+}
+
+// Nothing differs from the anchor on and the epoch caches agree: by Kafka's rule the batches
+// below are the same too, but a cache that disagrees with its own batches, or a batch
+// rewritten below the anchor, breaks that rule, and "identical" must not rest on it. So the
+// batches below are compared as well; the comparison is kept only when it finds a
+// difference (it costs one header walk of each log, never a different answer otherwise).
+bool differs_below_anchor(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
+                          std::int64_t anchor, std::int64_t end, ReplicaComparison& c) {
+  ReplicaComparison whole;
+  whole.replica = c.replica;
+  whole.reference = c.reference;
+  whole.fork_by_epochs = c.fork_by_epochs;
+  whole.notes = c.notes;
+  whole.batches_compared_from = start;
+  compare_from_log_start(a, b, start, end, whole);
+  if (!whole.fork_by_batches && whole.differing_batches.empty()) return false;
+  whole.read_whole = fmt::format(
+      "no batch differs from offset {} on and the epoch caches agree, but batches below it "
+      "differ: batches compared from the common log start",
+      anchor);
+  c = std::move(whole);
+  return true;
+}
+
 // Two replica dirs: side by side from the epoch fork when both were loaded to their tail
-// (see the header), else from the common log start; by a lookup table when a log's offsets
-// do not increase (the side-by-side walk needs them to).
+// (see the header), else from the common log start.
 void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
                           std::int64_t end, ReplicaComparison& c) {
   auto take = [&c](MergeResult r) {
@@ -205,7 +244,11 @@ void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, 
   } else if (const std::int64_t anchor = offset_before(c.fork_by_epochs.value_or(end), start);
              anchor > start) {
     MergeResult r = merge_batches(a, b, anchor, end, /*anchored=*/true, kMaxDifferingBatches);
-    if (r.outcome == MergeOutcome::compared) return take(std::move(r));
+    if (r.outcome == MergeOutcome::compared) {
+      const bool same = !c.fork_by_epochs && !r.first_difference && r.differing.empty();
+      if (same && differs_below_anchor(a, b, start, anchor, end, c)) return;
+      return take(std::move(r));
+    }
     if (r.outcome == MergeOutcome::anchor_differs) {
       c.read_whole = fmt::format(
           "the batches holding offset {} differ although the epoch caches agree there: batches "
@@ -213,14 +256,7 @@ void compare_replica_dirs(const PartitionReplica& a, const PartitionReplica& b, 
           anchor);
     }
   }
-  // From the common log start: above what the cleaner rewrote.
-  const BatchRange mine = batches_from(a, start, end);
-  const BatchRange theirs = batches_from(b, start, end);
-  const std::int64_t from = compare_from_above_cleaned(a, b, mine, theirs, start, end, c);
-  MergeResult r = merge_batches(a, b, from, end, /*anchored=*/false, kMaxDifferingBatches);
-  if (r.outcome == MergeOutcome::compared) return take(std::move(r));
-  // Offsets that do not increase: look each batch up in a table of the other's, as before.
-  compare_all_batches(batches_above(mine, from), batches_above(theirs, from), c);
+  compare_from_log_start(a, b, start, end, c);
 }
 
 }  // namespace
@@ -256,6 +292,17 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   c.reference = reference;
   c.fork_by_epochs = epoch_fork(a, b, c.notes);
 
+  // A log start past the log end (log-start-offset-checkpoint and segments disagree): Kafka
+  // deletes every segment when it loads the log (LogLoader.deleteSegmentsIfLogStartGreater-
+  // ThanLogEnd), so neither "identical" nor a fork describes the replica Kafka will hold.
+  for (const PartitionReplica* r : {&a, &b}) {
+    if (r->loaded.log_start_offset > r->log_end_offset && !r->segments.empty())
+      c.unanswered.push_back(fmt::format(
+          "how {} compares: its log start {} is past its log end {}, and Kafka deletes all of "
+          "its segments when it loads the log "
+          "(LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+          r->dir.string(), r->loaded.log_start_offset, r->log_end_offset));
+  }
   const std::int64_t start = std::max(a.loaded.log_start_offset, b.loaded.log_start_offset);
   const std::int64_t end = std::min(a.log_end_offset, b.log_end_offset);
   c.batches_compared_from = start;  // raised above what a cleaner rewrote, where that is read

@@ -10,14 +10,39 @@
 
 namespace kepoch {
 
+std::vector<CommittedDoubt> high_watermark_doubts(const PartitionReplica& follower,
+                                                  const PartitionReplica* leader,
+                                                  bool leader_clean) {
+  std::vector<CommittedDoubt> doubts;
+  if (leader_clean) return doubts;
+  if (!follower.clean_shutdown) {
+    doubts.push_back(
+        {std::numeric_limits<std::int64_t>::max(),
+         fmt::format("the broker of {} did not shut down cleanly (no .kafka_cleanshutdown), so its "
+                     "replication-offset-checkpoint can be older than the high watermark it held "
+                     "(Kafka writes it every replica.high.watermark.checkpoint.interval.ms)",
+                     follower.dir.string())});
+  }
+  if (leader && leader->high_watermark && *leader->high_watermark > leader->log_end_offset) {
+    doubts.push_back(
+        {*leader->high_watermark,
+         fmt::format("the leader {} recorded a high watermark of {}, above its log end {}: the "
+                     "records committed there are gone from it",
+                     leader->dir.string(), *leader->high_watermark, leader->log_end_offset),
+         leader->log_end_offset});
+  }
+  return doubts;
+}
+
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
-                                 TruncationMode mode) {
+                                 TruncationMode mode, bool leader_clean) {
   const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
   return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
                           "the snapshot of " + leader.dir.string() + " did not keep", follower,
-                          mode);
+                          mode, std::nullopt,
+                          high_watermark_doubts(follower, &leader, leader_clean));
 }
 
 namespace {
@@ -46,9 +71,19 @@ std::map<std::int64_t, RecordKind> removed_kinds(ReplicaForecast& f,
   return out;
 }
 
+// The records of batch `b` at offsets in [from, until), at most its record count (a compacted
+// batch holds fewer records than offsets).
+std::uint64_t records_between(const BatchRange::Batch& b, std::int64_t from, std::int64_t until) {
+  const std::int64_t lo = std::max(b.base_offset, from);
+  const std::int64_t hi = std::min(b.last_offset + 1, until);
+  if (hi <= lo) return 0;
+  return static_cast<std::uint64_t>(std::min<std::int64_t>(hi - lo, b.records));
+}
+
 void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
                    const LeaderBatchLookup& leader_batches, std::string_view leader_source,
-                   const PartitionReplica& follower, std::int64_t committed_below) {
+                   const PartitionReplica& follower, std::int64_t committed_below,
+                   const std::vector<CommittedDoubt>& doubts) {
   // UnifiedLog.truncateFullyAndStartAt deletes every segment: the whole log goes, although
   // the new log end (the leader's log start) lies past the old one.
   const std::int64_t cut = f.prediction.truncated_fully
@@ -115,6 +150,14 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     const auto it = kinds->find(b.base_offset);
     return it == kinds->end() ? RecordKind::data : it->second;
   };
+  // Lost data records above the committed bound that a doubt covers: maybe committed.
+  const auto doubted_in = [&](const BatchRange::Batch& b) {
+    std::uint64_t most = 0;
+    for (const auto& d : doubts)
+      most = std::max(most, records_between(b, std::max(committed_below, d.from), d.below));
+    return most;
+  };
+  std::uint64_t doubted = 0;
   std::uint64_t committed_unknown = 0;
   for (const auto& b : removed.batches) {
     const auto records = static_cast<std::uint64_t>(b.records);
@@ -126,6 +169,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
       f.lost_unknown_records += records;
       if (committed_part(b) > 0 && kind_of(b) == RecordKind::data)
         committed_unknown += committed_part(b);
+      if (doubted_in(b) > 0 && kind_of(b) == RecordKind::data) doubted += doubted_in(b);
       const std::int64_t first = std::max(cut, b.base_offset);
       f.lost_unknown_range =
           std::pair{f.lost_unknown_range ? f.lost_unknown_range->first : first, b.last_offset};
@@ -148,10 +192,36 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     f.lost_records += records;
     if (!f.first_lost_offset) f.first_lost_offset = std::max(cut, b.base_offset);
     f.committed_lost_records += committed_part(b);
+    doubted += doubted_in(b);
+  }
+  // A leader whose log start lies past its own log end: its log-start-offset-checkpoint and
+  // its segments disagree (segment files deleted from the file system, or a recovery that
+  // cut below the log start). Kafka deletes all of its segments when it loads the log
+  // (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd), so the offsets below that log
+  // start were never deleted on purpose: what the followers remove there may be committed.
+  if (f.below_leader_start_records > 0 && answers.log_end_offset >= 0 &&
+      leader_start > answers.log_end_offset) {
+    f.lost_counted = f.lost_known = false;
+    f.committed_loss_unknown = true;
+    f.unanswered.push_back(fmt::format(
+        "whether the {} record(s) removed below the leader's log start {} are lost: that log "
+        "start is past the leader's own log end {} (its log-start-offset-checkpoint disagrees "
+        "with its segments; Kafka deletes them all when it loads the log, "
+        "LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+        f.below_leader_start_records, leader_start, answers.log_end_offset));
+  }
+  if (doubted > 0) {
+    f.committed_loss_unknown = true;
+    std::string why;
+    for (const auto& d : doubts)
+      if (d.below > std::max(committed_below, d.from)) why += (why.empty() ? "" : "; ") + d.why;
+    f.unanswered.push_back(fmt::format(
+        "whether {} lost record(s) at or above the high watermark {} were committed: {}", doubted,
+        committed_below, why));
   }
   if (f.lost_unknown_records > 0) {
     f.lost_known = false;
-    f.committed_loss_unknown = committed_unknown > 0;
+    f.committed_loss_unknown = f.committed_loss_unknown || committed_unknown > 0;
     f.unanswered.push_back(fmt::format(
         "which removed records at offsets {} to {} are lost ({} record(s), {} below the high "
         "watermark): {} every batch from offset {} to {}",
@@ -247,7 +317,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,
                                  TruncationMode mode,
-                                 std::optional<std::int64_t> committed_below_override) {
+                                 std::optional<std::int64_t> committed_below_override,
+                                 const std::vector<CommittedDoubt>& doubts) {
   ReplicaForecast f;
   f.mode = mode;
   f.prediction = predict_truncation(answers, follower.loaded, mode);
@@ -261,7 +332,17 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     return f;
   }
   count_removed(f, answers, leader_batches, leader_source, follower,
-                committed_below_override.value_or(follower.loaded.high_watermark));
+                committed_below_override.value_or(follower.loaded.high_watermark), doubts);
+  // Its log start past its log end: Kafka deletes all of its segments when it loads the log
+  // (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd), before any fetch; those records,
+  // committed or not, go without a truncation to count them.
+  if (follower.loaded.log_start_offset > follower.log_end_offset && !follower.segments.empty()) {
+    f.committed_loss_unknown = true;
+    f.unanswered.push_back(fmt::format(
+        "what {} loses when it loads its log: its log start {} is past its log end {}, and Kafka "
+        "deletes all of its segments then (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd)",
+        follower.dir.string(), follower.loaded.log_start_offset, follower.log_end_offset));
+  }
   // Committed means below the follower's high watermark. Without one recorded (its log dir's
   // replication-offset-checkpoint missing, unreadable to Kafka or without the partition)
   // the load takes the log start, which would call every lost record uncommitted: unknown,

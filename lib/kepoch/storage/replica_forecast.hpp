@@ -88,19 +88,47 @@ struct ReplicaForecast {
 // min(follower's log end, leader's log end)), and only when a removed batch lies there.
 using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
 
+// A recorded high watermark is a lower bound of what was committed, not the bound itself:
+// lost records above it, from `from` up to `below`, may have been committed too, for the
+// reason `why` (a sentence). Such records make a committed loss one that cannot be ruled out.
+struct CommittedDoubt {
+  std::int64_t below = 0;
+  std::string why;
+  std::int64_t from = 0;
+};
+
+// The doubts over a follower's own high watermark:
+//   - its broker did not shut down cleanly (no .kafka_cleanshutdown; a running broker's
+//     copy too): ReplicaManager writes replication-offset-checkpoint every
+//     replica.high.watermark.checkpoint.interval.ms (5 s) and at a clean shutdown, so the
+//     high watermark it held may be above the recorded one, up to its log end (Kafka's own
+//     "Non-monotonic update of high watermark from (offset=8 ...) to (offset=5 ...)" on the
+//     divergence fixture's broker 1, whose checkpoint says 5);
+//   - `leader` (when given) recorded a high watermark above its own log end: the records
+//     committed there are gone from it (unflushed writes lost in a crash), and a follower
+//     holding those offsets holds what was committed.
+// None when the new leader was elected cleanly (`leader_clean`: from the ISR, or the ELR):
+// Kafka's guarantee is that such a leader holds every committed record.
+std::vector<CommittedDoubt> high_watermark_doubts(const PartitionReplica& follower,
+                                                  const PartitionReplica* leader,
+                                                  bool leader_clean);
+
 // The truncation against the leader's answers, what it removes, and, asking `leader_batches`
 // only when something is removed, which removed records are lost. `leader_source` says how
 // the leader's batches fell short when they did ("the snapshot of X did not keep").
 // Removed records count as committed below `committed_below`, by default the follower's own
 // high watermark; a recovery plan passes the highest high watermark any replica recorded.
+// Lost records above it that a `doubts` entry covers make the committed loss unknown.
 ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  const LeaderBatchLookup& leader_batches,
                                  std::string_view leader_source, const PartitionReplica& follower,
                                  TruncationMode mode,
-                                 std::optional<std::int64_t> committed_below = std::nullopt);
+                                 std::optional<std::int64_t> committed_below = std::nullopt,
+                                 const std::vector<CommittedDoubt>& doubts = {});
 
-// Against a leader replica read from disk (or a snapshot): its answers and its batches.
+// Against a leader replica read from disk (or a snapshot): its answers and its batches, with
+// high_watermark_doubts(follower, &leader, leader_clean).
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
-                                 TruncationMode mode);
+                                 TruncationMode mode, bool leader_clean = false);
 
 }  // namespace kepoch

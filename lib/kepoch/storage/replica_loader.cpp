@@ -252,6 +252,8 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   read_epoch_checkpoint(r, listed);
   if (list_error) std::rethrow_exception(list_error);
   r.segments = list_segments(*listing);
+  for (const auto& segment : r.segments)
+    recovered_at_open_.push_back(!listing->exists(segment.file.stem().string() + ".index"));
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
@@ -329,7 +331,8 @@ InputError offsets_error(const fs::path& file, const BatchHeader& h, std::int64_
 }  // namespace
 
 bool ReplicaLoader::recovers(std::size_t i) const {
-  return !replica_.clean_shutdown && i >= recover_from_;
+  const bool at_open = i < recovered_at_open_.size() && recovered_at_open_[i];
+  return (!replica_.clean_shutdown && i >= recover_from_) || at_open;
 }
 
 void ReplicaLoader::enter(std::size_t i) {
@@ -448,9 +451,16 @@ void ReplicaLoader::segment_end(std::size_t i, const LogEnd& end) {
 }
 
 // Recovery truncates segment i after its valid bytes; LogLoader deletes every later segment.
+// A segment recovered when it is opened (no offset index) is cut alone: loadSegmentFiles
+// keeps the segments after it, and recoverLog, recovering it again, finds nothing to cut
+// (partition_verify's recovery_next_start says the same).
 void ReplicaLoader::cut_log(std::size_t i, std::uint64_t valid_bytes) {
   PartitionReplica& r = replica_;
-  r.recovery_truncated_bytes = r.segments[i].size_bytes - valid_bytes;
+  r.recovery_truncated_bytes += r.segments[i].size_bytes - valid_bytes;
+  if (recovered_at_open_.at(i)) {
+    cut_ = i + 1 == r.segments.size();
+    return;
+  }
   for (std::size_t j = i + 1; j < r.segments.size(); ++j)
     r.recovery_truncated_bytes += r.segments[j].size_bytes;
   r.segments.resize(i + 1);

@@ -11,6 +11,7 @@
 #include "kepoch/format/meta_properties.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -50,6 +51,26 @@ ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
   return s;
 }
 
+// A -delete, -stray or -future dir is no replica Kafka serves or fetches into: LogManager
+// deletes the first two (addLogToBeDeleted; a stray after its delay) and a future log only
+// replaces the current one when an alter-log-dirs move completes. A log dir walk leaves them
+// out (partition_dirs_of_log_dir); given alone, comparing or truncating it answers a question
+// Kafka never asks, so it is refused rather than judged.
+void refuse_dir_kafka_does_not_serve(const fs::path& dir) {
+  const auto parsed = partition_dir_name_of(dir);
+  if (!parsed.name || parsed.name->state == PartitionDirState::normal) return;
+  const char* what = parsed.name->state == PartitionDirState::future
+                         ? "the target of a log dir move in progress (alter-log-dirs), which "
+                           "becomes the replica only when the move completes"
+                         : "Kafka deletes it at its next start";
+  throw InputError(
+      dir.string(),
+      fmt::format("a -{} dir of {}-{}, not a live replica: {}; give the broker's "
+                  "{}-{} dir",
+                  to_string(parsed.name->state), parsed.name->topic, parsed.name->partition, what,
+                  parsed.name->topic, parsed.name->partition));
+}
+
 }  // namespace
 
 ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) {
@@ -60,6 +81,7 @@ ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) 
   const fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) {
     if (holds_log_dir_files(path)) return from_log_dir(argument, depth);  // log_dir.hpp
+    refuse_dir_kafka_does_not_serve(path);
     return ReplicaSource{argument, false, {load_partition_replica(path, {}, depth)}, {}};
   }
   if (fs::is_regular_file(status) || fs::is_fifo(status))
@@ -104,13 +126,17 @@ PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t m
             "{} holds {}-{} but {} holds {}: these are not replicas of one partition",
             sources[i].argument, r.topic, r.partition, sources.front().argument, first_name));
       }
-      if (!g.replicas.empty() && g.replicas.front().topic_id && r.topic_id &&
-          *g.replicas.front().topic_id != *r.topic_id) {
+      // Against the first replica of the group that records a topic id: one without
+      // partition.metadata first must not let two different ids in after it.
+      std::size_t known = 0;
+      while (known < g.replicas.size() && !g.replicas[known].topic_id)
+        ++known;
+      if (known < g.replicas.size() && r.topic_id && *g.replicas[known].topic_id != *r.topic_id) {
         const std::string why = fmt::format(
             "{} holds {}-{} with topic id {} but {} has topic id {}: not the same topic (deleted "
             "and re-created?)",
             sources[i].argument, r.topic, r.partition, r.topic_id->to_string(),
-            sources[g.sources.front()].argument, g.replicas.front().topic_id->to_string());
+            sources[g.sources[known]].argument, g.replicas[known].topic_id->to_string());
         if (!any_whole) throw UsageError(why);
         out.notes.push_back(why + "; left out");
         continue;

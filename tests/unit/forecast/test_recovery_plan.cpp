@@ -354,3 +354,64 @@ TEST_CASE(
   CHECK(plan.totals.plan_committed_loss_partitions == 1);
   CHECK_FALSE(plan.totals.complete);
 }
+
+TEST_CASE("the highest high watermark may lag: a loss above it is not ruled out committed",
+          "[recovery_plan]") {
+  // Every broker shut down cleanly and recorded no high watermark: the committed bound falls
+  // back to the log start, and a candidate's loss above it was counted as uncommitted. Kafka's
+  // high watermark was never read, so that loss is unknown, and the plan is not safe.
+  Outage o;
+  for (PartitionReplica* r : {&o.b1, &o.b2, &o.b3}) {
+    r->clean_shutdown = true;
+    r->high_watermark.reset();
+    r->loaded.high_watermark = 0;
+  }
+  const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {3});
+  const CandidateOutcome* c2 = p.candidate(2);
+  REQUIRE(c2);
+  CHECK(c2->lost_records == 5);
+  CHECK(c2->committed_lost_records == 0);
+  CHECK(c2->committed_loss_possible);
+  // With the checkpoints of brokers that shut down cleanly, the bound holds: broker 3's 15.
+  for (PartitionReplica* r : {&o.b1, &o.b2, &o.b3})
+    r->high_watermark = r->loaded.high_watermark = 5;
+  o.b3.high_watermark = o.b3.loaded.high_watermark = 10;
+  const PartitionPlan q = plan_partition(o.partition(), {1, 2}, {3});
+  CHECK(q.candidate(2)->committed_lost_records == 0);
+  CHECK_FALSE(q.candidate(2)->committed_loss_possible);
+  // A broker that crashed may have held a higher one than it recorded.
+  o.b3.clean_shutdown = false;
+  const PartitionPlan r = plan_partition(o.partition(), {1, 2}, {3});
+  CHECK(r.candidate(2)->committed_loss_possible);
+  // ...but a clean candidate (an ISR member) holds every committed record.
+  const PartitionPlan s = plan_partition(o.partition({1, 2, 3}, {2}), {1}, {3});
+  CHECK_FALSE(s.candidate(2)->committed_loss_possible);
+}
+
+TEST_CASE("the committed bound is the high watermark as recorded, above a replica's log end too",
+          "[recovery_plan]") {
+  // Broker 3 recorded 20 but its log ends at 15 (writes lost in a crash): offsets up to 19
+  // were committed, whatever the load lowers its own high watermark to.
+  Outage o;
+  o.b3.high_watermark = 20;
+  const PartitionPlan p = plan_partition(o.partition(), {1, 2}, {3});
+  CHECK(p.highest_high_watermark == 20);
+}
+
+TEST_CASE("an ISR older than the replicas' epochs rules no committed loss out", "[recovery_plan]") {
+  // Broker 3 wrote 10-14 at epoch 2 while the metadata still says leader epoch 1 with ISR
+  // [2]: that ISR is not the one Kafka's guarantee speaks of, so broker 2 leading "cleanly"
+  // does not make broker 3's loss above its lagging checkpoint (10, it crashed) uncommitted.
+  Outage o;
+  o.b3 = replica_of("b3", {{0, 4, 1, 11}, {5, 9, 1, 12}, {10, 14, 2, 13}}, 10);
+  PlanPartitionInput in = o.partition({1, 2, 3}, {2});
+  in.replicas = {{1, &o.b1}, {2, &o.b2}, {3, &o.b3}};
+  in.leader_epoch_known = true;
+  const PartitionPlan stale = plan_partition(in, {1}, {});
+  REQUIRE(stale.candidate(2));
+  CHECK(stale.candidate(2)->lost_records == 5);
+  CHECK(stale.candidate(2)->committed_loss_possible);
+  // The metadata at epoch 2: broker 2 in that ISR holds every committed record.
+  in.state.leader_epoch = 2;
+  CHECK_FALSE(plan_partition(in, {1}, {}).candidate(2)->committed_loss_possible);
+}

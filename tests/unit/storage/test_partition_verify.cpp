@@ -206,3 +206,31 @@ TEST_CASE("verify reads each segment once: its replica is the one the loader bui
   fs::copy_file(r.file("00000000000000000008.log"), r.file("8.log"));
   check_same_replica(r.dir);
 }
+
+TEST_CASE("The log dir's checkpoints against the log: a log start past the end, a HW above it",
+          "[storage][partition_verify]") {
+  // LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd: a log start checkpoint past the log
+  // end deletes every segment at the next start, an error; a high watermark above the log end
+  // (UnifiedLog.updateHighWatermark lowers it) names committed offsets this replica lost.
+  ScratchReplica r(kTx);
+  std::ofstream(r.logdir / "log-start-offset-checkpoint") << "0\n1\ntx 0 1000\n";
+  std::ofstream(r.logdir / "replication-offset-checkpoint") << "0\n1\ntx 0 2000\n";
+  const PartitionVerification v = verify_partition(r.dir);
+  auto has = [&](VerifyFinding::Severity sev, const char* file, const char* text) {
+    for (const auto& f : v.findings)
+      if (f.severity == sev && f.file == file && f.message.find(text) != std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(has(VerifyFinding::Severity::error, "../log-start-offset-checkpoint",
+            "the next start deletes every segment"));
+  CHECK(has(VerifyFinding::Severity::warning, "../replication-offset-checkpoint",
+            "high watermark 2000 is above the log end"));
+  CHECK(v.has_errors());
+  // Within the log: neither.
+  std::ofstream(r.logdir / "log-start-offset-checkpoint", std::ios::trunc) << "0\n1\ntx 0 0\n";
+  std::ofstream(r.logdir / "replication-offset-checkpoint", std::ios::trunc) << "0\n1\ntx 0 1\n";
+  const PartitionVerification w = verify_partition(r.dir);
+  for (const auto& f : w.findings)
+    CHECK(f.file.rfind("../", 0) != 0);
+}

@@ -143,3 +143,23 @@ TEST_CASE("LogSegmentTest.testRecoveryFixesCorruptIndex", "[recovery][11.4]") {
 TEST_CASE("LogSegmentTest.testRecoveryFixesCorruptTimeIndex", "[recovery][11.4]") {
   check_index_garbage("00000000000000000024.timeindex", 0);
 }
+
+TEST_CASE("LogLoader.loadSegmentFiles: a segment without an offset index is recovered at open",
+          "[storage][recovery]") {
+  // After a clean shutdown recoverLog is skipped, but LogSegment.sanityCheck throws
+  // NoSuchFileException for a missing .index and recoverSegment runs anyway: a corrupt batch
+  // (offsets 6-8 of lc-0, one byte flipped) cuts the log there. predict and diff load the
+  // replica as Kafka will hold it, so its log end is 6, not 17.
+  const fs::path lc0 = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/leader-changes/broker-2/lc-0";
+  ScratchReplica r(lc0);
+  r.clean_shutdown();
+  r.flip(kLog0, 248 + 100);
+  CHECK(load_partition_replica(r.dir).log_end_offset == 17);  // the index is there: not read
+  fs::remove(r.file("00000000000000000000.index"));
+  for (const LoadDepth depth : {LoadDepth::whole, LoadDepth::tail}) {
+    const PartitionReplica loaded = load_partition_replica(r.dir, {}, depth);
+    CHECK(loaded.log_end_offset == 6);
+    CHECK(loaded.recovery_stop.has_value());
+    CHECK(loaded.recovery_truncated_bytes > 0);
+  }
+}

@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <map>
 
+#include "kepoch/base/crc32c.hpp"
 #include "kepoch/storage/replica_diff.hpp"
+#include "kepoch/storage/replica_sources.hpp"
+#include "support/scratch_files.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -101,4 +104,80 @@ TEST_CASE("An empty epoch cache is not a fork at the log start", "[storage][repl
   CHECK_FALSE(c.only_there);
   CHECK(c.identical());
   CHECK_THAT(c.notes.front(), Catch::Contains("no-epochs has no leader epochs"));
+}
+
+TEST_CASE("Identical only when the batches below the tail agree too", "[storage][replica_diff]") {
+  // Two replicas of lc-0 (tests/data/leader-changes) with the same epoch caches and log end;
+  // one holds another batch at offsets 6-8 (a value byte changed, its CRC made right again).
+  // Loaded to their tails, the batches from the anchor on agree, but "identical" must not
+  // rest on Kafka's epoch rule alone: the batch at 6 is found.
+  const std::filesystem::path lc =
+      std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/leader-changes";
+  const test::ScratchReplica changed(lc / "broker-1/lc-0");
+  auto bytes = test::slurp(changed.file("00000000000000000000.log"));
+  const std::size_t batch = 248;  // the batch at offset 6 (segment dump's position)
+  const std::size_t end =
+      batch + 12 +
+      ((std::size_t{bytes[batch + 8]} << 24) | (std::size_t{bytes[batch + 9]} << 16) |
+       (std::size_t{bytes[batch + 10]} << 8) | bytes[batch + 11]);
+  bytes.at(batch + 110) ^= 0x04;
+  const std::uint32_t crc =
+      crc32c(std::span<const std::uint8_t>(bytes.data() + batch + 21, end - batch - 21));
+  for (int i = 0; i < 4; ++i)
+    bytes[batch + 17 + static_cast<std::size_t>(i)] =
+        static_cast<std::uint8_t>(crc >> (24 - 8 * i));
+  test::spit(changed.file("00000000000000000000.log"), bytes);
+
+  std::vector<PartitionReplica> replicas{
+      load_partition_replica(changed.dir, {}, LoadDepth::tail),
+      load_partition_replica(lc / "broker-2/lc-0", {}, LoadDepth::tail)};
+  const ReplicaComparison c = compare_replicas(replicas, 0, 1);
+  CHECK_FALSE(c.identical());
+  CHECK(c.fork_by_batches == 6);
+  CHECK(c.read_whole.has_value());
+  // The untouched copies are identical, and say nothing of a whole read.
+  std::vector<PartitionReplica> same{
+      load_partition_replica(lc / "broker-1/lc-0", {}, LoadDepth::tail),
+      load_partition_replica(lc / "broker-2/lc-0", {}, LoadDepth::tail)};
+  const ReplicaComparison d = compare_replicas(same, 0, 1);
+  CHECK(d.identical());
+  CHECK_FALSE(d.read_whole.has_value());
+}
+
+TEST_CASE("Pairing: two topic ids differ even when the first replica records none",
+          "[storage][replica_sources]") {
+  // The first replica without partition.metadata must not let two different ids in after it.
+  auto replica = [](std::optional<Uuid> id) {
+    PartitionReplica r;
+    r.topic = "d";
+    r.partition = 0;
+    r.topic_id = id;
+    return r;
+  };
+  const Uuid a = parse_uuid("1xdWaU5KRaC_Aglt2I_ErA").uuid;
+  const Uuid b = parse_uuid("AAAAAAAAAAAAAAAAAAAAAQ").uuid;
+  std::vector<ReplicaSource> sources{{"x", false, {replica(std::nullopt)}, {}},
+                                     {"y", false, {replica(a)}, {}},
+                                     {"z", false, {replica(b)}, {}}};
+  CHECK_THROWS_WITH(pair_replicas(sources, 2, true),
+                    Catch::Contains("z holds d-0 with topic id") && Catch::Contains("but y has"));
+  sources[2].replicas[0].topic_id = a;
+  CHECK(pair_replicas(sources, 2, true).groups.front().replicas.size() == 3);
+}
+
+TEST_CASE("A -delete, -stray or -future dir given alone is not a replica to judge",
+          "[storage][replica_sources]") {
+  // LogManager deletes the first two and only swaps a future log in when a move completes:
+  // refused (an input kepoch cannot judge), as the log dir walk leaves them out.
+  const std::filesystem::path d0 =
+      std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/divergence/before/broker-1/d-0";
+  for (const char* suffix : {"-delete", "-stray", "-future"}) {
+    char tmpl[] = "/tmp/kepoch-state-XXXXXX";
+    const std::filesystem::path logdir = ::mkdtemp(tmpl);
+    const auto dir = logdir / (std::string("d-0.1bd8c3a5f7e64b0a9a8d7b1c2e3f4a5b") + suffix);
+    std::filesystem::copy(d0, dir, std::filesystem::copy_options::recursive);
+    CHECK_THROWS_WITH(load_replica_source(dir.string()),
+                      Catch::Contains("not a live replica") && Catch::Contains(suffix));
+    std::filesystem::remove_all(logdir);
+  }
 }

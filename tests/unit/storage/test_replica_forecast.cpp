@@ -342,3 +342,83 @@ TEST_CASE("Transactions as consumers see them: aborted records and markers count
     CHECK(f.lost_records == 2);
   }
 }
+
+TEST_CASE("A crashed follower's high watermark checkpoint may lag: its loss above it is not safe",
+          "[storage][replica_forecast]") {
+  // ReplicaManager writes replication-offset-checkpoint every
+  // replica.high.watermark.checkpoint.interval.ms and at a clean shutdown: a follower that
+  // crashed (the divergence fixture's broker 1: checkpoint 5, Kafka's own log "Non-monotonic
+  // update of high watermark from (offset=8 ...)") may have held a higher one. Its records
+  // lost above the recorded 5 are not counted committed, and not ruled out either.
+  PartitionReplica follower = replica_of("f", old_leader_log(), 5);
+  PartitionReplica leader = replica_of("l", old_leader_log(5), 5);
+  become_leader(leader.as_leader, 1);
+  const ReplicaForecast crashed = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(crashed.lost_records == 5);
+  CHECK(crashed.committed_lost_records == 0);
+  CHECK_FALSE(crashed.committed_loss());
+  CHECK(crashed.committed_loss_unknown);
+  CHECK(crashed.committed_loss_possible());
+  REQUIRE(crashed.unanswered.size() == 1);
+  CHECK(crashed.unanswered[0].find("did not shut down cleanly") != std::string::npos);
+  // A clean shutdown wrote the checkpoint last: the records above it were not committed.
+  follower.clean_shutdown = true;
+  const ReplicaForecast clean = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(clean.lost_records == 5);
+  CHECK_FALSE(clean.committed_loss_possible());
+  // A leader elected from the ISR holds every committed record (Kafka's guarantee): a crashed
+  // follower's records it lacks were not committed.
+  follower.clean_shutdown = false;
+  const ReplicaForecast from_isr =
+      forecast_replica(leader, follower, TruncationMode::fetch, /*leader_clean=*/true);
+  CHECK_FALSE(from_isr.committed_loss_possible());
+}
+
+TEST_CASE("A leader that recorded a high watermark above its log end lost committed records",
+          "[storage][replica_forecast]") {
+  // The leader's checkpoint says 10 but its log ends at 7 (unflushed writes lost in a crash):
+  // offsets 7-9 were committed, and the follower holding them (clean shutdown, its own
+  // checkpoint 5) loses what was committed there.
+  PartitionReplica follower = replica_of("f", old_leader_log(), 5);
+  follower.clean_shutdown = true;
+  PartitionReplica leader = replica_of("l", old_leader_log(7), 7);
+  leader.high_watermark = 10;  // as recorded; loaded, Kafka lowers it to the log end
+  const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(f.prediction.truncate_to == 7);
+  CHECK(f.lost_records == 3);
+  CHECK(f.committed_lost_records == 0);
+  CHECK(f.committed_loss_possible());
+  REQUIRE_FALSE(f.unanswered.empty());
+  CHECK(f.unanswered.back().find("above its log end 7") != std::string::npos);
+  // Without that record the follower's loss above its own high watermark is safe.
+  leader.high_watermark = 7;
+  CHECK_FALSE(forecast_replica(leader, follower, TruncationMode::fetch).committed_loss_possible());
+}
+
+TEST_CASE("LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd: a log start past the log end",
+          "[storage][replica_forecast]") {
+  // A leader whose log-start-offset-checkpoint (100) is past its log end (10): Kafka deletes
+  // all of its segments at load, so the followers are emptied, and what they remove below
+  // 100 was never deleted on purpose: not counted as lost, and not safe.
+  PartitionReplica follower = replica_of("f", old_leader_log(), 10);
+  follower.clean_shutdown = true;
+  PartitionReplica leader = replica_of("l", old_leader_log(), 10);
+  leader.loaded.log_start_offset = leader.as_leader.log_start_offset = 100;
+  const ReplicaForecast f = forecast_replica(leader, follower, TruncationMode::fetch);
+  CHECK(f.prediction.truncated_fully);
+  CHECK(f.below_leader_start_records == 10);
+  CHECK_FALSE(f.lost_counted);
+  CHECK(f.committed_loss_possible());
+  // The same on the follower's side: Kafka empties it when it loads the log, before any
+  // truncation counts its records.
+  PartitionReplica emptied = replica_of("e", old_leader_log(), 10);
+  emptied.clean_shutdown = true;
+  emptied.loaded.log_start_offset = 100;
+  emptied.segments.push_back(SegmentSummary{"e/00000000000000000000.log", 0, 1000, 10, 10});
+  PartitionReplica whole = replica_of("w", old_leader_log(), 10);
+  const ReplicaForecast g = forecast_replica(whole, emptied, TruncationMode::fetch);
+  CHECK(g.removed_records == 0);
+  CHECK(g.committed_loss_possible());
+  emptied.loaded.log_start_offset = 0;
+  CHECK_FALSE(forecast_replica(whole, emptied, TruncationMode::fetch).committed_loss_possible());
+}
