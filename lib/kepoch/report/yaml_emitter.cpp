@@ -391,43 +391,75 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
   long_key_next_ = false;
 }
 
-bool YamlEmitter::at_next_simple_key() const {
-  if (groups_.empty() || long_key_next_) return false;
-  const Group& g = groups_.back();
-  return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
-}
-
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
 // key being at least one byte past the value's indent), the scalar.
-void YamlEmitter::scalar_member(std::string_view key, std::string_view text) {
-  out_ += '\n';
-  out_.append(base_indent_ + cur_indent_, ' ');
-  out_ += key;
-  out_ += ": ";
+void YamlEmitter::scalar_member(std::string_view line, std::string_view text) {
+  out_ += line;
   out_ += text;
   groups_.back().child_count += 2;
-  col_ = cur_indent_ + key.size() + 2 + text.size();
+  col_ = line.size() - 1 - base_indent_ + text.size();
 }
 
-// What string(key) and integer(value) write there (BlockMapPrepareSimpleKey, a plain key,
-// BlockMapPrepareSimpleKeyValue), from lines rendered once.
+// What string(key) and integer(value) write there.
 void YamlEmitter::integer_members(std::span<const std::string> lines,
                                   std::span<const std::int64_t> values) {
+  write_members(lines, values, 0, std::string::npos);
+}
+
+bool YamlEmitter::can_begin_map_members() const {
+  if (long_key_next_) return false;
+  // PrepareTopNode writes nothing before a block map, BlockMapPrepareSimpleKey nothing before
+  // the first key at column 0.
+  if (groups_.empty()) return col_ == 0;
+  // BlockSeqPrepareNode: a line break after the sequence's last item (or none at a line's
+  // start), its indent, "-"; then BlockMapPrepareSimpleKey indents the key past it by one.
+  const Group& g = groups_.back();
+  return !g.map && !g.flow && (g.child_count > 0 || col_ == 0);
+}
+
+void YamlEmitter::begin_map_members(std::span<const std::string> lines,
+                                    std::span<const std::int64_t> values) {
+  const bool item = !groups_.empty();
+  const bool line_break = item && groups_.back().child_count > 0;
+  // begin_group's state, for a block map.
+  started_node();
+  if (item) cur_indent_ += kIndent;
+  groups_.push_back(Group{true, false, 0, false});
+  long_key_next_ = false;
+  // The first line's break and base indent are written only after an item; its "- " goes
+  // where its last two spaces of indent are.
+  const std::size_t skip = line_break ? 0 : 1 + base_indent_;
+  write_members(lines, values, skip, item ? 1 + key_column() - kIndent - skip : std::string::npos);
+}
+
+void YamlEmitter::write_members(std::span<const std::string> lines,
+                                std::span<const std::int64_t> values, std::size_t skip,
+                                std::size_t dash_at) {
   if (values.empty()) return;
   constexpr std::size_t kDigits = 20;  // an int64's sign and digits
-  const std::size_t start = out_.size();
   std::size_t room = 0;
   for (std::size_t i = 0; i < values.size(); ++i)
     room += lines[i].size() + kDigits;
-  out_.resize(start + room);  // written through a pointer, then cut to what was written
-  char* p = out_.data() + start;
+  // Written through a pointer: into a buffer on the stack, then appended once (a record's
+  // members fit), or else into `out_` grown for the most and cut to what was written.
+  char stack[512];
+  const std::size_t start = out_.size();
+  const bool on_stack = room <= sizeof stack;
+  if (!on_stack) out_.resize(start + room);
+  char* const begin = on_stack ? stack : out_.data() + start;
+  char* p = begin;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    std::memcpy(p, lines[i].data(), lines[i].size());
-    digits = p + lines[i].size();
+    const std::size_t from = i == 0 ? skip : 0;
+    std::memcpy(p, lines[i].data() + from, lines[i].size() - from);
+    if (i == 0 && dash_at != std::string::npos) std::memcpy(p + dash_at, "- ", 2);
+    digits = p + lines[i].size() - from;
     p = std::to_chars(digits, digits + kDigits, values[i]).ptr;
   }
-  out_.resize(static_cast<std::size_t>(p - out_.data()));
+  if (on_stack)
+    out_.append(begin, static_cast<std::size_t>(p - begin));
+  else
+    out_.resize(start + static_cast<std::size_t>(p - begin));
   groups_.back().child_count += 2 * values.size();
   col_ = lines[values.size() - 1].size() - 1 - base_indent_ + static_cast<std::size_t>(p - digits);
 }
@@ -510,6 +542,41 @@ bool needs_quotes(std::string_view s) {
     digit = digit || kind == 2;
   }
   return digit;
+}
+
+namespace {
+
+// Whether each of the 8 bytes at p is ASCII and between the same bytes of lo and hi (ASCII).
+// With a byte's high bit set first, subtracting an ASCII byte cannot borrow from the next:
+// the high bit of each difference says whether that byte's subtraction stayed >= 0.
+bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
+  constexpr std::uint64_t kHigh = 0x8080808080808080;
+  std::uint64_t w, l, h;
+  std::memcpy(&w, p, 8);
+  std::memcpy(&l, lo, 8);
+  std::memcpy(&h, hi, 8);
+  return (w & kHigh) == 0 && (((w | kHigh) - l) & kHigh) == kHigh &&
+         (((h | kHigh) - w) & kHigh) == kHigh;
+}
+
+// The shape of base/time_text's ISO times, "2026-12-02T03:41:13.123Z" or with an offset,
+// "...13.123+01:00" (a streamed dump writes one per record): digits and "-T:.Z+" only, a
+// 'T' among them, not ending in ':'. Such a string is plain (yaml_plain_ok) and not a
+// number or a word (needs_quotes), so its 24 or 29 bytes are tested 8 at a time instead.
+bool iso_time_shape(std::string_view s) {
+  if (s.size() != 24 && s.size() != 29) return false;
+  const char* p = s.data();
+  if (!bytes_between(p, "0000-00-", "9999-99-") || !bytes_between(p + 8, "00T00:00", "99T99:99"))
+    return false;
+  if (s.size() == 24) return bytes_between(p + 16, ":00.000Z", ":99.999Z");
+  return bytes_between(p + 16, ":00.000+", ":99.999-") && p[23] != ',' &&
+         bytes_between(p + 21, "00+00:00", "99-99:99");
+}
+
+}  // namespace
+
+bool yaml_as_is(std::string_view s) {
+  return iso_time_shape(s) || (!needs_quotes(s) && yaml_plain_ok(s));
 }
 
 void emit_yaml(YamlEmitter& e, const Value& v) {

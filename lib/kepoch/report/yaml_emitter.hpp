@@ -52,19 +52,36 @@ class YamlEmitter {
   void real(double v);
   void null();
 
+  // Member lines: "\n", a map's key column in spaces (key_column(), base indent included), a
+  // plain simple key (at most 1024 bytes), ": ". A writer renders them once per key and column
+  // and writes members through them, without the per-node decisions of string() and the rest.
+  //
   // Whether the next node is a key of a block map that has members already, and a plain
-  // simple key would be written as "\n", the map's indent, "key: " (the shape of
-  // integer_members' lines).
-  bool at_next_simple_key() const;
+  // simple key would be written as a member line.
+  bool at_next_simple_key() const {
+    if (groups_.empty() || long_key_next_) return false;
+    const Group& g = groups_.back();
+    return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
+  }
   // The column of the current map's keys in the text, base indent included.
   std::size_t key_column() const { return base_indent_ + cur_indent_; }
-  // A member of the current map (at_next_simple_key()) whose key is plain and at most 1024
-  // bytes and whose value is a scalar's final text (an integer, a plain string, "~"): what
-  // string(key) and the scalar write, without their decisions.
-  void scalar_member(std::string_view key, std::string_view text);
-  // Members of the current map (at_next_simple_key()) whose keys are plain and at most 1024
-  // bytes: lines[i] is "\n", key_column() spaces, key i, ": "; values[i] is written after it.
+  // A member of the current map (at_next_simple_key()): its member line, then a scalar's final
+  // text (an integer, a string written as it is, "~", true, false).
+  void scalar_member(std::string_view line, std::string_view text);
+  // Members of the current map (at_next_simple_key()): lines[i], then values[i].
   void integer_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
+
+  // Whether begin_map() here, then a plain simple key, would put the key where the first of
+  // member lines rendered at new_map_key_column() puts it: the map as the next item of a
+  // block sequence ("- key: "), or as an empty document's node (column 0).
+  bool can_begin_map_members() const;
+  // The key column of a map begun here, base indent included.
+  std::size_t new_map_key_column() const {
+    return base_indent_ + (groups_.empty() ? 0 : cur_indent_ + kIndent);
+  }
+  // begin_map() and its first members (can_begin_map_members()); lines rendered at
+  // new_map_key_column().
+  void begin_map_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
 
  private:
   enum class Node { scalar, flow, block_seq, block_map };
@@ -84,6 +101,10 @@ class YamlEmitter {
   void write_inline(std::string_view s);  // text without a line break
   void indent_to(std::size_t n);
   void space_or_indent_to(bool require_space, std::size_t n);
+  // Member lines and values into the current map (see integer_members); the first line from
+  // its byte `skip` on, with "- " at its byte `dash_at` (after the skip) unless npos.
+  void write_members(std::span<const std::string> lines, std::span<const std::int64_t> values,
+                     std::size_t skip, std::size_t dash_at);
 
   std::string& out_;
   std::size_t base_indent_ = 0;
@@ -96,6 +117,8 @@ class YamlEmitter {
 
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.
 bool yaml_plain_ok(std::string_view s);
+// Whether emit_yaml writes the string `s` as it is: !needs_quotes(s) && yaml_plain_ok(s).
+bool yaml_as_is(std::string_view s);
 // Appends `s` as yaml-cpp's WriteDoubleQuotedString writes it.
 void append_yaml_double_quoted(std::string& out, std::string_view s);
 

@@ -2,8 +2,41 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 
 namespace kepoch::report::detail {
+namespace {
+
+// The member line of `name` at `column` (YamlEmitter's member lines), or "" when the name is
+// not a plain simple key (quoted, or past 1024 bytes: a long key).
+std::string member_line(std::string_view name, std::size_t column) {
+  if (name.size() > 1024 || !yaml_plain_ok(name)) return {};
+  std::string line(1, '\n');
+  line.append(column, ' ');
+  line += name;
+  line += ": ";
+  return line;
+}
+
+// Whether the n bytes at a and b are equal. Keys are short: compared a word at a time (the
+// last word overlapping the one before), without a call.
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  const auto word = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  for (std::size_t i = 0; i + 8 < n; i += 8)
+    if (word(a + i) != word(b + i)) return false;
+  return word(a + n - 8) == word(b + n - 8);
+}
+
+}  // namespace
 
 void YamlObjectWriter::key(std::string_view k) {
   if (pending_) {
@@ -21,39 +54,43 @@ void YamlObjectWriter::close() {
   emitter_.end_map();
 }
 
-// Each scalar member after a map's first goes as one line when its key is plain (all of a
-// report's keys): the emitter's general path decides the same thing per call.
-bool YamlObjectWriter::plain_key(std::string_view k) const {
-  // Fibonacci hashing of the address (literals sit a few bytes apart), plus the size.
+std::string_view YamlObjectWriter::key_line(std::string_view k, std::size_t column) {
+  // Fibonacci hashing of the address (literals sit a few bytes apart), size and column.
   const auto slot = static_cast<std::size_t>(
-      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size()) * 0x9E3779B97F4A7C15ull) >>
-      (64 - kPlainKeySlotBits));
-  PlainKey& cached = plain_keys_[slot];
-  if (cached.name.empty() || cached.name != k) {  // an empty key is never cached
-    if (k.empty()) return yaml_plain_ok(k);
+      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size() + column) * 0x9E3779B97F4A7C15ull) >>
+      (64 - kKeySlotBits));
+  KeyLine& cached = key_lines_[slot];
+  if (cached.column != column || cached.name.size() != k.size() ||
+      !same_bytes(cached.name.data(), k.data(), k.size())) {
     cached.name.assign(k);
-    cached.plain = yaml_plain_ok(k);
+    cached.column = column;
+    cached.line = member_line(k, column);
   }
-  return cached.plain;
+  return cached.line;
 }
 
+// Each scalar member after a map's first goes as one line through its key's member line
+// when the key is plain (all of a report's keys): the emitter's general path decides the
+// same thing per call.
 void YamlObjectWriter::null(std::string_view k) {
-  if (simple_member(k)) return emitter_.scalar_member(k, "~");
+  if (const std::string_view line = simple_line(k); !line.empty())
+    return emitter_.scalar_member(line, "~");
   key(k);
   emitter_.null();
 }
 
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
-  if (simple_member(k)) return emitter_.scalar_member(k, v ? "true" : "false");
+  if (const std::string_view line = simple_line(k); !line.empty())
+    return emitter_.scalar_member(line, v ? "true" : "false");
   key(k);
   emitter_.boolean(v);
 }
 
 void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
-  if (simple_member(k)) {
+  if (const std::string_view line = simple_line(k); !line.empty()) {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    return emitter_.scalar_member(k,
+    return emitter_.scalar_member(line,
                                   std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   key(k);
@@ -61,10 +98,10 @@ void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
 }
 
 void YamlObjectWriter::string(std::string_view k, std::string_view v) {
-  const bool quoted = needs_quotes(v);
-  if (!quoted && yaml_plain_ok(v) && simple_member(k)) return emitter_.scalar_member(k, v);
+  if (const std::string_view line = simple_line(k); !line.empty() && yaml_as_is(v))
+    return emitter_.scalar_member(line, v);
   key(k);
-  emitter_.string(v, quoted);
+  emitter_.string(v, needs_quotes(v));
 }
 
 void YamlObjectWriter::value(std::string_view k, const Value& v) {
@@ -72,34 +109,40 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
   emit_yaml(emitter_, v);
 }
 
-const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberNames& names) {
-  const std::size_t column = emitter_.key_column();
+const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberNames& names,
+                                                                std::size_t column) {
   for (const RenderedRun& r : runs_)
     if (names.same(r.names) && r.column == column) return r;
   RenderedRun& r = runs_.emplace_back(RenderedRun{names.names(), column, {}});
   for (const std::string_view name : names.names()) {
-    if (name.size() > 1024 || !yaml_plain_ok(name)) {  // a long or quoted key
+    r.lines.push_back(member_line(name, column));
+    if (r.lines.back().empty()) {  // a long or quoted key
       r.lines.clear();
       break;
     }
-    std::string line(1, '\n');
-    line.append(column, ' ');
-    line += name;
-    line += ": ";
-    r.lines.push_back(std::move(line));
   }
   return r;
 }
 
-// The first member may begin the map ("- key: value" in a list): written as one member;
-// the rest as lines rendered once per depth.
+// Lines rendered once per run and depth. A run that begins the map (a record's offset, a
+// batch's position: "- offset: " in a list) goes out with its first line as the map's
+// beginning; otherwise the first member may begin the map through the general path.
 void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  if (values.empty()) return;
+  if (pending_ && emitter_.can_begin_map_members()) {
+    if (const RenderedRun& run = rendered(names, emitter_.new_map_key_column());
+        !run.lines.empty()) {
+      emitter_.begin_map_members(run.lines, values);
+      pending_ = false;
+      return;
+    }
+  }
   std::size_t i = 0;
-  if ((pending_ || !emitter_.at_next_simple_key()) && !values.empty()) {
+  if (pending_ || !emitter_.at_next_simple_key()) {
     integer(names.names()[0], values[0]);
     i = 1;
   }
-  const RenderedRun& run = rendered(names);
+  const RenderedRun& run = rendered(names, emitter_.key_column());
   if (run.lines.empty() || !emitter_.at_next_simple_key()) {
     for (; i < values.size(); ++i)
       integer(names.names()[i], values[i]);

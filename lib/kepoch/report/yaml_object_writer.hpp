@@ -38,33 +38,37 @@ class YamlObjectWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
 
  private:
-  // A run's member lines at one key column (YamlEmitter::integer_members), rendered once;
-  // none if a name is not a plain simple key (then the run is written member by member).
+  // A run's member lines at one key column (YamlEmitter's member lines), rendered once; none
+  // if a name is not a plain simple key (then the run is written member by member).
   struct RenderedRun {
     std::span<const std::string_view> names;
     std::size_t column = 0;
     std::vector<std::string> lines;
   };
-  const RenderedRun& rendered(const MemberNames& names);
+  const RenderedRun& rendered(const MemberNames& names, std::size_t column);
 
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
   void close();
-  // Whether the member `k` can go through YamlEmitter::scalar_member.
-  bool simple_member(std::string_view k) const {
-    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && plain_key(k);
+  // The member line of `k` when the member can go as one line (YamlEmitter::scalar_member):
+  // the map is begun and has members, and `k` is a plain simple key. Else empty.
+  std::string_view simple_line(std::string_view k) {
+    if (pending_ || !emitter_.at_next_simple_key()) return {};
+    return key_line(k, emitter_.key_column());
   }
-  // yaml_plain_ok(k), remembered per key: the writers pass the same few names (mostly
-  // literals) for every batch and record. The slot is chosen by the name's address and size,
-  // and taken only when the name's bytes match.
-  bool plain_key(std::string_view k) const;
-  struct PlainKey {
+  // The member line of `k` at `column`, remembered per key and column: the writers pass the
+  // same few names (mostly literals) for every batch and record. The slot is chosen by the
+  // name's address and size and the column, and taken only when the name's bytes and the
+  // column match. Empty when `k` is not a plain simple key.
+  std::string_view key_line(std::string_view k, std::size_t column);
+  struct KeyLine {
     std::string name;
-    bool plain = false;
+    std::size_t column = std::string::npos;  // none rendered yet
+    std::string line;
   };
-  static constexpr std::size_t kPlainKeySlotBits = 6;
-  mutable std::array<PlainKey, std::size_t{1} << kPlainKeySlotBits> plain_keys_;
+  static constexpr std::size_t kKeySlotBits = 6;
+  std::array<KeyLine, std::size_t{1} << kKeySlotBits> key_lines_;
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
