@@ -391,55 +391,112 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
   long_key_next_ = false;
 }
 
+MemberLine::MemberLine(std::string text, std::size_t key_size)
+    : text_(std::move(text)), key_size_(key_size) {
+  if (text_.size() <= kSlot) std::memcpy(slot_.data(), text_.data(), text_.size());
+}
+
+namespace {
+
+// Copies n <= 32 bytes as two fixed-size copies that may overlap (no call).
+void copy_short(char* p, const char* s, std::size_t n) {
+  if (n >= 16) {
+    std::memcpy(p, s, 16);
+    std::memcpy(p + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(p, s, 8);
+    std::memcpy(p + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(p, s, 4);
+    std::memcpy(p + n - 4, s + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = s[i];
+  }
+}
+
+constexpr std::size_t kDigits = 20;  // an int64's sign and digits
+
+// v's decimal text at p (kDigits bytes there); returns its end. Most values of a dump are
+// small (sizes, counts, -1): 32-bit arithmetic for them.
+char* write_decimal(char* p, std::int64_t v) {
+  auto u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  if (u < 10) {
+    *p = static_cast<char>('0' + u);
+    return p + 1;
+  }
+  if (u <= 0xFFFFFFFFu) return std::to_chars(p, p + kDigits, static_cast<std::uint32_t>(u)).ptr;
+  return std::to_chars(p, p + kDigits, u).ptr;
+}
+
+}  // namespace
+
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
-// key being at least one byte past the value's indent), the scalar.
-void YamlEmitter::scalar_member(std::string_view line, std::string_view text) {
-  out_ += line;
-  out_ += text;
+// key being at least one byte past the value's indent), the scalar: one append when short.
+void YamlEmitter::scalar_member(const MemberLine& line, std::string_view text) {
+  char stack[MemberLine::kSlot + 32];
+  if (line.room() == MemberLine::kSlot && text.size() <= 32) {
+    char* p = line.copy_to(stack);
+    copy_short(p, text.data(), text.size());
+    out_.append(stack, static_cast<std::size_t>(p - stack) + text.size());
+  } else {
+    out_ += line.text();
+    out_ += text;
+  }
   groups_.back().child_count += 2;
-  col_ = line.size() - 1 - base_indent_ + text.size();
+  col_ = cur_indent_ + line.key_size() + 2 + text.size();
 }
 
 // What string(key) and integer(value) write there.
-void YamlEmitter::integer_members(std::span<const std::string> lines,
+void YamlEmitter::integer_members(std::span<const MemberLine> lines,
                                   std::span<const std::int64_t> values) {
-  write_members(lines, values, 0, std::string::npos);
+  write_members(lines, values);
 }
 
-bool YamlEmitter::can_begin_map_members() const {
-  if (long_key_next_) return false;
+YamlEmitter::MapStart YamlEmitter::map_start() const {
+  if (long_key_next_) return MapStart::none;
   // PrepareTopNode writes nothing before a block map, BlockMapPrepareSimpleKey nothing before
   // the first key at column 0.
-  if (groups_.empty()) return col_ == 0;
-  // BlockSeqPrepareNode: a line break after the sequence's last item (or none at a line's
-  // start), its indent, "-"; then BlockMapPrepareSimpleKey indents the key past it by one.
+  if (groups_.empty()) return col_ == 0 ? MapStart::document : MapStart::none;
+  // BlockSeqPrepareNode: a line break after the sequence's last item, the indent, "-"; then
+  // BlockMapPrepareSimpleKey indents the key past it by one.
   const Group& g = groups_.back();
-  return !g.map && !g.flow && (g.child_count > 0 || col_ == 0);
+  if (g.map || g.flow) return MapStart::none;
+  if (g.child_count > 0) return MapStart::next_item;
+  return col_ == 0 ? MapStart::first_item : MapStart::none;
 }
 
-void YamlEmitter::begin_map_members(std::span<const std::string> lines,
+std::string YamlEmitter::first_line(std::string_view member_line, MapStart start) const {
+  std::string line(member_line);
+  if (start != MapStart::document) {  // "- " in the last two columns of the key's indent
+    line.replace(1 + new_map_key_column() - kIndent, kIndent, "- ");
+  }
+  // At a line's start: no line break, and the base indent is there already.
+  if (start != MapStart::next_item) line.erase(0, 1 + base_indent_);
+  return line;
+}
+
+void YamlEmitter::begin_map_members(std::span<const MemberLine> lines,
                                     std::span<const std::int64_t> values) {
-  const bool item = !groups_.empty();
-  const bool line_break = item && groups_.back().child_count > 0;
   // begin_group's state, for a block map.
+  const bool item = !groups_.empty();
   started_node();
   if (item) cur_indent_ += kIndent;
   groups_.push_back(Group{true, false, 0, false});
   long_key_next_ = false;
-  // The first line's break and base indent are written only after an item; its "- " goes
-  // where its last two spaces of indent are.
-  const std::size_t skip = line_break ? 0 : 1 + base_indent_;
-  write_members(lines, values, skip, item ? 1 + key_column() - kIndent - skip : std::string::npos);
+  write_members(lines, values);
 }
 
-void YamlEmitter::write_members(std::span<const std::string> lines,
-                                std::span<const std::int64_t> values, std::size_t skip,
-                                std::size_t dash_at) {
+void YamlEmitter::write_members(std::span<const MemberLine> lines,
+                                std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  constexpr std::size_t kDigits = 20;  // an int64's sign and digits
   std::size_t room = 0;
   for (std::size_t i = 0; i < values.size(); ++i)
-    room += lines[i].size() + kDigits;
+    room += lines[i].room() + kDigits;
   // Written through a pointer: into a buffer on the stack, then appended once (a record's
   // members fit), or else into `out_` grown for the most and cut to what was written.
   char stack[512];
@@ -450,18 +507,16 @@ void YamlEmitter::write_members(std::span<const std::string> lines,
   char* p = begin;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::size_t from = i == 0 ? skip : 0;
-    std::memcpy(p, lines[i].data() + from, lines[i].size() - from);
-    if (i == 0 && dash_at != std::string::npos) std::memcpy(p + dash_at, "- ", 2);
-    digits = p + lines[i].size() - from;
-    p = std::to_chars(digits, digits + kDigits, values[i]).ptr;
+    digits = lines[i].copy_to(p);
+    p = write_decimal(digits, values[i]);
   }
   if (on_stack)
     out_.append(begin, static_cast<std::size_t>(p - begin));
   else
     out_.resize(start + static_cast<std::size_t>(p - begin));
   groups_.back().child_count += 2 * values.size();
-  col_ = lines[values.size() - 1].size() - 1 - base_indent_ + static_cast<std::size_t>(p - digits);
+  col_ =
+      cur_indent_ + lines[values.size() - 1].key_size() + 2 + static_cast<std::size_t>(p - digits);
 }
 
 void YamlEmitter::integer(std::int64_t v) {

@@ -17,8 +17,10 @@
 // tests/unit/report/test_yaml_emitter.cpp holds it to yaml-cpp on random documents.
 // Not part of the library's interface.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +29,8 @@
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report::detail {
+
+class MemberLine;
 
 class YamlEmitter {
  public:
@@ -52,9 +56,8 @@ class YamlEmitter {
   void real(double v);
   void null();
 
-  // Member lines: "\n", a map's key column in spaces (key_column(), base indent included), a
-  // plain simple key (at most 1024 bytes), ": ". A writer renders them once per key and column
-  // and writes members through them, without the per-node decisions of string() and the rest.
+  // Member lines (MemberLine, below) let a writer that renders them once per key and column
+  // write members without the per-node decisions of string() and the rest.
   //
   // Whether the next node is a key of a block map that has members already, and a plain
   // simple key would be written as a member line.
@@ -67,21 +70,24 @@ class YamlEmitter {
   std::size_t key_column() const { return base_indent_ + cur_indent_; }
   // A member of the current map (at_next_simple_key()): its member line, then a scalar's final
   // text (an integer, a string written as it is, "~", true, false).
-  void scalar_member(std::string_view line, std::string_view text);
+  void scalar_member(const MemberLine& line, std::string_view text);
   // Members of the current map (at_next_simple_key()): lines[i], then values[i].
-  void integer_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
+  void integer_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
-  // Whether begin_map() here, then a plain simple key, would put the key where the first of
-  // member lines rendered at new_map_key_column() puts it: the map as the next item of a
-  // block sequence ("- key: "), or as an empty document's node (column 0).
-  bool can_begin_map_members() const;
+  // Where begin_map() here, then a plain simple key, would put the key: somewhere member
+  // lines do not know (none), at an empty document's column 0, or after the "- " of a block
+  // sequence's first item (at a line's start) or next item (after a line break).
+  enum class MapStart { none, document, first_item, next_item };
+  MapStart map_start() const;
   // The key column of a map begun here, base indent included.
   std::size_t new_map_key_column() const {
     return base_indent_ + (groups_.empty() ? 0 : cur_indent_ + kIndent);
   }
-  // begin_map() and its first members (can_begin_map_members()); lines rendered at
-  // new_map_key_column().
-  void begin_map_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
+  // What begin_map() and a member line at new_map_key_column() write at `start` (not none).
+  std::string first_line(std::string_view member_line, MapStart start) const;
+  // begin_map() and its first members (map_start() is not none): lines[0] from first_line(),
+  // the rest member lines at new_map_key_column().
+  void begin_map_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
  private:
   enum class Node { scalar, flow, block_seq, block_map };
@@ -101,10 +107,8 @@ class YamlEmitter {
   void write_inline(std::string_view s);  // text without a line break
   void indent_to(std::size_t n);
   void space_or_indent_to(bool require_space, std::size_t n);
-  // Member lines and values into the current map (see integer_members); the first line from
-  // its byte `skip` on, with "- " at its byte `dash_at` (after the skip) unless npos.
-  void write_members(std::span<const std::string> lines, std::span<const std::int64_t> values,
-                     std::size_t skip, std::size_t dash_at);
+  // Lines and values into the current map (integer_members, begin_map_members).
+  void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
   std::string& out_;
   std::size_t base_indent_ = 0;
@@ -113,6 +117,34 @@ class YamlEmitter {
   std::size_t cur_indent_ = 0;
   std::size_t doc_count_ = 0;
   bool long_key_next_ = false;  // yaml-cpp's local MapKeyFormat(LongKey), set by a long string
+};
+
+// A member line: "\n", a map's key column in spaces (YamlEmitter::key_column(), base indent
+// included), a plain simple key (at most 1024 bytes), ": "; or a map's first line
+// (YamlEmitter::first_line). Kept zero-padded in a fixed-size slot too when it fits (a
+// report's keys do), so that writing it is one copy of a known size, inline: what follows
+// it overwrites the padding.
+class MemberLine {
+ public:
+  static constexpr std::size_t kSlot = 32;
+  MemberLine(std::string text, std::size_t key_size);
+  std::string_view text() const { return text_; }
+  std::size_t key_size() const { return key_size_; }
+  // The room copy_to needs.
+  std::size_t room() const { return text_.size() > kSlot ? text_.size() : kSlot; }
+  // Writes the line at p (room() bytes there); returns its end.
+  char* copy_to(char* p) const {
+    if (text_.size() <= kSlot)
+      std::memcpy(p, slot_.data(), kSlot);
+    else
+      std::memcpy(p, text_.data(), text_.size());
+    return p + text_.size();
+  }
+
+ private:
+  std::string text_;
+  std::size_t key_size_ = 0;
+  std::array<char, kSlot> slot_{};
 };
 
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.

@@ -7,15 +7,27 @@
 namespace kepoch::report::detail {
 namespace {
 
-// The member line of `name` at `column` (YamlEmitter's member lines), or "" when the name is
-// not a plain simple key (quoted, or past 1024 bytes: a long key).
-std::string member_line(std::string_view name, std::size_t column) {
-  if (name.size() > 1024 || !yaml_plain_ok(name)) return {};
+// Whether `name` goes on a member line: a plain simple key (not quoted, not past 1024 bytes:
+// a long key).
+bool simple_key(std::string_view name) {
+  return name.size() <= 1024 && yaml_plain_ok(name);
+}
+
+// The member line's text of `name` at `column`.
+std::string member_text(std::string_view name, std::size_t column) {
   std::string line(1, '\n');
   line.append(column, ' ');
   line += name;
   line += ": ";
   return line;
+}
+
+// Fibonacci hashing of a name's or run's address (literals sit a few bytes apart), its size
+// and a column, into `bits` bits.
+std::size_t slot_of(const void* address, std::size_t size, std::size_t column, int bits) {
+  return static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(address) + size + column) * 0x9E3779B97F4A7C15ull) >>
+      (64 - bits));
 }
 
 // Whether the n bytes at a and b are equal. Keys are short: compared a word at a time (the
@@ -54,43 +66,39 @@ void YamlObjectWriter::close() {
   emitter_.end_map();
 }
 
-std::string_view YamlObjectWriter::key_line(std::string_view k, std::size_t column) {
-  // Fibonacci hashing of the address (literals sit a few bytes apart), size and column.
-  const auto slot = static_cast<std::size_t>(
-      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size() + column) * 0x9E3779B97F4A7C15ull) >>
-      (64 - kKeySlotBits));
-  KeyLine& cached = key_lines_[slot];
+const MemberLine* YamlObjectWriter::key_line(std::string_view k, std::size_t column) {
+  KeyLine& cached = key_lines_[slot_of(k.data(), k.size(), column, kSlotBits)];
   if (cached.column != column || cached.name.size() != k.size() ||
       !same_bytes(cached.name.data(), k.data(), k.size())) {
     cached.name.assign(k);
     cached.column = column;
-    cached.line = member_line(k, column);
+    cached.line.reset();
+    if (simple_key(k)) cached.line.emplace(member_text(k, column), k.size());
   }
-  return cached.line;
+  return cached.line ? &*cached.line : nullptr;
 }
 
 // Each scalar member after a map's first goes as one line through its key's member line
 // when the key is plain (all of a report's keys): the emitter's general path decides the
 // same thing per call.
 void YamlObjectWriter::null(std::string_view k) {
-  if (const std::string_view line = simple_line(k); !line.empty())
-    return emitter_.scalar_member(line, "~");
+  if (const MemberLine* line = simple_line(k)) return emitter_.scalar_member(*line, "~");
   key(k);
   emitter_.null();
 }
 
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
-  if (const std::string_view line = simple_line(k); !line.empty())
-    return emitter_.scalar_member(line, v ? "true" : "false");
+  if (const MemberLine* line = simple_line(k))
+    return emitter_.scalar_member(*line, v ? "true" : "false");
   key(k);
   emitter_.boolean(v);
 }
 
 void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
-  if (const std::string_view line = simple_line(k); !line.empty()) {
+  if (const MemberLine* line = simple_line(k)) {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    return emitter_.scalar_member(line,
+    return emitter_.scalar_member(*line,
                                   std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   key(k);
@@ -98,8 +106,8 @@ void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
 }
 
 void YamlObjectWriter::string(std::string_view k, std::string_view v) {
-  if (const std::string_view line = simple_line(k); !line.empty() && yaml_as_is(v))
-    return emitter_.scalar_member(line, v);
+  if (const MemberLine* line = simple_line(k); line && yaml_as_is(v))
+    return emitter_.scalar_member(*line, v);
   key(k);
   emitter_.string(v, needs_quotes(v));
 }
@@ -109,17 +117,32 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
   emit_yaml(emitter_, v);
 }
 
-const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberNames& names,
-                                                                std::size_t column) {
-  for (const RenderedRun& r : runs_)
-    if (names.same(r.names) && r.column == column) return r;
-  RenderedRun& r = runs_.emplace_back(RenderedRun{names.names(), column, {}});
+const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberNames& names,
+                                                                MapStart start) {
+  const std::size_t column =
+      start == MapStart::none ? emitter_.key_column() : emitter_.new_map_key_column();
+  const auto names_of = names.names();
+  const RenderedRun*& slot = run_slots_[slot_of(
+      names_of.data(), names_of.size(), column + static_cast<std::size_t>(start) * 1024, 4)];
+  if (!slot || !names.same(slot->names) || slot->column != column || slot->start != start)
+    slot = &render(names, column, start);
+  return slot->lines.empty() ? nullptr : slot;
+}
+
+const YamlObjectWriter::RenderedRun& YamlObjectWriter::render(const MemberNames& names,
+                                                              std::size_t column, MapStart start) {
+  for (const auto& r : runs_)
+    if (names.same(r->names) && r->column == column && r->start == start) return *r;
+  RenderedRun& r = *runs_.emplace_back(
+      std::make_unique<RenderedRun>(RenderedRun{names.names(), column, start, {}}));
   for (const std::string_view name : names.names()) {
-    r.lines.push_back(member_line(name, column));
-    if (r.lines.back().empty()) {  // a long or quoted key
+    if (!simple_key(name)) {
       r.lines.clear();
       break;
     }
+    std::string text = member_text(name, column);
+    if (r.lines.empty() && start != MapStart::none) text = emitter_.first_line(text, start);
+    r.lines.emplace_back(std::move(text), name.size());
   }
   return r;
 }
@@ -129,12 +152,13 @@ const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberName
 // beginning; otherwise the first member may begin the map through the general path.
 void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  if (pending_ && emitter_.can_begin_map_members()) {
-    if (const RenderedRun& run = rendered(names, emitter_.new_map_key_column());
-        !run.lines.empty()) {
-      emitter_.begin_map_members(run.lines, values);
-      pending_ = false;
-      return;
+  if (pending_) {
+    if (const MapStart start = emitter_.map_start(); start != MapStart::none) {
+      if (const RenderedRun* run = rendered(names, start)) {
+        emitter_.begin_map_members(run->lines, values);
+        pending_ = false;
+        return;
+      }
     }
   }
   std::size_t i = 0;
@@ -142,13 +166,13 @@ void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::i
     integer(names.names()[0], values[0]);
     i = 1;
   }
-  const RenderedRun& run = rendered(names, emitter_.key_column());
-  if (run.lines.empty() || !emitter_.at_next_simple_key()) {
+  const RenderedRun* run = rendered(names, MapStart::none);
+  if (!run || !emitter_.at_next_simple_key()) {
     for (; i < values.size(); ++i)
       integer(names.names()[i], values[i]);
     return;
   }
-  emitter_.integer_members(std::span(run.lines).subspan(i), values.subspan(i));
+  emitter_.integer_members(std::span(run->lines).subspan(i), values.subspan(i));
 }
 
 void YamlObjectWriter::begin_objects(std::string_view k) {

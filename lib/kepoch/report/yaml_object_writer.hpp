@@ -4,6 +4,8 @@
 // without building it. Used by the YAML stream; not part of the library's interface.
 
 #include <array>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,43 +40,52 @@ class YamlObjectWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
 
  private:
-  // A run's member lines at one key column (YamlEmitter's member lines), rendered once; none
-  // if a name is not a plain simple key (then the run is written member by member).
+  using MapStart = YamlEmitter::MapStart;
+  // A run's member lines at one key column, rendered once; for a run that begins a map
+  // (start not none), its first line is the map's (YamlEmitter::first_line). None if a name
+  // is not a plain simple key (then the run is written member by member).
   struct RenderedRun {
     std::span<const std::string_view> names;
     std::size_t column = 0;
-    std::vector<std::string> lines;
+    MapStart start = MapStart::none;
+    std::vector<MemberLine> lines;
   };
-  const RenderedRun& rendered(const MemberNames& names, std::size_t column);
+  // The run for `names` at the emitter's state: at the current map's key column, or when
+  // `start` is not none as a new map's first members. Nullptr when it cannot be rendered.
+  const RenderedRun* rendered(const MemberNames& names, MapStart start);
+  const RenderedRun& render(const MemberNames& names, std::size_t column, MapStart start);
 
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
   void close();
   // The member line of `k` when the member can go as one line (YamlEmitter::scalar_member):
-  // the map is begun and has members, and `k` is a plain simple key. Else empty.
-  std::string_view simple_line(std::string_view k) {
-    if (pending_ || !emitter_.at_next_simple_key()) return {};
+  // the map is begun and has members, and `k` is a plain simple key. Else nullptr.
+  const MemberLine* simple_line(std::string_view k) {
+    if (pending_ || !emitter_.at_next_simple_key()) return nullptr;
     return key_line(k, emitter_.key_column());
   }
   // The member line of `k` at `column`, remembered per key and column: the writers pass the
   // same few names (mostly literals) for every batch and record. The slot is chosen by the
   // name's address and size and the column, and taken only when the name's bytes and the
-  // column match. Empty when `k` is not a plain simple key.
-  std::string_view key_line(std::string_view k, std::size_t column);
+  // column match. Nullptr when `k` is not a plain simple key.
+  const MemberLine* key_line(std::string_view k, std::size_t column);
   struct KeyLine {
     std::string name;
     std::size_t column = std::string::npos;  // none rendered yet
-    std::string line;
+    std::optional<MemberLine> line;
   };
-  static constexpr std::size_t kKeySlotBits = 6;
-  std::array<KeyLine, std::size_t{1} << kKeySlotBits> key_lines_;
+  static constexpr std::size_t kSlotBits = 6;
+  std::array<KeyLine, std::size_t{1} << kSlotBits> key_lines_;
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
   std::string list_key_;
-  std::size_t objects_ = 0;        // in the current list
-  std::vector<RenderedRun> runs_;  // a few: one per MemberNames and depth written
+  std::size_t objects_ = 0;  // in the current list
+  // A few runs: one per MemberNames, depth and start written; found through slots chosen
+  // like key_lines_' (a record's two runs and a batch's two alternate).
+  std::vector<std::unique_ptr<RenderedRun>> runs_;
+  std::array<const RenderedRun*, 16> run_slots_{};
 };
 
 }  // namespace kepoch::report::detail
