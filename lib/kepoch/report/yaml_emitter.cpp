@@ -1,6 +1,7 @@
 // yaml-cpp 0.7's emitter, ported for kepoch's reports; see yaml_emitter.hpp.
 #include "kepoch/report/yaml_emitter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -259,7 +260,16 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
 
 // ---- the emitter (emitter.cpp, emitterstate.cpp) ------------------------------------------
 
+void YamlText::grow(std::size_t n) {
+  const std::size_t want = std::max({capacity_ * 2, size_ + n, std::size_t{256}});
+  auto bigger = std::make_unique_for_overwrite<char[]>(want);
+  if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = want;
+}
+
 void YamlEmitter::reset() {
+  out_.clear();
   col_ = 0;
   groups_.clear();
   cur_indent_ = 0;
@@ -373,6 +383,9 @@ void YamlEmitter::end_group(bool map) {
   groups_.pop_back();
   cur_indent_ -= groups_.empty() ? 0 : kIndent;
   long_key_next_ = false;
+  // An element of millions of records is not held twice: the text goes on at a map's end
+  // once it is this big (any time is right: flushing only moves text on, in order).
+  if (out_.size() >= kFlushAt) flush();
 }
 
 void YamlEmitter::string(std::string_view s, bool double_quoted) {
@@ -383,9 +396,10 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
     write_inline(s);  // a plain scalar holds no line break (yaml_plain_ok)
   } else {
     // A double-quoted string holds no newline: the column moves by its length.
-    const std::size_t before = out_.size();
-    append_yaml_double_quoted(out_, s);
-    col_ += out_.size() - before;
+    quoted_.clear();
+    append_yaml_double_quoted(quoted_, s);
+    out_ += quoted_;
+    col_ += quoted_.size();
   }
   started_node();
   long_key_next_ = false;
@@ -438,15 +452,13 @@ char* write_decimal(char* p, std::int64_t v) {
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
 // key being at least one byte past the value's indent), the scalar: one append when short.
 void YamlEmitter::scalar_member(const MemberLine& line, std::string_view text) {
-  char stack[MemberLine::kSlot + 32];
-  if (line.room() == MemberLine::kSlot && text.size() <= 32) {
-    char* p = line.copy_to(stack);
+  char* const start = out_.room(line.room() + text.size());
+  char* const p = line.copy_to(start);
+  if (text.size() <= 32)
     copy_short(p, text.data(), text.size());
-    out_.append(stack, static_cast<std::size_t>(p - stack) + text.size());
-  } else {
-    out_ += line.text();
-    out_ += text;
-  }
+  else
+    std::memcpy(p, text.data(), text.size());
+  out_.advance(static_cast<std::size_t>(p - start) + text.size());
   groups_.back().child_count += 2;
   col_ = cur_indent_ + line.key_size() + 2 + text.size();
 }
@@ -497,23 +509,14 @@ void YamlEmitter::write_members(std::span<const MemberLine> lines,
   std::size_t room = 0;
   for (std::size_t i = 0; i < values.size(); ++i)
     room += lines[i].room() + kDigits;
-  // Written through a pointer: into a buffer on the stack, then appended once (a record's
-  // members fit), or else into `out_` grown for the most and cut to what was written.
-  char stack[512];
-  const std::size_t start = out_.size();
-  const bool on_stack = room <= sizeof stack;
-  if (!on_stack) out_.resize(start + room);
-  char* const begin = on_stack ? stack : out_.data() + start;
-  char* p = begin;
+  char* const start = out_.room(room);
+  char* p = start;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
     digits = lines[i].copy_to(p);
     p = write_decimal(digits, values[i]);
   }
-  if (on_stack)
-    out_.append(begin, static_cast<std::size_t>(p - begin));
-  else
-    out_.resize(start + static_cast<std::size_t>(p - begin));
+  out_.advance(static_cast<std::size_t>(p - start));
   groups_.back().child_count += 2 * values.size();
   col_ =
       cur_indent_ + lines[values.size() - 1].key_size() + 2 + static_cast<std::size_t>(p - digits);
@@ -634,7 +637,9 @@ bool yaml_as_is(std::string_view s) {
   return iso_time_shape(s) || (!needs_quotes(s) && yaml_plain_ok(s));
 }
 
-void emit_yaml(YamlEmitter& e, const Value& v) {
+namespace {
+
+void emit_value(YamlEmitter& e, const Value& v) {
   struct Visitor {
     YamlEmitter& e;
     void operator()(std::monostate) const { e.null(); }
@@ -645,19 +650,26 @@ void emit_yaml(YamlEmitter& e, const Value& v) {
     void operator()(const Value::Array& a) const {
       e.begin_seq(/*flow=*/a.empty());
       for (const auto& x : a)
-        emit_yaml(e, x);
+        emit_value(e, x);
       e.end_seq();
     }
     void operator()(const Value::Object& o) const {
       e.begin_map(/*flow=*/o.empty());
       for (const auto& [k, x] : o) {
         e.string(k);
-        emit_yaml(e, x);
+        emit_value(e, x);
       }
       e.end_map();
     }
   };
   std::visit(Visitor{e}, v.data());
+}
+
+}  // namespace
+
+void emit_yaml(YamlEmitter& e, const Value& v) {
+  emit_value(e, v);
+  e.flush();
 }
 
 }  // namespace kepoch::report::detail

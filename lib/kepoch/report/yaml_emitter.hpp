@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,16 +33,58 @@ namespace kepoch::report::detail {
 
 class MemberLine;
 
+// The emitter's text on its way to the caller's string, appended at memory speed: the member
+// paths store through a pointer into room reserved once (std::string checks its capacity
+// and moves its terminator on every append, and cannot be written past its size).
+class YamlText {
+ public:
+  YamlText() { grow(256); }
+  const char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+  // At least n writable bytes at the end; advance(k) makes k of them part of the text.
+  char* room(std::size_t n) {
+    if (capacity_ - size_ < n) grow(n);
+    return data_.get() + size_;
+  }
+  void advance(std::size_t k) { size_ += k; }
+  YamlText& operator+=(std::string_view s) {
+    std::memcpy(room(s.size()), s.data(), s.size());
+    size_ += s.size();
+    return *this;
+  }
+  YamlText& operator+=(char c) {
+    *room(1) = c;
+    ++size_;
+    return *this;
+  }
+  void append(std::size_t n, char c) {
+    std::memset(room(n), c, n);
+    size_ += n;
+  }
+
+ private:
+  void grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 class YamlEmitter {
  public:
-  // Appends to `out`. Every line after the first starts with `base_indent` more spaces: the
-  // text goes straight into place inside a bigger document (a list's element), not indented
-  // into place by a second copy.
+  // Appends to `out`, at each flush() (emit_yaml and YamlObjectWriter::end flush). Every line
+  // after the first starts with `base_indent` more spaces: the text goes straight into place
+  // inside a bigger document (a list's element), not indented into place by a second copy.
   explicit YamlEmitter(std::string& out, std::size_t base_indent = 0)
-      : out_(out), base_indent_(base_indent) {}
-  // Forgets the document written so far (even one cut short by an exception): the next node
-  // starts a new one at column 0.
+      : sink_(out), base_indent_(base_indent) {}
+  // Forgets the document written so far (even one cut short by an exception, its text not
+  // flushed): the next node starts a new one at column 0.
   void reset();
+  // Hands the text written since the last flush to `out`: one copy of many members.
+  void flush() {
+    sink_.append(out_.data(), out_.size());
+    out_.clear();
+  }
 
   // `flow`: yaml-cpp's YAML::Flow before the group (kepoch uses it for empty groups only).
   void begin_map(bool flow = false) { begin_group(true, flow); }
@@ -98,6 +141,7 @@ class YamlEmitter {
     bool long_key = false;
   };
   static constexpr std::size_t kIndent = 2;
+  static constexpr std::size_t kFlushAt = std::size_t{64} << 10;
 
   void begin_group(bool map, bool flow);
   void end_group(bool map);
@@ -110,7 +154,9 @@ class YamlEmitter {
   // Lines and values into the current map (integer_members, begin_map_members).
   void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
-  std::string& out_;
+  std::string& sink_;
+  YamlText out_;        // not yet flushed to sink_
+  std::string quoted_;  // a double-quoted string's text, on its way to out_
   std::size_t base_indent_ = 0;
   std::size_t col_ = 0;  // in the document, base indent not counted
   std::vector<Group> groups_;
@@ -156,6 +202,7 @@ void append_yaml_double_quoted(std::string& out, std::string_view s);
 
 // A Value as kepoch has always emitted it (render.cpp): strings a reader would take for
 // something else (true, 12, " x") double-quoted, empty arrays and objects in flow style.
+// Flushes the emitter.
 void emit_yaml(YamlEmitter& e, const Value& v);
 // Whether a string value is double-quoted on purpose (see emit_yaml).
 bool needs_quotes(std::string_view s);

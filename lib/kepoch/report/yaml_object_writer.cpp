@@ -89,7 +89,7 @@ void YamlObjectWriter::null(std::string_view k) {
 
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
   if (const MemberLine* line = simple_line(k))
-    return emitter_.scalar_member(*line, v ? "true" : "false");
+    return emitter_.scalar_member(*line, v ? std::string_view("true") : std::string_view("false"));
   key(k);
   emitter_.boolean(v);
 }

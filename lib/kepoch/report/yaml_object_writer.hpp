@@ -26,7 +26,10 @@ class YamlObjectWriter : public ObjectWriter {
     emitter_.reset();
     pending_ = true;
   }
-  void end() { close(); }
+  void end() {
+    close();
+    emitter_.flush();
+  }
 
   void null(std::string_view key) override;
   void boolean(std::string_view key, bool v) override;
