@@ -405,9 +405,13 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
   long_key_next_ = false;
 }
 
-MemberLine::MemberLine(std::string text, std::size_t key_size)
-    : text_(std::move(text)), key_size_(key_size) {
-  if (text_.size() <= kSlot) std::memcpy(slot_.data(), text_.data(), text_.size());
+std::optional<MemberLine> MemberLine::make(std::string_view text, std::size_t key_size) {
+  if (text.size() > kCopy) return std::nullopt;
+  MemberLine line;
+  std::memcpy(line.bytes_.data(), text.data(), text.size());
+  line.size_ = static_cast<std::uint8_t>(text.size());
+  line.key_size_ = static_cast<std::uint8_t>(key_size);  // less than the line's size
+  return line;
 }
 
 namespace {
@@ -452,7 +456,7 @@ char* write_decimal(char* p, std::int64_t v) {
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
 // key being at least one byte past the value's indent), the scalar: one append when short.
 void YamlEmitter::scalar_member(const MemberLine& line, std::string_view text) {
-  char* const start = out_.room(line.room() + text.size());
+  char* const start = out_.room(MemberLine::kCopy + text.size());
   char* const p = line.copy_to(start);
   if (text.size() <= 32)
     copy_short(p, text.data(), text.size());
@@ -506,10 +510,7 @@ void YamlEmitter::begin_map_members(std::span<const MemberLine> lines,
 void YamlEmitter::write_members(std::span<const MemberLine> lines,
                                 std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  std::size_t room = 0;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    room += lines[i].room() + kDigits;
-  char* const start = out_.room(room);
+  char* const start = out_.room(values.size() * (MemberLine::kCopy + kDigits));
   char* p = start;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -582,9 +583,9 @@ bool special_word(std::string_view s) {
   static constexpr std::string_view kSpecial[] = {
       "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
       "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
-  if (s.size() > 5) return false;  // longer than any of them
+  if (s.empty() || s.size() > 5) return false;  // shorter or longer than any of them
   for (const auto w : kSpecial)
-    if (s == w) return true;
+    if (w[0] == s[0] && s == w) return true;  // the first byte spares most comparisons
   return false;
 }
 

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -167,30 +168,27 @@ class YamlEmitter {
 
 // A member line: "\n", a map's key column in spaces (YamlEmitter::key_column(), base indent
 // included), a plain simple key (at most 1024 bytes), ": "; or a map's first line
-// (YamlEmitter::first_line). Kept zero-padded in a fixed-size slot too when it fits (a
-// report's keys do), so that writing it is one copy of a known size, inline: what follows
-// it overwrites the padding.
+// (YamlEmitter::first_line). Held zero-padded in a fixed-size array, so that writing it is
+// one copy of a known size, inline (what follows it overwrites the padding); a line longer
+// than that is not made one (its member goes through the general path).
 class MemberLine {
  public:
-  static constexpr std::size_t kSlot = 32;
-  MemberLine(std::string text, std::size_t key_size);
-  std::string_view text() const { return text_; }
+  static constexpr std::size_t kCopy = 48;  // the bytes copy_to writes
+  // The line `text` whose key is `key_size` bytes; nullopt when it does not fit.
+  static std::optional<MemberLine> make(std::string_view text, std::size_t key_size);
+  std::string_view text() const { return {bytes_.data(), size_}; }
   std::size_t key_size() const { return key_size_; }
-  // The room copy_to needs.
-  std::size_t room() const { return text_.size() > kSlot ? text_.size() : kSlot; }
-  // Writes the line at p (room() bytes there); returns its end.
+  // Writes the line at p (kCopy bytes there); returns its end.
   char* copy_to(char* p) const {
-    if (text_.size() <= kSlot)
-      std::memcpy(p, slot_.data(), kSlot);
-    else
-      std::memcpy(p, text_.data(), text_.size());
-    return p + text_.size();
+    std::memcpy(p, bytes_.data(), kCopy);
+    return p + size_;
   }
 
  private:
-  std::string text_;
-  std::size_t key_size_ = 0;
-  std::array<char, kSlot> slot_{};
+  MemberLine() = default;
+  std::array<char, kCopy> bytes_{};
+  std::uint8_t size_ = 0;
+  std::uint8_t key_size_ = 0;
 };
 
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.

@@ -7,19 +7,24 @@
 namespace kepoch::report::detail {
 namespace {
 
-// Whether `name` goes on a member line: a plain simple key (not quoted, not past 1024 bytes:
-// a long key).
-bool simple_key(std::string_view name) {
-  return name.size() <= 1024 && yaml_plain_ok(name);
-}
-
-// The member line's text of `name` at `column`.
+// The member line's text of `name` at `column`: "\n", spaces, the name, ": ".
 std::string member_text(std::string_view name, std::size_t column) {
   std::string line(1, '\n');
   line.append(column, ' ');
   line += name;
   line += ": ";
   return line;
+}
+
+// The member line of `name` at `column`, the map's first line at `start` unless none;
+// nullopt when the name is not a plain simple key (quoted, or past 1024 bytes: a long key)
+// or its line is too long to be held as one.
+std::optional<MemberLine> member_line(const YamlEmitter& e, std::string_view name,
+                                      std::size_t column, YamlEmitter::MapStart start) {
+  if (name.size() > 1024 || !yaml_plain_ok(name)) return std::nullopt;
+  std::string text = member_text(name, column);
+  if (start != YamlEmitter::MapStart::none) text = e.first_line(text, start);
+  return MemberLine::make(text, name.size());
 }
 
 // Fibonacci hashing of a name's or run's address (literals sit a few bytes apart), its size
@@ -67,15 +72,27 @@ void YamlObjectWriter::close() {
 }
 
 const MemberLine* YamlObjectWriter::key_line(std::string_view k, std::size_t column) {
-  KeyLine& cached = key_lines_[slot_of(k.data(), k.size(), column, kSlotBits)];
-  if (cached.column != column || cached.name.size() != k.size() ||
-      !same_bytes(cached.name.data(), k.data(), k.size())) {
-    cached.name.assign(k);
-    cached.column = column;
-    cached.line.reset();
-    if (simple_key(k)) cached.line.emplace(member_text(k, column), k.size());
+  const auto matches = [&](const KeyLine& c) {
+    return c.column == column && c.name.size() == k.size() &&
+           same_bytes(c.name.data(), k.data(), k.size());
+  };
+  KeyLine* const set = &key_lines_[2 * slot_of(k.data(), k.size(), column, kSetBits)];
+  // Two ways: two names of a batch that meet in one set would otherwise render each other
+  // out for every batch. A name rendered goes first, the first moves second.
+  KeyLine* found = matches(set[0]) ? &set[0] : matches(set[1]) ? &set[1] : nullptr;
+  if (!found) {
+    set[1] = std::move(set[0]);
+    render(set[0], k, column);
+    found = &set[0];
   }
-  return cached.line ? &*cached.line : nullptr;
+  return found->line ? &*found->line : nullptr;
+}
+
+// Apart from key_line, which runs per member: its register saving and stack are this part's.
+void YamlObjectWriter::render(KeyLine& cached, std::string_view k, std::size_t column) const {
+  cached.name.assign(k);
+  cached.column = column;
+  cached.line = member_line(emitter_, k, column, MapStart::none);
 }
 
 // Each scalar member after a map's first goes as one line through its key's member line
@@ -121,12 +138,19 @@ const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberName
                                                                 MapStart start) {
   const std::size_t column =
       start == MapStart::none ? emitter_.key_column() : emitter_.new_map_key_column();
+  const auto matches = [&](const RenderedRun* r) {
+    return r && names.same(r->names) && r->column == column && r->start == start;
+  };
   const auto names_of = names.names();
-  const RenderedRun*& slot = run_slots_[slot_of(
-      names_of.data(), names_of.size(), column + static_cast<std::size_t>(start) * 1024, 4)];
-  if (!slot || !names.same(slot->names) || slot->column != column || slot->start != start)
-    slot = &render(names, column, start);
-  return slot->lines.empty() ? nullptr : slot;
+  const RenderedRun** const set =
+      &run_slots_[2 * slot_of(names_of.data(), names_of.size(),
+                              column + 1024 * static_cast<std::size_t>(start), kSetBits)];
+  const RenderedRun* found = matches(set[0]) ? set[0] : matches(set[1]) ? set[1] : nullptr;
+  if (!found) {  // two ways, as key_lines_
+    set[1] = set[0];
+    found = set[0] = &render(names, column, start);
+  }
+  return found->lines.empty() ? nullptr : found;
 }
 
 const YamlObjectWriter::RenderedRun& YamlObjectWriter::render(const MemberNames& names,
@@ -136,13 +160,13 @@ const YamlObjectWriter::RenderedRun& YamlObjectWriter::render(const MemberNames&
   RenderedRun& r = *runs_.emplace_back(
       std::make_unique<RenderedRun>(RenderedRun{names.names(), column, start, {}}));
   for (const std::string_view name : names.names()) {
-    if (!simple_key(name)) {
+    const MapStart line_start = r.lines.empty() ? start : MapStart::none;
+    const std::optional<MemberLine> line = member_line(emitter_, name, column, line_start);
+    if (!line) {  // the run goes member by member
       r.lines.clear();
       break;
     }
-    std::string text = member_text(name, column);
-    if (r.lines.empty() && start != MapStart::none) text = emitter_.first_line(text, start);
-    r.lines.emplace_back(std::move(text), name.size());
+    r.lines.push_back(*line);
   }
   return r;
 }

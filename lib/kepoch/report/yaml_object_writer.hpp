@@ -69,17 +69,18 @@ class YamlObjectWriter : public ObjectWriter {
     return key_line(k, emitter_.key_column());
   }
   // The member line of `k` at `column`, remembered per key and column: the writers pass the
-  // same few names (mostly literals) for every batch and record. The slot is chosen by the
-  // name's address and size and the column, and taken only when the name's bytes and the
-  // column match. Nullptr when `k` is not a plain simple key.
+  // same few names (mostly literals) for every batch and record. The set of two slots is
+  // chosen by the name's address and size and the column, and a slot taken only when the
+  // name's bytes and the column match. Nullptr when `k` is not a plain simple key.
   const MemberLine* key_line(std::string_view k, std::size_t column);
   struct KeyLine {
     std::string name;
     std::size_t column = std::string::npos;  // none rendered yet
     std::optional<MemberLine> line;
   };
-  static constexpr std::size_t kSlotBits = 6;
-  std::array<KeyLine, std::size_t{1} << kSlotBits> key_lines_;
+  void render(KeyLine& cached, std::string_view k, std::size_t column) const;
+  static constexpr int kSetBits = 5;
+  std::array<KeyLine, std::size_t{2} << kSetBits> key_lines_;
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
@@ -88,7 +89,7 @@ class YamlObjectWriter : public ObjectWriter {
   // A few runs: one per MemberNames, depth and start written; found through slots chosen
   // like key_lines_' (a record's two runs and a batch's two alternate).
   std::vector<std::unique_ptr<RenderedRun>> runs_;
-  std::array<const RenderedRun*, 16> run_slots_{};
+  std::array<const RenderedRun*, std::size_t{2} << kSetBits> run_slots_{};
 };
 
 }  // namespace kepoch::report::detail
