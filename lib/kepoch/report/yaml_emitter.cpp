@@ -435,8 +435,18 @@ void copy_short(char* p, const char* s, std::size_t n) {
 
 constexpr std::size_t kDigits = 20;  // an int64's sign and digits
 
-// v's decimal text at p (kDigits bytes there); returns its end. Most values of a dump are
-// small (sizes, counts, -1): 32-bit arithmetic for them.
+// Two decimal digits of 0..99 at p.
+void write_pair(char* p, std::uint32_t n) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  std::memcpy(p, kPairs + 2 * n, 2);
+}
+
+// v's decimal text at p (kDigits bytes there); returns its end. Most values of a dump have
+// at most four digits (sizes, counts, -1): written from the pair table without a loop; the
+// rest in 32-bit arithmetic while they fit.
 char* write_decimal(char* p, std::int64_t v) {
   auto u = static_cast<std::uint64_t>(v);
   if (v < 0) {
@@ -446,6 +456,22 @@ char* write_decimal(char* p, std::int64_t v) {
   if (u < 10) {
     *p = static_cast<char>('0' + u);
     return p + 1;
+  }
+  if (u < 100) {
+    write_pair(p, static_cast<std::uint32_t>(u));
+    return p + 2;
+  }
+  if (u < 10000) {
+    const auto high = static_cast<std::uint32_t>(u / 100);
+    const auto low = static_cast<std::uint32_t>(u % 100);
+    if (high < 10) {
+      *p = static_cast<char>('0' + high);
+      write_pair(p + 1, low);
+      return p + 3;
+    }
+    write_pair(p, high);
+    write_pair(p + 2, low);
+    return p + 4;
   }
   if (u <= 0xFFFFFFFFu) return std::to_chars(p, p + kDigits, static_cast<std::uint32_t>(u)).ptr;
   return std::to_chars(p, p + kDigits, u).ptr;

@@ -1,5 +1,6 @@
 #include "kepoch/report/yaml_object_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -138,19 +139,13 @@ const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberName
                                                                 MapStart start) {
   const std::size_t column =
       start == MapStart::none ? emitter_.key_column() : emitter_.new_map_key_column();
-  const auto matches = [&](const RenderedRun* r) {
-    return r && names.same(r->names) && r->column == column && r->start == start;
-  };
-  const auto names_of = names.names();
-  const RenderedRun** const set =
-      &run_slots_[2 * slot_of(names_of.data(), names_of.size(),
-                              column + 1024 * static_cast<std::size_t>(start), kSetBits)];
-  const RenderedRun* found = matches(set[0]) ? set[0] : matches(set[1]) ? set[1] : nullptr;
-  if (!found) {  // two ways, as key_lines_
-    set[1] = set[0];
-    found = set[0] = &render(names, column, start);
-  }
-  return found->lines.empty() ? nullptr : found;
+  const RecentRun key{names.names().data(), names.size(), column, start, nullptr};
+  for (const RecentRun& r : recent_runs_)
+    if (r.same(key)) return r.run->lines.empty() ? nullptr : r.run;
+  std::copy_backward(recent_runs_.begin(), recent_runs_.end() - 1, recent_runs_.end());
+  recent_runs_[0] = key;
+  recent_runs_[0].run = &render(names, column, start);
+  return recent_runs_[0].run->lines.empty() ? nullptr : recent_runs_[0].run;
 }
 
 const YamlObjectWriter::RenderedRun& YamlObjectWriter::render(const MemberNames& names,

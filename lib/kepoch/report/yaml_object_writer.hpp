@@ -86,10 +86,21 @@ class YamlObjectWriter : public ObjectWriter {
   bool pending_ = false;  // the current object's map is not begun yet
   std::string list_key_;
   std::size_t objects_ = 0;  // in the current list
-  // A few runs: one per MemberNames, depth and start written; found through slots chosen
-  // like key_lines_' (a record's two runs and a batch's two alternate).
+  // A few runs: one per MemberNames, depth and start written.
   std::vector<std::unique_ptr<RenderedRun>> runs_;
-  std::array<const RenderedRun*, std::size_t{2} << kSetBits> run_slots_{};
+  // The runs used last, looked through before runs_ (a record's two runs and a batch's two
+  // alternate): MemberNames are static arrays, so the same address means the same names.
+  struct RecentRun {
+    const std::string_view* names = nullptr;
+    std::size_t size = 0;
+    std::size_t column = 0;
+    MapStart start = MapStart::none;
+    const RenderedRun* run = nullptr;
+    bool same(const RecentRun& o) const {
+      return names == o.names && size == o.size && column == o.column && start == o.start;
+    }
+  };
+  std::array<RecentRun, 8> recent_runs_{};
 };
 
 }  // namespace kepoch::report::detail

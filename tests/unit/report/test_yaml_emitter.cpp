@@ -630,3 +630,30 @@ TEST_CASE("YAML elements past the flush size, and one abandoned midway as the st
   REQUIRE(text.size() > 3 * 64 * 1024);
   REQUIRE(text == "before\n" + want);
 }
+
+TEST_CASE("YAML integer members at every digit count, both signs", "[render][yaml]") {
+  std::vector<std::int64_t> values = {std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::max(),
+                                      std::int64_t{0xFFFFFFFF}, std::int64_t{0x100000000}};
+  for (std::int64_t p = 1;; p *= 10) {  // 10^0 .. 10^18
+    for (const std::int64_t v : {p - 1, p, p + 1, 2 * p, 9 * p})
+      values.insert(values.end(), {v, -v});
+    if (p == 1000000000000000000) break;
+  }
+  static constexpr std::string_view kNames[] = {"a", "b", "c"};
+  std::string text;
+  YamlObjectWriter writer(text);
+  for (std::size_t i = 0; i + 3 <= values.size(); i += 3) {
+    text.clear();
+    writer.begin();
+    writer.integers(kNames, std::span(values).subspan(i, 3));
+    writer.integer("d", values[i]);
+    writer.end();
+    ValueBuilder b;
+    b.integers(kNames, std::span(values).subspan(i, 3));
+    b.integer("d", values[i]);
+    const std::string want = reference_text(b.take());
+    INFO(want);
+    REQUIRE(text == want);
+  }
+}
