@@ -89,7 +89,7 @@ const MemberLine* YamlObjectWriter::key_line(std::string_view k, std::size_t col
   return found->line ? &*found->line : nullptr;
 }
 
-// Apart from key_line, which runs per member: its register saving and stack are this part's.
+// key_line's slow part, kept out of it: key_line runs per member and stays small.
 void YamlObjectWriter::render(KeyLine& cached, std::string_view k, std::size_t column) const {
   cached.name.assign(k);
   cached.column = column;

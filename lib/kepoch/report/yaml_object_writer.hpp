@@ -86,10 +86,12 @@ class YamlObjectWriter : public ObjectWriter {
   bool pending_ = false;  // the current object's map is not begun yet
   std::string list_key_;
   std::size_t objects_ = 0;  // in the current list
-  // A few runs: one per MemberNames, depth and start written.
+  // A few runs: one per MemberNames, depth and start written (held by pointer: recent_runs_
+  // points at them).
   std::vector<std::unique_ptr<RenderedRun>> runs_;
-  // The runs used last, looked through before runs_ (a record's two runs and a batch's two
-  // alternate): MemberNames are static arrays, so the same address means the same names.
+  // The runs used last, looked through before runs_ without hashing: a record's runs and its
+  // batch's alternate, and eight hold them all. MemberNames are static arrays, so the same
+  // address means the same names.
   struct RecentRun {
     const std::string_view* names = nullptr;
     std::size_t size = 0;
