@@ -462,8 +462,9 @@ char* write_decimal(char* p, std::int64_t v) {
     return p + 2;
   }
   if (u < 10000) {
-    const auto high = static_cast<std::uint32_t>(u / 100);
-    const auto low = static_cast<std::uint32_t>(u % 100);
+    const auto n = static_cast<std::uint32_t>(u);
+    const std::uint32_t high = n / 100;
+    const std::uint32_t low = n % 100;
     if (high < 10) {
       *p = static_cast<char>('0' + high);
       write_pair(p + 1, low);
