@@ -1,6 +1,7 @@
 // yaml-cpp 0.7's emitter, ported for kepoch's reports; see yaml_emitter.hpp.
 #include "kepoch/report/yaml_emitter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -259,7 +260,16 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
 
 // ---- the emitter (emitter.cpp, emitterstate.cpp) ------------------------------------------
 
+void YamlText::grow(std::size_t n) {
+  const std::size_t want = std::max({capacity_ * 2, size_ + n, std::size_t{256}});
+  auto bigger = std::make_unique_for_overwrite<char[]>(want);
+  if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = want;
+}
+
 void YamlEmitter::reset() {
+  out_.clear();
   col_ = 0;
   groups_.clear();
   cur_indent_ = 0;
@@ -373,6 +383,9 @@ void YamlEmitter::end_group(bool map) {
   groups_.pop_back();
   cur_indent_ -= groups_.empty() ? 0 : kIndent;
   long_key_next_ = false;
+  // An element of millions of records is not held twice: the text goes on at a map's end
+  // once it is this big (any time is right: flushing only moves text on, in order).
+  if (out_.size() >= kFlushAt) flush();
 }
 
 void YamlEmitter::string(std::string_view s, bool double_quoted) {
@@ -383,53 +396,158 @@ void YamlEmitter::string(std::string_view s, bool double_quoted) {
     write_inline(s);  // a plain scalar holds no line break (yaml_plain_ok)
   } else {
     // A double-quoted string holds no newline: the column moves by its length.
-    const std::size_t before = out_.size();
-    append_yaml_double_quoted(out_, s);
-    col_ += out_.size() - before;
+    quoted_.clear();
+    append_yaml_double_quoted(quoted_, s);
+    out_ += quoted_;
+    col_ += quoted_.size();
   }
   started_node();
   long_key_next_ = false;
 }
 
-bool YamlEmitter::at_next_simple_key() const {
-  if (groups_.empty() || long_key_next_) return false;
-  const Group& g = groups_.back();
-  return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
+std::optional<MemberLine> MemberLine::make(std::string_view text, std::size_t key_size) {
+  if (text.size() > kCopy) return std::nullopt;
+  MemberLine line;
+  std::memcpy(line.bytes_.data(), text.data(), text.size());
+  line.size_ = static_cast<std::uint8_t>(text.size());
+  line.key_size_ = static_cast<std::uint8_t>(key_size);  // less than the line's size
+  return line;
 }
+
+namespace {
+
+// Copies n <= 32 bytes as two fixed-size copies that may overlap (no call).
+void copy_short(char* p, const char* s, std::size_t n) {
+  if (n >= 16) {
+    std::memcpy(p, s, 16);
+    std::memcpy(p + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(p, s, 8);
+    std::memcpy(p + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(p, s, 4);
+    std::memcpy(p + n - 4, s + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = s[i];
+  }
+}
+
+constexpr std::size_t kDigits = 20;  // an int64's sign and digits
+
+// Two decimal digits of 0..99 at p.
+void write_pair(char* p, std::uint32_t n) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  std::memcpy(p, kPairs + 2 * n, 2);
+}
+
+// v's decimal text at p (kDigits bytes there); returns its end. Most values of a dump have
+// at most four digits (sizes, counts, -1): written from the pair table without a loop; the
+// rest in 32-bit arithmetic while they fit.
+char* write_decimal(char* p, std::int64_t v) {
+  auto u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  if (u < 10) {
+    *p = static_cast<char>('0' + u);
+    return p + 1;
+  }
+  if (u < 100) {
+    write_pair(p, static_cast<std::uint32_t>(u));
+    return p + 2;
+  }
+  if (u < 10000) {
+    const auto n = static_cast<std::uint32_t>(u);
+    const std::uint32_t high = n / 100;
+    const std::uint32_t low = n % 100;
+    if (high < 10) {
+      *p = static_cast<char>('0' + high);
+      write_pair(p + 1, low);
+      return p + 3;
+    }
+    write_pair(p, high);
+    write_pair(p + 2, low);
+    return p + 4;
+  }
+  if (u <= 0xFFFFFFFFu) return std::to_chars(p, p + kDigits, static_cast<std::uint32_t>(u)).ptr;
+  return std::to_chars(p, p + kDigits, u).ptr;
+}
+
+}  // namespace
 
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
-// key being at least one byte past the value's indent), the scalar.
-void YamlEmitter::scalar_member(std::string_view key, std::string_view text) {
-  out_ += '\n';
-  out_.append(base_indent_ + cur_indent_, ' ');
-  out_ += key;
-  out_ += ": ";
-  out_ += text;
+// key being at least one byte past the value's indent), the scalar: one append when short.
+void YamlEmitter::scalar_member(const MemberLine& line, std::string_view text) {
+  char* const start = out_.room(MemberLine::kCopy + text.size());
+  char* const p = line.copy_to(start);
+  if (text.size() <= 32)
+    copy_short(p, text.data(), text.size());
+  else
+    std::memcpy(p, text.data(), text.size());
+  out_.advance(static_cast<std::size_t>(p - start) + text.size());
   groups_.back().child_count += 2;
-  col_ = cur_indent_ + key.size() + 2 + text.size();
+  col_ = cur_indent_ + line.key_size() + 2 + text.size();
 }
 
-// What string(key) and integer(value) write there (BlockMapPrepareSimpleKey, a plain key,
-// BlockMapPrepareSimpleKeyValue), from lines rendered once.
-void YamlEmitter::integer_members(std::span<const std::string> lines,
+// What string(key) and integer(value) write there.
+void YamlEmitter::integer_members(std::span<const MemberLine> lines,
                                   std::span<const std::int64_t> values) {
+  write_members(lines, values);
+}
+
+YamlEmitter::MapStart YamlEmitter::map_start() const {
+  if (long_key_next_) return MapStart::none;
+  // PrepareTopNode writes nothing before a block map, BlockMapPrepareSimpleKey nothing before
+  // the first key at column 0.
+  if (groups_.empty()) return col_ == 0 ? MapStart::document : MapStart::none;
+  // BlockSeqPrepareNode: a line break after the sequence's last item, the indent, "-"; then
+  // BlockMapPrepareSimpleKey indents the key past it by one.
+  const Group& g = groups_.back();
+  if (g.map || g.flow) return MapStart::none;
+  if (g.child_count > 0) return MapStart::next_item;
+  return col_ == 0 ? MapStart::first_item : MapStart::none;
+}
+
+std::string YamlEmitter::first_line(std::string_view member_line, MapStart start) const {
+  std::string line(member_line);
+  if (start != MapStart::document) {  // "- " in the last two columns of the key's indent
+    line.replace(1 + new_map_key_column() - kIndent, kIndent, "- ");
+  }
+  // At a line's start: no line break, and the base indent is there already.
+  if (start != MapStart::next_item) line.erase(0, 1 + base_indent_);
+  return line;
+}
+
+void YamlEmitter::begin_map_members(std::span<const MemberLine> lines,
+                                    std::span<const std::int64_t> values) {
+  // begin_group's state, for a block map.
+  const bool item = !groups_.empty();
+  started_node();
+  if (item) cur_indent_ += kIndent;
+  groups_.push_back(Group{true, false, 0, false});
+  long_key_next_ = false;
+  write_members(lines, values);
+}
+
+void YamlEmitter::write_members(std::span<const MemberLine> lines,
+                                std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  constexpr std::size_t kDigits = 20;  // an int64's sign and digits
-  const std::size_t start = out_.size();
-  std::size_t room = 0;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    room += lines[i].size() + kDigits;
-  out_.resize(start + room);  // written through a pointer, then cut to what was written
-  char* p = out_.data() + start;
+  char* const start = out_.room(values.size() * (MemberLine::kCopy + kDigits));
+  char* p = start;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    std::memcpy(p, lines[i].data(), lines[i].size());
-    digits = p + lines[i].size();
-    p = std::to_chars(digits, digits + kDigits, values[i]).ptr;
+    digits = lines[i].copy_to(p);
+    p = write_decimal(digits, values[i]);
   }
-  out_.resize(static_cast<std::size_t>(p - out_.data()));
+  out_.advance(static_cast<std::size_t>(p - start));
   groups_.back().child_count += 2 * values.size();
-  col_ = lines[values.size() - 1].size() - 1 - base_indent_ + static_cast<std::size_t>(p - digits);
+  col_ =
+      cur_indent_ + lines[values.size() - 1].key_size() + 2 + static_cast<std::size_t>(p - digits);
 }
 
 void YamlEmitter::integer(std::int64_t v) {
@@ -492,9 +610,9 @@ bool special_word(std::string_view s) {
   static constexpr std::string_view kSpecial[] = {
       "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
       "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
-  if (s.size() > 5) return false;  // longer than any of them
+  if (s.empty() || s.size() > 5) return false;  // shorter or longer than any of them
   for (const auto w : kSpecial)
-    if (s == w) return true;
+    if (w[0] == s[0] && s == w) return true;  // the first byte spares most comparisons
   return false;
 }
 
@@ -512,7 +630,45 @@ bool needs_quotes(std::string_view s) {
   return digit;
 }
 
-void emit_yaml(YamlEmitter& e, const Value& v) {
+namespace {
+
+// Whether each of the 8 bytes at p is ASCII and between the same bytes of lo and hi (ASCII).
+// With a byte's high bit set first, subtracting an ASCII byte cannot borrow from the next:
+// the high bit of each difference says whether that byte's subtraction stayed >= 0.
+bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
+  constexpr std::uint64_t kHigh = 0x8080808080808080;
+  std::uint64_t w, l, h;
+  std::memcpy(&w, p, 8);
+  std::memcpy(&l, lo, 8);
+  std::memcpy(&h, hi, 8);
+  return (w & kHigh) == 0 && (((w | kHigh) - l) & kHigh) == kHigh &&
+         (((h | kHigh) - w) & kHigh) == kHigh;
+}
+
+// The shape of base/time_text's ISO times, "2026-12-02T03:41:13.123Z" or with an offset,
+// "...13.123+01:00" (a streamed dump writes one per record): digits and "-T:.Z+" only, a
+// 'T' among them, not ending in ':'. Such a string is plain (yaml_plain_ok) and not a
+// number or a word (needs_quotes), so its 24 or 29 bytes are tested 8 at a time instead.
+bool iso_time_shape(std::string_view s) {
+  if (s.size() != 24 && s.size() != 29) return false;
+  const char* p = s.data();
+  if (!bytes_between(p, "0000-00-", "9999-99-") || !bytes_between(p + 8, "00T00:00", "99T99:99"))
+    return false;
+  if (s.size() == 24) return bytes_between(p + 16, ":00.000Z", ":99.999Z");
+  // (A ',' in place of the sign passes too, and is as harmless in a block context.)
+  return bytes_between(p + 16, ":00.000+", ":99.999-") &&
+         bytes_between(p + 21, "00+00:00", "99-99:99");
+}
+
+}  // namespace
+
+bool yaml_as_is(std::string_view s) {
+  return iso_time_shape(s) || (!needs_quotes(s) && yaml_plain_ok(s));
+}
+
+namespace {
+
+void emit_value(YamlEmitter& e, const Value& v) {
   struct Visitor {
     YamlEmitter& e;
     void operator()(std::monostate) const { e.null(); }
@@ -523,19 +679,26 @@ void emit_yaml(YamlEmitter& e, const Value& v) {
     void operator()(const Value::Array& a) const {
       e.begin_seq(/*flow=*/a.empty());
       for (const auto& x : a)
-        emit_yaml(e, x);
+        emit_value(e, x);
       e.end_seq();
     }
     void operator()(const Value::Object& o) const {
       e.begin_map(/*flow=*/o.empty());
       for (const auto& [k, x] : o) {
         e.string(k);
-        emit_yaml(e, x);
+        emit_value(e, x);
       }
       e.end_map();
     }
   };
   std::visit(Visitor{e}, v.data());
+}
+
+}  // namespace
+
+void emit_yaml(YamlEmitter& e, const Value& v) {
+  emit_value(e, v);
+  e.flush();
 }
 
 }  // namespace kepoch::report::detail

@@ -17,8 +17,12 @@
 // tests/unit/report/test_yaml_emitter.cpp holds it to yaml-cpp on random documents.
 // Not part of the library's interface.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,16 +32,60 @@
 
 namespace kepoch::report::detail {
 
+class MemberLine;
+
+// The emitter's text on its way to the caller's string, appended at memory speed: the member
+// paths store through a pointer into room reserved once (std::string checks its capacity
+// and moves its terminator on every append, and cannot be written past its size).
+class YamlText {
+ public:
+  YamlText() { grow(256); }
+  const char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+  // At least n writable bytes at the end; advance(k) makes k of them part of the text.
+  char* room(std::size_t n) {
+    if (capacity_ - size_ < n) grow(n);
+    return data_.get() + size_;
+  }
+  void advance(std::size_t k) { size_ += k; }
+  YamlText& operator+=(std::string_view s) {
+    std::memcpy(room(s.size()), s.data(), s.size());
+    size_ += s.size();
+    return *this;
+  }
+  YamlText& operator+=(char c) {
+    *room(1) = c;
+    ++size_;
+    return *this;
+  }
+  void append(std::size_t n, char c) {
+    std::memset(room(n), c, n);
+    size_ += n;
+  }
+
+ private:
+  void grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 class YamlEmitter {
  public:
-  // Appends to `out`. Every line after the first starts with `base_indent` more spaces: the
-  // text goes straight into place inside a bigger document (a list's element), not indented
-  // into place by a second copy.
+  // Appends to `out`, at each flush() (emit_yaml and YamlObjectWriter::end flush). Every line
+  // after the first starts with `base_indent` more spaces: the text goes straight into place
+  // inside a bigger document (a list's element), not indented into place by a second copy.
   explicit YamlEmitter(std::string& out, std::size_t base_indent = 0)
-      : out_(out), base_indent_(base_indent) {}
-  // Forgets the document written so far (even one cut short by an exception): the next node
-  // starts a new one at column 0.
+      : sink_(out), base_indent_(base_indent) {}
+  // Forgets the document written so far (even one cut short by an exception, its text not
+  // flushed): the next node starts a new one at column 0.
   void reset();
+  // Hands the text written since the last flush to `out`: one copy of many members.
+  void flush() {
+    sink_.append(out_.data(), out_.size());
+    out_.clear();
+  }
 
   // `flow`: yaml-cpp's YAML::Flow before the group (kepoch uses it for empty groups only).
   void begin_map(bool flow = false) { begin_group(true, flow); }
@@ -52,19 +100,38 @@ class YamlEmitter {
   void real(double v);
   void null();
 
+  // Member lines (MemberLine, below) let a writer that renders them once per key and column
+  // write members without the per-node decisions of string() and the rest.
+  //
   // Whether the next node is a key of a block map that has members already, and a plain
-  // simple key would be written as "\n", the map's indent, "key: " (the shape of
-  // integer_members' lines).
-  bool at_next_simple_key() const;
+  // simple key would be written as a member line.
+  bool at_next_simple_key() const {
+    if (groups_.empty() || long_key_next_) return false;
+    const Group& g = groups_.back();
+    return g.map && !g.flow && !g.long_key && g.child_count > 0 && g.child_count % 2 == 0;
+  }
   // The column of the current map's keys in the text, base indent included.
   std::size_t key_column() const { return base_indent_ + cur_indent_; }
-  // A member of the current map (at_next_simple_key()) whose key is plain and at most 1024
-  // bytes and whose value is a scalar's final text (an integer, a plain string, "~"): what
-  // string(key) and the scalar write, without their decisions.
-  void scalar_member(std::string_view key, std::string_view text);
-  // Members of the current map (at_next_simple_key()) whose keys are plain and at most 1024
-  // bytes: lines[i] is "\n", key_column() spaces, key i, ": "; values[i] is written after it.
-  void integer_members(std::span<const std::string> lines, std::span<const std::int64_t> values);
+  // A member of the current map (at_next_simple_key()): its member line, then a scalar's final
+  // text (an integer, a string written as it is, "~", true, false).
+  void scalar_member(const MemberLine& line, std::string_view text);
+  // Members of the current map (at_next_simple_key()): lines[i], then values[i].
+  void integer_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
+
+  // Where begin_map() here, then a plain simple key, would put the key: somewhere member
+  // lines do not know (none), at an empty document's column 0, or after the "- " of a block
+  // sequence's first item (at a line's start) or next item (after a line break).
+  enum class MapStart { none, document, first_item, next_item };
+  MapStart map_start() const;
+  // The key column of a map begun here, base indent included.
+  std::size_t new_map_key_column() const {
+    return base_indent_ + (groups_.empty() ? 0 : cur_indent_ + kIndent);
+  }
+  // What begin_map() and a member line at new_map_key_column() write at `start` (not none).
+  std::string first_line(std::string_view member_line, MapStart start) const;
+  // begin_map() and its first members (map_start() is not none): lines[0] from first_line(),
+  // the rest member lines at new_map_key_column().
+  void begin_map_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
  private:
   enum class Node { scalar, flow, block_seq, block_map };
@@ -75,6 +142,7 @@ class YamlEmitter {
     bool long_key = false;
   };
   static constexpr std::size_t kIndent = 2;
+  static constexpr std::size_t kFlushAt = std::size_t{64} << 10;
 
   void begin_group(bool map, bool flow);
   void end_group(bool map);
@@ -84,8 +152,12 @@ class YamlEmitter {
   void write_inline(std::string_view s);  // text without a line break
   void indent_to(std::size_t n);
   void space_or_indent_to(bool require_space, std::size_t n);
+  // Lines and values into the current map (integer_members, begin_map_members).
+  void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
-  std::string& out_;
+  std::string& sink_;
+  YamlText out_;        // not yet flushed to sink_
+  std::string quoted_;  // a double-quoted string's text, on its way to out_
   std::size_t base_indent_ = 0;
   std::size_t col_ = 0;  // in the document, base indent not counted
   std::vector<Group> groups_;
@@ -94,13 +166,41 @@ class YamlEmitter {
   bool long_key_next_ = false;  // yaml-cpp's local MapKeyFormat(LongKey), set by a long string
 };
 
+// A member line: "\n", a map's key column in spaces (YamlEmitter::key_column(), base indent
+// included), a plain simple key (at most 1024 bytes), ": "; or a map's first line
+// (YamlEmitter::first_line). Held zero-padded in a fixed-size array, so that writing it is
+// one copy of a known size, inline (what follows it overwrites the padding); a line longer
+// than that is not made one (its member goes through the general path).
+class MemberLine {
+ public:
+  static constexpr std::size_t kCopy = 48;  // the bytes copy_to writes
+  // The line `text` whose key is `key_size` bytes; nullopt when it does not fit.
+  static std::optional<MemberLine> make(std::string_view text, std::size_t key_size);
+  std::string_view text() const { return {bytes_.data(), size_}; }
+  std::size_t key_size() const { return key_size_; }
+  // Writes the line at p (kCopy bytes there); returns its end.
+  char* copy_to(char* p) const {
+    std::memcpy(p, bytes_.data(), kCopy);
+    return p + size_;
+  }
+
+ private:
+  MemberLine() = default;
+  std::array<char, kCopy> bytes_{};
+  std::uint8_t size_ = 0;
+  std::uint8_t key_size_ = 0;
+};
+
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.
 bool yaml_plain_ok(std::string_view s);
+// Whether emit_yaml writes the string `s` as it is: !needs_quotes(s) && yaml_plain_ok(s).
+bool yaml_as_is(std::string_view s);
 // Appends `s` as yaml-cpp's WriteDoubleQuotedString writes it.
 void append_yaml_double_quoted(std::string& out, std::string_view s);
 
 // A Value as kepoch has always emitted it (render.cpp): strings a reader would take for
 // something else (true, 12, " x") double-quoted, empty arrays and objects in flow style.
+// Flushes the emitter.
 void emit_yaml(YamlEmitter& e, const Value& v);
 // Whether a string value is double-quoted on purpose (see emit_yaml).
 bool needs_quotes(std::string_view s);

@@ -1,9 +1,60 @@
 #include "kepoch/report/yaml_object_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 
 namespace kepoch::report::detail {
+namespace {
+
+// The member line's text of `name` at `column`: "\n", spaces, the name, ": ".
+std::string member_text(std::string_view name, std::size_t column) {
+  std::string line(1, '\n');
+  line.append(column, ' ');
+  line += name;
+  line += ": ";
+  return line;
+}
+
+// The member line of `name` at `column`, the map's first line at `start` unless none;
+// nullopt when the name is not a plain simple key (quoted, or past 1024 bytes: a long key)
+// or its line is too long to be held as one.
+std::optional<MemberLine> member_line(const YamlEmitter& e, std::string_view name,
+                                      std::size_t column, YamlEmitter::MapStart start) {
+  if (name.size() > 1024 || !yaml_plain_ok(name)) return std::nullopt;
+  std::string text = member_text(name, column);
+  if (start != YamlEmitter::MapStart::none) text = e.first_line(text, start);
+  return MemberLine::make(text, name.size());
+}
+
+// Fibonacci hashing of a name's or run's address (literals sit a few bytes apart), its size
+// and a column, into `bits` bits.
+std::size_t slot_of(const void* address, std::size_t size, std::size_t column, int bits) {
+  return static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(address) + size + column) * 0x9E3779B97F4A7C15ull) >>
+      (64 - bits));
+}
+
+// Whether the n bytes at a and b are equal. Keys are short: compared a word at a time (the
+// last word overlapping the one before), without a call.
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  const auto word = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  for (std::size_t i = 0; i + 8 < n; i += 8)
+    if (word(a + i) != word(b + i)) return false;
+  return word(a + n - 8) == word(b + n - 8);
+}
+
+}  // namespace
 
 void YamlObjectWriter::key(std::string_view k) {
   if (pending_) {
@@ -21,39 +72,51 @@ void YamlObjectWriter::close() {
   emitter_.end_map();
 }
 
-// Each scalar member after a map's first goes as one line when its key is plain (all of a
-// report's keys): the emitter's general path decides the same thing per call.
-bool YamlObjectWriter::plain_key(std::string_view k) const {
-  // Fibonacci hashing of the address (literals sit a few bytes apart), plus the size.
-  const auto slot = static_cast<std::size_t>(
-      ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size()) * 0x9E3779B97F4A7C15ull) >>
-      (64 - kPlainKeySlotBits));
-  PlainKey& cached = plain_keys_[slot];
-  if (cached.name.empty() || cached.name != k) {  // an empty key is never cached
-    if (k.empty()) return yaml_plain_ok(k);
-    cached.name.assign(k);
-    cached.plain = yaml_plain_ok(k);
+const MemberLine* YamlObjectWriter::key_line(std::string_view k, std::size_t column) {
+  const auto matches = [&](const KeyLine& c) {
+    return c.column == column && c.name.size() == k.size() &&
+           same_bytes(c.name.data(), k.data(), k.size());
+  };
+  KeyLine* const set = &key_lines_[2 * slot_of(k.data(), k.size(), column, kSetBits)];
+  // Two ways: two names of a batch that meet in one set would otherwise render each other
+  // out for every batch. A name rendered goes first, the first moves second.
+  KeyLine* found = matches(set[0]) ? &set[0] : matches(set[1]) ? &set[1] : nullptr;
+  if (!found) {
+    set[1] = std::move(set[0]);
+    render(set[0], k, column);
+    found = &set[0];
   }
-  return cached.plain;
+  return found->line ? &*found->line : nullptr;
 }
 
+// key_line's slow part, kept out of it: key_line runs per member and stays small.
+void YamlObjectWriter::render(KeyLine& cached, std::string_view k, std::size_t column) const {
+  cached.name.assign(k);
+  cached.column = column;
+  cached.line = member_line(emitter_, k, column, MapStart::none);
+}
+
+// Each scalar member after a map's first goes as one line through its key's member line
+// when the key is plain (all of a report's keys): the emitter's general path decides the
+// same thing per call.
 void YamlObjectWriter::null(std::string_view k) {
-  if (simple_member(k)) return emitter_.scalar_member(k, "~");
+  if (const MemberLine* line = simple_line(k)) return emitter_.scalar_member(*line, "~");
   key(k);
   emitter_.null();
 }
 
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
-  if (simple_member(k)) return emitter_.scalar_member(k, v ? "true" : "false");
+  if (const MemberLine* line = simple_line(k))
+    return emitter_.scalar_member(*line, v ? std::string_view("true") : std::string_view("false"));
   key(k);
   emitter_.boolean(v);
 }
 
 void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
-  if (simple_member(k)) {
+  if (const MemberLine* line = simple_line(k)) {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    return emitter_.scalar_member(k,
+    return emitter_.scalar_member(*line,
                                   std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   key(k);
@@ -61,10 +124,10 @@ void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
 }
 
 void YamlObjectWriter::string(std::string_view k, std::string_view v) {
-  const bool quoted = needs_quotes(v);
-  if (!quoted && yaml_plain_ok(v) && simple_member(k)) return emitter_.scalar_member(k, v);
+  if (const MemberLine* line = simple_line(k); line && yaml_as_is(v))
+    return emitter_.scalar_member(*line, v);
   key(k);
-  emitter_.string(v, quoted);
+  emitter_.string(v, needs_quotes(v));
 }
 
 void YamlObjectWriter::value(std::string_view k, const Value& v) {
@@ -72,40 +135,63 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
   emit_yaml(emitter_, v);
 }
 
-const YamlObjectWriter::RenderedRun& YamlObjectWriter::rendered(const MemberNames& names) {
-  const std::size_t column = emitter_.key_column();
-  for (const RenderedRun& r : runs_)
-    if (names.same(r.names) && r.column == column) return r;
-  RenderedRun& r = runs_.emplace_back(RenderedRun{names.names(), column, {}});
+const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberNames& names,
+                                                                MapStart start) {
+  const std::size_t column =
+      start == MapStart::none ? emitter_.key_column() : emitter_.new_map_key_column();
+  const RecentRun key{names.names().data(), names.size(), column, start, nullptr};
+  for (const RecentRun& r : recent_runs_)
+    if (r.same(key)) return r.run->lines.empty() ? nullptr : r.run;
+  std::copy_backward(recent_runs_.begin(), recent_runs_.end() - 1, recent_runs_.end());
+  recent_runs_[0] = key;
+  recent_runs_[0].run = &render(names, column, start);
+  return recent_runs_[0].run->lines.empty() ? nullptr : recent_runs_[0].run;
+}
+
+const YamlObjectWriter::RenderedRun& YamlObjectWriter::render(const MemberNames& names,
+                                                              std::size_t column, MapStart start) {
+  for (const auto& r : runs_)
+    if (names.same(r->names) && r->column == column && r->start == start) return *r;
+  RenderedRun& r = *runs_.emplace_back(
+      std::make_unique<RenderedRun>(RenderedRun{names.names(), column, start, {}}));
   for (const std::string_view name : names.names()) {
-    if (name.size() > 1024 || !yaml_plain_ok(name)) {  // a long or quoted key
+    const MapStart line_start = r.lines.empty() ? start : MapStart::none;
+    const std::optional<MemberLine> line = member_line(emitter_, name, column, line_start);
+    if (!line) {  // the run goes member by member
       r.lines.clear();
       break;
     }
-    std::string line(1, '\n');
-    line.append(column, ' ');
-    line += name;
-    line += ": ";
-    r.lines.push_back(std::move(line));
+    r.lines.push_back(*line);
   }
   return r;
 }
 
-// The first member may begin the map ("- key: value" in a list): written as one member;
-// the rest as lines rendered once per depth.
+// Lines rendered once per run and depth. A run that begins the map (a record's offset, a
+// batch's position: "- offset: " in a list) goes out with its first line as the map's
+// beginning; otherwise the first member may begin the map through the general path.
 void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  if (values.empty()) return;
+  if (pending_) {
+    if (const MapStart start = emitter_.map_start(); start != MapStart::none) {
+      if (const RenderedRun* run = rendered(names, start)) {
+        emitter_.begin_map_members(run->lines, values);
+        pending_ = false;
+        return;
+      }
+    }
+  }
   std::size_t i = 0;
-  if ((pending_ || !emitter_.at_next_simple_key()) && !values.empty()) {
+  if (pending_ || !emitter_.at_next_simple_key()) {
     integer(names.names()[0], values[0]);
     i = 1;
   }
-  const RenderedRun& run = rendered(names);
-  if (run.lines.empty() || !emitter_.at_next_simple_key()) {
+  const RenderedRun* run = rendered(names, MapStart::none);
+  if (!run || !emitter_.at_next_simple_key()) {
     for (; i < values.size(); ++i)
       integer(names.names()[i], values[i]);
     return;
   }
-  emitter_.integer_members(std::span(run.lines).subspan(i), values.subspan(i));
+  emitter_.integer_members(std::span(run->lines).subspan(i), values.subspan(i));
 }
 
 void YamlObjectWriter::begin_objects(std::string_view k) {

@@ -4,6 +4,8 @@
 // without building it. Used by the YAML stream; not part of the library's interface.
 
 #include <array>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +26,10 @@ class YamlObjectWriter : public ObjectWriter {
     emitter_.reset();
     pending_ = true;
   }
-  void end() { close(); }
+  void end() {
+    close();
+    emitter_.flush();
+  }
 
   void null(std::string_view key) override;
   void boolean(std::string_view key, bool v) override;
@@ -38,39 +43,66 @@ class YamlObjectWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
 
  private:
-  // A run's member lines at one key column (YamlEmitter::integer_members), rendered once;
-  // none if a name is not a plain simple key (then the run is written member by member).
+  using MapStart = YamlEmitter::MapStart;
+  // A run's member lines at one key column, rendered once; for a run that begins a map
+  // (start not none), its first line is the map's (YamlEmitter::first_line). None if a name
+  // is not a plain simple key (then the run is written member by member).
   struct RenderedRun {
     std::span<const std::string_view> names;
     std::size_t column = 0;
-    std::vector<std::string> lines;
+    MapStart start = MapStart::none;
+    std::vector<MemberLine> lines;
   };
-  const RenderedRun& rendered(const MemberNames& names);
+  // The run for `names` at the emitter's state: at the current map's key column, or when
+  // `start` is not none as a new map's first members. Nullptr when it cannot be rendered.
+  const RenderedRun* rendered(const MemberNames& names, MapStart start);
+  const RenderedRun& render(const MemberNames& names, std::size_t column, MapStart start);
 
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
   void close();
-  // Whether the member `k` can go through YamlEmitter::scalar_member.
-  bool simple_member(std::string_view k) const {
-    return !pending_ && emitter_.at_next_simple_key() && k.size() <= 1024 && plain_key(k);
+  // The member line of `k` when the member can go as one line (YamlEmitter::scalar_member):
+  // the map is begun and has members, and `k` is a plain simple key. Else nullptr.
+  const MemberLine* simple_line(std::string_view k) {
+    if (pending_ || !emitter_.at_next_simple_key()) return nullptr;
+    return key_line(k, emitter_.key_column());
   }
-  // yaml_plain_ok(k), remembered per key: the writers pass the same few names (mostly
-  // literals) for every batch and record. The slot is chosen by the name's address and size,
-  // and taken only when the name's bytes match.
-  bool plain_key(std::string_view k) const;
-  struct PlainKey {
+  // The member line of `k` at `column`, remembered per key and column: the writers pass the
+  // same few names (mostly literals) for every batch and record. The set of two slots is
+  // chosen by the name's address and size and the column, and a slot taken only when the
+  // name's bytes and the column match. Nullptr when `k` is not a plain simple key.
+  const MemberLine* key_line(std::string_view k, std::size_t column);
+  struct KeyLine {
     std::string name;
-    bool plain = false;
+    std::size_t column = std::string::npos;  // none rendered yet
+    std::optional<MemberLine> line;
   };
-  static constexpr std::size_t kPlainKeySlotBits = 6;
-  mutable std::array<PlainKey, std::size_t{1} << kPlainKeySlotBits> plain_keys_;
+  void render(KeyLine& cached, std::string_view k, std::size_t column) const;
+  static constexpr int kSetBits = 5;
+  std::array<KeyLine, std::size_t{2} << kSetBits> key_lines_;
 
   YamlEmitter emitter_;
   bool pending_ = false;  // the current object's map is not begun yet
   std::string list_key_;
-  std::size_t objects_ = 0;        // in the current list
-  std::vector<RenderedRun> runs_;  // a few: one per MemberNames and depth written
+  std::size_t objects_ = 0;  // in the current list
+  // A few runs: one per MemberNames, depth and start written (held by pointer: recent_runs_
+  // points at them).
+  std::vector<std::unique_ptr<RenderedRun>> runs_;
+  // The runs used last, looked through before runs_ without hashing: a record's runs and its
+  // batch's alternate, and eight hold them all. MemberNames are static arrays, so the same
+  // address means the same names.
+  struct RecentRun {
+    const std::string_view* names = nullptr;
+    std::size_t size = 0;
+    std::size_t column = 0;
+    MapStart start = MapStart::none;
+    const RenderedRun* run = nullptr;
+    bool same(const RecentRun& o) const {
+      return names == o.names && size == o.size && column == o.column && start == o.start;
+    }
+  };
+  std::array<RecentRun, 8> recent_runs_{};
 };
 
 }  // namespace kepoch::report::detail

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 #include "kepoch/report/yaml_object_writer.hpp"
@@ -24,6 +25,8 @@ using kepoch::report::Value;
 using kepoch::report::ValueBuilder;
 using kepoch::report::detail::emit_yaml;
 using kepoch::report::detail::needs_quotes;
+using kepoch::report::detail::yaml_as_is;
+using kepoch::report::detail::yaml_plain_ok;
 using kepoch::report::detail::YamlEmitter;
 using kepoch::report::detail::YamlObjectWriter;
 
@@ -441,4 +444,216 @@ TEST_CASE("YAML values quoted on purpose: words, numbers, edge spaces", "[render
   }
   for (const auto* w : {"true", "Off", "~", "12", "0x1f", "1e5", " x", "x ", "none", "create-time"})
     CHECK(needs_quotes(w) == rule(w));
+}
+
+TEST_CASE("YAML as-is strings: the ISO-time shortcut agrees with the quoting rules",
+          "[render][yaml]") {
+  const auto rule = [](std::string_view s) { return !needs_quotes(s) && yaml_plain_ok(s); };
+  // Real ISO times (UTC, and the local zone's offsets), then each one with a byte changed at
+  // every position, cut short or made longer.
+  std::vector<std::string> times;
+  for (const std::int64_t ms : {std::int64_t{0}, std::int64_t{1764646443675}, std::int64_t{-1000},
+                                std::int64_t{253402300799999}, std::int64_t{-62135596800000}}) {
+    char text[kepoch::kIsoTimeMax];
+    times.emplace_back(text, kepoch::write_iso_time(ms, false, text));
+  }
+  times.push_back("2026-12-02T04:41:13.123+01:00");
+  times.push_back("2026-12-02T04:41:13.123-09:30");
+  const std::string bytes = std::string("0959-+,.:/TZtz #\"'\x01\x7f\xc3\xa9~") + '\0';
+  std::size_t shortcut = 0;
+  for (const std::string& t : times) {
+    INFO(t);
+    CHECK(yaml_as_is(t) == rule(t));
+    shortcut += t.size() == 24 || t.size() == 29 ? 1 : 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      for (const char c : bytes) {
+        std::string m = t;
+        m[i] = c;
+        INFO("byte " << i << " as " << static_cast<int>(c));
+        REQUIRE(yaml_as_is(m) == rule(m));
+      }
+      REQUIRE(yaml_as_is(t.substr(0, i)) == rule(t.substr(0, i)));
+      REQUIRE(yaml_as_is(t.substr(i)) == rule(t.substr(i)));
+    }
+    for (const char c : bytes)
+      REQUIRE(yaml_as_is(t + c) == rule(t + c));
+  }
+  CHECK(shortcut >= 5);  // the shapes the shortcut takes are among them
+  // And strings of pieces, as everywhere else.
+  std::mt19937 rng(25);
+  for (int i = 0; i < 20000; ++i) {
+    const std::string s = random_string(rng);
+    REQUIRE(yaml_as_is(s) == rule(s));
+  }
+}
+
+namespace {
+
+// A record's members as segment dump writes them through the ISO-time writer: the first run
+// cut at its time field, the time as a string, the rest of the run, then string members.
+constexpr std::string_view kRecordRun[] = {"offset",   "timestamp",  "sequence", "size",
+                                           "key_size", "value_size", "headers"};
+const kepoch::report::MemberNames kRecordNames(kRecordRun);
+
+// Values a reader could take for something else, or that yaml-cpp quotes or escapes.
+const std::vector<std::string> kTrickyValues = {"",
+                                                " ",
+                                                "a ",
+                                                " a",
+                                                "12",
+                                                "-1",
+                                                "1.5",
+                                                "1e5",
+                                                "0x1f",
+                                                "true",
+                                                "False",
+                                                "null",
+                                                "NULL",
+                                                "~",
+                                                "yes",
+                                                "off",
+                                                "none",
+                                                "create-time",
+                                                "a: b",
+                                                "a:",
+                                                ":",
+                                                "-",
+                                                "- a",
+                                                "#",
+                                                "a #b",
+                                                "a#b",
+                                                "[x]",
+                                                "{x}",
+                                                "'x'",
+                                                "\"x\"",
+                                                "\xc3\xa9t\xc3\xa9",
+                                                "\xe2\x82\xac 5",
+                                                "\xf0\x9f\x98\x80",
+                                                "\x01",
+                                                "a\tb",
+                                                "a\nb",
+                                                "a\\b",
+                                                "2026-12-02T03:44:03.675Z",
+                                                "2026-12-02T03:44:03.675Z ",
+                                                "2026-12-02T03:44:03.675",
+                                                "2026-12-02 03:44:03.675Z",
+                                                "2026-12-02T04:41:13.123+01:00",
+                                                "2026-12-02T04:41:13.123,01:00"};
+
+void write_tricky_record(ObjectWriter& w, std::int64_t offset, const std::string& time,
+                         std::size_t first_value) {
+  const std::int64_t values[] = {offset, 0, -1, 117, 3, 105, 0};
+  w.integers(kRecordNames.part(0, 1), std::span(values, 1));
+  w.string("timestamp", time);
+  w.integers(kRecordNames.part(2, 5), std::span(values + 2, 5));
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::string& v = kTrickyValues[(first_value + i) % kTrickyValues.size()];
+    w.string("value" + std::to_string(i), v);
+  }
+  w.null("key");
+  w.boolean("crc_valid", offset % 2 == 0);
+  w.integer("a_member_name_too_long_for_a_member_line", offset);  // the general path
+  w.string("a_member_name_too_long_for_a_member_line_too", "x");
+}
+
+}  // namespace
+
+TEST_CASE("YAML records written as segment dump writes them: yaml-cpp's text, read back equal",
+          "[render][yaml]") {
+  for (const std::size_t base : {std::size_t{0}, std::size_t{6}}) {
+    std::string text;
+    YamlObjectWriter writer(text, base);
+    ValueBuilder builder;
+    const auto batch = [&](ObjectWriter& w) {
+      static constexpr std::string_view kHead[] = {"position", "size"};
+      const std::int64_t head[] = {0, 1001};
+      w.integers(kHead, head);
+      w.string("compression", "none");
+      w.begin_objects("records");
+      for (std::size_t r = 0; r < kTrickyValues.size(); ++r) {
+        w.begin_object();
+        write_tricky_record(w, static_cast<std::int64_t>(r), kTrickyValues[r], r);
+        w.end_object();
+      }
+      w.end_objects();
+    };
+    writer.begin();
+    batch(writer);
+    writer.end();
+    batch(builder);
+    const std::string want = reference_text(builder.take());
+    INFO("base indent " << base << ":\n" << want);
+    REQUIRE(text == indented(want, base));
+
+    const YAML::Node read = YAML::Load(want);
+    const YAML::Node records = read["records"];
+    REQUIRE(records.size() == kTrickyValues.size());
+    for (std::size_t r = 0; r < kTrickyValues.size(); ++r) {
+      INFO("record " << r);
+      CHECK(records[r]["offset"].as<std::int64_t>() == static_cast<std::int64_t>(r));
+      CHECK(records[r]["timestamp"].as<std::string>() == kTrickyValues[r]);
+      for (std::size_t i = 0; i < 4; ++i)
+        CHECK(records[r]["value" + std::to_string(i)].as<std::string>() ==
+              kTrickyValues[(r + i) % kTrickyValues.size()]);
+      CHECK(records[r]["key"].IsNull());
+      CHECK(records[r]["crc_valid"].as<bool>() == (r % 2 == 0));
+    }
+  }
+}
+
+TEST_CASE("YAML elements past the flush size, and one abandoned midway as the stream does",
+          "[render][yaml]") {
+  std::string text;
+  YamlObjectWriter writer(text, 6);
+  ValueBuilder builder;
+  const auto big = [](ObjectWriter& w, std::size_t records) {
+    w.begin_objects("records");
+    for (std::size_t r = 0; r < records; ++r) {
+      w.begin_object();
+      write_tricky_record(w, static_cast<std::int64_t>(r), "2026-12-02T03:44:03.675Z", r);
+      w.end_object();
+    }
+    w.end_objects();
+  };
+  // Abandoned after more than one flush (an exception in the stream): the stream cuts its
+  // text back; the writer's next element starts clean.
+  text = "before\n";
+  writer.begin();
+  big(writer, 2000);
+  REQUIRE(text.size() > 64 * 1024);
+  text.resize(7);
+  writer.begin();
+  big(writer, 3000);
+  writer.end();
+  big(builder, 3000);
+  const std::string want = indented(reference_text(builder.take()), 6);
+  REQUIRE(text.size() > 3 * 64 * 1024);
+  REQUIRE(text == "before\n" + want);
+}
+
+TEST_CASE("YAML integer members at every digit count, both signs", "[render][yaml]") {
+  std::vector<std::int64_t> values = {std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::max(),
+                                      std::int64_t{0xFFFFFFFF}, std::int64_t{0x100000000}};
+  for (std::int64_t p = 1;; p *= 10) {  // 10^0 .. 10^18
+    for (const std::int64_t v : {p - 1, p, p + 1, 2 * p, 9 * p})
+      values.insert(values.end(), {v, -v});
+    if (p == 1000000000000000000) break;
+  }
+  static constexpr std::string_view kNames[] = {"a", "b", "c"};
+  std::string text;
+  YamlObjectWriter writer(text);
+  for (std::size_t i = 0; i + 3 <= values.size(); i += 3) {
+    text.clear();
+    writer.begin();
+    writer.integers(kNames, std::span(values).subspan(i, 3));
+    writer.integer("d", values[i]);
+    writer.end();
+    ValueBuilder b;
+    b.integers(kNames, std::span(values).subspan(i, 3));
+    b.integer("d", values[i]);
+    const std::string want = reference_text(b.take());
+    INFO(want);
+    REQUIRE(text == want);
+  }
 }
