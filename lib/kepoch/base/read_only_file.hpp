@@ -18,6 +18,8 @@ class ReadOnlyFile {
   // The file `name` of the directory open as `dir_fd` (openat: no walk of the whole path),
   // named `path` in errors; the same checks. dir_fd < 0: ReadOnlyFile(path).
   ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path);
+  // The same, the path as text (no std::filesystem::path built per file).
+  ReadOnlyFile(int dir_fd, const char* name, std::string path);
   ~ReadOnlyFile();
   ReadOnlyFile(const ReadOnlyFile&) = delete;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;

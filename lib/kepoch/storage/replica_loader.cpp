@@ -132,37 +132,44 @@ std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const Part
   return it->second;
 }
 
+// fs::exists of the file `name` in the replica dir, from its listing when there is one
+// (no path built for a file the listing answers for).
+bool exists_in(const PartitionDirListing* listing, const fs::path& dir, std::string_view name) {
+  if (listing) return listing->exists(name);
+  return exists_in(nullptr, dir / name);
+}
+
 void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listing) {
-  const fs::path file = r.dir / kLeaderEpochCheckpointName;
-  if (!exists_in(listing, file)) {
-    refuse_dangling_link(file, listing);
+  if (!exists_in(listing, r.dir, kLeaderEpochCheckpointName)) {
+    refuse_dangling_link(r.dir / kLeaderEpochCheckpointName, listing);
     r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
     return;
   }
   // check_checkpoint_file's reading, minus what only validation asks of the file's
   // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
-  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(), file);
-  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file.string(),
+  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(),
+                            path_text(r.dir, kLeaderEpochCheckpointName));
+  const std::string& file = opened.path();
+  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file,
                                        *checkpoint_type_from_name(kLeaderEpochCheckpointName),
                                        CheckpointContext{}, CheckDepth::dump);
   if (!report.valid || !report.loaded_entries) {
     throw InputError(
-        file.string(),
-        fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
-                    report.problems.empty() ? "" : report.problems.front().message));
+        file, fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
+                          report.problems.empty() ? "" : report.problems.front().message));
   }
   r.checkpoint_entries = *report.loaded_entries;
 }
 
 void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
-  const fs::path file = r.dir / kPartitionMetadataName;
-  if (!exists_in(listing, file)) {
-    refuse_dangling_link(file, listing);
+  if (!exists_in(listing, r.dir, kPartitionMetadataName)) {
+    refuse_dangling_link(r.dir / kPartitionMetadataName, listing);
     return;
   }
-  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(), file);
+  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(),
+                            path_text(r.dir, kPartitionMetadataName));
   const auto m =
-      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), file.string());
+      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), opened.path());
   r.topic_id = m.topic_id;
 }
 

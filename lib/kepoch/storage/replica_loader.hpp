@@ -94,6 +94,7 @@ class ReplicaLoader {
   explicit ReplicaLoader(const std::filesystem::path& dir, const ReplicaOverrides& overrides = {},
                          const LogDirCheckpoints* log_dir = nullptr);
 
+  const std::filesystem::path& dir() const { return replica_.dir; }
   // The partition dir held open (files are opened relative to it), or -1.
   int dir_fd() const { return handle_ && handle_->fd() >= 0 ? handle_->fd() : -1; }
   // The .log files, in offset order (LogLoader's).
