@@ -310,7 +310,7 @@ void list_scan_dir(LogDirScan& scan) {
     scan.unreadable = e.what();
     return;
   }
-  for (const auto& e : listing.dirs) {
+  for (auto& e : listing.dirs) {
     switch (e.kind) {
       case LogDirEntryKind::remote_index_cache:
         scan.notes.push_back(e.name + ": " + kafka_reading(e));
@@ -331,9 +331,9 @@ void list_scan_dir(LogDirScan& scan) {
         break;
     }
     PartitionScan p;
-    p.dir = e.path;
-    p.name = e.name;
-    p.topic = e.partition->topic;
+    p.dir = std::move(e.path);
+    p.name = std::move(e.name);
+    p.topic = std::move(e.partition->topic);
     p.partition = e.partition->partition;
     p.state = std::string(to_string(e.partition->state));
     p.metadata_log = e.kind == LogDirEntryKind::metadata_log;
@@ -497,7 +497,7 @@ std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
   for (auto& scan : scans) {
     if (scan.partitions.empty()) continue;
     log_dirs.push_back(std::make_unique<const LogDirCheckpoints>(
-        LogDirCheckpoints::parent_of_partitions(scan.dir)));
+        LogDirCheckpoints::parent_of_partitions(scan.dir), scan.dir));
     for (auto& p : scan.partitions)
       work.push_back({&p, log_dirs.back().get()});
   }

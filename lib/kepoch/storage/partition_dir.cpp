@@ -133,6 +133,23 @@ PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<cons
   return out;
 }
 
+int for_each_dir_entry(int dir_fd,
+                       const std::function<void(std::string_view, unsigned char)>& visit) {
+  alignas(8) char buffer[32 * 1024];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, dir_fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    for (long at = 0; at < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(buffer + at);
+      at += d->d_reclen;
+      const std::string_view name(d->d_name);
+      if (name != "." && name != "..") visit(name, d->d_type);
+    }
+  }
+}
+
 namespace {
 // The entry named `name` (in `files` or `other_entries`, both in name order): whether there
 // is one, and whether it is a symbolic link.
@@ -203,6 +220,13 @@ fs::path absolute_path(const fs::path& path) {
 }
 
 PartitionDirParse partition_dir_name_of(const fs::path& dir) {
+  // A last component that is a plain name is the normal form's last component too: only
+  // "." and ".." (and a trailing separator) change under lexically_normal.
+  const std::string& text = dir.native();
+  const std::size_t slash = text.rfind('/');
+  const std::string_view last =
+      std::string_view(text).substr(slash == std::string::npos ? 0 : slash + 1);
+  if (!last.empty() && last != "." && last != "..") return parse_partition_dir_name(last, text);
   const fs::path norm = absolute_path(dir).lexically_normal();
   const std::string name = (norm.has_filename() ? norm : norm.parent_path()).filename().string();
   return parse_partition_dir_name(name, dir.string());

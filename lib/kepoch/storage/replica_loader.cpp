@@ -31,9 +31,40 @@ namespace fs = std::filesystem;
 // One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
 // partition of the dir, and re-parsing the dir's checkpoints (one line per partition) for each
 // of them made the scan quadratic in the partition count (10,000 partitions: 3 x 10^8 lines).
+// A topic partition as a key, looked up without building a string per lookup.
+struct TopicPartitionKey {
+  std::string topic;
+  std::int32_t partition = 0;
+};
+struct TopicPartitionRef {
+  std::string_view topic;
+  std::int32_t partition = 0;
+};
+struct TopicPartitionHash {
+  using is_transparent = void;
+  std::size_t operator()(const TopicPartitionRef& k) const {
+    return std::hash<std::string_view>{}(k.topic) ^
+           (static_cast<std::size_t>(static_cast<std::uint32_t>(k.partition)) *
+            0x9e3779b97f4a7c15ull);
+  }
+  std::size_t operator()(const TopicPartitionKey& k) const {
+    return (*this)(TopicPartitionRef{k.topic, k.partition});
+  }
+};
+struct TopicPartitionEqual {
+  using is_transparent = void;
+  static TopicPartitionRef ref(const TopicPartitionKey& k) { return {k.topic, k.partition}; }
+  static TopicPartitionRef ref(const TopicPartitionRef& k) { return k; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return ref(a).partition == ref(b).partition && ref(a).topic == ref(b).topic;
+  }
+};
+
 struct ParsedOffsetCheckpoint {
   std::optional<std::string> failure;  // Kafka's explanation when it cannot read the file
-  std::unordered_map<std::string, std::int64_t> offsets;  // tp_key(topic, partition) -> offset
+  std::unordered_map<TopicPartitionKey, std::int64_t, TopicPartitionHash, TopicPartitionEqual>
+      offsets;
 };
 
 namespace {
@@ -41,12 +72,12 @@ namespace {
 // The partition's live segments (partition_dir.hpp), by base offset.
 std::vector<SegmentSummary> list_segments(const PartitionDirListing& listing) {
   std::vector<SegmentSummary> segments;
-  for (const auto& live : live_segments(listing)) {
+  for (auto& live : live_segments(listing)) {
     SegmentSummary s;
-    s.file = live.path;
+    s.file = std::move(live.path);
     s.base_offset = live.base_offset;
     s.size_bytes = live.size_error ? 0 : live.size;  // fs::file_size's answer, or 0
-    segments.push_back(s);
+    segments.push_back(std::move(s));
   }
   return segments;
 }
@@ -63,10 +94,6 @@ bool exists_in(const PartitionDirListing* listing, const fs::path& file) {
   return fs::exists(file, ec);
 }
 
-std::string tp_key(std::string_view topic, std::int32_t partition) {
-  return fmt::format("{}\n{}", topic, partition);
-}
-
 std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const fs::path& file) {
   auto parsed = std::make_shared<ParsedOffsetCheckpoint>();
   const std::string text = read_small_file(file, kMaxCheckpointBytes);
@@ -75,7 +102,7 @@ std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const
     parsed->failure = c.failure->explanation;
   } else {
     for (const auto& e : c.entries)
-      parsed->offsets[tp_key(e.topic, e.partition)] = e.offset;  // the last one wins
+      parsed->offsets[TopicPartitionKey{e.topic, e.partition}] = e.offset;  // the last one wins
   }
   return parsed;
 }
@@ -127,7 +154,7 @@ std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const Part
         fmt::format("{} is unreadable to Kafka: {}", file.filename().string(), *parsed->failure));
     return std::nullopt;
   }
-  const auto it = parsed->offsets.find(tp_key(r.topic, r.partition));
+  const auto it = parsed->offsets.find(TopicPartitionRef{r.topic, r.partition});
   if (it == parsed->offsets.end()) return std::nullopt;
   return it->second;
 }
@@ -179,7 +206,23 @@ fs::path LogDirCheckpoints::parent_of_partitions(const fs::path& log_dir) {
   return (absolute_path(log_dir) / "p-0").lexically_normal().parent_path();
 }
 
-LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir) : dir_(log_dir) {
+bool LogDirCheckpoints::is_parent_of(const fs::path& partition_dir) const {
+  // A plain name in the listed dir (what logdir scan hands the loader): its parent, computed
+  // as the loader computes it, is dir_ (a plain last component does not change under
+  // lexically_normal, and what is before it is the listed dir).
+  if (!listed_prefix_.empty()) {
+    const std::string& text = partition_dir.native();
+    const std::string& prefix = listed_prefix_;
+    if (text.size() > prefix.size() && text.compare(0, prefix.size(), prefix) == 0) {
+      const std::string_view name = std::string_view(text).substr(prefix.size());
+      if (name.find('/') == std::string_view::npos && name != "." && name != "..") return true;
+    }
+  }
+  return dir_ == absolute_path(partition_dir).lexically_normal().parent_path();
+}
+
+LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir, const fs::path& listed)
+    : dir_(log_dir), listed_prefix_(listed.empty() ? "" : path_text(listed, "")) {
   std::error_code ec;
   clean_shutdown_ = fs::exists(dir_ / ".kafka_cleanshutdown", ec);
   // checkpointed_offset's reading, its outcome kept.
@@ -214,7 +257,7 @@ std::optional<std::int64_t> LogDirCheckpoints::offset(const File& f, const Parti
     notes.push_back(fmt::format("{} is unreadable to Kafka: {}", f.name, *f.parsed->failure));
     return std::nullopt;
   }
-  const auto it = f.parsed->offsets.find(tp_key(r.topic, r.partition));
+  const auto it = f.parsed->offsets.find(TopicPartitionRef{r.topic, r.partition});
   if (it == f.parsed->offsets.end()) return std::nullopt;
   return it->second;
 }
@@ -262,8 +305,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
-  const fs::path parent = absolute_path(dir).lexically_normal().parent_path();
-  if (log_dir && log_dir->dir() == parent) {
+  if (log_dir && log_dir->is_parent_of(dir)) {
     const LogDirCheckpoints& c = *log_dir;
     r.clean_shutdown = overrides.clean_shutdown.value_or(c.clean_shutdown_);
     r.high_watermark = overrides.high_watermark ? overrides.high_watermark
@@ -273,7 +315,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
     r.log_start_checkpoint = overrides.log_start_offset ? overrides.log_start_offset
                                                         : c.offset(c.log_start_, r, r.notes);
   } else {
-    read_parent_checkpoints(r, parent, overrides);
+    read_parent_checkpoints(r, absolute_path(dir).lexically_normal().parent_path(), overrides);
   }
   finish_setup();
 }

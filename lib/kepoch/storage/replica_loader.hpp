@@ -65,11 +65,16 @@ struct ParsedOffsetCheckpoint;
 // each load then takes the same values, notes and errors as when it reads them itself.
 class LogDirCheckpoints {
  public:
-  // `log_dir` as the loader computes a partition dir's parent (absolute, lexically normal).
-  explicit LogDirCheckpoints(const std::filesystem::path& log_dir);
+  // `log_dir` as the loader computes a partition dir's parent (absolute, lexically normal);
+  // `listed`, when given, the log dir as the caller lists it: its entries' paths are
+  // recognised as partition dirs of this one without normalising each.
+  explicit LogDirCheckpoints(const std::filesystem::path& log_dir,
+                             const std::filesystem::path& listed = {});
   // The parent the loader computes for partition dirs in `log_dir`.
   static std::filesystem::path parent_of_partitions(const std::filesystem::path& log_dir);
   const std::filesystem::path& dir() const { return dir_; }
+  // Whether the loader computes `partition_dir`'s parent as dir().
+  bool is_parent_of(const std::filesystem::path& partition_dir) const;
 
  private:
   friend class ReplicaLoader;
@@ -82,6 +87,7 @@ class LogDirCheckpoints {
   std::optional<std::int64_t> offset(const File& f, const struct PartitionReplica& r,
                                      std::vector<std::string>& notes) const;
   std::filesystem::path dir_;
+  std::string listed_prefix_;  // the listed dir and a separator: "<listed>/"; "" without one
   bool clean_shutdown_ = false;
   File high_watermark_, recovery_point_, log_start_;
 };
