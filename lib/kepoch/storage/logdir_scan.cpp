@@ -13,7 +13,8 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
@@ -378,17 +379,34 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
   // different brokers, cost no read of partition.metadata per partition).
   struct Seen {
     std::size_t scan;
-    fs::path dir;
+    const fs::path& dir;
     std::optional<std::optional<Uuid>> topic_id;  // read once asked
     const std::optional<Uuid>& id() {
       if (!topic_id) topic_id = topic_id_of(dir);
       return *topic_id;
     }
   };
-  std::map<std::tuple<std::int32_t, std::string, std::int32_t, bool>, Seen> seen;
+  // Keyed by views of the scans' own strings (nothing is copied per partition).
+  using Key = std::tuple<std::int32_t, std::string_view, std::int32_t, bool>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = std::hash<std::string_view>{}(std::get<1>(k));
+      for (const std::uint64_t v :
+           {static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::get<0>(k))),
+            static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::get<2>(k))),
+            static_cast<std::uint64_t>(std::get<3>(k))})
+        h = (h ^ v) * 0x100000001b3ull;
+      return h;
+    }
+  };
+  std::unordered_map<Key, Seen, KeyHash> seen;
   std::vector<std::optional<std::int32_t>> broker(scans.size());
-  for (std::size_t i = 0; i < scans.size(); ++i)
+  std::size_t partitions = 0;
+  for (std::size_t i = 0; i < scans.size(); ++i) {
     if (!scans[i].unreadable) broker[i] = broker_id_of_replica_dir(scans[i].dir);
+    if (broker[i]) partitions += scans[i].partitions.size();
+  }
+  seen.reserve(partitions);
   for (std::size_t i = 0; i < scans.size(); ++i) {
     if (!broker[i]) continue;
     // The same dir given twice is not a second copy.
@@ -401,8 +419,8 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
     for (const auto& p : scans[i].partitions) {
       if (p.metadata_log || (!p.state.empty() && p.state != "future")) continue;
       const bool future = p.state == "future";
-      const auto key = std::make_tuple(*broker[i], p.topic, p.partition, future);
-      const auto [it, inserted] = seen.emplace(key, Seen{i, p.dir, std::nullopt});
+      const Key key{*broker[i], p.topic, p.partition, future};
+      const auto [it, inserted] = seen.try_emplace(key, Seen{i, p.dir, std::nullopt});
       if (inserted) continue;
       Seen& first = it->second;
       const auto id = topic_id_of(p.dir);

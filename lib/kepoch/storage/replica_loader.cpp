@@ -114,7 +114,8 @@ std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::p
   const std::string key = fmt::format("{}\n{}\n{}.{}", file.string(), st.st_size, st.st_mtim.tv_sec,
                                       st.st_mtim.tv_nsec);
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>> cache;
+  // Never destroyed: freeing tens of thousands of entries at exit is work for nothing.
+  static auto& cache = *new std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>>;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
