@@ -77,7 +77,7 @@ FindingSummary summarise(const VerifyFinding& f) {
   return FindingSummary{f.file, f.position, f.offset, f.message};
 }
 
-void fill_from_verification(PartitionScan& scan, const PartitionVerification& v) {
+void fill_from_verification(PartitionScan& scan, PartitionVerification&& v) {
   const PartitionReplica& r = v.replica;
   scan.topic = r.topic;
   scan.partition = r.partition;
@@ -98,8 +98,8 @@ void fill_from_verification(PartitionScan& scan, const PartitionVerification& v)
       if (!scan.first_warning) scan.first_warning = summarise(f);
     }
   }
-  scan.recovery_next_start = v.recovery_next_start;
-  scan.recovery_full = v.recovery_full;
+  scan.recovery_next_start = std::move(v.recovery_next_start);
+  scan.recovery_full = std::move(v.recovery_full);
 }
 
 void mark_unreadable(PartitionScan& scan, const InputError& e) {
@@ -311,6 +311,7 @@ void list_scan_dir(LogDirScan& scan) {
     scan.unreadable = e.what();
     return;
   }
+  scan.partitions.reserve(listing.dirs.size());
   for (auto& e : listing.dirs) {
     switch (e.kind) {
       case LogDirEntryKind::remote_index_cache:
