@@ -212,6 +212,11 @@ DirFd::DirFd(const std::filesystem::path& dir) {
   if (fd_ < 0) error_ = errno;
 }
 
+DirFd::DirFd(int parent_fd, const char* name) {
+  fd_ = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) error_ = errno;
+}
+
 DirFd::~DirFd() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -65,6 +65,9 @@ class DirFd {
  public:
   DirFd() = default;
   explicit DirFd(const std::filesystem::path& dir);  // never throws: fd() < 0 on failure
+  // The directory `name` of the directory open as `parent_fd` (openat: no walk of the
+  // whole path); the same flags and the same failures.
+  DirFd(int parent_fd, const char* name);
   ~DirFd();
   DirFd(const DirFd&) = delete;
   DirFd& operator=(const DirFd&) = delete;

@@ -207,23 +207,36 @@ fs::path LogDirCheckpoints::parent_of_partitions(const fs::path& log_dir) {
   return (absolute_path(log_dir) / "p-0").lexically_normal().parent_path();
 }
 
+std::string_view LogDirCheckpoints::listed_name(const fs::path& partition_dir) const {
+  const std::string& text = partition_dir.native();
+  const std::string& prefix = listed_prefix_;
+  if (prefix.empty() || text.size() <= prefix.size() || text.compare(0, prefix.size(), prefix) != 0)
+    return {};
+  const std::string_view name = std::string_view(text).substr(prefix.size());
+  if (name.find('/') != std::string_view::npos || name == "." || name == "..") return {};
+  return name;
+}
+
 bool LogDirCheckpoints::is_parent_of(const fs::path& partition_dir) const {
   // A plain name in the listed dir (what logdir scan hands the loader): its parent, computed
   // as the loader computes it, is dir_ (a plain last component does not change under
   // lexically_normal, and what is before it is the listed dir).
-  if (!listed_prefix_.empty()) {
-    const std::string& text = partition_dir.native();
-    const std::string& prefix = listed_prefix_;
-    if (text.size() > prefix.size() && text.compare(0, prefix.size(), prefix) == 0) {
-      const std::string_view name = std::string_view(text).substr(prefix.size());
-      if (name.find('/') == std::string_view::npos && name != "." && name != "..") return true;
-    }
-  }
+  if (!listed_name(partition_dir).empty()) return true;
   return dir_ == absolute_path(partition_dir).lexically_normal().parent_path();
+}
+
+std::shared_ptr<const DirFd> LogDirCheckpoints::open_partition_dir(
+    const fs::path& partition_dir) const {
+  const std::string_view name = listed_name(partition_dir);
+  // The name is the tail of the path's text: NUL-terminated.
+  if (!name.empty() && listed_fd_ && listed_fd_->fd() >= 0)
+    return std::make_shared<const DirFd>(listed_fd_->fd(), name.data());
+  return std::make_shared<const DirFd>(partition_dir);
 }
 
 LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir, const fs::path& listed)
     : dir_(log_dir), listed_prefix_(listed.empty() ? "" : path_text(listed, "")) {
+  if (!listed.empty()) listed_fd_ = std::make_unique<const DirFd>(listed);
   std::error_code ec;
   clean_shutdown_ = fs::exists(dir_ / ".kafka_cleanshutdown", ec);
   // checkpointed_offset's reading, its outcome kept.
@@ -270,7 +283,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   std::error_code dir_ec;
   // Held open for the listing and the files' opens; a dir that opens is a directory (as
   // fs::is_directory, following links), so only one that does not is asked again.
-  auto handle = std::make_shared<const DirFd>(dir);
+  auto handle = log_dir ? log_dir->open_partition_dir(dir) : std::make_shared<const DirFd>(dir);
   if (handle->fd() < 0 && !fs::is_directory(dir, dir_ec)) {
     throw InputError(dir.string(),
                      "not a directory (expected a partition dir such as "

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/epoch/leader_epoch_cache.hpp"
@@ -75,6 +76,9 @@ class LogDirCheckpoints {
   const std::filesystem::path& dir() const { return dir_; }
   // Whether the loader computes `partition_dir`'s parent as dir().
   bool is_parent_of(const std::filesystem::path& partition_dir) const;
+  // `partition_dir` opened relative to the listed log dir when it is "<listed>/<name>" and
+  // the log dir is held open (no walk of the whole path per partition), else by its path.
+  std::shared_ptr<const DirFd> open_partition_dir(const std::filesystem::path& partition_dir) const;
 
  private:
   friend class ReplicaLoader;
@@ -87,7 +91,11 @@ class LogDirCheckpoints {
   std::optional<std::int64_t> offset(const File& f, const struct PartitionReplica& r,
                                      std::vector<std::string>& notes) const;
   std::filesystem::path dir_;
-  std::string listed_prefix_;  // the listed dir and a separator: "<listed>/"; "" without one
+  // The partition dir's name when it is "<listed>/<name>" (a plain name), else "".
+  std::string_view listed_name(const std::filesystem::path& partition_dir) const;
+  std::string listed_prefix_;
+  std::unique_ptr<const DirFd> listed_fd_;  // the listed log dir, held open  // the listed dir and
+                                            // a separator: "<listed>/"; "" without one
   bool clean_shutdown_ = false;
   File high_watermark_, recovery_point_, log_start_;
 };
