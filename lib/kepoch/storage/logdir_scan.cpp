@@ -120,6 +120,9 @@ class ScanPool {
   struct Item {
     PartitionScan* scan;
     const LogDirCheckpoints* log_dir;  // its log dir's files, read once
+    // Its offsets in those files, looked up in one pass before the scan (the lookups miss
+    // the cache when each partition's load makes them between reads).
+    ReplicaOverrides offsets;
   };
   ScanPool(std::vector<Item> work, unsigned jobs, std::uint64_t split_bytes,
            std::function<void(std::size_t)> on_done)
@@ -188,7 +191,7 @@ class ScanPool {
     o->scan = &scan;
     bool split = false;
     try {
-      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, ReplicaOverrides{},
+      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, work_[index].offsets,
                                                         work_[index].log_dir);
       const std::size_t n = o->verifier->segment_count();
       std::uint64_t bytes = 0;
@@ -517,8 +520,9 @@ std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
     if (scan.partitions.empty()) continue;
     log_dirs.push_back(std::make_unique<const LogDirCheckpoints>(
         LogDirCheckpoints::parent_of_partitions(scan.dir), scan.dir));
+    const LogDirCheckpoints& files = *log_dirs.back();
     for (auto& p : scan.partitions)
-      work.push_back({&p, log_dirs.back().get()});
+      work.push_back({&p, &files, files.known_offsets(p.topic, p.partition)});
   }
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t total = work.size();

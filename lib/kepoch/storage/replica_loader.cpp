@@ -207,6 +207,21 @@ fs::path LogDirCheckpoints::parent_of_partitions(const fs::path& log_dir) {
   return (absolute_path(log_dir) / "p-0").lexically_normal().parent_path();
 }
 
+ReplicaOverrides LogDirCheckpoints::known_offsets(std::string_view topic,
+                                                  std::int32_t partition) const {
+  auto known = [&](const File& f) -> std::optional<std::int64_t> {
+    if (f.error || f.missing || f.parsed->failure) return std::nullopt;
+    const auto it = f.parsed->offsets.find(TopicPartitionRef{topic, partition});
+    if (it == f.parsed->offsets.end()) return std::nullopt;
+    return it->second;
+  };
+  ReplicaOverrides out;
+  out.high_watermark = known(high_watermark_);
+  out.recovery_point = known(recovery_point_);
+  out.log_start_offset = known(log_start_);
+  return out;
+}
+
 std::string_view LogDirCheckpoints::listed_name(const fs::path& partition_dir) const {
   const std::string& text = partition_dir.native();
   const std::string& prefix = listed_prefix_;

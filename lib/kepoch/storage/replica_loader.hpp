@@ -74,6 +74,11 @@ class LogDirCheckpoints {
   // The parent the loader computes for partition dirs in `log_dir`.
   static std::filesystem::path parent_of_partitions(const std::filesystem::path& log_dir);
   const std::filesystem::path& dir() const { return dir_; }
+  // The three offsets the loader would take for topic-partition from this log dir's
+  // checkpoints (high watermark, recovery point, log start), each set only where the file was
+  // read and holds an entry (the loader takes it with no note); as overrides, they spare
+  // each partition's load its lookups, which a caller can make in one pass.
+  ReplicaOverrides known_offsets(std::string_view topic, std::int32_t partition) const;
   // Whether the loader computes `partition_dir`'s parent as dir().
   bool is_parent_of(const std::filesystem::path& partition_dir) const;
   // `partition_dir` opened relative to the listed log dir when it is "<listed>/<name>" and
