@@ -43,7 +43,10 @@ std::string file_type_text(unsigned mode) {
 ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : ReadOnlyFile(-1, nullptr, path) {}
 
 ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path)
-    : path_(path.string()) {
+    : ReadOnlyFile(dir_fd, name, path.string()) {}
+
+ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, std::string path)
+    : path_(std::move(path)) {
   // O_NONBLOCK so that opening a FIFO or device returns at once; we reject those below.
   constexpr int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
   fd_ =
@@ -206,6 +209,11 @@ std::string read_input_file(const std::filesystem::path& path, std::uint64_t max
 
 DirFd::DirFd(const std::filesystem::path& dir) {
   fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) error_ = errno;
+}
+
+DirFd::DirFd(int parent_fd, const char* name) {
+  fd_ = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd_ < 0) error_ = errno;
 }
 

@@ -18,6 +18,8 @@ class ReadOnlyFile {
   // The file `name` of the directory open as `dir_fd` (openat: no walk of the whole path),
   // named `path` in errors; the same checks. dir_fd < 0: ReadOnlyFile(path).
   ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path);
+  // The same, the path as text (no std::filesystem::path built per file).
+  ReadOnlyFile(int dir_fd, const char* name, std::string path);
   ~ReadOnlyFile();
   ReadOnlyFile(const ReadOnlyFile&) = delete;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
@@ -63,6 +65,9 @@ class DirFd {
  public:
   DirFd() = default;
   explicit DirFd(const std::filesystem::path& dir);  // never throws: fd() < 0 on failure
+  // The directory `name` of the directory open as `parent_fd` (openat: no walk of the
+  // whole path); the same flags and the same failures.
+  DirFd(int parent_fd, const char* name);
   ~DirFd();
   DirFd(const DirFd&) = delete;
   DirFd& operator=(const DirFd&) = delete;

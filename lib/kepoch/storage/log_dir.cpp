@@ -3,9 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 #include <system_error>
+#include <utility>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/meta_properties.hpp"
 #include "kepoch/storage/partition_dir.hpp"
@@ -22,10 +29,12 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 
 // `is_symlink`: the entry's type as the directory listing gave it (getdents' d_type, or an
 // lstat where the file system leaves it unknown), so a plain directory costs no system call.
-LogDirEntry classify(const fs::path& path, bool is_symlink, const fs::path& canonical_log_dir) {
+LogDirEntry classify(fs::path entry_path, std::string name, bool is_symlink,
+                     const fs::path& canonical_log_dir) {
   LogDirEntry e;
-  e.path = path;
-  e.name = path.filename().string();
+  e.path = std::move(entry_path);
+  e.name = std::move(name);
+  const fs::path& path = e.path;
   std::error_code ec;
   if (is_symlink) {
     e.link_target = fs::read_symlink(path, ec);
@@ -56,6 +65,44 @@ LogDirEntry classify(const fs::path& path, bool is_symlink, const fs::path& cano
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   return text;
+}
+
+// The log dir's directories (File.isDirectory: following symbolic links) and the files named
+// like a root checkpoint, by name. getdents64 on the open dir gives each entry's type, so a
+// plain directory costs no stat (and no std::filesystem::path); a dir that does not open is
+// listed through std::filesystem, which fails as it did.
+void list_entries(const fs::path& dir, std::vector<std::pair<std::string, bool>>& subdirs,
+                  std::vector<std::string>& checkpoints) {
+  auto keep = [&](std::string_view name, bool is_dir, bool is_symlink) {
+    if (is_dir)
+      subdirs.emplace_back(std::string(name), is_symlink);
+    else if (checkpoint_type_from_name(name))
+      checkpoints.emplace_back(name);
+  };
+  const DirFd handle(dir);
+  if (handle.fd() < 0) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code type_ec;
+      keep(it->path().filename().string(), it->is_directory(type_ec), it->is_symlink(type_ec));
+    }
+    if (ec) throw InputError(dir.string(), "cannot list log dir: " + ec.message());
+    return;
+  }
+  const int fd = handle.fd();
+  const int err = for_each_dir_entry(fd, [&](std::string_view name, unsigned char type) {
+    const char* n = name.data();  // d_name: NUL-terminated
+    struct stat st {};
+    if (type == DT_UNKNOWN && ::fstatat(fd, n, &st, AT_SYMLINK_NOFOLLOW) == 0)
+      type = static_cast<unsigned char>(IFTODT(st.st_mode));
+    bool is_dir = type == DT_DIR;
+    if (type == DT_LNK) is_dir = ::fstatat(fd, n, &st, 0) == 0 && S_ISDIR(st.st_mode);
+    keep(name, is_dir, type == DT_LNK);
+  });
+  if (err != 0) {
+    throw InputError(dir.string(), "cannot list log dir: " +
+                                       std::error_code(err, std::generic_category()).message());
+  }
 }
 
 }  // namespace
@@ -89,21 +136,19 @@ LogDirListing list_log_dir(const fs::path& dir) {
                     dir.string()));
   }
   const fs::path canonical = fs::canonical(dir, ec);
-  std::vector<std::pair<fs::path, bool>> subdirs;  // path, is a symbolic link
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    // File.isDirectory follows symbolic links.
-    if (it->is_directory(type_ec)) {
-      subdirs.emplace_back(it->path(), it->is_symlink(type_ec));
-    } else if (checkpoint_type_from_name(it->path().filename().string())) {
-      out.checkpoint_files.push_back(it->path());
-    }
-  }
-  if (ec) throw InputError(dir.string(), "cannot list log dir: " + ec.message());
+  std::vector<std::pair<std::string, bool>> subdirs;  // name, is a symbolic link
+  std::vector<std::string> checkpoints;
+  list_entries(dir, subdirs, checkpoints);
+  // By name: in one dir, the order of the paths.
   std::sort(subdirs.begin(), subdirs.end());
-  std::sort(out.checkpoint_files.begin(), out.checkpoint_files.end());
-  for (const auto& [sub, link] : subdirs)
-    out.dirs.push_back(classify(sub, link, canonical));
+  std::sort(checkpoints.begin(), checkpoints.end());
+  for (const auto& name : checkpoints)
+    out.checkpoint_files.push_back(dir / name);
+  out.dirs.reserve(subdirs.size());
+  for (auto& [name, link] : subdirs) {
+    fs::path path = dir / name;
+    out.dirs.push_back(classify(std::move(path), std::move(name), link, canonical));
+  }
   return out;
 }
 

@@ -32,11 +32,30 @@ std::string_view log_end_reason_name(LogEndReason reason) {
   return "unknown";
 }
 
+namespace {
+// The window's buffer, kept per thread between readers: a walk of 10,000 small segments
+// allocated and zero-filled one per segment. Only a buffer of at most two windows is kept
+// (one holding a batch of hundreds of MB is freed with its reader).
+constexpr std::size_t kKeptBuffer = 2 * kWindow;
+thread_local std::vector<std::uint8_t> spare_buffer;
+
+std::vector<std::uint8_t> take_spare() {
+  std::vector<std::uint8_t> out;
+  out.swap(spare_buffer);
+  return out;
+}
+}  // namespace
+
 LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_batches)
-    : file_(open_input(path)), load_batches_(load_batches) {}
+    : file_(open_input(path)), load_batches_(load_batches), buffer_(take_spare()) {}
 
 LogSegmentReader::LogSegmentReader(ReadOnlyFile file, bool load_batches)
-    : file_(std::move(file)), load_batches_(load_batches) {}
+    : file_(std::move(file)), load_batches_(load_batches), buffer_(take_spare()) {}
+
+LogSegmentReader::~LogSegmentReader() {
+  if (buffer_.capacity() <= kKeptBuffer && buffer_.capacity() > spare_buffer.capacity())
+    spare_buffer.swap(buffer_);
+}
 
 std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
   const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;

@@ -48,6 +48,9 @@ class LogSegmentReader {
   // Throws InputError when the file cannot be opened. "-" is standard input (open_input).
   explicit LogSegmentReader(const std::filesystem::path& path, bool load_batches = true);
   explicit LogSegmentReader(ReadOnlyFile file, bool load_batches = true);
+  ~LogSegmentReader();
+  LogSegmentReader(const LogSegmentReader&) = delete;
+  LogSegmentReader& operator=(const LogSegmentReader&) = delete;
 
   // The next entry, or nullptr when the walk stops (see end()). The entry is the reader's
   // own: valid until the next call.

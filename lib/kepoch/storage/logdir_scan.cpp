@@ -13,7 +13,8 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
@@ -76,7 +77,7 @@ FindingSummary summarise(const VerifyFinding& f) {
   return FindingSummary{f.file, f.position, f.offset, f.message};
 }
 
-void fill_from_verification(PartitionScan& scan, const PartitionVerification& v) {
+void fill_from_verification(PartitionScan& scan, PartitionVerification&& v) {
   const PartitionReplica& r = v.replica;
   scan.topic = r.topic;
   scan.partition = r.partition;
@@ -97,8 +98,8 @@ void fill_from_verification(PartitionScan& scan, const PartitionVerification& v)
       if (!scan.first_warning) scan.first_warning = summarise(f);
     }
   }
-  scan.recovery_next_start = v.recovery_next_start;
-  scan.recovery_full = v.recovery_full;
+  scan.recovery_next_start = std::move(v.recovery_next_start);
+  scan.recovery_full = std::move(v.recovery_full);
 }
 
 void mark_unreadable(PartitionScan& scan, const InputError& e) {
@@ -119,6 +120,9 @@ class ScanPool {
   struct Item {
     PartitionScan* scan;
     const LogDirCheckpoints* log_dir;  // its log dir's files, read once
+    // Its offsets in those files, looked up in one pass before the scan (the lookups miss
+    // the cache when each partition's load makes them between reads).
+    ReplicaOverrides offsets;
   };
   ScanPool(std::vector<Item> work, unsigned jobs, std::uint64_t split_bytes,
            std::function<void(std::size_t)> on_done)
@@ -187,7 +191,7 @@ class ScanPool {
     o->scan = &scan;
     bool split = false;
     try {
-      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, ReplicaOverrides{},
+      o->verifier = std::make_unique<PartitionVerifier>(scan.dir, 4096, work_[index].offsets,
                                                         work_[index].log_dir);
       const std::size_t n = o->verifier->segment_count();
       std::uint64_t bytes = 0;
@@ -310,7 +314,8 @@ void list_scan_dir(LogDirScan& scan) {
     scan.unreadable = e.what();
     return;
   }
-  for (const auto& e : listing.dirs) {
+  scan.partitions.reserve(listing.dirs.size());
+  for (auto& e : listing.dirs) {
     switch (e.kind) {
       case LogDirEntryKind::remote_index_cache:
         scan.notes.push_back(e.name + ": " + kafka_reading(e));
@@ -331,9 +336,9 @@ void list_scan_dir(LogDirScan& scan) {
         break;
     }
     PartitionScan p;
-    p.dir = e.path;
-    p.name = e.name;
-    p.topic = e.partition->topic;
+    p.dir = std::move(e.path);
+    p.name = std::move(e.name);
+    p.topic = std::move(e.partition->topic);
     p.partition = e.partition->partition;
     p.state = std::string(to_string(e.partition->state));
     p.metadata_log = e.kind == LogDirEntryKind::metadata_log;
@@ -378,17 +383,34 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
   // different brokers, cost no read of partition.metadata per partition).
   struct Seen {
     std::size_t scan;
-    fs::path dir;
+    const fs::path& dir;
     std::optional<std::optional<Uuid>> topic_id;  // read once asked
     const std::optional<Uuid>& id() {
       if (!topic_id) topic_id = topic_id_of(dir);
       return *topic_id;
     }
   };
-  std::map<std::tuple<std::int32_t, std::string, std::int32_t, bool>, Seen> seen;
+  // Keyed by views of the scans' own strings (nothing is copied per partition).
+  using Key = std::tuple<std::int32_t, std::string_view, std::int32_t, bool>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = std::hash<std::string_view>{}(std::get<1>(k));
+      for (const std::uint64_t v :
+           {static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::get<0>(k))),
+            static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::get<2>(k))),
+            static_cast<std::uint64_t>(std::get<3>(k))})
+        h = (h ^ v) * 0x100000001b3ull;
+      return h;
+    }
+  };
+  std::unordered_map<Key, Seen, KeyHash> seen;
   std::vector<std::optional<std::int32_t>> broker(scans.size());
-  for (std::size_t i = 0; i < scans.size(); ++i)
+  std::size_t partitions = 0;
+  for (std::size_t i = 0; i < scans.size(); ++i) {
     if (!scans[i].unreadable) broker[i] = broker_id_of_replica_dir(scans[i].dir);
+    if (broker[i]) partitions += scans[i].partitions.size();
+  }
+  seen.reserve(partitions);
   for (std::size_t i = 0; i < scans.size(); ++i) {
     if (!broker[i]) continue;
     // The same dir given twice is not a second copy.
@@ -401,8 +423,8 @@ void find_duplicate_partitions(std::vector<LogDirScan>& scans) {
     for (const auto& p : scans[i].partitions) {
       if (p.metadata_log || (!p.state.empty() && p.state != "future")) continue;
       const bool future = p.state == "future";
-      const auto key = std::make_tuple(*broker[i], p.topic, p.partition, future);
-      const auto [it, inserted] = seen.emplace(key, Seen{i, p.dir, std::nullopt});
+      const Key key{*broker[i], p.topic, p.partition, future};
+      const auto [it, inserted] = seen.try_emplace(key, Seen{i, p.dir, std::nullopt});
       if (inserted) continue;
       Seen& first = it->second;
       const auto id = topic_id_of(p.dir);
@@ -497,9 +519,10 @@ std::vector<LogDirScan> scan_log_dirs(const std::vector<fs::path>& dirs,
   for (auto& scan : scans) {
     if (scan.partitions.empty()) continue;
     log_dirs.push_back(std::make_unique<const LogDirCheckpoints>(
-        LogDirCheckpoints::parent_of_partitions(scan.dir)));
+        LogDirCheckpoints::parent_of_partitions(scan.dir), scan.dir));
+    const LogDirCheckpoints& files = *log_dirs.back();
     for (auto& p : scan.partitions)
-      work.push_back({&p, log_dirs.back().get()});
+      work.push_back({&p, &files, files.known_offsets(p.topic, p.partition)});
   }
   const unsigned jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t total = work.size();

@@ -34,7 +34,7 @@ Listing list_dir(const fs::path& dir) {
   Listing out;
   for (const auto& f : partition_files(dir)) {
     if (!f.is_file) continue;
-    const fs::path& path = f.path;
+    const fs::path path = f.path_in(dir);
     const std::string& name = f.name;
     if (is_live_segment(f.parsed)) {
       out.segments.emplace_back(*f.parsed.offset, path);

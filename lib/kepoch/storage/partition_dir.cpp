@@ -1,6 +1,7 @@
 #include "kepoch/storage/partition_dir.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
 #include <dirent.h>
@@ -33,7 +34,7 @@ void set_size(PartitionFile& f, int stat_result, int err, const struct stat& st)
 void sort_listing(PartitionDirListing& out) {
   std::sort(out.files.begin(), out.files.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
-  std::sort(out.entries.begin(), out.entries.end(),
+  std::sort(out.other_entries.begin(), out.other_entries.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
 }
 
@@ -47,13 +48,16 @@ PartitionDirListing list_by_path(const fs::path& dir) {
     // File.isFile follows symbolic links; a dangling link or a directory is not a file.
     const bool is_file = it->is_regular_file(type_ec);
     std::string name = it->path().filename().string();
-    out.entries.push_back({name, it->is_symlink(type_ec)});
+    const bool symlink = it->is_symlink(type_ec);
     auto parsed = parse_segment_file_name(name);
-    if (!is_file && it->is_directory(type_ec) && parsed.kind == SegmentFileKind::other) continue;
-    PartitionFile f{it->path(), std::move(name), std::move(parsed), is_file, 0, {}};
+    if (!is_file && it->is_directory(type_ec) && parsed.kind == SegmentFileKind::other) {
+      out.other_entries.push_back({std::move(name), symlink});
+      continue;
+    }
+    PartitionFile f{std::move(name), std::move(parsed), is_file, symlink, 0, {}};
     if (is_live_segment(f.parsed)) {
       struct stat st {};
-      const int r = ::stat(f.path.c_str(), &st);
+      const int r = ::stat(it->path().c_str(), &st);
       set_size(f, r, errno, st);
     }
     out.files.push_back(std::move(f));
@@ -109,11 +113,12 @@ PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<cons
         is_file = target_stat == 0 && S_ISREG(st.st_mode);
         is_dir = target_stat == 0 && S_ISDIR(st.st_mode);
       }
-      std::string name(nm);
-      out.entries.push_back({name, symlink});
-      auto parsed = parse_segment_file_name(name);
-      if (!is_file && is_dir && parsed.kind == SegmentFileKind::other) continue;
-      PartitionFile f{dir / name, std::move(name), std::move(parsed), is_file, 0, {}};
+      auto parsed = parse_segment_file_name(nm);
+      if (!is_file && is_dir && parsed.kind == SegmentFileKind::other) {
+        out.other_entries.push_back({std::string(nm), symlink});
+        continue;
+      }
+      PartitionFile f{std::string(nm), std::move(parsed), is_file, symlink, 0, {}};
       if (is_live_segment(f.parsed)) {
         if (!symlink) {
           target_stat = ::fstatat(fd, d->d_name, &st, 0);
@@ -128,26 +133,61 @@ PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<cons
   return out;
 }
 
+int for_each_dir_entry(int dir_fd,
+                       const std::function<void(std::string_view, unsigned char)>& visit) {
+  alignas(8) char buffer[32 * 1024];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, dir_fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    for (long at = 0; at < n;) {
+      const auto* d = reinterpret_cast<const struct dirent64*>(buffer + at);
+      at += d->d_reclen;
+      const std::string_view name(d->d_name);
+      if (name != "." && name != "..") visit(name, d->d_type);
+    }
+  }
+}
+
 namespace {
-const PartitionDirListing::Entry* find_entry(const PartitionDirListing& listing,
-                                             std::string_view name) {
-  const auto it = std::lower_bound(
-      listing.entries.begin(), listing.entries.end(), name,
-      [](const PartitionDirListing::Entry& e, std::string_view n) { return e.name < n; });
-  return it == listing.entries.end() || it->name != name ? nullptr : &*it;
+// The entry named `name` (in `files` or `other_entries`, both in name order): whether there
+// is one, and whether it is a symbolic link.
+template <class T>
+const T* find_named(const std::vector<T>& list, std::string_view name) {
+  const auto it = std::lower_bound(list.begin(), list.end(), name,
+                                   [](const T& e, std::string_view n) { return e.name < n; });
+  return it == list.end() || it->name != name ? nullptr : &*it;
+}
+
+std::optional<bool> find_entry(const PartitionDirListing& listing, std::string_view name) {
+  if (const auto* f = find_named(listing.files, name)) return f->symlink;
+  if (const auto* e = find_named(listing.other_entries, name)) return e->symlink;
+  return std::nullopt;
 }
 }  // namespace
 
 bool PartitionDirListing::listed(std::string_view name) const {
-  return find_entry(*this, name) != nullptr;
+  return find_entry(*this, name).has_value();
 }
 
 bool PartitionDirListing::exists(std::string_view name) const {
-  const Entry* it = find_entry(*this, name);
-  if (it == nullptr) return false;
-  if (!it->symlink) return true;
+  const std::optional<bool> symlink = find_entry(*this, name);
+  if (!symlink) return false;
+  if (!*symlink) return true;
   std::error_code ec;
-  return fs::exists(dir / it->name, ec);
+  return fs::exists(dir / name, ec);
+}
+
+std::string path_text(const fs::path& dir, std::string_view name) {
+  const std::string& d = dir.native();
+  std::string out;
+  out.reserve(d.size() + 1 + name.size());
+  out += d;
+  // operator/ adds a separator unless the dir is empty or ends with one (no filename).
+  if (!d.empty() && d.back() != '/') out += '/';
+  out += name;
+  return out;
 }
 
 std::vector<PartitionFile> partition_files(const fs::path& dir) {
@@ -162,7 +202,8 @@ bool is_live_segment(const SegmentFileName& name) {
 std::vector<LiveSegment> live_segments(const PartitionDirListing& listing) {
   std::vector<LiveSegment> out;
   for (const auto& f : listing.files)
-    if (is_live_segment(f.parsed)) out.push_back({f.path, *f.parsed.offset, f.size, f.size_error});
+    if (is_live_segment(f.parsed))
+      out.push_back({f.path_in(listing.dir), *f.parsed.offset, f.size, f.size_error});
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
   return out;
@@ -179,6 +220,13 @@ fs::path absolute_path(const fs::path& path) {
 }
 
 PartitionDirParse partition_dir_name_of(const fs::path& dir) {
+  // A last component that is a plain name is the normal form's last component too: only
+  // "." and ".." (and a trailing separator) change under lexically_normal.
+  const std::string& text = dir.native();
+  const std::size_t slash = text.rfind('/');
+  const std::string_view last =
+      std::string_view(text).substr(slash == std::string::npos ? 0 : slash + 1);
+  if (!last.empty() && last != "." && last != "..") return parse_partition_dir_name(last, text);
   const fs::path norm = absolute_path(dir).lexically_normal();
   const std::string name = (norm.has_filename() ? norm : norm.parent_path()).filename().string();
   return parse_partition_dir_name(name, dir.string());

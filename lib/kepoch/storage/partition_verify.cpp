@@ -29,19 +29,24 @@ namespace {
 
 using Sev = VerifyFinding::Severity;
 
+// A file of the partition dir: its name (findings name it) and its path as text (errors
+// and Kafka's messages name it), with no std::filesystem::path per file.
+struct DirFile {
+  std::string name;
+  std::string path;
+};
+
 // A file of the partition dir, opened relative to the dir when it is held open.
-ReadOnlyFile open_in(int dir_fd, const fs::path& file) {
-  if (dir_fd < 0) return ReadOnlyFile(file);
-  const fs::path name = file.filename();
-  return ReadOnlyFile(dir_fd, name.c_str(), file);
+ReadOnlyFile open_in(int dir_fd, const DirFile& file) {
+  return ReadOnlyFile(dir_fd, file.name.c_str(), file.path);
 }
 
 // Whether every byte of file from position on is zero, read in bounded chunks; nullopt
 // when the file cannot be read now. Holes are skipped unread (a preallocated segment is a
 // sparse file of up to segment.bytes: 4 GiB of hole took minutes byte by byte).
-std::optional<bool> tail_is_zeros(const fs::path& file, std::uint64_t position) {
+std::optional<bool> tail_is_zeros(const DirFile& file, std::uint64_t position) {
   try {
-    const ReadOnlyFile f(file);
+    const ReadOnlyFile f(-1, nullptr, file.path);
     constexpr std::size_t kChunk = 64 * 1024;
     static const std::vector<std::uint8_t> zeros(kChunk);
     std::vector<std::uint8_t> chunk(kChunk);
@@ -70,10 +75,10 @@ Sev severity_of(IndexFinding::Severity s) {
 }
 
 struct SegmentFiles {
-  fs::path log;
+  DirFile log;
   std::int64_t base_offset = 0;
   std::uint64_t size = 0;
-  std::optional<fs::path> index, timeindex, txnindex;
+  std::optional<DirFile> index, timeindex, txnindex;
 };
 
 // Where recovering one segment on its own would stop (LogSegment.recover).
@@ -153,15 +158,20 @@ class Verifier {
  public:
   Verifier(PartitionVerification& out, std::uint64_t interval) : out_(out), interval_(interval) {}
 
-  void finding(Sev sev, const fs::path& file, std::optional<std::uint64_t> position,
+  void finding(Sev sev, const std::string& name, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
-    out_.findings.push_back({sev, file.filename().string(), position, offset, std::move(message)});
+    out_.findings.push_back({sev, name, position, offset, std::move(message)});
+  }
+  void finding(Sev sev, const DirFile& file, std::optional<std::uint64_t> position,
+               std::optional<std::int64_t> offset, std::string message) {
+    finding(sev, file.name, position, offset, std::move(message));
   }
 
-  std::vector<SegmentFiles> list_files(const std::vector<PartitionFile>& files);
-  void verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd);
+  std::vector<SegmentFiles> list_files(const fs::path& dir,
+                                       const std::vector<PartitionFile>& files);
+  void verify_snapshot(const DirFile& file, std::int64_t offset, int dir_fd);
 
-  std::vector<std::pair<fs::path, std::int64_t>> snapshots;
+  std::vector<std::pair<DirFile, std::int64_t>> snapshots;
 
  private:
   PartitionVerification& out_;
@@ -175,9 +185,9 @@ class SegmentVerifier {
  public:
   SegmentVerifier(SegmentOutcome& o, std::uint64_t interval, int dir_fd)
       : o_(o), interval_(interval), dir_fd_(dir_fd) {}
-  void finding(Sev sev, const fs::path& file, std::optional<std::uint64_t> position,
+  void finding(Sev sev, const DirFile& file, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
-    o_.findings.push_back({sev, file.filename().string(), position, offset, std::move(message)});
+    o_.findings.push_back({sev, file.name, position, offset, std::move(message)});
   }
   SegmentResult verify(const SegmentFiles& seg, CrossState& state, SegmentLoad* load);
 
@@ -191,13 +201,13 @@ class SegmentVerifier {
   int dir_fd_;  // the partition dir, open (-1: open files by path)
 };
 
-std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>& files) {
+std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
+                                               const std::vector<PartitionFile>& files) {
   std::map<std::int64_t, SegmentFiles> logs;
-  std::vector<std::pair<fs::path, SegmentFileName>> indexes;
-  std::error_code ec;
+  std::vector<const PartitionFile*> indexes;
   // The partition's files as partition_dir.hpp lists them (one rule for every command).
   for (const auto& file : files) {
-    const fs::path& p = file.path;
+    const std::string& p = file.name;
     const SegmentFileName& n = file.parsed;
     if (n.kafka_failure) {
       finding(Sev::error, p, std::nullopt, std::nullopt,
@@ -234,39 +244,44 @@ std::vector<SegmentFiles> Verifier::list_files(const std::vector<PartitionFile>&
       case SegmentFileKind::log: {
         // is_live_segment (partition_dir.hpp): a .log without leftover suffix, with an offset.
         SegmentFiles s;
-        s.log = p;
+        s.log = DirFile{p, path_text(dir, p)};
         s.base_offset = *n.offset;
         // fs::file_size's answer, from the listing's stat.
         if (file.size_error) {  // a FIFO or device named like a segment: say what it is
           struct stat st {};
-          if (::stat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-            throw InputError(p.string(),
+          if (::stat(s.log.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw InputError(s.log.path,
                              S_ISDIR(st.st_mode)
                                  ? std::string("is a directory, expected a file")
                                  : "not a regular file (" + file_type_text(st.st_mode) + ")");
-          throw InputError(p.string(), "cannot read its size: " + file.size_error.message());
+          throw InputError(s.log.path, "cannot read its size: " + file.size_error.message());
         }
         s.size = file.size;
-        logs[*n.offset] = s;
+        logs[*n.offset] = std::move(s);
         break;
       }
       case SegmentFileKind::snapshot:
-        snapshots.emplace_back(p, *n.offset);
+        snapshots.emplace_back(DirFile{p, path_text(dir, p)}, *n.offset);
         break;
       default:
-        indexes.emplace_back(p, n);
+        indexes.push_back(&file);
     }
   }
-  for (const auto& [p, n] : indexes) {
+  for (const PartitionFile* f : indexes) {
+    const SegmentFileName& n = f->parsed;
     auto it = logs.find(*n.offset);
     if (it == logs.end()) {
-      finding(Sev::warning, p, std::nullopt, n.offset,
+      finding(Sev::warning, f->name, std::nullopt, n.offset,
               "orphaned index file (no .log with this base offset): Kafka deletes it at load");
       continue;
     }
-    if (n.kind == SegmentFileKind::index) it->second.index = p;
-    if (n.kind == SegmentFileKind::timeindex) it->second.timeindex = p;
-    if (n.kind == SegmentFileKind::txnindex) it->second.txnindex = p;
+    DirFile file{f->name, path_text(dir, f->name)};
+    if (n.kind == SegmentFileKind::index)
+      it->second.index = std::move(file);
+    else if (n.kind == SegmentFileKind::timeindex)
+      it->second.timeindex = std::move(file);
+    else if (n.kind == SegmentFileKind::txnindex)
+      it->second.txnindex = std::move(file);
   }
   std::vector<SegmentFiles> out;
   for (auto& [offset, s] : logs)
@@ -288,7 +303,7 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
     const auto& idx = std::get<OffsetIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.index, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.index->string()))
+    if (auto fail = idx.sanity_check(seg.index->path))
       finding(Sev::error, *seg.index, fail->position, std::nullopt,
               fmt::format("OffsetIndex.sanityCheck fails: {}: {}", fail->exception,
                           fail->kafka_message));
@@ -310,7 +325,7 @@ void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
     const auto& idx = std::get<TimeIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.timeindex, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.timeindex->string())) {
+    if (auto fail = idx.sanity_check(seg.timeindex->path)) {
       const bool padding = idx.zero_padding_entries > 0 && idx.valid_entries > 0;
       finding(padding ? Sev::warning : Sev::error, *seg.timeindex, fail->position, std::nullopt,
               fmt::format("TimeIndex.sanityCheck fails{}: {}: {}",
@@ -332,7 +347,7 @@ bool SegmentVerifier::verify_txn_index(const SegmentFiles& seg) {
     const auto& idx = std::get<TransactionIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.txnindex, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.txnindex->string())) {
+    if (auto fail = idx.sanity_check(seg.txnindex->path)) {
       const bool corrupt = fail->exception == kCorruptIndexException;
       finding(Sev::error, *seg.txnindex, fail->position, std::nullopt,
               fmt::format("TransactionIndex.sanityCheck fails at load: {}: {}{}", fail->exception,
@@ -433,7 +448,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
         finding(Sev::error, *seg.index, ie.file_position, ie.offset,
                 fmt::format("entry (offset {}, position {}) points inside a batch of {}: no "
                             "batch starts at byte {}",
-                            ie.offset, ie.position, seg.log.filename().string(), ie.position));
+                            ie.offset, ie.position, seg.log.name, ie.position));
       } else if (ie.offset < h.last_offset()) {
         finding(Sev::error, *seg.index, ie.file_position, ie.offset,
                 fmt::format("entry (offset {}, position {}): the batch there holds offsets "
@@ -481,7 +496,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
     finding(Sev::error, *seg.index, ie.file_position, ie.offset,
             fmt::format("entry (offset {}, position {}) points past the last whole batch of {} "
                         "(batches end at byte {})",
-                        ie.offset, ie.position, seg.log.filename().string(), end.position));
+                        ie.offset, ie.position, seg.log.name, end.position));
   }
   if (end.reason != LogEndReason::end_of_file) {
     // The hint says what the tail's bytes are, not what such a stop usually means.
@@ -506,7 +521,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
   return result;
 }
 
-void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset, int dir_fd) {
+void Verifier::verify_snapshot(const DirFile& file, std::int64_t offset, int dir_fd) {
   SegmentFileTarget target{SegmentFileKind::snapshot, LeftoverState::none, offset};
   try {
     const auto dump = read_index_file(open_in(dir_fd, file), target);
@@ -527,15 +542,16 @@ void Verifier::verify_snapshot(const fs::path& file, std::int64_t offset, int di
 }
 
 bool same_logs(const std::vector<SegmentFiles>& segs, const std::vector<SegmentSummary>& loaded) {
-  return std::equal(segs.begin(), segs.end(), loaded.begin(), loaded.end(),
-                    [](const SegmentFiles& a, const SegmentSummary& b) { return a.log == b.file; });
+  return std::equal(
+      segs.begin(), segs.end(), loaded.begin(), loaded.end(),
+      [](const SegmentFiles& a, const SegmentSummary& b) { return a.log.path == b.file.native(); });
 }
 
 RecoveryTruncation truncation(const std::vector<SegmentFiles>& segs, std::size_t i,
                               const SegmentCut& c, bool delete_later) {
   RecoveryTruncation t;
   t.truncate_to_offset = c.next_offset;
-  t.truncated_segment = segs[i].log.filename().string();
+  t.truncated_segment = segs[i].log.name;
   t.valid_bytes = c.valid_bytes;
   t.truncated_bytes = segs[i].size - c.valid_bytes;
   t.stop_reason = c.reason;
@@ -543,7 +559,7 @@ RecoveryTruncation truncation(const std::vector<SegmentFiles>& segs, std::size_t
   t.message = c.message;
   if (delete_later) {
     for (std::size_t j = i + 1; j < segs.size(); ++j) {
-      t.deleted_segments.push_back(segs[j].log.filename().string());
+      t.deleted_segments.push_back(segs[j].log.name);
       t.deleted_bytes += segs[j].size;
     }
   }
@@ -608,7 +624,7 @@ PartitionVerifier::PartitionVerifier(const fs::path& dir, std::uint64_t index_in
                                      const LogDirCheckpoints* log_dir)
     : s_(std::make_unique<State>(dir, index_interval_bytes, overrides, log_dir)) {
   State& s = *s_;
-  s.segs = s.v.list_files(s.loader.files());  // the loader's listing of the dir
+  s.segs = s.v.list_files(s.loader.dir(), s.loader.files());  // the loader's listing of the dir
   // Each segment is read once, for the checks and the loader both, when both list the same
   // .log files (they differ only when two names carry the same offset).
   s.shared = same_logs(s.segs, s.loader.segments());
@@ -756,7 +772,7 @@ PartitionVerification PartitionVerifier::finish() {
     const SegmentResult& last = results.back();
     if (last.end.reason == LogEndReason::corrupt_size &&
         last.last_index_position <= last.end.position) {
-      out.next_start_failure = LoadFailure{segs.back().log.filename().string(), last.end.position,
+      out.next_start_failure = LoadFailure{segs.back().log.name, last.end.position,
                                            "CorruptRecordException", last.end.message};
       v.finding(Sev::error, segs.back().log, last.end.position, std::nullopt,
                 fmt::format("the next start fails: after a clean shutdown Kafka skips "

@@ -31,9 +31,40 @@ namespace fs = std::filesystem;
 // One of a log dir's offset checkpoints, parsed once per process: `logdir scan` loads every
 // partition of the dir, and re-parsing the dir's checkpoints (one line per partition) for each
 // of them made the scan quadratic in the partition count (10,000 partitions: 3 x 10^8 lines).
+// A topic partition as a key, looked up without building a string per lookup.
+struct TopicPartitionKey {
+  std::string topic;
+  std::int32_t partition = 0;
+};
+struct TopicPartitionRef {
+  std::string_view topic;
+  std::int32_t partition = 0;
+};
+struct TopicPartitionHash {
+  using is_transparent = void;
+  std::size_t operator()(const TopicPartitionRef& k) const {
+    return std::hash<std::string_view>{}(k.topic) ^
+           (static_cast<std::size_t>(static_cast<std::uint32_t>(k.partition)) *
+            0x9e3779b97f4a7c15ull);
+  }
+  std::size_t operator()(const TopicPartitionKey& k) const {
+    return (*this)(TopicPartitionRef{k.topic, k.partition});
+  }
+};
+struct TopicPartitionEqual {
+  using is_transparent = void;
+  static TopicPartitionRef ref(const TopicPartitionKey& k) { return {k.topic, k.partition}; }
+  static TopicPartitionRef ref(const TopicPartitionRef& k) { return k; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return ref(a).partition == ref(b).partition && ref(a).topic == ref(b).topic;
+  }
+};
+
 struct ParsedOffsetCheckpoint {
   std::optional<std::string> failure;  // Kafka's explanation when it cannot read the file
-  std::unordered_map<std::string, std::int64_t> offsets;  // tp_key(topic, partition) -> offset
+  std::unordered_map<TopicPartitionKey, std::int64_t, TopicPartitionHash, TopicPartitionEqual>
+      offsets;
 };
 
 namespace {
@@ -41,12 +72,12 @@ namespace {
 // The partition's live segments (partition_dir.hpp), by base offset.
 std::vector<SegmentSummary> list_segments(const PartitionDirListing& listing) {
   std::vector<SegmentSummary> segments;
-  for (const auto& live : live_segments(listing)) {
+  for (auto& live : live_segments(listing)) {
     SegmentSummary s;
-    s.file = live.path;
+    s.file = std::move(live.path);
     s.base_offset = live.base_offset;
     s.size_bytes = live.size_error ? 0 : live.size;  // fs::file_size's answer, or 0
-    segments.push_back(s);
+    segments.push_back(std::move(s));
   }
   return segments;
 }
@@ -63,10 +94,6 @@ bool exists_in(const PartitionDirListing* listing, const fs::path& file) {
   return fs::exists(file, ec);
 }
 
-std::string tp_key(std::string_view topic, std::int32_t partition) {
-  return fmt::format("{}\n{}", topic, partition);
-}
-
 std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const fs::path& file) {
   auto parsed = std::make_shared<ParsedOffsetCheckpoint>();
   const std::string text = read_small_file(file, kMaxCheckpointBytes);
@@ -75,7 +102,7 @@ std::shared_ptr<const ParsedOffsetCheckpoint> parse_offset_checkpoint_file(const
     parsed->failure = c.failure->explanation;
   } else {
     for (const auto& e : c.entries)
-      parsed->offsets[tp_key(e.topic, e.partition)] = e.offset;  // the last one wins
+      parsed->offsets[TopicPartitionKey{e.topic, e.partition}] = e.offset;  // the last one wins
   }
   return parsed;
 }
@@ -87,7 +114,8 @@ std::shared_ptr<const ParsedOffsetCheckpoint> offset_checkpoint_file(const fs::p
   const std::string key = fmt::format("{}\n{}\n{}.{}", file.string(), st.st_size, st.st_mtim.tv_sec,
                                       st.st_mtim.tv_nsec);
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>> cache;
+  // Never destroyed: freeing tens of thousands of entries at exit is work for nothing.
+  static auto& cache = *new std::map<std::string, std::shared_ptr<const ParsedOffsetCheckpoint>>;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
@@ -127,42 +155,49 @@ std::optional<std::int64_t> checkpointed_offset(const fs::path& file, const Part
         fmt::format("{} is unreadable to Kafka: {}", file.filename().string(), *parsed->failure));
     return std::nullopt;
   }
-  const auto it = parsed->offsets.find(tp_key(r.topic, r.partition));
+  const auto it = parsed->offsets.find(TopicPartitionRef{r.topic, r.partition});
   if (it == parsed->offsets.end()) return std::nullopt;
   return it->second;
 }
 
+// fs::exists of the file `name` in the replica dir, from its listing when there is one
+// (no path built for a file the listing answers for).
+bool exists_in(const PartitionDirListing* listing, const fs::path& dir, std::string_view name) {
+  if (listing) return listing->exists(name);
+  return exists_in(nullptr, dir / name);
+}
+
 void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listing) {
-  const fs::path file = r.dir / kLeaderEpochCheckpointName;
-  if (!exists_in(listing, file)) {
-    refuse_dangling_link(file, listing);
+  if (!exists_in(listing, r.dir, kLeaderEpochCheckpointName)) {
+    refuse_dangling_link(r.dir / kLeaderEpochCheckpointName, listing);
     r.notes.push_back("no leader-epoch-checkpoint: the epoch cache starts empty");
     return;
   }
   // check_checkpoint_file's reading, minus what only validation asks of the file's
   // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
-  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(), file);
-  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file.string(),
+  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(),
+                            path_text(r.dir, kLeaderEpochCheckpointName));
+  const std::string& file = opened.path();
+  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file,
                                        *checkpoint_type_from_name(kLeaderEpochCheckpointName),
                                        CheckpointContext{}, CheckDepth::dump);
   if (!report.valid || !report.loaded_entries) {
     throw InputError(
-        file.string(),
-        fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
-                    report.problems.empty() ? "" : report.problems.front().message));
+        file, fmt::format("Kafka would not load this file ({}): {}", outcome_name(report.outcome),
+                          report.problems.empty() ? "" : report.problems.front().message));
   }
   r.checkpoint_entries = *report.loaded_entries;
 }
 
 void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
-  const fs::path file = r.dir / kPartitionMetadataName;
-  if (!exists_in(listing, file)) {
-    refuse_dangling_link(file, listing);
+  if (!exists_in(listing, r.dir, kPartitionMetadataName)) {
+    refuse_dangling_link(r.dir / kPartitionMetadataName, listing);
     return;
   }
-  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(), file);
+  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(),
+                            path_text(r.dir, kPartitionMetadataName));
   const auto m =
-      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), file.string());
+      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), opened.path());
   r.topic_id = m.topic_id;
 }
 
@@ -172,7 +207,51 @@ fs::path LogDirCheckpoints::parent_of_partitions(const fs::path& log_dir) {
   return (absolute_path(log_dir) / "p-0").lexically_normal().parent_path();
 }
 
-LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir) : dir_(log_dir) {
+ReplicaOverrides LogDirCheckpoints::known_offsets(std::string_view topic,
+                                                  std::int32_t partition) const {
+  auto known = [&](const File& f) -> std::optional<std::int64_t> {
+    if (f.error || f.missing || f.parsed->failure) return std::nullopt;
+    const auto it = f.parsed->offsets.find(TopicPartitionRef{topic, partition});
+    if (it == f.parsed->offsets.end()) return std::nullopt;
+    return it->second;
+  };
+  ReplicaOverrides out;
+  out.high_watermark = known(high_watermark_);
+  out.recovery_point = known(recovery_point_);
+  out.log_start_offset = known(log_start_);
+  return out;
+}
+
+std::string_view LogDirCheckpoints::listed_name(const fs::path& partition_dir) const {
+  const std::string& text = partition_dir.native();
+  const std::string& prefix = listed_prefix_;
+  if (prefix.empty() || text.size() <= prefix.size() || text.compare(0, prefix.size(), prefix) != 0)
+    return {};
+  const std::string_view name = std::string_view(text).substr(prefix.size());
+  if (name.find('/') != std::string_view::npos || name == "." || name == "..") return {};
+  return name;
+}
+
+bool LogDirCheckpoints::is_parent_of(const fs::path& partition_dir) const {
+  // A plain name in the listed dir (what logdir scan hands the loader): its parent, computed
+  // as the loader computes it, is dir_ (a plain last component does not change under
+  // lexically_normal, and what is before it is the listed dir).
+  if (!listed_name(partition_dir).empty()) return true;
+  return dir_ == absolute_path(partition_dir).lexically_normal().parent_path();
+}
+
+std::shared_ptr<const DirFd> LogDirCheckpoints::open_partition_dir(
+    const fs::path& partition_dir) const {
+  const std::string_view name = listed_name(partition_dir);
+  // The name is the tail of the path's text: NUL-terminated.
+  if (!name.empty() && listed_fd_ && listed_fd_->fd() >= 0)
+    return std::make_shared<const DirFd>(listed_fd_->fd(), name.data());
+  return std::make_shared<const DirFd>(partition_dir);
+}
+
+LogDirCheckpoints::LogDirCheckpoints(const fs::path& log_dir, const fs::path& listed)
+    : dir_(log_dir), listed_prefix_(listed.empty() ? "" : path_text(listed, "")) {
+  if (!listed.empty()) listed_fd_ = std::make_unique<const DirFd>(listed);
   std::error_code ec;
   clean_shutdown_ = fs::exists(dir_ / ".kafka_cleanshutdown", ec);
   // checkpointed_offset's reading, its outcome kept.
@@ -207,7 +286,7 @@ std::optional<std::int64_t> LogDirCheckpoints::offset(const File& f, const Parti
     notes.push_back(fmt::format("{} is unreadable to Kafka: {}", f.name, *f.parsed->failure));
     return std::nullopt;
   }
-  const auto it = f.parsed->offsets.find(tp_key(r.topic, r.partition));
+  const auto it = f.parsed->offsets.find(TopicPartitionRef{r.topic, r.partition});
   if (it == f.parsed->offsets.end()) return std::nullopt;
   return it->second;
 }
@@ -219,7 +298,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   std::error_code dir_ec;
   // Held open for the listing and the files' opens; a dir that opens is a directory (as
   // fs::is_directory, following links), so only one that does not is asked again.
-  auto handle = std::make_shared<const DirFd>(dir);
+  auto handle = log_dir ? log_dir->open_partition_dir(dir) : std::make_shared<const DirFd>(dir);
   if (handle->fd() < 0 && !fs::is_directory(dir, dir_ec)) {
     throw InputError(dir.string(),
                      "not a directory (expected a partition dir such as "
@@ -257,8 +336,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
-  const fs::path parent = absolute_path(dir).lexically_normal().parent_path();
-  if (log_dir && log_dir->dir() == parent) {
+  if (log_dir && log_dir->is_parent_of(dir)) {
     const LogDirCheckpoints& c = *log_dir;
     r.clean_shutdown = overrides.clean_shutdown.value_or(c.clean_shutdown_);
     r.high_watermark = overrides.high_watermark ? overrides.high_watermark
@@ -268,7 +346,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
     r.log_start_checkpoint = overrides.log_start_offset ? overrides.log_start_offset
                                                         : c.offset(c.log_start_, r, r.notes);
   } else {
-    read_parent_checkpoints(r, parent, overrides);
+    read_parent_checkpoints(r, absolute_path(dir).lexically_normal().parent_path(), overrides);
   }
   finish_setup();
 }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/epoch/leader_epoch_cache.hpp"
@@ -65,11 +66,24 @@ struct ParsedOffsetCheckpoint;
 // each load then takes the same values, notes and errors as when it reads them itself.
 class LogDirCheckpoints {
  public:
-  // `log_dir` as the loader computes a partition dir's parent (absolute, lexically normal).
-  explicit LogDirCheckpoints(const std::filesystem::path& log_dir);
+  // `log_dir` as the loader computes a partition dir's parent (absolute, lexically normal);
+  // `listed`, when given, the log dir as the caller lists it: its entries' paths are
+  // recognised as partition dirs of this one without normalising each.
+  explicit LogDirCheckpoints(const std::filesystem::path& log_dir,
+                             const std::filesystem::path& listed = {});
   // The parent the loader computes for partition dirs in `log_dir`.
   static std::filesystem::path parent_of_partitions(const std::filesystem::path& log_dir);
   const std::filesystem::path& dir() const { return dir_; }
+  // The three offsets the loader would take for topic-partition from this log dir's
+  // checkpoints (high watermark, recovery point, log start), each set only where the file was
+  // read and holds an entry (the loader takes it with no note); as overrides, they spare
+  // each partition's load its lookups, which a caller can make in one pass.
+  ReplicaOverrides known_offsets(std::string_view topic, std::int32_t partition) const;
+  // Whether the loader computes `partition_dir`'s parent as dir().
+  bool is_parent_of(const std::filesystem::path& partition_dir) const;
+  // `partition_dir` opened relative to the listed log dir when it is "<listed>/<name>" and
+  // the log dir is held open (no walk of the whole path per partition), else by its path.
+  std::shared_ptr<const DirFd> open_partition_dir(const std::filesystem::path& partition_dir) const;
 
  private:
   friend class ReplicaLoader;
@@ -82,6 +96,11 @@ class LogDirCheckpoints {
   std::optional<std::int64_t> offset(const File& f, const struct PartitionReplica& r,
                                      std::vector<std::string>& notes) const;
   std::filesystem::path dir_;
+  // The partition dir's name when it is "<listed>/<name>" (a plain name), else "".
+  std::string_view listed_name(const std::filesystem::path& partition_dir) const;
+  std::string listed_prefix_;
+  std::unique_ptr<const DirFd> listed_fd_;  // the listed log dir, held open  // the listed dir and
+                                            // a separator: "<listed>/"; "" without one
   bool clean_shutdown_ = false;
   File high_watermark_, recovery_point_, log_start_;
 };
@@ -94,6 +113,7 @@ class ReplicaLoader {
   explicit ReplicaLoader(const std::filesystem::path& dir, const ReplicaOverrides& overrides = {},
                          const LogDirCheckpoints* log_dir = nullptr);
 
+  const std::filesystem::path& dir() const { return replica_.dir; }
   // The partition dir held open (files are opened relative to it), or -1.
   int dir_fd() const { return handle_ && handle_->fd() >= 0 ? handle_->fd() : -1; }
   // The .log files, in offset order (LogLoader's).

@@ -137,3 +137,34 @@ TEST_CASE(
   CHECK(partition_dir_name_of(s.dir / "t-7/").name->partition == 7);
   CHECK_FALSE(partition_dir_name_of(s.dir / "lost+found").name);
 }
+
+TEST_CASE("partition dir: path_text spells a file's path as std::filesystem::path's operator/",
+          "[storage][partition_dir]") {
+  for (const char* dir : {"", "/", "a", "a/", ".", "..", "/x/y", "/x/y/", "x//y", "/x/./y/.."}) {
+    for (const char* name : {"00000000000000000000.log", "t-0", "leader-epoch-checkpoint"}) {
+      INFO(dir << " / " << name);
+      CHECK(path_text(dir, name) == (fs::path(dir) / name).string());
+    }
+  }
+}
+
+TEST_CASE("partition dir: a plain last component is read as the normal form's last one",
+          "[storage][partition_dir]") {
+  // The shortcut for a plain name, and the normalising path for the rest, agree.
+  for (const char* dir : {"/d/t-7", "d/t-7", "t-7", "/d/./t-7", "/d/x/../t-7", "/d/t-7/",
+                          "/d/t-7/.", "/d/t-7/x/..", "/d/lost+found", "d/t-7.abc-delete"}) {
+    INFO(dir);
+    const auto fast = partition_dir_name_of(dir);
+    const fs::path norm = absolute_path(dir).lexically_normal();
+    const auto slow = parse_partition_dir_name(
+        (norm.has_filename() ? norm : norm.parent_path()).filename().string(), dir);
+    REQUIRE(fast.name.has_value() == slow.name.has_value());
+    if (fast.name) {
+      CHECK(fast.name->topic == slow.name->topic);
+      CHECK(fast.name->partition == slow.name->partition);
+      CHECK(fast.name->state == slow.name->state);
+    }
+    CHECK(fast.kafka_failure == slow.kafka_failure);
+  }
+  CHECK(partition_dir_name_of("/d/t-7/x/..").name->partition == 7);
+}
