@@ -330,6 +330,16 @@ const JsonObjectWriter::RenderedRun* JsonObjectWriter::render(const MemberNames&
   return &r;
 }
 
+namespace {
+// `text` in quotes at p, without escaping (a time's text); returns the end.
+char* quoted_as_is(char* p, std::string_view text) {
+  *p = '"';
+  std::memcpy(p + 1, text.data(), text.size());
+  p[text.size() + 1] = '"';
+  return p + text.size() + 2;
+}
+}  // namespace
+
 // Writes v at p (room for kScalarRoom bytes), reusing the last wide integer's text when v is
 // the same; returns the end.
 char* JsonObjectWriter::wide_integer(char* p, std::int64_t v) {
@@ -349,23 +359,30 @@ char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
 }
 
 // Room for every key and value is reserved once; each key is one fixed-size copy.
-void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
-  const RenderedRun* run = rendered(names);
-  if (!run || values.empty()) return ObjectWriter::integers(names, values);
-  char* const start = out_.room(values.size() * (kRunSlot + kScalarRoom));
+template <typename T, typename WriteValue>
+void JsonObjectWriter::write_run(const RenderedRun& run, std::span<const T> values,
+                                 std::size_t room, WriteValue write_value) {
+  char* const start = out_.room(room);
   char* p = start;
   std::size_t i = 0;
   if (first_) {  // the object's first member: its key without the comma
-    std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
-    p = run_integer(p + run->sizes[0] - 1, values[0]);
+    std::memcpy(p, run.keys[0].data() + 1, kRunSlot - 1);
+    p = write_value(p + run.sizes[0] - 1, values[0]);
     i = 1;
     first_ = false;
   }
   for (; i < values.size(); ++i) {
-    std::memcpy(p, run->keys[i].data(), kRunSlot);
-    p = run_integer(p + run->sizes[i], values[i]);
+    std::memcpy(p, run.keys[i].data(), kRunSlot);
+    p = write_value(p + run.sizes[i], values[i]);
   }
   out_.advance(static_cast<std::size_t>(p - start));
+}
+
+void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  const RenderedRun* run = rendered(names);
+  if (!run || values.empty()) return ObjectWriter::integers(names, values);
+  write_run(*run, values, values.size() * (kRunSlot + kScalarRoom),
+            [this](char* p, std::int64_t v) { return run_integer(p, v); });
 }
 
 // Writes v at p (room for kScalarRoom bytes, or a time's text and its quotes); returns the
@@ -375,10 +392,7 @@ char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
     case Scalar::Kind::integer:
       return run_integer(p, v.integer);
     case Scalar::Kind::time_text:  // needs no escaping (ObjectWriter::time_text)
-      *p = '"';
-      std::memcpy(p + 1, v.text.data(), v.text.size());
-      p[v.text.size() + 1] = '"';
-      return p + v.text.size() + 2;
+      return quoted_as_is(p, v.text);
     default:
       std::memcpy(p, "null", 4);
       return p + 4;
@@ -394,29 +408,13 @@ void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar>
     room += kRunSlot + std::max(kScalarRoom, v.text.size() + 2);
   }
   if (!run || values.empty()) return ObjectWriter::scalars(names, values);
-  char* const start = out_.room(room);
-  char* p = start;
-  std::size_t i = 0;
-  if (first_) {  // the object's first member: its key without the comma
-    std::memcpy(p, run->keys[0].data() + 1, kRunSlot - 1);
-    p = run_scalar(p + run->sizes[0] - 1, values[0]);
-    i = 1;
-    first_ = false;
-  }
-  for (; i < values.size(); ++i) {
-    std::memcpy(p, run->keys[i].data(), kRunSlot);
-    p = run_scalar(p + run->sizes[i], values[i]);
-  }
-  out_.advance(static_cast<std::size_t>(p - start));
+  write_run(*run, values, room, [this](char* p, const Scalar& v) { return run_scalar(p, v); });
 }
 
 void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {
   key(k);
-  char* p = out_.room(text.size() + 2);
-  *p = '"';
-  std::memcpy(p + 1, text.data(), text.size());
-  p[text.size() + 1] = '"';
-  out_.advance(text.size() + 2);
+  char* const p = out_.room(text.size() + 2);
+  out_.advance(static_cast<std::size_t>(quoted_as_is(p, text) - p));
 }
 
 void JsonObjectWriter::begin_objects(std::string_view k) {

@@ -139,6 +139,10 @@ class JsonObjectWriter : public ObjectWriter {
   char* wide_integer(char* p, std::int64_t v);
   char* run_integer(char* p, std::int64_t v);
   char* run_scalar(char* p, const Scalar& v);
+  // A run's members: keys from `run`, each value written by write_value(p, value).
+  template <typename T, typename WriteValue>
+  void write_run(const RenderedRun& run, std::span<const T> values, std::size_t room,
+                 WriteValue write_value);
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};
   std::size_t last_wide_size_ = 0;
