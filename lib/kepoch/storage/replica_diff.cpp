@@ -207,8 +207,14 @@ void compare_from_log_start(const PartitionReplica& a, const PartitionReplica& b
 // rewritten below the anchor, breaks that rule, and "identical" must not rest on it. So the
 // batches below are compared as well; the comparison is kept only when it finds a
 // difference (it costs one header walk of each log, never a different answer otherwise).
+// The walk is side by side in constant memory; only when it sees a difference (or offsets
+// that do not increase) is the comparison from the log start redone, with its lists and the
+// cleaner's rule, to say what differs.
 bool differs_below_anchor(const PartitionReplica& a, const PartitionReplica& b, std::int64_t start,
                           std::int64_t anchor, std::int64_t end, ReplicaComparison& c) {
+  const MergeResult below = merge_batches(a, b, start, anchor, /*anchored=*/false, 1);
+  if (below.outcome == MergeOutcome::compared && !below.first_difference && below.differing.empty())
+    return false;
   ReplicaComparison whole;
   whole.replica = c.replica;
   whole.reference = c.reference;
