@@ -171,6 +171,11 @@ bool PartitionDirListing::listed(std::string_view name) const {
   return find_entry(*this, name).has_value();
 }
 
+bool PartitionDirListing::regular_entry(std::string_view name) const {
+  const auto* f = find_named(files, name);
+  return f && f->is_file && !f->symlink;
+}
+
 bool PartitionDirListing::exists(std::string_view name) const {
   const std::optional<bool> symlink = find_entry(*this, name);
   if (!symlink) return false;

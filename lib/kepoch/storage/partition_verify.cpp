@@ -34,10 +34,14 @@ using Sev = VerifyFinding::Severity;
 struct DirFile {
   std::string name;
   std::string path;
+  bool regular_entry = false;  // listed as a regular file, not a link
 };
 
-// A file of the partition dir, opened relative to the dir when it is held open.
+// A file of the partition dir, opened relative to the dir when it is held open (a small
+// file the listing showed as regular with no stat: ReadOnlyFile::listed_regular).
 ReadOnlyFile open_in(int dir_fd, const DirFile& file) {
+  if (dir_fd >= 0 && file.regular_entry)
+    return ReadOnlyFile::listed_regular(dir_fd, file.name.c_str(), file.path);
   return ReadOnlyFile(dir_fd, file.name.c_str(), file.path);
 }
 
@@ -244,7 +248,7 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
       case SegmentFileKind::log: {
         // is_live_segment (partition_dir.hpp): a .log without leftover suffix, with an offset.
         SegmentFiles s;
-        s.log = DirFile{p, path_text(dir, p)};
+        s.log = DirFile{p, path_text(dir, p), false};
         s.base_offset = *n.offset;
         // fs::file_size's answer, from the listing's stat.
         if (file.size_error) {  // a FIFO or device named like a segment: say what it is
@@ -261,7 +265,8 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
         break;
       }
       case SegmentFileKind::snapshot:
-        snapshots.emplace_back(DirFile{p, path_text(dir, p)}, *n.offset);
+        snapshots.emplace_back(DirFile{p, path_text(dir, p), file.is_file && !file.symlink},
+                               *n.offset);
         break;
       default:
         indexes.push_back(&file);
@@ -275,7 +280,7 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
               "orphaned index file (no .log with this base offset): Kafka deletes it at load");
       continue;
     }
-    DirFile file{f->name, path_text(dir, f->name)};
+    DirFile file{f->name, path_text(dir, f->name), f->is_file && !f->symlink};
     if (n.kind == SegmentFileKind::index)
       it->second.index = std::move(file);
     else if (n.kind == SegmentFileKind::timeindex)
@@ -369,7 +374,11 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
   verify_time_index(seg);
   result.recovered_at_open = !seg.index || !verify_txn_index(seg);
 
-  LogSegmentReader reader(open_in(dir_fd_, seg.log), /*load_batches=*/true);
+  // The listing's stat (following links) found a regular file of seg.size bytes.
+  LogSegmentReader reader(dir_fd_ >= 0 ? ReadOnlyFile::listed_with_size(
+                                             dir_fd_, seg.log.name.c_str(), seg.log.path, seg.size)
+                                       : ReadOnlyFile(-1, nullptr, seg.log.path),
+                          /*load_batches=*/true);
   std::size_t next_index = 0;
   // LogSegment.recover's state for this segment.
   std::uint64_t valid_bytes = 0;

@@ -167,6 +167,16 @@ bool exists_in(const PartitionDirListing* listing, const fs::path& dir, std::str
   return exists_in(nullptr, dir / name);
 }
 
+// A small file of the replica dir, opened relative to the dir; without a stat when the
+// listing shows it as a plain regular file.
+ReadOnlyFile open_listed(const PartitionDirListing* listing, const fs::path& dir,
+                         std::string_view name) {
+  // The names are constants (NUL-terminated).
+  if (listing && dir_fd(listing) >= 0 && listing->regular_entry(name))
+    return ReadOnlyFile::listed_regular(dir_fd(listing), name.data(), path_text(dir, name));
+  return ReadOnlyFile(dir_fd(listing), name.data(), path_text(dir, name));
+}
+
 void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listing) {
   if (!exists_in(listing, r.dir, kLeaderEpochCheckpointName)) {
     refuse_dangling_link(r.dir / kLeaderEpochCheckpointName, listing);
@@ -175,8 +185,7 @@ void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listi
   }
   // check_checkpoint_file's reading, minus what only validation asks of the file's
   // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
-  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(),
-                            path_text(r.dir, kLeaderEpochCheckpointName));
+  const ReadOnlyFile opened = open_listed(listing, r.dir, kLeaderEpochCheckpointName);
   const std::string& file = opened.path();
   const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file,
                                        *checkpoint_type_from_name(kLeaderEpochCheckpointName),
@@ -194,8 +203,7 @@ void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
     refuse_dangling_link(r.dir / kPartitionMetadataName, listing);
     return;
   }
-  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(),
-                            path_text(r.dir, kPartitionMetadataName));
+  const ReadOnlyFile opened = open_listed(listing, r.dir, kPartitionMetadataName);
   const auto m =
       read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), opened.path());
   r.topic_id = m.topic_id;
