@@ -600,7 +600,7 @@ PartitionReplica ReplicaLoader::finish() && {
   leader_cache.truncate_from_start(log_start_checkpoint);
   cache_.truncate_from_end(r.log_end_offset);
   cache_.truncate_from_start(log_start_checkpoint);
-  r.loaded.cache = cache_;
+  r.loaded.cache = std::move(cache_);  // the loader is done with both caches
   r.loaded.log_end_offset = r.log_end_offset;
   r.loaded.log_start_offset =
       std::max(log_start_checkpoint,
@@ -609,8 +609,10 @@ PartitionReplica ReplicaLoader::finish() && {
     r.notes.push_back("no high watermark recorded: taken as the log start offset");
   r.loaded.high_watermark =
       std::min(r.high_watermark.value_or(r.loaded.log_start_offset), r.log_end_offset);
-  r.as_leader = r.loaded;
-  r.as_leader.cache = leader_cache;
+  r.as_leader.cache = std::move(leader_cache);
+  r.as_leader.log_end_offset = r.loaded.log_end_offset;
+  r.as_leader.high_watermark = r.loaded.high_watermark;
+  r.as_leader.log_start_offset = r.loaded.log_start_offset;
   return std::move(r);
 }
 
