@@ -266,12 +266,34 @@ std::string read_small_file(const std::filesystem::path& path, std::uint64_t max
   return read_small_file(ReadOnlyFile(path), max_bytes);
 }
 
-std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes) {
+std::optional<std::span<const std::uint8_t>> ReadOnlyFile::held() const {
+  if (fd_ >= 0) return std::nullopt;
+  return std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(piped_.data()),
+                                       piped_.size());
+}
+
+namespace {
+void check_small(const ReadOnlyFile& file, std::uint64_t max_bytes) {
   if (file.size() > max_bytes) {
     throw InputError(file.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
                                               "reads for this kind of file",
                                               file.size(), max_bytes));
   }
+}
+}  // namespace
+
+std::string_view read_small_view(const ReadOnlyFile& file, std::uint64_t max_bytes,
+                                 std::string& storage) {
+  if (const auto held = file.held()) {
+    check_small(file, max_bytes);
+    return {reinterpret_cast<const char*>(held->data()), held->size()};
+  }
+  storage = read_small_file(file, max_bytes);
+  return storage;
+}
+
+std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes) {
+  check_small(file, max_bytes);
   std::string content(file.size(), '\0');
   const std::size_t n =
       file.read_at(0, {reinterpret_cast<std::uint8_t*>(content.data()), content.size()});

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace kepoch {
 
@@ -52,6 +54,9 @@ class ReadOnlyFile {
 
   const std::string& path() const { return path_; }
   std::uint64_t size() const { return size_; }  // at open time
+  // The whole content when it is held in memory (a small file listed_regular read at open, a
+  // pipe on standard input), for a parser that can read it in place; else empty (nullopt).
+  std::optional<std::span<const std::uint8_t>> held() const;
   // Reads up to out.size() bytes at `offset`; returns how many were read (fewer at EOF).
   // Throws InputError on a read error.
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
@@ -105,6 +110,10 @@ class DirFd {
 // larger than max_bytes, or a read error.
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes);
+// The same content as a view: of the file's held bytes when it holds them, else of
+// `storage`, which read_small_file fills.
+std::string_view read_small_view(const ReadOnlyFile& file, std::uint64_t max_bytes,
+                                 std::string& storage);
 
 // What a file of this st_mode is, for messages: "a FIFO or pipe", "a character device"...
 std::string file_type_text(unsigned mode);

@@ -187,7 +187,8 @@ void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listi
   // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
   const ReadOnlyFile opened = open_listed(listing, r.dir, kLeaderEpochCheckpointName);
   const std::string& file = opened.path();
-  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file,
+  std::string storage;
+  const auto report = check_checkpoint(read_small_view(opened, kMaxCheckpointBytes, storage), file,
                                        *checkpoint_type_from_name(kLeaderEpochCheckpointName),
                                        CheckpointContext{}, CheckDepth::dump);
   if (!report.valid || !report.loaded_entries) {
@@ -204,8 +205,9 @@ void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
     return;
   }
   const ReadOnlyFile opened = open_listed(listing, r.dir, kPartitionMetadataName);
+  std::string storage;
   const auto m =
-      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), opened.path());
+      read_partition_metadata(read_small_view(opened, kMaxCheckpointBytes, storage), opened.path());
   r.topic_id = m.topic_id;
 }
 
@@ -339,8 +341,17 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   read_epoch_checkpoint(r, listed);
   if (list_error) std::rethrow_exception(list_error);
   r.segments = list_segments(*listing);
-  for (const auto& segment : r.segments)
-    recovered_at_open_.push_back(!listing->exists(segment.file.stem().string() + ".index"));
+  recovered_at_open_.reserve(r.segments.size());
+  std::string index_name;
+  for (const auto& segment : r.segments) {
+    // "<stem>.index" beside "<stem>.log" (a live segment's name ends in ".log").
+    const std::string& path = segment.file.native();
+    const std::size_t slash = path.rfind('/');
+    const std::string_view log_name =
+        std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    index_name.assign(log_name.substr(0, log_name.size() - 4)).append(".index");
+    recovered_at_open_.push_back(!listing->exists(index_name));
+  }
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
