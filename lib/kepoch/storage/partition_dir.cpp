@@ -210,8 +210,10 @@ std::vector<LiveSegment> live_segments(const PartitionDirListing& listing) {
   for (const auto& f : listing.files)
     if (is_live_segment(f.parsed))
       out.push_back({f.path_in(listing.dir), *f.parsed.offset, f.size, f.size_error});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; });
+  // Names sort as offsets when they are canonical: then no sort (stable_sort allocates).
+  const auto by_offset = [](const auto& a, const auto& b) { return a.base_offset < b.base_offset; };
+  if (!std::is_sorted(out.begin(), out.end(), by_offset))
+    std::stable_sort(out.begin(), out.end(), by_offset);
   return out;
 }
 

@@ -336,10 +336,13 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
       finding(Sev::error, *seg.index, fail->position, std::nullopt,
               fmt::format("OffsetIndex.sanityCheck fails: {}: {}", fail->exception,
                           fail->kafka_message));
+    entries.reserve(idx.valid_entries);
     for (std::size_t i = 0; i < idx.valid_entries; ++i)
       if (idx.entries[i].position >= 0) entries.push_back(idx.entries[i]);
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const auto& a, const auto& b) { return a.position < b.position; });
+    // Kafka writes them in position order: sorted already, unless damaged.
+    const auto by_position = [](const auto& a, const auto& b) { return a.position < b.position; };
+    if (!std::is_sorted(entries.begin(), entries.end(), by_position))
+      std::stable_sort(entries.begin(), entries.end(), by_position);
   } catch (const InputError& e) {
     finding(Sev::error, *seg.index, std::nullopt, std::nullopt, e.what());
   }
