@@ -59,3 +59,15 @@ TEST_CASE("offsets checkpoint lint: duplicates, negatives, illegal topic names",
   CHECK(test::has_warning(r, "offset -3 is negative"));
   CHECK(test::has_warning(r, "not a legal topic name"));
 }
+
+TEST_CASE("offsets checkpoint lint: each duplicate names the line of the same key just before it",
+          "[format][offsets]") {
+  // a-0 on lines 3, 5 and 7, b-0 between, a-1 apart: Kafka's map keeps line 7's value.
+  const auto r =
+      validate("0\n5\na 0 1\nb 0 2\na 0 3\na 1 4\na 0 5\n", role(OffsetsRole::recovery_point));
+  CHECK(r.valid);
+  CHECK(test::has_warning(r, "a-0 already appears on line 3"));
+  CHECK(test::has_warning(r, "a-0 already appears on line 5"));
+  CHECK_FALSE(test::has_warning(r, "b-0 already appears"));
+  CHECK_FALSE(test::has_warning(r, "a-1 already appears"));
+}
