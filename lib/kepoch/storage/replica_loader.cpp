@@ -21,6 +21,7 @@
 #include "kepoch/format/partition_metadata.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/index_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_seek.hpp"
@@ -137,6 +138,34 @@ void refuse_dangling_link(const fs::path& file, const PartitionDirListing* listi
                      fmt::format("a dangling symbolic link (to {}): Kafka cannot read it",
                                  fs::read_symlink(file, ec).string()));
   }
+}
+
+// LogSegment.sanityCheck, which LogLoader.loadSegmentFiles runs on every segment it opens,
+// clean shutdown or not: without its offset index it throws NoSuchFileException; otherwise
+// TransactionIndex.sanityCheck throws CorruptIndexException for an aborted transaction whose
+// lastOffset lies below the segment's base offset. Either way loadSegmentFiles recovers the
+// segment (recoverSegment: indexes rebuilt, the log cut at its first invalid batch). The time
+// and offset indexes are not checked there. A version byte above 0 makes the index's
+// iterator throw KafkaException, which escapes LogLoader: LogManager fails and the broker
+// exits, so how Kafka loads the replica cannot be told.
+bool recovered_when_opened(const PartitionDirListing& listing, const SegmentSummary& segment) {
+  const std::string stem = segment.file.stem().string();
+  if (!listing.exists(stem + ".index")) return true;
+  const std::string name = stem + ".txnindex";
+  if (!listing.exists(name)) return false;
+  const std::string path = (listing.dir / name).string();
+  const int dir_fd = listing.handle ? listing.handle->fd() : -1;
+  const IndexFileDump dump =
+      read_index_file(ReadOnlyFile(dir_fd, name.c_str(), path),
+                      {SegmentFileKind::txnindex, LeftoverState::none, segment.base_offset});
+  const auto fail = std::get<TransactionIndex>(dump.content).sanity_check(path);
+  if (!fail) return false;
+  if (fail->exception == kCorruptIndexException) return true;
+  throw InputError(path,
+                   fmt::format("TransactionIndex.sanityCheck fails at load: {}: {}: the broker "
+                               "exits (LogManager), so how Kafka loads this replica cannot be told",
+                               fail->exception, fail->kafka_message),
+                   0, fail->position);
 }
 
 // The entry for topic-partition in one of the parent log dir's offset checkpoints.
@@ -332,7 +361,7 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   if (list_error) std::rethrow_exception(list_error);
   r.segments = list_segments(*listing);
   for (const auto& segment : r.segments)
-    recovered_at_open_.push_back(!listing->exists(segment.file.stem().string() + ".index"));
+    recovered_at_open_.push_back(recovered_when_opened(*listing, segment));
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
