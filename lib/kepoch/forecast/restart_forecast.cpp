@@ -348,12 +348,19 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
     const LeaderBatchLookup batches = [&](std::int64_t from, std::int64_t until) {
       return fetch_leader_batches(client, partition, topic_id, from, until, out.warnings);
     };
+    // Committed below the high watermark this broker recorded; after a crash that is a lower
+    // bound (high_watermark_doubts: the checkpoint is written every 5 s and at a clean
+    // shutdown), as offline predict says. The live leader's high watermark and log end speak
+    // of its own log: records it does not hold were committed or not by an election the view
+    // does not show (Kafka guarantees them only to a leader elected from the ISR or ELR), so
+    // they rule nothing out here.
     r.forecast = forecast_replica(
         r.answers, batches,
         fmt::format("a consumer Fetch from leader broker {} (it reads below the high "
                     "watermark) did not return",
                     partition.leader),
-        r.replica, TruncationMode::fetch);
+        r.replica, TruncationMode::fetch, std::nullopt,
+        high_watermark_doubts(r.replica, /*leader=*/nullptr, /*leader_clean=*/false));
   }
   return out;
 }

@@ -186,7 +186,9 @@ Value assumptions_value(const forecast::RestartForecast& f) {
           : "every KRaft broker"));
   a.push(
       "lost records: removed batches the leader does not hold with the same offsets and CRC; "
-      "committed: below the high watermark this broker had checkpointed");
+      "committed: below the high watermark this broker had checkpointed; without a clean "
+      "shutdown that checkpoint may lag the high watermark it held (written every "
+      "replica.high.watermark.checkpoint.interval.ms), so a loss above it is not ruled out");
   for (const auto& n : f.notes)
     a.push(n);
   return a;

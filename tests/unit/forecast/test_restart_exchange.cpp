@@ -203,3 +203,30 @@ TEST_CASE("FENCED_LEADER_EPOCH on every view: the replica stays unanswered after
   CHECK_THAT(f.partitions[0].reason, Contains("FENCED_LEADER_EPOCH"));
   CHECK(leader.fences.size() == 4);
 }
+
+TEST_CASE("A crashed broker's recorded high watermark is a lower bound in cluster predict too",
+          "[forecast][cluster]") {
+  // Broker 1 of the divergence fixture stopped without a clean shutdown: its
+  // replication-offset-checkpoint says 5, while Kafka's own log on its restart says it held
+  // 8 ("Non-monotonic update of high watermark from (offset=8 ...) to (offset=5 ...)").
+  // ReplicaManager writes the checkpoint every replica.high.watermark.checkpoint.interval.ms
+  // and at a clean shutdown only, so the records it loses above 5 may have been committed:
+  // as offline predict says, a committed loss cannot be ruled out; the live leader's high
+  // watermark and log end speak of its own log, not of the records broker 1 alone holds.
+  FakeLeader leader;
+  int metadata_answers = 0;
+  const RestartForecast f = run(leader, {kLeaderEpoch}, metadata_answers);
+  REQUIRE(f.partitions.size() == 1);
+  const PartitionRestart& r = f.partitions[0];
+  REQUIRE(r.outcome == RestartOutcome::follows);
+  REQUIRE(r.forecast);
+  REQUIRE_FALSE(r.replica.clean_shutdown);
+  const ReplicaForecast offline =
+      forecast_replica(leader.replica, r.replica, TruncationMode::fetch);
+  REQUIRE(offline.committed_loss_unknown);
+  CHECK(r.forecast->prediction.truncate_to == 5);
+  CHECK(r.forecast->committed_loss_unknown);
+  CHECK(r.forecast->committed_loss_possible());
+  CHECK_THAT(fmt::format("{}", fmt::join(r.forecast->unanswered, "\n")),
+             Contains("did not shut down cleanly"));
+}
