@@ -62,6 +62,8 @@ void set_outcome(PartitionForecast& f, const PartitionState& after, const TopicS
       std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(after.replicas.size()));
   f.unavailable = after.leader == kNoLeader;
   f.under_min_isr = !f.unavailable && static_cast<int>(after.isr.size()) < f.effective_min_isr;
+  f.under_min_isr_unknown = !settings.min_insync_replicas && !f.unavailable && !f.under_min_isr &&
+                            after.isr.size() < after.replicas.size();
 }
 
 }  // namespace
@@ -197,6 +199,7 @@ StopCounts count_outcomes(const StopForecast& forecast) {
     c.leaders_moved += p.leader_changes > 0 && !p.unavailable;
     c.isr_changes += p.after.isr != p.before.isr;
     c.under_min_isr += p.under_min_isr;
+    c.under_min_isr_unknown += p.under_min_isr_unknown;
     c.unavailable += p.unavailable;
     c.unclean_election += p.unclean_election;
     c.needs_unclean_election += p.needs_unclean_election;
