@@ -74,9 +74,11 @@ struct PartitionForecast {
   // A leader whose ISR is below the effective min ISR: acks=all producers get
   // NOT_ENOUGH_REPLICAS (Partition.appendRecordsToLeader).
   bool under_min_isr = false;
-  // min.insync.replicas was not read (DescribeConfigs did not answer) and the ISR after is
-  // below the replicas: some value of it puts the partition under min ISR, so that is not
-  // ruled out (under_min_isr is judged with 1 then, which only an empty ISR is below).
+  // Not ruled out: min.insync.replicas was not read (DescribeConfigs did not answer) and the
+  // ISR after is below the replicas, so some value of it puts the partition under min ISR
+  // (under_min_isr is judged with 1 then, which only an empty ISR is below); or the ISR after
+  // meets min ISR only by counting brokers the view does not list as alive, which the
+  // controller removes from it once it fences them.
   bool under_min_isr_unknown = false;
   bool unavailable = false;  // no leader after the stops
   // Kafka elects a leader from outside the ISR and ELR while stopping

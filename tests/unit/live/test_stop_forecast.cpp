@@ -299,3 +299,25 @@ TEST_CASE("min.insync.replicas not read: an ISR below the replicas is not judged
   view.brokers.push_back({4, "h", 9095, {}});
   CHECK_FALSE(count_outcomes(forecast_stop(view, {4}, ShutdownKind::controlled)).findings());
 }
+
+TEST_CASE("An ISR member the view does not list as alive does not make min ISR met",
+          "[live][what-if]") {
+  // handleBrokerFenced removes a fenced broker from every ISR: one still listed there (a view
+  // read in between, or a ZooKeeper-mode controller not yet through onBrokerFailure) is about
+  // to leave it. Broker 4 is such a member: stopping 2 leaves ISR {1,4}, only broker 1 alive,
+  // with min.insync.replicas 2: not ruled out under min ISR (was: met, exit 0).
+  ClusterView view;
+  view.brokers = {{1, "h", 9092, {}}, {2, "h", 9093, {}}, {3, "h", 9094, {}}};
+  TopicView t{"t", "", false, {partition({1, 2, 4}, {1, 2, 4}, 1)}, {}, {}};
+  t.configs["min.insync.replicas"] = "2";
+  view.topics = {t};
+  const auto f = forecast_stop(view, {2}, ShutdownKind::controlled);
+  REQUIRE(f.partitions.size() == 1);
+  CHECK(f.partitions[0].after.isr == Ids{1, 4});
+  CHECK_FALSE(f.partitions[0].under_min_isr);
+  CHECK(f.partitions[0].under_min_isr_unknown);
+  CHECK(count_outcomes(f).findings());
+  // Broker 4 alive: the ISR {1,4} meets 2.
+  view.brokers.push_back({4, "h", 9095, {}});
+  CHECK_FALSE(count_outcomes(forecast_stop(view, {2}, ShutdownKind::controlled)).findings());
+}
