@@ -305,6 +305,13 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
   const cluster::ViewRequest request{scope.topic, /*exclude_internal=*/false, /*configs=*/true,
                                      /*offsets=*/true, /*log_dirs=*/false};
   live::ClusterView view = read_view(client, request, out);
+  // A log dir of another cluster (MetaPropertiesEnsemble.verify: a broker does not start on
+  // it) is no stopped broker of this one: refused, as diff and predict refuse two clusters.
+  if (source.cluster_id && !view.cluster_id.empty() && *source.cluster_id != view.cluster_id)
+    throw UsageError(fmt::format(
+        "{} records cluster id {} but the live cluster's id is {} (Metadata): this log dir is "
+        "not a broker of that cluster",
+        source.identity_file, *source.cluster_id, view.cluster_id));
   keep_in_scope(source.replicas, scope, view, out.notes);
   RestartContext context{out.broker, out.alive, &view};
   for (auto& replica : source.replicas) {
