@@ -9,6 +9,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/partition_dir.hpp"
@@ -17,20 +18,12 @@ namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
 
-// node.id and cluster.id from log_dir's meta.properties, when it holds one Kafka loads
-// (MetaPropertiesEnsemble: a file that fails to load puts the dir in errorLogDirs).
+// node.id and cluster.id from log_dir's meta.properties (broker_identity.hpp).
 void read_identity(ReplicaSource& s, const fs::path& log_dir) {
-  std::error_code ec;
-  const fs::path file = log_dir / kMetaPropertiesName;
-  if (!fs::is_regular_file(file, ec)) return;
-  try {
-    const MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
-    if (meta.failure) return;
-    s.node_id = meta.node_id;
-    s.cluster_id = meta.cluster_id;
-    if (s.node_id || s.cluster_id) s.identity_file = file.string();
-  } catch (const InputError&) {
-  }
+  const LogDirIdentity id = log_dir_identity(log_dir);
+  s.node_id = id.node_id;
+  s.cluster_id = id.cluster_id;
+  s.identity_file = id.file;
 }
 
 ReplicaSource from_log_dir(const std::string& argument, LoadDepth depth) {
@@ -141,7 +134,7 @@ namespace {
 
 // Replicas of different clusters are not replicas of one partition, whatever their names
 // and topic ids say: refused, as different topic ids are.
-void refuse_mixed_clusters(std::vector<ReplicaSource>& sources) {
+void refuse_mixed_clusters(std::vector<ReplicaSource>& sources, PairedPartitions& paired) {
   const ReplicaSource* known = nullptr;
   for (const auto& s : sources) {
     if (!s.cluster_id) continue;
@@ -154,6 +147,8 @@ void refuse_mixed_clusters(std::vector<ReplicaSource>& sources) {
     if (!known) known = &s;
   }
   if (!known) return;  // no cluster known: nothing checked, nothing said
+  paired.cluster_id = known->cluster_id;
+  paired.cluster_file = known->identity_file;
   for (auto& s : sources) {
     if (s.cluster_id) continue;
     for (auto& r : s.replicas)
@@ -168,8 +163,8 @@ void refuse_mixed_clusters(std::vector<ReplicaSource>& sources) {
 
 PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t min_replicas,
                                bool first_required) {
-  refuse_mixed_clusters(sources);
   PairedPartitions out;
+  refuse_mixed_clusters(sources, out);
   bool any_whole = false;
   for (const auto& s : sources) {
     any_whole = any_whole || s.whole;

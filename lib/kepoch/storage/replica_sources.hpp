@@ -50,6 +50,10 @@ struct PairedPartitions {
   bool single = false;  // every argument named one replica: one group, the old report shape
   std::vector<PartitionGroup> groups;  // by topic, then partition
   std::vector<std::string> notes;      // partitions held by fewer than `min_replicas`, ...
+  // The cluster the arguments record (every one that records one agrees), and where it was
+  // read; unset when none records one.
+  std::optional<std::string> cluster_id;
+  std::string cluster_file;
 };
 
 // Pairs the sources' replicas. Groups need at least `min_replicas` replicas; with
