@@ -79,6 +79,21 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
         "its log as loaded",
         c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "",
         judged_by);
+    // The other replicas follow it and truncate to its log (their records past its end are
+    // lost). From outside the ISR and ELR nothing says its log holds what was acknowledged;
+    // after a crash its log may have lost writes it had not flushed (recovery cuts what did
+    // not reach the disk) that other replicas hold: with ELR off nothing keeps such a broker
+    // from leading (KIP-966's handleBrokerUncleanShutdown does, with ELR on).
+    if (r.election->election.unclean)
+      r.lead_risk =
+          "an unclean election: the other replicas truncate to this log, and records acknowledged "
+          "to producers that only they hold are lost";
+    else if (!r.replica.clean_shutdown && p.replicas.size() > 1)
+      r.lead_risk = fmt::format(
+          "broker {} did not shut down cleanly (no .kafka_cleanshutdown): writes it had not "
+          "flushed may be gone from its log while other replicas hold them, and they truncate "
+          "to this log",
+          c.broker);
   } else if (leader != kNoLeader) {
     // Another broker could lead only now (the return changed the ISR or ELR): it is not
     // leading yet, so there is no leader to ask.
