@@ -106,8 +106,8 @@ std::optional<T> parse_decimal(std::string_view s) {
 
 // Pattern.split(input) with limit 0 for a delimiter that is an optional ':' followed by a
 // greedy run of \s (the run is required). Matches are found left to right without overlap.
-std::vector<std::string_view> split_on(std::string_view s, bool colon) {
-  std::vector<std::string_view> fields;
+Fields split_on(std::string_view s, bool colon) {
+  Fields fields;
   std::size_t start = 0;
   std::size_t i = 0;
   bool matched = false;
@@ -125,7 +125,7 @@ std::vector<std::string_view> split_on(std::string_view s, bool colon) {
     matched = true;
     start = i = end;
   }
-  if (!matched) return {s};
+  if (!matched) return Fields{s};
   fields.push_back(s.substr(start));
   while (!fields.empty() && fields.back().empty())
     fields.pop_back();
@@ -134,10 +134,10 @@ std::vector<std::string_view> split_on(std::string_view s, bool colon) {
 
 }  // namespace
 
-std::vector<std::string_view> split_whitespace(std::string_view s) {
+Fields split_whitespace(std::string_view s) {
   return split_on(s, false);
 }
-std::vector<std::string_view> split_colon_whitespace(std::string_view s) {
+Fields split_colon_whitespace(std::string_view s) {
   return split_on(s, true);
 }
 

@@ -45,26 +45,67 @@ ReadOnlyFile::ReadOnlyFile(const std::filesystem::path& path) : ReadOnlyFile(-1,
 ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, const std::filesystem::path& path)
     : ReadOnlyFile(dir_fd, name, path.string()) {}
 
-ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, std::string path)
-    : path_(std::move(path)) {
-  // O_NONBLOCK so that opening a FIFO or device returns at once; we reject those below.
-  constexpr int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-  fd_ =
-      dir_fd >= 0 && name != nullptr ? ::openat(dir_fd, name, flags) : ::open(path_.c_str(), flags);
-  if (fd_ < 0) throw InputError(path_, errno_text(errno));
+// O_NONBLOCK so that opening a FIFO or device returns at once; check_regular refuses those.
+int ReadOnlyFile::open_fd(int dir_fd, const char* name, int extra_flags) const {
+  const int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | extra_flags;
+  return dir_fd >= 0 && name != nullptr ? ::openat(dir_fd, name, flags)
+                                        : ::open(path_.c_str(), flags);
+}
+
+void ReadOnlyFile::check_regular() {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const int err = errno;
     ::close(fd_);
+    fd_ = -1;
     throw InputError(path_, errno_text(err));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd_);
+    fd_ = -1;
     throw InputError(path_, S_ISDIR(st.st_mode)
                                 ? std::string("is a directory, expected a file")
                                 : "not a regular file (" + file_type_text(st.st_mode) + ")");
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
+}
+
+ReadOnlyFile::ReadOnlyFile(int dir_fd, const char* name, std::string path)
+    : path_(std::move(path)) {
+  fd_ = open_fd(dir_fd, name, 0);
+  if (fd_ < 0) throw InputError(path_, errno_text(errno));
+  check_regular();
+}
+
+ReadOnlyFile ReadOnlyFile::listed_regular(int dir_fd, const char* name, std::string path) {
+  ReadOnlyFile file;
+  file.path_ = std::move(path);
+  file.fd_ = file.open_fd(dir_fd, name, O_NOFOLLOW);
+  if (file.fd_ < 0) return ReadOnlyFile(dir_fd, name, std::move(file.path_));  // its errors
+  thread_local std::vector<std::uint8_t> buffer(kHeldBytes);
+  ssize_t n;
+  do {
+    n = ::pread(file.fd_, buffer.data(), buffer.size(), 0);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0 && static_cast<std::size_t>(n) < buffer.size()) {
+    file.piped_.assign(reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(n));
+    file.size_ = file.piped_.size();
+    ::close(file.fd_);
+    file.fd_ = -1;
+    return file;
+  }
+  file.check_regular();  // empty, larger, or not a file it could read: the usual checks
+  return file;
+}
+
+ReadOnlyFile ReadOnlyFile::listed_with_size(int dir_fd, const char* name, std::string path,
+                                            std::uint64_t size) {
+  ReadOnlyFile file;
+  file.path_ = std::move(path);
+  file.fd_ = file.open_fd(dir_fd, name, 0);
+  if (file.fd_ < 0) throw InputError(file.path_, errno_text(errno));
+  file.size_ = size;
+  return file;
 }
 
 ReadOnlyFile::~ReadOnlyFile() {
@@ -225,12 +266,34 @@ std::string read_small_file(const std::filesystem::path& path, std::uint64_t max
   return read_small_file(ReadOnlyFile(path), max_bytes);
 }
 
-std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes) {
+std::optional<std::span<const std::uint8_t>> ReadOnlyFile::held() const {
+  if (fd_ >= 0) return std::nullopt;
+  return std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(piped_.data()),
+                                       piped_.size());
+}
+
+namespace {
+void check_small(const ReadOnlyFile& file, std::uint64_t max_bytes) {
   if (file.size() > max_bytes) {
     throw InputError(file.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
                                               "reads for this kind of file",
                                               file.size(), max_bytes));
   }
+}
+}  // namespace
+
+std::string_view read_small_view(const ReadOnlyFile& file, std::uint64_t max_bytes,
+                                 std::string& storage) {
+  if (const auto held = file.held()) {
+    check_small(file, max_bytes);
+    return {reinterpret_cast<const char*>(held->data()), held->size()};
+  }
+  storage = read_small_file(file, max_bytes);
+  return storage;
+}
+
+std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes) {
+  check_small(file, max_bytes);
   std::string content(file.size(), '\0');
   const std::size_t n =
       file.read_at(0, {reinterpret_cast<std::uint8_t*>(content.data()), content.size()});

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace kepoch {
 
@@ -22,6 +24,25 @@ class ReadOnlyFile {
   ReadOnlyFile(int dir_fd, const char* name, std::string path);
   ~ReadOnlyFile();
   ReadOnlyFile(const ReadOnlyFile&) = delete;
+
+  // What a caller's listing of the directory already showed, so that opening the file need
+  // not ask the file system again (an fstat per file was a fifth of `logdir scan`'s system
+  // calls). Errors are the constructor's, word for word: anything unexpected falls back to it.
+  //
+  // `name` was listed as a regular file, not a link (getdents' d_type): the file is opened
+  // without following links and read in one pread of up to kHeldBytes; a short read of a
+  // regular file is its end, so a smaller file is held in memory, its fd closed, with no
+  // fstat. An empty read, a full one (a larger file), a link or a read error take the
+  // constructor's checks. (Only a file swapped for a device between the listing and the
+  // open could be read before its type is checked: O_NONBLOCK still keeps that from
+  // blocking.)
+  static ReadOnlyFile listed_regular(int dir_fd, const char* name, std::string path);
+  // `name` was stat'ed, following links, as a regular file of `size` bytes: opened, with
+  // that size and no second stat (a file that grew since is read to the listed size, as the
+  // listing's summary says).
+  static ReadOnlyFile listed_with_size(int dir_fd, const char* name, std::string path,
+                                       std::uint64_t size);
+  static constexpr std::size_t kHeldBytes = 16 * 1024;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
   ReadOnlyFile(ReadOnlyFile&& other) noexcept;
 
@@ -33,6 +54,9 @@ class ReadOnlyFile {
 
   const std::string& path() const { return path_; }
   std::uint64_t size() const { return size_; }  // at open time
+  // The whole content when it is held in memory (a small file listed_regular read at open, a
+  // pipe on standard input), for a parser that can read it in place; else empty (nullopt).
+  std::optional<std::span<const std::uint8_t>> held() const;
   // Reads up to out.size() bytes at `offset`; returns how many were read (fewer at EOF).
   // Throws InputError on a read error.
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
@@ -44,11 +68,13 @@ class ReadOnlyFile {
 
  private:
   ReadOnlyFile() = default;
+  int open_fd(int dir_fd, const char* name, int extra_flags) const;
+  void check_regular();  // fstat: refuses what is not a regular file, takes its size
 
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
-  std::string piped_;  // standard input read from a pipe (fd_ is then -1)
+  std::string piped_;  // standard input read from a pipe, or a small file held (fd_ is then -1)
 };
 
 // How much of a pipe on standard input a reader by offset holds (segment dump -).
@@ -84,6 +110,10 @@ class DirFd {
 // larger than max_bytes, or a read error.
 std::string read_small_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 std::string read_small_file(const ReadOnlyFile& file, std::uint64_t max_bytes);
+// The same content as a view: of the file's held bytes when it holds them, else of
+// `storage`, which read_small_file fills.
+std::string_view read_small_view(const ReadOnlyFile& file, std::uint64_t max_bytes,
+                                 std::string& storage);
 
 // What a file of this st_mode is, for messages: "a FIFO or pipe", "a character device"...
 std::string file_type_text(unsigned mode);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <vector>
+#include <array>
 
 namespace kepoch {
 namespace {
@@ -15,10 +15,17 @@ int decode_char(unsigned char c) {
   return pos == std::string_view::npos ? -1 : static_cast<int>(pos);
 }
 
+// Decoded bytes of at most 24 characters (parse_uuid refuses longer input first), in place.
+struct Decoded {
+  std::array<std::uint8_t, 18> bytes{};
+  std::size_t n = 0;
+  void push_back(std::uint8_t b) { bytes[n++] = b; }
+  std::size_t size() const { return n; }
+};
+
 // java.util.Base64.Decoder.decode0 for the URL alphabet, non-MIME. Returns false with
-// Java's message on the inputs Java rejects.
-bool java_base64url_decode(std::string_view src, std::vector<std::uint8_t>& out,
-                           std::string& error) {
+// Java's message on the inputs Java rejects. At most 24 characters.
+bool java_base64url_decode(std::string_view src, Decoded& out, std::string& error) {
   std::uint32_t bits = 0;
   int shiftto = 18;
   std::size_t sp = 0;
@@ -103,7 +110,7 @@ UuidParse parse_uuid(std::string_view text) {
         text.substr(0, 24));
     return result;
   }
-  std::vector<std::uint8_t> decoded;
+  Decoded decoded;
   if (!java_base64url_decode(text, decoded, result.error)) return result;
   if (decoded.size() != 16) {
     result.error = fmt::format(
@@ -112,7 +119,7 @@ UuidParse parse_uuid(std::string_view text) {
         text, decoded.size());
     return result;
   }
-  std::copy(decoded.begin(), decoded.end(), result.uuid.bytes.begin());
+  std::copy(decoded.bytes.begin(), decoded.bytes.begin() + 16, result.uuid.bytes.begin());
   result.ok = true;
   return result;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 namespace kepoch {
 
 InvalidEpochEntry::InvalidEpochEntry(const EpochEntry& e)
@@ -64,11 +66,14 @@ std::vector<EpochEntry> LeaderEpochCache::truncate_from_end(std::int64_t end_off
 
 std::vector<EpochEntry> LeaderEpochCache::truncate_from_start(std::int64_t start_offset) {
   std::vector<EpochEntry> removed;
-  while (!epochs_.empty() && epochs_.begin()->second <= start_offset) {
-    removed.push_back({epochs_.begin()->first, epochs_.begin()->second});
-    epochs_.erase(epochs_.begin());
-  }
-  if (!removed.empty()) epochs_[removed.back().epoch] = start_offset;
+  auto it = epochs_.begin();
+  for (; it != epochs_.end() && it->second <= start_offset; ++it)
+    removed.push_back({it->first, it->second});
+  if (removed.empty()) return removed;
+  // Kafka removes them all and puts the last epoch back at start_offset: its node is kept.
+  const auto last = std::prev(it);
+  epochs_.erase(epochs_.begin(), last);
+  last->second = start_offset;
   return removed;
 }
 

@@ -28,6 +28,7 @@ PartitionMetadata read_partition_metadata(std::string_view text, std::string_vie
   PartitionMetadata m;
   // Kafka reads two lines; lint looks at a third. A file of millions is not copied.
   java::LineReader reader(text);
+  m.lines.reserve(3);
   for (int i = 0; i < 3; ++i)
     if (auto line = reader.next()) m.lines.push_back(*line);
   if (const auto bad = java::first_invalid_utf8(text); bad && *bad < 8192) {

@@ -71,8 +71,16 @@ IndexFileDump read_index_file(const ReadOnlyFile& file, const SegmentFileTarget&
                                               "reads for this kind of file",
                                               file.size(), max_bytes));
   }
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(file.size()));
-  bytes.resize(file.read_at(0, bytes));
+  // A small file held since its open is parsed in place.
+  std::vector<std::uint8_t> storage;
+  std::span<const std::uint8_t> bytes;
+  if (const auto held = file.held()) {
+    bytes = *held;
+  } else {
+    storage.resize(static_cast<std::size_t>(file.size()));
+    storage.resize(file.read_at(0, storage));
+    bytes = storage;
+  }
   const std::int64_t base = target.base_offset.value_or(0);
 
   IndexFileDump dump{target, OffsetIndex{}};

@@ -82,6 +82,7 @@ PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<cons
   out.dir = dir;
   out.handle = std::move(handle);
   const int fd = out.handle->fd();
+  out.files.reserve(8);  // a segment's four files, checkpoints, a snapshot: one allocation
   alignas(8) char buffer[32 * 1024];
   for (;;) {
     const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
@@ -169,6 +170,11 @@ std::optional<bool> find_entry(const PartitionDirListing& listing, std::string_v
 
 bool PartitionDirListing::listed(std::string_view name) const {
   return find_entry(*this, name).has_value();
+}
+
+bool PartitionDirListing::regular_entry(std::string_view name) const {
+  const auto* f = find_named(files, name);
+  return f && f->is_file && !f->symlink;
 }
 
 bool PartitionDirListing::exists(std::string_view name) const {

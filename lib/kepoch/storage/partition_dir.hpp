@@ -69,6 +69,9 @@ struct PartitionDirListing {
   std::vector<PartitionFile> files;
   bool exists(std::string_view name) const;
   bool listed(std::string_view name) const;  // an entry of that name, of any type
+  // An entry of that name that is itself a regular file, not a link
+  // (ReadOnlyFile::listed_regular opens it without a stat).
+  bool regular_entry(std::string_view name) const;
 
   struct Entry {
     std::string name;

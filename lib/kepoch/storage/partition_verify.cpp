@@ -30,15 +30,39 @@ namespace {
 using Sev = VerifyFinding::Severity;
 
 // A file of the partition dir: its name (findings name it) and its path as text (errors
-// and Kafka's messages name it), with no std::filesystem::path per file.
+// and Kafka's messages name it), with no std::filesystem::path per file. The name is the
+// loader's listing's, the dir text the verifier's: both outlive the partition's checks, and
+// no string is copied per file until one is opened.
 struct DirFile {
-  std::string name;
-  std::string path;
+  const std::string* name_ = nullptr;
+  const std::string* dir_ = nullptr;  // the partition dir as its path's text
+  bool regular_entry = false;         // listed as a regular file, not a link
+
+  const std::string& name() const { return *name_; }
+  // `dir / name` as std::filesystem::path's operator/ spells it (path_text).
+  std::string path() const {
+    std::string out;
+    out.reserve(dir_->size() + 1 + name_->size());
+    out += *dir_;
+    if (!dir_->empty() && dir_->back() != '/') out += '/';
+    out += *name_;
+    return out;
+  }
+  // Whether path() is `full`, without building it.
+  bool has_path(std::string_view full) const {
+    const std::string_view d = *dir_;
+    const bool separator = !d.empty() && d.back() != '/';
+    return full.size() == d.size() + separator + name_->size() && full.starts_with(d) &&
+           (!separator || full[d.size()] == '/') && full.ends_with(*name_);
+  }
 };
 
-// A file of the partition dir, opened relative to the dir when it is held open.
+// A file of the partition dir, opened relative to the dir when it is held open (a small
+// file the listing showed as regular with no stat: ReadOnlyFile::listed_regular).
 ReadOnlyFile open_in(int dir_fd, const DirFile& file) {
-  return ReadOnlyFile(dir_fd, file.name.c_str(), file.path);
+  if (dir_fd >= 0 && file.regular_entry)
+    return ReadOnlyFile::listed_regular(dir_fd, file.name().c_str(), file.path());
+  return ReadOnlyFile(dir_fd, file.name().c_str(), file.path());
 }
 
 // Whether every byte of file from position on is zero, read in bounded chunks; nullopt
@@ -46,7 +70,7 @@ ReadOnlyFile open_in(int dir_fd, const DirFile& file) {
 // sparse file of up to segment.bytes: 4 GiB of hole took minutes byte by byte).
 std::optional<bool> tail_is_zeros(const DirFile& file, std::uint64_t position) {
   try {
-    const ReadOnlyFile f(-1, nullptr, file.path);
+    const ReadOnlyFile f(-1, nullptr, file.path());
     constexpr std::size_t kChunk = 64 * 1024;
     static const std::vector<std::uint8_t> zeros(kChunk);
     std::vector<std::uint8_t> chunk(kChunk);
@@ -164,7 +188,7 @@ class Verifier {
   }
   void finding(Sev sev, const DirFile& file, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
-    finding(sev, file.name, position, offset, std::move(message));
+    finding(sev, file.name(), position, offset, std::move(message));
   }
 
   std::vector<SegmentFiles> list_files(const fs::path& dir,
@@ -172,6 +196,9 @@ class Verifier {
   void verify_snapshot(const DirFile& file, std::int64_t offset, int dir_fd);
 
   std::vector<std::pair<DirFile, std::int64_t>> snapshots;
+  // The partition dir's path as text, which the DirFiles of list_files point at. `files`
+  // given to list_files must outlive them too (the loader's listing does).
+  std::string dir_text;
 
  private:
   PartitionVerification& out_;
@@ -187,7 +214,7 @@ class SegmentVerifier {
       : o_(o), interval_(interval), dir_fd_(dir_fd) {}
   void finding(Sev sev, const DirFile& file, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
-    o_.findings.push_back({sev, file.name, position, offset, std::move(message)});
+    o_.findings.push_back({sev, file.name(), position, offset, std::move(message)});
   }
   SegmentResult verify(const SegmentFiles& seg, CrossState& state, SegmentLoad* load);
 
@@ -203,6 +230,7 @@ class SegmentVerifier {
 
 std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
                                                const std::vector<PartitionFile>& files) {
+  dir_text = dir.native();
   std::map<std::int64_t, SegmentFiles> logs;
   std::vector<const PartitionFile*> indexes;
   // The partition's files as partition_dir.hpp lists them (one rule for every command).
@@ -244,24 +272,24 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
       case SegmentFileKind::log: {
         // is_live_segment (partition_dir.hpp): a .log without leftover suffix, with an offset.
         SegmentFiles s;
-        s.log = DirFile{p, path_text(dir, p)};
+        s.log = DirFile{&p, &dir_text, false};
         s.base_offset = *n.offset;
         // fs::file_size's answer, from the listing's stat.
         if (file.size_error) {  // a FIFO or device named like a segment: say what it is
           struct stat st {};
-          if (::stat(s.log.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-            throw InputError(s.log.path,
+          if (::stat(s.log.path().c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw InputError(s.log.path(),
                              S_ISDIR(st.st_mode)
                                  ? std::string("is a directory, expected a file")
                                  : "not a regular file (" + file_type_text(st.st_mode) + ")");
-          throw InputError(s.log.path, "cannot read its size: " + file.size_error.message());
+          throw InputError(s.log.path(), "cannot read its size: " + file.size_error.message());
         }
         s.size = file.size;
         logs[*n.offset] = std::move(s);
         break;
       }
       case SegmentFileKind::snapshot:
-        snapshots.emplace_back(DirFile{p, path_text(dir, p)}, *n.offset);
+        snapshots.emplace_back(DirFile{&p, &dir_text, file.is_file && !file.symlink}, *n.offset);
         break;
       default:
         indexes.push_back(&file);
@@ -275,7 +303,7 @@ std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
               "orphaned index file (no .log with this base offset): Kafka deletes it at load");
       continue;
     }
-    DirFile file{f->name, path_text(dir, f->name)};
+    DirFile file{&f->name, &dir_text, f->is_file && !f->symlink};
     if (n.kind == SegmentFileKind::index)
       it->second.index = std::move(file);
     else if (n.kind == SegmentFileKind::timeindex)
@@ -299,11 +327,12 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
   }
   SegmentFileTarget target{SegmentFileKind::index, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(open_in(dir_fd_, *seg.index), target);
+    const ReadOnlyFile opened = open_in(dir_fd_, *seg.index);
+    const auto dump = read_index_file(opened, target);
     const auto& idx = std::get<OffsetIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.index, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.index->path))
+    if (auto fail = idx.sanity_check(opened.path()))
       finding(Sev::error, *seg.index, fail->position, std::nullopt,
               fmt::format("OffsetIndex.sanityCheck fails: {}: {}", fail->exception,
                           fail->kafka_message));
@@ -321,11 +350,12 @@ void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
   if (!seg.timeindex) return;  // Kafka creates an empty one
   SegmentFileTarget target{SegmentFileKind::timeindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(open_in(dir_fd_, *seg.timeindex), target);
+    const ReadOnlyFile opened = open_in(dir_fd_, *seg.timeindex);
+    const auto dump = read_index_file(opened, target);
     const auto& idx = std::get<TimeIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.timeindex, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.timeindex->path)) {
+    if (auto fail = idx.sanity_check(opened.path())) {
       const bool padding = idx.zero_padding_entries > 0 && idx.valid_entries > 0;
       finding(padding ? Sev::warning : Sev::error, *seg.timeindex, fail->position, std::nullopt,
               fmt::format("TimeIndex.sanityCheck fails{}: {}: {}",
@@ -343,11 +373,12 @@ bool SegmentVerifier::verify_txn_index(const SegmentFiles& seg) {
   if (!seg.txnindex) return true;
   SegmentFileTarget target{SegmentFileKind::txnindex, LeftoverState::none, seg.base_offset};
   try {
-    const auto dump = read_index_file(open_in(dir_fd_, *seg.txnindex), target);
+    const ReadOnlyFile opened = open_in(dir_fd_, *seg.txnindex);
+    const auto dump = read_index_file(opened, target);
     const auto& idx = std::get<TransactionIndex>(dump.content);
     for (const auto& f : idx.findings)
       finding(severity_of(f.severity), *seg.txnindex, f.position, std::nullopt, f.message);
-    if (auto fail = idx.sanity_check(seg.txnindex->path)) {
+    if (auto fail = idx.sanity_check(opened.path())) {
       const bool corrupt = fail->exception == kCorruptIndexException;
       finding(Sev::error, *seg.txnindex, fail->position, std::nullopt,
               fmt::format("TransactionIndex.sanityCheck fails at load: {}: {}{}", fail->exception,
@@ -369,7 +400,12 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
   verify_time_index(seg);
   result.recovered_at_open = !seg.index || !verify_txn_index(seg);
 
-  LogSegmentReader reader(open_in(dir_fd_, seg.log), /*load_batches=*/true);
+  // The listing's stat (following links) found a regular file of seg.size bytes.
+  LogSegmentReader reader(dir_fd_ >= 0
+                              ? ReadOnlyFile::listed_with_size(dir_fd_, seg.log.name().c_str(),
+                                                               seg.log.path(), seg.size)
+                              : ReadOnlyFile(-1, nullptr, seg.log.path()),
+                          /*load_batches=*/true);
   std::size_t next_index = 0;
   // LogSegment.recover's state for this segment.
   std::uint64_t valid_bytes = 0;
@@ -448,7 +484,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
         finding(Sev::error, *seg.index, ie.file_position, ie.offset,
                 fmt::format("entry (offset {}, position {}) points inside a batch of {}: no "
                             "batch starts at byte {}",
-                            ie.offset, ie.position, seg.log.name, ie.position));
+                            ie.offset, ie.position, seg.log.name(), ie.position));
       } else if (ie.offset < h.last_offset()) {
         finding(Sev::error, *seg.index, ie.file_position, ie.offset,
                 fmt::format("entry (offset {}, position {}): the batch there holds offsets "
@@ -496,7 +532,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
     finding(Sev::error, *seg.index, ie.file_position, ie.offset,
             fmt::format("entry (offset {}, position {}) points past the last whole batch of {} "
                         "(batches end at byte {})",
-                        ie.offset, ie.position, seg.log.name, end.position));
+                        ie.offset, ie.position, seg.log.name(), end.position));
   }
   if (end.reason != LogEndReason::end_of_file) {
     // The hint says what the tail's bytes are, not what such a stop usually means.
@@ -542,16 +578,17 @@ void Verifier::verify_snapshot(const DirFile& file, std::int64_t offset, int dir
 }
 
 bool same_logs(const std::vector<SegmentFiles>& segs, const std::vector<SegmentSummary>& loaded) {
-  return std::equal(
-      segs.begin(), segs.end(), loaded.begin(), loaded.end(),
-      [](const SegmentFiles& a, const SegmentSummary& b) { return a.log.path == b.file.native(); });
+  return std::equal(segs.begin(), segs.end(), loaded.begin(), loaded.end(),
+                    [](const SegmentFiles& a, const SegmentSummary& b) {
+                      return a.log.has_path(b.file.native());
+                    });
 }
 
 RecoveryTruncation truncation(const std::vector<SegmentFiles>& segs, std::size_t i,
                               const SegmentCut& c, bool delete_later) {
   RecoveryTruncation t;
   t.truncate_to_offset = c.next_offset;
-  t.truncated_segment = segs[i].log.name;
+  t.truncated_segment = segs[i].log.name();
   t.valid_bytes = c.valid_bytes;
   t.truncated_bytes = segs[i].size - c.valid_bytes;
   t.stop_reason = c.reason;
@@ -559,7 +596,7 @@ RecoveryTruncation truncation(const std::vector<SegmentFiles>& segs, std::size_t
   t.message = c.message;
   if (delete_later) {
     for (std::size_t j = i + 1; j < segs.size(); ++j) {
-      t.deleted_segments.push_back(segs[j].log.name);
+      t.deleted_segments.push_back(segs[j].log.name());
       t.deleted_bytes += segs[j].size;
     }
   }
@@ -772,7 +809,7 @@ PartitionVerification PartitionVerifier::finish() {
     const SegmentResult& last = results.back();
     if (last.end.reason == LogEndReason::corrupt_size &&
         last.last_index_position <= last.end.position) {
-      out.next_start_failure = LoadFailure{segs.back().log.name, last.end.position,
+      out.next_start_failure = LoadFailure{segs.back().log.name(), last.end.position,
                                            "CorruptRecordException", last.end.message};
       v.finding(Sev::error, segs.back().log, last.end.position, std::nullopt,
                 fmt::format("the next start fails: after a clean shutdown Kafka skips "

@@ -148,10 +148,13 @@ void refuse_dangling_link(const fs::path& file, const PartitionDirListing* listi
 // and offset indexes are not checked there. A version byte above 0 makes the index's
 // iterator throw KafkaException, which escapes LogLoader: LogManager fails and the broker
 // exits, so how Kafka loads the replica cannot be told.
-bool recovered_when_opened(const PartitionDirListing& listing, const SegmentSummary& segment) {
-  const std::string stem = segment.file.stem().string();
-  if (!listing.exists(stem + ".index")) return true;
-  const std::string name = stem + ".txnindex";
+// `name` is scratch space for the file names. The .txnindex is read only when the listing
+// holds one (Kafka creates it with the first aborted transaction).
+bool recovered_when_opened(const PartitionDirListing& listing, const SegmentSummary& segment,
+                           std::string_view stem, std::string& name) {
+  name.assign(stem).append(".index");
+  if (!listing.exists(name)) return true;
+  name.assign(stem).append(".txnindex");
   if (!listing.exists(name)) return false;
   const std::string path = (listing.dir / name).string();
   const int dir_fd = listing.handle ? listing.handle->fd() : -1;
@@ -196,6 +199,16 @@ bool exists_in(const PartitionDirListing* listing, const fs::path& dir, std::str
   return exists_in(nullptr, dir / name);
 }
 
+// A small file of the replica dir, opened relative to the dir; without a stat when the
+// listing shows it as a plain regular file.
+ReadOnlyFile open_listed(const PartitionDirListing* listing, const fs::path& dir,
+                         std::string_view name) {
+  // The names are constants (NUL-terminated).
+  if (listing && dir_fd(listing) >= 0 && listing->regular_entry(name))
+    return ReadOnlyFile::listed_regular(dir_fd(listing), name.data(), path_text(dir, name));
+  return ReadOnlyFile(dir_fd(listing), name.data(), path_text(dir, name));
+}
+
 void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listing) {
   if (!exists_in(listing, r.dir, kLeaderEpochCheckpointName)) {
     refuse_dangling_link(r.dir / kLeaderEpochCheckpointName, listing);
@@ -204,10 +217,10 @@ void read_epoch_checkpoint(PartitionReplica& r, const PartitionDirListing* listi
   }
   // check_checkpoint_file's reading, minus what only validation asks of the file's
   // neighbours (a .tmp sibling, the metadata log dir): the file opened relative to the dir.
-  const ReadOnlyFile opened(dir_fd(listing), kLeaderEpochCheckpointName.data(),
-                            path_text(r.dir, kLeaderEpochCheckpointName));
+  const ReadOnlyFile opened = open_listed(listing, r.dir, kLeaderEpochCheckpointName);
   const std::string& file = opened.path();
-  const auto report = check_checkpoint(read_small_file(opened, kMaxCheckpointBytes), file,
+  std::string storage;
+  const auto report = check_checkpoint(read_small_view(opened, kMaxCheckpointBytes, storage), file,
                                        *checkpoint_type_from_name(kLeaderEpochCheckpointName),
                                        CheckpointContext{}, CheckDepth::dump);
   if (!report.valid || !report.loaded_entries) {
@@ -223,10 +236,10 @@ void read_topic_id(PartitionReplica& r, const PartitionDirListing* listing) {
     refuse_dangling_link(r.dir / kPartitionMetadataName, listing);
     return;
   }
-  const ReadOnlyFile opened(dir_fd(listing), kPartitionMetadataName.data(),
-                            path_text(r.dir, kPartitionMetadataName));
+  const ReadOnlyFile opened = open_listed(listing, r.dir, kPartitionMetadataName);
+  std::string storage;
   const auto m =
-      read_partition_metadata(read_small_file(opened, kMaxCheckpointBytes), opened.path());
+      read_partition_metadata(read_small_view(opened, kMaxCheckpointBytes, storage), opened.path());
   r.topic_id = m.topic_id;
 }
 
@@ -360,8 +373,18 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   read_epoch_checkpoint(r, listed);
   if (list_error) std::rethrow_exception(list_error);
   r.segments = list_segments(*listing);
-  for (const auto& segment : r.segments)
-    recovered_at_open_.push_back(recovered_when_opened(*listing, segment));
+  recovered_at_open_.reserve(r.segments.size());
+  std::string index_name;
+  for (const auto& segment : r.segments) {
+    // "<stem>.index" and "<stem>.txnindex" beside "<stem>.log" (a live segment's name ends in
+    // ".log").
+    const std::string& path = segment.file.native();
+    const std::size_t slash = path.rfind('/');
+    const std::string_view log_name =
+        std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    recovered_at_open_.push_back(recovered_when_opened(
+        *listing, segment, log_name.substr(0, log_name.size() - 4), index_name));
+  }
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);
 
@@ -621,7 +644,7 @@ PartitionReplica ReplicaLoader::finish() && {
   leader_cache.truncate_from_start(log_start_checkpoint);
   cache_.truncate_from_end(r.log_end_offset);
   cache_.truncate_from_start(log_start_checkpoint);
-  r.loaded.cache = cache_;
+  r.loaded.cache = std::move(cache_);  // the loader is done with both caches
   r.loaded.log_end_offset = r.log_end_offset;
   r.loaded.log_start_offset =
       std::max(log_start_checkpoint,
@@ -630,8 +653,10 @@ PartitionReplica ReplicaLoader::finish() && {
     r.notes.push_back("no high watermark recorded: taken as the log start offset");
   r.loaded.high_watermark =
       std::min(r.high_watermark.value_or(r.loaded.log_start_offset), r.log_end_offset);
-  r.as_leader = r.loaded;
-  r.as_leader.cache = leader_cache;
+  r.as_leader.cache = std::move(leader_cache);
+  r.as_leader.log_end_offset = r.loaded.log_end_offset;
+  r.as_leader.high_watermark = r.loaded.high_watermark;
+  r.as_leader.log_start_offset = r.loaded.log_start_offset;
   return std::move(r);
 }
 

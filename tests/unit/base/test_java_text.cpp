@@ -5,7 +5,7 @@
 #include "kepoch/base/java_text.hpp"
 
 using namespace kepoch::java;
-using Fields = std::vector<std::string_view>;
+using kepoch::java::Fields;
 
 TEST_CASE("readLine ends lines at LF, CR and CR LF", "[base][java]") {
   const auto lines = read_lines("a\nb\r\nc\rd");
