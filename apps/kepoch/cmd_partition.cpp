@@ -6,6 +6,9 @@
 // The same, plus every file checked with Kafka's rules and what segment recovery would cut.
 
 #include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
@@ -14,6 +17,7 @@
 #include "kepoch/report/partition_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/verify_report.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "metadata_source.hpp"
 #include "progress.hpp"
 
@@ -28,7 +32,22 @@ struct InspectOptions {
 int run(const InspectOptions& o, const Globals& globals) {
   // The metadata log first: a target it cannot read stops the command before any output.
   std::optional<LoadedMetadata> loaded;
-  if (o.metadata) loaded = load_metadata_history(*o.metadata, {}, {}, globals);
+  if (o.metadata) {
+    // The controller's epochs of another cluster say nothing of these replicas.
+    const LogDirIdentity meta = metadata_identity(*o.metadata);
+    for (const auto& dir : o.dirs) {
+      auto d = std::filesystem::path(dir).lexically_normal();
+      if (!d.has_filename()) d = d.parent_path();
+      const LogDirIdentity own =
+          log_dir_identity(d.parent_path().empty() ? std::filesystem::path(".") : d.parent_path());
+      if (meta.cluster_id && own.cluster_id && *meta.cluster_id != *own.cluster_id)
+        throw UsageError(fmt::format(
+            "{} records cluster id {} but {} records cluster id {}: the metadata log of another "
+            "cluster",
+            meta.file, *meta.cluster_id, own.file, *own.cluster_id));
+    }
+    loaded = load_metadata_history(*o.metadata, {}, {}, globals);
+  }
   report::Value list = report::Value::array();
   int code = kOk;
   for (const auto& dir : o.dirs) {

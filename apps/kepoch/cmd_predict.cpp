@@ -51,11 +51,24 @@ struct Election {
   std::int32_t new_leader_epoch = 0;
 };
 
+// Each DIR is one broker's replica: two with one id are two copies of one broker's (Kafka
+// holds one replica of a partition per broker), refused as diff and predict refuse them.
+void refuse_repeated_ids(const PredictOptions& o, const std::vector<std::int32_t>& ids) {
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (ids[i] == ids[j])
+        throw UsageError(fmt::format(
+            "{} and {} are both broker {}'s: a partition has one replica per broker; compare "
+            "replicas from different brokers",
+            o.followers[j], o.followers[i], ids[i]));
+}
+
 std::vector<std::int32_t> broker_ids(const PredictOptions& o) {
   if (!o.ids.empty()) {
     if (o.ids.size() != o.followers.size())
       throw UsageError(
           fmt::format("--ids gives {} broker ids for {} dirs", o.ids.size(), o.followers.size()));
+    refuse_repeated_ids(o, o.ids);
     return o.ids;
   }
   std::vector<std::int32_t> ids;
@@ -68,6 +81,7 @@ std::vector<std::int32_t> broker_ids(const PredictOptions& o) {
                       dir));
     ids.push_back(*id);
   }
+  refuse_repeated_ids(o, ids);
   return ids;
 }
 

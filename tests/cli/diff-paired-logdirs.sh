@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # `diff` and `predict` over whole broker log dirs pair replicas by topic and partition and
-# report one section per partition: the logdir fixture (codec-zstd-0, t-0) against its own
-# snapshot gives two identical sections; log dirs that share no partition are a usage error;
-# a partition only one side holds is named in `notes`.
+# report one section per partition: the logdir fixture (codec-zstd-0, t-0) against the
+# snapshot of a copy that says it is broker 2 gives two identical sections; against its own
+# snapshot (both broker 1's) it is refused; log dirs that share no partition are a usage
+# error; a partition only one side holds is named in `notes`.
 . "$(dirname "$0")/common.sh"
 
 L="$DATA/logdir"
-expect_exit 0 "$KEPOCH" logdir snapshot "$L" --file "$SCRATCH/l.snap"
+expect_exit 0 "$KEPOCH" logdir snapshot "$L" --file "$SCRATCH/own.snap"
+expect_exit 2 "$KEPOCH" diff "$L" "$SCRATCH/own.snap"
+expect_in "$SCRATCH/err" "are both broker 1's"
+mkdir "$SCRATCH/b2"
+cp -r "$L/." "$SCRATCH/b2"
+chmod -R u+w "$SCRATCH/b2"
+sed -i 's/^node.id=1$/node.id=2/' "$SCRATCH/b2/meta.properties"
+expect_exit 0 "$KEPOCH" logdir snapshot "$SCRATCH/b2" --file "$SCRATCH/l.snap"
 expect_exit 0 "$KEPOCH" diff -o json "$L" "$SCRATCH/l.snap"
 [[ $(json "$SCRATCH/out" "[(p['topic'], p['partition'], [c['identical'] for c in p['comparisons']]) for p in d['partitions']]") == "[('codec-zstd', 0, [True]), ('t', 0, [True])]" ]] ||
   fail "expected codec-zstd-0 and t-0, each identical: $(cat "$SCRATCH/out")"

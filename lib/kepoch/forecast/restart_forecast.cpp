@@ -79,6 +79,21 @@ void elect_on_return(PartitionRestart& r, const RestartContext& c, const live::T
         "its log as loaded",
         c.broker, r.election->election.branch, r.election->election.unclean ? ", unclean" : "",
         judged_by);
+    // The other replicas follow it and truncate to its log (their records past its end are
+    // lost). From outside the ISR and ELR nothing says its log holds what was acknowledged;
+    // after a crash its log may have lost writes it had not flushed (recovery cuts what did
+    // not reach the disk) that other replicas hold: with ELR off nothing keeps such a broker
+    // from leading (KIP-966's handleBrokerUncleanShutdown does, with ELR on).
+    if (r.election->election.unclean)
+      r.lead_risk =
+          "an unclean election: the other replicas truncate to this log, and records acknowledged "
+          "to producers that only they hold are lost";
+    else if (!r.replica.clean_shutdown && p.replicas.size() > 1)
+      r.lead_risk = fmt::format(
+          "broker {} did not shut down cleanly (no .kafka_cleanshutdown): writes it had not "
+          "flushed may be gone from its log while other replicas hold them, and they truncate "
+          "to this log",
+          c.broker);
   } else if (leader != kNoLeader) {
     // Another broker could lead only now (the return changed the ISR or ELR): it is not
     // leading yet, so there is no leader to ask.
@@ -305,6 +320,13 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
   const cluster::ViewRequest request{scope.topic, /*exclude_internal=*/false, /*configs=*/true,
                                      /*offsets=*/true, /*log_dirs=*/false};
   live::ClusterView view = read_view(client, request, out);
+  // A log dir of another cluster (MetaPropertiesEnsemble.verify: a broker does not start on
+  // it) is no stopped broker of this one: refused, as diff and predict refuse two clusters.
+  if (source.cluster_id && !view.cluster_id.empty() && *source.cluster_id != view.cluster_id)
+    throw UsageError(fmt::format(
+        "{} records cluster id {} but the live cluster's id is {} (Metadata): this log dir is "
+        "not a broker of that cluster",
+        source.identity_file, *source.cluster_id, view.cluster_id));
   keep_in_scope(source.replicas, scope, view, out.notes);
   RestartContext context{out.broker, out.alive, &view};
   for (auto& replica : source.replicas) {
@@ -348,12 +370,19 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
     const LeaderBatchLookup batches = [&](std::int64_t from, std::int64_t until) {
       return fetch_leader_batches(client, partition, topic_id, from, until, out.warnings);
     };
+    // Committed below the high watermark this broker recorded; after a crash that is a lower
+    // bound (high_watermark_doubts: the checkpoint is written every 5 s and at a clean
+    // shutdown), as offline predict says. The live leader's high watermark and log end speak
+    // of its own log: records it does not hold were committed or not by an election the view
+    // does not show (Kafka guarantees them only to a leader elected from the ISR or ELR), so
+    // they rule nothing out here.
     r.forecast = forecast_replica(
         r.answers, batches,
         fmt::format("a consumer Fetch from leader broker {} (it reads below the high "
                     "watermark) did not return",
                     partition.leader),
-        r.replica, TruncationMode::fetch);
+        r.replica, TruncationMode::fetch, std::nullopt,
+        high_watermark_doubts(r.replica, /*leader=*/nullptr, /*leader_clean=*/false));
   }
   return out;
 }

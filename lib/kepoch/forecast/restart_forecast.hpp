@@ -61,6 +61,10 @@ struct PartitionRestart {
   std::optional<ReplicaForecast> forecast;
   // leads / leaderless: the controller's election when this broker returns.
   std::optional<PartitionChange> election;
+  // leads: why acknowledged records may be lost all the same (the other replicas truncate to
+  // this log): an unclean election, or a broker that did not shut down cleanly leading again
+  // where other replicas may hold writes it had not flushed; empty when neither applies.
+  std::string lead_risk;
 };
 
 // What classify() needs of the cluster for one replica.

@@ -55,13 +55,23 @@ bool only_unclean_could_lead(const PartitionState& s, const std::set<std::int32_
 // The partition once the brokers stopped, judged alike in both modes. A leaderless
 // partition refuses every write (and, with ELR off, still lists its last ISR member), so
 // only a partition with a leader is judged against min ISR.
-void set_outcome(PartitionForecast& f, const PartitionState& after, const TopicSettings& settings) {
+// `active`: the brokers alive after the stops. An ISR member that is not (a broker the view
+// does not list) counts toward Kafka's ISR only until the controller removes it
+// (handleBrokerFenced), so the ISR without it decides whether min ISR is met for sure.
+void set_outcome(PartitionForecast& f, const PartitionState& after, const TopicSettings& settings,
+                 const std::set<std::int32_t>& active) {
   f.after = after;
   if (f.before.leader_epoch < 0) f.after.leader_epoch = -1;  // the broker did not say
   f.effective_min_isr =
       std::min(settings.min_insync_replicas.value_or(1), static_cast<int>(after.replicas.size()));
   f.unavailable = after.leader == kNoLeader;
   f.under_min_isr = !f.unavailable && static_cast<int>(after.isr.size()) < f.effective_min_isr;
+  const auto alive_in_isr = std::count_if(after.isr.begin(), after.isr.end(),
+                                          [&](std::int32_t id) { return active.count(id) > 0; });
+  f.under_min_isr_unknown =
+      !f.unavailable && !f.under_min_isr &&
+      ((!settings.min_insync_replicas && after.isr.size() < after.replicas.size()) ||
+       alive_in_isr < f.effective_min_isr);
 }
 
 }  // namespace
@@ -137,7 +147,7 @@ PartitionForecast forecast_partition(const PartitionView& partition, const Topic
     }
     active.erase(broker);  // fenced: no longer ClusterControlManager.isActive
   }
-  set_outcome(f, state, settings);
+  set_outcome(f, state, settings, active);
   f.needs_unclean_election =
       only_unclean_could_lead(state, active, elr_enabled, settings.effective_min_isr);
   if (kind == ShutdownKind::kill && elr_enabled)
@@ -177,7 +187,7 @@ PartitionForecast forecast_partition_zk(const PartitionView& partition,
       apply(zk::on_broker_failure(state, broker, active, unclean));
     }
   }
-  set_outcome(f, state, settings);
+  set_outcome(f, state, settings, active);
   // Leaderless, and only the topic's unclean.leader.election.enable would elect a live
   // replica (offlinePartitionLeaderElection finds none in the ISR).
   f.needs_unclean_election =
@@ -197,6 +207,7 @@ StopCounts count_outcomes(const StopForecast& forecast) {
     c.leaders_moved += p.leader_changes > 0 && !p.unavailable;
     c.isr_changes += p.after.isr != p.before.isr;
     c.under_min_isr += p.under_min_isr;
+    c.under_min_isr_unknown += p.under_min_isr_unknown;
     c.unavailable += p.unavailable;
     c.unclean_election += p.unclean_election;
     c.needs_unclean_election += p.needs_unclean_election;

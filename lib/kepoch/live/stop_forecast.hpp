@@ -74,6 +74,12 @@ struct PartitionForecast {
   // A leader whose ISR is below the effective min ISR: acks=all producers get
   // NOT_ENOUGH_REPLICAS (Partition.appendRecordsToLeader).
   bool under_min_isr = false;
+  // Not ruled out: min.insync.replicas was not read (DescribeConfigs did not answer) and the
+  // ISR after is below the replicas, so some value of it puts the partition under min ISR
+  // (under_min_isr is judged with 1 then, which only an empty ISR is below); or the ISR after
+  // meets min ISR only by counting brokers the view does not list as alive, which the
+  // controller removes from it once it fences them.
+  bool under_min_isr_unknown = false;
   bool unavailable = false;  // no leader after the stops
   // Kafka elects a leader from outside the ISR and ELR while stopping
   // (unclean.leader.election.enable): records acknowledged by the old ISR may be lost.
@@ -106,10 +112,14 @@ struct StopCounts {
   int leaders_moved = 0;  // partitions led by another broker after (their leader epoch bumps)
   int isr_changes = 0;    // partitions whose ISR changes
   int under_min_isr = 0, unavailable = 0, unclean_election = 0, needs_unclean_election = 0;
+  int under_min_isr_unknown = 0;
 
   // What `what-if` exits 1 for: a partition that refuses acks=all writes or every write,
-  // or that Kafka leads from outside the ISR (possible loss of acknowledged records).
-  bool findings() const { return under_min_isr + unavailable + unclean_election > 0; }
+  // or that Kafka leads from outside the ISR (possible loss of acknowledged records), or
+  // one that may refuse acks=all writes (min.insync.replicas not read): unknown is not safe.
+  bool findings() const {
+    return under_min_isr + under_min_isr_unknown + unavailable + unclean_election > 0;
+  }
 };
 
 StopCounts count_outcomes(const StopForecast& forecast);

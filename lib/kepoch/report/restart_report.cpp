@@ -28,6 +28,8 @@ std::string_view outcome_of(const PartitionRestart& r) {
 }
 
 std::string reason_of(const PartitionRestart& r) {
+  if (!r.lead_risk.empty())
+    return r.reason + "; a committed loss cannot be ruled out: " + r.lead_risk;
   if (!fails(r)) return r.reason;
   const ReplicaForecast& f = *r.forecast;
   return fmt::format(
@@ -122,6 +124,7 @@ Value summary_value(const forecast::RestartForecast& f) {
       ++failing;
     else
       ++outcomes[r.outcome];
+    if (r.outcome == RestartOutcome::leads && !r.lead_risk.empty()) at_risk.push(name_of(r));
     if (!r.forecast) continue;
     const ReplicaForecast& x = *r.forecast;
     if (x.prediction.truncate_to < r.replica.loaded.log_end_offset || x.prediction.truncated_fully)
@@ -186,7 +189,9 @@ Value assumptions_value(const forecast::RestartForecast& f) {
           : "every KRaft broker"));
   a.push(
       "lost records: removed batches the leader does not hold with the same offsets and CRC; "
-      "committed: below the high watermark this broker had checkpointed");
+      "committed: below the high watermark this broker had checkpointed; without a clean "
+      "shutdown that checkpoint may lag the high watermark it held (written every "
+      "replica.high.watermark.checkpoint.interval.ms), so a loss above it is not ruled out");
   for (const auto& n : f.notes)
     a.push(n);
   return a;
@@ -226,6 +231,7 @@ bool committed_loss_possible(const forecast::RestartForecast& f) {
     if (r.outcome == RestartOutcome::unanswered &&
         r.replica.loaded.log_end_offset > r.replica.loaded.log_start_offset)
       return true;
+    if (r.outcome == RestartOutcome::leads && !r.lead_risk.empty()) return true;
   }
   return false;
 }

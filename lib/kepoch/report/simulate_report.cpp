@@ -70,6 +70,10 @@ Value verdict_value(const sim::Verdict& v) {
   Value lost = Value::array();
   for (const auto& p : v.lost_acknowledged)
     lost.push(Value::object().set("value", p.value).set("offset", p.offset).set("epoch", p.epoch));
+  Value maybe_lost = Value::array();
+  for (const auto& p : v.maybe_lost_acknowledged)
+    maybe_lost.push(
+        Value::object().set("value", p.value).set("offset", p.offset).set("epoch", p.epoch));
   Value divergent = Value::array();
   for (auto o : v.divergent_offsets)
     divergent.push(o);
@@ -84,6 +88,7 @@ Value verdict_value(const sim::Verdict& v) {
   return Value::object()
       .set("acknowledged", std::move(acknowledged))
       .set("lost_acknowledged", std::move(lost))
+      .set("maybe_lost_acknowledged", std::move(maybe_lost))
       .set("divergent_offsets", std::move(divergent))
       .set("consistent", v.consistent)
       .set("truncations", std::move(truncations));
@@ -171,6 +176,9 @@ Value simulate_value(const std::string& scenario_path, const sim::Scenario& scen
     Value lost = Value::array();
     for (const auto& p : v.lost_acknowledged)
       lost.push(p.value);
+    Value maybe_lost = Value::array();
+    for (const auto& p : v.maybe_lost_acknowledged)
+      maybe_lost.push(p.value);
     Value divergent = Value::array();
     for (auto d : v.divergent_offsets)
       divergent.push(d);
@@ -180,6 +188,7 @@ Value simulate_value(const std::string& scenario_path, const sim::Scenario& scen
     verdicts.push(Value::object()
                       .set("rule", sim::rule_name(o.run.rule))
                       .set("lost_acknowledged", std::move(lost))
+                      .set("maybe_lost_acknowledged", std::move(maybe_lost))
                       .set("divergent_offsets", std::move(divergent))
                       .set("consistent", v.consistent)
                       .set("truncations", std::move(truncations))

@@ -8,11 +8,13 @@
 //          "log": ["offset:epoch:value", "first-last:epoch" for unnamed records],
 //          "log_end_offset", "high_watermark", "epochs": ["(epoch,start_offset)"]}]}],
 //      "verdict": {"acknowledged": [values], "lost_acknowledged": [{"value", "offset",
-//        "epoch"}], "divergent_offsets", "consistent",
+//        "epoch"}], "maybe_lost_acknowledged": (the same; no leader at the end, held by some
+//        of the replicas that may lead next), "divergent_offsets", "consistent",
 //        "truncations": [{"replica", "step", "from", "to", "reason"}]},
 //      "expect_holds": bool or null, "expect_failures": [sentences]}],
 //    "differences": [{"step", "action", "replica", "field", "epoch", "hw"}],
-//    "verdicts": [{"rule", "lost_acknowledged", "divergent_offsets", "consistent",
+//    "verdicts": [{"rule", "lost_acknowledged", "maybe_lost_acknowledged",
+//                  "divergent_offsets", "consistent",
 //                  "truncations", "expect"}],
 //    "expect_holds": bool or null}
 

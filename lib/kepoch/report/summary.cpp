@@ -531,6 +531,7 @@ std::string what_if_summary(const Value& w) {
   const auto needs_unclean = int_at(*s, "needs_unclean_election").value_or(0);
   const auto unclean = int_at(*s, "unclean_election").value_or(0);
   const auto under = int_at(*s, "under_min_isr").value_or(0);
+  const auto maybe_under = int_at(*s, "under_min_isr_unknown").value_or(0);
   const auto moved = int_at(*s, "leaders_moved").value_or(0);
   const auto partitions = int_at(*s, "partitions").value_or(0);
   std::vector<std::string> harm;
@@ -547,6 +548,9 @@ std::string what_if_summary(const Value& w) {
         fmt::format("leaves {} under min.insync.replicas (producers with "
                     "acks=all fail there)",
                     plural(under, "partition", "partitions")));
+  if (maybe_under)
+    harm.push_back(fmt::format("may leave {} under min.insync.replicas (not read: not ruled out)",
+                               plural(maybe_under, "partition", "partitions")));
   const bool unread = size_at(w, "problems") > 0;
   std::string out;
   if (harm.empty())

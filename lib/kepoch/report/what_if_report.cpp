@@ -40,7 +40,7 @@ Value partition_value(const PartitionForecast& p, Value elr_seen, bool elr) {
       .set("elr_after", elr_after(p.after.elr))
       .set("last_known_elr_after", elr_after(p.after.last_known_elr))
       .set("effective_min_isr", p.effective_min_isr)
-      .set("under_min_isr", p.under_min_isr)
+      .set("under_min_isr", p.under_min_isr_unknown ? Value() : Value(p.under_min_isr))
       .set("unavailable", p.unavailable)
       .set("unclean_election", p.unclean_election)
       .set("needs_unclean_election", p.needs_unclean_election)
@@ -83,7 +83,10 @@ Value notes(const StopForecast& f) {
   Value out = Value::array();
   for (const auto& t : f.topics) {
     if (!t.min_insync_replicas)
-      out.push(fmt::format("{}: min.insync.replicas not read, 1 assumed", t.topic));
+      out.push(fmt::format(
+          "{}: min.insync.replicas not read: a partition whose ISR after is below its replicas "
+          "may be under it (under_min_isr null); 1 assumed for the ELR",
+          t.topic));
     if (!t.unclean_leader_election)
       out.push(fmt::format("{}: unclean.leader.election.enable not read, false assumed", t.topic));
   }
@@ -136,6 +139,7 @@ std::string_view stop_outcome(const PartitionForecast& p) {
   if (p.unavailable) return p.needs_unclean_election ? "offline_unless_unclean" : "offline";
   if (p.unclean_election) return "unclean_election";
   if (p.under_min_isr) return "under_min_isr";
+  if (p.under_min_isr_unknown) return "maybe_under_min_isr";
   if (p.leader_changes > 0) return "leader_moves";
   if (p.after.isr != p.before.isr) return "isr_shrinks";
   return "unchanged";
@@ -165,6 +169,7 @@ Value what_if_value(const live::ClusterView& view, const StopForecast& forecast)
                           .set("leaders_moved", c.leaders_moved)
                           .set("isr_changes", c.isr_changes)
                           .set("under_min_isr", c.under_min_isr)
+                          .set("under_min_isr_unknown", c.under_min_isr_unknown)
                           .set("unavailable", c.unavailable)
                           .set("unclean_election", c.unclean_election)
                           .set("needs_unclean_election", c.needs_unclean_election))

@@ -41,7 +41,7 @@ class Engine {
       snapshot(out, step_, describe(s_.steps[i]), s_.steps[i].line);
     }
     out.produced = produced_;
-    out.verdict = judge(replicas_, partition_, produced_, truncations_);
+    out.verdict = judge(replicas_, partition_, produced_, truncations_, s_.unclean_leader_election);
     return out;
   }
 

@@ -77,7 +77,10 @@ struct StepResult {
 
 struct Verdict {
   std::vector<Produced> acknowledged;
-  std::vector<Produced> lost_acknowledged;      // not in the final leader's log (or any log)
+  std::vector<Produced> lost_acknowledged;  // not in the final leader's log (verdict.hpp)
+  // No final leader, and only some of the replicas that may lead next hold it: kept or lost
+  // by which of them returns first (verdict.hpp).
+  std::vector<Produced> maybe_lost_acknowledged;
   std::vector<std::int64_t> divergent_offsets;  // alive replicas hold different records
   bool consistent = true;
   std::vector<Truncation> truncations;

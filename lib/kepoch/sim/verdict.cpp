@@ -16,19 +16,32 @@ bool holds(const SimReplica& r, const Produced& p) {
 }  // namespace
 
 Verdict judge(const std::vector<SimReplica>& replicas, const PartitionState& partition,
-              const std::vector<Produced>& produced, const std::vector<Truncation>& truncations) {
+              const std::vector<Produced>& produced, const std::vector<Truncation>& truncations,
+              bool unclean_allowed) {
   Verdict v;
   v.truncations = truncations;
-  const SimReplica* leader = nullptr;
-  for (const auto& r : replicas)
-    if (r.broker == partition.leader) leader = &r;
+  // Who leads next: the leader, or with none, every replica that may be elected when it
+  // returns (an ISR member; with the ISR empty, an ELR member; anyone when neither is left
+  // or an unclean election is allowed).
+  std::vector<const SimReplica*> next;
+  const std::vector<std::int32_t>& clean = partition.isr.empty() ? partition.elr : partition.isr;
+  for (const auto& r : replicas) {
+    if (partition.leader != kNoLeader) {
+      if (r.broker == partition.leader) next.push_back(&r);
+    } else if (unclean_allowed || clean.empty() ||
+               std::find(clean.begin(), clean.end(), r.broker) != clean.end()) {
+      next.push_back(&r);
+    }
+  }
   for (const auto& p : produced) {
     if (p.state != AckState::acknowledged) continue;
     v.acknowledged.push_back(p);
-    const bool kept = leader ? holds(*leader, p)
-                             : std::any_of(replicas.begin(), replicas.end(),
-                                           [&](const SimReplica& r) { return holds(r, p); });
-    if (!kept) v.lost_acknowledged.push_back(p);
+    const auto holding =
+        std::count_if(next.begin(), next.end(), [&](const SimReplica* r) { return holds(*r, p); });
+    if (holding == 0)
+      v.lost_acknowledged.push_back(p);
+    else if (static_cast<std::size_t>(holding) < next.size())
+      v.maybe_lost_acknowledged.push_back(p);
   }
   std::size_t longest = 0;
   for (const auto& r : replicas)

@@ -27,6 +27,33 @@ std::optional<std::int32_t> broker_id_of_replica_dir(const std::filesystem::path
   }
 }
 
+LogDirIdentity log_dir_identity(const std::filesystem::path& log_dir) {
+  LogDirIdentity out;
+  std::error_code ec;
+  const auto file = log_dir / kMetaPropertiesName;
+  if (!std::filesystem::is_regular_file(file, ec)) return out;
+  try {
+    const MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
+    if (meta.failure) return out;
+    out.node_id = meta.node_id;
+    out.cluster_id = meta.cluster_id;
+    if (out.node_id || out.cluster_id) out.file = file.string();
+  } catch (const InputError&) {
+  }
+  return out;
+}
+
+LogDirIdentity metadata_identity(const std::filesystem::path& target) {
+  std::error_code ec;
+  auto dir = target.lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();
+  if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();
+  if (dir.empty()) dir = ".";
+  LogDirIdentity id = log_dir_identity(dir);
+  if (id.file.empty() && !dir.parent_path().empty()) id = log_dir_identity(dir.parent_path());
+  return id;
+}
+
 std::optional<std::int32_t> zookeeper_mode_broker_id(const std::filesystem::path& log_dir) {
   std::error_code ec;
   const auto file = log_dir / kMetaPropertiesName;

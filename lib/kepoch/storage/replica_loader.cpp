@@ -21,6 +21,7 @@
 #include "kepoch/format/partition_metadata.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/index_files.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_seek.hpp"
@@ -137,6 +138,37 @@ void refuse_dangling_link(const fs::path& file, const PartitionDirListing* listi
                      fmt::format("a dangling symbolic link (to {}): Kafka cannot read it",
                                  fs::read_symlink(file, ec).string()));
   }
+}
+
+// LogSegment.sanityCheck, which LogLoader.loadSegmentFiles runs on every segment it opens,
+// clean shutdown or not: without its offset index it throws NoSuchFileException; otherwise
+// TransactionIndex.sanityCheck throws CorruptIndexException for an aborted transaction whose
+// lastOffset lies below the segment's base offset. Either way loadSegmentFiles recovers the
+// segment (recoverSegment: indexes rebuilt, the log cut at its first invalid batch). The time
+// and offset indexes are not checked there. A version byte above 0 makes the index's
+// iterator throw KafkaException, which escapes LogLoader: LogManager fails and the broker
+// exits, so how Kafka loads the replica cannot be told.
+// `name` is scratch space for the file names. The .txnindex is read only when the listing
+// holds one (Kafka creates it with the first aborted transaction).
+bool recovered_when_opened(const PartitionDirListing& listing, const SegmentSummary& segment,
+                           std::string_view stem, std::string& name) {
+  name.assign(stem).append(".index");
+  if (!listing.exists(name)) return true;
+  name.assign(stem).append(".txnindex");
+  if (!listing.exists(name)) return false;
+  const std::string path = (listing.dir / name).string();
+  const int dir_fd = listing.handle ? listing.handle->fd() : -1;
+  const IndexFileDump dump =
+      read_index_file(ReadOnlyFile(dir_fd, name.c_str(), path),
+                      {SegmentFileKind::txnindex, LeftoverState::none, segment.base_offset});
+  const auto fail = std::get<TransactionIndex>(dump.content).sanity_check(path);
+  if (!fail) return false;
+  if (fail->exception == kCorruptIndexException) return true;
+  throw InputError(path,
+                   fmt::format("TransactionIndex.sanityCheck fails at load: {}: {}: the broker "
+                               "exits (LogManager), so how Kafka loads this replica cannot be told",
+                               fail->exception, fail->kafka_message),
+                   0, fail->position);
 }
 
 // The entry for topic-partition in one of the parent log dir's offset checkpoints.
@@ -344,13 +376,14 @@ ReplicaLoader::ReplicaLoader(const fs::path& dir, const ReplicaOverrides& overri
   recovered_at_open_.reserve(r.segments.size());
   std::string index_name;
   for (const auto& segment : r.segments) {
-    // "<stem>.index" beside "<stem>.log" (a live segment's name ends in ".log").
+    // "<stem>.index" and "<stem>.txnindex" beside "<stem>.log" (a live segment's name ends in
+    // ".log").
     const std::string& path = segment.file.native();
     const std::size_t slash = path.rfind('/');
     const std::string_view log_name =
         std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
-    index_name.assign(log_name.substr(0, log_name.size() - 4)).append(".index");
-    recovered_at_open_.push_back(!listing->exists(index_name));
+    recovered_at_open_.push_back(recovered_when_opened(
+        *listing, segment, log_name.substr(0, log_name.size() - 4), index_name));
   }
   files_ = std::move(listing->files);
   handle_ = std::move(listing->handle);

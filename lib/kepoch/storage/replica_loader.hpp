@@ -162,8 +162,9 @@ class ReplicaLoader {
   LeaderEpochCache cache_;    // from the checkpoint, plus what recovery appends
   LeaderEpochCache rebuilt_;  // assign(epoch, base offset) of every v2 batch
   std::size_t recover_from_ = 0;
-  // Segments without an offset index: LogLoader.loadSegmentFiles recovers them when it opens
-  // them (LogSegment.sanityCheck throws NoSuchFileException), after a clean shutdown too.
+  // Segments without an offset index, or whose .txnindex fails TransactionIndex.sanityCheck:
+  // LogLoader.loadSegmentFiles recovers them when it opens them (LogSegment.sanityCheck throws
+  // NoSuchFileException or CorruptIndexException), after a clean shutdown too.
   std::vector<bool> recovered_at_open_;
   std::size_t segment_ = SIZE_MAX;  // the segment being walked
   std::uint64_t valid_bytes_ = 0;   // its bytes up to the end of its last batch

@@ -9,6 +9,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/meta_properties.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/partition_dir.hpp"
@@ -17,8 +18,19 @@ namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
 
+// node.id and cluster.id from log_dir's meta.properties (broker_identity.hpp).
+void read_identity(ReplicaSource& s, const fs::path& log_dir) {
+  const LogDirIdentity id = log_dir_identity(log_dir);
+  s.node_id = id.node_id;
+  s.cluster_id = id.cluster_id;
+  s.identity_file = id.file;
+}
+
 ReplicaSource from_log_dir(const std::string& argument, LoadDepth depth) {
-  ReplicaSource s{argument, true, {}, {}};
+  ReplicaSource s;
+  s.argument = argument;
+  s.whole = true;
+  read_identity(s, argument);
   std::vector<SnapshotSkip> skipped;
   for (const auto& dir : partition_dirs_of_log_dir(argument, skipped)) {
     try {
@@ -35,7 +47,12 @@ ReplicaSource from_log_dir(const std::string& argument, LoadDepth depth) {
 ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
                             const std::optional<std::string>& partition) {
   LogDirSnapshot snap = read_logdir_snapshot(file);
-  ReplicaSource s{argument, !partition, {}, {}};
+  ReplicaSource s;
+  s.argument = argument;
+  s.whole = !partition;
+  s.node_id = snap.node_id;
+  s.cluster_id = snap.cluster_id;
+  if (s.node_id || s.cluster_id) s.identity_file = input_name(file);
   for (auto& r : snap.replicas) {
     if (!partition || fmt::format("{}-{}", r.topic, r.partition) == *partition)
       s.replicas.push_back(std::move(r));
@@ -82,7 +99,13 @@ ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) 
   if (fs::is_directory(status)) {
     if (holds_log_dir_files(path)) return from_log_dir(argument, depth);  // log_dir.hpp
     refuse_dir_kafka_does_not_serve(path);
-    return ReplicaSource{argument, false, {load_partition_replica(path, {}, depth)}, {}};
+    ReplicaSource s;
+    s.argument = argument;
+    s.replicas.push_back(load_partition_replica(path, {}, depth));
+    fs::path dir = path.lexically_normal();
+    if (!dir.has_filename()) dir = dir.parent_path();  // "b1/orders-0/"
+    read_identity(s, dir.parent_path().empty() ? fs::path(".") : dir.parent_path());
+    return s;
   }
   if (fs::is_regular_file(status) || fs::is_fifo(status))
     return from_snapshot(argument, path, std::nullopt);
@@ -107,9 +130,41 @@ ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) 
   throw InputError(argument, fmt::format("no such file or directory ({})", kExpected));
 }
 
+namespace {
+
+// Replicas of different clusters are not replicas of one partition, whatever their names
+// and topic ids say: refused, as different topic ids are.
+void refuse_mixed_clusters(std::vector<ReplicaSource>& sources, PairedPartitions& paired) {
+  const ReplicaSource* known = nullptr;
+  for (const auto& s : sources) {
+    if (!s.cluster_id) continue;
+    if (known && *known->cluster_id != *s.cluster_id) {
+      throw UsageError(fmt::format(
+          "{} records cluster id {} but {} records cluster id {}: replicas of different "
+          "clusters, not of one partition",
+          s.identity_file, *s.cluster_id, known->identity_file, *known->cluster_id));
+    }
+    if (!known) known = &s;
+  }
+  if (!known) return;  // no cluster known: nothing checked, nothing said
+  paired.cluster_id = known->cluster_id;
+  paired.cluster_file = known->identity_file;
+  for (auto& s : sources) {
+    if (s.cluster_id) continue;
+    for (auto& r : s.replicas)
+      r.notes.push_back(fmt::format(
+          "no meta.properties in its log dir (nor a snapshot that records it): whether it "
+          "belongs to cluster {} ({}) is not known",
+          *known->cluster_id, known->identity_file));
+  }
+}
+
+}  // namespace
+
 PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t min_replicas,
                                bool first_required) {
   PairedPartitions out;
+  refuse_mixed_clusters(sources, out);
   bool any_whole = false;
   for (const auto& s : sources) {
     any_whole = any_whole || s.whole;
@@ -140,6 +195,17 @@ PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t m
         if (!any_whole) throw UsageError(why);
         out.notes.push_back(why + "; left out");
         continue;
+      }
+      // Kafka holds one replica of a partition per broker: two with one node.id (in one
+      // cluster; different clusters were refused above) are two copies of one broker's.
+      for (const std::size_t j : g.sources) {
+        if (sources[j].node_id && sources[j].node_id == sources[i].node_id) {
+          throw UsageError(fmt::format(
+              "{} and {} are both broker {}'s ({} and {} record node.id {}): a partition has "
+              "one replica per broker; compare replicas from different brokers",
+              sources[j].argument, sources[i].argument, *sources[i].node_id,
+              sources[j].identity_file, sources[i].identity_file, *sources[i].node_id));
+        }
       }
       g.replicas.push_back(std::move(r));
       g.sources.push_back(i);

@@ -27,6 +27,13 @@ struct ReplicaSource {
   bool whole = false;  // a log dir or a whole snapshot (pairing by partition)
   std::vector<PartitionReplica> replicas;
   std::vector<std::string> notes;  // partition dirs left out, and why
+  // The broker and cluster whose replicas these are: node.id and cluster.id of the log dir's
+  // meta.properties (a replica dir's parent), or what a snapshot records; unset when not
+  // known (no such file, one Kafka cannot load, a snapshot that does not say). identity_file
+  // names where they were read.
+  std::optional<std::int32_t> node_id;
+  std::optional<std::string> cluster_id;
+  std::string identity_file;
 };
 
 // Throws InputError when the argument names nothing readable, UsageError when FILE:PARTITION
@@ -43,12 +50,21 @@ struct PairedPartitions {
   bool single = false;  // every argument named one replica: one group, the old report shape
   std::vector<PartitionGroup> groups;  // by topic, then partition
   std::vector<std::string> notes;      // partitions held by fewer than `min_replicas`, ...
+  // The cluster the arguments record (every one that records one agrees), and where it was
+  // read; unset when none records one.
+  std::optional<std::string> cluster_id;
+  std::string cluster_file;
 };
 
 // Pairs the sources' replicas. Groups need at least `min_replicas` replicas; with
 // `first_required`, a group must hold one from the first source (predict's leader), first.
-// Throws UsageError when single replicas do not belong to one partition, or when no
-// partition pairs up.
+// Throws UsageError when single replicas do not belong to one partition, when no partition
+// pairs up, when two sources record different cluster ids (replicas of different clusters
+// are no replicas of one partition), or when a partition would pair two replicas of one
+// broker (the same node.id in one cluster: Kafka holds one replica of a partition per
+// broker). A source whose cluster is not known is compared, with a note on each of its
+// replicas (in PartitionReplica::notes) when another source's cluster is known: that they
+// belong to one cluster is not claimed.
 PairedPartitions pair_replicas(std::vector<ReplicaSource> sources, std::size_t min_replicas,
                                bool first_required);
 

@@ -9,7 +9,10 @@
 #include <catch2/catch.hpp>
 #include "support/source_dir.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -49,8 +52,9 @@ test::Frame api_versions(const DecodedRequest& r) {
 // Metadata: broker 2 (the leader, at leader_port) and 3; topic d, partition 0 led by broker
 // 2 at `epoch`, replicas 1,2,3, ISR 2,3.
 test::Frame metadata(const DecodedRequest& r, std::uint16_t leader_port, std::int32_t epoch,
-                     const Uuid& topic_id) {
+                     const Uuid& topic_id, const std::string& cluster_id = "") {
   Struct body = cluster::protocol::make_response_body(ApiKey::kMetadata);
+  if (!cluster_id.empty()) body.set_string("cluster_id", cluster_id);
   body.add_element("brokers")
       .set_int32("node_id", 2)
       .set_string("host", "127.0.0.1")
@@ -138,7 +142,8 @@ struct FakeLeader {
 // forecast_restart for broker 1's replica of the fixture; the bootstrap broker's Metadata
 // names the leader epochs in `epochs`, one per view (the last one again after that).
 RestartForecast run(FakeLeader& leader, const std::vector<std::int32_t>& epochs,
-                    int& metadata_answers) {
+                    int& metadata_answers, const fs::path& log_dir = kBefore / "broker-1",
+                    const std::string& cluster_id = "") {
   const Uuid topic_id = *leader.replica.topic_id;
   test::LoopbackServer leader_server(test::fake_broker([&](const DecodedRequest& r) {
     if (is(r, ApiKey::kApiVersions)) return std::optional(api_versions(r));
@@ -152,13 +157,13 @@ RestartForecast run(FakeLeader& leader, const std::vector<std::int32_t>& epochs,
     if (is(r, ApiKey::kDescribeConfigs)) return std::optional(configs(r));
     if (!is(r, ApiKey::kMetadata)) return std::optional<test::Frame>();
     const auto view = std::min<std::size_t>(metadata_answers++, epochs.size() - 1);
-    return std::optional(metadata(r, leader_port, epochs[view], topic_id));
+    return std::optional(metadata(r, leader_port, epochs[view], topic_id, cluster_id));
   }));
   cluster::ConnectionSettings settings;
   settings.bootstrap = {{"127.0.0.1", bootstrap.port()}};
   settings.timeout = 3s;
   cluster::ClusterClient client(settings);
-  return forecast_restart(kBefore / "broker-1", 1, client);
+  return forecast_restart(log_dir, 1, client);
 }
 
 }  // namespace
@@ -202,4 +207,55 @@ TEST_CASE("FENCED_LEADER_EPOCH on every view: the replica stays unanswered after
   CHECK(f.partitions[0].leader_error == errors::kFencedLeaderEpoch);
   CHECK_THAT(f.partitions[0].reason, Contains("FENCED_LEADER_EPOCH"));
   CHECK(leader.fences.size() == 4);
+}
+
+TEST_CASE("A crashed broker's recorded high watermark is a lower bound in cluster predict too",
+          "[forecast][cluster]") {
+  // Broker 1 of the divergence fixture stopped without a clean shutdown: its
+  // replication-offset-checkpoint says 5, while Kafka's own log on its restart says it held
+  // 8 ("Non-monotonic update of high watermark from (offset=8 ...) to (offset=5 ...)").
+  // ReplicaManager writes the checkpoint every replica.high.watermark.checkpoint.interval.ms
+  // and at a clean shutdown only, so the records it loses above 5 may have been committed:
+  // as offline predict says, a committed loss cannot be ruled out; the live leader's high
+  // watermark and log end speak of its own log, not of the records broker 1 alone holds.
+  FakeLeader leader;
+  int metadata_answers = 0;
+  const RestartForecast f = run(leader, {kLeaderEpoch}, metadata_answers);
+  REQUIRE(f.partitions.size() == 1);
+  const PartitionRestart& r = f.partitions[0];
+  REQUIRE(r.outcome == RestartOutcome::follows);
+  REQUIRE(r.forecast);
+  REQUIRE_FALSE(r.replica.clean_shutdown);
+  const ReplicaForecast offline =
+      forecast_replica(leader.replica, r.replica, TruncationMode::fetch);
+  REQUIRE(offline.committed_loss_unknown);
+  CHECK(r.forecast->prediction.truncate_to == 5);
+  CHECK(r.forecast->committed_loss_unknown);
+  CHECK(r.forecast->committed_loss_possible());
+  CHECK_THAT(fmt::format("{}", fmt::join(r.forecast->unanswered, "\n")),
+             Contains("did not shut down cleanly"));
+}
+
+TEST_CASE("cluster predict refuses a log dir of another cluster", "[forecast][cluster]") {
+  // meta.properties' cluster.id names the cluster a log dir belongs to (a broker refuses to
+  // start on another cluster's: MetaPropertiesEnsemble.verify). Judged against the live
+  // cluster's partitions it would be a forecast for a broker that never joins it.
+  char tmpl[] = "/tmp/kepoch-restart-XXXXXX";
+  const fs::path dir = ::mkdtemp(tmpl);
+  fs::copy(kBefore / "broker-1", dir, fs::copy_options::recursive);
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add);
+  {
+    std::ofstream meta(dir / "meta.properties");
+    meta << "version=1\nnode.id=1\ncluster.id=AAAAAAAAAAAAAAAAAAAAAQ\n";
+  }
+  FakeLeader leader;
+  int metadata_answers = 0;
+  CHECK_THROWS_WITH(run(leader, {kLeaderEpoch}, metadata_answers, dir, "szVdbl2iRXOg29JrTu_QMg"),
+                    Contains("meta.properties records cluster id AAAAAAAAAAAAAAAAAAAAAQ") &&
+                        Contains("szVdbl2iRXOg29JrTu_QMg"));
+  // The same cluster: forecast as before.
+  const RestartForecast same =
+      run(leader, {kLeaderEpoch}, metadata_answers, dir, "AAAAAAAAAAAAAAAAAAAAAQ");
+  CHECK(same.partitions.size() == 1);
+  fs::remove_all(dir);
 }

@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include "support/source_dir.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/forecast/restart_forecast.hpp"
@@ -74,6 +77,9 @@ TEST_CASE("handleBrokerUnfenced: the last ISR member of a leaderless partition l
   REQUIRE(r.election);
   CHECK(r.election->election.node == 1);
   CHECK_FALSE(next_question(r));
+  // Broker 1 of the fixture crashed (no .kafka_cleanshutdown) and ELR is off: its log may have
+  // lost writes it had not flushed that brokers 2 and 3 hold, and they truncate to it.
+  CHECK_THAT(r.lead_risk, Catch::Contains("did not shut down cleanly"));
 
   // Not in the ISR (whose only member, broker 3, is down), unclean election off: the
   // partition stays offline.
@@ -129,4 +135,37 @@ TEST_CASE("A leader's error (FENCED_LEADER_EPOCH: leadership moved) leaves the r
   CHECK(r.outcome == RestartOutcome::unanswered);
   CHECK_THAT(r.reason, Catch::Contains("FENCED_LEADER_EPOCH"));
   CHECK_FALSE(next_question(r));
+}
+
+TEST_CASE("A broker that leads on return after a clean shutdown, or alone, risks nothing more",
+          "[forecast]") {
+  // Elected cleanly (the last ISR member) after a clean shutdown: its log holds what was
+  // acknowledged. Alone (replication factor 1): no other replica truncates to it.
+  char tmpl[] = "/tmp/kepoch-leads-XXXXXX";
+  const fs::path dir = ::mkdtemp(tmpl);
+  fs::copy(kBefore / "broker-1", dir, fs::copy_options::recursive);
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add);
+  std::ofstream(dir / ".kafka_cleanshutdown").put('\n');
+  const live::ClusterView v = view_of(-1, {1}, fixture_topic_id());
+  RestartContext c{1, {2, 3}, &v};
+  const PartitionRestart clean = classify(load_partition_replica(dir / "d-0"), c);
+  REQUIRE(clean.outcome == RestartOutcome::leads);
+  CHECK(clean.lead_risk.empty());
+  live::ClusterView alone = view_of(-1, {1}, fixture_topic_id());
+  alone.topics[0].partitions[0].replicas = {1};
+  RestartContext c1{1, {2, 3}, &alone};
+  const PartitionRestart solo = classify(load_partition_replica(kBefore / "broker-1/d-0"), c1);
+  REQUIRE(solo.outcome == RestartOutcome::leads);
+  CHECK(solo.lead_risk.empty());
+  // An unclean election (unclean.leader.election.enable, broker 1 outside the ISR {3}, no
+  // other broker alive), after a clean shutdown too: the others truncate to its log.
+  live::ClusterView unclean = view_of(-1, {3}, fixture_topic_id());
+  unclean.topics[0].configs["unclean.leader.election.enable"] = "true";
+  RestartContext cu{1, {}, &unclean};
+  const PartitionRestart u = classify(load_partition_replica(dir / "d-0"), cu);
+  REQUIRE(u.outcome == RestartOutcome::leads);
+  REQUIRE(u.election);
+  CHECK(u.election->election.unclean);
+  CHECK_THAT(u.lead_risk, Catch::Contains("unclean"));
+  fs::remove_all(dir);
 }

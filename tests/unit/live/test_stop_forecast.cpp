@@ -270,3 +270,54 @@ TEST_CASE("forecast_stop: every partition, topic settings as read, brokers alive
   CHECK(c.under_min_isr == 0);
   CHECK(c.findings());
 }
+
+TEST_CASE("min.insync.replicas not read: an ISR below the replicas is not judged above it",
+          "[live][what-if]") {
+  // Partition.appendRecordsToLeader refuses acks=all writes when the ISR is below the
+  // topic's min.insync.replicas (effectiveMinIsr: capped at the replicas). When DescribeConfigs
+  // did not answer, the value is unknown: stopping broker 3 leaves ISR {1,2} of three
+  // replicas, under min ISR for a value of 3. Assuming 1 made what-if exit 0.
+  ClusterView view;
+  view.brokers = {{1, "h", 9092, {}}, {2, "h", 9093, {}}, {3, "h", 9094, {}}};
+  TopicView t{"t", "", false, {partition({1, 2, 3}, {1, 2, 3}, 1)}, {}, {}};
+  view.topics = {t};
+  const auto f = forecast_stop(view, {3}, ShutdownKind::controlled);
+  REQUIRE(f.partitions.size() == 1);
+  CHECK(f.partitions[0].after.isr == Ids{1, 2});
+  CHECK_FALSE(f.partitions[0].under_min_isr);
+  CHECK(f.partitions[0].under_min_isr_unknown);
+  CHECK(count_outcomes(f).under_min_isr_unknown == 1);
+  CHECK(count_outcomes(f).findings());  // not ruled out: what-if exits 1
+  // Read, the same stop is judged: 2 is met, 3 is not.
+  view.topics[0].configs["min.insync.replicas"] = "2";
+  CHECK_FALSE(count_outcomes(forecast_stop(view, {3}, ShutdownKind::controlled)).findings());
+  view.topics[0].configs["min.insync.replicas"] = "3";
+  CHECK(count_outcomes(forecast_stop(view, {3}, ShutdownKind::controlled)).findings());
+  // Not read, but every replica stays in the ISR (a stop of a broker without a replica):
+  // no value of min.insync.replicas puts it under.
+  view.topics[0].configs.clear();
+  view.brokers.push_back({4, "h", 9095, {}});
+  CHECK_FALSE(count_outcomes(forecast_stop(view, {4}, ShutdownKind::controlled)).findings());
+}
+
+TEST_CASE("An ISR member the view does not list as alive does not make min ISR met",
+          "[live][what-if]") {
+  // handleBrokerFenced removes a fenced broker from every ISR: one still listed there (a view
+  // read in between, or a ZooKeeper-mode controller not yet through onBrokerFailure) is about
+  // to leave it. Broker 4 is such a member: stopping 2 leaves ISR {1,4}, only broker 1 alive,
+  // with min.insync.replicas 2: not ruled out under min ISR (was: met, exit 0).
+  ClusterView view;
+  view.brokers = {{1, "h", 9092, {}}, {2, "h", 9093, {}}, {3, "h", 9094, {}}};
+  TopicView t{"t", "", false, {partition({1, 2, 4}, {1, 2, 4}, 1)}, {}, {}};
+  t.configs["min.insync.replicas"] = "2";
+  view.topics = {t};
+  const auto f = forecast_stop(view, {2}, ShutdownKind::controlled);
+  REQUIRE(f.partitions.size() == 1);
+  CHECK(f.partitions[0].after.isr == Ids{1, 4});
+  CHECK_FALSE(f.partitions[0].under_min_isr);
+  CHECK(f.partitions[0].under_min_isr_unknown);
+  CHECK(count_outcomes(f).findings());
+  // Broker 4 alive: the ISR {1,4} meets 2.
+  view.brokers.push_back({4, "h", 9095, {}});
+  CHECK_FALSE(count_outcomes(forecast_stop(view, {2}, ShutdownKind::controlled)).findings());
+}

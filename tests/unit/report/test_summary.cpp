@@ -127,7 +127,8 @@ TEST_CASE("cluster predict: unanswered partitions and warnings are never safe",
 
 TEST_CASE("cluster what-if: harm first, assumed defaults are not proven safe",
           "[report][summary]") {
-  auto report = [](std::int64_t unavailable, std::int64_t under, bool warning) {
+  auto report = [](std::int64_t unavailable, std::int64_t under, bool warning,
+                   std::int64_t maybe_under = 0) {
     Value problems = Value::array();
     if (warning) problems.push(Value::object().set("severity", "warning").set("message", "m"));
     return Value::object()
@@ -137,6 +138,7 @@ TEST_CASE("cluster what-if: harm first, assumed defaults are not proven safe",
                             .set("partitions", 6)
                             .set("leaders_moved", 2)
                             .set("under_min_isr", under)
+                            .set("under_min_isr_unknown", maybe_under)
                             .set("unavailable", unavailable)
                             .set("unclean_election", 0)
                             .set("needs_unclean_election", 0))
@@ -149,6 +151,10 @@ TEST_CASE("cluster what-if: harm first, assumed defaults are not proven safe",
             .starts_with("Stopping broker 2 (controlled) takes 1 partition offline, leaves 2 "
                          "partitions under min.insync.replicas"));
   CHECK(what_if_summary(report(0, 0, true)).find("not proven safe") != std::string::npos);
+  CHECK(what_if_summary(report(0, 0, true, 3))
+            .starts_with("Stopping broker 2 (controlled) may leave 3 partitions under "
+                         "min.insync.replicas (not "
+                         "read: not ruled out)"));
   const Value with = with_summary(report(0, 0, false), what_if_summary(report(0, 0, false)));
   CHECK(with.find("summary")->as_object().front().first == "text");
 }

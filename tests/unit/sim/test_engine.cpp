@@ -262,3 +262,32 @@ TEST_CASE("with no ISR member alive the partition is offline until an unclean el
   CHECK(replica(end, "B").log.cache.entries() == std::vector<EpochEntry>{{2, 0}});
   CHECK(lost(run.verdict) == std::vector<std::string>{"m0"});
 }
+
+TEST_CASE("No leader at the end: the replicas that may lead next decide what is lost",
+          "[simulate]") {
+  // handleBrokerUnfenced -> PartitionChangeBuilder.electLeader: a leaderless partition is led
+  // by the ISR member (ELR off: the last one stays in the ISR) that returns; the other
+  // replicas truncate to it. m2, acknowledged with acks=1 on B alone, is gone once A leads
+  // without it, and stays gone when A crashes too: no replica holding m2 may lead again.
+  // (Any replica holding it passed as kept, and simulate exited 0.)
+  const std::string base = R"(replicas: [B, A]
+steps:
+  - produce: {values: [m1], acks: all}
+  - fetch: A
+  - fetch: A
+  - produce: {values: [m2], acks: 1}
+  - crash: B
+  - crash: A
+)";
+  const SimulationRun run = simulate(parse_scenario(base, "leaderless.yaml"), Rule::epoch);
+  REQUIRE(run.steps.back().partition.leader == kNoLeader);
+  CHECK(lost(run.verdict) == std::vector<std::string>{"m2"});
+  CHECK(run.verdict.maybe_lost_acknowledged.empty());
+  // With unclean.leader.election.enable, B may return first and lead: m2 is maybe lost.
+  const SimulationRun unclean = simulate(
+      parse_scenario("unclean_leader_election: true\n" + base, "unclean.yaml"), Rule::epoch);
+  REQUIRE(unclean.steps.back().partition.leader == kNoLeader);
+  CHECK(lost(unclean.verdict).empty());
+  REQUIRE(unclean.verdict.maybe_lost_acknowledged.size() == 1);
+  CHECK(unclean.verdict.maybe_lost_acknowledged[0].value == "m2");
+}

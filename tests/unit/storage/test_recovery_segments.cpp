@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "kepoch/base/error.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/partition_verify.hpp"
@@ -162,4 +163,52 @@ TEST_CASE("LogLoader.loadSegmentFiles: a segment without an offset index is reco
     CHECK(loaded.recovery_stop.has_value());
     CHECK(loaded.recovery_truncated_bytes > 0);
   }
+}
+
+namespace {
+
+// One AbortedTxn entry (34 bytes, TransactionIndex.java): version, producerId, firstOffset,
+// lastOffset, lastStableOffset, big-endian.
+std::vector<std::uint8_t> aborted_txn(std::int16_t version, std::int64_t first, std::int64_t last) {
+  std::vector<std::uint8_t> out;
+  auto put = [&](std::uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i)
+      out.push_back(static_cast<std::uint8_t>((v >> (8 * i)) & 0xFF));
+  };
+  put(static_cast<std::uint16_t>(version), 2);
+  put(7, 8);
+  put(static_cast<std::uint64_t>(first), 8);
+  put(static_cast<std::uint64_t>(last), 8);
+  put(static_cast<std::uint64_t>(last + 1), 8);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "LogLoader.loadSegmentFiles: a .txnindex failing TransactionIndex.sanityCheck is recovered at "
+    "open",
+    "[storage][recovery]") {
+  // LogSegment.sanityCheck runs TransactionIndex.sanityCheck on every segment LogLoader
+  // opens, clean shutdown or not; an aborted transaction whose lastOffset is below the
+  // segment's base offset throws CorruptIndexException, and loadSegmentFiles recovers the
+  // segment: a corrupt batch (offsets 6-8 of lc-0, one byte flipped) cuts the log there.
+  const fs::path lc0 = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/leader-changes/broker-2/lc-0";
+  ScratchReplica r(lc0);
+  r.clean_shutdown();
+  r.flip(kLog0, 248 + 100);
+  const std::string txn = "00000000000000000000.txnindex";
+  spit(r.file(txn), aborted_txn(0, 0, 5));  // lastOffset 5 >= base offset 0: sane
+  CHECK(load_partition_replica(r.dir).log_end_offset == 17);
+  spit(r.file(txn), aborted_txn(0, -3, -1));  // lastOffset -1 < base offset 0
+  for (const LoadDepth depth : {LoadDepth::whole, LoadDepth::tail}) {
+    const PartitionReplica loaded = load_partition_replica(r.dir, {}, depth);
+    CHECK(loaded.log_end_offset == 6);
+    CHECK(loaded.recovery_stop.has_value());
+    CHECK(loaded.recovery_truncated_bytes > 0);
+  }
+  // The version byte above 0: the index's iterator throws KafkaException, not a
+  // CorruptIndexException; it escapes LogLoader and the broker exits: no load to tell.
+  spit(r.file(txn), aborted_txn(0x0100, 0, 5));
+  CHECK_THROWS_AS(load_partition_replica(r.dir), InputError);
 }

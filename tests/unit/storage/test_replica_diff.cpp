@@ -144,6 +144,86 @@ TEST_CASE("Identical only when the batches below the tail agree too", "[storage]
   CHECK_FALSE(d.read_whole.has_value());
 }
 
+namespace {
+
+ReplicaSource source(std::string argument, PartitionReplica r,
+                     std::optional<std::int32_t> node = std::nullopt,
+                     std::optional<std::string> cluster = std::nullopt) {
+  ReplicaSource s;
+  s.argument = std::move(argument);
+  s.replicas.push_back(std::move(r));
+  s.node_id = node;
+  s.cluster_id = std::move(cluster);
+  if (node || s.cluster_id) s.identity_file = s.argument + "/../meta.properties";
+  return s;
+}
+
+PartitionReplica replica_d0() {
+  PartitionReplica r;
+  r.topic = "d";
+  r.partition = 0;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("Pairing: replicas of different clusters are refused, as different topic ids are",
+          "[storage][replica_sources]") {
+  // MetaProperties' cluster.id names the cluster a log dir belongs to
+  // (MetaPropertiesEnsemble.verify refuses a log dir of another cluster at startup): two
+  // clusters' copies of d-0 are no replicas of one partition.
+  std::vector<ReplicaSource> sources{source("x", replica_d0(), 1, "szVdbl2iRXOg29JrTu_QMg"),
+                                     source("y", replica_d0(), 2, "AAAAAAAAAAAAAAAAAAAAAQ")};
+  CHECK_THROWS_WITH(
+      pair_replicas(sources, 2, false),
+      Catch::Contains("y/../meta.properties records cluster id AAAAAAAAAAAAAAAAAAAAAQ") &&
+          Catch::Contains("x/../meta.properties records cluster id szVdbl2iRXOg29JrTu_QMg"));
+  // The same cluster: paired, and nothing noted.
+  sources[1].cluster_id = "szVdbl2iRXOg29JrTu_QMg";
+  const PairedPartitions same = pair_replicas(sources, 2, false);
+  REQUIRE(same.groups.size() == 1);
+  CHECK(same.groups.front().replicas.at(1).notes.empty());
+}
+
+TEST_CASE("Pairing: a cluster not known is neither refused nor claimed to agree",
+          "[storage][replica_sources]") {
+  // A replica dir copied without its log dir has no meta.properties: compared, with a note
+  // that its cluster is not known when another argument's is; no note when none is known.
+  std::vector<ReplicaSource> sources{source("x", replica_d0(), 1, "szVdbl2iRXOg29JrTu_QMg"),
+                                     source("y", replica_d0())};
+  const PairedPartitions p = pair_replicas(sources, 2, false);
+  REQUIRE(p.groups.size() == 1);
+  CHECK(p.groups.front().replicas.at(0).notes.empty());
+  REQUIRE(p.groups.front().replicas.at(1).notes.size() == 1);
+  CHECK_THAT(p.groups.front().replicas.at(1).notes.front(),
+             Catch::Contains("whether it belongs to cluster szVdbl2iRXOg29JrTu_QMg") &&
+                 Catch::Contains("is not known"));
+  std::vector<ReplicaSource> none{source("x", replica_d0()), source("y", replica_d0())};
+  const PairedPartitions q = pair_replicas(none, 2, false);
+  CHECK(q.groups.front().replicas.at(0).notes.empty());
+  CHECK(q.groups.front().replicas.at(1).notes.empty());
+}
+
+TEST_CASE("Pairing: two replicas of one partition from one broker id are refused",
+          "[storage][replica_sources]") {
+  // Kafka holds one replica of a partition per broker (LogManager refuses a partition found
+  // in two of its log dirs): two arguments recording node.id 1 are copies of one broker's.
+  std::vector<ReplicaSource> sources{source("x", replica_d0(), 1, "szVdbl2iRXOg29JrTu_QMg"),
+                                     source("y", replica_d0(), 1, "szVdbl2iRXOg29JrTu_QMg")};
+  CHECK_THROWS_WITH(pair_replicas(sources, 2, false),
+                    Catch::Contains("x and y are both broker 1's"));
+  // Two log dirs of one broker holding different partitions pair with another broker's.
+  for (auto& s : sources)
+    s.whole = true;
+  sources[1].replicas.front().partition = 1;
+  sources.push_back(source("z", replica_d0(), 2, "szVdbl2iRXOg29JrTu_QMg"));
+  sources.back().whole = true;
+  PartitionReplica z1 = replica_d0();
+  z1.partition = 1;
+  sources.back().replicas.push_back(z1);
+  CHECK(pair_replicas(sources, 2, false).groups.size() == 2);
+}
+
 TEST_CASE("Pairing: two topic ids differ even when the first replica records none",
           "[storage][replica_sources]") {
   // The first replica without partition.metadata must not let two different ids in after it.
@@ -156,9 +236,8 @@ TEST_CASE("Pairing: two topic ids differ even when the first replica records non
   };
   const Uuid a = parse_uuid("1xdWaU5KRaC_Aglt2I_ErA").uuid;
   const Uuid b = parse_uuid("AAAAAAAAAAAAAAAAAAAAAQ").uuid;
-  std::vector<ReplicaSource> sources{{"x", false, {replica(std::nullopt)}, {}},
-                                     {"y", false, {replica(a)}, {}},
-                                     {"z", false, {replica(b)}, {}}};
+  std::vector<ReplicaSource> sources{source("x", replica(std::nullopt)), source("y", replica(a)),
+                                     source("z", replica(b))};
   CHECK_THROWS_WITH(pair_replicas(sources, 2, true),
                     Catch::Contains("z holds d-0 with topic id") && Catch::Contains("but y has"));
   sources[2].replicas[0].topic_id = a;
