@@ -214,6 +214,10 @@ char* write_integer(char* p, std::int64_t v) {
     *p = static_cast<char>('0' + u);
     return p + 1;
   }
+  if (u < 100) {  // most of a record's sizes and counts: one pair
+    std::memcpy(p, kPairs + u * 2, 2);
+    return p + 2;
+  }
   char* const end = p + decimal_length(u);
   char* q = end;
   // Two digits at a time; 64-bit division only while the value needs it (epoch
@@ -358,24 +362,50 @@ char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
   return v > 0xFFFFFFFFll || v < -0xFFFFFFFFll ? wide_integer(p, v) : write_integer(p, v);
 }
 
-// Room for every key and value is reserved once; each key is one fixed-size copy.
+// The run's members at p (room reserved), the first without its comma when `first`; returns
+// their end. Each key is one fixed-size copy.
 template <typename T, typename WriteValue>
-void JsonObjectWriter::write_run(const RenderedRun& run, std::span<const T> values,
-                                 std::size_t room, WriteValue write_value) {
-  char* const start = out_.room(room);
-  char* p = start;
+char* JsonObjectWriter::run_members(char* p, const RenderedRun& run, std::span<const T> values,
+                                    bool first, WriteValue write_value) {
   std::size_t i = 0;
-  if (first_) {  // the object's first member: its key without the comma
+  if (first) {  // the object's first member: its key without the comma
     std::memcpy(p, run.keys[0].data() + 1, kRunSlot - 1);
     p = write_value(p + run.sizes[0] - 1, values[0]);
     i = 1;
-    first_ = false;
   }
   for (; i < values.size(); ++i) {
     std::memcpy(p, run.keys[i].data(), kRunSlot);
     p = write_value(p + run.sizes[i], values[i]);
   }
+  return p;
+}
+
+// Room for every key and value is reserved once.
+template <typename T, typename WriteValue>
+void JsonObjectWriter::write_run(const RenderedRun& run, std::span<const T> values,
+                                 std::size_t room, WriteValue write_value) {
+  char* const start = out_.room(room);
+  char* const end = run_members(start, run, values, first_, write_value);
+  first_ = false;
+  out_.advance(static_cast<std::size_t>(end - start));
+}
+
+// An object of the list that is the run alone: its comma, braces and members in one
+// reservation.
+template <typename T, typename WriteValue>
+void JsonObjectWriter::write_run_object(const RenderedRun& run, std::span<const T> values,
+                                        std::size_t room, WriteValue write_value) {
+  char* const start = out_.room(room + 3);
+  char* p = start;
+  *p = ',';
+  p += first_object_ ? 0 : 1;
+  *p++ = '{';
+  p = run_members(p, run, values, true, write_value);
+  *p++ = '}';
   out_.advance(static_cast<std::size_t>(p - start));
+  first_object_ = false;
+  first_ = false;  // back in the outer object, after its list's key
+  after_object();
 }
 
 void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
@@ -383,6 +413,14 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
   if (!run || values.empty()) return ObjectWriter::integers(names, values);
   write_run(*run, values, values.size() * (kRunSlot + kScalarRoom),
             [this](char* p, std::int64_t v) { return run_integer(p, v); });
+}
+
+void JsonObjectWriter::integers_object(const MemberNames& names,
+                                       std::span<const std::int64_t> values) {
+  const RenderedRun* run = rendered(names);
+  if (!run || values.empty()) return ObjectWriter::integers_object(names, values);
+  write_run_object(*run, values, values.size() * (kRunSlot + kScalarRoom),
+                   [this](char* p, std::int64_t v) { return run_integer(p, v); });
 }
 
 // Writes v at p (room for kScalarRoom bytes, or a time's text and its quotes); returns the
@@ -399,16 +437,33 @@ char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
   }
 }
 
+namespace {
+// The room a run of scalars needs, or 0 when it holds a string (to be escaped: written member
+// by member).
+std::size_t scalars_room(std::span<const Scalar> values, std::size_t slot, std::size_t scalar) {
+  std::size_t room = 0;
+  for (const Scalar& v : values) {
+    if (v.kind == Scalar::Kind::string) return 0;
+    room += slot + std::max(scalar, v.text.size() + 2);
+  }
+  return room;
+}
+}  // namespace
+
 // As integers(); a run holding a string (to be escaped) goes member by member.
 void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> values) {
   const RenderedRun* run = rendered(names);
-  std::size_t room = 0;
-  for (const Scalar& v : values) {
-    if (v.kind == Scalar::Kind::string) run = nullptr;
-    room += kRunSlot + std::max(kScalarRoom, v.text.size() + 2);
-  }
-  if (!run || values.empty()) return ObjectWriter::scalars(names, values);
+  const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
+  if (!run || room == 0) return ObjectWriter::scalars(names, values);
   write_run(*run, values, room, [this](char* p, const Scalar& v) { return run_scalar(p, v); });
+}
+
+void JsonObjectWriter::scalars_object(const MemberNames& names, std::span<const Scalar> values) {
+  const RenderedRun* run = rendered(names);
+  const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
+  if (!run || room == 0) return ObjectWriter::scalars_object(names, values);
+  write_run_object(*run, values, room,
+                   [this](char* p, const Scalar& v) { return run_scalar(p, v); });
 }
 
 void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {
@@ -432,6 +487,11 @@ void JsonObjectWriter::begin_object() {
 void JsonObjectWriter::end_object() {
   end();
   first_ = false;  // back in the outer object, after its list's key
+  after_object();
+}
+
+// Hands the text on once it passes the limit.
+void JsonObjectWriter::after_object() {
   if (sink_ && out_.size() - element_start_ >= limit_) {
     sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
     out_.clear();

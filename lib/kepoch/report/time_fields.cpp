@@ -102,21 +102,14 @@ class TimeWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
     RunTimes& run = run_times(names);
     if (run.times.empty()) return inner_->integers(names, values);
-    const bool with_ms = beside(format_);
-    shown_.resize(values.size() + (with_ms ? run.times.size() : 0));
-    Scalar* out = shown_.data();
-    std::size_t from = 0;
-    for (std::size_t t = 0; t < run.times.size(); ++t) {
-      const std::size_t at = run.times[t];
-      for (; from < at; ++from)
-        *out++ = Scalar::of(values[from]);
-      if (with_ms) *out++ = Scalar::of(values[at]);
-      *out++ = shown_text(run.texts[t].of(values[at], local_));
-      from = at + 1;
-    }
-    for (; from < values.size(); ++from)
-      *out++ = Scalar::of(values[from]);
-    inner_->scalars(with_ms ? MemberNames::kept(run.shown_names) : names, shown_);
+    const MemberNames shown_names = show(run, names, values);  // before shown_ is read
+    inner_->scalars(shown_names, shown_);
+  }
+  void integers_object(const MemberNames& names, std::span<const std::int64_t> values) override {
+    RunTimes& run = run_times(names);
+    if (run.times.empty()) return inner_->integers_object(names, values);
+    const MemberNames shown_names = show(run, names, values);
+    inner_->scalars_object(shown_names, shown_);
   }
   void string(std::string_view key, std::string_view v) override { inner_->string(key, v); }
   void time_text(std::string_view key, std::string_view v) override { inner_->time_text(key, v); }
@@ -131,6 +124,25 @@ class TimeWriter : public ObjectWriter {
   void end_objects() override { inner_->end_objects(); }
 
  private:
+  // The run's members as shown, into shown_; returns their names.
+  MemberNames show(RunTimes& run, const MemberNames& names, std::span<const std::int64_t> values) {
+    const bool with_ms = beside(format_);
+    const std::size_t n = values.size() + (with_ms ? run.times.size() : 0);
+    if (shown_.size() != n) shown_.resize(n);
+    Scalar* out = shown_.data();
+    std::size_t from = 0;
+    for (std::size_t t = 0; t < run.times.size(); ++t) {
+      const std::size_t at = run.times[t];
+      for (; from < at; ++from)
+        *out++ = Scalar::of(values[from]);
+      if (with_ms) *out++ = Scalar::of(values[at]);
+      *out++ = shown_text(run.texts[t].of(values[at], local_));
+      from = at + 1;
+    }
+    for (; from < values.size(); ++from)
+      *out++ = Scalar::of(values[from]);
+    return with_ms ? MemberNames::kept(run.shown_names) : names;
+  }
   // The shown form of a time whose ISO text is `text` (empty for NO_TIMESTAMP).
   Scalar shown_text(std::string_view text) const {
     if (!text.empty()) return {Scalar::Kind::time_text, 0, text};
