@@ -214,9 +214,21 @@ char* write_integer(char* p, std::int64_t v) {
     *p = static_cast<char>('0' + u);
     return p + 1;
   }
-  if (u < 100) {  // most of a record's sizes and counts: one pair
-    std::memcpy(p, kPairs + u * 2, 2);
-    return p + 2;
+  if (u < 10000) {  // most of a record's offsets, sizes and counts: a pair or two
+    const auto w = static_cast<std::uint32_t>(u);
+    if (w < 100) {
+      std::memcpy(p, kPairs + w * 2, 2);
+      return p + 2;
+    }
+    const std::uint32_t high = w / 100, low = w % 100;
+    if (high < 10) {
+      *p = static_cast<char>('0' + high);
+      std::memcpy(p + 1, kPairs + low * 2, 2);
+      return p + 3;
+    }
+    std::memcpy(p, kPairs + high * 2, 2);
+    std::memcpy(p + 2, kPairs + low * 2, 2);
+    return p + 4;
   }
   char* const end = p + decimal_length(u);
   char* q = end;
@@ -373,7 +385,7 @@ char* JsonObjectWriter::run_members(char* p, const RenderedRun& run, std::span<c
     p = write_value(p + run.sizes[0] - 1, values[0]);
     i = 1;
   }
-  for (; i < values.size(); ++i) {
+  for (; i < values.size() && p; ++i) {
     std::memcpy(p, run.keys[i].data(), kRunSlot);
     p = write_value(p + run.sizes[i], values[i]);
   }
@@ -392,8 +404,9 @@ void JsonObjectWriter::write_run(const RenderedRun& run, std::span<const T> valu
 
 // An object of the list that is the run alone: its comma, braces and members in one
 // reservation.
+// Whether it was written: not when write_value returned nullptr (the text is then as it was).
 template <typename T, typename WriteValue>
-void JsonObjectWriter::write_run_object(const RenderedRun& run, std::span<const T> values,
+bool JsonObjectWriter::write_run_object(const RenderedRun& run, std::span<const T> values,
                                         std::size_t room, WriteValue write_value) {
   char* const start = out_.room(room + 3);
   char* p = start;
@@ -401,11 +414,13 @@ void JsonObjectWriter::write_run_object(const RenderedRun& run, std::span<const 
   p += first_object_ ? 0 : 1;
   *p++ = '{';
   p = run_members(p, run, values, true, write_value);
+  if (!p) return false;
   *p++ = '}';
   out_.advance(static_cast<std::size_t>(p - start));
   first_object_ = false;
   first_ = false;  // back in the outer object, after its list's key
   after_object();
+  return true;
 }
 
 void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
@@ -438,6 +453,28 @@ char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
 }
 
 namespace {
+// The room a scalar of a run written whole may take after its key: an integer, null, or a
+// time's text (at most kIsoTimeMax bytes) in quotes.
+constexpr std::size_t kRunValueRoom = 48;
+}  // namespace
+
+// As run_scalar within kRunValueRoom bytes; nullptr for a string (to be escaped) or a longer
+// text.
+char* JsonObjectWriter::run_scalar_or_null(char* p, const Scalar& v) {
+  switch (v.kind) {
+    case Scalar::Kind::integer:
+      return run_integer(p, v.integer);
+    case Scalar::Kind::time_text:
+      return v.text.size() + 2 <= kRunValueRoom ? quoted_as_is(p, v.text) : nullptr;
+    case Scalar::Kind::null:
+      std::memcpy(p, "null", 4);
+      return p + 4;
+    default:
+      return nullptr;
+  }
+}
+
+namespace {
 // The room a run of scalars needs, or 0 when it holds a string (to be escaped: written member
 // by member).
 std::size_t scalars_room(std::span<const Scalar> values, std::size_t slot, std::size_t scalar) {
@@ -458,12 +495,14 @@ void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar>
   write_run(*run, values, room, [this](char* p, const Scalar& v) { return run_scalar(p, v); });
 }
 
+// Written whole at once (no pass to size it first): a string met on the way (to be escaped)
+// leaves the text as it was and the object goes member by member.
 void JsonObjectWriter::scalars_object(const MemberNames& names, std::span<const Scalar> values) {
   const RenderedRun* run = rendered(names);
-  const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
-  if (!run || room == 0) return ObjectWriter::scalars_object(names, values);
-  write_run_object(*run, values, room,
-                   [this](char* p, const Scalar& v) { return run_scalar(p, v); });
+  if (!run || values.empty()) return ObjectWriter::scalars_object(names, values);
+  if (!write_run_object(*run, values, values.size() * (kRunSlot + kRunValueRoom),
+                        [this](char* p, const Scalar& v) { return run_scalar_or_null(p, v); }))
+    ObjectWriter::scalars_object(names, values);
 }
 
 void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {

@@ -141,12 +141,13 @@ class JsonObjectWriter : public ObjectWriter {
   char* wide_integer(char* p, std::int64_t v);
   char* run_integer(char* p, std::int64_t v);
   char* run_scalar(char* p, const Scalar& v);
+  char* run_scalar_or_null(char* p, const Scalar& v);
   // A run's members: keys from `run`, each value written by write_value(p, value).
   template <typename T, typename WriteValue>
   void write_run(const RenderedRun& run, std::span<const T> values, std::size_t room,
                  WriteValue write_value);
   template <typename T, typename WriteValue>
-  void write_run_object(const RenderedRun& run, std::span<const T> values, std::size_t room,
+  bool write_run_object(const RenderedRun& run, std::span<const T> values, std::size_t room,
                         WriteValue write_value);
   template <typename T, typename WriteValue>
   static char* run_members(char* p, const RenderedRun& run, std::span<const T> values, bool first,
