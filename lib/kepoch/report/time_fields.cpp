@@ -62,7 +62,7 @@ struct RunTimes {
   // The members as shown, rewritten per call: the integers in place (value i at to[i]), each
   // time field's shown text at text_at[t]; the kinds of the others stay integer.
   std::vector<Scalar> shown;
-  std::vector<std::size_t> to;
+  std::vector<std::uint16_t> to;  // a run has a few members
   std::vector<std::size_t> text_at;
 };
 
@@ -76,7 +76,7 @@ void make_run_times(RunTimes& r, const MemberNames& names, bool beside) {
   // adds one after its milliseconds.
   std::size_t at = 0, next = 0;  // next: the next time field's index in times
   for (std::size_t i = 0; i < names.size(); ++i) {
-    r.to.push_back(at++);
+    r.to.push_back(static_cast<std::uint16_t>(at++));
     if (next < r.times.size() && r.times[next] == i) {
       if (beside) ++at;
       r.text_at.push_back(at - 1);
@@ -144,8 +144,11 @@ class TimeWriter : public ObjectWriter {
   // The run's members as shown, into run.shown; returns their names.
   MemberNames show(RunTimes& run, const MemberNames& names, std::span<const std::int64_t> values) {
     Scalar* const out = run.shown.data();
-    for (std::size_t i = 0; i < values.size(); ++i)
-      out[run.to[i]].integer = values[i];
+    const std::uint16_t* const to = run.to.data();  // held here: the stores could alias run.to
+    const std::int64_t* const value = values.data();
+    const std::size_t n = values.size();
+    for (std::size_t i = 0; i < n; ++i)
+      out[to[i]].integer = value[i];
     for (std::size_t t = 0; t < run.times.size(); ++t)
       out[run.text_at[t]] = shown_text(run.texts[t].of(values[run.times[t]], local_));
     return beside(format_) ? MemberNames::kept(run.shown_names) : names;
