@@ -200,7 +200,7 @@ std::size_t decimal_length(std::uint64_t u) {
 
 // Writes v's decimal digits at p (room for 20 digits and a sign); returns their end. Two
 // digits per step from a table, the length known first, as std::to_chars does, inline.
-char* write_integer(char* p, std::int64_t v) {
+[[gnu::always_inline]] inline char* write_integer(char* p, std::int64_t v) {
   static constexpr char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -213,6 +213,22 @@ char* write_integer(char* p, std::int64_t v) {
   if (u < 10) {
     *p = static_cast<char>('0' + u);
     return p + 1;
+  }
+  if (u < 10000) {  // most of a record's offsets, sizes and counts: a pair or two
+    const auto w = static_cast<std::uint32_t>(u);
+    if (w < 100) {
+      std::memcpy(p, kPairs + w * 2, 2);
+      return p + 2;
+    }
+    const std::uint32_t high = w / 100, low = w % 100;
+    if (high < 10) {
+      *p = static_cast<char>('0' + high);
+      std::memcpy(p + 1, kPairs + low * 2, 2);
+      return p + 3;
+    }
+    std::memcpy(p, kPairs + high * 2, 2);
+    std::memcpy(p + 2, kPairs + low * 2, 2);
+    return p + 4;
   }
   char* const end = p + decimal_length(u);
   char* q = end;
@@ -334,7 +350,13 @@ namespace {
 // `text` in quotes at p, without escaping (a time's text); returns the end.
 char* quoted_as_is(char* p, std::string_view text) {
   *p = '"';
-  std::memcpy(p + 1, text.data(), text.size());
+  const std::size_t n = text.size();
+  if (n >= 16 && n <= 32) {  // a time's text (24 bytes in UTC): two fixed copies, no call
+    std::memcpy(p + 1, text.data(), 16);
+    std::memcpy(p + 1 + n - 16, text.data() + n - 16, 16);
+  } else {
+    std::memcpy(p + 1, text.data(), n);
+  }
   p[text.size() + 1] = '"';
   return p + text.size() + 2;
 }
@@ -358,24 +380,53 @@ char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
   return v > 0xFFFFFFFFll || v < -0xFFFFFFFFll ? wide_integer(p, v) : write_integer(p, v);
 }
 
-// Room for every key and value is reserved once; each key is one fixed-size copy.
+// The run's members at p (room reserved), the first without its comma when `first`; returns
+// their end. Each key is one fixed-size copy.
+template <typename T, typename WriteValue>
+char* JsonObjectWriter::run_members(char* p, const RenderedRun& run, std::span<const T> values,
+                                    bool first, WriteValue write_value) {
+  std::size_t i = 0;
+  if (first) {  // the object's first member: its key without the comma
+    std::memcpy(p, run.keys[0].data() + 1, kRunSlot - 1);
+    p = write_value(p + run.sizes[0] - 1, values[0]);
+    i = 1;
+  }
+  for (; i < values.size() && p; ++i) {
+    std::memcpy(p, run.keys[i].data(), kRunSlot);
+    p = write_value(p + run.sizes[i], values[i]);
+  }
+  return p;
+}
+
+// Room for every key and value is reserved once.
 template <typename T, typename WriteValue>
 void JsonObjectWriter::write_run(const RenderedRun& run, std::span<const T> values,
                                  std::size_t room, WriteValue write_value) {
   char* const start = out_.room(room);
+  char* const end = run_members(start, run, values, first_, write_value);
+  first_ = false;
+  out_.advance(static_cast<std::size_t>(end - start));
+}
+
+// An object of the list that is the run alone: its comma, braces and members in one
+// reservation.
+// Whether it was written: not when write_value returned nullptr (the text is then as it was).
+template <typename T, typename WriteValue>
+bool JsonObjectWriter::write_run_object(const RenderedRun& run, std::span<const T> values,
+                                        std::size_t room, WriteValue write_value) {
+  char* const start = out_.room(room + 3);
   char* p = start;
-  std::size_t i = 0;
-  if (first_) {  // the object's first member: its key without the comma
-    std::memcpy(p, run.keys[0].data() + 1, kRunSlot - 1);
-    p = write_value(p + run.sizes[0] - 1, values[0]);
-    i = 1;
-    first_ = false;
-  }
-  for (; i < values.size(); ++i) {
-    std::memcpy(p, run.keys[i].data(), kRunSlot);
-    p = write_value(p + run.sizes[i], values[i]);
-  }
+  *p = ',';
+  p += first_object_ ? 0 : 1;
+  *p++ = '{';
+  p = run_members(p, run, values, true, write_value);
+  if (!p) return false;
+  *p++ = '}';
   out_.advance(static_cast<std::size_t>(p - start));
+  first_object_ = false;
+  first_ = false;  // back in the outer object, after its list's key
+  after_object();
+  return true;
 }
 
 void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::int64_t> values) {
@@ -383,6 +434,14 @@ void JsonObjectWriter::integers(const MemberNames& names, std::span<const std::i
   if (!run || values.empty()) return ObjectWriter::integers(names, values);
   write_run(*run, values, values.size() * (kRunSlot + kScalarRoom),
             [this](char* p, std::int64_t v) { return run_integer(p, v); });
+}
+
+void JsonObjectWriter::integers_object(const MemberNames& names,
+                                       std::span<const std::int64_t> values) {
+  const RenderedRun* run = rendered(names);
+  if (!run || values.empty()) return ObjectWriter::integers_object(names, values);
+  write_run_object(*run, values, values.size() * (kRunSlot + kScalarRoom),
+                   [this](char* p, std::int64_t v) { return run_integer(p, v); });
 }
 
 // Writes v at p (room for kScalarRoom bytes, or a time's text and its quotes); returns the
@@ -399,16 +458,57 @@ char* JsonObjectWriter::run_scalar(char* p, const Scalar& v) {
   }
 }
 
+namespace {
+// The room a scalar of a run written whole may take after its key: an integer, null, or a
+// time's text (at most kIsoTimeMax bytes) in quotes.
+constexpr std::size_t kRunValueRoom = 48;
+}  // namespace
+
+// As run_scalar within kRunValueRoom bytes; nullptr for a string (to be escaped) or a longer
+// text.
+char* JsonObjectWriter::run_scalar_or_null(char* p, const Scalar& v) {
+  switch (v.kind) {
+    case Scalar::Kind::integer:
+      return run_integer(p, v.integer);
+    case Scalar::Kind::time_text:
+      return v.text.size() + 2 <= kRunValueRoom ? quoted_as_is(p, v.text) : nullptr;
+    case Scalar::Kind::null:
+      std::memcpy(p, "null", 4);
+      return p + 4;
+    default:
+      return nullptr;
+  }
+}
+
+namespace {
+// The room a run of scalars needs, or 0 when it holds a string (to be escaped: written member
+// by member).
+std::size_t scalars_room(std::span<const Scalar> values, std::size_t slot, std::size_t scalar) {
+  std::size_t room = 0;
+  for (const Scalar& v : values) {
+    if (v.kind == Scalar::Kind::string) return 0;
+    room += slot + std::max(scalar, v.text.size() + 2);
+  }
+  return room;
+}
+}  // namespace
+
 // As integers(); a run holding a string (to be escaped) goes member by member.
 void JsonObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> values) {
   const RenderedRun* run = rendered(names);
-  std::size_t room = 0;
-  for (const Scalar& v : values) {
-    if (v.kind == Scalar::Kind::string) run = nullptr;
-    room += kRunSlot + std::max(kScalarRoom, v.text.size() + 2);
-  }
-  if (!run || values.empty()) return ObjectWriter::scalars(names, values);
+  const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
+  if (!run || room == 0) return ObjectWriter::scalars(names, values);
   write_run(*run, values, room, [this](char* p, const Scalar& v) { return run_scalar(p, v); });
+}
+
+// Written whole at once (no pass to size it first): a string met on the way (to be escaped)
+// leaves the text as it was and the object goes member by member.
+void JsonObjectWriter::scalars_object(const MemberNames& names, std::span<const Scalar> values) {
+  const RenderedRun* run = rendered(names);
+  if (!run || values.empty()) return ObjectWriter::scalars_object(names, values);
+  if (!write_run_object(*run, values, values.size() * (kRunSlot + kRunValueRoom),
+                        [this](char* p, const Scalar& v) { return run_scalar_or_null(p, v); }))
+    ObjectWriter::scalars_object(names, values);
 }
 
 void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {
@@ -432,6 +532,11 @@ void JsonObjectWriter::begin_object() {
 void JsonObjectWriter::end_object() {
   end();
   first_ = false;  // back in the outer object, after its list's key
+  after_object();
+}
+
+// Hands the text on once it passes the limit.
+void JsonObjectWriter::after_object() {
   if (sink_ && out_.size() - element_start_ >= limit_) {
     sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
     out_.clear();

@@ -101,6 +101,8 @@ class JsonObjectWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
   void time_text(std::string_view key, std::string_view text) override;
   void scalars(const MemberNames& names, std::span<const Scalar> values) override;
+  void integers_object(const MemberNames& names, std::span<const std::int64_t> values) override;
+  void scalars_object(const MemberNames& names, std::span<const Scalar> values) override;
 
  private:
   void key(std::string_view k);
@@ -139,10 +141,18 @@ class JsonObjectWriter : public ObjectWriter {
   char* wide_integer(char* p, std::int64_t v);
   char* run_integer(char* p, std::int64_t v);
   char* run_scalar(char* p, const Scalar& v);
+  char* run_scalar_or_null(char* p, const Scalar& v);
   // A run's members: keys from `run`, each value written by write_value(p, value).
   template <typename T, typename WriteValue>
   void write_run(const RenderedRun& run, std::span<const T> values, std::size_t room,
                  WriteValue write_value);
+  template <typename T, typename WriteValue>
+  bool write_run_object(const RenderedRun& run, std::span<const T> values, std::size_t room,
+                        WriteValue write_value);
+  template <typename T, typename WriteValue>
+  static char* run_members(char* p, const RenderedRun& run, std::span<const T> values, bool first,
+                           WriteValue write_value);
+  void after_object();
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};
   std::size_t last_wide_size_ = 0;

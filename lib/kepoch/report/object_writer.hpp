@@ -92,6 +92,19 @@ class ObjectWriter {
   // Each member as the call for its kind, in order; the integers between the others as
   // integers() runs.
   virtual void scalars(const MemberNames& names, std::span<const Scalar> values);
+  // begin_object(), integers(names, values), end_object(): an object of a list that is one
+  // run of integers (a record of a dump), in one call, so a writer can write it whole.
+  virtual void integers_object(const MemberNames& names, std::span<const std::int64_t> values) {
+    begin_object();
+    integers(names, values);
+    end_object();
+  }
+  // begin_object(), scalars(names, values), end_object(), likewise.
+  virtual void scalars_object(const MemberNames& names, std::span<const Scalar> values) {
+    begin_object();
+    scalars(names, values);
+    end_object();
+  }
 
   // The members of `object` (an object Value), each as the call for its kind.
   void members(const Value& object);

@@ -136,6 +136,7 @@ void write_data(ObjectWriter& w, std::string_view key,
   }
 }
 
+// A record as an object of the list begun by begin_objects.
 void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control, DataFormat data) {
   static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
                                                 "key_size", "value_size", "headers"};
@@ -146,6 +147,10 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
                                  r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
                                  r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
                                  static_cast<std::int64_t>(r.headers.size())};
+  // The usual record, its integers only: the object in one call.
+  if (r.magic >= 2 && !control && data == DataFormat::none)
+    return w.integers_object(kNames, values);
+  w.begin_object();
   w.integers(kNames, values);
   if (r.magic < 2) {
     w.integer("magic", r.magic);
@@ -158,22 +163,18 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
     write_data(w, "key", r.key, data);
     write_data(w, "value", r.value, data);
   }
+  w.end_object();
 }
 
 void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data) {
   w.begin_objects("records");
   if (b.unwalked) {  // walked here, one record at a time
     walk_records(b, [&](const Record& r, const DumpedControl* control) {
-      w.begin_object();
       write_record(w, r, control, data);
-      w.end_object();
     });
   }
-  for (std::size_t i = 0; i < b.records.size(); ++i) {
-    w.begin_object();
+  for (std::size_t i = 0; i < b.records.size(); ++i)
     write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data);
-    w.end_object();
-  }
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));

@@ -59,6 +59,11 @@ struct RunTimes {
   std::vector<std::string> iso_names;    // beside: "<name>_iso" per time field
   std::vector<std::string_view> shown_names;
   std::vector<TimeText> texts;  // per time field: its own, as a run may hold two
+  // The members as shown, rewritten per call: the integers in place (value i at to[i]), each
+  // time field's shown text at text_at[t]; the kinds of the others stay integer.
+  std::vector<Scalar> shown;
+  std::vector<std::uint16_t> to;  // a run has a few members
+  std::vector<std::size_t> text_at;
 };
 
 // Fills `r`, in its place for good.
@@ -67,6 +72,18 @@ void make_run_times(RunTimes& r, const MemberNames& names, bool beside) {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (is_time_field(names.names()[i])) r.times.push_back(i);
   r.texts.resize(r.times.size());
+  // Each value's place among the shown members; with the ISO text beside, every time field
+  // adds one after its milliseconds.
+  std::size_t at = 0, next = 0;  // next: the next time field's index in times
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    r.to.push_back(static_cast<std::uint16_t>(at++));
+    if (next < r.times.size() && r.times[next] == i) {
+      if (beside) ++at;
+      r.text_at.push_back(at - 1);
+      ++next;
+    }
+  }
+  r.shown.assign(at, Scalar::of(0));
   if (!beside) return;
   r.iso_names.reserve(r.times.size());  // never moved: no string's text moves
   std::size_t from = 0;
@@ -102,21 +119,14 @@ class TimeWriter : public ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override {
     RunTimes& run = run_times(names);
     if (run.times.empty()) return inner_->integers(names, values);
-    const bool with_ms = beside(format_);
-    shown_.resize(values.size() + (with_ms ? run.times.size() : 0));
-    Scalar* out = shown_.data();
-    std::size_t from = 0;
-    for (std::size_t t = 0; t < run.times.size(); ++t) {
-      const std::size_t at = run.times[t];
-      for (; from < at; ++from)
-        *out++ = Scalar::of(values[from]);
-      if (with_ms) *out++ = Scalar::of(values[at]);
-      *out++ = shown_text(run.texts[t].of(values[at], local_));
-      from = at + 1;
-    }
-    for (; from < values.size(); ++from)
-      *out++ = Scalar::of(values[from]);
-    inner_->scalars(with_ms ? MemberNames::kept(run.shown_names) : names, shown_);
+    const MemberNames shown_names = show(run, names, values);
+    inner_->scalars(shown_names, run.shown);
+  }
+  void integers_object(const MemberNames& names, std::span<const std::int64_t> values) override {
+    RunTimes& run = run_times(names);
+    if (run.times.empty()) return inner_->integers_object(names, values);
+    const MemberNames shown_names = show(run, names, values);
+    inner_->scalars_object(shown_names, run.shown);
   }
   void string(std::string_view key, std::string_view v) override { inner_->string(key, v); }
   void time_text(std::string_view key, std::string_view v) override { inner_->time_text(key, v); }
@@ -131,6 +141,18 @@ class TimeWriter : public ObjectWriter {
   void end_objects() override { inner_->end_objects(); }
 
  private:
+  // The run's members as shown, into run.shown; returns their names.
+  MemberNames show(RunTimes& run, const MemberNames& names, std::span<const std::int64_t> values) {
+    Scalar* const out = run.shown.data();
+    const std::uint16_t* const to = run.to.data();  // held here: the stores could alias run.to
+    const std::int64_t* const value = values.data();
+    const std::size_t n = values.size();
+    for (std::size_t i = 0; i < n; ++i)
+      out[to[i]].integer = value[i];
+    for (std::size_t t = 0; t < run.times.size(); ++t)
+      out[run.text_at[t]] = shown_text(run.texts[t].of(values[run.times[t]], local_));
+    return beside(format_) ? MemberNames::kept(run.shown_names) : names;
+  }
   // The shown form of a time whose ISO text is `text` (empty for NO_TIMESTAMP).
   Scalar shown_text(std::string_view text) const {
     if (!text.empty()) return {Scalar::Kind::time_text, 0, text};
@@ -173,7 +195,6 @@ class TimeWriter : public ObjectWriter {
   std::deque<RunTimes> runs_;  // one per run written; never moved
   static constexpr int kRunSlotBits = 4;
   std::array<RunTimes*, std::size_t{1} << kRunSlotBits> found_runs_{};
-  std::vector<Scalar> shown_;  // the run being written
 };
 
 class TimeStream : public ReportStream {

@@ -203,6 +203,62 @@ TEST_CASE("JSON runs of scalar members: nlohmann's text of the members one by on
   }
 }
 
+// integers_object and scalars_object write an object of a list in one call (a record of a
+// dump): the same text as begin_object, the run, end_object. A string in the run (to be
+// escaped) or a text too long for the writer's room per member is met part way through the
+// run and rolls back to member by member.
+TEST_CASE("JSON objects of one run: the text of begin_object, the run and end_object",
+          "[report][object_writer]") {
+  using kepoch::report::Scalar;
+  static constexpr std::string_view kLongText =
+      "a time's text of more than forty-six bytes, as no time is";
+  std::mt19937_64 rng(33);
+  for (int i = 0; i < 300; ++i) {
+    const bool long_run = i % 7 == 0;
+    const kepoch::report::MemberNames names = long_run ? kepoch::report::MemberNames(kLongScalarRun)
+                                                       : kepoch::report::MemberNames(kScalarRun);
+    std::vector<std::vector<Scalar>> objects(1 + rng() % 3);
+    std::vector<std::vector<std::int64_t>> integers(objects.size());
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        const int kind = static_cast<int>(rng() % 3);  // an integer, a time's text, null
+        objects[o].push_back(scalar_of_kind(kind == 2 ? 3 : kind, rng));
+        // Integers of every length, most of a few digits as a record's are.
+        const std::int64_t v = rng() % 4 == 0 ? static_cast<std::int64_t>(rng())
+                                              : static_cast<std::int64_t>(rng() % 200000) - 100;
+        integers[o].push_back(v);
+      }
+      const std::size_t at = rng() % names.size();
+      if (i % 10 == 1) objects[o][at] = scalar_of_kind(2, rng);  // a string
+      if (i % 10 == 2) objects[o][at] = {Scalar::Kind::time_text, 0, kLongText};
+    }
+    const auto write = [&](ObjectWriter& w, bool in_one_call) {
+      w.begin_objects("records");
+      for (std::size_t o = 0; o < objects.size(); ++o) {
+        if (in_one_call) {
+          w.scalars_object(names, objects[o]);
+          w.integers_object(names, integers[o]);
+          continue;
+        }
+        w.begin_object();
+        w.scalars(names, objects[o]);
+        w.end_object();
+        w.begin_object();
+        w.integers(names, integers[o]);
+        w.end_object();
+      }
+      w.end_objects();
+      w.integer("after", 1);
+    };
+    ValueBuilder b;
+    write(b, false);
+    INFO(i);
+    const std::string expected = nlohmann_text(b.take());
+    CHECK(writer_text([&](ObjectWriter& w) { write(w, true); }) == expected);
+    CHECK(writer_text([&](ObjectWriter& w) { write(w, false); }) == expected);
+  }
+}
+
 TEST_CASE("scalars() by default: the call for each member's kind", "[report][object_writer]") {
   using kepoch::report::Scalar;
   const std::vector<Scalar> values = {
