@@ -4,8 +4,6 @@
 
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "html_output.hpp"
@@ -15,7 +13,6 @@
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/summary.hpp"
-#include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "metadata_source.hpp"
 #include "progress.hpp"
@@ -70,13 +67,7 @@ int run(const DiffOptions& o, const Globals& globals) {
       read_paired_replicas(o.dirs, o.full ? LoadDepth::whole : LoadDepth::tail,
                            /*first_required=*/false, *progress);
   if (o.metadata) {
-    // The controller's epochs of another cluster say nothing of these replicas.
-    const LogDirIdentity meta = metadata_identity(*o.metadata);
-    if (paired.cluster_id && meta.cluster_id && *paired.cluster_id != *meta.cluster_id)
-      throw UsageError(fmt::format(
-          "{} records cluster id {} but {} records cluster id {}: the metadata log of another "
-          "cluster",
-          meta.file, *meta.cluster_id, paired.cluster_file, *paired.cluster_id));
+    refuse_other_cluster(*o.metadata, paired.cluster_id, paired.cluster_file);
     progress.reset();  // the metadata log's reader draws its own line
   }
   const auto loaded = load_history(o, globals);

@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include <fmt/format.h>
-
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
@@ -33,18 +31,12 @@ int run(const InspectOptions& o, const Globals& globals) {
   // The metadata log first: a target it cannot read stops the command before any output.
   std::optional<LoadedMetadata> loaded;
   if (o.metadata) {
-    // The controller's epochs of another cluster say nothing of these replicas.
-    const LogDirIdentity meta = metadata_identity(*o.metadata);
     for (const auto& dir : o.dirs) {
       auto d = std::filesystem::path(dir).lexically_normal();
       if (!d.has_filename()) d = d.parent_path();
       const LogDirIdentity own =
           log_dir_identity(d.parent_path().empty() ? std::filesystem::path(".") : d.parent_path());
-      if (meta.cluster_id && own.cluster_id && *meta.cluster_id != *own.cluster_id)
-        throw UsageError(fmt::format(
-            "{} records cluster id {} but {} records cluster id {}: the metadata log of another "
-            "cluster",
-            meta.file, *meta.cluster_id, own.file, *own.cluster_id));
+      refuse_other_cluster(*o.metadata, own.cluster_id, own.file);
     }
     loaded = load_metadata_history(*o.metadata, {}, {}, globals);
   }

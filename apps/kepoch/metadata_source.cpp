@@ -5,10 +5,14 @@
 #include <map>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include "kepoch/base/error.hpp"
 #include "kepoch/metadata/compact_history.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/document_stream.hpp"
 #include "kepoch/report/metadata_report.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 #include "progress.hpp"
 
 namespace kepoch::cli {
@@ -278,6 +282,17 @@ LoadedMetadata load_metadata_history(const std::string& target,
     out.history.apply(*e.record, at);
   });
   return out;
+}
+
+void refuse_other_cluster(const std::string& metadata_target,
+                          const std::optional<std::string>& replicas_cluster_id,
+                          const std::string& replicas_file) {
+  const LogDirIdentity meta = metadata_identity(metadata_target);
+  if (replicas_cluster_id && meta.cluster_id && *replicas_cluster_id != *meta.cluster_id)
+    throw UsageError(fmt::format(
+        "{} records cluster id {} but {} records cluster id {}: the metadata log of another "
+        "cluster",
+        meta.file, *meta.cluster_id, replicas_file, *replicas_cluster_id));
 }
 
 std::vector<std::string> metadata_problems(const LoadedMetadata& loaded) {

@@ -4,6 +4,7 @@
 // storage/metadata_replay.hpp), replayed into each partition's history, with a progress line
 // on a terminal.
 
+#include <optional>
 #include <string>
 
 #include "globals.hpp"
@@ -40,6 +41,13 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
                             const Globals& globals);
 // Bytes of steps and broker events held compactly (~700,000 steps).
 inline constexpr std::size_t kHistoryHeldBytes = std::size_t{10} << 20;
+
+// Refuses (UsageError) a metadata log whose log dir records another cluster id than
+// `replicas_cluster_id` (recorded in `replicas_file`): the controller's epochs of another
+// cluster say nothing of these replicas. Nothing is refused when either id is unknown.
+void refuse_other_cluster(const std::string& metadata_target,
+                          const std::optional<std::string>& replicas_cluster_id,
+                          const std::string& replicas_file);
 
 // history.orphans() and the replay's problems, in one list.
 std::vector<std::string> metadata_problems(const LoadedMetadata& loaded);
