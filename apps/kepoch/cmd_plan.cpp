@@ -281,6 +281,7 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
       in.unclean_source = live_source(topic, kUnclean);
       in.min_isr_source = live_source(topic, kMinIsr);
       in.elr_enabled = elr_enabled;
+      in.live_metadata = true;
       if (const UuidParse id = parse_uuid(topic.topic_id); id.ok && !id.uuid.is_zero())
         in.topic_id = id.uuid;
       m.partitions.push_back(std::move(in));
@@ -346,6 +347,8 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     }
     in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
     if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
+    for (const auto& [epoch, leader] : p.issued)
+      in.issued_epochs.push_back({epoch, leader});
     m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;
@@ -511,7 +514,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     brokers.insert(id);
   for (const auto id : brokers) {
     const auto src = source_of.find(id);
-    context.brokers.push_back({id, m.live.count(id) > 0, input.gone_brokers.count(id) > 0,
+    // A broker named in --gone is not coming back: never shown live, whatever the metadata says.
+    context.brokers.push_back({id, m.live.count(id) > 0 && !input.gone_brokers.count(id),
+                               input.gone_brokers.count(id) > 0,
                                src == source_of.end() ? std::string() : src->second});
   }
   // What a missing broker leaves unknown.
@@ -545,7 +550,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));
   progress.done();
   emit(value, globals);
-  return plan.totals.plan_committed_loss_partitions > 0 ? kFindings : kOk;
+  return plan.totals.safe() ? kOk : kFindings;
 }
 
 }  // namespace

@@ -184,11 +184,17 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
   std::vector<report::ReplicaForecasts> forecasts;
   std::vector<ReplicaComparison> comparisons;
   std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
+  // Committed records are those every replica's high watermark commits in its own lineage
+  // (committed_bound): the same rule, over the same replicas, as `kepoch plan`.
+  std::vector<const PartitionReplica*> known;
+  for (const auto& r : replicas)
+    known.push_back(&r);
   for (std::size_t i = 1; i < replicas.size(); ++i) {
     report::ReplicaForecasts rf{&replicas[i], {}};
     comparisons.push_back(compare_replicas(replicas, i, 0));
     for (auto mode : modes_for(o.mode)) {
-      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode, leader_clean));
+      rf.forecasts.push_back(
+          forecast_follower(leader, leader.as_leader, replicas[i], known, mode, leader_clean));
       keeps_divergent_batches(rf.forecasts.back(), comparisons.back(), replicas[i]);
     }
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||
