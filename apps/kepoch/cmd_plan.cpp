@@ -623,13 +623,18 @@ void register_plan(CLI::App& app, Globals& globals) {
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
       "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"
       "broker, KIP-966's order (last epoch, log length), Kafka's own choice (the ISR, else the\n"
-      "first live replica in assignment order). Committed means below the highest high\n"
-      "watermark any replica recorded. kepoch changes nothing; --out-dir writes the steps.\n"
+      "first live replica in assignment order). Committed records are those a replica's\n"
+      "high watermark covers in its own log (the same epoch lineage; predict counts alike).\n"
+      "A replica whose state is not given is unknown: an ISR member among them is waited\n"
+      "for. kepoch changes nothing; --out-dir writes the steps (steps.sh checks each step's\n"
+      "brokers are live and runs from a total outage).\n"
       "`timelines` puts each such partition's known replicas on one offset axis against the\n"
       "leader the plan chooses (diff's timeline); --html FILE draws them as a page.\n"
-      "Exit status: 0 the plan loses no committed record, 1 it does or kepoch cannot rule it\n"
-      "out (a replica's state not given), 2 usage (two states of one broker, states of\n"
-      "another cluster), 3 unreadable input, 4 the cluster cannot be reached.");
+      "Exit status: 0 the plan loses no committed record and every state it rests on is\n"
+      "known and current, 1 it loses committed records or kepoch cannot rule it out (a\n"
+      "replica's state not given, a count a snapshot could not make, a metadata log older\n"
+      "than the disks), 2 usage (two states of one broker, states of another cluster), 3\n"
+      "unreadable input, 4 the cluster cannot be reached.");
   cmd->callback([&globals] { globals.exit_code = run(o, c, t, globals); });
 }
 
