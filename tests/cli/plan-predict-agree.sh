@@ -39,19 +39,19 @@ if predict["election"]["leader"] != leader:
     sys.exit(f"{name}: predict --elect chose {predict['election']['leader']}, not {leader}")
 rows = {int(r["dir"].split("/broker-")[1].split("/")[0]): r for r in predict["replicas"]}
 errors = []
-for f in cand["followers"]:
-    r = rows[f["broker"]]
+for f in [f for f in plan["followers"] if f["candidate"] == leader]:
+    r = rows[f["follower"]]
     got = (f["truncate_to"], f["lost_records"], f["committed_lost_records"])
     want = (r["truncate_to"], r["lost_records"], r["committed_lost_records"])
-    print(f"{name}: leader {leader}, follower {f['broker']}: plan {got}, predict {want}")
+    print(f"{name}: leader {leader}, follower {f['follower']}: plan {got}, predict {want}")
     if got != want:
-        errors.append(f"{name}: leader {leader}, follower {f['broker']}: plan {got}, predict {want}")
+        errors.append(f"{name}: leader {leader}, follower {f['follower']}: plan {got}, predict {want}")
     # Whether a committed loss is certain (true), ruled out (false) or not (null): the same,
     # except where predict alone finds a follower keeping batches that differ from the
     # leader's below its truncation point (then predict says null, never safer).
     if f["committed_loss"] != r["committed_loss"] and not (
             r["committed_loss"] is None and any("keeps the batches" in u for u in r["unanswered"])):
-        errors.append(f"{name}: leader {leader}, follower {f['broker']}: committed loss "
+        errors.append(f"{name}: leader {leader}, follower {f['follower']}: committed loss "
                       f"{f['committed_loss']} in the plan, {r['committed_loss']} in predict")
 if cand["lost_records"] != max((r["lost_records"] or 0) for r in rows.values()):
     errors.append(f"{name}: candidate {leader} loses {cand['lost_records']}")
@@ -81,6 +81,6 @@ done
 # The issue's case: broker 1's b-0..2 (epoch 0, offsets 5-7) are not committed by broker 3's
 # high watermark of 9, which covers other records (c-0..3, epoch 2) at those offsets.
 [[ $(json "$SCRATCH/plan-divergence-before.json" \
-  "[f['committed_lost_records'] for c in d['candidates'] if c['broker'] == 2 for f in c['followers'] if f['broker'] == 1]") == "[0]" ]] ||
+  "[f['committed_lost_records'] for f in d['followers'] if f['candidate'] == 2 and f['follower'] == 1]") == "[0]" ]] ||
   fail "broker 1's epoch-0 records at 5-7 counted committed"
 echo "ok"

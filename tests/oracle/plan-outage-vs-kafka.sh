@@ -31,15 +31,7 @@ cluster_up
 W="$SCRATCH/plan"
 mkdir -p "$W"
 META="$("$KC" logdir controller)/__cluster_metadata-0"
-# KAFKA_HOME for steps.sh: the jars the harness fetched (libs/) and bin/ scripts that run
-# Kafka's tool classes as the distribution's bin/kafka-*.sh do (kafka-run-class.sh CLASS).
-KH="$W/kafka-home"
-mkdir -p "$KH/bin"
-ln -s "$("$KEPOCH_SOURCE_DIR/tests/kafka/fetch-kafka" --home)/libs" "$KH/libs"
-for tool in kafka-leader-election.sh:LeaderElectionCommand kafka-broker-api-versions.sh:BrokerApiVersionsCommand; do
-  printf '#!/bin/sh\nexec "%s" tool org.apache.kafka.tools.%s "$@"\n' "$KC" "${tool#*:}" >"$KH/bin/${tool%%:*}"
-  chmod +x "$KH/bin/${tool%%:*}"
-done
+KH="$(kafka_home "$W/kafka-home")"
 topics=(pa pb)
 
 for t in "${topics[@]}"; do "$KC" create-topic "$t" --assignment 1:2:3,1:2:3 >/dev/null; done
@@ -156,35 +148,7 @@ snap_all t1
 plan steps-plan --metadata "$META" --topic pa "$W/t1-b1.snap" "$W/t1-b2.snap"
 echo "--- steps.sh"
 cat "$W/cmds/steps.sh"
-mkfifo "$W/steps.in"
-KAFKA_HOME="$KH" BOOTSTRAP="$("$KC" bootstrap)" WAIT_SECONDS=120 sh "$W/cmds/steps.sh" \
-  <"$W/steps.in" >"$W/steps.out" 2>"$W/steps.err" &
-steps_pid=$!
-exec 7>"$W/steps.in"
-started=()
-seen=0
-while :; do
-  running=0
-  kill -0 "$steps_pid" 2>/dev/null && running=1
-  mapfile -t lines < <(tail -n +$((seen + 1)) "$W/steps.out")
-  for line in "${lines[@]}"; do
-    seen=$((seen + 1))
-    echo "steps.sh: $line"
-    if [[ $line =~ start\ broker\(s\)\ ([0-9\ ]+)\ now ]]; then
-      for id in ${BASH_REMATCH[1]}; do
-        "$KC" start "$id" >/dev/null
-        started+=("$id")
-      done
-      [[ $line == *"press Enter"* ]] && echo >&7
-    fi
-  done
-  [[ $running == 1 ]] || break
-  sleep 0.5
-done
-exec 7>&-
-steps_rc=0
-wait "$steps_pid" || steps_rc=$?
-[[ $steps_rc == 0 ]] || fail "steps.sh exited $steps_rc: $(cat "$W/steps.err")"
+run_steps "$W/cmds" "$KH" "$W/steps"
 echo "steps.sh ran to the end; brokers started in its order: ${started[*]}"
 [[ ${started[0]} == 3 ]] || fail "steps.sh did not start broker 3 first: ${started[*]}"
 # Every broker back (steps.sh started the others last).
@@ -267,9 +231,13 @@ for tp in ("pa-0", "pb-0"):
         pr = json.load(open(f"{w}/predict-{t}-{leader}.json"))
         check(f"predict --elect {t} leader", pr["election"]["leader"], leader)
         by = {int(re.search(r"t0-b(\d)\.snap", r["dir"]).group(1)): r for r in pr["replicas"]}
-        for f in c3[(tp, leader)]["followers"]:
-            r = by[f["broker"]]
-            check(f"{tp} leader {leader} follower {f['broker']}: plan vs predict (truncate, lost, committed)",
+        rows3 = [f for f in load("all3")["followers"]
+                 if f"{f['topic']}-{f['partition']}" == tp and f["candidate"] == leader]
+        if len(rows3) != 2:
+            errors.append(f"all3 {tp} candidate {leader}: {len(rows3)} follower rows")
+        for f in rows3:
+            r = by[f["follower"]]
+            check(f"{tp} leader {leader} follower {f['follower']}: plan vs predict (truncate, lost, committed)",
                   (f["truncate_to"], f["lost_records"], f["committed_lost_records"]),
                   (r["truncate_to"], r["lost_records"], r["committed_lost_records"]))
 # 3. Broker 1's own metadata log is stale: said, never exit 0, never "nothing to decide".

@@ -91,23 +91,22 @@ Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::
   return Value(c->*field);
 }
 
-// Each follower's forecast under a candidate: the numbers `predict --leader` gives for it.
-Value followers_value(const CandidateOutcome& c) {
-  Value a = Value::array();
-  for (const auto& f : c.followers)
-    a.push(
-        Value::object()
-            .set("broker", f.broker)
-            .set("truncate_to", f.forecast.prediction.unanswered_epoch
-                                    ? Value()
-                                    : Value(f.forecast.prediction.truncate_to))
-            .set("lost_records", f.forecast.lost_counted ? Value(f.forecast.lost_records) : Value())
-            .set("committed_lost_records",
-                 f.forecast.lost_counted ? Value(f.forecast.committed_lost_records) : Value())
-            .set("committed_loss", f.forecast.committed_loss()         ? Value(true)
-                                   : f.forecast.committed_loss_unknown ? Value()
-                                                                       : Value(false)));
-  return a;
+// Each follower's forecast under a candidate, one flat row each (a table of its own beside the
+// candidates'): the numbers `predict --elect` gives for it.
+Value follower_row(const PartitionPlan& p, const CandidateOutcome& c,
+                   const forecast::FollowerOutcome& f) {
+  const ReplicaForecast& r = f.forecast;
+  return Value::object()
+      .set("topic", p.topic)
+      .set("partition", p.partition)
+      .set("candidate", c.broker)
+      .set("follower", f.broker)
+      .set("truncate_to", r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
+      .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
+      .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
+      .set("committed_loss", r.committed_loss()         ? Value(true)
+                             : r.committed_loss_unknown ? Value()
+                                                        : Value(false));
 }
 
 }  // namespace
@@ -267,6 +266,7 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("brokers", std::move(brokers));
   Value partitions = Value::array();
   Value candidates = Value::array();
+  Value followers = Value::array();
   for (const auto& p : plan.partitions) {
     if (p.condition == forecast::PartitionCondition::healthy && !context.all) continue;
     const CandidateOutcome* chosen = p.chosen_candidate();
@@ -317,12 +317,14 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
                           .set("committed_lost_records", c.committed_lost_records)
                           .set("loss_known", c.loss_known)
                           .set("committed_loss_possible", c.committed_loss_possible)
-                          .set("truncations", truncations)
-                          .set("followers", followers_value(c)));
+                          .set("truncations", truncations));
+      for (const auto& f : c.followers)
+        followers.push(follower_row(p, c, f));
     }
   }
   out.set("partitions", std::move(partitions));
   out.set("candidates", std::move(candidates));
+  out.set("followers", std::move(followers));
   Value start = Value::array();
   for (const auto& s : plan.start_order) {
     start.push(Value::object()

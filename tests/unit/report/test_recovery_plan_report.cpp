@@ -95,7 +95,9 @@ std::string file_of(const std::vector<CommandFile>& files, const std::string& na
 }
 
 // Where TEXT first appears in S (npos: not there).
-std::size_t at(const std::string& s, const std::string& text) { return s.find(text); }
+std::size_t at(const std::string& s, const std::string& text) {
+  return s.find(text);
+}
 
 }  // namespace
 
@@ -203,8 +205,8 @@ TEST_CASE("a stale metadata: the verdict says so, never 'nothing to decide'",
 }
 
 TEST_CASE("timeline names: two brokers' same-named dirs are told apart", "[report][timeline]") {
-  const auto names = distinct_replica_names(
-      {"/x/b1/data/plan-0", "/x/b2/data/plan-0", "/y/data/other-0"});
+  const auto names =
+      distinct_replica_names({"/x/b1/data/plan-0", "/x/b2/data/plan-0", "/y/data/other-0"});
   CHECK(names == std::vector<std::string>{"b1/data/plan-0", "b2/data/plan-0", "data/other-0"});
   CHECK(distinct_replica_names({"a/d-0", "b/d-0"}) == std::vector<std::string>{"a/d-0", "b/d-0"});
 }
