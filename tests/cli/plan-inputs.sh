@@ -89,6 +89,10 @@ expect_exit 1 "$KEPOCH" plan -o json --ids 1,2,3 --replicas 1,2,3,4 --isr 4 --al
   fail "a missing ISR member is waited for: $(json "$SCRATCH/out" "(d['partitions'], d['start_order'])")"
 expect_not_in "$SCRATCH/out" "loses nothing"
 expect_not_in "$SCRATCH/out" "holds every committed record"
+# A broker named in --gone is never shown live, whatever the metadata (here --alive) says.
+expect_exit 1 "$KEPOCH" plan -o json --ids 1,2,3 --replicas 1,2,3 --isr 3 --alive 1,2,3 --gone 3 "${dirs[@]}"
+[[ $(json "$SCRATCH/out" "[(b['broker'], b['live'], b['gone']) for b in d['brokers'] if b['broker'] == 3]") == \
+  "[(3, False, True)]" ]] || fail "a --gone broker shown live: $(json "$SCRATCH/out" "d['brokers']")"
 # Broker 4's disks are lost (--gone 4): Kafka's unclean rule would pick broker 1 (the first
 # live replica), which loses 4 records; broker 2 loses 3. Counts are lower bounds (broker 4's
 # records are not known), and a committed loss cannot be ruled out.

@@ -4,6 +4,7 @@
 // min.insync.replicas and unclean.leader.election.enable came from.
 #include <catch2/catch.hpp>
 
+#include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/report/timeline.hpp"
 #include "support/forecast_fixtures.hpp"
@@ -153,8 +154,8 @@ TEST_CASE("steps.sh with a live broker: the election's replica is checked live f
 }
 
 TEST_CASE(
-    "reasons: never 'loses nothing' on a lower bound; lost records were acknowledged with "
-    "acks=1 or acks=all, not 'acks=1' for all",
+    "reasons: never 'loses nothing' on a lower bound, and lost records were acknowledged with "
+    "acks=1 or acks=all (not 'acks=1' for all)",
     "[report][recovery_plan]") {
   Outage o;
   PlanPartitionInput in = o.partition(0, {3});
@@ -209,4 +210,28 @@ TEST_CASE("timeline names: two brokers' same-named dirs are told apart", "[repor
       distinct_replica_names({"/x/b1/data/plan-0", "/x/b2/data/plan-0", "/y/data/other-0"});
   CHECK(names == std::vector<std::string>{"b1/data/plan-0", "b2/data/plan-0", "data/other-0"});
   CHECK(distinct_replica_names({"a/d-0", "b/d-0"}) == std::vector<std::string>{"a/d-0", "b/d-0"});
+}
+
+TEST_CASE("a follower whose first fetch fails: its note does not say the logs agree",
+          "[report][predict]") {
+  // AbstractFetcherThread: the follower truncates, then its first append fails
+  // (UnexpectedAppendOffsetException) and the partition is marked failed; "fetch from there"
+  // is what does not happen.
+  PartitionReplica follower = test::replica_of("f", {{0, 4, 0, 11}}, 5);
+  ReplicaForecast f;
+  f.prediction.truncate_to = 3;
+  f.prediction.fetch_from = 3;
+  f.prediction.note = "the logs agree below the truncation point; fetch from there";
+  f.first_append = FollowerAppend::fails;
+  f.leader_batch = std::pair<std::int64_t, std::int64_t>{2, 6};
+  const Value v = replica_forecast_value({&follower, {f}});
+  const Value* note = v.find("note");
+  REQUIRE(note);
+  CHECK(scalar_text(*note).find("agree below") != std::string::npos);  // ...that they do not
+  CHECK(scalar_text(*note).find("do not agree") != std::string::npos);
+  CHECK(scalar_text(*note).find("fetch from there") == std::string::npos);
+  CHECK(scalar_text(*note).find("fails") != std::string::npos);
+  f.first_append = FollowerAppend::appends;
+  const Value ok = replica_forecast_value({&follower, {f}});
+  CHECK(scalar_text(*ok.find("note")) == f.prediction.note);
 }
