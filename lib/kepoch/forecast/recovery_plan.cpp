@@ -50,9 +50,12 @@ std::int32_t new_leader_epoch(const PlanPartitionInput& p, const Replicas& repli
   return epoch;
 }
 
-CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broker,
-                                    const PartitionReplica& leader, std::int32_t epoch,
-                                    bool leader_clean) {
+// Each known replica's committed_bound as a follower (it does not depend on the leader).
+using Bounds = std::map<std::int32_t, CommittedBound>;
+
+CandidateOutcome evaluate_candidate(const Replicas& replicas, const Bounds& bounds,
+                                    std::int32_t broker, const PartitionReplica& leader,
+                                    std::int32_t epoch, bool leader_clean) {
   CandidateOutcome c;
   c.broker = broker;
   c.leader_epoch = epoch;
@@ -62,15 +65,16 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broke
   // its followers' divergence checks from it.
   ReplicaLog as_leader = leader.as_leader;
   become_leader(as_leader, epoch);
-  std::vector<const PartitionReplica*> known;
-  for (const auto& [id, r] : replicas)
-    known.push_back(r);
   for (const auto& [other, follower] : replicas) {
     if (other == broker) continue;
-    // predict's forecast, committed records by committed_bound: the same counts as
-    // `kepoch predict --leader` on the same replicas.
-    FollowerOutcome f{other, forecast_follower(leader, as_leader, *follower, known,
-                                               TruncationMode::fetch, leader_clean)};
+    // predict's forecast, committed records by committed_bound over the same replicas: the
+    // same counts as `kepoch predict --elect` with this candidate leading. A clean leader
+    // holds every committed record (Kafka's guarantee): the bound without its doubts.
+    const CommittedBound& bound = bounds.at(other);
+    FollowerOutcome f{other,
+                      forecast_follower(leader, as_leader, *follower,
+                                        leader_clean ? CommittedBound{bound.below, {}} : bound,
+                                        TruncationMode::fetch)};
     c.removed_records += f.forecast.removed_records;
     c.lost_records = std::max(c.lost_records, f.forecast.lost_records);
     c.committed_lost_records =
@@ -281,6 +285,12 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     if (p.leader_epoch_known && r->loaded.cache.latest_epoch().value_or(-1) > p.state.leader_epoch)
       state_current = false;
   out.state_current = state_current;
+  std::vector<const PartitionReplica*> known;
+  for (const auto& [id, r] : replicas)
+    known.push_back(r);
+  Bounds bounds;
+  for (const auto& [id, r] : replicas)
+    bounds.emplace(id, committed_bound(*r, known, false));
   const auto clean_eligible = [&p](std::int32_t id) {
     return contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
   };
@@ -295,7 +305,7 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     if (it == replicas.end() || gone_brokers.count(id)) continue;
     const bool clean = clean_eligible(id);
     CandidateOutcome c =
-        evaluate_candidate(replicas, id, *it->second, epoch, clean && state_current);
+        evaluate_candidate(replicas, bounds, id, *it->second, epoch, clean && state_current);
     c.live = live.count(id) > 0;
     c.clean = clean;
     c.kafka_choice = out.kafka_choice == id;

@@ -134,10 +134,16 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
                                   TruncationMode mode, bool leader_clean) {
+  return forecast_follower(leader, leader_log, follower,
+                           committed_bound(follower, known, leader_clean), mode);
+}
+
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower, const CommittedBound& bound,
+                                  TruncationMode mode) {
   const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
-  const CommittedBound bound = committed_bound(follower, known, leader_clean);
   return forecast_replica(answers_of(leader_log, follower.loaded.cache), batches,
                           "the snapshot of " + leader.dir.string() + " did not keep", follower,
                           mode, bound.below, bound.doubts);

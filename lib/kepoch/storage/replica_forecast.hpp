@@ -166,5 +166,11 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
                                   TruncationMode mode, bool leader_clean);
+// The same with the follower's committed_bound already made (it does not depend on the
+// leader: a plan makes it once per follower for all its candidates; a clean leader's is the
+// bound without its doubts).
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower, const CommittedBound& bound,
+                                  TruncationMode mode);
 
 }  // namespace kepoch
