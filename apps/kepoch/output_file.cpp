@@ -44,6 +44,17 @@ void wait_for_reader(const std::string& shown, const std::string& path) {
 void write_in_place(const std::string& shown, const OutputDecision& d, std::string_view what,
                     const std::function<void(std::ostream&)>& body) {
   if (d.waits_for_reader) wait_for_reader(shown, d.write_path);
+  // Our own standard output or error: written through the descriptor itself, so the report
+  // that follows lands after the page, not over it (a new open would start at offset 0).
+  if (d.write_path == "/dev/stdout" || d.write_path == "/dev/stderr") {
+    std::ostream& out = d.write_path == "/dev/stdout" ? std::cout : std::cerr;
+    errno = 0;
+    body(out);
+    out.flush();
+    if (!out)
+      throw InputError(shown, fmt::format("cannot write the {}: {}", what, errno_text(errno)));
+    return;
+  }
   errno = 0;
   std::ofstream out(d.write_path, std::ios::binary);
   if (!out)

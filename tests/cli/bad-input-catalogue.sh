@@ -293,6 +293,7 @@ out-plan-logdir | ldir                        | 2 | --out-dir l/steps/steps.sh i
 secret-x-trust  | :                           | 2 | -X ssl.truststore.password=***: | cluster describe -b 127.0.0.1:1 -X ssl.truststore.password=Zq9pw
 secret-x-jaas   | :                           | 2 | -X sasl.jaas.config=m required password=***;: Java JAAS configuration is not supported | cluster describe -b 127.0.0.1:1 -X 'sasl.jaas.config=m required password="Zq9pw";'
 secret-userinfo | printf 'alice:Zq9pw\x40127.0.0.1:1' > b | 2 | --bootstrap alice:*** | cluster describe -b "$(cat b)"
+elect-no-leader | :                           | 1 | No replica can lead: no member of the ISR [1] is alive (alive: [2,3]). | predict --elect --ids 1,2,3 --isr 1 --alive 2,3 $DATA/divergence/before/broker-1/d-0 $DATA/divergence/before/broker-2/d-0 $DATA/divergence/before/broker-3/d-0
 hist-future     | :                           | 1 | nothing selected: no step and no broker event falls in the --from-time/--until range | metadata history --from-time 2100-01-01 $DATA/metadata
 hist-until-neg  | :                           | 1 | nothing selected: no step and no broker event falls | metadata history -o json --until -5 $DATA/metadata
 dump-future     | :                           | 1 | nothing selected: no record falls in the --from-time/--until range | metadata dump --from-time 2100-01-01 $DATA/metadata

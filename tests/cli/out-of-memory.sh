@@ -62,15 +62,16 @@ expect_in err "gzip: decompressed size exceeds max_output (268435456 bytes)"
 run $((150 * 1024)) 3 checkpoint validate leader-epoch-checkpoint
 expect_in err "kepoch: out of memory reading leader-epoch-checkpoint"
 
-# A snapshot line holding one ~50 MB list (issue 33: it aborted with an uncaught bad_alloc
-# under the 1 GiB cap): every command that reads snapshots ends with exit 0/1 or a clean
-# "out of memory reading s.snap" (exit 3), never a signal.
+# A snapshot line holding one ~55 MB list of 3 M entries (issue 33: such a line aborted
+# with an uncaught bad_alloc under the 1 GiB cap): every command that reads snapshots ends
+# with exit 0/1 (about 130 MB peak here) or a clean "out of memory reading s.snap" (exit 3),
+# never a signal.
 "$KEPOCH" logdir snapshot "$DATA/divergence/before/broker-1" --file - >s.snap  # this dir holds a checkpoint: no --file here
 python3 - <<'PY'
 import json
 lines = open('s.snap').read().split('\n')
 r = json.loads(lines[1])
-r['replica']['notes'] = ['x' * 10] * 4000000
+r['replica']['checkpoint_entries'] = [[i, i * 10] for i in range(3000000)]
 lines[1] = json.dumps(r, separators=(',', ':'))
 open('s.snap', 'w').write('\n'.join(lines))
 PY

@@ -119,6 +119,15 @@ wait "$reader"
 expect_in "$SCRATCH/err" "out.fifo: a FIFO nobody reads yet: waiting for a reader"
 expect_in fifo.got '"format":"kepoch-logdir-snapshot"'
 
+# An open descriptor named as a file (/dev/stdout: a pipe, or the file the shell redirects
+# to): written in place, the table after the page.
+{ "$KEPOCH" diff --html /dev/stdout "${D[@]}" || true; } | cat >stdout.page
+expect_in stdout.page "Drawn by kepoch"
+expect_in stdout.page "have diverged"
+{ "$KEPOCH" diff --html /dev/stdout "${D[@]}" || true; } >stdout.file
+expect_in stdout.file "Drawn by kepoch"
+expect_in stdout.file "have diverged"
+
 # --overwrite replaces a file kepoch did not write (never an input: above).
 cp notes.txt other.txt
 expect_exit 0 "$KEPOCH" --overwrite logdir snapshot in/broker-1 --file other.txt

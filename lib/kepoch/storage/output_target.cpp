@@ -171,7 +171,16 @@ OutputDecision decide_output(const OutputFacts& out, OutputKind kind,
               " is inside {}, which this run reads ({}): kepoch writes nothing where it "
               "reads; write elsewhere",
               read.path, in.given));
-  // 5. What can be written at all.
+  // 5. What can be written at all. A descriptor is written as it is open (the shell made
+  // the file it redirects to: nothing of kepoch's to ask about).
+  if (out.descriptor &&
+      (out.target.kind == FileKind::regular || out.target.kind == FileKind::fifo ||
+       out.target.kind == FileKind::char_device)) {
+    d.allowed = true;
+    d.method = WriteMethod::in_place;
+    d.write_path = out.resolved;
+    return d;
+  }
   switch (out.target.kind) {
     case FileKind::missing:
     case FileKind::regular:
@@ -204,9 +213,21 @@ OutputFacts output_facts(const std::string& flag, const std::string& path, Outpu
   f.flag = flag;
   f.given = path;
   if (path.empty()) return f;
-  const fs::path resolved = resolved_path(path, f.symlink);
+  fs::path resolved = resolved_path(path, f.symlink);
   f.resolved = resolved.string();
   f.target = path_facts(resolved);
+  // An open descriptor named as a file (/dev/stdout -> /proc/self/fd/1 -> a pipe, a
+  // terminal or the file the shell redirected to), or a FIFO or device reached through a
+  // link the kernel resolves itself: written where it was named, in place.
+  f.descriptor = path.starts_with("/dev/stdout") || path.starts_with("/dev/stderr") ||
+                 path.starts_with("/dev/fd/") || path.starts_with("/proc/self/fd/");
+  if (const PathFacts direct = path_facts(path);
+      direct.kind != FileKind::missing &&
+      (f.descriptor || direct.kind == FileKind::fifo || direct.kind == FileKind::char_device)) {
+    f.target = direct;
+    f.resolved = path;
+    resolved = fs::absolute(path).parent_path() / fs::path(path).filename();
+  }
   if (f.target.kind == FileKind::regular) {
     if (kind == OutputKind::plan_file) {
       f.kepoch_wrote =

@@ -69,6 +69,7 @@ struct OutputFacts {
   std::string resolved;        // where the bytes land: symbolic links followed
   PathFacts target;            // stat of `resolved`
   bool kepoch_wrote = false;   // an existing file holds the mark of its kind
+  bool descriptor = false;     // /dev/stdout, /dev/fd/N, ...: an open descriptor, written in place
   std::vector<DirFacts> dirs;  // the directories above `resolved`, nearest first
 };
 
