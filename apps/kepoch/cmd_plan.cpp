@@ -30,6 +30,7 @@
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "output_file.hpp"
 #include "plan_metadata.hpp"
 #include "progress.hpp"
 
@@ -410,29 +411,19 @@ Metadata from_flags(const PlanOptions& o, const std::vector<BrokerState>& states
   return m;
 }
 
+// --out-dir: each file through output_file.hpp (never an input, never inside a log dir,
+// never over a file an earlier plan did not write unless --overwrite), then the dir.
 void write_commands(const fs::path& dir, const forecast::RecoveryPlan& plan,
                     const std::vector<std::string>& states) {
+  const auto files = report::recovery_command_files(plan);
+  for (const auto& f : files)
+    check_output("--out-dir", (dir / f.name).string(), OutputKind::plan_file, states);
   std::error_code ec;
-  const fs::path target = fs::weakly_canonical(fs::absolute(dir), ec);
-  for (const auto& s : states) {
-    if (s == "-") continue;
-    fs::path d = fs::weakly_canonical(fs::absolute(s), ec);
-    if (!fs::is_directory(d, ec)) continue;
-    if (!holds_log_dir_files(d)) d = d.parent_path();  // a replica dir: its log dir
-    const auto [end, _] = std::mismatch(d.begin(), d.end(), target.begin(), target.end());
-    if (end == d.end())
-      throw UsageError(
-          fmt::format("--out-dir {} is inside the log dir {}: kepoch writes nothing into a log dir",
-                      dir.string(), d.string()));
-  }
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir.string(), "cannot create the directory: " + ec.message());
-  for (const auto& f : report::recovery_command_files(plan)) {
-    const fs::path file = dir / f.name;
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << f.contents;
-    if (!out.flush()) throw InputError(file.string(), "cannot write the file");
-  }
+  for (const auto& f : files)
+    write_output("--out-dir", (dir / f.name).string(), OutputKind::plan_file, states, "file",
+                 [&f](std::ostream& out) { out << f.contents; });
 }
 
 int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const Globals& globals) {
@@ -444,6 +435,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     if (!o.metadata.empty()) inputs.push_back(o.metadata);
     refuse_html_in_log_dir(*o.html, inputs);
   }
+  if (!o.out_dir.empty())  // refused before anything is read, as --html
+    check_output("--out-dir", (fs::path(o.out_dir) / "steps.sh").string(), OutputKind::plan_file,
+                 o.states);
   StepProgress progress(globals, "plan");
   progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
   // Every state read on every core (snapshots of a hundred brokers are most of the work); the

@@ -164,6 +164,7 @@ void keeps_divergent_batches(ReplicaForecast& f, const ReplicaComparison& c,
   const std::int64_t keeps_until = std::min(f.prediction.truncate_to, follower.log_end_offset);
   if (*c.fork_by_batches >= keeps_until) return;
   f.committed_loss_unknown = true;
+  f.kept_divergent_range = std::make_pair(*c.fork_by_batches, keeps_until - 1);
   f.unanswered.push_back(fmt::format(
       "whether records are lost: {} keeps the batches from offset {} to {} although they differ "
       "from the leader's (the epoch caches do not tell them apart, so Kafka's truncation does "

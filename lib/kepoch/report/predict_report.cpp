@@ -109,6 +109,7 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("below_leader_start_records",
            f.lost_counted ? Value(f.below_leader_start_records) : Value())
       .set("unanswered", strings_value(f.unanswered))
+      .set("kept_divergent_range", range_value(f.kept_divergent_range))
       .set("log_end_offset_after", f.prediction.after.log_end_offset)
       .set("note", note_of(f))
       .set("rounds", std::move(rounds))

@@ -71,6 +71,10 @@ struct ReplicaForecast {
   // Removed records below the follower's high watermark are unknown: unless a committed
   // loss is known anyway, it cannot be ruled out.
   bool committed_loss_unknown = false;
+  // Batches below the truncation offset that differ from the leader's and stay (the epoch
+  // caches do not tell them apart, so Kafka's truncation keeps them): [first, last] offsets.
+  // Set with committed_loss_unknown; the verdict reads this, not the sentence in unanswered.
+  std::optional<std::pair<std::int64_t, std::int64_t>> kept_divergent_range;
   std::vector<std::string> unanswered;
   // Committed records are certainly lost.
   bool committed_loss() const { return lost_counted && committed_lost_records > 0; }
