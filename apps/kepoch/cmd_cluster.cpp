@@ -114,7 +114,7 @@ int run_watch(const ConnectionOptions& c, const TopicOptions& t, const WatchOpti
   request.offsets = false;
   request.configs = false;
 
-  const auto format = *report::format_from_name(globals.output);
+  const auto format = globals.render_format();
   report::EventStream events(format, std::cout);
   const std::int64_t started = now_ms();
   const std::int64_t interval = to_ms(o.interval_seconds).count();

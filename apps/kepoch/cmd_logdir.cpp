@@ -39,33 +39,6 @@ struct ScanOptions {
   unsigned jobs = 0;
 };
 
-// A one-line bar redrawn in place on stderr; only used when stderr is a terminal.
-class ProgressBar {
- public:
-  void update(std::size_t done, std::size_t total) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (total == 0) return;
-    constexpr std::size_t kWidth = 30;
-    const std::size_t filled = done * kWidth / total;
-    std::string bar(filled, '#');
-    bar.resize(kWidth, '.');
-    std::fprintf(stderr, "\rscanning [%s] %zu/%zu partitions", bar.c_str(), done, total);
-    std::fflush(stderr);
-    drawn_ = true;
-  }
-  void clear() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!drawn_) return;
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-    drawn_ = false;
-  }
-
- private:
-  std::mutex mutex_;
-  bool drawn_ = false;
-};
-
 // JSON lines: one line per partition ({"dir": log dir, "partition": row}), then one line
 // per log dir with its summary (the document's log dir object without partitions_report).
 void emit_lines(const report::Value& value) {
@@ -88,12 +61,14 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
   std::vector<std::filesystem::path> dirs(o.dirs.begin(), o.dirs.end());
   LogDirScanOptions options;
   options.jobs = o.jobs;
-  ProgressBar bar;
-  if (::isatty(STDERR_FILENO) == 1) {
-    options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  StepProgress progress(globals, "logdir scan");
+  if (progress.enabled()) {
+    options.progress = [&progress](std::size_t done, std::size_t total) {
+      progress.count(done, total, "partition dirs verified");
+    };
   }
   const std::vector<LogDirScan> scans = scan_log_dirs(dirs, options);
-  bar.clear();
+  progress.done();
 
   int code = kOk;
   bool any_readable = false;
@@ -109,9 +84,9 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
     if (s.has_errors()) code = std::max(code, static_cast<int>(kFindings));
   }
   if (!any_readable) return code;
-  report::Value value = report::scan_value(scans, o.all, globals.output == "table");
+  report::Value value = report::scan_value(scans, o.all, globals.output == OutputFormat::table);
   value = report::with_summary(value, report::scan_summary(value, unreadable));
-  if (globals.output == "jsonl") {
+  if (globals.output == OutputFormat::jsonl) {
     emit_lines(value);
   } else {
     emit(value, globals);

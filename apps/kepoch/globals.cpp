@@ -23,15 +23,46 @@ bool use_color(int fd, const Globals& globals) {
   return !globals.no_color && (no_color == nullptr || *no_color == '\0') && ::isatty(fd) == 1;
 }
 
+// -o's names, in the order --help lists them.
+constexpr std::pair<std::string_view, OutputFormat> kOutputFormats[] = {
+    {"table", OutputFormat::table},
+    {"wide", OutputFormat::wide},
+    {"json", OutputFormat::json},
+    {"yaml", OutputFormat::yaml},
+    {"jsonl", OutputFormat::jsonl}};
+
 }  // namespace
 
+report::Format Globals::render_format() const {
+  switch (output) {
+    case OutputFormat::table:
+    case OutputFormat::wide:
+      return report::Format::table;
+    case OutputFormat::json:
+      return report::Format::json;
+    case OutputFormat::yaml:
+      return report::Format::yaml;
+    case OutputFormat::jsonl:
+      return report::Format::jsonl;
+  }
+  return report::Format::table;
+}
+
 void add_global_options(CLI::App& app, Globals& globals) {
-  app.add_option("-o,--output", globals.output,
-                 "Output format: table (people; fits 120 columns), wide (the table with every "
-                 "column in full), json, yaml, or jsonl (JSON lines: one object per "
-                 "batch, index entry or partition in the streaming outputs, else the document "
-                 "on one line)")
-      ->check(CLI::IsMember({"table", "wide", "json", "yaml", "jsonl"}))
+  std::vector<std::string> names;
+  for (const auto& [name, format] : kOutputFormats)
+    names.emplace_back(name);
+  app.add_option_function<std::string>(
+         "-o,--output",
+         [&globals](const std::string& name) {
+           for (const auto& [n, format] : kOutputFormats)
+             if (n == name) globals.output = format;
+         },
+         "Output format: table (people; fits 120 columns), wide (the table with every "
+         "column in full), json, yaml, or jsonl (JSON lines: one object per "
+         "batch, index entry or partition in the streaming outputs, else the document "
+         "on one line)")
+      ->check(CLI::IsMember(names))
       ->type_name("FORMAT")
       ->default_str("table");
   app.add_flag("--no-color", globals.no_color, "Never colour the output (also: NO_COLOR=1)");
@@ -70,7 +101,7 @@ report::RenderOptions render_options(const Globals& globals) {
   report::RenderOptions options;
   options.color_out = use_color(STDOUT_FILENO, globals);
   options.color_err = use_color(STDERR_FILENO, globals);
-  options.wide = globals.output == "wide";
+  options.wide = globals.output == OutputFormat::wide;
   options.iso_times = true;
   options.local_time = globals.local_time;
   options.limit = globals.limit ? *globals.limit : ::isatty(STDOUT_FILENO) == 1 ? kTerminalRows : 0;
@@ -115,15 +146,14 @@ TimeRange time_range(const TimeRangeOptions& o, const Globals& globals) {
 
 void emit(const report::Value& value, const Globals& globals) {
   if (globals.quiet) return;
-  report::render(value, *report::format_from_name(globals.output), std::cout, std::cerr,
-                 render_options(globals));
+  report::render(value, globals.render_format(), std::cout, std::cerr, render_options(globals));
   std::cout.flush();
 }
 
 std::unique_ptr<report::ReportStream> make_output_stream(const Globals& globals) {
   if (globals.quiet)
     return report::make_stream(report::Format::jsonl, null_stream(), null_stream(), {});
-  return report::make_stream(*report::format_from_name(globals.output), std::cout, std::cerr,
+  return report::make_stream(globals.render_format(), std::cout, std::cerr,
                              render_options(globals));
 }
 
@@ -133,20 +163,18 @@ std::unique_ptr<report::DocumentStream> make_output_document(const Globals& glob
   options.iso_times = false;  // the caller's pieces come through output_times
   options.limit = 0;          // the caller streams only when no table is cut
   std::ostream& err = globals.quiet ? null_stream() : std::cerr;
-  return report::make_document_stream(*report::format_from_name(globals.output), std::cout, err,
-                                      options, output_times(outline, globals));
+  return report::make_document_stream(globals.render_format(), std::cout, err, options,
+                                      output_times(outline, globals));
 }
 
 report::Value output_times(const report::Value& v, const Globals& globals) {
   return report::has_time_fields(v)
-             ? report::with_iso_times(v, *report::format_from_name(globals.output),
-                                      globals.local_time)
+             ? report::with_iso_times(v, globals.render_format(), globals.local_time)
              : v;
 }
 
 bool table_rows_limited(const Globals& globals) {
-  return (globals.output == "table" || globals.output == "wide") &&
-         render_options(globals).limit != 0;
+  return globals.table_output() && render_options(globals).limit != 0;
 }
 
 void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_only) {

@@ -13,19 +13,30 @@
 #include "kepoch/base/time_text.hpp"
 
 #include "kepoch/report/document_stream.hpp"
+#include "kepoch/report/render.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::cli {
 
+// -o/--output, parsed once: commands ask the type, never compare the flag's text.
+enum class OutputFormat { table, wide, json, yaml, jsonl };
+
 struct Globals {
-  std::string output = "table";
+  OutputFormat output = OutputFormat::table;
   bool no_color = false;
   bool local_time = false;           // --local: times in the local zone (else UTC)
   bool quiet = false;                // -q: no output, the exit code only
   bool overwrite = false;            // --overwrite: outputs may replace files kepoch did not write
   std::optional<std::size_t> limit;  // --limit: table rows per list (0: all)
   int exit_code = 0;
+
+  // A table for people (`table` or `wide`): progress lines, cut rows, colour.
+  bool table_output() const {
+    return output == OutputFormat::table || output == OutputFormat::wide;
+  }
+  // The renderer's format (`wide` is the table with RenderOptions::wide).
+  report::Format render_format() const;
 };
 
 // A table's rows per list when --limit is not given and stdout is a terminal.

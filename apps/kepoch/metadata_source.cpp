@@ -166,7 +166,7 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
                             const PartitionHistoryFilter& filter, const TimeRange& time,
                             const Globals& globals) {
   const MetadataReplayPlan plan = plan_metadata_replay(target, options);
-  const bool table = globals.output == "table" || globals.output == "wide";
+  const bool table = globals.table_output();
   std::size_t held_bytes = kHistoryHeldBytes;
   if (const char* knob = std::getenv("KEPOCH_HISTORY_HELD_BYTES"))
     held_bytes = std::strtoull(knob, nullptr, 10);

@@ -14,8 +14,8 @@ namespace kepoch::cli {
 Progress::Progress(const Globals& globals, std::string what,
                    const std::vector<std::filesystem::path>& files, bool streaming_output)
     : what_(std::move(what)) {
-  enabled_ = !globals.quiet && (globals.output == "table" || globals.output == "wide") &&
-             ::isatty(STDERR_FILENO) == 1 && !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
+  enabled_ = !globals.quiet && globals.table_output() && ::isatty(STDERR_FILENO) == 1 &&
+             !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
   if (!enabled_) return;
   for (const auto& f : files) {
     std::error_code ec;
@@ -61,8 +61,8 @@ void Progress::done() {
 
 StepProgress::StepProgress(const Globals& globals, std::string what, bool streaming_output)
     : what_(std::move(what)) {
-  enabled_ = (globals.output == "table" || globals.output == "wide") &&
-             ::isatty(STDERR_FILENO) == 1 && !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
+  enabled_ = globals.table_output() && ::isatty(STDERR_FILENO) == 1 &&
+             !(streaming_output && ::isatty(STDOUT_FILENO) == 1);
   if (!enabled_) return;
   if (const char* ms = std::getenv("KEPOCH_PROGRESS_AFTER_MS"))
     after_ = std::chrono::milliseconds(std::strtol(ms, nullptr, 10));
@@ -87,6 +87,13 @@ void StepProgress::step(std::size_t index, std::size_t total, std::string label)
   // Names go to the terminal as they are: their control characters escaped (as tables do).
   label = escape_control(label);
   label_ = total > 1 ? fmt::format("{} ({} of {})", label, index + 1, total) : std::move(label);
+  if (std::chrono::steady_clock::now() - start_ >= after_) draw();
+}
+
+void StepProgress::count(std::size_t done, std::size_t total, std::string_view what) {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  label_ = fmt::format("{} of {} {}", done, total, what);
   if (std::chrono::steady_clock::now() - start_ >= after_) draw();
 }
 

@@ -61,6 +61,10 @@ class StepProgress {
 
   // Step `index` (from 0) of `total`: `label`. total 0: no count.
   void step(std::size_t index, std::size_t total, std::string label);
+  // `done` of `total` things (`what`) so far ("1200 of 10000 partition dirs verified"); from
+  // any thread.
+  void count(std::size_t done, std::size_t total, std::string_view what);
+  bool enabled() const { return enabled_; }
   // Clears the line and stops the thread (before the report is printed).
   void done();
   // Runs `print` (an error line on stderr) with the line cleared and not redrawn meanwhile.

@@ -4,6 +4,10 @@
 
   big_batch.py records N CODEC OUT.log   N records (null key, a 1-byte value), CODEC gzip or
                                          none: the batch of millions of records
+  big_batch.py copies N COPIES OUT.log   COPIES uncompressed batches of N records each, at
+                                         offsets 0, N, 2N, ...: a large valid segment (a v2
+                                         batch's CRC does not cover baseOffset, so the copies
+                                         differ only there)
   big_batch.py bomb BYTES OUT.log        one gzip batch whose records section inflates to
                                          BYTES zero bytes (a few hundred KiB that pass
                                          kepoch's 256 MiB decompression cap)
@@ -51,13 +55,13 @@ def record(delta):
     return varint(len(body)) + body
 
 
-def batch(codec, count, section):
+def batch(codec, count, section, base_offset=0):
     after_crc = struct.pack('>hiqqqhii', CODECS[codec], count - 1, 1000, 1000, -1, -1, -1,
                             count) + section
     head = struct.pack('>ib', 0, 2)  # partitionLeaderEpoch, magic
     crc = struct.pack('>I', crc32c(after_crc))
     length = len(head) + len(crc) + len(after_crc)
-    return struct.pack('>qi', 0, length) + head + crc + after_crc
+    return struct.pack('>qi', base_offset, length) + head + crc + after_crc
 
 
 def main():
@@ -68,6 +72,13 @@ def main():
         if codec == 'gzip':
             section = gzip.compress(section, 6)
         data = batch(codec, n, section)
+    elif mode == 'copies':
+        n, copies, out = int(arg), int(sys.argv[3]), sys.argv[4]
+        one = batch('none', n, b''.join(record(i) for i in range(n)))
+        with open(out, 'wb') as f:
+            for i in range(copies):
+                f.write(struct.pack('>q', i * n) + one[8:])
+        return
     else:
         out = sys.argv[3]
         z = zlib.compressobj(1, zlib.DEFLATED, 31)  # gzip framing

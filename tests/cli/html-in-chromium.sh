@@ -6,10 +6,13 @@
 # the DOM Chromium built and holds them to the same command's -o json report (timelines:
 # every span, the fork, each replica's hw, recovery point and truncation point, legend
 # colours one per epoch and distinct; history: each registration's leader and epoch, ISR
-# ticks, broker events). Also: every SVG is well-formed XML and the page loads nothing
+# ticks, broker events); and where the timelines put them, as Chromium lays the page out
+# (html_readback.py geometry: spans tile each replica's row in offset order, rows apart,
+# markers at their offsets' x within a pixel). Also: every SVG is well-formed XML and the page loads nothing
 # (no script, no link, no URL); text from the inputs is escaped (a log dir named with markup
 # draws as text); the page may not be written into a log dir (exit 2, nothing created); and
-# the checks themselves fail on a page with a script error or a span missing.
+# the checks themselves fail on a page with a script error, a span missing, spans moved off
+# their offsets or a marker nudged.
 . "$(dirname "$0")/common.sh"
 
 command -v chromium >/dev/null || fail "chromium is not installed (./dev setup installs it)"
@@ -32,12 +35,28 @@ no_console() {
   if grep -a 'CONSOLE' "$1.log"; then fail "$1: console messages while loading"; fi
 }
 
-# check KIND PAGE JSON: the page loads cleanly and draws what the JSON says.
+# laid_out PAGE: PAGE as Chromium lays it out: a copy with a probe script that writes each
+# span's and marker line's box (getBoundingClientRect, CSS pixels) into data-box, loaded, its
+# DOM in PAGE.laid.html.dom (the page itself runs no script; the probe is the test's).
+laid_out() {
+  local probe="for (const e of document.querySelectorAll('rect.span, g.marker > line')) { const b = e.getBoundingClientRect(); e.setAttribute('data-box', [b.left, b.top, b.width, b.height].map(v => v.toFixed(3)).join(' ')); }"
+  grep -q '</body>' "$1" || fail "$1: no </body> to put the probe before"
+  sed "s|</body>|<script>$probe</script></body>|" "$1" >"${1%.html}.laid.html"
+  load "${1%.html}.laid.html"
+  no_console "${1%.html}.laid.html"
+}
+
+# check KIND PAGE JSON: the page loads cleanly and draws what the JSON says; a timeline's
+# spans and markers also where their offsets are, as Chromium lays the page out.
 check() {
   load "$2"
   no_console "$2"
   python3 "$READBACK" wellformed "$2" || fail "$2: not well-formed"
   python3 "$READBACK" "$1" "$2.dom" "$3" || fail "$2: the picture differs from the JSON"
+  if [[ $1 == timeline ]]; then
+    laid_out "$2"
+    python3 "$READBACK" geometry "${2%.html}.laid.html.dom" || fail "$2: positions do not follow offsets"
+  fi
 }
 
 expect_exit 1 "$KEPOCH" diff -o json --html diff.html "$D/broker-1/d-0" "$D/broker-2/d-0" "$D/broker-3/d-0"
@@ -80,13 +99,18 @@ P().feed(open(sys.argv[1]).read())
 PY
 
 # Never into a log dir (nor a partition dir, nor the metadata log's): usage, nothing created.
-for target in "$D/broker-1/p.html" "$D/broker-1/d-0/p.html" "$DATA/metadata/__cluster_metadata-0/p.html"; do
-  expect_exit 2 "$KEPOCH" diff --html "$target" "$D/broker-1/d-0" "$D/broker-2/d-0"
+# Aimed at copies of the fixtures: a broken guard writes into the scratch dir, not tests/data.
+mkdir -p refused
+cp -r "$D/broker-1" "$D/broker-2" refused/
+cp -r "$DATA/metadata" refused/metadata
+R="$SCRATCH/refused"
+for target in "$R/broker-1/p.html" "$R/broker-1/d-0/p.html" "$R/metadata/__cluster_metadata-0/p.html"; do
+  expect_exit 2 "$KEPOCH" diff --html "$target" "$R/broker-1/d-0" "$R/broker-2/d-0"
   expect_in "$SCRATCH/err" "kepoch writes nothing into a log dir"
   [[ ! -e $target ]] || fail "$target was created"
 done
-expect_exit 2 "$KEPOCH" metadata history --html "$DATA/metadata/p.html" "$DATA/metadata"
-[[ ! -e $DATA/metadata/p.html ]] || fail "a page was written into the metadata log dir"
+expect_exit 2 "$KEPOCH" metadata history --html "$R/metadata/p.html" "$R/metadata"
+[[ ! -e $R/metadata/p.html ]] || fail "a page was written into the metadata log dir"
 # ... nor into an argument's own dir that holds no checkpoint yet.
 mkdir -p fresh && cp -r "$D/broker-1/d-0" fresh/
 expect_exit 2 "$KEPOCH" diff --html fresh/p.html fresh/d-0 "$D/broker-2/d-0"
@@ -100,4 +124,24 @@ python3 "$READBACK" wellformed broken.html >/dev/null && fail "a page with a scr
 sed '0,/class="span"/{/class="span"/d}' diff.html.dom >missing.dom
 if python3 "$READBACK" timeline missing.dom diff.json >missing.out; then fail "a missing span passed"; fi
 expect_in missing.out "span not drawn"
-echo "ok: 6 pages load in chromium with no console message and draw what their JSON says"
+# ... and so are positions unrelated to offsets: every span moved to x=999 y=0 width=0.01
+# (the data-* attributes still right), or one marker 3 px off its offset.
+sed -E '/class="span"/s/ x="[0-9.]+" y="[0-9.]+" width="[0-9.]+"/ x="999" y="0" width="0.01"/' diff.html >moved.html
+load moved.html
+python3 "$READBACK" timeline moved.html.dom diff.json >/dev/null ||
+  fail "the attribute check already sees moved spans: it no longer shows what the geometry adds"
+laid_out moved.html
+if python3 "$READBACK" geometry moved.laid.html.dom >moved.out; then fail "spans moved off their offsets passed"; fi
+expect_in moved.out "overlap"
+expect_in moved.out "drawn at x"
+python3 - diff.html >nudged.html <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'(<g class="marker" data-kind="hw"[^>]*>.*?<line x1=")([0-9.]+)(" y1="[0-9.]+" x2=")([0-9.]+)', page, re.S)
+x = float(m.group(2)) + 3
+sys.stdout.write(page[:m.start()] + m.group(1) + "%.2f" % x + m.group(3) + "%.2f" % x + page[m.end():])
+PY
+laid_out nudged.html
+if python3 "$READBACK" geometry nudged.laid.html.dom >nudged.out; then fail "a marker 3 px off its offset passed"; fi
+expect_in nudged.out "drawn at x"
+echo "ok: 6 pages load in chromium with no console message and draw what their JSON says, where their offsets are"

@@ -5,6 +5,11 @@ file's text), and holds it to the same command's `-o json` report.
 
   html_readback.py timeline DOM JSON   diff, predict, plan: every timeline of the report
   html_readback.py history DOM JSON    metadata history
+  html_readback.py geometry DOM        diff, predict, plan, as Chromium laid the page out (the
+                                       boxes a probe script wrote into data-box): each
+                                       replica's spans tile its row left to right in offset
+                                       order, rows apart, and each marker's line sits at its
+                                       offset's x (within a pixel) on its replica's spans
   html_readback.py wellformed PAGE     every <svg> of the page file parses as XML
   html_readback.py visible DOM OFFSET  the fork at OFFSET is drawn clearly: its marker sits
                                        inside the plot, away from both ends, and the spans
@@ -154,6 +159,90 @@ def check_timeline(dom, report):
         len(want_sections), spans_drawn, len(legend))
 
 
+def box(a):
+    left, top, width, height = (float(x) for x in a["data-box"].split())
+    return left, top, left + width, top + height
+
+
+def check_geometry(dom):
+    """Positions against offsets, from the boxes Chromium laid out (not the attributes)."""
+    p = parse(dom)
+    problems = []
+    svgs = [a for t, a, _ in p.items if t == "svg" and a.get("class") == "timeline"]
+    spans_seen = markers_seen = 0
+    for svg in svgs:
+        where = "%s-%s" % (svg.get("data-topic"), svg.get("data-partition"))
+        mine = [(t, a) for t, a, s in p.items if s is svg]
+        rows = {}
+        for t, a in mine:
+            if t == "rect" and a.get("class") == "span":
+                if "data-box" not in a:
+                    problems.append("%s: a span Chromium did not lay out: %s" % (where, a))
+                    continue
+                rows.setdefault(a["data-replica"], []).append(
+                    (int(a["data-start"]), int(a["data-end"]), a.get("data-part"), box(a)))
+        # Each replica's row: its spans in offset order go left to right, touching where the
+        # offsets do (a span is [start, end) of the axis), all on one row.
+        extents = []
+        for replica, spans in rows.items():
+            spans.sort(key=lambda s: (s[0], s[1]))
+            spans_seen += len(spans)
+            for (s0, e0, p0, b0), (s1, e1, p1, b1) in zip(spans, spans[1:]):
+                if b1[0] < b0[2] - 0.5:
+                    problems.append("%s %s: span %d..%d at x %.2f..%.2f overlaps or precedes span %d..%d at x %.2f..%.2f" % (
+                        where, replica, s1, e1, b1[0], b1[2], s0, e0, b0[0], b0[2]))
+                elif e0 == s1 and p0 == p1 == "whole" and abs(b1[0] - b0[2]) > 1:
+                    problems.append("%s %s: spans %d..%d and %d..%d meet at offset %d but are drawn %.2f px apart" % (
+                        where, replica, s0, e0, s1, e1, s1, b1[0] - b0[2]))
+            for s, e, part, b in spans:
+                if b[2] - b[0] <= 0 or b[3] - b[1] <= 0:
+                    problems.append("%s %s: span %d..%d laid out empty: %s" % (where, replica, s, e, b))
+            tops = set(round(b[1], 1) for *_, b in spans) | set(round(b[3], 1) for *_, b in spans)
+            if len(tops) != 2:
+                problems.append("%s %s: the spans are not on one row: %s" % (where, replica, [b for *_, b in spans]))
+            extents.append((min(b[1] for *_, b in spans), max(b[3] for *_, b in spans), replica))
+        # One scale: every whole span (not squeezed behind a break) as wide as its offsets.
+        whole = [(s, e, b) for spans in rows.values() for s, e, part, b in spans if part == "whole" and e > s]
+        if whole:
+            scale = sorted((b[2] - b[0]) / (e - s) for s, e, b in whole)[len(whole) // 2]
+            for s, e, b in whole:
+                if abs((b[2] - b[0]) - scale * (e - s)) > 1:
+                    problems.append("%s: span %d..%d is %.2f px wide, %d offsets at %.2f px per offset make %.2f" % (
+                        where, s, e, b[2] - b[0], e - s, scale, scale * (e - s)))
+        extents.sort()
+        for (t0, b0, r0), (t1, b1, r1) in zip(extents, extents[1:]):
+            if t1 < b0:
+                problems.append("%s: the rows of %s (y %.1f..%.1f) and %s (y %.1f..%.1f) overlap" % (
+                    where, r0, t0, b0, r1, t1, b1))
+        # Markers: the line of each at its offset's x on its replica's spans (the fork on any).
+        for i, (t, a) in enumerate(mine):
+            if a.get("class") != "marker" or a.get("data-kind") == "break" or "data-offset" not in a:
+                continue
+            line = next((la for tl, la in mine[i + 1:] if tl == "line"), None)
+            if line is None or "data-box" not in line:
+                problems.append("%s: marker %s has no laid out line" % (where, a))
+                continue
+            lb = box(line)
+            x = (lb[0] + lb[2]) / 2
+            o = int(a["data-offset"])
+            candidates = rows.get(a["data-replica"], []) if a.get("data-replica") else \
+                [s for spans in rows.values() for s in spans]
+            want = [b[0] + (o - s) / (e - s) * (b[2] - b[0])
+                    for s, e, part, b in candidates if part == "whole" and s <= o <= e and e > s]
+            if not want:
+                continue  # in a squeezed part or past the spans: no scale to hold it to
+            markers_seen += 1
+            if min(abs(x - w) for w in want) > 1:
+                problems.append("%s: marker %s %s at offset %d drawn at x %.2f, the offset is at x %s" % (
+                    where, a.get("data-kind"), a.get("data-replica"), o, x, ", ".join("%.2f" % w for w in want)))
+    if spans_seen == 0:
+        problems.append("no spans laid out")
+    if markers_seen == 0:
+        problems.append("no marker could be held to its offset")
+    return problems, "%d timeline(s) laid out: %d spans tile their rows, %d markers at their offsets" % (
+        len(svgs), spans_seen, markers_seen)
+
+
 def position(v):
     if v.get("offset") is not None:
         return v["offset"]
@@ -244,6 +333,8 @@ def main():
         problems, account = check_timeline(sys.argv[2], json.load(open(sys.argv[3])))
     elif kind == "history":
         problems, account = check_history(sys.argv[2], json.load(open(sys.argv[3])))
+    elif kind == "geometry":
+        problems, account = check_geometry(sys.argv[2])
     elif kind == "wellformed":
         problems, account = check_wellformed(sys.argv[2])
     elif kind == "visible":

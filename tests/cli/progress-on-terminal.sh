@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Progress lines: `logdir snapshot`, `partition verify`, `diff`, `predict` and `plan` draw one
-# on stderr when it is a terminal (a pseudo-terminal here, python3's pty) and the output is
-# the table, and clear it before the report; never when stderr is a pipe or a file, and never
-# with -o json or -o yaml (not on stderr, not in the output). The line shows once the work
-# has taken KEPOCH_PROGRESS_AFTER_MS (default a second; 0 here, so the fixtures' fast runs
+# Progress lines: `logdir snapshot`, `logdir scan`, `partition verify`, `diff`, `predict` and
+# `plan` draw one on stderr when it is a terminal (a pseudo-terminal here, python3's pty) and
+# the output is the table, and clear it before the report; never when stderr is a pipe or a
+# file, and never with -o json or -o yaml (not on stderr, not in the output). The line shows
+# once the work has taken KEPOCH_PROGRESS_AFTER_MS (default a second; 0 here, so the fixtures' fast runs
 # show it without a timed test).
 . "$(dirname "$0")/common.sh"
 
@@ -41,6 +41,7 @@ commands=(
   "plan|plan --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 $D/broker-1/d-0 $D/broker-2/d-0 $D/broker-3/d-0"
   "partition verify|partition verify $D/broker-1/d-0 $D/broker-2/d-0"
   "logdir snapshot|logdir snapshot --file $SCRATCH/b1.snap $D/broker-1"
+  "logdir scan|logdir scan $D/broker-1 $D/broker-2"
 )
 for entry in "${commands[@]}"; do
   what=${entry%%|*}

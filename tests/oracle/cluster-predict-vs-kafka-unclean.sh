@@ -69,7 +69,14 @@ wait_all 'leader == 1 and isr == {1, 2, 3}'
 "$KC" stop 3
 wait_all 'isr == {1}'
 "$KC" produce "$T" 300 --acks all --prefix u >/dev/null
-sleep 6  # replica.high.watermark.checkpoint.interval.ms (5 s): the HW reaches the file
+# Broker 1's high watermarks reach its replication-offset-checkpoint (written every
+# replica.high.watermark.checkpoint.interval.ms, 5 s): polled, not slept for. Broker 1 alone
+# in the ISR acknowledged all 390 records (acks=all), so its high watermarks of $T's
+# partitions, each from offset 0, add up to 390.
+hw_file="$("$KC" logdir 1)/replication-offset-checkpoint"
+hw_sum() { awk -v t="$T" 'NF == 3 && $1 == t { s += $3 } END { print s + 0 }' "$hw_file" 2>/dev/null; }
+for _ in $(seq 1 120); do [[ $(hw_sum) == 390 ]] && break; sleep 0.25; done
+[[ $(hw_sum) == 390 ]] || fail "broker 1 never checkpointed high watermarks adding up to 390 (now $(hw_sum))"
 "$KC" kill 1 >/dev/null
 
 # Broker 2 returns and is elected uncleanly in every partition, then writes other records

@@ -169,7 +169,14 @@ echo "checked: broker $S's log dir ($n partitions): checkpoint validate --strict
 
 # b: records only C has (S is away), acknowledged by the ISR {C}.
 "$KC" produce u 50 --acks all --prefix b >/dev/null
-sleep 6  # replica.high.watermark.checkpoint.interval.ms (5 s): C's high watermark reaches the file
+# C's high watermarks reach its replication-offset-checkpoint (written every
+# replica.high.watermark.checkpoint.interval.ms, 5 s): polled for u's high watermarks as Kafka
+# answers them (ListOffsets latest), not slept for.
+hw_file="$("$KC" logdir "$C")/replication-offset-checkpoint"
+want_hw=("u 0 $("$KC" end-offset u 0)" "u 1 $("$KC" end-offset u 1)")
+hw_checkpointed() { local l; for l in "${want_hw[@]}"; do grep -qx "$l" "$hw_file" 2>/dev/null || return 1; done; }
+for _ in $(seq 1 120); do hw_checkpointed && break; sleep 0.25; done
+hw_checkpointed || fail "broker $C never checkpointed its high watermarks (${want_hw[*]}): $(cat "$hw_file")"
 
 # --- step 2: the controller C killed, `cluster watch` running from K
 expect_exit 1 "$KEPOCH" cluster what-if -b "$("$KC" live-bootstrap)" --exclude-internal --stop "$C" --kill -o json

@@ -56,7 +56,15 @@ for t in kd kp; do "$KC" produce "$t" 5 --acks 1 --prefix b --start 5 >/dev/null
 "$KC" stop 2 >/dev/null
 for t in kd kp kw; do "$KC" wait-isr "$t" 0 "3" >/dev/null; done
 for t in kd kp kw; do "$KC" produce "$t" 5 --acks 1 --prefix c --start 10 >/dev/null; done
-sleep 6  # replica.high.watermark.checkpoint.interval.ms: broker 3's HW (15) reaches the file
+# Broker 3's high watermarks reach its replication-offset-checkpoint (written every
+# replica.high.watermark.checkpoint.interval.ms, 5 s): polled for each partition's high
+# watermark as Kafka answers it (ListOffsets latest), not slept for.
+hw_file="$("$KC" logdir 3)/replication-offset-checkpoint"
+want_hw=()
+for t in kd kp kw; do want_hw+=("$t 0 $("$KC" end-offset "$t" 0)"); done
+hw_checkpointed() { local l; for l in "${want_hw[@]}"; do grep -qx "$l" "$hw_file" 2>/dev/null || return 1; done; }
+for _ in $(seq 1 120); do hw_checkpointed && break; sleep 0.25; done
+hw_checkpointed || fail "broker 3 never checkpointed its high watermarks (${want_hw[*]}): $(cat "$hw_file")"
 "$KC" kill 3 >/dev/null
 # Each broker's state, taken on "its machine" (1 and 2 still stopped: their files are still).
 for n in 1 2 3; do

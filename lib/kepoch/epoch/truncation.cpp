@@ -28,7 +28,7 @@ std::optional<EpochEntry> ask(const LeaderAnswers& leader, std::int32_t epoch,
 
 void out_of_range(const LeaderAnswers& leader, ReplicaLog& f, TruncationPrediction& p) {
   TruncationRound r;
-  r.branch = 'O';
+  r.branch = TruncationBranch::out_of_range;
   if (leader.log_end_offset < f.log_end_offset) {
     truncate_to(f, leader.log_end_offset);
     r.truncate_to = p.fetch_from = leader.log_end_offset;
@@ -55,7 +55,7 @@ void fetch_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
   if (!f.cache.latest_epoch()) {
     // No epoch known: Truncating state, which truncates to the high watermark.
     TruncationRound r;
-    r.branch = 'H';
+    r.branch = TruncationBranch::high_watermark;
     r.truncate_to = f.high_watermark;
     truncate_to(f, f.high_watermark);
     p.rounds.push_back(r);
@@ -94,7 +94,7 @@ void fetch_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
     TruncationRound r;
     r.requested_epoch = *latest;
     r.leader_reply = reply;
-    r.branch = 'N';
+    r.branch = TruncationBranch::no_divergence;
     r.truncate_to = f.log_end_offset;
     p.rounds.push_back(r);
     p.fetch_from = f.log_end_offset;
@@ -111,7 +111,7 @@ void ofle_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
     const auto latest = f.cache.latest_epoch();
     if (!latest) {
       TruncationRound r;
-      r.branch = 'H';
+      r.branch = TruncationBranch::high_watermark;
       r.truncate_to = fetch_offset;
       truncate_to(f, fetch_offset);
       p.rounds.push_back(r);
@@ -153,28 +153,28 @@ TruncationRound offset_truncation_state(const ReplicaLog& f, EpochEntry reply,
   r.leader_reply = reply;
   const std::int64_t le = reply.epoch, lo = reply.start_offset;
   if (lo == kUndefinedEpochOffset) {  // A
-    r.branch = 'A';
+    r.branch = TruncationBranch::a_leader_offset_undefined;
     r.truncate_to = fetch_offset;
     return r;
   }
   if (le == kUndefinedEpoch) {  // B: old protocol, no epoch in the reply
-    r.branch = 'B';
+    r.branch = TruncationBranch::b_leader_epoch_undefined;
     r.truncate_to = std::min(lo, f.log_end_offset);
     return r;
   }
   r.follower_lookup = end_offset_for_epoch(f, reply.epoch);
   if (!r.follower_lookup) {  // C
-    r.branch = 'C';
+    r.branch = TruncationBranch::c_follower_lacks_epoch;
     r.truncate_to = std::min(lo, f.log_end_offset);
     return r;
   }
   if (r.follower_lookup->epoch != reply.epoch) {  // D: another round is needed
-    r.branch = 'D';
+    r.branch = TruncationBranch::d_follower_older_epoch;
     r.truncate_to = std::min(r.follower_lookup->start_offset, f.log_end_offset);
     r.completed = false;
     return r;
   }
-  r.branch = 'E';
+  r.branch = TruncationBranch::e_same_epoch;
   r.truncate_to = std::min({r.follower_lookup->start_offset, lo, f.log_end_offset});
   return r;
 }
@@ -208,7 +208,7 @@ TruncationPrediction predict_truncation(const LeaderAnswers& leader, const Repli
       // ReplicaManager.makeFollowers (before 0.11): truncate to the high watermark, then
       // fetch from the log end offset that leaves.
       TruncationRound r;
-      r.branch = 'H';
+      r.branch = TruncationBranch::high_watermark;
       r.truncate_to = follower.high_watermark;
       truncate_to(p.after, follower.high_watermark);
       p.rounds.push_back(r);

@@ -46,12 +46,34 @@ LeaderAnswers answers_of(const ReplicaLog& leader, const LeaderEpochCache& asked
 
 enum class TruncationMode { fetch, ofle, hw };
 
+// Which rule decided a round. Its letter (branch_letter) is what reports print: the branches
+// A-E of AbstractFetcherThread.getOffsetTruncationState, H the high-watermark rule, O the
+// out-of-range handling, N the fetch that finds no divergence.
+enum class TruncationBranch : char {
+  none = '-',
+  a_leader_offset_undefined = 'A',  // the leader has no end offset for the epoch
+  b_leader_epoch_undefined = 'B',   // an old leader: no epoch in its reply
+  c_follower_lacks_epoch = 'C',     // the follower has no epoch at or below the leader's
+  d_follower_older_epoch = 'D',     // the follower's is an older epoch: another round
+  e_same_epoch = 'E',               // both know the epoch: the smaller end offset
+  high_watermark = 'H',
+  out_of_range = 'O',
+  no_divergence = 'N',
+};
+constexpr char branch_letter(TruncationBranch b) {
+  return static_cast<char>(b);
+}
+// One of getOffsetTruncationState's branches (A-E), not the HW rule nor a confirming fetch.
+constexpr bool is_epoch_branch(TruncationBranch b) {
+  return b >= TruncationBranch::a_leader_offset_undefined && b <= TruncationBranch::e_same_epoch;
+}
+
 // One exchange with the leader and what the follower made of it.
 struct TruncationRound {
   std::int32_t requested_epoch = kUndefinedEpoch;                   // the follower's latest epoch
   EpochEntry leader_reply{kUndefinedEpoch, kUndefinedEpochOffset};  // (epoch, end offset)
   std::optional<EpochEntry> follower_lookup;  // follower's endOffsetFor(leader epoch)
-  char branch = '-';  // 4.3 branch A-E; 'H' high watermark; 'O' out of range; 'N' no divergence
+  TruncationBranch branch = TruncationBranch::none;
   std::int64_t truncate_to = 0;
   bool completed = true;
 };

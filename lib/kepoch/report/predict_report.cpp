@@ -26,9 +26,9 @@ std::string note_of(const ReplicaForecast& f) {
 // the rounds before reached (its truncate_to is that offset, not a new cut).
 std::string_view round_step(const TruncationRound& r) {
   switch (r.branch) {
-    case 'N':
+    case TruncationBranch::no_divergence:
       return "confirming_fetch";
-    case 'O':
+    case TruncationBranch::out_of_range:
       return "out_of_range";
     default:
       return "truncation";
@@ -44,7 +44,7 @@ Value round_value(const TruncationRound& r) {
       .set("follower_epoch", r.follower_lookup ? Value(r.follower_lookup->epoch) : Value())
       .set("follower_end_offset",
            r.follower_lookup ? Value(r.follower_lookup->start_offset) : Value())
-      .set("branch", std::string(1, r.branch))
+      .set("branch", std::string(1, branch_letter(r.branch)))
       .set("truncate_to", r.truncate_to)
       .set("completed", r.completed);
 }

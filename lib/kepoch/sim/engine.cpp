@@ -249,12 +249,12 @@ class Engine {
   static std::string why(const TruncationPrediction& p) {
     std::vector<std::string> rounds;
     for (const auto& r : p.rounds)
-      if (r.branch >= 'A' && r.branch <= 'E')
+      if (is_epoch_branch(r.branch))
         rounds.push_back(
             fmt::format("last fetched epoch {}, the leader says epoch {} ends at {} "
                         "(branch {}) -> {}",
                         r.requested_epoch, r.leader_reply.epoch, r.leader_reply.start_offset,
-                        r.branch, r.truncate_to));
+                        branch_letter(r.branch), r.truncate_to));
     rounds.push_back(p.note);
     return fmt::format("{}", fmt::join(rounds, "; "));
   }

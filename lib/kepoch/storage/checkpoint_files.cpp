@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "kepoch/base/dir_listing.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/segment_file_name.hpp"
@@ -14,14 +15,12 @@ namespace kepoch {
 namespace fs = std::filesystem;
 namespace {
 
+// The files of `dir` named like a checkpoint (a directory of such a name is not one).
 std::vector<fs::path> checkpoints_in(const fs::path& dir) {
   std::vector<fs::path> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) continue;
-    if (checkpoint_type_from_name(it->path().filename().string())) out.push_back(it->path());
-  }
+  const std::error_code ec = list_directory(dir, [&](const ListedEntry& e) {
+    if (!e.is_dir && checkpoint_type_from_name(e.name)) out.push_back(dir / e.name);
+  });
   if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
   return out;
 }
@@ -69,10 +68,9 @@ std::vector<fs::path> expand_checkpoint_paths(const std::string& argument) {
         subdirs.push_back(e.path);
   } else {
     // Any other directory (copies of replicas side by side): each subdirectory.
-    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code type_ec;
-      if (it->is_directory(type_ec)) subdirs.push_back(it->path());
-    }
+    ec = list_directory(path, [&](const ListedEntry& e) {
+      if (e.is_dir) subdirs.push_back(path / e.name);
+    });
     if (ec) throw InputError(argument, "cannot list directory: " + ec.message());
   }
   for (const auto& sub : subdirs) {

@@ -7,12 +7,8 @@
 #include <system_error>
 #include <utility>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-
+#include "kepoch/base/dir_listing.hpp"
 #include "kepoch/base/error.hpp"
-#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/format/checkpoint_kind.hpp"
 #include "kepoch/format/meta_properties.hpp"
 #include "kepoch/storage/partition_dir.hpp"
@@ -68,41 +64,17 @@ std::string one_line(std::string text) {
 }
 
 // The log dir's directories (File.isDirectory: following symbolic links) and the files named
-// like a root checkpoint, by name. getdents64 on the open dir gives each entry's type, so a
-// plain directory costs no stat (and no std::filesystem::path); a dir that does not open is
-// listed through std::filesystem, which fails as it did.
+// like a root checkpoint, by name, from base/dir_listing (getdents64 on the open dir: a plain
+// directory costs no stat, and no std::filesystem::path).
 void list_entries(const fs::path& dir, std::vector<std::pair<std::string, bool>>& subdirs,
                   std::vector<std::string>& checkpoints) {
-  auto keep = [&](std::string_view name, bool is_dir, bool is_symlink) {
-    if (is_dir)
-      subdirs.emplace_back(std::string(name), is_symlink);
-    else if (checkpoint_type_from_name(name))
-      checkpoints.emplace_back(name);
-  };
-  const DirFd handle(dir);
-  if (handle.fd() < 0) {
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code type_ec;
-      keep(it->path().filename().string(), it->is_directory(type_ec), it->is_symlink(type_ec));
-    }
-    if (ec) throw InputError(dir.string(), "cannot list log dir: " + ec.message());
-    return;
-  }
-  const int fd = handle.fd();
-  const int err = for_each_dir_entry(fd, [&](std::string_view name, unsigned char type) {
-    const char* n = name.data();  // d_name: NUL-terminated
-    struct stat st {};
-    if (type == DT_UNKNOWN && ::fstatat(fd, n, &st, AT_SYMLINK_NOFOLLOW) == 0)
-      type = static_cast<unsigned char>(IFTODT(st.st_mode));
-    bool is_dir = type == DT_DIR;
-    if (type == DT_LNK) is_dir = ::fstatat(fd, n, &st, 0) == 0 && S_ISDIR(st.st_mode);
-    keep(name, is_dir, type == DT_LNK);
+  const std::error_code ec = list_directory(dir, [&](const ListedEntry& e) {
+    if (e.is_dir)
+      subdirs.emplace_back(std::string(e.name), e.symlink);
+    else if (checkpoint_type_from_name(e.name))
+      checkpoints.emplace_back(e.name);
   });
-  if (err != 0) {
-    throw InputError(dir.string(), "cannot list log dir: " +
-                                       std::error_code(err, std::generic_category()).message());
-  }
+  if (ec) throw InputError(dir.string(), "cannot list log dir: " + ec.message());
 }
 
 }  // namespace

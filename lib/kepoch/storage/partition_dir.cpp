@@ -4,12 +4,9 @@
 #include <optional>
 #include <system_error>
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
+#include "kepoch/base/dir_listing.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/format/leader_epoch_checkpoint.hpp"
 #include "kepoch/format/partition_metadata.hpp"
@@ -19,9 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// fs::file_size's answer from a stat of the file (following links).
-void set_size(PartitionFile& f, int stat_result, int err, const struct stat& st) {
-  if (stat_result != 0)
+// fs::file_size's answer from a stat of the file (following links; err its errno, or 0).
+void set_size(PartitionFile& f, int err, const struct stat& st) {
+  if (err != 0)
     f.size_error = std::error_code(err, std::generic_category());
   else if (S_ISDIR(st.st_mode))
     f.size_error = std::make_error_code(std::errc::is_a_directory);
@@ -38,117 +35,38 @@ void sort_listing(PartitionDirListing& out) {
             [](const auto& a, const auto& b) { return a.name < b.name; });
 }
 
-// Through std::filesystem, for a dir that could not be opened (it fails where it did).
-PartitionDirListing list_by_path(const fs::path& dir) {
-  PartitionDirListing out;
-  out.dir = dir;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    // File.isFile follows symbolic links; a dangling link or a directory is not a file.
-    const bool is_file = it->is_regular_file(type_ec);
-    std::string name = it->path().filename().string();
-    const bool symlink = it->is_symlink(type_ec);
-    auto parsed = parse_segment_file_name(name);
-    if (!is_file && it->is_directory(type_ec) && parsed.kind == SegmentFileKind::other) {
-      out.other_entries.push_back({std::move(name), symlink});
-      continue;
-    }
-    PartitionFile f{std::move(name), std::move(parsed), is_file, symlink, 0, {}};
-    if (is_live_segment(f.parsed)) {
-      struct stat st {};
-      const int r = ::stat(it->path().c_str(), &st);
-      set_size(f, r, errno, st);
-    }
-    out.files.push_back(std::move(f));
-  }
-  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
-  sort_listing(out);
-  return out;
-}
-
 }  // namespace
 
 PartitionDirListing list_partition_dir(const fs::path& dir) {
   return list_partition_dir(dir, std::make_shared<const DirFd>(dir));
 }
 
-// getdents64 on the open dir: the entry types come with the names (d_type), a stat only
-// for a symbolic link (followed, as File.isFile follows it), an entry of unknown type, and
-// a live segment's size.
+// The listing is base/dir_listing's (getdents64 on the open dir, else std::filesystem); what
+// is judged here is which entries are the partition's files (the header's rules): every
+// entry but a directory not named like a segment file, a live segment with its size.
 PartitionDirListing list_partition_dir(const fs::path& dir, std::shared_ptr<const DirFd> handle) {
-  if (!handle || handle->fd() < 0) return list_by_path(dir);
   PartitionDirListing out;
   out.dir = dir;
-  out.handle = std::move(handle);
-  const int fd = out.handle->fd();
+  const int fd = handle ? handle->fd() : -1;
+  if (fd >= 0) out.handle = std::move(handle);
   out.files.reserve(8);  // a segment's four files, checkpoints, a snapshot: one allocation
-  alignas(8) char buffer[32 * 1024];
-  for (;;) {
-    const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      throw InputError(dir.string(), "cannot list directory: " +
-                                         std::error_code(errno, std::generic_category()).message());
+  const std::error_code ec = list_directory(dir, fd, [&](const ListedEntry& e) {
+    auto parsed = parse_segment_file_name(e.name);
+    if (!e.is_file && e.is_dir && parsed.kind == SegmentFileKind::other) {
+      out.other_entries.push_back({std::string(e.name), e.symlink});
+      return;
     }
-    if (n == 0) break;
-    for (long at = 0; at < n;) {
-      const auto* d = reinterpret_cast<const struct dirent64*>(buffer + at);
-      at += d->d_reclen;
-      const std::string_view nm(d->d_name);
-      if (nm == "." || nm == "..") continue;
-      unsigned char type = d->d_type;
+    PartitionFile f{std::string(e.name), std::move(parsed), e.is_file, e.symlink, 0, {}};
+    if (is_live_segment(f.parsed)) {
       struct stat st {};
-      if (type == DT_UNKNOWN) {
-        if (::fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-          type = static_cast<unsigned char>(IFTODT(st.st_mode));
-      }
-      const bool symlink = type == DT_LNK;
-      bool is_file = type == DT_REG;
-      bool is_dir = type == DT_DIR;
-      int target_stat = -1;
-      int target_errno = 0;
-      if (symlink) {
-        target_stat = ::fstatat(fd, d->d_name, &st, 0);
-        target_errno = errno;
-        is_file = target_stat == 0 && S_ISREG(st.st_mode);
-        is_dir = target_stat == 0 && S_ISDIR(st.st_mode);
-      }
-      auto parsed = parse_segment_file_name(nm);
-      if (!is_file && is_dir && parsed.kind == SegmentFileKind::other) {
-        out.other_entries.push_back({std::string(nm), symlink});
-        continue;
-      }
-      PartitionFile f{std::string(nm), std::move(parsed), is_file, symlink, 0, {}};
-      if (is_live_segment(f.parsed)) {
-        if (!symlink) {
-          target_stat = ::fstatat(fd, d->d_name, &st, 0);
-          target_errno = errno;
-        }
-        set_size(f, target_stat, target_errno, st);
-      }
-      out.files.push_back(std::move(f));
+      const int err = e.stat_target(st);
+      set_size(f, err, st);
     }
-  }
+    out.files.push_back(std::move(f));
+  });
+  if (ec) throw InputError(dir.string(), "cannot list directory: " + ec.message());
   sort_listing(out);
   return out;
-}
-
-int for_each_dir_entry(int dir_fd,
-                       const std::function<void(std::string_view, unsigned char)>& visit) {
-  alignas(8) char buffer[32 * 1024];
-  for (;;) {
-    const long n = ::syscall(SYS_getdents64, dir_fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    if (n == 0) return 0;
-    for (long at = 0; at < n;) {
-      const auto* d = reinterpret_cast<const struct dirent64*>(buffer + at);
-      at += d->d_reclen;
-      const std::string_view name(d->d_name);
-      if (name != "." && name != "..") visit(name, d->d_type);
-    }
-  }
 }
 
 namespace {

@@ -20,7 +20,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -85,12 +84,6 @@ PartitionDirListing list_partition_dir(const std::filesystem::path& dir);
 // The same, listing the dir through `handle` (the dir already open) when it is open.
 PartitionDirListing list_partition_dir(const std::filesystem::path& dir,
                                        std::shared_ptr<const DirFd> handle);
-
-// Calls visit(name, d_type) for each entry of the directory open as `dir_fd` but "." and
-// "..", in the order getdents64 gives them (name.data() is NUL-terminated); returns 0, or the
-// errno of a failed read.
-int for_each_dir_entry(int dir_fd,
-                       const std::function<void(std::string_view, unsigned char)>& visit);
 
 // LogFileUtils.isLogFile with a readable base offset: Kafka opens this name as a segment.
 bool is_live_segment(const SegmentFileName& name);

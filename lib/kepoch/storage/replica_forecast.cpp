@@ -345,7 +345,8 @@ bool may_land_inside_batch(const ReplicaForecast& f, const LeaderAnswers& answer
   const TruncationPrediction& p = f.prediction;
   if (p.fetch_from >= leader_end_of(answers) || p.truncated_fully) return false;
   const bool to_high_watermark = std::any_of(
-      p.rounds.begin(), p.rounds.end(), [](const TruncationRound& r) { return r.branch == 'H'; });
+      p.rounds.begin(), p.rounds.end(),
+      [](const TruncationRound& r) { return r.branch == TruncationBranch::high_watermark; });
   return to_high_watermark || p.fetch_from == answers.log_start_offset;
 }
 

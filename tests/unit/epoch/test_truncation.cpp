@@ -33,7 +33,7 @@ ReplicaLog cache_log(const Entries& entries, std::int64_t leo, std::int64_t hw =
 std::string branches(const TruncationPrediction& p) {
   std::string s;
   for (const auto& r : p.rounds)
-    s += r.branch;
+    s += branch_letter(r.branch);
   return s;
 }
 
@@ -176,18 +176,20 @@ TEST_CASE("ReplicaFetcherThreadTest: offset_truncation_state branches", "[epoch]
   // shouldTruncateToOffsetSpecifiedInEpochOffsetResponse: follower EO(5) = (5, 200)
   const auto at200 = cache_log({{5, 100}}, 200);
   CHECK(offset_truncation_state(at200, {5, 156}, 0).truncate_to == 156);
-  CHECK(offset_truncation_state(at200, {5, 172}, 0).branch == 'E');
+  CHECK(offset_truncation_state(at200, {5, 172}, 0).branch == TruncationBranch::e_same_epoch);
   // ...IfFollowerHasNoMoreEpochs (branch C): the follower does not know epoch 4
   const auto older = cache_log({{3, 0}}, 200);
   CHECK(offset_truncation_state(older, {4, 156}, 0).truncate_to == 156);
   CHECK(offset_truncation_state(older, {4, 202}, 0).truncate_to == 200);
-  CHECK(offset_truncation_state(older, {4, 202}, 0).branch == 'C');
+  CHECK(offset_truncation_state(older, {4, 202}, 0).branch ==
+        TruncationBranch::c_follower_lacks_epoch);
   // shouldUseLeaderEndOffsetIfInterBrokerVersionBelow20 (branch B)
   CHECK(offset_truncation_state(at200, {-1, 155}, 0).truncate_to == 155);
-  CHECK(offset_truncation_state(at200, {-1, 143}, 0).branch == 'B');
+  CHECK(offset_truncation_state(at200, {-1, 143}, 0).branch ==
+        TruncationBranch::b_leader_epoch_undefined);
   // shouldTruncateToInitialFetchOffsetIfLeaderReturnsUndefinedOffset (branch A)
   const auto a = offset_truncation_state(at200, {-1, -1}, 100);
-  CHECK(a.branch == 'A');
+  CHECK(a.branch == TruncationBranch::a_leader_offset_undefined);
   CHECK(a.truncate_to == 100);
 }
 
@@ -195,12 +197,12 @@ TEST_CASE("shouldFetchLeaderEpochSecondTimeIfLeaderRepliesWithEpochNotKnownToFol
           "[epoch][truncation]") {
   auto follower = cache_log({{3, 50}, {5, 120}}, 200);
   const auto first = offset_truncation_state(follower, {4, 155}, 0);
-  CHECK(first.branch == 'D');
+  CHECK(first.branch == TruncationBranch::d_follower_older_epoch);
   CHECK_FALSE(first.completed);
   CHECK(first.truncate_to == 120);
   truncate_to(follower, first.truncate_to);
   const auto second = offset_truncation_state(follower, {3, 101}, 0);
-  CHECK(second.branch == 'E');
+  CHECK(second.branch == TruncationBranch::e_same_epoch);
   CHECK(second.truncate_to == 101);
 }
 
