@@ -1,7 +1,8 @@
 // Every KRaft metadata record type and version of Kafka's schemas, read as Kafka writes and
 // prints it. The table of types and version ranges, tests/unit/data/metadata-schemas/
 // versions.tsv, is generated from Kafka's own schema files
-// (metadata/src/main/resources/common/metadata/*.json of 3.9.1, 4.1.1 and 4.4.0, as packed
+// (metadata/src/main/resources/common/metadata/*.json of 3.9.1, 4.0.2, 4.1.1, 4.2.2, 4.3.2
+// and 4.4.0, as packed
 // in kafka-metadata-<version>.jar) by lib/kepoch/format/gen_metadata_schema.py, the same run
 // that writes kepoch's schema table (metadata_schema_table.inc). The vectors,
 // vectors.jsonl, were serialized by Kafka 4.4.0's MetadataRecordSerde and printed by its
