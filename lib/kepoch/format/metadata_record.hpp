@@ -138,8 +138,8 @@ struct RegisterBrokerRecord {
   std::vector<BrokerFeature> features;
   std::optional<std::string> rack;
   bool fenced = true;
-  bool in_controlled_shutdown = false;  // v1+
-  std::vector<Uuid> log_dirs;           // v3+, tagged
+  bool in_controlled_shutdown = false;                 // v1+
+  std::vector<Uuid> log_dirs;                          // v3+, tagged
   std::optional<std::vector<Uuid>> cordoned_log_dirs;  // v4+, tagged, default null
 };
 

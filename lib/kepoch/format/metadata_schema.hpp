@@ -27,7 +27,19 @@
 
 namespace kepoch {
 
-enum class SchemaType { int8, int16, int32, int64, uint16, float64, boolean, string, bytes, uuid, structure };
+enum class SchemaType {
+  int8,
+  int16,
+  int32,
+  int64,
+  uint16,
+  float64,
+  boolean,
+  string,
+  bytes,
+  uuid,
+  structure
+};
 
 struct SchemaField {
   std::string_view name;        // snake_case, as kepoch prints it
@@ -35,10 +47,10 @@ struct SchemaField {
   SchemaType type;
   bool array;
   std::int16_t first_version;
-  std::int16_t last_version;    // 0x7fff: every later version
-  std::int16_t nullable_from;   // -1: never nullable
-  std::int16_t tagged_from;     // -1: never tagged
-  std::int32_t tag;             // -1: untagged
+  std::int16_t last_version;            // 0x7fff: every later version
+  std::int16_t nullable_from;           // -1: never nullable
+  std::int16_t tagged_from;             // -1: never tagged
+  std::int32_t tag;                     // -1: untagged
   std::span<const SchemaField> fields;  // a struct's (type structure)
 };
 

@@ -151,10 +151,11 @@ void PartitionReplay::elr_cleared(const ClearElrRecord& r, MetadataPosition at,
     for (const auto& [topic_id, name] : topic_names_)
       if (name == r.topic_name) id = topic_id;
     if (!id) {
-      visit.orphan(fmt::format("CLEAR_ELR_RECORD at offset {} for topic {}, which no "
-                               "TOPIC_RECORD created: Kafka's \"Unable to clear elr for topic "
-                               "with name {}: no such topic found.\"",
-                               at.offset, r.topic_name, r.topic_name));
+      visit.orphan(
+          fmt::format("CLEAR_ELR_RECORD at offset {} for topic {}, which no "
+                      "TOPIC_RECORD created: Kafka's \"Unable to clear elr for topic "
+                      "with name {}: no such topic found.\"",
+                      at.offset, r.topic_name, r.topic_name));
       return;
     }
   }

@@ -99,8 +99,8 @@ MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
                                                  file.string(), b.header.position, r.offset,
                                                  *e.error));
         if (auto u = undecoded_record_problem(e))
-          summary.problems.push_back(fmt::format("{}: batch at byte {}: {}", file.string(),
-                                                 b.header.position, *u));
+          summary.problems.push_back(
+              fmt::format("{}: batch at byte {}: {}", file.string(), b.header.position, *u));
         ++summary.records;
         visit(e);
       }

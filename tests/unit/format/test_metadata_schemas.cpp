@@ -119,9 +119,9 @@ void same_fields(const json& kafka, const json& ours, const std::string& where) 
     CHECK(ours[k] == v);
   }
   static const std::map<std::string, json> defaults = {
-      {"leader_recovery_state", 0},       {"eligible_leader_replicas", nullptr},
-      {"last_known_elr", nullptr},        {"log_dirs", json::array()},
-      {"directories", json::array()},     {"is_migrating_zk_broker", false},
+      {"leader_recovery_state", 0},     {"eligible_leader_replicas", nullptr},
+      {"last_known_elr", nullptr},      {"log_dirs", json::array()},
+      {"directories", json::array()},   {"is_migrating_zk_broker", false},
       {"in_controlled_shutdown", false}};
   for (const auto& [k, v] : ours.items()) {
     if (kafka.contains(k)) continue;
@@ -158,8 +158,8 @@ TEST_CASE("Every record type and version Kafka 3.9 to 4.4 writes decodes as Kafk
   for (const auto& r : version_table()) {
     for (int version = r.first; version <= r.last; ++version) {
       for (const std::string c : {"full", "defaults"}) {
-        const std::string where = r.release + " " + r.record + " v" + std::to_string(version) +
-                                  " (" + c + ")";
+        const std::string where =
+            r.release + " " + r.record + " v" + std::to_string(version) + " (" + c + ")";
         INFO(where);
         const auto it = all.find({r.api_key, version, c});
         REQUIRE(it != all.end());
