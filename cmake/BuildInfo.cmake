@@ -45,6 +45,7 @@ if(EXISTS "${SOURCE_DIR}/tests/kafka/matrix-summary.txt")
   file(STRINGS "${SOURCE_DIR}/tests/kafka/matrix-summary.txt" matrix_line LIMIT_COUNT 1)
   if(matrix_line)
     string(REPLACE "\"" "'" matrix_kafka "${matrix_line}")
+    string(REPLACE ";" "," matrix_kafka "${matrix_kafka}")
   endif()
 endif()
 
