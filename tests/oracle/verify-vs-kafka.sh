@@ -224,7 +224,7 @@ thrown=$(awk '/There was an error in one of the threads during logs loading/ {
     if (match($0, /logs loading: .*/)) { s = substr($0, RSTART + 14); sub(/ \(kafka\.log\.LogManager\)$/, "", s); print s; exit }
     getline; print; exit }' "$SCRATCH/run.log")
 echo "clean-zero: Kafka: ${thrown:-no load error}"
-[[ "$thrown" == "There was an error in one of the threads during logs loading: org.apache.kafka.common.errors.$(json "$SCRATCH/clean-zero.json" "(lambda f: f['exception'] + ': ' + f['message'])(d[0]['next_start_failure'])")" ]] ||
+[[ "$thrown" == "org.apache.kafka.common.errors.$(json "$SCRATCH/clean-zero.json" "(lambda f: f['exception'] + ': ' + f['message'])(d[0]['next_start_failure'])")" ]] ||
   fail "clean-zero: kepoch predicted $failure"
 grep -qF "Error starting LogManager" "$SCRATCH/run.log" || fail "clean-zero: the broker did not stop on it"
 [[ ! -e "$LOGDIR/.kafka_cleanshutdown" ]] || fail "clean-zero: Kafka kept the clean-shutdown marker"
