@@ -230,94 +230,94 @@ _kepoch() {
   esac
   case "$path" in
     "")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan simulate metadata cluster profile completion" -- "$cur")); fi ;;
     "checkpoint")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
     "checkpoint dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "checkpoint validate")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --strict --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --kind --strict --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "segment")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump" -- "$cur")); fi ;;
     "segment dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --kind --base-offset --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --kind --base-offset --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "partition")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "inspect verify" -- "$cur")); fi ;;
     "partition inspect")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "partition verify")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "logdir")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "scan snapshot" -- "$cur")); fi ;;
     "logdir scan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --all --jobs -j --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --all --jobs -j --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "logdir snapshot")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "simulate")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "metadata")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump history" -- "$cur")); fi ;;
     "metadata dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --from-time --until --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --from-time --until --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "metadata history")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --html --from-time --until --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --topic --partition --snapshot --no-snapshot --html --from-time --until --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "cluster")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "describe watch audit predict what-if" -- "$cur")); fi ;;
     "cluster describe")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster watch")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --interval --duration --count --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --interval --duration --count --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster audit")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster what-if")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "profile")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "list show use" -- "$cur")); fi ;;
     "profile list")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --names --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --names --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "profile show")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_profiles; fi ;;
     "profile use")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_profiles; fi ;;
     "completion")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
   esac
 }

@@ -27,6 +27,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "output_file.hpp"
 #include "progress.hpp"
 
 namespace kepoch::cli {
@@ -124,23 +125,6 @@ struct SnapshotCommandOptions {
   std::uint32_t window = kDefaultSnapshotWindow;
 };
 
-// Offline commands create nothing inside a log dir: the snapshot may not be written there.
-void refuse_inside_log_dirs(const std::filesystem::path& file,
-                            const std::vector<std::string>& dirs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target = fs::weakly_canonical(fs::absolute(file), ec);
-  for (const auto& d : dirs) {
-    const fs::path dir = fs::weakly_canonical(fs::absolute(d), ec);
-    const auto [end, _] = std::mismatch(dir.begin(), dir.end(), target.begin(), target.end());
-    if (end == dir.end())
-      throw UsageError(
-          fmt::format("--file {} is inside the log dir {}: kepoch writes nothing "
-                      "into a log dir; write the snapshot elsewhere",
-                      file.string(), d));
-  }
-}
-
 report::Value snapshot_value(const std::string& file, const SnapshotSummary& s) {
   report::Value skipped = report::Value::array();
   for (const auto& k : s.skipped)
@@ -151,11 +135,6 @@ report::Value snapshot_value(const std::string& file, const SnapshotSummary& s) 
       .set("batches", s.batches)
       .set("kept_batches", s.kept_batches)
       .set("skipped", std::move(skipped));
-}
-
-// What the C library said went wrong (errno), for a file kepoch writes.
-std::string errno_text(int err) {
-  return err == 0 ? std::string("an I/O error") : std::string(std::strerror(err));
 }
 
 int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
@@ -184,28 +163,15 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
     std::cout.flush();
     return std::cout ? left_out(summary) : kInput;
   }
-  refuse_inside_log_dirs(o.file, o.dirs);
   for (const auto& d : dirs) {  // unreadable or wrong dirs fail before the file is created
     std::vector<SnapshotSkip> skipped;
     partition_dirs_of_log_dir(d, skipped);
   }
-  errno = 0;
-  std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(o.file, "cannot create the snapshot file: " + errno_text(errno));
+  // Where the snapshot may go: output_file.hpp (never an input, never inside a log dir).
+  check_output("--file", o.file, OutputKind::logdir_snapshot, o.dirs);
   SnapshotSummary summary;
-  try {
-    summary = write_logdir_snapshot(out, dirs, options);
-    errno = 0;
-    out.close();
-    if (!out) throw InputError(o.file, "cannot write the snapshot file: " + errno_text(errno));
-  } catch (...) {
-    out.close();
-    std::error_code ec;
-    // ours, outside every log dir; only a regular file (never --file /dev/full itself)
-    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(o.file, ec)))
-      std::filesystem::remove(o.file, ec);
-    throw;
-  }
+  write_output("--file", o.file, OutputKind::logdir_snapshot, o.dirs, "snapshot file",
+               [&](std::ostream& out) { summary = write_logdir_snapshot(out, dirs, options); });
   progress.done();
   emit(snapshot_value(o.file, summary), globals);
   return left_out(summary);

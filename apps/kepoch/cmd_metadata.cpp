@@ -47,15 +47,22 @@ int run_dump(const MetadataOptions& o, const Globals& globals) {
   stream->min_column_width("type", report::metadata_type_width());
   Progress progress(globals, "reading the metadata log", files, /*streaming_output=*/true);
   report::TopicNames names;  // for the summaries of partition records
-  const auto summary = read_metadata_log(files, [&](const MetadataLogEntry& e) {
+  std::uint64_t shown = 0;
+  auto summary = read_metadata_log(files, [&](const MetadataLogEntry& e) {
     progress.at(e.file, e.batch_position);
     if (e.record)
       if (const auto* t = std::get_if<TopicRecord>(&e.record->body))
         names[t->topic_id.to_string()] = t->name;
     if (!time.contains(e.timestamp)) return;
+    ++shown;
     stream->element(report::metadata_entry_value(e, names));
   });
   progress.done();
+  // A range that selects none of the records read is an answer with nothing in it: said,
+  // and not exit 0.
+  if (time.any() && shown == 0 && summary.records > 0)
+    summary.problems.push_back(
+        "nothing selected: no record falls in the --from-time/--until range");
   stream->end_item(report::Value::object()
                        .set("record_count", summary.records)
                        .set("problems", report::metadata_problems(summary.problems)));
@@ -94,7 +101,11 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   report::Value brokers = report::Value::array();
   for (const auto& b : loaded.history.broker_events())
     if (time.contains(b.at.timestamp)) brokers.push(report::broker_event_value(b));
-  const auto problems = metadata_problems(loaded);
+  auto problems = metadata_problems(loaded);
+  if (auto none = nothing_selected(PartitionHistoryFilter{o.topic, o.partition}, time,
+                                   loaded.history.timelines().size(), partitions.as_array().size(),
+                                   brokers.as_array().size()))
+    problems.push_back(*none);
   report::Value value = report::Value::object()
                             .set("target", o.target)
                             .set("files", report::strings_value(loaded.summary.files))
@@ -133,8 +144,8 @@ void register_metadata(CLI::App& app, Globals& globals) {
       "registrations and fencing, feature levels); other types and newer versions are named\n"
       "only. The table shows one row per record: offset, type and `summary`, the key fields\n"
       "on one line. A directory's .log segments are read; name a .checkpoint file to dump a\n"
-      "snapshot. Exit status: 0, 1 a record or batch that cannot be decoded, 3 unreadable\n"
-      "target.");
+      "snapshot. Exit status: 0, 1 a record or batch that cannot be decoded, or a time range\n"
+      "that selects no record, 3 unreadable target.");
   dump->callback([&globals] { globals.exit_code = run_dump(o, globals); });
 
   CLI::App* hist =
@@ -181,8 +192,9 @@ void register_metadata(CLI::App& app, Globals& globals) {
       "(leader and epoch per registration, ISR shrink and expand ticks), one per broker\n"
       "(fenced or not).\n"
       "Exit status: 0, 1 undecodable records, change records of a partition no\n"
-      "PartitionRecord created, or a cleaned log no snapshot covers, 3 unreadable target\n"
-      "or damaged snapshot.");
+      "PartitionRecord created, a cleaned log no snapshot covers, or nothing selected (no\n"
+      "partition matches --topic/--partition, no step falls in the time range), 3\n"
+      "unreadable target or damaged snapshot.");
   hist->callback([&globals] { globals.exit_code = run_history(o, globals); });
 }
 

@@ -30,6 +30,7 @@
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "output_file.hpp"
 #include "plan_metadata.hpp"
 #include "progress.hpp"
 
@@ -281,6 +282,7 @@ Metadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {
       in.unclean_source = live_source(topic, kUnclean);
       in.min_isr_source = live_source(topic, kMinIsr);
       in.elr_enabled = elr_enabled;
+      in.live_metadata = true;
       if (const UuidParse id = parse_uuid(topic.topic_id); id.ok && !id.uuid.is_zero())
         in.topic_id = id.uuid;
       m.partitions.push_back(std::move(in));
@@ -346,6 +348,8 @@ Metadata from_metadata_log(const PlanOptions& o, const TopicOptions& t, const Gl
     }
     in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
     if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
+    for (const auto& [epoch, leader] : p.issued)
+      in.issued_epochs.push_back({epoch, leader});
     m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;
@@ -407,29 +411,19 @@ Metadata from_flags(const PlanOptions& o, const std::vector<BrokerState>& states
   return m;
 }
 
+// --out-dir: each file through output_file.hpp (never an input, never inside a log dir,
+// never over a file an earlier plan did not write unless --overwrite), then the dir.
 void write_commands(const fs::path& dir, const forecast::RecoveryPlan& plan,
                     const std::vector<std::string>& states) {
+  const auto files = report::recovery_command_files(plan);
+  for (const auto& f : files)
+    check_output("--out-dir", (dir / f.name).string(), OutputKind::plan_file, states);
   std::error_code ec;
-  const fs::path target = fs::weakly_canonical(fs::absolute(dir), ec);
-  for (const auto& s : states) {
-    if (s == "-") continue;
-    fs::path d = fs::weakly_canonical(fs::absolute(s), ec);
-    if (!fs::is_directory(d, ec)) continue;
-    if (!holds_log_dir_files(d)) d = d.parent_path();  // a replica dir: its log dir
-    const auto [end, _] = std::mismatch(d.begin(), d.end(), target.begin(), target.end());
-    if (end == d.end())
-      throw UsageError(
-          fmt::format("--out-dir {} is inside the log dir {}: kepoch writes nothing into a log dir",
-                      dir.string(), d.string()));
-  }
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir.string(), "cannot create the directory: " + ec.message());
-  for (const auto& f : report::recovery_command_files(plan)) {
-    const fs::path file = dir / f.name;
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << f.contents;
-    if (!out.flush()) throw InputError(file.string(), "cannot write the file");
-  }
+  for (const auto& f : files)
+    write_output("--out-dir", (dir / f.name).string(), OutputKind::plan_file, states, "file",
+                 [&f](std::ostream& out) { out << f.contents; });
 }
 
 int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const Globals& globals) {
@@ -441,6 +435,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     if (!o.metadata.empty()) inputs.push_back(o.metadata);
     refuse_html_in_log_dir(*o.html, inputs);
   }
+  if (!o.out_dir.empty())  // refused before anything is read, as --html
+    check_output("--out-dir", (fs::path(o.out_dir) / "steps.sh").string(), OutputKind::plan_file,
+                 o.states);
   StepProgress progress(globals, "plan");
   progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
   // Every state read on every core (snapshots of a hundred brokers are most of the work); the
@@ -511,7 +508,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     brokers.insert(id);
   for (const auto id : brokers) {
     const auto src = source_of.find(id);
-    context.brokers.push_back({id, m.live.count(id) > 0, input.gone_brokers.count(id) > 0,
+    // A broker named in --gone is not coming back: never shown live, whatever the metadata says.
+    context.brokers.push_back({id, m.live.count(id) > 0 && !input.gone_brokers.count(id),
+                               input.gone_brokers.count(id) > 0,
                                src == source_of.end() ? std::string() : src->second});
   }
   // What a missing broker leaves unknown.
@@ -545,7 +544,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));
   progress.done();
   emit(value, globals);
-  return plan.totals.plan_committed_loss_partitions > 0 ? kFindings : kOk;
+  return plan.totals.safe() ? kOk : kFindings;
 }
 
 }  // namespace
@@ -618,13 +617,18 @@ void register_plan(CLI::App& app, Globals& globals) {
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
       "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"
       "broker, KIP-966's order (last epoch, log length), Kafka's own choice (the ISR, else the\n"
-      "first live replica in assignment order). Committed means below the highest high\n"
-      "watermark any replica recorded. kepoch changes nothing; --out-dir writes the steps.\n"
+      "first live replica in assignment order). Committed records are those a replica's\n"
+      "high watermark covers in its own log (the same epoch lineage; predict counts alike).\n"
+      "A replica whose state is not given is unknown: an ISR member among them is waited\n"
+      "for. kepoch changes nothing; --out-dir writes the steps (steps.sh checks each step's\n"
+      "brokers are live and runs from a total outage).\n"
       "`timelines` puts each such partition's known replicas on one offset axis against the\n"
       "leader the plan chooses (diff's timeline); --html FILE draws them as a page.\n"
-      "Exit status: 0 the plan loses no committed record, 1 it does or kepoch cannot rule it\n"
-      "out (a replica's state not given), 2 usage (two states of one broker, states of\n"
-      "another cluster), 3 unreadable input, 4 the cluster cannot be reached.");
+      "Exit status: 0 the plan loses no committed record and every state it rests on is\n"
+      "known and current, 1 it loses committed records or kepoch cannot rule it out (a\n"
+      "replica's state not given, a count a snapshot could not make, a metadata log older\n"
+      "than the disks), 2 usage (two states of one broker, states of another cluster), 3\n"
+      "unreadable input, 4 the cluster cannot be reached.");
   cmd->callback([&globals] { globals.exit_code = run(o, c, t, globals); });
 }
 

@@ -164,6 +164,7 @@ void keeps_divergent_batches(ReplicaForecast& f, const ReplicaComparison& c,
   const std::int64_t keeps_until = std::min(f.prediction.truncate_to, follower.log_end_offset);
   if (*c.fork_by_batches >= keeps_until) return;
   f.committed_loss_unknown = true;
+  f.kept_divergent_range = std::make_pair(*c.fork_by_batches, keeps_until - 1);
   f.unanswered.push_back(fmt::format(
       "whether records are lost: {} keeps the batches from offset {} to {} although they differ "
       "from the leader's (the epoch caches do not tell them apart, so Kafka's truncation does "
@@ -184,11 +185,17 @@ report::Value predict_partition(const PredictOptions& o, std::vector<PartitionRe
   std::vector<report::ReplicaForecasts> forecasts;
   std::vector<ReplicaComparison> comparisons;
   std::vector<std::optional<std::int64_t>> truncate_to{std::nullopt};
+  // Committed records are those every replica's high watermark commits in its own lineage
+  // (committed_bound): the same rule, over the same replicas, as `kepoch plan`.
+  std::vector<const PartitionReplica*> known;
+  for (const auto& r : replicas)
+    known.push_back(&r);
   for (std::size_t i = 1; i < replicas.size(); ++i) {
     report::ReplicaForecasts rf{&replicas[i], {}};
     comparisons.push_back(compare_replicas(replicas, i, 0));
     for (auto mode : modes_for(o.mode)) {
-      rf.forecasts.push_back(forecast_replica(leader, replicas[i], mode, leader_clean));
+      rf.forecasts.push_back(
+          forecast_follower(leader, leader.as_leader, replicas[i], known, mode, leader_clean));
       keeps_divergent_batches(rf.forecasts.back(), comparisons.back(), replicas[i]);
     }
     committed_loss = committed_loss || rf.forecasts.front().committed_loss_possible() ||

@@ -2,8 +2,9 @@
 // The named cluster profiles of the config file ($XDG_CONFIG_HOME/kepoch/config.yaml,
 // cluster/cluster_profiles.hpp) and the current one: the profile a live command uses when it
 // names no cluster, as `rpk profile use` or `kafkactl config use-context` keep one. `use`
-// rewrites the file with current_profile set (every other line as it was), atomically: a
-// temporary file beside it, then a rename. Secrets are never shown.
+// rewrites the file with current_profile set (every other line as it was), through
+// output_file.hpp: replaced whole, a symbolic link edited through its target. Secrets are
+// never shown.
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -20,10 +21,10 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/cluster/cluster_profiles.hpp"
-#include "kepoch/cluster/librdkafka_properties.hpp"
-#include "kepoch/cluster/secret.hpp"
+#include "kepoch/cluster/redaction.hpp"
 #include "kepoch/cluster/settings_sources.hpp"
 #include "kepoch/report/value.hpp"
+#include "output_file.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -44,9 +45,7 @@ std::filesystem::path config_path() {
 Value properties_value(const cluster::ClusterProfile& p) {
   Value out = Value::object();
   for (const auto& property : p.properties)
-    out.set(property.key, cluster::is_secret_property(property.key)
-                              ? Value(std::string(cluster::kRedacted))
-                              : Value(property.value));
+    out.set(property.key, cluster::shown_value(property.key, property.value));
   return out;
 }
 
@@ -67,7 +66,8 @@ int run_list(const ProfileOptions& o, const Globals& globals) {
         Value::object()
             .set("name", p.name)
             .set("current", file.current_profile == p.name)
-            .set("bootstrap", p.bootstrap ? Value(*p.bootstrap) : Value())
+            .set("bootstrap",
+                 p.bootstrap ? Value(cluster::without_credentials(*p.bootstrap)) : Value())
             .set("command_config", p.command_config ? Value(p.command_config->string()) : Value())
             .set("properties", std::move(keys)));
   }
@@ -97,7 +97,8 @@ int run_show(const ProfileOptions& o, const Globals& globals) {
              .set("file", p.path)
              .set("line", p.line)
              .set("current", file.current_profile == p.name)
-             .set("bootstrap", p.bootstrap ? Value(*p.bootstrap) : Value())
+             .set("bootstrap",
+                  p.bootstrap ? Value(cluster::without_credentials(*p.bootstrap)) : Value())
              .set("command_config", p.command_config ? Value(p.command_config->string()) : Value())
              .set("properties", properties_value(p)),
          globals);
@@ -110,38 +111,6 @@ int run_show(const ProfileOptions& o, const Globals& globals) {
                                known.empty() ? "none" : known));
 }
 
-// `text` to `path` by a temporary file in the same directory and a rename: a reader sees the
-// old file or the new one, never half of one; the file's permission bits are kept.
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-  struct stat st {};
-  const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0600;
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) throw InputError(tmp, fmt::format("cannot create: {}", std::strerror(errno)));
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw InputError(tmp, fmt::format("cannot write: {}", std::strerror(e)));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(tmp, fmt::format("cannot write: {}", std::strerror(e)));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(path.string(), fmt::format("cannot replace: {}", std::strerror(e)));
-  }
-}
-
 int run_use(const ProfileOptions& o, const Globals& globals) {
   const auto path = config_path();
   std::error_code ec;
@@ -151,7 +120,11 @@ int run_use(const ProfileOptions& o, const Globals& globals) {
                     "profile --help`)",
                     path.string()));
   const std::string text = read_small_file(path, kMaxConfigBytes);
-  write_atomically(path, cluster::with_current_profile(text, path.string(), o.name));
+  const std::string edited = cluster::with_current_profile(text, path.string(), o.name);
+  // Through output_file.hpp: a symbolic link (a dotfiles repo) is edited through its target,
+  // never inside a log dir; replaced whole, permission bits kept.
+  write_output("profile use", path.string(), OutputKind::config_edit, {}, "config file",
+               [&edited](std::ostream& out) { out << edited; });
   emit(Value::object().set("file", path.string()).set("current_profile", o.name), globals);
   return kOk;
 }
@@ -192,7 +165,10 @@ void register_profile(CLI::App& app, Globals& globals) {
       "Examples:\n"
       "  kepoch profile show\n"
       "  kepoch profile show prod -o yaml\n"
-      "\nSecret properties (sasl.password, ssl.key.password, ...) show as ***; the\n"
+      "\nSecrets show as ***: every property Kafka types PASSWORD (ssl.key.password,\n"
+      "ssl.truststore.password, sasl.oauthbearer.client.credentials.client.secret, ...),\n"
+      "librdkafka's (sasl.password, ...), any key naming a password or secret, the secret\n"
+      "options of sasl.jaas.config and the password of user:password@ in an address. The\n"
       "command_config file is named, not read.\n"
       "Exit status: 0, 2 no such profile or no current one, 3 the config file cannot be read.");
   show->callback([&globals] { globals.exit_code = run_show(o, globals); });

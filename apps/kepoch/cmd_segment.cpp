@@ -4,7 +4,10 @@
 // The other files of a segment (.index, .timeindex, .txnindex, .snapshot, and leftovers of
 // any of them) list their entries, with Kafka's sanity check; the name tells the kind.
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -13,6 +16,7 @@
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
@@ -94,8 +98,40 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   }
   report::Value trailer = report::segment_trailer(summary, bad);
   if (more_bad) trailer.set("unreported_bad_batches", more_bad);
-  stream.end_item(trailer);
-  return !bad.empty() || summary.end.reason == LogEndReason::corrupt_size ? kFindings : kOk;
+  // Never a silent exit 0 on a dump that means nothing: a name Kafka cannot load
+  // (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
+  // that holds some.
+  report::Value problems = *trailer.find("problems");
+  bool nothing = false;
+  const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
+  if (file != "-" && !o.base_offset && name.kafka_failure) {
+    problems.push(report::Value::object()
+                      .set("severity", "error")
+                      .set("position", 0)
+                      .set("message", fmt::format("Kafka cannot load a segment of this name: "
+                                                  "LogFileUtils.offsetFromFileName throws {} "
+                                                  "(the log dir fails to load)",
+                                                  *name.kafka_failure)));
+    nothing = true;
+  }
+  std::error_code ec;
+  if ((o.from_offset || time.any()) && summary.batches == 0 && file != "-" &&
+      summary.end.reason == LogEndReason::end_of_file && std::filesystem::file_size(file, ec) > 0 &&
+      !ec) {
+    problems.push(report::Value::object()
+                      .set("severity", "warning")
+                      .set("position", 0)
+                      .set("message",
+                           "nothing selected: no batch of the file is at or after "
+                           "--from-offset or in the --from-time/--until range"));
+    nothing = true;
+  }
+  report::Value with_problems = report::Value::object();
+  for (const auto& [key, value] : trailer.as_object())
+    with_problems.set(key, key == "problems" ? problems : value);
+  stream.end_item(with_problems);
+  return !bad.empty() || nothing || summary.end.reason == LogEndReason::corrupt_size ? kFindings
+                                                                                     : kOk;
 }
 
 // One index or snapshot file: its entries streamed. Returns the file's exit code.
@@ -171,8 +207,20 @@ void register_segment(CLI::App& app, Globals& globals) {
       ->type_name("N")
       ->check(
           CLI::Range(std::uint64_t{0}, std::uint64_t{std::numeric_limits<std::int64_t>::max()}));
+  // A number past int64 would be read as the largest offset and select nothing, silently.
+  const CLI::Validator int64_text(
+      [](std::string& text) {
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return ec == std::errc{} && end == text.data() + text.size()
+                   ? std::string()
+                   : fmt::format("{} is not an offset (a whole number up to {})", text,
+                                 std::numeric_limits<std::int64_t>::max());
+      },
+      "OFFSET");
   dump->add_option("--from-offset", o.from_offset, "Skip batches that end before OFFSET")
       ->type_name("OFFSET")
+      ->check(int64_text)
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   add_time_range_options(dump, o.time,
                          "batches (of a .log) whose max_timestamp is; a batch without a "
@@ -183,7 +231,8 @@ void register_segment(CLI::App& app, Globals& globals) {
       ->type_name("KIND");
   dump->add_option("--base-offset", o.base_offset,
                    "Segment base offset, instead of the number the file name starts with")
-      ->type_name("OFFSET");
+      ->type_name("OFFSET")
+      ->check(int64_text);
   dump->footer(
       "Examples:\n"
       "  kepoch segment dump /var/lib/kafka/data/orders-0/00000000000000000000.log\n"
@@ -210,8 +259,9 @@ void register_segment(CLI::App& app, Globals& globals) {
       "Zero padding of an untrimmed index is counted, not listed. sanity_check is what\n"
       "Kafka's own check throws (OffsetIndex/TimeIndex/TransactionIndex.sanityCheck,\n"
       "ProducerStateManager.readSnapshot), or null.\n"
-      "Exit status: 0 clean, 1 a corrupt batch or size, or an error in an index or snapshot,\n"
-      "3 unreadable file or a name of no segment kind.");
+      "Exit status: 0 clean, 1 a corrupt batch or size, an error in an index or snapshot, a\n"
+      ".log name Kafka cannot load (no offset), or filters that select no batch, 3\n"
+      "unreadable file or a name of no segment kind.");
   dump->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

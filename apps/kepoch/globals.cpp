@@ -1,5 +1,6 @@
 #include "globals.hpp"
 #include <charconv>
+#include "output_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -46,9 +47,13 @@ void add_global_options(CLI::App& app, Globals& globals) {
   app.add_flag("-q,--quiet", globals.quiet,
                "Print nothing on stdout and no findings on stderr: the exit code is the answer "
                "(an input kepoch cannot read or a usage error is still one line on stderr)");
+  app.add_flag("--overwrite", globals.overwrite,
+               "Let an output flag (--html, --file, --out-dir) replace an existing file kepoch "
+               "did not write; never one the command reads, nor one inside a log dir");
   // Before any command runs (CLI11 runs this ahead of the subcommands' callbacks): with -q,
   // stdout is /dev/null for every writer, the renderers and the rest alike.
   app.parse_complete_callback([&globals] {
+    set_overwrite(globals.overwrite);
     if (!globals.quiet) return;
     std::cout.flush();
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);

@@ -23,6 +23,7 @@ struct Globals {
   bool no_color = false;
   bool local_time = false;           // --local: times in the local zone (else UTC)
   bool quiet = false;                // -q: no output, the exit code only
+  bool overwrite = false;            // --overwrite: outputs may replace files kepoch did not write
   std::optional<std::size_t> limit;  // --limit: table rows per list (0: all)
   int exit_code = 0;
 };
@@ -30,7 +31,7 @@ struct Globals {
 // A table's rows per list when --limit is not given and stdout is a terminal.
 inline constexpr std::size_t kTerminalRows = 50;
 
-// Adds -o/--output, --no-color, --local, --limit and -q/--quiet to the main app.
+// Adds -o/--output, --no-color, --local, --limit, -q/--quiet and --overwrite to the main app.
 void add_global_options(CLI::App& app, Globals& globals);
 
 // --from-time/--until as given; parsed by time_range() once --local is known.

@@ -148,6 +148,20 @@ struct HistoryPass : PartitionReplayVisitor {
 
 }  // namespace
 
+std::optional<std::string> nothing_selected(const PartitionHistoryFilter& filter,
+                                            const TimeRange& time, std::size_t replayed,
+                                            std::size_t shown, std::size_t broker_events) {
+  if (replayed == 0 && (filter.topic || filter.partition))
+    return std::string(
+        "nothing selected: no partition of the log matches --topic/--partition (see "
+        "`kepoch metadata history` without them for the partitions it holds)");
+  if (time.any() && shown == 0 && broker_events == 0 && replayed > 0)
+    return std::string(
+        "nothing selected: no step and no broker event falls in the --from-time/--until "
+        "range (the replay read the whole log; widen the range)");
+  return std::nullopt;
+}
+
 bool write_metadata_history(const std::string& target, const MetadataReplayOptions& options,
                             const PartitionHistoryFilter& filter, const TimeRange& time,
                             const Globals& globals) {
@@ -165,6 +179,9 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
   std::vector<HistoryIndex::Partition*> partitions;
   for (auto& [key, p] : index.partitions)
     if (p.steps > 0 || !time.any()) partitions.push_back(&p);  // none in the range: left out
+  if (auto none = nothing_selected(filter, time, index.partitions.size(), partitions.size(),
+                                   index.broker_events))
+    problems.push_back(*none);
   std::stable_sort(partitions.begin(), partitions.end(), [](const auto* a, const auto* b) {
     return timeline_order(a->timeline, b->timeline);
   });

@@ -49,6 +49,13 @@ void refuse_other_cluster(const std::string& metadata_target,
                           const std::optional<std::string>& replicas_cluster_id,
                           const std::string& replicas_file);
 
+// A problem when the filter or the time range selects nothing the replay found (a
+// partition no --topic/--partition names, a range no step or broker event falls in): an
+// answer with nothing in it is never a silent exit 0.
+std::optional<std::string> nothing_selected(const PartitionHistoryFilter& filter,
+                                            const TimeRange& time, std::size_t replayed,
+                                            std::size_t shown, std::size_t broker_events);
+
 // history.orphans() and the replay's problems, in one list.
 std::vector<std::string> metadata_problems(const LoadedMetadata& loaded);
 

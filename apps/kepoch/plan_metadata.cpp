@@ -3,6 +3,7 @@
 #include <map>
 
 #include "kepoch/metadata/dynamic_configs.hpp"
+#include "kepoch/metadata/epoch_agreement.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
 #include "progress.hpp"
@@ -76,6 +77,8 @@ LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<
     p.leader_epoch = r.leader_epoch;
     p.unclean = logged_config(configs, t->topic, kUnclean);
     p.min_isr = logged_config(configs, t->topic, kMinIsr);
+    for (const auto& i : issued_epochs(*t))
+      p.issued.emplace_back(i.epoch, i.leader);
     m.partitions.push_back(std::move(p));
   }
   for (const char* name : {kUnclean, kMinIsr})

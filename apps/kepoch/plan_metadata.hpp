@@ -35,6 +35,9 @@ struct LoggedPartition {
   std::int32_t leader_epoch = -1;
   std::optional<LoggedConfig> unclean;  // unclean.leader.election.enable
   std::optional<LoggedConfig> min_isr;  // min.insync.replicas
+  // The leader epochs the controller issued, in order, with each one's leader
+  // (metadata/epoch_agreement's issued_epochs).
+  std::vector<std::pair<std::int32_t, std::int32_t>> issued;  // (epoch, leader)
 };
 
 struct LoggedMetadata {

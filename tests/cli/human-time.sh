@@ -62,8 +62,10 @@ expect_exit 0 "$KEPOCH" segment dump -o json --from-time 2026-11-29T09:29:23+01:
 [[ $(batches) == "[5]" ]] || fail "--from-time with an offset: $(batches)"
 expect_exit 0 env TZ=Asia/Kolkata "$KEPOCH" --local segment dump -o json --from-time 2026-11-29T13:59:23 "$LOG"
 [[ $(batches) == "[5]" ]] || fail "--from-time without a zone under --local: $(batches)"
-expect_exit 0 "$KEPOCH" segment dump -o json --from-time 2026-11-30 "$LOG"
+# A range that selects no batch of a file holding some is never a silent exit 0 (issue 33).
+expect_exit 1 "$KEPOCH" segment dump -o json --from-time 2026-11-30 "$LOG"
 [[ $(batches) == "[]" ]] || fail "--from-time after every batch: $(batches)"
+expect_in "$SCRATCH/out" "nothing selected: no batch of the file"
 # Legacy messages without a timestamp are in no range.
 expect_exit 1 "$KEPOCH" segment dump -o json --from-time 0 "$SCRATCH/00000000000000000000.log"
 [[ $(json "$SCRATCH/out" "[b['max_timestamp'] for b in d[0]['batches'] if b['max_timestamp'] == -1]") == "[]" ]] ||

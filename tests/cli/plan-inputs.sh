@@ -80,9 +80,23 @@ expect_exit 2 "$KEPOCH" plan --replicas 1,2,3
 expect_in "$SCRATCH/err" "give the brokers' states"
 
 # --- --out-dir: the commands, written; never inside a log dir ---
-# The ISR member (broker 4) is dead and its state unknown; Kafka's unclean rule would pick
-# broker 1 (the first live replica), which loses 4 records; broker 2 loses 3.
-args=(--ids 1,2,3 --replicas 1,2,3,4 --isr 4 --alive 1,2,3)
+# The ISR member (broker 4) is stopped and its state not given: it may hold committed records
+# no given state holds (an ISR member holds every committed one), so it is waited for, and
+# started first (Kafka elects it cleanly), never after an unclean election; no "loses nothing".
+expect_exit 1 "$KEPOCH" plan -o json --ids 1,2,3 --replicas 1,2,3,4 --isr 4 --alive 1,2,3 "${dirs[@]}"
+[[ $(json "$SCRATCH/out" "(d['partitions'][0]['recommendation'], d['partitions'][0]['chosen'], d['start_order'][0])") == \
+  "('wait_for_broker', 4, {'broker': 4, 'phase': 'first', 'partitions': ['d-0']})" ]] ||
+  fail "a missing ISR member is waited for: $(json "$SCRATCH/out" "(d['partitions'], d['start_order'])")"
+expect_not_in "$SCRATCH/out" "loses nothing"
+expect_not_in "$SCRATCH/out" "holds every committed record"
+# A broker named in --gone is never shown live, whatever the metadata (here --alive) says.
+expect_exit 1 "$KEPOCH" plan -o json --ids 1,2,3 --replicas 1,2,3 --isr 3 --alive 1,2,3 --gone 3 "${dirs[@]}"
+[[ $(json "$SCRATCH/out" "[(b['broker'], b['live'], b['gone']) for b in d['brokers'] if b['broker'] == 3]") == \
+  "[(3, False, True)]" ]] || fail "a --gone broker shown live: $(json "$SCRATCH/out" "d['brokers']")"
+# Broker 4's disks are lost (--gone 4): Kafka's unclean rule would pick broker 1 (the first
+# live replica), which loses 4 records; broker 2 loses 3. Counts are lower bounds (broker 4's
+# records are not known), and a committed loss cannot be ruled out.
+args=(--ids 1,2,3 --replicas 1,2,3,4 --isr 4 --alive 1,2,3 --gone 4)
 expect_exit 1 "$KEPOCH" plan "${args[@]}" --out-dir "$SCRATCH/cmds" "${dirs[@]}"
 for f in steps.sh reorder.jsh reassignment.json elect-now.json elect-after-start.json; do
   [[ -s $SCRATCH/cmds/$f ]] || fail "--out-dir: $f not written"

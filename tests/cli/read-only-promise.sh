@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The read-only promise, proven: copies of every real log dir fixture are made read-only, every
 # offline command runs over them (checkpoint, segment, partition, logdir scan, diff, predict in
-# every mode and --elect, logdir snapshot into the scratch dir outside them), and afterwards
+# every mode and --elect, logdir snapshot into the scratch dir outside them, plan, and every
+# --html page and --out-dir written beside them), and afterwards
 # the manifest of the copies (every path, type, size, mode, mtime in ns, sha256) is
 # byte-identical: nothing changed, created, deleted or touched. Tests may run as root, for whom
 # `chmod a-w` does not bind, so the manifest is one proof; the other is strace, required (the
@@ -97,6 +98,22 @@ done
 run logdir snapshot "$D/broker-1" "$D/broker-2" --file -
 run diff "$SCRATCH"/snaps/{7,8,9}.snap
 run predict --mode all --leader "$SCRATCH/snaps/8.snap" "$SCRATCH/snaps/7.snap" "$D/broker-3"
+# The writing commands (issue 40): plan, every --html page and plan's --out-dir, written
+# outside the copies (output_file.hpp), twice (the second run replaces what the first wrote).
+O="$SCRATCH/outs"
+mkdir -p "$O"
+for pass in 1 2; do
+  run plan --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 "$D"/broker-{1,2,3} --html "$O/plan.html" --out-dir "$O/plan"
+  run plan -o json --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 --gone 1 --unclean "$D"/broker-{1,2,3}/d-0 --out-dir "$O/plan-d"
+  run plan --all --metadata "$RO/metadata" --ids 1 "$RO/logdir" --html "$O/plan-meta.html" --out-dir "$O/plan-meta"
+  run plan "$SCRATCH"/snaps/{7,8,9}.snap --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 --html "$O/plan-snaps.html"
+  run diff --html "$O/diff.html" "$D"/broker-{1,2,3}/d-0
+  run diff --html "$O/diff-logdirs.html" "$D"/broker-{1,2,3}
+  run predict --html "$O/predict.html" --leader "$D/broker-2/d-0" "$D/broker-1/d-0" "$D/broker-3/d-0"
+  run predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --html "$O/elect.html" "$D"/broker-{1,2,3}/d-0
+  run metadata history --html "$O/history.html" "$RO/metadata"
+done
+[[ -s $O/plan/steps.sh && -s $O/plan.html && -s $O/history.html ]] || fail "the outputs were not written"
 # A snapshot file inside a copied log dir is refused (exit 2) before anything is created.
 expect_exit 2 "$KEPOCH" logdir snapshot "$D/broker-1" --file "$D/broker-1/d-0/x.snap"
 

@@ -142,3 +142,56 @@ assert [b for b in after if b[0] >= cut] == [b for b in leader if b[0] >= cut][:
 assert len(after) == len(leader), f"follower {after} has not caught up with leader {leader}"
 PY
 }
+
+# kafka_home DIR: a KAFKA_HOME for the commands `kepoch plan --out-dir` writes: the jars the
+# harness fetched (libs/) and bin/ scripts running Kafka's tool classes as the distribution's
+# bin/kafka-*.sh do (kafka-run-class.sh CLASS). Prints DIR.
+kafka_home() {
+  local dir=$1 tool
+  mkdir -p "$dir/bin"
+  [[ -e $dir/libs ]] || ln -s "$("$KEPOCH_SOURCE_DIR/tests/kafka/fetch-kafka" --home)/libs" "$dir/libs"
+  for tool in kafka-leader-election.sh:LeaderElectionCommand \
+    kafka-broker-api-versions.sh:BrokerApiVersionsCommand; do
+    printf '#!/bin/sh\nexec "%s" tool org.apache.kafka.tools.%s "$@"\n' "$KC" "${tool#*:}" \
+      >"$dir/bin/${tool%%:*}"
+    chmod +x "$dir/bin/${tool%%:*}"
+  done
+  echo "$dir"
+}
+
+# run_steps CMDS KAFKA_HOME OUT: runs CMDS/steps.sh as an operator would, to the end: with
+# BOOTSTRAP naming every broker, answering each "start broker(s) N now" by starting them
+# (and pressing Enter where it asks). Its output in OUT.out / OUT.err; the brokers started, in
+# order, in the array `started`. Fails when steps.sh does.
+run_steps() {
+  local cmds=$1 home=$2 out=$3 pid seen=0 running line id rc=0
+  local -a lines
+  started=()
+  rm -f "$out.in"
+  mkfifo "$out.in"
+  KAFKA_HOME="$home" BOOTSTRAP="$("$KC" bootstrap)" WAIT_SECONDS=120 sh "$cmds/steps.sh" \
+    <"$out.in" >"$out.out" 2>"$out.err" &
+  pid=$!
+  exec 7>"$out.in"
+  while :; do
+    running=0
+    kill -0 "$pid" 2>/dev/null && running=1
+    mapfile -t lines < <(tail -n +$((seen + 1)) "$out.out")
+    for line in "${lines[@]}"; do
+      seen=$((seen + 1))
+      echo "steps.sh: $line"
+      if [[ $line =~ start\ broker\(s\)\ ([0-9\ ]+)\ now ]]; then
+        for id in ${BASH_REMATCH[1]}; do
+          "$KC" start "$id" >/dev/null
+          started+=("$id")
+        done
+        [[ $line == *"press Enter"* ]] && echo >&7
+      fi
+    done
+    [[ $running == 1 ]] || break
+    sleep 0.5
+  done
+  exec 7>&-
+  wait "$pid" || rc=$?
+  [[ $rc == 0 ]] || fail "steps.sh exited $rc: $(cat "$out.err")"
+}

@@ -94,9 +94,13 @@ plan returnable -b "$B" --topic 'k.' "${snaps[@]}"
 plan gone -b "$B" --topic 'k.' --gone 3 "${snaps[@]}"
 plan gone-logdirs -b "$B" --topic 'k.' --gone 3 "$("$KC" logdir 1)" "$("$KC" logdir 2)" "$("$KC" logdir 3)"
 plan gone-metadata --metadata "$META" --topic 'k.' --gone 3 "${snaps[@]}"
-"$KEPOCH" plan -b "$B" --topic kp --gone 3 --out-dir "$W/cmds" "${snaps[@]}" >/dev/null || true
+# The commands for kp: exit 1 (the plan loses committed records: broker 3's are gone).
+plan cmds -b "$B" --topic kp --gone 3 --out-dir "$W/cmds" "${snaps[@]}"
+[[ $(cat "$W/cmds.rc") == 1 ]] || fail "plan --out-dir exited $(cat "$W/cmds.rc"), not 1"
 echo "--- kepoch's plan (broker 3 gone)"
-"$KEPOCH" plan -b "$B" --topic 'k.' --gone 3 "${snaps[@]}" || true
+rc=0
+"$KEPOCH" plan -b "$B" --topic 'k.' --gone 3 "${snaps[@]}" || rc=$?
+[[ $rc == 1 ]] || fail "the plan with broker 3 gone exited $rc, not 1"
 
 # What Kafka's side lost: the records (offset and value) any replica held before the
 # elections that the new leader's log does not hold after, read with DumpLogSegments. (A
@@ -118,13 +122,11 @@ lost_by_kafka() {  # lost_by_kafka T LEADER
 # kd: Kafka's default unclean election.
 "$KC" elect-unclean kd 0 >/dev/null 2>&1 || true
 kd_leader=$(wait_new_leader kd 0 -1)
-# kp: kepoch's commands, with Kafka's tools (the reorder through jshell and the Admin API).
-jars=$(printf '%s:' "$("$KEPOCH_SOURCE_DIR/tests/kafka/fetch-kafka" --home)"/libs/*.jar)
-BOOTSTRAP="$("$KC" live-bootstrap)" jshell --class-path "$jars" "$W/cmds/reorder.jsh" >"$W/jshell.out" 2>&1 ||
-  fail "reorder.jsh failed: $(cat "$W/jshell.out")"
-"$KC" tool org.apache.kafka.tools.LeaderElectionCommand --bootstrap-server "$("$KC" live-bootstrap)" \
-  --election-type unclean --path-to-json-file "$W/cmds/elect-now.json" >"$W/elect.out" 2>&1 ||
-  fail "kafka-leader-election with kepoch's elect-now.json failed: $(cat "$W/elect.out")"
+# kp: kepoch's commands, run as written (steps.sh: it checks brokers 1 and 2 are live, puts
+# broker 2 first through jshell and the Admin API, then kafka-leader-election UNCLEAN).
+run_steps "$W/cmds" "$(kafka_home "$W/kafka-home")" "$W/steps"
+grep -q "reordered 1 partition(s)" "$W/steps.out" || fail "steps.sh did not reorder: $(cat "$W/steps.out")"
+[[ ${#started[@]} == 0 ]] || fail "steps.sh asked to start brokers ${started[*]} (broker 3 is gone)"
 kp_leader=$(wait_new_leader kp 0 -1)
 # kw: an unclean election where kepoch said wait.
 "$KC" elect-unclean kw 0 >/dev/null 2>&1 || true

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
@@ -235,8 +236,15 @@ std::string read_input_file(const std::filesystem::path& path, std::uint64_t max
     ::close(fd);
     return read_small_file(path, max_bytes);  // says what else it is
   }
-  // A FIFO with no writer reads as empty rather than blocking, so clearing O_NONBLOCK now
-  // waits only for a writer that exists (a process substitution's command).
+  // A FIFO with no writer yet reads as empty rather than blocking: a named FIFO whose
+  // writer starts late would be read as an empty (truncated) input. poll(2) waits for the
+  // writer's first bytes, or for a writer that came and went without any (POLLHUP): as `-`
+  // and a process substitution wait, and as `cat FIFO` does. Then reads block as usual.
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    const int n = ::poll(&p, 1, -1);
+    if (n > 0 || (n < 0 && errno != EINTR)) break;
+  }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   try {
     std::string content = read_stream(fd, name, max_bytes);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/cluster/redaction.hpp"
 
 namespace kepoch::cluster {
 namespace {
@@ -153,7 +154,13 @@ std::vector<BrokerAddress> parse_bootstrap(std::string_view text) {
   while (true) {
     const auto comma = text.find(',');
     const auto entry = trim(text.substr(0, comma));
-    if (!entry.empty()) brokers.push_back(parse_one_broker(entry));
+    // An address may carry user:password@ (a URL habit Kafka does not read): the error
+    // names the entry without the password (redaction.hpp).
+    try {
+      if (!entry.empty()) brokers.push_back(parse_one_broker(entry));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(without_credentials(e.what()));
+    }
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }

@@ -7,6 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "kepoch/cluster/redaction.hpp"
+
 namespace kepoch::cluster {
 namespace {
 
@@ -124,8 +126,9 @@ const std::vector<std::string_view>& honoured_librdkafka_properties() {
   return names;
 }
 
+// The one rule of what is secret (redaction.hpp: Kafka's PASSWORD-typed properties and more).
 bool is_secret_property(std::string_view key) {
-  return key == "sasl.password" || key == "ssl.key.password" || key == "ssl.keystore.password";
+  return is_secret_key(key);
 }
 
 std::string redact(std::string text, std::string_view secret) {

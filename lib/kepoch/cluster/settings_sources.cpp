@@ -9,6 +9,7 @@
 #include "kepoch/cluster/cluster_profiles.hpp"
 #include "kepoch/cluster/command_config.hpp"
 #include "kepoch/cluster/librdkafka_properties.hpp"
+#include "kepoch/cluster/redaction.hpp"
 
 namespace kepoch::cluster {
 namespace {
@@ -87,7 +88,7 @@ void apply_x_argument(ConnectionSettings& settings, std::string_view argument) {
   try {
     apply_librdkafka_property(settings, key, value, fmt::format("-X {}", key));
   } catch (const std::invalid_argument& e) {
-    const std::string shown = is_secret_property(key) ? std::string(kRedacted) : std::string(value);
+    const std::string shown = shown_value(key, value);
     throw UsageError(fmt::format("-X {}={}: {}", key, shown, e.what()));
   }
 }
@@ -107,7 +108,8 @@ ConnectionSettings resolve_connection_settings(const ConnectionFlags& flags,
     try {
       settings.bootstrap = parse_bootstrap(*flags.bootstrap);
     } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--bootstrap {}: {}", *flags.bootstrap, e.what()));
+      throw UsageError(
+          fmt::format("--bootstrap {}: {}", without_credentials(*flags.bootstrap), e.what()));
     }
     settings.sources["bootstrap.servers"] = "--bootstrap";
   }

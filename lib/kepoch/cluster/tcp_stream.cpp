@@ -15,8 +15,10 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "kepoch/cluster/cluster_error.hpp"
+#include "kepoch/cluster/host_resolver.hpp"
 
 namespace kepoch::cluster {
 namespace {
@@ -32,7 +34,8 @@ struct Lookup {
   std::condition_variable done_cv;
   bool done = false;
   int status = 0;
-  AddrInfoPtr result;
+  std::string error;  // the static build's resolver says why, in words
+  std::vector<AddrInfoPtr> result;
 };
 
 addrinfo hints(int flags) {
@@ -45,25 +48,50 @@ addrinfo hints(int flags) {
 
 // getaddrinfo has no timeout and the resolver's own can be long; the lookup runs on a
 // detached thread that owns its share of the state, so giving up at the deadline is safe.
-AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
-                    std::chrono::milliseconds timeout, const CancelSignal* cancel) {
-  const auto port = std::to_string(address.port);
+// A numeric address (no lookup, no NSS): null when `host` is a name.
+AddrInfoPtr numeric_address(const std::string& host, const std::string& port) {
   addrinfo* numeric = nullptr;
   const auto h = hints(AI_NUMERICHOST | AI_NUMERICSERV);
-  if (getaddrinfo(address.host.c_str(), port.c_str(), &h, &numeric) == 0)
-    return AddrInfoPtr(numeric);
+  if (getaddrinfo(host.c_str(), port.c_str(), &h, &numeric) == 0) return AddrInfoPtr(numeric);
+  return nullptr;
+}
+
+// The lookup of a name, on the resolver thread. The dynamic build asks NSS (getaddrinfo);
+// the static build cannot load NSS modules and asks /etc/hosts and DNS itself
+// (host_resolver.hpp), then makes each numeric answer a socket address without NSS.
+void look_up(Lookup& lookup, const std::string& host, const std::string& port) {
+#ifdef KEPOCH_STATIC_BUILD
+  auto found = resolve_host_without_nss(host);
+  std::vector<AddrInfoPtr> result;
+  for (const auto& address : found.addresses)
+    if (auto ai = numeric_address(address, port)) result.push_back(std::move(ai));
+  std::lock_guard lock(lookup.mutex);
+  lookup.status = result.empty() ? EAI_NONAME : 0;
+  lookup.error = std::move(found.error);
+  lookup.result = std::move(result);
+#else
+  addrinfo* found = nullptr;
+  const auto h = hints(AI_ADDRCONFIG | AI_NUMERICSERV);
+  const int status = getaddrinfo(host.c_str(), port.c_str(), &h, &found);
+  std::lock_guard lock(lookup.mutex);
+  lookup.status = status;
+  lookup.result.emplace_back(found);
+#endif
+  lookup.done = true;
+  lookup.done_cv.notify_all();
+}
+
+std::vector<AddrInfoPtr> resolve(const BrokerAddress& address, Deadline deadline,
+                                 std::chrono::milliseconds timeout, const CancelSignal* cancel) {
+  const auto port = std::to_string(address.port);
+  if (auto numeric = numeric_address(address.host, port)) {
+    std::vector<AddrInfoPtr> one;
+    one.push_back(std::move(numeric));
+    return one;
+  }
 
   auto lookup = std::make_shared<Lookup>();
-  std::thread([lookup, host = address.host, port] {
-    addrinfo* found = nullptr;
-    const auto h2 = hints(AI_ADDRCONFIG | AI_NUMERICSERV);
-    const int status = getaddrinfo(host.c_str(), port.c_str(), &h2, &found);
-    std::lock_guard lock(lookup->mutex);
-    lookup->status = status;
-    lookup->result.reset(found);
-    lookup->done = true;
-    lookup->done_cv.notify_all();
-  }).detach();
+  std::thread([lookup, host = address.host, port] { look_up(*lookup, host, port); }).detach();
   std::unique_lock lock(lookup->mutex);
   // In slices, so a cancelled attempt stops waiting soon.
   while (!lookup->done && Clock::now() < deadline && !(cancel && cancel->cancelled()))
@@ -77,9 +105,10 @@ AddrInfoPtr resolve(const BrokerAddress& address, Deadline deadline,
     throw ClusterError(address.to_string(), fmt::format("cannot resolve {}: no answer within {} ms",
                                                         address.to_string(), timeout.count()));
   if (lookup->status != 0)
-    throw ClusterError(
-        address.to_string(),
-        fmt::format("cannot resolve {}: {}", address.to_string(), gai_strerror(lookup->status)));
+    throw ClusterError(address.to_string(),
+                       fmt::format("cannot resolve {}: {}", address.to_string(),
+                                   lookup->error.empty() ? std::string(gai_strerror(lookup->status))
+                                                         : lookup->error));
   return std::move(lookup->result);
 }
 
@@ -140,10 +169,13 @@ TcpStream::TcpStream(const BrokerAddress& address, Deadline deadline,
     : peer_(address.to_string()), timeout_(timeout), cancel_(std::move(cancel)) {
   const auto addresses = resolve(address, deadline, timeout, cancel_.get());
   int error = 0;
-  for (const addrinfo* ai = addresses.get(); ai != nullptr; ai = ai->ai_next) {
-    fd_ = try_connect(*ai, deadline, cancel_.get(), error);
-    if (fd_ >= 0) break;
-    if (error == ETIMEDOUT || error == ECANCELED) break;  // no time for the next address
+  for (const auto& list : addresses) {
+    for (const addrinfo* ai = list.get(); ai != nullptr; ai = ai->ai_next) {
+      fd_ = try_connect(*ai, deadline, cancel_.get(), error);
+      if (fd_ >= 0) break;
+      if (error == ETIMEDOUT || error == ECANCELED) break;  // no time for the next address
+    }
+    if (fd_ >= 0 || error == ETIMEDOUT || error == ECANCELED) break;
   }
   if (fd_ < 0) {
     if (error == ECANCELED)

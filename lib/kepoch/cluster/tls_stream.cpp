@@ -9,6 +9,7 @@
 #include <openssl/x509v3.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -110,10 +111,43 @@ void load_pem_trust(SSL_CTX* ctx, const std::string& path) {
   if (count == 0) throw InputError(path, "no PEM certificate (-----BEGIN CERTIFICATE-----) in it");
 }
 
+#ifdef KEPOCH_STATIC_BUILD
+// The static build's OpenSSL was configured on Debian: its default CA paths are Debian's
+// (/usr/lib/ssl/cert.pem, /usr/lib/ssl/certs), which other distributions do not have. When
+// neither exists and SSL_CERT_FILE / SSL_CERT_DIR do not name others, the first CA bundle of
+// the places distributions keep one is trusted, as librdkafka's ssl.ca.location=probe does
+// (rdkafka_ssl.c, rd_kafka_ssl_probe_and_set_default_ca_location).
+void trust_distribution_bundle(SSL_CTX* ctx) {
+  std::error_code ec;
+  if (std::getenv(X509_get_default_cert_file_env()) != nullptr ||
+      std::getenv(X509_get_default_cert_dir_env()) != nullptr ||
+      std::filesystem::exists(X509_get_default_cert_file(), ec) ||
+      std::filesystem::exists(X509_get_default_cert_dir(), ec))
+    return;
+  static constexpr const char* kBundles[] = {
+      "/etc/pki/tls/certs/ca-bundle.crt",                   // RHEL, Fedora, CentOS
+      "/etc/ssl/certs/ca-certificates.crt",                 // Debian, Ubuntu, Alpine, Gentoo
+      "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",  // RHEL 7 and later, UBI
+      "/etc/ssl/ca-bundle.pem",                             // openSUSE
+      "/etc/pki/tls/cacert.pem",                            // OpenELEC
+      "/etc/ssl/cert.pem",                                  // Alpine, the BSDs
+  };
+  for (const char* bundle : kBundles) {
+    if (std::filesystem::is_regular_file(bundle, ec) &&
+        SSL_CTX_load_verify_locations(ctx, bundle, nullptr) == 1)
+      return;
+    ERR_clear_error();
+  }
+}
+#endif
+
 void load_trust(SSL_CTX* ctx, const TlsSettings& s) {
   if (s.ca_location.empty()) {
     if (SSL_CTX_set_default_verify_paths(ctx) != 1)
       throw InputError("(system CA paths)", openssl_reason("cannot load"));
+#ifdef KEPOCH_STATIC_BUILD
+    trust_distribution_bundle(ctx);
+#endif
     return;
   }
   if (s.ca_format == StoreFormat::kPem) return load_pem_trust(ctx, s.ca_location);

@@ -50,30 +50,12 @@ std::int32_t new_leader_epoch(const PlanPartitionInput& p, const Replicas& repli
   return epoch;
 }
 
-// Why the highest recorded high watermark may be below what was committed: a replica whose
-// broker did not shut down cleanly (its replication-offset-checkpoint lags the high watermark
-// it held), or one without a recorded high watermark. Either leaves a loss above it open,
-// unless the candidate leads cleanly (Kafka's guarantee: an ISR member holds every committed
-// record).
-std::vector<CommittedDoubt> bound_doubts(const Replicas& replicas) {
-  constexpr std::int64_t kAny = std::numeric_limits<std::int64_t>::max();
-  for (const auto& [broker, r] : replicas) {  // one reason says why
-    if (!r->clean_shutdown)
-      return {{kAny, fmt::format("broker {} did not shut down cleanly, so its "
-                                 "replication-offset-checkpoint can be older than the high "
-                                 "watermark it held",
-                                 broker)}};
-    if (!r->high_watermark)
-      return {{kAny,
-               fmt::format("broker {} has no high watermark recorded for the partition", broker)}};
-  }
-  return {};
-}
+// Each known replica's committed_bound as a follower (it does not depend on the leader).
+using Bounds = std::map<std::int32_t, CommittedBound>;
 
-CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broker,
-                                    const PartitionReplica& leader, std::int32_t epoch,
-                                    std::optional<std::int64_t> committed_below,
-                                    const std::vector<CommittedDoubt>& doubts) {
+CandidateOutcome evaluate_candidate(const Replicas& replicas, const Bounds& bounds,
+                                    std::int32_t broker, const PartitionReplica& leader,
+                                    std::int32_t epoch, bool leader_clean) {
   CandidateOutcome c;
   c.broker = broker;
   c.leader_epoch = epoch;
@@ -83,15 +65,16 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broke
   // its followers' divergence checks from it.
   ReplicaLog as_leader = leader.as_leader;
   become_leader(as_leader, epoch);
-  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
-    return batches_from(leader, from, until);
-  };
-  const std::string source = "the snapshot of " + leader.dir.string() + " did not keep";
   for (const auto& [other, follower] : replicas) {
     if (other == broker) continue;
-    FollowerOutcome f{
-        other, forecast_replica(answers_of(as_leader, follower->loaded.cache), batches, source,
-                                *follower, TruncationMode::fetch, committed_below, doubts)};
+    // predict's forecast, committed records by committed_bound over the same replicas: the
+    // same counts as `kepoch predict --elect` with this candidate leading. A clean leader
+    // holds every committed record (Kafka's guarantee): the bound without its doubts.
+    const CommittedBound& bound = bounds.at(other);
+    FollowerOutcome f{other,
+                      forecast_follower(leader, as_leader, *follower,
+                                        leader_clean ? CommittedBound{bound.below, {}} : bound,
+                                        TruncationMode::fetch)};
     c.removed_records += f.forecast.removed_records;
     c.lost_records = std::max(c.lost_records, f.forecast.lost_records);
     c.committed_lost_records =
@@ -101,6 +84,44 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, std::int32_t broke
     c.followers.push_back(std::move(f));
   }
   return c;
+}
+
+// What `diff --metadata` finds (epoch_agreement's check_epoch_cache: every cached epoch, from
+// the first the log shows, must be one the controller issued with a leader), and a leader
+// the metadata calls live whose own given state shows a clean shutdown (a running broker
+// deletes .kafka_cleanshutdown when it starts): the metadata is older than the disks, as a
+// stopped broker's own copy of the metadata log is (it cannot show its own fencing).
+void stale_metadata_findings(const PlanPartitionInput& p, const Replicas& replicas,
+                             const std::set<std::int32_t>& live, PartitionPlan& out) {
+  if (!p.issued_epochs.empty()) {
+    const std::int32_t first = p.issued_epochs.front().epoch;
+    for (const auto& [broker, r] : replicas) {
+      for (const auto& e : r->loaded.cache.entries()) {
+        if (e.epoch < first) continue;
+        const auto it =
+            std::find_if(p.issued_epochs.begin(), p.issued_epochs.end(),
+                         [&](const IssuedLeaderEpoch& i) { return i.epoch == e.epoch; });
+        if (it == p.issued_epochs.end())
+          out.metadata_findings.push_back(fmt::format(
+              "broker {}'s replica holds leader epoch {} (from offset {}), which the metadata "
+              "never issued (last issued: {})",
+              broker, e.epoch, e.start_offset, p.issued_epochs.back().epoch));
+        else if (it->leader == kNoLeader)
+          out.metadata_findings.push_back(fmt::format(
+              "broker {}'s replica holds leader epoch {} (from offset {}), which the metadata "
+              "issued without a leader",
+              broker, e.epoch, e.start_offset));
+      }
+    }
+  }
+  if (!p.live_metadata && p.state.leader != kNoLeader && live.count(p.state.leader)) {
+    const auto it = replicas.find(p.state.leader);
+    if (it != replicas.end() && it->second->clean_shutdown)
+      out.metadata_findings.push_back(fmt::format(
+          "the metadata says broker {} leads and is live, but its given state shows it shut "
+          "down (.kafka_cleanshutdown)",
+          p.state.leader));
+  }
 }
 
 }  // namespace
@@ -214,12 +235,14 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     if (!replicas.count(id)) out.unknown_replicas.push_back(id);
     if (!live.count(id)) out.stopped_replicas.push_back(id);
   }
-  // As recorded, even above the replica's own log end: the records committed there are gone
-  // from that replica, and another holding those offsets holds what was committed.
+  // As recorded, even above the replica's own log end (shown only: what it commits is
+  // committed_bound's, per record).
   for (const auto& [broker, r] : replicas) {
     const std::int64_t hw = std::max(r->loaded.high_watermark, r->high_watermark.value_or(0));
     out.highest_high_watermark = std::max(out.highest_high_watermark.value_or(hw), hw);
   }
+  stale_metadata_findings(p, replicas, live, out);
+  out.state_current = out.metadata_findings.empty();
 
   if (p.state.leader != kNoLeader && live.count(p.state.leader)) {
     out.condition = static_cast<std::int32_t>(p.state.isr.size()) < p.min_isr
@@ -233,13 +256,16 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     return out;
   }
 
-  // Kafka's choice now, else once every broker holding a known replica is back.
+  // Kafka's choice now, else once every broker that may return is back (a replica whose
+  // state is not given returns too: an ISR member among them is Kafka's clean choice).
   KafkaElection kafka = kafka_election(p, live);
   out.kafka_choice_now = kafka.node != kNoLeader;
   if (kafka.node == kNoLeader) {
     std::set<std::int32_t> returning = live;
-    for (const auto& [broker, r] : replicas)
-      if (!gone_brokers.count(broker)) returning.insert(broker);
+    for (const auto id : p.state.replicas)
+      if (!gone_brokers.count(id)) returning.insert(id);
+    for (const auto& o : out.other_topic_replicas)  // holds nothing of this topic: cannot lead
+      returning.erase(o.broker);
     kafka = kafka_election(p, returning);
   }
   if (kafka.node != kNoLeader) {
@@ -251,36 +277,72 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
                                                   : PartitionCondition::unclean;
 
   const std::int32_t epoch = new_leader_epoch(p, replicas);
-  const std::optional<std::int64_t> committed_below = out.highest_high_watermark;
-  const std::vector<CommittedDoubt> doubts = bound_doubts(replicas);
   // Kafka's guarantee (an ISR member holds every committed record) speaks of the ISR as it
   // is; a replica holding an epoch the state has not reached shows the ISR given is older
   // than what the replicas wrote since, so it rules nothing out.
-  bool state_current = true;
+  bool state_current = out.metadata_findings.empty();
   for (const auto& [broker, r] : replicas)
     if (p.leader_epoch_known && r->loaded.cache.latest_epoch().value_or(-1) > p.state.leader_epoch)
       state_current = false;
+  out.state_current = state_current;
+  std::vector<const PartitionReplica*> known;
+  for (const auto& [id, r] : replicas)
+    known.push_back(r);
+  Bounds bounds;
+  for (const auto& [id, r] : replicas)
+    bounds.emplace(id, committed_bound(*r, known, false));
+  const auto clean_eligible = [&p](std::int32_t id) {
+    return contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
+  };
+  // A replica whose state is not given may hold committed records no known replica holds
+  // when the metadata says it held every committed record (an ISR member, or the ELR's when
+  // the ISR is empty: PartitionChangeBuilder's clean election), or when the metadata is older
+  // than the disks (then any may). Its committed end is unknown, not zero.
+  for (const auto id : out.unknown_replicas)
+    if (clean_eligible(id) || !state_current) out.unknown_holders.push_back(id);
   for (const auto id : p.state.replicas) {
     const auto it = replicas.find(id);
     if (it == replicas.end() || gone_brokers.count(id)) continue;
-    const bool clean =
-        contains(p.state.isr, id) || (p.state.isr.empty() && contains(p.state.elr, id));
+    const bool clean = clean_eligible(id);
     CandidateOutcome c =
-        evaluate_candidate(replicas, id, *it->second, epoch, committed_below,
-                           clean && state_current ? std::vector<CommittedDoubt>{} : doubts);
+        evaluate_candidate(replicas, bounds, id, *it->second, epoch, clean && state_current);
     c.live = live.count(id) > 0;
     c.clean = clean;
     c.kafka_choice = out.kafka_choice == id;
+    // What the replicas not given hold is not counted: every count is a lower bound, and
+    // unless this candidate holds every committed record (a clean leader, the metadata
+    // current) a committed loss cannot be ruled out when one of them may hold some.
+    if (!out.unknown_replicas.empty()) c.loss_known = false;
+    if (!out.unknown_holders.empty() && !(clean && state_current)) c.committed_loss_possible = true;
     out.candidates.push_back(std::move(c));
   }
   std::stable_sort(out.candidates.begin(), out.candidates.end(), ranks_before);
   for (std::size_t i = 0; i < out.candidates.size(); ++i)
     out.candidates[i].rank = static_cast<int>(i + 1);
 
+  // An unknown replica that may hold committed records and may return, when no known
+  // candidate is safe: wait for it (an ISR member, which Kafka elects cleanly once it is
+  // back), or, when the metadata cannot say who holds them, nothing can be recommended
+  // before its state is given.
+  std::optional<std::int32_t> waitable;
+  bool returning_holder = false;
+  for (const auto id : out.unknown_holders) {
+    if (gone_brokers.count(id)) continue;
+    returning_holder = true;
+    if (!waitable && clean_eligible(id) && state_current) waitable = id;
+  }
+  const bool best_safe = !out.candidates.empty() && !out.candidates.front().committed_loss_possible;
   if (clean_now) {
     // A live ISR (or ELR) member: Kafka's clean election keeps every committed record.
     out.kind = RecommendationKind::kafka_default_best;
     out.chosen = out.kafka_choice;
+  } else if (returning_holder && !best_safe) {
+    if (waitable) {
+      out.kind = RecommendationKind::wait_for_broker;
+      out.chosen = waitable;
+    } else {
+      out.kind = RecommendationKind::unknown;
+    }
   } else if (out.candidates.empty()) {
     out.kind = RecommendationKind::unknown;
   } else {
@@ -328,6 +390,7 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
     const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
     for (const auto id : pp.stopped_replicas)
       if (!input.gone_brokers.count(id)) step(id, StartPhase::any_time, "");
+    if (!pp.metadata_findings.empty()) ++t.stale_partitions;
     // A live leader: nothing to elect, but with an ISR below min.insync.replicas it refuses
     // acks=all writes (Partition.appendRecordsToLeader: NOT_ENOUGH_REPLICAS) until a replica
     // catches up, which the operator has to know.
@@ -345,7 +408,7 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
     // replica whose state is unknown may hold committed records the plan cannot count.
     const bool clean_now = pp.kafka_choice_now && pp.kafka_choice_clean &&
                            pp.kind == RecommendationKind::kafka_default_best;
-    bool committed_possible = !clean_now && !pp.unknown_replicas.empty();
+    bool committed_possible = !clean_now && !pp.unknown_holders.empty();
     if (const CandidateOutcome* k = pp.kafka_candidate()) {
       t.kafka_default_lost_records += k->lost_records;
       t.kafka_default_committed_lost_records += k->committed_lost_records;
@@ -358,6 +421,11 @@ RecoveryPlan plan_recovery(const PlanInput& input) {
       t.plan_committed_lost_records += c->committed_lost_records;
       t.complete = t.complete && c->loss_known;
       committed_possible = committed_possible || c->committed_loss_possible;
+    } else if (pp.kind == RecommendationKind::wait_for_broker && pp.state_current) {
+      // Waiting for an ISR member whose state is not given: Kafka elects it cleanly once it
+      // is back, and it holds every committed record; what it costs the others is unknown.
+      committed_possible = false;
+      t.complete = false;
     } else {
       committed_possible = true;
       t.complete = false;

@@ -46,6 +46,11 @@
 
 namespace kepoch::forecast {
 
+struct IssuedLeaderEpoch {
+  std::int32_t epoch = -1;
+  std::int32_t leader = -1;
+};
+
 // One partition as the plan gets it: the controller's state and the replicas whose state is
 // known, by broker id.
 struct PlanPartitionInput {
@@ -68,6 +73,13 @@ struct PlanPartitionInput {
   // state.leader_epoch is the controller's (live or from the metadata log), not a default:
   // a replica holding a later epoch shows that state is older than the disks.
   bool leader_epoch_known = false;
+  // From a metadata log: the leader epochs its controller issued for the partition, in order
+  // (PartitionRecord's, then one per PartitionChangeRecord that changed the leader), with the
+  // leader of each (kNoLeader: none). Empty: not known (a live cluster, flags).
+  std::vector<IssuedLeaderEpoch> issued_epochs;
+  // The metadata is the live cluster's answer now (not a metadata log that may be a stopped
+  // broker's own copy).
+  bool live_metadata = false;
 };
 
 struct PlanInput {
@@ -140,6 +152,16 @@ struct PartitionPlan {
   std::optional<std::int32_t> kafka_choice;
   bool kafka_choice_clean = false;
   bool kafka_choice_now = false;
+  // Where the metadata is older than the brokers' disks (what `diff --metadata` finds: a
+  // replica caching a leader epoch the metadata log never issued, or issued without a
+  // leader; a leader the metadata calls live whose given state shows it shut down), one
+  // sentence each. The plan then rests on a stale state: never safe.
+  std::vector<std::string> metadata_findings;
+  // No finding, and no replica holds a leader epoch above the metadata's.
+  bool state_current = true;
+  // Replicas whose state is not given that may hold committed records no known replica holds
+  // (ISR members, or any when the metadata is not current): their committed end is unknown.
+  std::vector<std::int32_t> unknown_holders;
   std::vector<CandidateOutcome> candidates;  // ranked, best first; empty when healthy
   RecommendationKind kind = RecommendationKind::healthy;
   std::optional<std::int32_t> chosen;  // the broker to lead (wait for, or elect)
@@ -179,7 +201,13 @@ struct PlanTotals {
   std::uint64_t plan_committed_lost_records = 0;
   // Partitions where the plan loses committed records, or cannot rule it out.
   std::uint64_t plan_committed_loss_partitions = 0;
-  bool complete = true;  // every count is known (no unknown loss, no unknown replica)
+  bool complete = true;                // every count is known (no unknown loss, no unknown replica)
+  std::uint64_t stale_partitions = 0;  // with metadata_findings
+  // Exit 0 material: the plan loses no committed record and every state it rests on is
+  // known and current.
+  bool safe() const {
+    return plan_committed_loss_partitions == 0 && complete && stale_partitions == 0;
+  }
 };
 
 struct RecoveryPlan {

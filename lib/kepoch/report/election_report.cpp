@@ -39,7 +39,8 @@ std::string election_reason(const PartitionChangeRequest& request, const Partiti
         "replica; records only the old ISR held are lost",
         e.node);
   const auto& elr = change.after.elr;
-  return fmt::format("no replica can lead: no member of the ISR [{}]{} is alive (alive: [{}]){}",
+  // (The verdict opens with "No replica can lead": the reason says why, not that again.)
+  return fmt::format("no member of the ISR [{}]{} is alive (alive: [{}]){}",
                      fmt::join(request.target_isr, ","),
                      elr.empty() ? "" : fmt::format(" or the ELR [{}]", fmt::join(elr, ",")),
                      fmt::join(request.acceptable, ","),

@@ -202,6 +202,10 @@ std::string timeline_svg(const Section& s,
         a.from, a.lo, a.lo, a.from - 1, a.from, coord(bx), coord(y1), coord(y2));
   }
 
+  std::vector<std::string> dirs;
+  for (const auto& r : replicas)
+    dirs.push_back(text_of(r.find("dir")));
+  const std::vector<std::string> names = distinct_replica_names(dirs);
   for (std::size_t i = 0; i < replicas.size(); ++i) {
     const Value& r = replicas[i];
     const std::string dir = text_of(r.find("dir"));
@@ -210,7 +214,7 @@ std::string timeline_svg(const Section& s,
     out += fmt::format("<g class=\"replica\" data-replica=\"{}\" data-relation=\"{}\">\n",
                        escape(dir), escape(rel));
     out += fmt::format("<text x=\"8\" y=\"{}\"><title>{}</title>{}</text>\n",
-                       coord(y + kLaneHeight / 2 + 4), escape(dir), escape(replica_name(dir)));
+                       coord(y + kLaneHeight / 2 + 4), escape(dir), escape(names[i]));
     out += fmt::format("<text x=\"8\" y=\"{}\" class=\"small\">{}..{}{}</text>\n",
                        coord(y + kLaneHeight + 11), text_of(r.find("log_start_offset")),
                        text_of(r.find("log_end_offset")),

@@ -7,6 +7,19 @@
 namespace kepoch::report {
 namespace {
 
+// The truncation's note, unless the first fetch after it fails: then the logs do not agree
+// below the fetch offset (the follower keeps batches the leader does not hold there), and
+// the note says what happens instead of "fetch from there".
+std::string note_of(const ReplicaForecast& f) {
+  if (!f.fails()) return f.prediction.note;
+  return fmt::format(
+      "the follower truncates to {}, but its first fetch from {} fails "
+      "(UnexpectedAppendOffsetException): the leader's batch there begins at {}, below it, and "
+      "the logs do not agree below the truncation point; the partition is marked failed",
+      f.prediction.truncate_to, f.prediction.fetch_from,
+      f.leader_batch ? std::to_string(f.leader_batch->first) : std::string("?"));
+}
+
 // What a round is: a truncation (branches A-E of getOffsetTruncationState, H the high
 // watermark), the out-of-range handling (O), or the fetch that finds no divergence (N):
 // AbstractFetcherThread's next fetch, which truncates nothing and only confirms the offset
@@ -96,8 +109,9 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("below_leader_start_records",
            f.lost_counted ? Value(f.below_leader_start_records) : Value())
       .set("unanswered", strings_value(f.unanswered))
+      .set("kept_divergent_range", range_value(f.kept_divergent_range))
       .set("log_end_offset_after", f.prediction.after.log_end_offset)
-      .set("note", f.prediction.note)
+      .set("note", note_of(f))
       .set("rounds", std::move(rounds))
       .set("epochs_after", epochs_value(f.prediction.after.cache.entries()));
 }

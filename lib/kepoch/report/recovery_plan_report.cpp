@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 namespace kepoch::report {
 namespace {
 
@@ -28,14 +30,25 @@ std::string records(std::uint64_t n) {
   return fmt::format("{} record{}", n, n == 1 ? "" : "s");
 }
 
-// "loses 5 records, 3 of them committed" (or why the count is a lower bound).
-std::string loss_text(const CandidateOutcome& c) {
-  std::string s = c.lost_records == 0 ? "loses nothing"
-                                      : fmt::format(
-                                            "loses {} (acknowledged to acks=1 producers), "
-                                            "{} of them committed",
-                                            records(c.lost_records), c.committed_lost_records);
-  if (!c.loss_known) s += "; more may be lost (a snapshot did not keep the batches to tell)";
+// "loses 5 records, 3 of them committed" (or why a count is a lower bound). Lost records
+// were acknowledged to their producers: with acks=1 when above the high watermark, with
+// acks=all (committed) below it; "nothing" only when every count it rests on is known.
+std::string loss_text(const CandidateOutcome& c, const PartitionPlan& p) {
+  std::string s;
+  if (c.loss_known && c.lost_records == 0)
+    s = "loses nothing";
+  else if (c.lost_records == 0)
+    s = "loses no record the given states show";
+  else
+    s = fmt::format("loses {}{}, {} of them committed", c.loss_known ? "" : "at least ",
+                    records(c.lost_records), c.committed_lost_records);
+  if (!c.loss_known)
+    s += p.unknown_replicas.empty()
+             ? "; more may be lost (a snapshot did not keep the batches to tell)"
+             : "; more may be lost (what the brokers whose state is not given hold is not "
+               "counted)";
+  if (c.committed_loss_possible && c.committed_lost_records == 0)
+    s += "; a committed loss cannot be ruled out";
   return s;
 }
 
@@ -47,6 +60,13 @@ std::string unknown_text(const PartitionPlan& p) {
     list += (list.empty() ? "" : ", ") + std::to_string(id);
   return fmt::format("; the state of broker(s) {} is not given: what they hold is not counted",
                      list);
+}
+
+std::string id_list(const std::vector<std::int32_t>& ids) {
+  std::string list;
+  for (const auto id : ids)
+    list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return list;
 }
 
 // Replicas of an older topic of the same name, as a sentence (empty when none).
@@ -69,6 +89,24 @@ Value optional_text(const std::string& s) {
 Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::*field) {
   if (!c) return Value();
   return Value(c->*field);
+}
+
+// Each follower's forecast under a candidate, one flat row each (a table of its own beside the
+// candidates'): the numbers `predict --elect` gives for it.
+Value follower_row(const PartitionPlan& p, const CandidateOutcome& c,
+                   const forecast::FollowerOutcome& f) {
+  const ReplicaForecast& r = f.forecast;
+  return Value::object()
+      .set("topic", p.topic)
+      .set("partition", p.partition)
+      .set("candidate", c.broker)
+      .set("follower", f.broker)
+      .set("truncate_to", r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
+      .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
+      .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
+      .set("committed_loss", r.committed_loss()         ? Value(true)
+                             : r.committed_loss_unknown ? Value()
+                                                        : Value(false));
 }
 
 }  // namespace
@@ -98,13 +136,26 @@ std::string recommendation_reason(const PartitionPlan& p) {
       return fmt::format(
           "Kafka's default choice (broker {}, the first live replica in assignment order) is "
           "already the best: it {}{}",
-          *p.chosen, chosen ? loss_text(*chosen) : "loses an unknown number", unknown);
+          *p.chosen, chosen ? loss_text(*chosen, p) : "loses an unknown number", unknown);
     case RecommendationKind::wait_for_broker: {
+      if (!chosen)  // an ISR member whose state is not given
+        return fmt::format(
+                   "wait for broker {}: the metadata has it in the ISR, so Kafka elects it "
+                   "cleanly once it is back and it keeps every committed record; its state is "
+                   "not given, so what it holds (how far the committed records reach) and what "
+                   "its return costs the others are not counted, and electing any other replica "
+                   "may lose committed records",
+                   *p.chosen) +
+               (kafka && kafka->broker != *p.chosen
+                    ? fmt::format("; Kafka's default (broker {}) {}", kafka->broker,
+                                  loss_text(*kafka, p))
+                    : "") +
+               unknown;
       std::string s = fmt::format("wait for broker {}", *p.chosen);
       if (chosen && chosen->loss_known && chosen->committed_lost_records == 0 &&
           !chosen->committed_loss_possible)
         s += " (it holds every committed record)";
-      if (chosen) s += ": it " + loss_text(*chosen);
+      if (chosen) s += ": it " + loss_text(*chosen, p);
       // With unclean.leader.election.enable on, Kafka's controller elects its choice itself
       // (QuorumController's maybeElectUncleanLeaders, and on each broker's unfencing).
       if (chosen && !chosen->clean)
@@ -113,19 +164,26 @@ std::string recommendation_reason(const PartitionPlan& p) {
                    "(unclean.leader.election.enable)"
                  : "; once it is back, elect it uncleanly";
       if (kafka && kafka->broker != *p.chosen)
-        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka));
+        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka, p));
       return s + unknown;
     }
     case RecommendationKind::elect_unclean: {
       std::string s = fmt::format("elect the replica on broker {} uncleanly: it {}", *p.chosen,
-                                  chosen ? loss_text(*chosen) : "loses an unknown number");
+                                  chosen ? loss_text(*chosen, p) : "loses an unknown number");
       if (kafka)
-        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka));
+        s += fmt::format("; Kafka's default (broker {}) {}", kafka->broker, loss_text(*kafka, p));
       else if (!p.kafka_choice)
         s += "; Kafka elects no one (no replica's broker is live)";
       return s + unknown;
     }
     case RecommendationKind::unknown:
+      if (!p.candidates.empty() && !p.unknown_holders.empty())
+        return fmt::format(
+            "unknown: broker(s) {} may hold committed records no given state holds ({}) and "
+            "may come back: give their state (a log dir or a `kepoch logdir snapshot` file), or "
+            "name them in --gone if their disks are lost{}",
+            id_list(p.unknown_holders),
+            p.state_current ? "in the ISR" : "the metadata is older than the disks", unknown);
       return fmt::format("no replica's state is known{}", unknown);
   }
   return "";
@@ -133,18 +191,34 @@ std::string recommendation_reason(const PartitionPlan& p) {
 
 std::string plan_verdict(const RecoveryPlan& plan) {
   const auto& t = plan.totals;
+  // A stale metadata (a stopped broker's own copy of the log) can call a dead broker live:
+  // nothing the plan says stands on it.
+  const std::string stale =
+      t.stale_partitions == 0
+          ? ""
+          : fmt::format(
+                "The metadata is older than the brokers' disks on {} partition(s) (epochs it "
+                "never issued, or a leader it calls live that has shut down; see problems): "
+                "the plan below rests on it and cannot be trusted; give the active "
+                "controller's metadata log, or -b. ",
+                t.stale_partitions);
   if (t.affected == 0)
-    return fmt::format("All {} partition(s) have a live leader: nothing to decide.", t.partitions);
-  std::string s = fmt::format("{} of {} partition(s) have no live leader or too small an ISR",
-                              t.affected, t.partitions);
-  s += fmt::format(": the plan loses {} ({} committed), Kafka's default {} ({} committed)",
-                   records(t.plan_lost_records), t.plan_committed_lost_records,
-                   records(t.kafka_default_lost_records), t.kafka_default_committed_lost_records);
+    return stale + fmt::format("All {} partition(s) have a live leader{}", t.partitions,
+                               stale.empty() ? ": nothing to decide." : " in that metadata.");
+  std::string s = stale;
+  s += fmt::format("{} of {} partition(s) have no live leader or too small an ISR", t.affected,
+                   t.partitions);
+  s += fmt::format(": the plan loses {}{} ({} committed), Kafka's default {} ({} committed)",
+                   t.complete ? "" : "at least ", records(t.plan_lost_records),
+                   t.plan_committed_lost_records, records(t.kafka_default_lost_records),
+                   t.kafka_default_committed_lost_records);
   std::vector<std::string> actions;
   if (t.wait > 0) actions.push_back(fmt::format("wait for a stopped broker on {}", t.wait));
   if (t.elect_unclean > 0)
     actions.push_back(fmt::format("elect another replica uncleanly on {}", t.elect_unclean));
-  if (t.unknown > 0) actions.push_back(fmt::format("no known replica on {}", t.unknown));
+  if (t.unknown > 0)
+    actions.push_back(
+        fmt::format("no recommendation before a missing state is given on {}", t.unknown));
   if (t.under_min_isr > 0)
     actions.push_back(fmt::format(
         "acks=all writes are refused on {} (a live leader, its ISR below min.insync.replicas)",
@@ -178,7 +252,8 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
               .set("plan_lost_records", t.plan_lost_records)
               .set("plan_committed_lost_records", t.plan_committed_lost_records)
               .set("plan_committed_loss_partitions", t.plan_committed_loss_partitions)
-              .set("complete", t.complete));
+              .set("complete", t.complete)
+              .set("stale_partitions", t.stale_partitions));
   Value brokers = Value::array();
   for (const auto& b : context.brokers) {
     brokers.push(Value::object()
@@ -191,6 +266,7 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("brokers", std::move(brokers));
   Value partitions = Value::array();
   Value candidates = Value::array();
+  Value followers = Value::array();
   for (const auto& p : plan.partitions) {
     if (p.condition == forecast::PartitionCondition::healthy && !context.all) continue;
     const CandidateOutcome* chosen = p.chosen_candidate();
@@ -240,11 +316,15 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
                           .set("lost_records", c.lost_records)
                           .set("committed_lost_records", c.committed_lost_records)
                           .set("loss_known", c.loss_known)
+                          .set("committed_loss_possible", c.committed_loss_possible)
                           .set("truncations", truncations));
+      for (const auto& f : c.followers)
+        followers.push(follower_row(p, c, f));
     }
   }
   out.set("partitions", std::move(partitions));
   out.set("candidates", std::move(candidates));
+  out.set("followers", std::move(followers));
   Value start = Value::array();
   for (const auto& s : plan.start_order) {
     start.push(Value::object()
@@ -255,6 +335,14 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("start_order", std::move(start));
   out.set("notes", strings_value(context.notes));
   Value problems = Value::array();
+  for (const auto& p : plan.partitions)
+    for (const auto& f : p.metadata_findings)
+      problems.push(Value::object()
+                        .set("severity", "error")
+                        .set("message", fmt::format("{}-{}: {}: the metadata is older than the "
+                                                    "disks (a stopped broker's own copy of the "
+                                                    "metadata log?)",
+                                                    p.topic, p.partition, f)));
   for (const auto& p : plan.partitions)
     if (!p.other_topic_replicas.empty())
       problems.push(Value::object().set("severity", "warning").set("message", other_topic_text(p)));
@@ -331,57 +419,122 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
       "/exit rc\n";
   files.push_back({"reorder.jsh", jsh});
 
+  // The order: each command has what it needs. An Admin call (the reorder, an election)
+  // needs a live broker at BOOTSTRAP, and an election needs the replica it elects live (at a
+  // total outage that is the waited-for broker started first); the brokers that must not be
+  // Kafka's unclean choice start last. Each step checks its precondition and says what is
+  // missing (kafka-broker-api-versions lists the brokers the controller has unfenced).
   std::string steps =
       "#!/bin/sh\n"
       "# kepoch plan: the steps to carry the plan out with Kafka's own tools. kepoch changed\n"
       "# nothing; read each step, then run this script or the commands one by one.\n"
-      "# Needs KAFKA_HOME (a Kafka install) and BOOTSTRAP (host:port of a live broker).\n"
+      "# Needs KAFKA_HOME (a Kafka install), BOOTSTRAP (host:port of brokers: at a total outage,\n"
+      "# those of the brokers started first below), jshell (a JDK) for a reorder; optional:\n"
+      "# COMMAND_CONFIG (client properties of a secured cluster), WAIT_SECONDS (how long a step\n"
+      "# waits for a broker to be live, default 120).\n"
       "set -eu\n"
       ": \"${KAFKA_HOME:?set KAFKA_HOME}\" \"${BOOTSTRAP:?set BOOTSTRAP}\"\n"
-      "cd \"$(dirname \"$0\")\"\n";
+      "cd \"$(dirname \"$0\")\"\n"
+      "\n"
+      "# live ID...: each broker is up and unfenced (the cluster's metadata lists it).\n"
+      "live() {\n"
+      "  brokers=$(\"$KAFKA_HOME/bin/kafka-broker-api-versions.sh\" --bootstrap-server "
+      "\"$BOOTSTRAP\" \\\n"
+      "    ${COMMAND_CONFIG:+--command-config \"$COMMAND_CONFIG\"} 2>/dev/null | grep '(id: ' "
+      "| grep -v 'isFenced: true') || return 1\n"
+      "  for id in \"$@\"; do\n"
+      "    echo \"$brokers\" | grep -q \"(id: $id rack\" || return 1\n"
+      "  done\n"
+      "}\n"
+      "# need_live STEP ID...: wait for the brokers, else say what is missing and stop.\n"
+      "need_live() {\n"
+      "  step=$1\n"
+      "  shift\n"
+      "  waited=0\n"
+      "  until live \"$@\"; do\n"
+      "    if [ \"$waited\" -ge \"${WAIT_SECONDS:-120}\" ]; then\n"
+      "      echo \"step $step: broker(s) $* not live at $BOOTSTRAP after ${waited}s: start \"\\\n"
+      "\"them (and make BOOTSTRAP name one of them), then run the steps from $step on\" >&2\n"
+      "      exit 1\n"
+      "    fi\n"
+      "    sleep 5\n"
+      "    waited=$((waited + 5))\n"
+      "  done\n"
+      "}\n";
+  if (!reorder.empty())
+    steps +=
+        "command -v jshell >/dev/null || { echo \"jshell not found: the reorder (reorder.jsh) "
+        "needs a JDK on PATH\" >&2; exit 1; }\n";
+  // The brokers each election needs live: for elect-now, the chosen (live) replicas.
+  std::set<std::int32_t> elect_now_brokers;
+  for (const auto& p : plan.partitions)
+    if (p.chosen && (p.kind == RecommendationKind::elect_unclean ||
+                     (p.kind == RecommendationKind::kafka_default_best && !p.kafka_choice_clean)))
+      elect_now_brokers.insert(*p.chosen);
+  const auto list_of = [](const auto& ids) {
+    std::string list;
+    for (const auto id : ids)
+      list += (list.empty() ? "" : " ") + std::to_string(id);
+    return list;
+  };
+  std::vector<std::int32_t> first_ids, later_ids;
+  for (const auto& s : plan.start_order)
+    (s.phase == StartPhase::first ? first_ids : later_ids).push_back(s.broker);
+  const std::string first = list_of(first_ids), later = list_of(later_ids);
+  const std::string reorder_command =
+      "BOOTSTRAP=\"$BOOTSTRAP\" jshell --class-path \"$(printf '%s:' "
+      "\"$KAFKA_HOME\"/libs/*.jar)\" reorder.jsh\n";
+  const std::string reorder_comment = fmt::format(
+      "# Put the chosen replica first in {} partition(s) (reassignment.json; through the Admin "
+      "API,\n#    since kafka-reassign-partitions refuses brokers that are down).\n",
+      reorder.size());
   int n = 0;
-  if (!reorder.empty()) {
-    steps += fmt::format(
-        "\n# {}. Put the chosen replica first in {} partition(s) (reassignment.json; through the "
-        "Admin API,\n#    since kafka-reassign-partitions refuses brokers that are down).\n"
-        "BOOTSTRAP=\"$BOOTSTRAP\" jshell --class-path \"$(printf '%s:' "
-        "\"$KAFKA_HOME\"/libs/*.jar)\" "
-        "reorder.jsh\n",
-        ++n, reorder.size());
-  }
+  bool reordered = false;
   if (!elect_now.empty()) {
+    ++n;
     steps += fmt::format(
-        "\n# {}. Unclean election of the chosen live replica in {} partition(s).\n"
+        "\n# {}. Unclean election of the chosen live replica in {} partition(s); it needs "
+        "broker(s) {} live.\n",
+        n, elect_now.size(), list_of(elect_now_brokers));
+    steps += fmt::format("need_live {} {}\n", n, list_of(elect_now_brokers));
+    if (!reorder.empty()) {
+      steps += reorder_comment + reorder_command;
+      reordered = true;
+    }
+    steps +=
         "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
-        "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
-        "--path-to-json-file elect-now.json\n",
-        ++n, elect_now.size());
-  }
-  std::string first, later;
-  for (const auto& s : plan.start_order) {
-    std::string& list = s.phase == StartPhase::first ? first : later;
-    if (!list.empty()) list += ' ';
-    list += std::to_string(s.broker);
+        "${COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"} \\\n  --election-type UNCLEAN "
+        "--path-to-json-file elect-now.json\n";
   }
   if (!first.empty()) {
+    ++n;
     steps += fmt::format(
         "\n# {}. Start broker(s) {} (partitions wait for them), and no other stopped broker yet.\n"
-        "echo 'start broker(s) {} now; press Enter when they are up'; read _\n",
-        ++n, first, first);
+        "echo 'step {}: start broker(s) {} now; press Enter when they are up'\nread _\n"
+        "need_live {} {}\n",
+        n, first, n, first, n, first);
+  }
+  if (!reorder.empty() && !reordered) {
+    ++n;
+    steps += fmt::format("\n# {}. ", n) + reorder_comment.substr(2);
+    steps += fmt::format("need_live {} {}\n", n, first) + reorder_command;
   }
   if (!elect_later.empty()) {
+    ++n;
     steps += fmt::format(
         "\n# {}. Unclean election of the waited-for replicas not in the ISR ({} partition(s)).\n"
+        "need_live {} {}\n"
         "\"$KAFKA_HOME/bin/kafka-leader-election.sh\" --bootstrap-server \"$BOOTSTRAP\" "
         "${{COMMAND_CONFIG:+--admin.config \"$COMMAND_CONFIG\"}} \\\n  --election-type UNCLEAN "
         "--path-to-json-file elect-after-start.json\n",
-        ++n, elect_later.size());
+        n, elect_later.size(), n, first);
   }
-  if (!later.empty())
+  if (!later.empty()) {
+    ++n;
     steps += fmt::format(
-        "\n# {}. Start the other stopped broker(s): {}.\necho 'start broker(s) {} "
-        "now'\n",
-        ++n, later, later);
+        "\n# {}. Start the other stopped broker(s): {}.\necho 'step {}: start broker(s) {} now'\n",
+        n, later, n, later);
+  }
   if (n == 0) steps += "\n# Nothing to do: no partition needs a decision.\n";
   files.push_back({"steps.sh", steps});
   return files;

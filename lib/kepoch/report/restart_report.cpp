@@ -163,7 +163,9 @@ Value summary_value(const forecast::RestartForecast& f) {
       .set("leaderless", outcomes[RestartOutcome::leaderless])
       .set("stray", outcomes[RestartOutcome::stray])
       .set("unanswered", outcomes[RestartOutcome::unanswered])
-      .set("at_risk", std::move(at_risk));
+      .set("at_risk", std::move(at_risk))
+      // What decides the exit code (committed_loss_possible below): the sentence reads it.
+      .set("committed_loss_possible", committed_loss_possible(f));
 }
 
 Value assumptions_value(const forecast::RestartForecast& f) {

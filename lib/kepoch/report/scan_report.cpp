@@ -96,6 +96,9 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
                   .set("bytes", s.total_bytes())
                   .set("batches", s.total_batches())
                   .set("checkpoints_valid", s.checkpoints_valid())
+                  // What decides the exit code (LogDirScan::has_errors): partitions,
+                  // checkpoints, and the log dir's own errors (a dir Kafka refuses to load).
+                  .set("has_errors", s.has_errors())
                   .set("checkpoints", std::move(checkpoints))
                   .set("notes", strings_value(s.notes))
                   .set("problems", std::move(problems))

@@ -72,8 +72,11 @@ std::string partition_name(const Value& section) {
   return text_at(section, "topic") + "-" + text_at(section, "partition");
 }
 
-// How bad a section is, worst last: scripts and the paired sentence rank by it.
-enum class Verdict { safe, differs, unknown, loss };
+// How bad a section is, worst last: scripts and the paired sentence rank by it. Decided
+// from typed fields only (numbers, booleans, nulls, enum values such as outcome "fails"),
+// the same facts that decide the exit code; never from the wording of a message
+// (tests/cli/verdict-from-structure.sh holds this file to that).
+enum class Verdict { safe, differs, unknown, fails, loss };
 
 // ---- predict --------------------------------------------------------------------------------
 
@@ -95,23 +98,36 @@ Clause follower_clause(const Value& r) {
   const auto unknown = int_at(r, "lost_unknown_records").value_or(0);
   const auto committed_loss = bool_at(r, "committed_loss");
   const bool fully = bool_at(r, "truncated_fully").value_or(false);
+  // outcome (predict_report.hpp): "fails" (the follower's first fetch after truncating is
+  // refused: UnexpectedAppendOffsetException, the partition marked failed), "follows", or
+  // null when that cannot be told; both of the last two decide exit 1 as a loss does.
+  const Value* outcome = r.find("outcome");
+  const bool fails = outcome && scalar_text(*outcome) == "fails";
+  const bool follow_unknown = !outcome || outcome->is_null();
+  const Value* kept = r.find("kept_divergent_range");
   c.truncates = fully || truncate_to < log_end || (removed && *removed > 0);
   if (committed_loss == true)
     c.verdict = Verdict::loss;
-  else if (!committed_loss)
+  else if (fails)
+    c.verdict = Verdict::fails;
+  else if (!committed_loss || follow_unknown)
     c.verdict = Verdict::unknown;
+  const std::string after =
+      fails ? ", then fails: its first fetch is refused (UnexpectedAppendOffsetException) and "
+              "the partition is marked failed, out of the ISR"
+      : follow_unknown ? ", and whether it can follow the leader afterwards is unknown"
+                       : "";
   if (!c.truncates && c.verdict == Verdict::safe)
     return {c.verdict, false, fmt::format("{} truncates nothing", name)};
-  // Nothing cut, yet batches that differ from the leader's stay (cmd_predict's
-  // keeps_divergent_batches says so in `unanswered`).
+  // Nothing cut, yet batches that differ from the leader's stay (kept_divergent_range).
   if (!c.truncates && removed && lost && *lost == 0 && unknown == 0) {
-    for (const auto& u : array_at(r, "unanswered")) {
-      if (scalar_text(u).find("keeps the batches from offset") != std::string::npos)
-        return {c.verdict, false,
-                fmt::format("{} truncates nothing but keeps batches that differ from the "
-                            "leader's: a committed loss cannot be ruled out",
-                            name)};
-    }
+    if (kept && kept->is_object())
+      return {c.verdict, false,
+              fmt::format("{} truncates nothing but keeps batches that differ from the "
+                          "leader's (offsets {}..{}): a committed loss cannot be ruled out{}",
+                          name, text_at(*kept, "first"), text_at(*kept, "last"), after)};
+    if (fails || follow_unknown)
+      return {c.verdict, false, fmt::format("{} truncates nothing{}", name, after)};
     return {c.verdict, false,
             fmt::format("{} truncates nothing, but a committed loss cannot be ruled out (see "
                         "unanswered)",
@@ -155,7 +171,7 @@ Clause follower_clause(const Value& r) {
   } else if (lost && *lost > 0) {
     text += ", none committed";
   }
-  c.text = std::move(text);
+  c.text = std::move(text) + after;
   return c;
 }
 
@@ -174,6 +190,8 @@ std::string verdict_opening(Verdict v, std::string_view safe) {
   switch (v) {
     case Verdict::loss:
       return "Committed records would be lost.";
+    case Verdict::fails:
+      return "A follower fails after its truncation.";
     case Verdict::unknown:
       return "A committed loss cannot be ruled out.";
     default:
@@ -233,13 +251,7 @@ Clause comparison_clause(const Value& c) {
   }
   if (unanswered > 0) {
     out.verdict = std::max(out.verdict, Verdict::unknown);
-    // Snapshots leave questions where they did not keep batches; replica_diff's own
-    // questions (a log Kafka deletes when it loads it) begin with "how ".
-    bool snapshots = true;
-    for (const auto& u : array_at(c, "unanswered"))
-      snapshots = snapshots && scalar_text(u).rfind("how ", 0) != 0;
-    out.text += fmt::format("; {} {} open (see unanswered)",
-                            snapshots ? "the snapshots leave" : "that leaves",
+    out.text += fmt::format("; {} left open (see unanswered)",
                             plural(static_cast<std::int64_t>(unanswered), "question", "questions"));
   }
   return out;
@@ -306,10 +318,18 @@ const Value* summary_text(const Value& report) {
 std::string predict_summary(const Value& section) {
   const Value* election = section.find("election");
   if (!section.find("replicas")) {
-    std::string reason;
-    for (const auto& p : array_at(section, "problems"))
-      reason = text_at(p, "message");
-    return "No replica can lead" + (reason.empty() ? std::string(".") : ": " + reason + ".");
+    // From the election's typed fields (election_report.hpp), not its reason's words.
+    if (!election || !election->is_object()) return "No replica can lead.";
+    const auto ids = [&](std::string_view key) {
+      std::vector<std::string> out;
+      for (const auto& id : array_at(*election, key))
+        out.push_back(scalar_text(id));
+      return joined(out, ",");
+    };
+    const std::string elr = ids("elr");
+    return fmt::format("No replica can lead: no member of the ISR [{}]{} is alive (alive: [{}]).",
+                       ids("isr"), elr.empty() ? "" : fmt::format(" or the ELR [{}]", elr),
+                       ids("alive"));
   }
   std::vector<Clause> clauses;
   const Verdict v = predict_verdict(section, &clauses);
@@ -358,13 +378,16 @@ namespace {
 template <typename VerdictOf>
 std::string paired_summary(const Value& paired, std::string_view action, VerdictOf verdict_of,
                            std::string_view loss_words, std::string_view safe_words) {
-  std::vector<std::string> loss, unknown, differs;
+  std::vector<std::string> loss, fails, unknown, differs;
   std::size_t total = 0;
   for (const auto& s : array_at(paired, "partitions")) {
     ++total;
     switch (verdict_of(s)) {
       case Verdict::loss:
         loss.push_back(partition_name(s));
+        break;
+      case Verdict::fails:
+        fails.push_back(partition_name(s));
         break;
       case Verdict::unknown:
         unknown.push_back(partition_name(s));
@@ -380,6 +403,9 @@ std::string paired_summary(const Value& paired, std::string_view action, Verdict
   if (!loss.empty())
     parts.push_back(
         fmt::format("{} in {} of {} ({})", loss_words, loss.size(), total, names(loss)));
+  if (!fails.empty())
+    parts.push_back(
+        fmt::format("a follower fails in {} of {} ({})", fails.size(), total, names(fails)));
   if (!unknown.empty())
     parts.push_back(fmt::format("cannot be told in {} ({})", unknown.size(), names(unknown)));
   if (!differs.empty())
@@ -467,7 +493,17 @@ std::string scan_summary(const Value& scan, std::size_t unreadable) {
     if (warnings) text += fmt::format(", {} with warnings", warnings);
     if (!errors && !warnings) text += ", none with a problem";
     if (!checkpoints) text += ", a checkpoint file invalid";
-    bad = bad || errors > 0 || !checkpoints;
+    // has_errors decides the exit code; what it counts beyond the partitions and the
+    // checkpoints is an error of the log dir itself (problems: a directory Kafka refuses).
+    const bool dir_errors = bool_at(d, "has_errors").value_or(true);
+    std::int64_t own = 0;
+    for (const auto& p : array_at(d, "problems"))
+      own += text_at(p, "severity") == "error" ? 1 : 0;
+    if (dir_errors && !errors && checkpoints)
+      text += own > 0 ? fmt::format(", {} in the log dir itself (see problems)",
+                                    plural(own, "error", "errors"))
+                      : ", errors in the log dir itself (see problems)";
+    bad = bad || dir_errors;
     parts.push_back(std::move(text));
   }
   std::string opening = bad ? "Errors found." : "No error found.";
@@ -487,17 +523,25 @@ std::string restart_summary(const Value& r) {
   const auto lost = int_at(*s, "lost_records").value_or(0);
   const auto committed = int_at(*s, "committed_lost_records").value_or(0);
   const auto loss = int_at(*s, "committed_loss_partitions").value_or(0);
-  const auto loss_unknown = int_at(*s, "committed_loss_unknown_partitions").value_or(0);
   const auto unanswered = int_at(*s, "unanswered").value_or(0);
   std::vector<std::string> at_risk;
   for (const auto& p : array_at(*s, "at_risk"))
     at_risk.push_back(scalar_text(p));
   const std::string broker = text_at(r, "broker");
+  const auto fails = int_at(*s, "fails").value_or(0);
+  // committed_loss_possible is what decides the exit code (restart_report.hpp): never a
+  // safe opening when it is true, whatever the counts below say.
+  const bool at_risk_exit = bool_at(*s, "committed_loss_possible").value_or(true);
   std::string opening;
   if (loss > 0)
     opening = fmt::format("Broker {}'s restart loses committed records in {} ({}).", broker,
                           plural(loss, "partition", "partitions"), names(at_risk));
-  else if (loss_unknown > 0 || unanswered > 0)
+  else if (fails > 0)
+    opening = fmt::format(
+        "On broker {}'s restart a follower fails in {} ({}): truncated, then refused by its "
+        "leader (UnexpectedAppendOffsetException), the partition marked failed.",
+        broker, plural(fails, "partition", "partitions"), names(at_risk));
+  else if (at_risk_exit)
     opening = fmt::format(
         "A committed loss on broker {}'s restart cannot be ruled out{}.", broker,
         at_risk.empty()
@@ -511,9 +555,10 @@ std::string restart_summary(const Value& r) {
   else
     opening = fmt::format("Broker {}'s restart loses no committed record.", broker);
   std::string details = fmt::format(
-      "Of {}: {} follow a leader, {} lead, {} stay leaderless, {} stray; {} truncate{}",
-      plural(partitions, "partition", "partitions"), text_at(*s, "follows"), text_at(*s, "leads"),
-      text_at(*s, "leaderless"), text_at(*s, "stray"), truncates, truncates == 1 ? "s" : "");
+      "Of {}: {} follow a leader, {} fail, {} lead, {} stay leaderless, {} stray; {} truncate{}",
+      plural(partitions, "partition", "partitions"), text_at(*s, "follows"), fails,
+      text_at(*s, "leads"), text_at(*s, "leaderless"), text_at(*s, "stray"), truncates,
+      truncates == 1 ? "s" : "");
   if (truncates > 0) details += fmt::format(", losing {} ({} committed)", records(lost), committed);
   if (unanswered > 0) details += fmt::format(", {} unanswered", unanswered);
   return opening + " " + details + ".";

@@ -117,6 +117,40 @@ std::int64_t timeline_axis_from(const Value& t, std::int64_t room) {
   return std::clamp<std::int64_t>(*fork - margin, lo, hi - 1);
 }
 
+namespace {
+// The last `n` components of a path (trailing slashes dropped), the whole when it has fewer.
+std::string last_components(std::string_view dir, std::size_t n) {
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.remove_suffix(1);
+  std::size_t at = dir.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (at == 0) return std::string(dir);
+    const auto slash = dir.rfind('/', at - 1);
+    if (slash == std::string_view::npos || slash == 0) return std::string(dir);
+    at = slash;
+  }
+  return std::string(dir.substr(at + 1));
+}
+}  // namespace
+
+std::vector<std::string> distinct_replica_names(const std::vector<std::string>& dirs) {
+  std::vector<std::string> names;
+  for (const auto& d : dirs)
+    names.push_back(replica_name(d));
+  for (std::size_t n = 3; n < 64; ++n) {
+    bool repeated = false;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      for (std::size_t j = i + 1; j < names.size(); ++j)
+        if (names[i] == names[j] && dirs[i] != dirs[j]) {
+          names[i] = last_components(dirs[i], n);
+          names[j] = last_components(dirs[j], n);
+          repeated = true;
+        }
+    if (!repeated) break;
+  }
+  return names;
+}
+
 bool is_timeline(const Value& v) {
   return v.is_object() && v.find("from") && v.find("to") && v.find("replicas") &&
          v.find("replicas")->is_array();
@@ -129,12 +163,12 @@ std::vector<std::string> timeline_drawing(const Value& t, std::size_t width) {
   const auto& replicas = t.find("replicas")->as_array();
 
   std::size_t name_width = 4;
-  std::vector<std::string> names;
-  for (const auto& r : replicas) {
-    // Drawn lines go out as they are: a name's control characters are escaped here.
-    names.push_back(replica_name(r.find("dir") ? escape_control(scalar_text(*r.find("dir"))) : ""));
-    name_width = std::max(name_width, display_width(names.back()));
-  }
+  std::vector<std::string> dirs;
+  for (const auto& r : replicas)  // drawn lines go out as they are: control characters escaped
+    dirs.push_back(r.find("dir") ? escape_control(scalar_text(*r.find("dir"))) : "");
+  const std::vector<std::string> names = distinct_replica_names(dirs);
+  for (const auto& n : names)
+    name_width = std::max(name_width, display_width(n));
   name_width = std::min<std::size_t>(name_width, 28);
   // A line: name, two spaces, "~|" bar "|", then "  a..b hw h t x relation" (up to 50).
   const std::size_t fixed = name_width + 2 + 3 + 50;

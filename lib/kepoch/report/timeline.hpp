@@ -50,4 +50,9 @@ bool is_timeline(const Value& v);
 // (a replica's name is shortened to fit).
 std::vector<std::string> timeline_drawing(const Value& timeline, std::size_t width);
 
+// Each replica's short name for a drawing: its dir's last two components (summary.hpp's
+// replica_name), with as many more leading components as it takes to tell two apart (two
+// brokers' "/b1/data/p-0" and "/b2/data/p-0" are "b1/data/p-0" and "b2/data/p-0").
+std::vector<std::string> distinct_replica_names(const std::vector<std::string>& dirs);
+
 }  // namespace kepoch::report

@@ -347,11 +347,22 @@ void list_scan_dir(LogDirScan& scan) {
   for (const auto& file : listing.checkpoint_files)
     scan.checkpoints.push_back(check_root_file(file));
 
-  if (scan.partitions.empty() && scan.checkpoints.empty() && scan.problems.empty()) {
+  // Nothing of a log dir in it: not one, whatever else it holds (/proc's entries are not
+  // partitions Kafka refuses, they are not Kafka's at all; a scan of them would be a verdict
+  // on a directory that is no log dir).
+  if (scan.partitions.empty() && scan.checkpoints.empty()) {
     scan.unreadable =
-        InputError(dir.string(), "not a Kafka log dir: no partition dirs and no checkpoint files")
+        InputError(
+            dir.string(),
+            scan.problems.empty()
+                ? std::string("not a Kafka log dir: no partition dirs and no checkpoint files")
+                : fmt::format("not a Kafka log dir: no partition dirs and no checkpoint "
+                              "files, and {} entries whose names Kafka does not load "
+                              "(first: {})",
+                              scan.problems.size(), scan.problems.front().file))
             .what();
     scan.notes.clear();
+    scan.problems.clear();
   }
 }
 

@@ -47,6 +47,110 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
 
 namespace {
 
+// The recorded high watermark (replication-offset-checkpoint), as written: even above the
+// replica's own log end (what was committed there is gone from it). None recorded: its log
+// start (what Kafka's load takes).
+std::int64_t recorded_high_watermark(const PartitionReplica& r) {
+  return r.high_watermark.value_or(r.loaded.log_start_offset);
+}
+
+// Where `follower`'s log stops being `other`'s: the first offset where their epoch caches
+// give the records different leader epochs (each (epoch, offset) is one record: the leader of
+// an epoch writes each of its offsets once), or where the shorter log ends. Its whole log when
+// `other` is itself. Offsets below a cache's first entry (deleted by retention, or a log of
+// the message formats before epochs) are taken as shared; a replica without any epoch shares
+// nothing that can be told.
+std::int64_t shared_prefix(const PartitionReplica& follower, const PartitionReplica& other) {
+  if (&follower == &other) return follower.log_end_offset;
+  const LeaderEpochCache& f = follower.loaded.cache;
+  const LeaderEpochCache& o = other.loaded.cache;
+  const std::int64_t end = std::min(follower.log_end_offset, other.log_end_offset);
+  if (f.empty() || o.empty())
+    return std::min(end, std::max(follower.loaded.log_start_offset, other.loaded.log_start_offset));
+  std::vector<std::int64_t> starts;
+  for (const auto& e : f.entries())
+    starts.push_back(e.start_offset);
+  for (const auto& e : o.entries())
+    starts.push_back(e.start_offset);
+  std::sort(starts.begin(), starts.end());
+  for (const auto at : starts) {
+    if (at >= end) break;
+    const auto a = f.epoch_for_offset(at), b = o.epoch_for_offset(at);
+    if (a && b && *a != *b) return at;
+  }
+  return end;
+}
+
+}  // namespace
+
+CommittedBound committed_bound(const PartitionReplica& follower,
+                               const std::vector<const PartitionReplica*>& known,
+                               bool leader_clean) {
+  CommittedBound out;
+  std::vector<const PartitionReplica*> all = known;
+  if (std::find(all.begin(), all.end(), &follower) == all.end()) all.push_back(&follower);
+  std::vector<std::pair<const PartitionReplica*, std::int64_t>> shared;
+  for (const PartitionReplica* r : all) {
+    const std::int64_t prefix = shared_prefix(follower, *r);
+    shared.emplace_back(r, prefix);
+    out.below = std::max(out.below, std::min(recorded_high_watermark(*r), prefix));
+  }
+  if (leader_clean) return out;
+  for (const auto& [r, prefix] : shared) {
+    const bool self = r == &follower;
+    // The follower's own records count up to its log end; another's only where they are
+    // the follower's too.
+    const std::int64_t until =
+        self ? std::numeric_limits<std::int64_t>::max() : std::min(prefix, r->log_end_offset);
+    if (!r->clean_shutdown) {
+      out.doubts.push_back(
+          {until,
+           fmt::format(
+               "the broker of {} did not shut down cleanly (no .kafka_cleanshutdown), so "
+               "its replication-offset-checkpoint can be older than the high watermark "
+               "it held (Kafka writes it every replica.high.watermark.checkpoint.interval.ms)",
+               r->dir.string())});
+    }
+    if (!r->high_watermark) {
+      out.doubts.push_back(
+          {until, fmt::format("{} has no high watermark recorded (replication-offset-checkpoint "
+                              "missing, unreadable or without the partition)",
+                              r->dir.string())});
+    }
+    if (r->high_watermark && *r->high_watermark > r->log_end_offset &&
+        (self || prefix >= r->log_end_offset)) {
+      out.doubts.push_back(
+          {*r->high_watermark,
+           fmt::format("{} recorded a high watermark of {}, above its log end {}: the records "
+                       "committed there are gone from it",
+                       r->dir.string(), *r->high_watermark, r->log_end_offset),
+           r->log_end_offset});
+    }
+  }
+  return out;
+}
+
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower,
+                                  const std::vector<const PartitionReplica*>& known,
+                                  TruncationMode mode, bool leader_clean) {
+  return forecast_follower(leader, leader_log, follower,
+                           committed_bound(follower, known, leader_clean), mode);
+}
+
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower, const CommittedBound& bound,
+                                  TruncationMode mode) {
+  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
+    return batches_from(leader, from, until);
+  };
+  return forecast_replica(answers_of(leader_log, follower.loaded.cache), batches,
+                          "the snapshot of " + leader.dir.string() + " did not keep", follower,
+                          mode, bound.below, bound.doubts);
+}
+
+namespace {
+
 // The leader's end: at or past its log end offset (the next offset it assigns; the end
 // offset of its own epoch, UnifiedLog.endOffsetForEpoch) it holds no record. An undefined
 // answer (-1: a leader whose cache has no epoch) says nothing about its end.

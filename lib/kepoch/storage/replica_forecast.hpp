@@ -71,6 +71,10 @@ struct ReplicaForecast {
   // Removed records below the follower's high watermark are unknown: unless a committed
   // loss is known anyway, it cannot be ruled out.
   bool committed_loss_unknown = false;
+  // Batches below the truncation offset that differ from the leader's and stay (the epoch
+  // caches do not tell them apart, so Kafka's truncation keeps them): [first, last] offsets.
+  // Set with committed_loss_unknown; the verdict reads this, not the sentence in unanswered.
+  std::optional<std::pair<std::int64_t, std::int64_t>> kept_divergent_range;
   std::vector<std::string> unanswered;
   // Committed records are certainly lost.
   bool committed_loss() const { return lost_counted && committed_lost_records > 0; }
@@ -130,5 +134,47 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
 // high_watermark_doubts(follower, &leader, leader_clean).
 ReplicaForecast forecast_replica(const PartitionReplica& leader, const PartitionReplica& follower,
                                  TruncationMode mode, bool leader_clean = false);
+
+// What of `follower` is committed, given every replica of the partition whose state is known
+// (`known`, the follower and the leader among them). Committed is a property of records, not
+// of offsets: a replica's high watermark commits the records of its own log below it
+// (Partition.maybeIncrementLeaderHW advances it over records every ISR member holds; a
+// follower takes min(leader's high watermark, its own log end), ReplicaFetcherThread), so it
+// commits a follower's record only where the follower's log is the same as that replica's:
+// the same epoch lineage, the prefix below where the follower would truncate if it fetched
+// from that replica (AbstractFetcherThread's divergence check against its epoch cache; a
+// leader writes each offset of its epoch once, so one (epoch, offset) is one record).
+//   below   the most, over the known replicas R, of min(R's recorded high watermark, the
+//           prefix the follower shares with R); the follower's own high watermark counts
+//           over its whole log;
+//   doubts  where that is a lower bound, each naming its reason: R's broker did not shut
+//           down cleanly or R has no high watermark recorded (its high watermark may have
+//           been as high as its log end: up to the shared prefix), or R recorded a high
+//           watermark above its own log end and the follower shares all of R's log (the
+//           records committed above R's log end are gone from R, and the follower's records
+//           there may be them). None when the leader was elected cleanly (`leader_clean`:
+//           from the ISR, or the ELR): Kafka's guarantee is that it holds every committed
+//           record, so what a follower loses to it was not committed.
+struct CommittedBound {
+  std::int64_t below = 0;
+  std::vector<CommittedDoubt> doubts;
+};
+CommittedBound committed_bound(const PartitionReplica& follower,
+                               const std::vector<const PartitionReplica*>& known,
+                               bool leader_clean);
+
+// The one forecast `predict` and `plan` both make: `follower` fetching from `leader`, whose
+// answers come from `leader_log` (its as_leader, or that log after become_leader at a new
+// epoch), with the committed records those of committed_bound(follower, known, leader_clean).
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower,
+                                  const std::vector<const PartitionReplica*>& known,
+                                  TruncationMode mode, bool leader_clean);
+// The same with the follower's committed_bound already made (it does not depend on the
+// leader: a plan makes it once per follower for all its candidates; a clean leader's is the
+// bound without its doubts).
+ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
+                                  const PartitionReplica& follower, const CommittedBound& bound,
+                                  TruncationMode mode);
 
 }  // namespace kepoch

@@ -186,13 +186,21 @@ TEST_CASE("unknown: no replica's state is given", "[recovery_plan]") {
   PlanPartitionInput in = o.partition();
   in.replicas.clear();
   input.partitions.push_back(in);
-  const RecoveryPlan plan = plan_recovery(input);
+  // The ISR member (3) may return: wait for it, Kafka elects it cleanly then.
+  RecoveryPlan plan = plan_recovery(input);
   REQUIRE(plan.partitions.size() == 1);
+  CHECK(plan.partitions[0].kind == RecommendationKind::wait_for_broker);
+  CHECK(plan.partitions[0].chosen == 3);
+  CHECK_FALSE(plan.totals.safe());
+  // No ISR member to wait for (the ISR given empty, no ELR): nothing to recommend.
+  input.partitions[0].state.isr.clear();
+  plan = plan_recovery(input);
   CHECK(plan.partitions[0].kind == RecommendationKind::unknown);
   CHECK(plan.partitions[0].unknown_replicas == std::vector<std::int32_t>{1, 2, 3});
   CHECK(plan.totals.unknown == 1);
   CHECK(plan.totals.plan_committed_loss_partitions == 1);  // unknown is never safe
   CHECK_FALSE(plan.totals.complete);
+  CHECK_FALSE(plan.totals.safe());
 }
 
 TEST_CASE("totals and start order over several partitions", "[recovery_plan]") {
@@ -345,14 +353,16 @@ TEST_CASE(
   const PartitionPlan unchecked = plan_partition(in, {1, 2}, {});
   CHECK(unchecked.other_topic_replicas.empty());
   CHECK(unchecked.candidate(2));
-  // Unknown is never safe: the plan cannot rule out committed records on broker 2.
+  // Unknown is never safe: what broker 2 holds is not counted (exit 1). Waiting for broker
+  // 3, the ISR member, loses no committed record (Kafka's guarantee).
   PlanInput input;
   input.live_brokers = {1, 2};
   in.topic_id = current;
   input.partitions.push_back(in);
   const RecoveryPlan plan = plan_recovery(input);
-  CHECK(plan.totals.plan_committed_loss_partitions == 1);
+  CHECK(plan.totals.plan_committed_loss_partitions == 0);
   CHECK_FALSE(plan.totals.complete);
+  CHECK_FALSE(plan.totals.safe());
 }
 
 TEST_CASE("the highest high watermark may lag: a loss above it is not ruled out committed",
@@ -414,4 +424,214 @@ TEST_CASE("an ISR older than the replicas' epochs rules no committed loss out", 
   // The metadata at epoch 2: broker 2 in that ISR holds every committed record.
   in.state.leader_epoch = 2;
   CHECK_FALSE(plan_partition(in, {1}, {}).candidate(2)->committed_loss_possible);
+}
+
+// --- issue 32: committed is a property of records; a missing state is unknown, not empty;
+// a stale metadata is never trusted silently.
+
+namespace {
+
+// The divergence fixture's history (tests/data/divergence, run B): a-0..4 at epoch 0 on all
+// three; broker 1 alone took b-0..2 at 5..7, epoch 0, acks=1 (HW 5, then kill -9); broker 2
+// was elected uncleanly at epoch 2 and wrote c-0..3 at 5..8, which broker 3 fetched (HW 9).
+struct Divergence {
+  PartitionReplica b1 = replica_of("b1", {{0, 4, 0, 11}, {5, 7, 0, 12}}, 5);
+  PartitionReplica b2 = replica_of("b2", {{0, 4, 0, 11}, {5, 8, 2, 13}}, 9);
+  PartitionReplica b3 = replica_of("b3", {{0, 4, 0, 11}, {5, 8, 2, 13}}, 9);
+};
+
+}  // namespace
+
+TEST_CASE(
+    "committed is a property of records: a high watermark commits only the records of the "
+    "log that recorded it (the same epoch lineage), not whatever another replica holds at "
+    "those offsets",
+    "[recovery_plan][committed]") {
+  // Kafka: Partition.maybeIncrementLeaderHW moves the leader's high watermark over records
+  // every ISR member holds, and a follower takes min(leader HW, its own log end)
+  // (ReplicaFetcherThread), so broker 3's 9 covers c-0..3 (epoch 2) at 5..8. Broker 1's
+  // b-0..2 at 5..7 (epoch 0) are other records: when broker 1 came back Kafka truncated it to
+  // 5 (AbstractFetcherThread, the fixture's truncation.log) and b-0..2 were never committed.
+  Divergence d;
+  const std::vector<const PartitionReplica*> known{&d.b1, &d.b2, &d.b3};
+  // Broker 1 shares 0..4 with brokers 2 and 3 (epoch 0 ends at 5 there): min(9, 5) = 5.
+  CHECK(committed_bound(d.b1, known, false).below == 5);
+  // Broker 3 shares all of broker 2's log: its own 9, and broker 2's 9 alike.
+  CHECK(committed_bound(d.b3, known, false).below == 9);
+  // A higher high watermark of the same lineage commits more of a lagging follower: broker
+  // 2's recorded 5 is below broker 3's 9 over the same records.
+  d.b2.high_watermark = d.b2.loaded.high_watermark = 5;
+  CHECK(committed_bound(d.b2, known, false).below == 9);
+
+  PlanPartitionInput in;
+  in.topic = "d";
+  in.state.replicas = {1, 2, 3};
+  in.state.isr = {3};
+  in.state.leader = kNoLeader;
+  in.replicas = {{1, &d.b1}, {2, &d.b2}, {3, &d.b3}};
+  const PartitionPlan p = plan_partition(in, {1, 2}, {});
+  const CandidateOutcome* c2 = p.candidate(2);
+  REQUIRE(c2);
+  REQUIRE(c2->followers.size() == 2);
+  for (const auto& f : c2->followers) {
+    if (f.broker != 1) continue;
+    CHECK(f.forecast.prediction.truncate_to == 5);  // as Kafka truncated it
+    CHECK(f.forecast.lost_records == 3);
+    CHECK(f.forecast.committed_lost_records == 0);  // not "3 committed"
+    // Broker 1 crashed: its own checkpoint may lag what it held, so not ruled out either
+    // (the same answer `predict --leader` gives on the same replicas).
+    CHECK(f.forecast.committed_loss_possible());
+    const ReplicaForecast alone =
+        forecast_follower(d.b2, d.b2.as_leader, d.b1, known, TruncationMode::fetch, false);
+    CHECK(alone.lost_records == f.forecast.lost_records);
+    CHECK(alone.committed_lost_records == f.forecast.committed_lost_records);
+  }
+  CHECK(c2->committed_lost_records == 0);
+}
+
+TEST_CASE("committed_bound: where the bound is a lower bound, and a clean leader's guarantee",
+          "[recovery_plan][committed]") {
+  Outage o;
+  const std::vector<const PartitionReplica*> known{&o.b1, &o.b2, &o.b3};
+  // Broker 2 shares 0..9 with broker 3 (HW 15): committed below 10, not broker 2's own 5.
+  CommittedBound b = committed_bound(o.b2, known, false);
+  CHECK(b.below == 10);
+  // Every fixture broker crashed (no .kafka_cleanshutdown): a doubt per replica, each no
+  // further than what that replica shares with broker 2 (ReplicaManager checkpoints the high
+  // watermark every replica.high.watermark.checkpoint.interval.ms and at a clean shutdown).
+  REQUIRE(b.doubts.size() == 3);
+  for (const auto& d : b.doubts)
+    CHECK(d.below >= 5);
+  // Elected from the ISR: Kafka's guarantee, no doubt.
+  CHECK(committed_bound(o.b2, known, true).doubts.empty());
+  // Broker 3 recorded 20 above its log end 15 (writes lost in a crash): a follower sharing
+  // all of broker 3's log may hold those committed records: a doubt from 15 to 20.
+  PartitionReplica longer = replica_of("b4", {{0, 4, 1, 11}, {5, 9, 1, 12}, {10, 19, 1, 13}}, 0);
+  longer.clean_shutdown = true;
+  for (PartitionReplica* r : {&o.b1, &o.b2, &o.b3})
+    r->clean_shutdown = true;
+  o.b3.high_watermark = 20;
+  b = committed_bound(longer, {&o.b3, &longer}, false);
+  CHECK(b.below == 15);
+  REQUIRE(b.doubts.size() == 1);
+  CHECK(b.doubts[0].from == 15);
+  CHECK(b.doubts[0].below == 20);
+}
+
+TEST_CASE(
+    "a missing ISR member is not a replica that holds nothing: its committed end is unknown, "
+    "the plan waits for it and never says loses nothing",
+    "[recovery_plan][unknown]") {
+  // The issue's outage: broker 3, the last ISR member, alone holds the newest committed
+  // records; its state is not given. Kafka elects it cleanly once it is back
+  // (PartitionChangeBuilder: an ISR member first) and it keeps every committed record;
+  // electing broker 2 uncleanly first truncated broker 3 when it came back (its fetcher's
+  // divergence check), losing committed acks=all records on real Kafka.
+  Outage o;
+  PlanPartitionInput in = o.partition();
+  in.replicas.erase(3);
+  PlanInput input;
+  input.live_brokers = {1, 2};
+  input.partitions = {in};
+  RecoveryPlan plan = plan_recovery(input);
+  const PartitionPlan& p = plan.partitions[0];
+  CHECK(p.unknown_holders == std::vector<std::int32_t>{3});
+  CHECK(p.kind == RecommendationKind::wait_for_broker);
+  CHECK(p.chosen == 3);
+  CHECK_FALSE(p.chosen_candidate());
+  CHECK(p.kafka_choice == 1);  // Kafka's unclean rule among the live ones, if asked
+  for (const auto& c : p.candidates) {
+    CHECK_FALSE(c.loss_known);         // a lower bound
+    CHECK(c.committed_loss_possible);  // broker 3 may hold committed records they lack
+  }
+  // Started first, elected by Kafka itself: no unclean election for it.
+  REQUIRE(plan.start_order.size() == 1);
+  CHECK(plan.start_order[0].broker == 3);
+  CHECK(plan.start_order[0].phase == StartPhase::first);
+  CHECK_FALSE(plan.totals.complete);
+  CHECK_FALSE(plan.totals.safe());  // exit 1: a state it rests on is not known
+  CHECK(plan.totals.plan_committed_loss_partitions == 0);  // waiting for the ISR loses none
+
+  // Named gone: nobody to wait for; broker 2 is the best known, but a committed loss cannot
+  // be ruled out and its count is a lower bound.
+  input.gone_brokers = {3};
+  plan = plan_recovery(input);
+  CHECK(plan.partitions[0].kind == RecommendationKind::elect_unclean);
+  CHECK(plan.partitions[0].chosen == 2);
+  CHECK(plan.partitions[0].chosen_candidate()->committed_loss_possible);
+  CHECK_FALSE(plan.partitions[0].chosen_candidate()->loss_known);
+  CHECK(plan.totals.plan_committed_loss_partitions == 1);
+
+  // At a total outage (nothing live), the same: wait for broker 3.
+  input.gone_brokers = {};
+  input.live_brokers = {};
+  plan = plan_recovery(input);
+  CHECK(plan.partitions[0].kind == RecommendationKind::wait_for_broker);
+  CHECK(plan.partitions[0].chosen == 3);
+  CHECK(plan.partitions[0].kafka_choice == 3);  // once back, cleanly
+  CHECK(plan.partitions[0].kafka_choice_clean);
+}
+
+TEST_CASE("a missing replica outside the ISR: counts are lower bounds, the ISR member is safe",
+          "[recovery_plan][unknown]") {
+  Outage o;
+  PlanPartitionInput in = o.partition();
+  in.replicas.erase(1);
+  PlanInput input;
+  input.live_brokers = {2};
+  input.partitions = {in};
+  const RecoveryPlan plan = plan_recovery(input);
+  const PartitionPlan& p = plan.partitions[0];
+  CHECK(p.unknown_holders.empty());  // not in the ISR: it holds no committed record 3 lacks
+  CHECK(p.kind == RecommendationKind::wait_for_broker);
+  CHECK(p.chosen == 3);
+  REQUIRE(p.chosen_candidate());
+  CHECK_FALSE(p.chosen_candidate()->committed_loss_possible);
+  CHECK_FALSE(p.chosen_candidate()->loss_known);
+  CHECK_FALSE(plan.totals.complete);
+  CHECK_FALSE(plan.totals.safe());
+}
+
+TEST_CASE(
+    "a stale metadata is detected as diff --metadata detects it: epochs it never issued, a "
+    "leader it calls live whose own state shows a shutdown",
+    "[recovery_plan][stale]") {
+  // A dead broker's own copy of the metadata log cannot show its own fencing nor what was
+  // elected after it stopped (epoch_agreement's check_epoch_cache).
+  Outage o;
+  o.b3 = replica_of("b3", {{0, 4, 1, 11}, {5, 9, 1, 12}, {10, 14, 3, 13}}, 15);
+  PlanPartitionInput in = o.partition();
+  in.replicas[3] = &o.b3;
+  in.state.leader = 3;  // live, says the log
+  in.issued_epochs = {{0, 1}, {1, 3}};
+  in.leader_epoch_known = true;
+  PlanInput input;
+  input.live_brokers = {1, 2, 3};
+  input.partitions = {in};
+  RecoveryPlan plan = plan_recovery(input);
+  REQUIRE(plan.partitions[0].metadata_findings.size() == 1);
+  CHECK(plan.partitions[0].metadata_findings[0].find("leader epoch 3") != std::string::npos);
+  CHECK(plan.partitions[0].kind == RecommendationKind::healthy);
+  CHECK(plan.totals.stale_partitions == 1);
+  CHECK_FALSE(plan.totals.safe());
+  // Epoch 3 issued, but without a leader: no replica can hold records of it.
+  input.partitions[0].issued_epochs = {{0, 1}, {1, 3}, {3, kNoLeader}};
+  plan = plan_recovery(input);
+  REQUIRE(plan.partitions[0].metadata_findings.size() == 1);
+  CHECK(plan.partitions[0].metadata_findings[0].find("without a leader") != std::string::npos);
+  // Issued with a leader: current.
+  input.partitions[0].issued_epochs = {{0, 1}, {1, 3}, {3, 3}};
+  input.partitions[0].state.leader_epoch = 3;
+  plan = plan_recovery(input);
+  CHECK(plan.partitions[0].metadata_findings.empty());
+  CHECK(plan.totals.safe());
+  // The leader's own state shows a clean shutdown (a running broker deletes the marker).
+  o.b3.clean_shutdown = true;
+  plan = plan_recovery(input);
+  REQUIRE(plan.partitions[0].metadata_findings.size() == 1);
+  CHECK(plan.partitions[0].metadata_findings[0].find("shut down") != std::string::npos);
+  CHECK_FALSE(plan.totals.safe());
+  // ...unless the metadata is the live cluster's answer, which is current.
+  input.partitions[0].live_metadata = true;
+  CHECK(plan_recovery(input).totals.safe());
 }

@@ -9,17 +9,20 @@ using namespace kepoch::report;
 namespace {
 
 Value follower(Value committed_loss, Value removed, Value lost, Value committed,
-               std::int64_t unknown) {
+               std::int64_t unknown, Value outcome = "follows", std::int64_t truncate_to = 5,
+               Value kept = Value()) {
   return Value::object()
       .set("dir", "/data/broker-1/d-0")
       .set("log_end_offset", 8)
-      .set("truncate_to", 5)
+      .set("truncate_to", truncate_to)
       .set("truncated_fully", false)
       .set("removed_records", std::move(removed))
       .set("lost_records", std::move(lost))
       .set("committed_lost_records", std::move(committed))
       .set("committed_loss", std::move(committed_loss))
-      .set("lost_unknown_records", unknown);
+      .set("lost_unknown_records", unknown)
+      .set("outcome", std::move(outcome))
+      .set("kept_divergent_range", std::move(kept));
 }
 
 Value section(Value replica) {
@@ -109,7 +112,9 @@ TEST_CASE("cluster predict: unanswered partitions and warnings are never safe",
                             .set("leaderless", 0)
                             .set("stray", 0)
                             .set("unanswered", unanswered)
-                            .set("at_risk", at_risk))
+                            .set("at_risk", at_risk)
+                            .set("fails", 0)
+                            .set("committed_loss_possible", loss + unknown + unanswered > 0))
         .set("problems", problems);
   };
   CHECK(restart_summary(report(0, 0, 0, false))
@@ -157,4 +162,88 @@ TEST_CASE("cluster what-if: harm first, assumed defaults are not proven safe",
                          "read: not ruled out)"));
   const Value with = with_summary(report(0, 0, false), what_if_summary(report(0, 0, false)));
   CHECK(with.find("summary")->as_object().front().first == "text");
+}
+
+// What decides predict's exit code (ReplicaForecast::fails_possible: the follower fails after
+// truncating, or that cannot be told) decides its sentence: never "No committed record is
+// lost" with exit 1 (issue 32 item 5).
+TEST_CASE("predict: a follower that fails, or may, is never a safe sentence", "[report][summary]") {
+  const Value fails = follower(false, 3, 3, 0, 0, "fails");
+  const std::string s = predict_summary(section(fails));
+  CHECK(s.starts_with("A follower fails after its truncation. broker-1/d-0 truncates to 5"));
+  CHECK(s.find("UnexpectedAppendOffsetException") != std::string::npos);
+  CHECK(s.find("No committed record") == std::string::npos);
+  const Value unknown = follower(false, 3, 3, 0, 0, Value());
+  const std::string u = predict_summary(section(unknown));
+  CHECK(u.starts_with("A committed loss cannot be ruled out."));
+  CHECK(u.find("whether it can follow the leader afterwards is unknown") != std::string::npos);
+  // Paired: the partition counted where it fails, not among the safe ones.
+  const Value paired = Value::object().set("partitions", Value::array().push(section(fails)));
+  CHECK(paired_predict_summary(paired).find("A follower fails in 1 of 1 (d-0)") !=
+        std::string::npos);
+}
+
+TEST_CASE("predict --elect without a leader: the election's fields, said once",
+          "[report][summary]") {
+  const Value none = Value::object().set("election", Value::object()
+                                                         .set("isr", Value::array().push(1).push(3))
+                                                         .set("elr", Value::array())
+                                                         .set("alive", Value::array().push(2)));
+  CHECK(predict_summary(none) ==
+        "No replica can lead: no member of the ISR [1,3] is alive "
+        "(alive: [2]).");
+}
+
+TEST_CASE("predict: batches kept that differ from the leader's, from the typed range",
+          "[report][summary]") {
+  const Value kept =
+      follower(Value(), 0, 0, 0, 0, "follows", 8, Value::object().set("first", 5).set("last", 7));
+  const std::string s = predict_summary(section(kept));
+  CHECK(
+      s.starts_with("A committed loss cannot be ruled out. broker-1/d-0 truncates nothing but "
+                    "keeps batches that differ from the leader's (offsets 5..7)"));
+}
+
+TEST_CASE("cluster predict: a failing follower is in the verdict and in the counts",
+          "[report][summary]") {
+  const Value r = Value::object()
+                      .set("broker", 3)
+                      .set("summary", Value::object()
+                                          .set("partitions", 1)
+                                          .set("follows", 0)
+                                          .set("fails", 1)
+                                          .set("truncates", 1)
+                                          .set("lost_records", 0)
+                                          .set("committed_lost_records", 0)
+                                          .set("committed_loss_partitions", 0)
+                                          .set("leads", 0)
+                                          .set("leaderless", 0)
+                                          .set("stray", 0)
+                                          .set("unanswered", 0)
+                                          .set("at_risk", Value::array().push("d-0"))
+                                          .set("committed_loss_possible", true))
+                      .set("problems", Value::array());
+  const std::string s = restart_summary(r);
+  CHECK(s.starts_with("On broker 3's restart a follower fails in 1 partition (d-0)"));
+  CHECK(s.find("Of 1 partition: 0 follow a leader, 1 fail, 0 lead") != std::string::npos);
+}
+
+TEST_CASE("logdir scan: an error of the log dir itself is never \"No error found\"",
+          "[report][summary]") {
+  const Value scan = Value::object().set(
+      "log_dirs",
+      Value::array().push(
+          Value::object()
+              .set("dir", "/data/l")
+              .set("partitions", 2)
+              .set("with_errors", 0)
+              .set("with_warnings", 0)
+              .set("checkpoints_valid", true)
+              .set("has_errors", true)
+              .set("problems", Value::array().push(
+                                   Value::object().set("severity", "error").set("message", "m")))));
+  const std::string s = scan_summary(scan, 0);
+  CHECK(s ==
+        "Errors found. data/l: 2 partitions, none with a problem, 1 error in the log dir itself "
+        "(see problems).");
 }
