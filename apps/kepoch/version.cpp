@@ -23,7 +23,7 @@ std::string version_text() {
   return "kepoch " KEPOCH_VERSION "\ncommit " KEPOCH_GIT_COMMIT
          "\ntested against Apache Kafka " KEPOCH_TESTED_KAFKA
          " (real clusters, tests/kafka/kafka-version); fixtures written by "
-         "Kafka " KEPOCH_FIXTURE_KAFKA KEPOCH_BUILD_KIND;
+         "Kafka " KEPOCH_FIXTURE_KAFKA KEPOCH_BUILD_KIND "\n" KEPOCH_MATRIX_KAFKA;
 }
 
 }  // namespace kepoch::cli

@@ -13,8 +13,13 @@ expect_exit 0 "$KEPOCH" partition verify -o json "${partitions[@]}"
   fail "a real replica dir has error findings"
 [[ $(json "$SCRATCH/out" "[f['dir'] for f in d if f['recovery_full'] is not None or f['recovery_next_start'] is not None]") == "[]" ]] ||
   fail "recovery would cut a real replica dir"
-[[ $(json "$SCRATCH/out" "sorted({g['file'] for f in d for g in f['findings'] if g['severity'] == 'warning'})") == "['00000000000000000000.timeindex']" ]] ||
-  fail "only the preallocated time indexes of divergence/before should warn"
+# The preallocated time indexes of divergence/before (killed brokers' active segments) fail
+# TimeIndex.sanityCheck, which no broker runs: information, not a warning (Kafka 4.4 leaves
+# __cluster_metadata-0 so after a clean shutdown too).
+[[ $(json "$SCRATCH/out" "sorted({g['file'] for f in d for g in f['findings'] if g['severity'] == 'warning'})") == "[]" ]] ||
+  fail "no real replica dir should warn"
+[[ $(json "$SCRATCH/out" "sorted({g['file'] for f in d for g in f['findings'] if 'TimeIndex.sanityCheck fails because of the preallocated zero padding' in g['message'] and g['severity'] == 'info'})") == "['00000000000000000000.timeindex']" ]] ||
+  fail "the preallocated time indexes of divergence/before should be noted (info)"
 [[ $(json "$SCRATCH/out" "[k for k in ('findings', 'recovery_next_start', 'recovery_full', 'epoch_checkpoint', 'rebuilt_epoch_cache', 'log_end_offset') if k not in d[0]]") == "[]" ]] ||
   fail "missing report fields"
 echo "${#partitions[@]} real replica dirs: no error findings, nothing to recover"

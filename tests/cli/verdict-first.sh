@@ -73,13 +73,13 @@ expect_not_in "$SCRATCH/out" "diverged"
 
 # partition verify: one sentence per replica.
 expect_exit 0 "$KEPOCH" partition verify -o json "$B/broker-1/d-0" "$A/broker-1/d-0"
-[[ $(json "$SCRATCH/out" "d[0]['summary']") == "broker-1/d-0 loads as it is: offsets 0..8, high watermark 5, no error (1 warning: see findings)." ]] ||
+[[ $(json "$SCRATCH/out" "d[0]['summary']") == "broker-1/d-0 loads as it is: offsets 0..8, high watermark 5, no error." ]] ||
   fail "verify summary: $(json "$SCRATCH/out" "d[0]['summary']")"
 expect_exit 0 "$KEPOCH" partition verify "$B/broker-1/d-0"
 [[ $(head -1 "$SCRATCH/out") == "broker-1/d-0 loads as it is:"* ]] || fail "verify table opens with its verdict"
 
 # logdir scan: the counts per log dir; an unreadable log dir is never "no error".
-verdict 0 "No error found. before/broker-1: 1 partition, 1 with warnings; before/broker-2: 1 partition, 1 with warnings." \
+verdict 0 "No error found. before/broker-1: 1 partition, none with a problem; before/broker-2: 1 partition, none with a problem." \
   "$KEPOCH" logdir scan "$B/broker-1" "$B/broker-2"
 expect_exit 3 "$KEPOCH" logdir scan -o json "$B/broker-1" "$SCRATCH/no-such-dir"
 [[ $(json "$SCRATCH/out" "d['summary']") == "1 log dir could not be read: the others have no error."* ]] ||

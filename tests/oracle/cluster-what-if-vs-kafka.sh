@@ -17,19 +17,21 @@
 # Broker 1 is kept alive outside the ISR of `unclean` and `strict` by a replication throttle
 # (follower.replication.throttled.rate=1 byte/s on broker 1, and one record batch per fetch:
 # replica.fetch.max.bytes=1), after records it missed while paused.
-# KEPOCH_ELR=1 (cluster-what-if-vs-kafka-elr.sh) runs the same on a cluster with ELR on.
+# The cluster gets the defaults of a new cluster of its release (ELR on from 4.1);
+# KEPOCH_ELR=0 (cluster-what-if-vs-kafka-elr-off.sh) runs the same with ELR off.
 . "$(dirname "$0")/common.sh"
 export KEPOCH_EXTRA_PROPS="replica.fetch.max.bytes=1"
 cluster_up
 B="$KEPOCH_BOOTSTRAP"
 elr_on=false
-[[ ${KEPOCH_ELR:-0} == 1 ]] && elr_on=true
+ELR=$(cluster_elr)
+[[ $ELR == 1 ]] && elr_on=true
 
 # --- broker 1 outside the ISR of `unclean` and `strict`, alive: paused (SIGSTOP) until the
 # controller fences it and its leaders drop it from the ISR, records written meanwhile, then
 # resumed. It is never restarted, so the throttle is in force when it fetches again (a
 # restarted broker may fetch before its dynamic configs are applied, and catch up).
-"$KC" tool kafka.admin.ConfigCommand --bootstrap-server "$B" --alter --entity-type brokers \
+"$KC" tool org.apache.kafka.tools.ConfigCommand --bootstrap-server "$B" --alter --entity-type brokers \
   --entity-name 1 --add-config follower.replication.throttled.rate=1 >/dev/null
 "$KC" create-topic unclean --assignment 2:3:1 --config unclean.leader.election.enable=true \
   --config follower.replication.throttled.replicas=0:1 >/dev/null
@@ -156,7 +158,7 @@ what_if 1 --stop 2  # solo (RF 1 on broker 2) loses its only replica
 jq -e --argjson elr "$elr_on" '.assumed.alive_brokers == [1,2,3] and .assumed.alive_after == [1,3]
     and .assumed.eligible_leader_replicas == $elr and .shutdown == "controlled" and .stop == [2]' \
   "$SCRATCH/forecast.json" >/dev/null || fail "step 1 assumptions: $(jq -c .assumed "$SCRATCH/forecast.json")"
-expect_in "$SCRATCH/forecast.json" "eligible.leader.replicas.version=${KEPOCH_ELR:-0} finalized (ApiVersions)"
+expect_in "$SCRATCH/forecast.json" "eligible.leader.replicas.version=$ELR finalized (ApiVersions)"
 jq -e '[.topics[] | select(.topic == "minisr2" and .min_insync_replicas == 2)] | length == 1' \
   "$SCRATCH/forecast.json" >/dev/null || fail "minisr2's min.insync.replicas not read"
 jq -e '[.topics[] | select(.topic == "unclean" and .unclean_leader_election_enable == true)] | length == 1' \
@@ -216,7 +218,7 @@ judge "step 2"
 "$KC" start 2 >/dev/null
 meta="$("$KC" logdir controller)/__cluster_metadata-0"
 for f in "$meta"/*.log; do
-  "$KC" dump-log --cluster-metadata-decoder --files "$f" 2>/dev/null
+  "$KC" dump-log --cluster-metadata-decoder --files "$f" || fail "DumpLogSegments failed on $f"
 done > "$SCRATCH/metadata-dump.txt"
 # Per returning broker, from Kafka's records alone: the partitions whose ELR held it just
 # before its last RegisterBrokerRecord, and those the records of that batch took it out of.

@@ -5,6 +5,10 @@
 KC="$KEPOCH_SOURCE_DIR/tests/cluster/kafka-cluster"
 export KEPOCH_CLUSTER_DIR="$SCRATCH/cluster"
 
+# cluster_elr: the eligible.leader.replicas.version the running cluster was formatted with
+# (the release's default unless KEPOCH_ELR asked for one).
+cluster_elr() { sed -n 's/^ELR=//p' "$KEPOCH_CLUSTER_DIR/cluster.env"; }
+
 cluster_up() {
   eval "$("$KC" up)"
   trap 'cluster_cleanup $?' EXIT
@@ -45,7 +49,7 @@ wait_new_leader() {
 kafka_batch_epochs() {
   local dir="$1" f
   for f in "$dir"/*.log; do
-    "$KC" dump-log --files "$f" 2>/dev/null
+    "$KC" dump-log --files "$f" || exit 1  # (a subshell: the pipeline fails, pipefail)
   done | awk '/baseOffset:/ {
       for (i = 1; i <= NF; i++) { if ($i == "baseOffset:") b = $(i+1); if ($i == "partitionLeaderEpoch:") e = $(i+1) }
       if (!seen++ || e != last) { print e, b; last = e }

@@ -9,6 +9,12 @@
 #   - every .txnindex entry, and the KafkaException reading a bad version throws,
 #   - every .snapshot producer entry, and readSnapshot's CorruptSnapshotException message,
 #   - OffsetIndex/TimeIndex.sanityCheck (--index-sanity-check): pass, or the exact message.
+# Run on Kafka 4.1.1 (KEPOCH_INDEX_KAFKA_VERSION for another): kepoch's transaction index
+# reader follows 4.1's AbortedTxn.version(), which reads the version's first byte only; 4.4
+# reads the whole short and checks a range ("version 256 ... supported version range is 0
+# to 0"), so a damaged version field reads differently there (an open item: the committed
+# dumps of tests/unit/data/indexes are 4.1.1's). Every other file agrees with 4.4.0 too.
+export KEPOCH_KAFKA_VERSION="${KEPOCH_INDEX_KAFKA_VERSION:-4.1.1}"
 . "$(dirname "$0")/common.sh"
 
 IDX="$KEPOCH_SOURCE_DIR/tests/unit/data/indexes"

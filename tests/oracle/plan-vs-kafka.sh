@@ -116,7 +116,7 @@ rc=0
 records_of() {  # records_of T BROKER: "offset value" per record of the broker's replica
   local f
   for f in "$("$KC" logdir "$2")/$1-0"/*.log; do
-    "$KC" dump-log --print-data-log --files "$f" 2>/dev/null
+    "$KC" dump-log --print-data-log --files "$f" || exit 1
   done | sed -nE 's/.*offset: ([0-9]+) .*payload: ([^ ]+).*/\1 \2/p'
 }
 for t in kd kp kw; do

@@ -7,6 +7,11 @@
 # adds an error code fails here with the diff; then rerun gen-vectors and update the schema
 # tables (lib/kepoch/cluster/protocol/schema_*.cpp) and error_codes.cpp until the unit tests
 # pass again.
+# The committed vectors are Kafka 4.1.1's, and so are the versions kepoch's codec offers:
+# a newer broker (4.4 adds ApiVersions v5, DescribeLogDirs v5, ListOffsets v11 and error
+# codes 134-136) agrees on them through ApiVersions, so this oracle runs the Kafka that wrote
+# them (KEPOCH_PROTOCOL_KAFKA_VERSION to try another), not the tests' default.
+export KEPOCH_KAFKA_VERSION="${KEPOCH_PROTOCOL_KAFKA_VERSION:-4.1.1}"
 . "$(dirname "$0")/common.sh"
 . "$KEPOCH_SOURCE_DIR/tests/kafka/kafka-version"
 

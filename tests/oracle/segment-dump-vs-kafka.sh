@@ -23,7 +23,8 @@ compare_log() {  # compare_log FILE [compare_dump.py options...]: one segment of
   local f=$1; shift
   expect_exit 0 "$KEPOCH" segment dump -o json --records "$f"
   cp "$SCRATCH/out" "$SCRATCH/kepoch.json"
-  "$KC" dump-log --deep-iteration --files "$f" > "$SCRATCH/kafka.txt" 2>/dev/null
+  "$KC" dump-log --deep-iteration --files "$f" > "$SCRATCH/kafka.txt" ||
+    fail "DumpLogSegments failed on $f"
   python3 "$(dirname "$0")/compare_dump.py" "$SCRATCH/kepoch.json" "$SCRATCH/kafka.txt" "$@" || failed=1
 }
 # Each topic holds one segment: Kafka must list the 30 records produced, in the topic's codec;
@@ -41,11 +42,17 @@ compare_meta() {  # compare_meta FILE [kepoch options...]
   local f=$1; shift
   expect_exit 0 "$KEPOCH" segment dump -o json --records "$@" "$f"
   cp "$SCRATCH/out" "$SCRATCH/kepoch.json"
-  "$KC" dump-log --deep-iteration --cluster-metadata-decoder --files "$f" > "$SCRATCH/kafka.txt" 2>/dev/null
+  "$KC" dump-log --deep-iteration --cluster-metadata-decoder --files "$f" > "$SCRATCH/kafka.txt" ||
+    fail "DumpLogSegments failed on $f"
   python3 "$(dirname "$0")/compare_dump.py" "$SCRATCH/kepoch.json" "$SCRATCH/kafka.txt" || failed=1
 }
 for f in "$meta"/__cluster_metadata-0/*.log; do compare_meta "$f"; done
-compare_meta "$meta/bootstrap.checkpoint"
+# The bootstrap snapshot: bootstrap.checkpoint up to 4.3; 4.4 writes none, its bootstrap
+# records are in the first snapshot of the log (00000000000000000000-0000000000.checkpoint).
+boot=("$meta"/bootstrap.checkpoint "$meta"/__cluster_metadata-0/*.checkpoint)
+found=0
+for f in "${boot[@]}"; do [[ -f $f ]] && { compare_meta "$f"; found=$((found + 1)); }; done
+[[ $found -ge 1 ]] || fail "no bootstrap snapshot in $meta (bootstrap.checkpoint or __cluster_metadata-0/*.checkpoint)"
 compare_meta "$KEPOCH_SOURCE_DIR/tests/data/kraft-standalone/__cluster_metadata-0/00000000000000000000-0000000000.checkpoint"
 [[ $failed -eq 0 ]] || fail "kepoch and DumpLogSegments disagree"
 # The metadata log must really hold a LeaderChange, or the comparison proves little.

@@ -217,9 +217,14 @@ if KEPOCH_UP_TIMEOUT=60 "$KC" start $B >/dev/null 2>&1; then
   fail "clean-zero: broker $B started, kepoch said it would not ($failure)"
 fi
 since_start
-thrown=$(grep -oE "There was an error in one of the threads during logs loading: .*" "$SCRATCH/run.log" | sed -n '1s/ (kafka.log.LogManager)$//p')
+# LogManager's error: "...logs loading: <exception>: <message> (kafka.log.LogManager)" up
+# to 4.3; from 4.4 (LogManager in Java) the exception on the line after "...logs loading
+# (org.apache.kafka.storage.internals.log.LogManager)".
+thrown=$(awk '/There was an error in one of the threads during logs loading/ {
+    if (match($0, /logs loading: .*/)) { s = substr($0, RSTART + 14); sub(/ \(kafka\.log\.LogManager\)$/, "", s); print s; exit }
+    getline; print; exit }' "$SCRATCH/run.log")
 echo "clean-zero: Kafka: ${thrown:-no load error}"
-[[ "$thrown" == "There was an error in one of the threads during logs loading: org.apache.kafka.common.errors.$(json "$SCRATCH/clean-zero.json" "(lambda f: f['exception'] + ': ' + f['message'])(d[0]['next_start_failure'])")" ]] ||
+[[ "$thrown" == "org.apache.kafka.common.errors.$(json "$SCRATCH/clean-zero.json" "(lambda f: f['exception'] + ': ' + f['message'])(d[0]['next_start_failure'])")" ]] ||
   fail "clean-zero: kepoch predicted $failure"
 grep -qF "Error starting LogManager" "$SCRATCH/run.log" || fail "clean-zero: the broker did not stop on it"
 [[ ! -e "$LOGDIR/.kafka_cleanshutdown" ]] || fail "clean-zero: Kafka kept the clean-shutdown marker"

@@ -33,12 +33,18 @@ struct Election {
            acceptable(id);
   }
 
-  // canElectLastKnownLeader (useLastKnownLeaderInBalancedRecovery is true by default). Kafka
-  // only logs when the last known leader is acceptable and elects it either way.
+  // canElectLastKnownLeader (useLastKnownLeaderInBalancedRecovery is true by default): ELR
+  // on, the target ISR and ELR empty, exactly one last known leader, and that broker
+  // acceptable (isAcceptableLeader: alive, not fenced or shutting down). Not acceptable, it
+  // logs "last known leader is not alive" and returns false (Kafka 4.1.1 and 4.4.0 alike): a
+  // killed last leader is not elected while handleBrokerUncleanShutdown takes it out of the
+  // ELR, only when it is unfenced (seen on a real 4.4.0 cluster: ELR emptied, then the
+  // returning broker elected as last known leader, leader recovery state RECOVERING).
   bool can_elect_last_known_leader() const {
     if (!request.elr_enabled) return false;
     if (!target_elr.empty() || !target_isr.empty()) return false;
-    return partition.last_known_elr.size() == 1;
+    if (partition.last_known_elr.size() != 1) return false;
+    return acceptable(partition.last_known_elr.front());
   }
 
   ElectionResult first_valid(std::size_t skip) const {

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
-
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/flexible_reader.hpp"
 
@@ -13,59 +11,27 @@ namespace {
 constexpr std::uint32_t kFrameVersion = 1;  // AbstractApiMessageSerde.DEFAULT_FRAME_VERSION
 constexpr std::uint32_t kMaxShort = 0x7fff;
 
-// MetadataRecordType, by api key ("" where Kafka has no record type).
-constexpr std::array<std::string_view, 28> kTypeNames = {
-    "REGISTER_BROKER_RECORD",
-    "UNREGISTER_BROKER_RECORD",
-    "TOPIC_RECORD",
-    "PARTITION_RECORD",
-    "CONFIG_RECORD",
-    "PARTITION_CHANGE_RECORD",
-    "",
-    "FENCE_BROKER_RECORD",
-    "UNFENCE_BROKER_RECORD",
-    "REMOVE_TOPIC_RECORD",
-    "DELEGATION_TOKEN_RECORD",
-    "USER_SCRAM_CREDENTIAL_RECORD",
-    "FEATURE_LEVEL_RECORD",
-    "",
-    "CLIENT_QUOTA_RECORD",
-    "PRODUCER_IDS_RECORD",
-    "",
-    "BROKER_REGISTRATION_CHANGE_RECORD",
-    "ACCESS_CONTROL_ENTRY_RECORD",
-    "REMOVE_ACCESS_CONTROL_ENTRY_RECORD",
-    "NO_OP_RECORD",
-    "ZK_MIGRATION_STATE_RECORD",
-    "REMOVE_USER_SCRAM_CREDENTIAL_RECORD",
-    "BEGIN_TRANSACTION_RECORD",
-    "END_TRANSACTION_RECORD",
-    "ABORT_TRANSACTION_RECORD",
-    "REMOVE_DELEGATION_TOKEN_RECORD",
-    "REGISTER_CONTROLLER_RECORD",
-};
-
-// The highest version kepoch decodes per api key, or -1 when it does not decode the key.
-int highest_decoded_version(std::uint32_t api_key) {
+// The api keys kepoch reads into a typed record (read_body); every other key of the schema
+// table is read into a GenericRecord.
+bool typed_record(std::uint32_t api_key) {
   switch (api_key) {
     case 0:
-      return 3;
-    case 3:
-    case 5:
-    case 17:
-      return 2;
     case 1:
     case 2:
+    case 3:
     case 4:
+    case 5:
     case 7:
     case 8:
     case 9:
     case 12:
+    case 17:
     case 20:
     case 24:
-      return 0;
+    case 28:
+      return true;
     default:
-      return -1;
+      return false;
   }
 }
 
@@ -101,8 +67,13 @@ RegisterBrokerRecord read_register_broker(FlexibleReader& f, std::uint32_t versi
   r.fenced = in.u8("Fenced") != 0;
   if (version >= 1) r.in_controlled_shutdown = in.u8("InControlledShutdown") != 0;
   f.tagged_fields("RegisterBrokerRecord", [&](std::uint32_t tag, FlexibleReader& t) {
-    if (tag != 0 || version < 3) return false;
-    r.log_dirs = t.uuid_array("LogDirs");
+    if (tag == 0 && version >= 3) {
+      r.log_dirs = t.uuid_array("LogDirs");
+    } else if (tag == 1 && version >= 4) {
+      r.cordoned_log_dirs = t.nullable_uuid_array("CordonedLogDirs");
+    } else {
+      return false;
+    }
     return true;
   });
   return r;
@@ -195,6 +166,8 @@ BrokerRegistrationChangeRecord read_registration_change(FlexibleReader& f, std::
       r.in_controlled_shutdown = t.in().i8("InControlledShutdown");
     } else if (tag == 2 && version >= 2) {
       r.log_dirs = t.uuid_array("LogDirs");
+    } else if (tag == 3 && version >= 3) {
+      r.cordoned_log_dirs = t.nullable_uuid_array("CordonedLogDirs");
     } else {
       return false;
     }
@@ -254,6 +227,8 @@ MetadataBody read_body(FlexibleReader& f, std::uint32_t api_key, std::uint32_t v
     }
     case 17:
       return read_registration_change(f, version);
+    case 28:
+      return ClearElrRecord{f.string("TopicName")};
     default:
       return NoFieldsRecord{};
   }
@@ -268,8 +243,7 @@ bool reads_own_tagged_section(std::uint32_t api_key) {
 }  // namespace
 
 std::string metadata_record_type_name(std::uint32_t api_key) {
-  if (api_key < kTypeNames.size() && !kTypeNames[api_key].empty())
-    return std::string(kTypeNames[api_key]);
+  if (const RecordSchema* s = metadata_record_schema(api_key)) return std::string(s->type_name);
   return fmt::format("UNKNOWN({})", api_key);
 }
 
@@ -290,20 +264,25 @@ MetadataRecord decode_metadata_record(std::span<const std::uint8_t> value, std::
   }
   r.api_key = frame_short(in, "type");
   r.version = frame_short(in, "version");
-  const int highest = highest_decoded_version(r.api_key);
-  if (highest < 0) {
-    r.notes.push_back(
-        fmt::format("{}: fields not decoded by kepoch", metadata_record_type_name(r.api_key)));
+  const RecordSchema* schema = metadata_record_schema(r.api_key);
+  if (!schema) {
+    r.notes.push_back(fmt::format(
+        "{}: a record type kepoch does not know (not in Kafka's metadata schemas through 4.4)",
+        metadata_record_type_name(r.api_key)));
     return r;
   }
-  if (static_cast<int>(r.version) > highest) {
-    r.notes.push_back(fmt::format("version {} of {} is newer than kepoch reads (0-{})", r.version,
-                                  metadata_record_type_name(r.api_key), highest));
+  if (r.version > static_cast<std::uint32_t>(schema->last_version)) {
+    r.notes.push_back(fmt::format("version {} of {} is newer than kepoch reads ({}-{})", r.version,
+                                  schema->type_name, schema->first_version, schema->last_version));
     return r;
   }
   FlexibleReader f(in, r.notes);
-  r.body = read_body(f, r.api_key, r.version);
-  if (!reads_own_tagged_section(r.api_key)) f.tagged_fields(metadata_record_type_name(r.api_key));
+  if (typed_record(r.api_key)) {
+    r.body = read_body(f, r.api_key, r.version);
+    if (!reads_own_tagged_section(r.api_key)) f.tagged_fields(schema->name);
+  } else {
+    r.body = GenericRecord{decode_schema_fields(f, *schema, r.version)};
+  }
   if (!in.at_end())
     in.fail(fmt::format("Found {} byte(s) of garbage after {}", in.remaining(), r.api_key));
   return r;

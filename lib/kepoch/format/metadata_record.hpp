@@ -12,11 +12,12 @@
 //   (nothing after)        "Found N byte(s) of garbage after <apiKey>"
 //
 // Decoded bodies (fields in schema order; T = tagged, in the closing tagged section):
-//   0  RegisterBrokerRecord v0-3   BrokerId int32, IsMigratingZkBroker bool (v2+),
+//   0  RegisterBrokerRecord v0-4   BrokerId int32, IsMigratingZkBroker bool (v2+),
 //      IncarnationId uuid, BrokerEpoch int64, EndPoints []{Name string, Host string,
 //      Port uint16, SecurityProtocol int16}, Features []{Name string, MinSupportedVersion
 //      int16, MaxSupportedVersion int16}, Rack nullable string, Fenced bool,
-//      InControlledShutdown bool (v1+); T0 LogDirs []uuid (v3+)
+//      InControlledShutdown bool (v1+); T0 LogDirs []uuid (v3+), T1 CordonedLogDirs
+//      nullable []uuid (v4+, default null)
 //   1  UnregisterBrokerRecord v0   BrokerId int32, BrokerEpoch int64
 //   2  TopicRecord v0              Name string, TopicId uuid
 //   3  PartitionRecord v0-2        PartitionId int32, TopicId uuid, Replicas []int32,
@@ -34,12 +35,20 @@
 //   7  FenceBrokerRecord v0, 8 UnfenceBrokerRecord v0   Id int32, Epoch int64
 //   9  RemoveTopicRecord v0        TopicId uuid
 //   12 FeatureLevelRecord v0       Name string, FeatureLevel int16
-//   17 BrokerRegistrationChangeRecord v0-2   BrokerId int32, BrokerEpoch int64;
+//   17 BrokerRegistrationChangeRecord v0-3   BrokerId int32, BrokerEpoch int64;
 //      T0 Fenced int8 (-1 unfenced, 0 unchanged, 1 fenced), T1 InControlledShutdown int8
-//      (v1+), T2 LogDirs []uuid (v2+)
+//      (v1+), T2 LogDirs []uuid (v2+), T3 CordonedLogDirs nullable []uuid (v3+, null:
+//      unchanged)
 //   20 NoOpRecord v0, 24 EndTransactionRecord v0   no fields
-// Other api keys, and versions above those listed, are named but not decoded (never an
-// error: Kafka of a newer release may write them).
+//   28 ClearElrRecord v0           TopicName string (empty: every topic)
+// Every other record type Kafka 3.0 to 4.4 writes (10 DelegationToken, 11 UserScramCredential,
+// 14 ClientQuota, 15 ProducerIds, 18 AccessControlEntry, 19 RemoveAccessControlEntry,
+// 21 ZkMigrationState, 22 RemoveUserScramCredential, 23 BeginTransaction, 25
+// AbortTransaction, 26 RemoveDelegationToken, 27 RegisterController, 29
+// UnregisterController) is read field by field from the schema table (metadata_schema.hpp,
+// generated from Kafka's schema files) into a GenericRecord. An api key the table does not
+// have, or a version above the table's, is named but not decoded (a note, never an error:
+// Kafka of a newer release may write it); what is built on the log reports it.
 
 #include <cstdint>
 #include <optional>
@@ -50,6 +59,7 @@
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
+#include "kepoch/format/metadata_schema.hpp"
 
 namespace kepoch {
 
@@ -128,8 +138,9 @@ struct RegisterBrokerRecord {
   std::vector<BrokerFeature> features;
   std::optional<std::string> rack;
   bool fenced = true;
-  bool in_controlled_shutdown = false;  // v1+
-  std::vector<Uuid> log_dirs;           // v3+, tagged
+  bool in_controlled_shutdown = false;                 // v1+
+  std::vector<Uuid> log_dirs;                          // v3+, tagged
+  std::optional<std::vector<Uuid>> cordoned_log_dirs;  // v4+, tagged, default null
 };
 
 struct UnregisterBrokerRecord {
@@ -143,6 +154,7 @@ struct BrokerRegistrationChangeRecord {
   std::int8_t fenced = 0;  // -1 unfenced, 0 unchanged, 1 fenced
   std::int8_t in_controlled_shutdown = 0;
   std::optional<std::vector<Uuid>> log_dirs;
+  std::optional<std::vector<Uuid>> cordoned_log_dirs;  // v3+, null: unchanged
 };
 
 struct FenceBrokerRecord {
@@ -162,12 +174,23 @@ struct FeatureLevelRecord {
 
 struct NoFieldsRecord {};  // NoOpRecord, EndTransactionRecord
 
+// Clears the eligible leader replicas and last known ELR of every partition of the topic
+// (an empty name: of every topic), Kafka 4.1+ when ELR is turned off.
+struct ClearElrRecord {
+  std::string topic_name;
+};
+
+// A record type read by the schema table alone (no replay rule of kepoch uses its fields).
+struct GenericRecord {
+  SchemaValue fields;
+};
+
 // std::monostate: an api key or version kepoch does not decode.
 using MetadataBody =
     std::variant<std::monostate, RegisterBrokerRecord, UnregisterBrokerRecord, TopicRecord,
                  PartitionRecord, PartitionChangeRecord, FenceBrokerRecord, UnfenceBrokerRecord,
                  RemoveTopicRecord, FeatureLevelRecord, BrokerRegistrationChangeRecord,
-                 ConfigRecord, NoFieldsRecord>;
+                 ConfigRecord, NoFieldsRecord, ClearElrRecord, GenericRecord>;
 
 struct MetadataRecord {
   std::uint32_t frame_version = 1;

@@ -137,6 +137,43 @@ void PartitionReplay::removed(const RemoveTopicRecord& r, MetadataPosition at,
   }
 }
 
+// TopicsDelta.replay(ClearElrRecord) (Kafka 4.1+; the controller writes it when ELR is turned
+// off, for a topic or, with an empty name, for all): each partition of the topic with an ELR
+// or a last known ELR is merged with a PartitionChangeRecord that empties both
+// (TopicDelta.maybeClearElr), so its partition epoch moves on as any merge's does; a
+// partition with neither is left as it is. A topic name no TopicRecord gave is Kafka's
+// "Unable to clear elr for topic with name X: no such topic found." (the record cannot be
+// replayed).
+void PartitionReplay::elr_cleared(const ClearElrRecord& r, MetadataPosition at,
+                                  PartitionReplayVisitor& visit) {
+  std::optional<std::string> id;
+  if (!r.topic_name.empty()) {
+    for (const auto& [topic_id, name] : topic_names_)
+      if (name == r.topic_name) id = topic_id;
+    if (!id) {
+      visit.orphan(
+          fmt::format("CLEAR_ELR_RECORD at offset {} for topic {}, which no "
+                      "TOPIC_RECORD created: Kafka's \"Unable to clear elr for topic "
+                      "with name {}: no such topic found.\"",
+                      at.offset, r.topic_name, r.topic_name));
+      return;
+    }
+  }
+  for (auto& [key, c] : partitions_) {
+    if ((id && std::get<0>(key) != *id) || !c.state) continue;
+    if (c.state->eligible_leader_replicas.empty() && c.state->last_known_elr.empty()) continue;
+    PartitionChangeRecord change;
+    change.partition_id = std::get<1>(key);
+    change.topic_id = c.partition.topic_id;
+    change.eligible_leader_replicas = BrokerIds{};
+    change.last_known_elr = BrokerIds{};
+    PartitionRegistration after = merge(*c.state, change);
+    auto causes = change_causes(*c.state, after, change);
+    c.state = std::move(after);
+    visit.step(c.partition, {at, "CLEAR_ELR_RECORD", *c.state, std::move(causes)});
+  }
+}
+
 void PartitionReplay::broker(const MetadataRecord& record, MetadataPosition at,
                              PartitionReplayVisitor& visit) {
   auto add = [&](std::int32_t id, std::int64_t epoch, std::string event,
@@ -168,6 +205,8 @@ void PartitionReplay::apply(const MetadataRecord& record, MetadataPosition at,
     changed(*c, at, visit);
   } else if (const auto* rm = std::get_if<RemoveTopicRecord>(&record.body)) {
     removed(*rm, at, visit);
+  } else if (const auto* ce = std::get_if<ClearElrRecord>(&record.body)) {
+    elr_cleared(*ce, at, visit);
   } else {
     broker(record, at, visit);
   }

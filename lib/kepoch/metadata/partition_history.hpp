@@ -61,7 +61,8 @@ struct MetadataPosition {
 
 struct PartitionStep {
   MetadataPosition at;
-  std::string record_type;      // PARTITION_RECORD, PARTITION_CHANGE_RECORD, REMOVE_TOPIC_RECORD
+  std::string record_type;      // PARTITION_RECORD, PARTITION_CHANGE_RECORD, REMOVE_TOPIC_RECORD,
+                                // CLEAR_ELR_RECORD
   PartitionRegistration state;  // after the record
   std::vector<std::string> causes;
 };
@@ -119,6 +120,7 @@ class PartitionReplay {
   void created(const PartitionRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
   void changed(const PartitionChangeRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
   void removed(const RemoveTopicRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
+  void elr_cleared(const ClearElrRecord& r, MetadataPosition at, PartitionReplayVisitor& visit);
   void broker(const MetadataRecord& record, MetadataPosition at, PartitionReplayVisitor& visit);
 
   PartitionHistoryFilter filter_;

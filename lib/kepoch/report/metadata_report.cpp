@@ -43,6 +43,7 @@ Value fields_of(const RegisterBrokerRecord& r, std::uint32_t version) {
       .set("fenced", r.fenced);
   if (version >= 1) v.set("in_controlled_shutdown", r.in_controlled_shutdown);
   if (version >= 3) v.set("log_dirs", uuids_value(r.log_dirs));
+  if (r.cordoned_log_dirs) v.set("cordoned_log_dirs", uuids_value(*r.cordoned_log_dirs));
   return v;
 }
 
@@ -88,7 +89,71 @@ Value fields_of(const BrokerRegistrationChangeRecord& r) {
   if (r.fenced != 0) v.set("fenced", r.fenced);
   if (r.in_controlled_shutdown != 0) v.set("in_controlled_shutdown", r.in_controlled_shutdown);
   if (r.log_dirs) v.set("log_dirs", uuids_value(*r.log_dirs));
+  if (r.cordoned_log_dirs) v.set("cordoned_log_dirs", uuids_value(*r.cordoned_log_dirs));
   return v;
+}
+
+// A record read by the schema table: its fields as Kafka's JsonConverter writes them.
+Value schema_value(const SchemaValue& s) {
+  switch (s.kind) {
+    case SchemaValue::Kind::null:
+      return Value();
+    case SchemaValue::Kind::boolean:
+      return Value(s.boolean);
+    case SchemaValue::Kind::integer:
+      return Value(s.integer);
+    case SchemaValue::Kind::floating:
+      return Value(s.floating);
+    case SchemaValue::Kind::text:
+      return Value(s.text);
+    case SchemaValue::Kind::array: {
+      Value v = Value::array();
+      for (const auto& item : s.items)
+        v.push(schema_value(item));
+      return v;
+    }
+    case SchemaValue::Kind::object: {
+      Value v = Value::object();
+      for (const auto& [name, member] : s.members)
+        v.set(std::string(name), schema_value(member));
+      return v;
+    }
+  }
+  return Value();
+}
+
+// "name=value ..." of a generic record's scalar fields (arrays: their length).
+std::string schema_summary(const SchemaValue& s) {
+  std::string out;
+  for (const auto& [name, member] : s.members) {
+    if (!out.empty()) out += ' ';
+    out += name;
+    out += '=';
+    switch (member.kind) {
+      case SchemaValue::Kind::null:
+        out += "null";
+        break;
+      case SchemaValue::Kind::boolean:
+        out += member.boolean ? "true" : "false";
+        break;
+      case SchemaValue::Kind::integer:
+        out += fmt::format("{}", member.integer);
+        break;
+      case SchemaValue::Kind::floating:
+        out += fmt::format("{}", member.floating);
+        break;
+      case SchemaValue::Kind::text:
+        out += member.text;
+        break;
+      case SchemaValue::Kind::array:
+        out += fmt::format("[{} item(s)]", member.items.size());
+        break;
+      case SchemaValue::Kind::object:
+        out += "{...}";
+        break;
+    }
+  }
+  return out;
 }
 
 std::string ids_text(const BrokerIds& ids) {
@@ -177,6 +242,10 @@ std::string record_summary(const MetadataRecord& record, const TopicNames& names
         } else if constexpr (std::is_same_v<T, ConfigRecord>) {
           return fmt::format("resource_type={} resource_name={} {}={}", r.resource_type,
                              r.resource_name, r.name, r.value ? *r.value : "(deleted)");
+        } else if constexpr (std::is_same_v<T, ClearElrRecord>) {
+          return r.topic_name.empty() ? "every topic" : "topic=" + r.topic_name;
+        } else if constexpr (std::is_same_v<T, GenericRecord>) {
+          return schema_summary(r.fields);
         } else {
           return "";
         }
@@ -279,6 +348,10 @@ Value metadata_fields(const MetadataRecord& record) {
               .set("resource_name", r.resource_name)
               .set("name", r.name)
               .set("value", r.value ? Value(*r.value) : Value());
+        } else if constexpr (std::is_same_v<T, ClearElrRecord>) {
+          return Value::object().set("topic_name", r.topic_name);
+        } else if constexpr (std::is_same_v<T, GenericRecord>) {
+          return schema_value(r.fields);
         } else {
           return Value::object();
         }

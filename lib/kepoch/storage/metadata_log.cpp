@@ -58,6 +58,15 @@ std::vector<fs::path> metadata_log_files(const fs::path& target) {
   return logs;
 }
 
+std::optional<std::string> undecoded_record_problem(const MetadataLogEntry& e) {
+  if (!e.record || e.record->decoded()) return std::nullopt;
+  const std::string why = e.record->notes.empty() ? "not decoded" : e.record->notes.front();
+  return fmt::format(
+      "record at offset {}: {}: what kepoch builds on this metadata (brokers, partitions, "
+      "topics) does not include it",
+      e.offset, why);
+}
+
 MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
                                      const std::function<void(const MetadataLogEntry&)>& visit,
                                      std::int64_t from_offset) {
@@ -89,6 +98,9 @@ MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
           summary.problems.push_back(fmt::format("{}: batch at byte {}: record at offset {}: {}",
                                                  file.string(), b.header.position, r.offset,
                                                  *e.error));
+        if (auto u = undecoded_record_problem(e))
+          summary.problems.push_back(
+              fmt::format("{}: batch at byte {}: {}", file.string(), b.header.position, *u));
         ++summary.records;
         visit(e);
       }

@@ -64,6 +64,11 @@ MetadataLogSummary read_metadata_log(const std::vector<std::filesystem::path>& f
                                      const std::function<void(const MetadataLogEntry&)>& visit,
                                      std::int64_t from_offset = 0);
 
+// A record of a type or version kepoch does not read, as a problem ("record at offset N:
+// why ..."), or nullopt: every answer built on a metadata log with such a record says so
+// (exit 1), never a silently thinner history.
+std::optional<std::string> undecoded_record_problem(const MetadataLogEntry& entry);
+
 // Decodes one record of a metadata log or snapshot batch into `entry` (record or control,
 // or error).
 void decode_metadata_log_record(MetadataLogEntry& entry, const Record& record, bool control);

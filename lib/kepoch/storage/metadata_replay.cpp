@@ -240,6 +240,10 @@ MetadataReplaySummary replay_metadata(const MetadataReplayPlan& plan,
   summary.problems = plan.problems;
   auto counted = [&](const MetadataLogEntry& e) {
     ++summary.records;
+    // The log's records are checked by read_metadata_log; a snapshot's here.
+    if (e.snapshot)
+      if (auto u = undecoded_record_problem(e))
+        summary.problems.push_back(fmt::format("{}: {}", plan.snapshot->path.string(), *u));
     visit(e);
   };
   if (plan.snapshot) {

@@ -231,3 +231,32 @@ TEST_CASE("A broker back from a crash leaves the ELR (handleBrokerUncleanShutdow
   CHECK(unfence_broker(c.after, 2, {}, false, true, 2).after.leader == kNoLeader);
   CHECK(unfence_broker(c.after, 3, {}, false, true, 2).after.leader == 3);
 }
+
+// PartitionChangeBuilder.canElectLastKnownLeader returns false while the last known leader is
+// not acceptable (Kafka 4.1.1 and 4.4.0). Kafka 4.4.0, a partition whose only replica was
+// killed (ISR none, ELR [3], last known ELR [3]): on its return handleBrokerUncleanShutdown
+// takes 3 out of the ELR and elects nobody (3 is still fenced); handleBrokerUnfenced then
+// elects it as the last known leader, uncleanly (leader recovery state RECOVERING).
+TEST_CASE("The last known leader is elected only once acceptable (canElectLastKnownLeader)",
+          "[election]") {
+  PartitionState p;
+  p.replicas = {3};
+  p.elr = {3};
+  p.last_known_elr = {3};
+  p.leader = kNoLeader;
+  p.leader_epoch = 1;
+  const PartitionChange back = unclean_shutdown_broker(p, 3, {1, 2}, false, true, 1);
+  CHECK_FALSE(back.leader_changed);
+  CHECK(back.after.leader == kNoLeader);
+  CHECK(back.after.elr.empty());
+  CHECK(back.after.last_known_elr == std::vector<std::int32_t>{3});
+  const PartitionChange up = unfence_broker(back.after, 3, {1, 2}, false, true, 1);
+  CHECK(up.leader_changed);
+  CHECK(up.election.node == 3);
+  CHECK(up.election.unclean);
+  CHECK(up.after.leader == 3);
+  CHECK(up.after.leader_epoch == 2);
+  CHECK(up.after.isr == std::vector<std::int32_t>{3});
+  CHECK(up.after.recovering);
+  CHECK(up.after.last_known_elr.empty());
+}

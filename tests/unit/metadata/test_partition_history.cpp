@@ -263,3 +263,75 @@ TEST_CASE("a snapshot's partitions and brokers are as of the snapshot, not chang
   CHECK(history.broker_events()[0].event == "as_of_snapshot");
   CHECK(history.broker_events()[0].fenced == true);
 }
+
+// TopicsDelta.replay(ClearElrRecord) and TopicDelta.maybeClearElr (Kafka 4.1+, written when
+// ELR is turned off): each partition of the named topic (every topic for an empty name) that
+// has an ELR or a last known ELR is merged with a PartitionChangeRecord emptying both, so its
+// partition epoch moves on; one with neither is untouched; a name no TopicRecord gave cannot
+// be replayed ("Unable to clear elr for topic with name X: no such topic found.").
+TEST_CASE("ClearElrRecord clears the ELR and last known ELR as Kafka's merge does",
+          "[metadata][PartitionHistory]") {
+  const auto a = parse_uuid("jHCv2dyMRo6LTdOknqosGQ").uuid;
+  const auto b = parse_uuid("HN6JvWOOQiO2JFs4BOVLLQ").uuid;
+  auto rec = [](std::uint32_t key, MetadataBody body) {
+    MetadataRecord r;
+    r.api_key = key;
+    r.body = std::move(body);
+    return r;
+  };
+  auto partition = [](const Uuid& topic, std::int32_t id, BrokerIds elr, BrokerIds lke) {
+    PartitionRecord p;
+    p.topic_id = topic;
+    p.partition_id = id;
+    p.replicas = {1, 2, 3};
+    p.isr = {1};
+    p.leader = 1;
+    p.leader_epoch = 4;
+    p.partition_epoch = 7;
+    p.eligible_leader_replicas = std::move(elr);
+    p.last_known_elr = std::move(lke);
+    return p;
+  };
+  PartitionHistory h;
+  std::int64_t offset = 0;
+  auto apply = [&](MetadataRecord r) { h.apply(r, MetadataPosition{offset++, 0, std::nullopt}); };
+  apply(rec(2, TopicRecord{"a", a}));
+  apply(rec(2, TopicRecord{"b", b}));
+  apply(rec(3, partition(a, 0, {2}, {3})));
+  apply(rec(3, partition(a, 1, {}, {})));
+  apply(rec(3, partition(b, 0, {}, {2})));
+
+  apply(rec(28, ClearElrRecord{"a"}));  // offset 5: a-0 only (a-1 has neither)
+  auto steps = [&](const std::string& topic, std::int32_t p) {
+    for (const auto* t : h.timelines())
+      if (t->topic == topic && t->partition == p) return t->steps;
+    FAIL("no timeline " << topic << "-" << p);
+    return std::vector<PartitionStep>{};
+  };
+  auto a0 = steps("a", 0);
+  REQUIRE(a0.size() == 2);
+  CHECK(a0[1].record_type == "CLEAR_ELR_RECORD");
+  CHECK(a0[1].at.offset == 5);
+  CHECK(a0[1].state.eligible_leader_replicas.empty());
+  CHECK(a0[1].state.last_known_elr.empty());
+  CHECK(a0[1].state.partition_epoch == 8);
+  CHECK(a0[1].state.leader_epoch == 4);
+  CHECK(a0[1].state.leader == 1);
+  CHECK(a0[1].state.isr == BrokerIds{1});
+  CHECK(a0[1].causes == Causes{"elr_change"});
+  CHECK(steps("a", 1).size() == 1);
+  CHECK(steps("b", 0).size() == 1);
+
+  apply(rec(28, ClearElrRecord{""}));  // offset 6: every topic; b-0 has a last known ELR
+  auto b0 = steps("b", 0);
+  REQUIRE(b0.size() == 2);
+  CHECK(b0[1].state.last_known_elr.empty());
+  CHECK(b0[1].state.partition_epoch == 8);
+  CHECK(steps("a", 0).size() == 2);  // already clear: untouched
+
+  CHECK(h.orphans().empty());
+  apply(rec(28, ClearElrRecord{"gone"}));
+  REQUIRE(h.orphans().size() == 1);
+  CHECK(h.orphans()[0].find("Unable to clear elr for topic with name gone: no such topic found.") !=
+        std::string::npos);
+}

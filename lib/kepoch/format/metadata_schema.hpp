@@ -1,0 +1,89 @@
+#pragma once
+// Kafka's KRaft metadata record schemas (metadata/src/main/resources/common/metadata/*.json),
+// as a table generated from Kafka's files (gen_metadata_schema.py writes
+// metadata_schema_table.inc): every record type Kafka 3.0 to 4.4 writes, its valid versions,
+// and each field with the versions it is in, whether it is nullable, tagged (and its tag),
+// and the fields of a struct. Every version is flexible ("flexibleVersions": "0+" in every
+// metadata schema), so the encoding is flexible_reader.hpp's.
+//
+// decode_schema_fields reads a record body by the table, the way Kafka's generated
+// <Name>Data.read does, into a tree of values that prints as Kafka's generated JsonConverter
+// writes it (DumpLogSegments --cluster-metadata-decoder), field names in snake_case:
+//   - a field absent from the version is left out; a tagged field absent from the record
+//     is left out (Kafka writes a tagged field only when it is not its default);
+//   - uuid as Kafka's base64 text (Uuid.toString), bytes as (redacted) (the only bytes fields
+//     are UserScramCredentialRecord's salt and keys: Kafka's RecordRedactor hides them too);
+//   - float64 as a number, every integer as a number.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kepoch/format/flexible_reader.hpp"
+
+namespace kepoch {
+
+enum class SchemaType {
+  int8,
+  int16,
+  int32,
+  int64,
+  uint16,
+  float64,
+  boolean,
+  string,
+  bytes,
+  uuid,
+  structure
+};
+
+struct SchemaField {
+  std::string_view name;        // snake_case, as kepoch prints it
+  std::string_view kafka_name;  // the schema's name
+  SchemaType type;
+  bool array;
+  std::int16_t first_version;
+  std::int16_t last_version;            // 0x7fff: every later version
+  std::int16_t nullable_from;           // -1: never nullable
+  std::int16_t tagged_from;             // -1: never tagged
+  std::int32_t tag;                     // -1: untagged
+  std::span<const SchemaField> fields;  // a struct's (type structure)
+};
+
+struct RecordSchema {
+  std::uint16_t api_key;
+  std::string_view name;       // RegisterBrokerRecord
+  std::string_view type_name;  // REGISTER_BROKER_RECORD (MetadataRecordType)
+  std::int16_t first_version;
+  std::int16_t last_version;
+  std::span<const SchemaField> fields;
+};
+
+// Every record type of the table, by api key.
+std::span<const RecordSchema> metadata_record_schemas();
+// The schema of `api_key`, or nullptr for an api key Kafka (through 4.4) never wrote.
+const RecordSchema* metadata_record_schema(std::uint32_t api_key);
+
+// A decoded value: JSON's kinds.
+struct SchemaValue {
+  enum class Kind { null, boolean, integer, floating, text, array, object };
+  Kind kind = Kind::null;
+  bool boolean = false;
+  std::int64_t integer = 0;
+  double floating = 0;
+  std::string text;
+  std::vector<SchemaValue> items;                                 // array
+  std::vector<std::pair<std::string_view, SchemaValue>> members;  // object, schema order
+};
+
+// Reads the body of a record of `schema` at `version` (fields, then the tagged section),
+// leaving `f` after it. Throws FormatError as Kafka's read does (a short body, a null where
+// the version does not allow one, a string too long); unknown tags are noted and skipped.
+SchemaValue decode_schema_fields(FlexibleReader& f, const RecordSchema& schema,
+                                 std::uint32_t version);
+
+}  // namespace kepoch
