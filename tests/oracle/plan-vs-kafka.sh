@@ -50,6 +50,17 @@ cfg_default=$!
 for t in kd kp kw; do "$KC" produce "$t" 5 --acks all --prefix a >/dev/null; done
 wait "$cfg_ku" || fail "kafka-configs on ku failed: $(cat "$W/config-ku.out")"
 wait "$cfg_default" || fail "kafka-configs --entity-default failed: $(cat "$W/config-default.out")"
+# Whether the cluster holds a cluster-wide min.insync.replicas, as Kafka says it: with eligible
+# leader replicas on, the controller writes one itself, the active controller's static value
+# (ConfigurationControlManager, KIP-966: "the cluster-level min.insync.replicas config will be
+# added if there is not any"), so the topics without their own take it from there.
+"$KC" tool kafka.admin.ConfigCommand --bootstrap-server "$("$KC" live-bootstrap)" --describe \
+  --entity-type brokers --entity-default >"$W/describe-default.out" 2>&1 ||
+  fail "kafka-configs --describe --entity-default failed: $(cat "$W/describe-default.out")"
+grep -q 'unclean.leader.election.enable=false' "$W/describe-default.out" ||
+  fail "kafka-configs --describe --entity-default shows no cluster default: $(cat "$W/describe-default.out")"
+min_isr_default=$(sed -n 's/^ *min\.insync\.replicas=\([0-9]*\) .*/\1/p' "$W/describe-default.out")
+echo "cluster-wide min.insync.replicas: ${min_isr_default:-none} (ELR $(cluster_elr))"
 "$KC" stop 1 >/dev/null
 for t in kd kp kw; do "$KC" wait-isr "$t" 0 "2,3" >/dev/null; done
 for t in kd kp; do "$KC" produce "$t" 5 --acks 1 --prefix b --start 5 >/dev/null; done
@@ -81,6 +92,10 @@ snaps=("$W/b1.snap" "$W/b2.snap" "$W/b3.snap")
 # Broker 1 back, broker 2 still away: ku has no live replica, so Kafka elects no one yet.
 "$KC" cont 1 >/dev/null
 "$KC" wait-brokers "1" 60 >/dev/null
+# ku's eligible leader replicas as Kafka holds them now (empty with ELR off): broker 2, dropped
+# from an ISR below ku's min.insync.replicas=2, is eligible, so Kafka elects it cleanly on return.
+ku_elr=$("$KC" elr ku 0 | tr -dc '0-9,')
+echo "ku's ELR before broker 2 returns: [${ku_elr}]"
 plan ku-live -b "$("$KC" live-bootstrap)" --topic ku --gone 3 "${snaps[@]}"
 plan ku-metadata --metadata "$META" --topic ku --gone 3 "${snaps[@]}"
 "$KC" cont 2 >/dev/null
@@ -158,10 +173,13 @@ grep -qE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-ku.out" |
   fail "ku: the acks=all write failed, but not with NOT_ENOUGH_REPLICAS: $(cat "$W/acks-all-ku.out")"
 echo "Kafka refused an acks=all write to ku ($(grep -oE 'NotEnoughReplicasException|NOT_ENOUGH_REPLICAS' "$W/acks-all-ku.out" | sort -u | tr '\n' ' ')), took kp's"
 
-python3 - "$W" "$kd_leader" "$kp_leader" "$kw_leader" "$N" "$M" "$K" "$ku_leader" <<'PY' || fail "kepoch's plan differs from what Kafka did"
+python3 - "$W" "$kd_leader" "$kp_leader" "$kw_leader" "$N" "$M" "$K" "$ku_leader" \
+  "${min_isr_default}" "${ku_elr}" <<'PY' || fail "kepoch's plan differs from what Kafka did"
 import json, sys
 w = sys.argv[1]
-kd_leader, kp_leader, kw_leader, N, M, K, ku_leader = map(int, sys.argv[2:])
+kd_leader, kp_leader, kw_leader, N, M, K, ku_leader = map(int, sys.argv[2:9])
+min_isr_default = sys.argv[9]  # the cluster-wide min.insync.replicas Kafka holds, "" for none
+ku_elr = [int(x) for x in sys.argv[10].split(",") if x]
 load = lambda n: json.load(open(f"{w}/{n}.json"))
 rc = lambda n: int(open(f"{w}/{n}.rc").read())
 errors = []
@@ -228,7 +246,8 @@ def note(n, name):
 # Where each value came from, as the live cluster says (Kafka's ConfigSource) and as the log
 # says: the topic's own and the cluster default alike; a value of the nodes' server.properties
 # only live, the log's plan naming its flags instead.
-want = {t: (1, "static", False, "cluster_default") for t in ("kd", "kp", "kw")}
+min_isr_source = "cluster_default" if min_isr_default else "static"
+want = {t: (1, min_isr_source, False, "cluster_default") for t in ("kd", "kp", "kw")}
 want["ku"] = (2, "topic", True, "topic")
 def config_fields(name, row, topic):
     got = (row["min_insync_replicas"], row["min_insync_replicas_source"],
@@ -251,7 +270,10 @@ for name in ("ku-live", "ku-metadata"):
     check(f"{name} ku condition", ku["condition"], "unclean")
     check(f"{name} ku Kafka's choice", ku["kafka_choice"], ku_leader)
     check(f"{name} ku recommendation", (ku["recommendation"], ku["chosen"]), ("wait_for_broker", 2))
-    if "Kafka elects it uncleanly on its own" not in (ku["reason"] or ""):
+    if 2 in ku_elr:  # eligible: a clean election from the ELR, never called unclean
+        if "uncleanly" in (ku["reason"] or "") or "wait for broker 2" not in (ku["reason"] or ""):
+            errors.append(f"{name} ku: broker 2 is eligible (ELR {ku_elr}), the reason says: {ku['reason']}")
+    elif "Kafka elects it uncleanly on its own" not in (ku["reason"] or ""):
         errors.append(f"{name} ku: the reason does not say Kafka elects broker 2 itself: {ku['reason']}")
     check(f"{name} ku unclean election (topic config)",
           (ku["unclean_leader_election"], ku["unclean_leader_election_source"]), (True, "topic"))
@@ -297,7 +319,11 @@ for live, meta in (("gone", "gone-metadata"), ("ku-live", "ku-metadata")):
         errors.append(f"{live}: the min ISR note does not name ku's own config: {ml}")
     if "the topic config of ku=2 (metadata log)" not in mm:
         errors.append(f"{meta}: the min ISR note does not name ku's own config: {mm}")
-    if live == "gone":
+    if live == "gone" and min_isr_default:  # Kafka's own cluster-wide value, from both sources
+        for n, text in ((live, ml), (meta, mm)):
+            if f"the cluster-wide default {min_isr_default}" not in text:
+                errors.append(f"{n}: the min ISR note does not name the cluster default: {text}")
+    elif live == "gone":
         if "1 from the server.properties of" not in ml or "STATIC_BROKER_CONFIG" not in ml:
             errors.append(f"{live}: the min ISR note does not name the static config: {ml}")
         if ("1 (Kafka's default) assumed" not in mm or "not in it" not in mm or
