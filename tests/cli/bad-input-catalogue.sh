@@ -223,6 +223,7 @@ fuzz-neg-delta  | cp $KEPOCH_SOURCE_DIR/tests/fuzz-regressions/segment/sequence-
 snap-huge-num   | snap; sed -i '3s/^{"batch":\[0,0,4,5,156,/{"batch":[0,0,4,5,1e999,/' s.snap | 3 | s.snap:3: expected batch line 1 of 2 of d-0 (one JSON object), found bad JSON | diff s.snap s.snap
 snap-huge-int   | snap; sed -i '3s/^{"batch":\[0,0,4,/{"batch":[0,0,99999999999999999999999999,/' s.snap | 3 | s.snap:3: batch.last_offset: expected an integer | diff s.snap s.snap
 snap-huge-count | snap; sed -i 's/"end":{"replicas":1,"batches":2}/"end":{"replicas":1,"batches":2147483647000}/' s.snap | 3 | s.snap:5: end.batches: expected 2 (the batch lines read), found 2147483647000 | predict --leader s.snap s.snap
+snap-big-line   | snap; python3 -c "import json; l = open('s.snap').read().split(chr(10)); r = json.loads(l[1]); r['replica']['checkpoint_entries'] = [[i, i * 10] for i in range(3000000)]; l[1] = json.dumps(r, separators=(',', ':')); open('s.snap', 'w').write(chr(10).join(l))" | 1 | Cannot be told in 1 (d-0) | predict --leader $DATA/divergence/before/broker-2 @
 snap-cut        | snap; head -c 300 s.snap > t.snap; mv t.snap s.snap | 3 | s.snap:2: expected a replica, skipped or end line ending with a newline, found a line cut short | diff s.snap s.snap
 snap-binary     | head -c 300 $LOG > s.snap | 3 | s.snap:1: expected the header line ending with a newline | diff s.snap s.snap
 snap-deep-array | snap; snapline 3 "'[' * 100000 + ']' * 100000" | 3 | s.snap:3: expected batch line 1 of 2 of d-0 (one JSON object), found [[[[[...]]]]] | diff s.snap s.snap
