@@ -149,7 +149,7 @@ SchemaValue read_fields(FlexibleReader& f, std::span<const SchemaField> fields,
   SchemaValue out;
   out.kind = SchemaValue::Kind::object;
   for (std::size_t i = 0; i < fields.size(); ++i)
-    if (values[i]) out.members.emplace_back(fields[i].name, std::move(*values[i]));
+    if (values[i]) out.members.push_back({fields[i].name, std::move(*values[i])});
   return out;
 }
 

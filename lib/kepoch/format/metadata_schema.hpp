@@ -69,6 +69,7 @@ std::span<const RecordSchema> metadata_record_schemas();
 const RecordSchema* metadata_record_schema(std::uint32_t api_key);
 
 // A decoded value: JSON's kinds.
+struct SchemaMember;
 struct SchemaValue {
   enum class Kind { null, boolean, integer, floating, text, array, object };
   Kind kind = Kind::null;
@@ -77,7 +78,13 @@ struct SchemaValue {
   double floating = 0;
   std::string text;
   std::vector<SchemaValue> items;                                 // array
-  std::vector<std::pair<std::string_view, SchemaValue>> members;  // object, schema order
+  // object, schema order. A named struct, not std::pair: a pair of an incomplete type cannot
+  // be instantiated here (clang with libstdc++ refuses; a vector of one may be declared).
+  std::vector<SchemaMember> members;
+};
+struct SchemaMember {
+  std::string_view name;
+  SchemaValue value;
 };
 
 // Reads the body of a record of `schema` at `version` (fields, then the tagged section),
