@@ -77,7 +77,7 @@ struct SchemaValue {
   std::int64_t integer = 0;
   double floating = 0;
   std::string text;
-  std::vector<SchemaValue> items;                                 // array
+  std::vector<SchemaValue> items;  // array
   // object, schema order. A named struct, not std::pair: a pair of an incomplete type cannot
   // be instantiated here (clang with libstdc++ refuses; a vector of one may be declared).
   std::vector<SchemaMember> members;
