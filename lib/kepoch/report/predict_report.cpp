@@ -1,5 +1,7 @@
 #include "kepoch/report/predict_report.hpp"
 
+#include "kepoch/report/timeline.hpp"
+
 #include "kepoch/report/common_values.hpp"
 
 #include <fmt/format.h>
@@ -201,6 +203,18 @@ Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaFor
                              .set("log_start_offset", leader.loaded.log_start_offset)
                              .set("epochs", epochs_value(leader.as_leader.cache.entries())),
                          std::move(list), std::move(assumptions));
+}
+
+Value prediction_value(const forecast::PartitionPrediction& p, std::string_view mode) {
+  std::vector<ReplicaForecasts> forecasts;
+  std::vector<ReplicaComparison> comparisons;
+  for (const auto& f : p.followers) {
+    forecasts.push_back({&p.replicas[f.replica], f.forecasts});
+    comparisons.push_back(f.comparison);
+  }
+  Value value = predict_value(p.replicas.front(), forecasts, mode);
+  value.set("timeline", timeline_value(p.replicas, 0, comparisons, &p.truncate_to));
+  return value;
 }
 
 }  // namespace kepoch::report

@@ -40,6 +40,7 @@
 
 #include <vector>
 
+#include "kepoch/forecast/election_forecast.hpp"
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
 
@@ -52,6 +53,11 @@ struct ReplicaForecasts {
 
 Value predict_value(const PartitionReplica& leader, const std::vector<ReplicaForecasts>& replicas,
                     std::string_view mode);
+
+// One partition of offline `predict` (forecast/election_forecast): predict_value, with its
+// timeline (timeline.hpp): the replicas on one offset axis against the leader, each cut where
+// the main mode truncates it.
+Value prediction_value(const forecast::PartitionPrediction& prediction, std::string_view mode);
 
 // The parts, for reports of the same shape whose leader is not a replica on disk
 // (`cluster predict`): one entry of "replicas", the assumptions a replica's loading makes,
