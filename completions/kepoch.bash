@@ -28,6 +28,8 @@ _kepoch() {
       "|diff") path="diff" ;;
       "|predict") path="predict" ;;
       "|plan") path="plan" ;;
+      "|salvage") path="salvage" ;;
+      "|replay") path="replay" ;;
       "|simulate") path="simulate" ;;
       "|metadata") path="metadata" ;;
       "|cluster") path="cluster" ;;
@@ -54,6 +56,8 @@ _kepoch() {
       "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
       "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
       "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
+      "salvage|--archive"|"salvage|--leader"|"salvage|--ids"|"salvage|--replicas"|"salvage|--isr"|"salvage|--elr"|"salvage|--alive"|"salvage|--min-isr"|"salvage|--log-dir"|"salvage|--broker"|"salvage|--bootstrap"|"salvage|-b"|"salvage|-X"|"salvage|--command-config"|"salvage|--cluster"|"salvage|--timeout"|"salvage|--topic"|"salvage|--output"|"salvage|-o"|"salvage|--limit") ((i++)) ;;
+      "replay|--bootstrap"|"replay|-b"|"replay|-X"|"replay|--command-config"|"replay|--cluster"|"replay|--timeout"|"replay|--to-topic"|"replay|--max-rate"|"replay|--progress"|"replay|--output"|"replay|-o"|"replay|--limit") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o"|"simulate|--limit") ((i++)) ;;
       "metadata|--output"|"metadata|-o"|"metadata|--limit") ((i++)) ;;
       "metadata|dump") path="metadata dump" ;;
@@ -152,6 +156,34 @@ _kepoch() {
     "plan|--topic") :; return ;;
     "plan|--output"|"plan|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "plan|--limit") :; return ;;
+    "salvage|--archive") _kepoch_files; return ;;
+    "salvage|--leader") _kepoch_files; return ;;
+    "salvage|--ids") :; return ;;
+    "salvage|--replicas") :; return ;;
+    "salvage|--isr") :; return ;;
+    "salvage|--elr") :; return ;;
+    "salvage|--alive") :; return ;;
+    "salvage|--min-isr") :; return ;;
+    "salvage|--log-dir") _kepoch_files -d; return ;;
+    "salvage|--broker") :; return ;;
+    "salvage|--bootstrap"|"salvage|-b") :; return ;;
+    "salvage|-X") :; return ;;
+    "salvage|--command-config") _kepoch_files; return ;;
+    "salvage|--cluster") _kepoch_profiles; return ;;
+    "salvage|--timeout") :; return ;;
+    "salvage|--topic") :; return ;;
+    "salvage|--output"|"salvage|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "salvage|--limit") :; return ;;
+    "replay|--bootstrap"|"replay|-b") :; return ;;
+    "replay|-X") :; return ;;
+    "replay|--command-config") _kepoch_files; return ;;
+    "replay|--cluster") _kepoch_profiles; return ;;
+    "replay|--timeout") :; return ;;
+    "replay|--to-topic") :; return ;;
+    "replay|--max-rate") :; return ;;
+    "replay|--progress") _kepoch_files; return ;;
+    "replay|--output"|"replay|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "replay|--limit") :; return ;;
     "simulate|--rule") COMPREPLY=($(compgen -W "epoch hw both" -- "$cur")); return ;;
     "simulate|--output"|"simulate|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "simulate|--limit") :; return ;;
@@ -231,7 +263,7 @@ _kepoch() {
   case "$path" in
     "")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --version -V --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
-      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan simulate metadata cluster profile completion" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "checkpoint segment partition logdir diff predict plan salvage replay simulate metadata cluster profile completion" -- "$cur")); fi ;;
     "checkpoint")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump validate" -- "$cur")); fi ;;
@@ -274,6 +306,12 @@ _kepoch() {
     "plan")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
+    "salvage")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --archive --leader --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --log-dir --broker --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else _kepoch_files; fi ;;
+    "replay")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --to-topic --include-open --include-aborted --include-present --max-rate --dry-run --progress --from-start --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
     "simulate")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --rule --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "election_options.hpp"
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "html_output.hpp"
@@ -145,27 +146,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "--elect", o.elect,
       "Choose the leader among the DIRs as the KRaft controller would (PartitionChangeBuilder)");
   elect->excludes(leader);
-  // Comma-separated ids in one argument ("1,2,3"), so the DIRs that follow stay positional.
-  auto ids = [&](const char* name, std::vector<std::int32_t>& into, const char* what) {
-    cmd->add_option_function<std::string>(
-           name, [&into, name](const std::string& text) { into = parse_ids(name, text); }, what)
-        ->type_name("IDS")
-        ->needs(elect);
-  };
-  ids("--ids", o.election.ids,
-      "Broker id of each DIR, in order (default: node.id in meta.properties)");
-  ids("--replicas", o.election.replicas,
-      "Assignment order; the first is preferred (default: --ids)");
-  ids("--isr", o.election.isr, "The ISR in Kafka's metadata (kafka-topics --describe)");
-  ids("--elr", o.election.elr, "Eligible leader replicas, when ELR is enabled (KIP-966)");
-  ids("--alive", o.election.alive, "Brokers up and unfenced (default: every DIR's broker)");
-  cmd->add_flag("--unclean", o.election.unclean,
-                "unclean.leader.election.enable: elect any alive replica if no ISR member is")
-      ->needs(elect);
-  cmd->add_flag("--preferred", o.election.preferred, "A preferred-replica election")->needs(elect);
-  cmd->add_option("--min-isr", o.election.min_isr, "min.insync.replicas (for the ELR)")
-      ->needs(elect)
-      ->default_str("1");
+  add_election_options(cmd, elect, o.election);
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");

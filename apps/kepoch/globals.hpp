@@ -85,6 +85,8 @@ void register_checkpoint(CLI::App& app, Globals& globals);
 void register_segment(CLI::App& app, Globals& globals);
 void register_predict(CLI::App& app, Globals& globals);
 void register_plan(CLI::App& app, Globals& globals);
+void register_salvage(CLI::App& app, Globals& globals);
+void register_replay(CLI::App& app, Globals& globals);
 void register_diff(CLI::App& app, Globals& globals);
 void register_partition(CLI::App& app, Globals& globals);
 void register_logdir(CLI::App& app, Globals& globals);

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   register_diff(app, globals);
   register_predict(app, globals);
   register_plan(app, globals);
+  register_salvage(app, globals);
+  register_replay(app, globals);
   register_simulate(app, globals);
   register_metadata(app, globals);
   register_cluster(app, globals);

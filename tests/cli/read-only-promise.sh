@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The read-only promise, proven: copies of every real log dir fixture are made read-only, every
 # offline command runs over them (checkpoint, segment, partition, logdir scan, diff, predict in
-# every mode and --elect, logdir snapshot into the scratch dir outside them, plan, and every
+# every mode and --elect, logdir snapshot into the scratch dir outside them, plan, salvage
+# (its archive outside them), and every
 # --html page and --out-dir written beside them), and afterwards
 # the manifest of the copies (every path, type, size, mode, mtime in ns, sha256) is
 # byte-identical: nothing changed, created, deleted or touched. Tests may run as root, for whom
@@ -112,8 +113,13 @@ for pass in 1 2; do
   run predict --html "$O/predict.html" --leader "$D/broker-2/d-0" "$D/broker-1/d-0" "$D/broker-3/d-0"
   run predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --html "$O/elect.html" "$D"/broker-{1,2,3}/d-0
   run metadata history --html "$O/history.html" "$RO/metadata"
+  # salvage reads the removed tail's records (and the leader's) and writes its archive outside.
+  run salvage --archive "$O/salvage.jsonl" --leader "$D/broker-2/d-0" "$D/broker-1/d-0" "$D/broker-3/d-0"
+  run salvage --archive "$O/salvage-elect.jsonl" --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean "$D"/broker-{1,2,3}/d-0
+  run salvage --archive "$O/salvage-logdirs.jsonl" --leader "$D/broker-2" "$D/broker-1"
 done
-[[ -s $O/plan/steps.sh && -s $O/plan.html && -s $O/history.html ]] || fail "the outputs were not written"
+[[ -s $O/plan/steps.sh && -s $O/plan.html && -s $O/history.html && -s $O/salvage.jsonl ]] || fail "the outputs were not written"
+grep -q '"offset":5' "$O/salvage.jsonl" || fail "the salvage archive lacks broker 1's removed offset 5"
 # A snapshot file inside a copied log dir is refused (exit 2) before anything is created.
 expect_exit 2 "$KEPOCH" logdir snapshot "$D/broker-1" --file "$D/broker-1/d-0/x.snap"
 

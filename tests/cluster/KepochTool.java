@@ -20,6 +20,9 @@
 //       Exit status 0 only if all N were acked (with acks=0 "acked" means sent).
 //       --transactional: one transaction (transactional.id kepoch-<topic>-<prefix>), committed;
 //       --abort: same but the transaction is aborted (records + ABORT marker stay in the log).
+//       --open: same but the transaction is left open: the records are flushed, then the JVM
+//       halts without ending it (no marker until the coordinator's transaction timeout).
+//       --header K=V: every record carries this header (repeatable).
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
@@ -150,7 +153,8 @@ public class KepochTool {
         String acks = "all", codec = "none", prefix = "r";
         Integer partition = null;
         int start = 0;
-        boolean txn = false, sync = false, abort = false;
+        boolean txn = false, sync = false, abort = false, open = false;
+        List<String[]> headers = new ArrayList<>();
         int timeoutMs = 15000;
         String lingerMs = "5";
         for (int k = 2; k < args.length; k++) {
@@ -162,6 +166,8 @@ public class KepochTool {
                 case "--start" -> start = Integer.parseInt(args[++k]);
                 case "--transactional" -> txn = true;
                 case "--abort" -> { txn = true; abort = true; }
+                case "--open" -> { txn = true; open = true; }
+                case "--header" -> headers.add(args[++k].split("=", 2));
                 case "--sync" -> sync = true;
                 case "--timeout-ms" -> timeoutMs = Integer.parseInt(args[++k]);
                 // A long linger keeps every record in one batch until the flush (a scenario that
@@ -200,6 +206,8 @@ public class KepochTool {
             for (int i = start; i < start + n; i++) {
                 String key = prefix + "-" + i, value = prefix + "-value-" + i;
                 ProducerRecord<String, String> rec = new ProducerRecord<>(topic, partition, key, value);
+                for (String[] h : headers)
+                    rec.headers().add(h[0], h.length > 1 ? h[1].getBytes(java.nio.charset.StandardCharsets.UTF_8) : null);
                 Callback cb = (md, ex) -> {
                     if (ex != null) { failed.incrementAndGet(); if (errors.size() < 3) errors.add(ex.toString()); return; }
                     acked.incrementAndGet();
@@ -214,6 +222,12 @@ public class KepochTool {
                 futs.add(f);
             }
             prod.flush();
+            if (open) {
+                System.out.println("produced topic=" + topic + " acked=" + acked.get() + " failed=" + failed.get()
+                    + " first_offset=" + first.get() + " last_offset=" + last.get() + " transactional=true open=true");
+                System.out.flush();
+                Runtime.getRuntime().halt(failed.get() == 0 ? 0 : 1);
+            }
             if (txn) {
                 if (failed.get() == 0 && !abort) prod.commitTransaction(); else prod.abortTransaction();
             }

@@ -9,7 +9,7 @@
 #include <array>
 #include <charconv>
 
-#include "kepoch/cluster/base64.hpp"
+#include "kepoch/base/base64.hpp"
 
 namespace kepoch::cluster {
 namespace {

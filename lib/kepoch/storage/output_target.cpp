@@ -99,6 +99,10 @@ std::string_view kind_name(OutputKind kind) {
       return "an HTML page";
     case OutputKind::logdir_snapshot:
       return "a log dir snapshot";
+    case OutputKind::salvage_archive:
+      return "a salvage archive";
+    case OutputKind::replay_progress:
+      return "a replay progress file";
     case OutputKind::plan_file:
       return "a plan (no steps.sh of kepoch's beside it)";
     case OutputKind::config_edit:
@@ -124,6 +128,14 @@ bool kepoch_wrote(OutputKind kind, std::string_view head, std::string_view tail)
       const std::string_view line = head.substr(0, head.find('\n'));
       return line.starts_with('{') &&
              line.find("\"format\":\"kepoch-logdir-snapshot\"") != std::string_view::npos;
+    }
+    case OutputKind::salvage_archive:    // forecast/salvage_archive.cpp: line 1
+    case OutputKind::replay_progress: {  // forecast/replay_plan.cpp: line 1
+      const std::string_view line = head.substr(0, head.find('\n'));
+      const std::string_view format = kind == OutputKind::salvage_archive
+                                          ? "\"format\":\"kepoch-salvage-archive\""
+                                          : "\"format\":\"kepoch-replay-progress\"";
+      return line.starts_with('{') && line.find(format) != std::string_view::npos;
     }
     case OutputKind::plan_file:  // recovery_plan_report.cpp: steps.sh's opening
       return head.starts_with("#!/bin/sh\n# kepoch plan:");

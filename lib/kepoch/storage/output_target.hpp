@@ -51,6 +51,8 @@ enum class OutputKind {
   logdir_snapshot,  // storage/logdir_snapshot.hpp: line 1's "format"
   plan_file,        // plan --out-dir's files: the dir's steps.sh opening
   config_edit,      // a file the command edits on purpose (profile use): no mark needed
+  salvage_archive,  // forecast/salvage_archive.hpp: line 1's "format"
+  replay_progress,  // replay's progress file: line 1's "format"
 };
 
 // A directory on the way from / to the output.

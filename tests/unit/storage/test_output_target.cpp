@@ -117,6 +117,13 @@ TEST_CASE("output_target: the marks of what kepoch wrote") {
       kepoch_wrote(OutputKind::logdir_snapshot, "{}\n\"format\":\"kepoch-logdir-snapshot\"", ""));
   CHECK(kepoch_wrote(OutputKind::plan_file, "#!/bin/sh\n# kepoch plan: the steps", ""));
   CHECK_FALSE(kepoch_wrote(OutputKind::plan_file, "#!/bin/sh\nrm -rf /\n", ""));
+  CHECK(kepoch_wrote(OutputKind::salvage_archive,
+                     "{\"format\":\"kepoch-salvage-archive\",\"version\":1}\n{}", ""));
+  CHECK_FALSE(kepoch_wrote(OutputKind::salvage_archive,
+                           "{\"format\":\"kepoch-replay-progress\",\"version\":1}\n", ""));
+  CHECK(kepoch_wrote(OutputKind::replay_progress,
+                     "{\"format\":\"kepoch-replay-progress\",\"version\":1,\"done\":3}\n", ""));
+  CHECK_FALSE(kepoch_wrote(OutputKind::replay_progress, "orders,1,2\n", ""));
 }
 
 TEST_CASE("output_target: facts from a real tree: links are followed, log dirs seen") {

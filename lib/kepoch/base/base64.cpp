@@ -1,8 +1,8 @@
-#include "kepoch/cluster/base64.hpp"
+#include "kepoch/base/base64.hpp"
 
 #include <algorithm>
 
-namespace kepoch::cluster {
+namespace kepoch {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -50,4 +50,4 @@ std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace kepoch::cluster
+}  // namespace kepoch

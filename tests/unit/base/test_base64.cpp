@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "kepoch/cluster/base64.hpp"
+#include "kepoch/base/base64.hpp"
 
-using namespace kepoch::cluster;
+using namespace kepoch;
 
 namespace {
 std::vector<std::uint8_t> bytes(std::string_view s) {
@@ -10,7 +10,7 @@ std::vector<std::uint8_t> bytes(std::string_view s) {
 }
 }  // namespace
 
-TEST_CASE("base64 of RFC 4648's test vectors", "[cluster][base64]") {
+TEST_CASE("base64 of RFC 4648's test vectors", "[base][base64]") {
   const std::pair<const char*, const char*> vectors[] = {{"", ""},
                                                          {"f", "Zg=="},
                                                          {"fo", "Zm8="},
@@ -25,7 +25,7 @@ TEST_CASE("base64 of RFC 4648's test vectors", "[cluster][base64]") {
   CHECK(base64_encode(std::vector<std::uint8_t>{0xfb, 0xff}) == "+/8=");
 }
 
-TEST_CASE("base64 decoding is strict", "[cluster][base64]") {
+TEST_CASE("base64 decoding is strict", "[base][base64]") {
   CHECK_FALSE(base64_decode("Zg="));       // length
   CHECK_FALSE(base64_decode("Z=g="));      // padding in the middle
   CHECK_FALSE(base64_decode("Zg==Zg=="));  // padding before the end

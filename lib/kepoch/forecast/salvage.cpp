@@ -1,0 +1,388 @@
+#include "kepoch/forecast/salvage.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/storage/consumer_view.hpp"
+#include "kepoch/storage/segment_dump.hpp"
+
+namespace kepoch::forecast {
+namespace {
+
+// The segments of `replica` to read for offsets from `from` on: from the last one starting
+// at or below it (as batches_from walks them).
+std::vector<const SegmentSummary*> segments_from(const PartitionReplica& replica,
+                                                 std::int64_t from) {
+  std::vector<const SegmentSummary*> out;
+  for (std::size_t i = 0; i < replica.segments.size(); ++i) {
+    if (i + 1 < replica.segments.size() && replica.segments[i + 1].base_offset <= from) continue;
+    out.push_back(&replica.segments[i]);
+  }
+  return out;
+}
+
+// Every batch of the loaded log from `from` to the log end, records walked, in order. A
+// batch past the log end (cut by recovery) is not the log's.
+void walk_tail(const PartitionReplica& replica, std::int64_t from,
+               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit) {
+  SegmentDumpOptions options;
+  options.records = true;
+  options.walk_records = true;
+  options.from_offset = from;
+  for (const SegmentSummary* s : segments_from(replica, from)) {
+    dump_segment(s->file, options, [&](DumpedBatch& b) {
+      if (b.header.last_offset() < from || b.header.next_offset() > replica.log_end_offset) return;
+      if (b.invalid)
+        throw InputError(s->file.string(),
+                         fmt::format("the batch at offset {} cannot be read: {}",
+                                     b.header.base_offset, *b.invalid),
+                         0, b.header.position);
+      visit(b, *s);
+    });
+  }
+}
+
+void throw_records_error(const DumpedBatch& b, const SegmentSummary& s) {
+  if (b.records_error)
+    throw InputError(s.file.string(),
+                     fmt::format("the records of the batch at offset {} cannot be read: {}",
+                                 b.header.base_offset, *b.records_error),
+                     0, b.header.position);
+}
+
+struct ProducerSequence {
+  std::int64_t producer_id;
+  std::int16_t epoch;
+  std::int32_t sequence;
+  bool operator==(const ProducerSequence&) const = default;
+};
+struct ProducerSequenceHash {
+  std::size_t operator()(const ProducerSequence& p) const {
+    return std::hash<std::int64_t>()(p.producer_id * 1000003 + p.epoch * 7919 + p.sequence);
+  }
+};
+
+// What the new leader holds from an offset on.
+struct LeaderIndex {
+  bool read = false;
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;  // base, last, crc
+  std::unordered_set<ProducerSequence, ProducerSequenceHash> sequences;
+  std::unordered_map<std::uint64_t, std::uint32_t> contents;  // hash -> records left to match
+
+  bool same_batch(const BatchHeader& h) const {
+    const auto at =
+        std::lower_bound(batches.begin(), batches.end(), h.base_offset,
+                         [](const auto& b, std::int64_t base) { return std::get<0>(b) < base; });
+    return at != batches.end() && std::get<0>(*at) == h.base_offset &&
+           std::get<1>(*at) == h.last_offset() && std::get<2>(*at) == h.crc;
+  }
+};
+
+LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from) {
+  LeaderIndex index;
+  if (leader.stored) return index;  // a snapshot keeps no record bytes
+  index.read = true;
+  walk_tail(leader, from, [&](DumpedBatch& b, const SegmentSummary& s) {
+    const BatchHeader& h = b.header;
+    index.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
+    if (h.is_control()) return;
+    walk_records(b, [&](const Record& r, const DumpedControl*) {
+      if (h.producer_id >= 0) index.sequences.insert({h.producer_id, h.producer_epoch, r.sequence});
+      ++index.contents[content_hash(r)];
+    });
+    throw_records_error(b, s);
+  });
+  return index;
+}
+
+std::optional<bool> committed_at(const CommittedBound& bound, std::int64_t offset) {
+  if (offset < bound.below) return true;
+  for (const auto& d : bound.doubts)
+    if (offset >= d.from && offset < d.below) return std::nullopt;
+  return false;
+}
+
+void fnv(std::uint64_t& h, const void* data, std::size_t n) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+}
+void fnv_bytes(std::uint64_t& h, const std::optional<std::span<const std::uint8_t>>& bytes) {
+  const std::int64_t size = bytes ? static_cast<std::int64_t>(bytes->size()) : -1;
+  fnv(h, &size, sizeof size);
+  if (bytes) fnv(h, bytes->data(), bytes->size());
+}
+
+}  // namespace
+
+std::unordered_map<std::int64_t, SalvageClass> transaction_classes(
+    const std::vector<TransactionBatch>& batches) {
+  std::unordered_map<std::int64_t, SalvageClass> out;
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> pending;  // producer -> bases
+  for (const auto& b : batches) {
+    if (b.control) {
+      auto it = pending.find(b.producer_id);
+      if (it == pending.end()) continue;
+      const bool commit = b.marker == ControlRecordType::commit;
+      const bool abort = b.marker == ControlRecordType::abort;
+      if (!commit && !abort) continue;  // not a transaction marker
+      for (const auto base : it->second)
+        out[base] = commit ? SalvageClass::committed_transaction : SalvageClass::aborted;
+      pending.erase(it);
+    } else if (b.transactional) {
+      pending[b.producer_id].push_back(b.base_offset);
+      out[b.base_offset] = SalvageClass::open;
+    }
+  }
+  return out;
+}
+
+std::string_view salvage_class_name(SalvageClass c) {
+  switch (c) {
+    case SalvageClass::data:
+      return "data";
+    case SalvageClass::committed_transaction:
+      return "committed_transaction";
+    case SalvageClass::aborted:
+      return "aborted";
+    case SalvageClass::open:
+      return "open";
+    case SalvageClass::control:
+      return "control";
+  }
+  return "data";
+}
+
+bool replayed_by_default(SalvageClass c) {
+  return c == SalvageClass::data || c == SalvageClass::committed_transaction;
+}
+
+std::string_view presence_by_name(PresenceBy by) {
+  switch (by) {
+    case PresenceBy::none:
+      return "none";
+    case PresenceBy::same_batch:
+      return "same_batch";
+    case PresenceBy::producer_sequence:
+      return "producer_sequence";
+    case PresenceBy::content:
+      return "content";
+  }
+  return "none";
+}
+
+std::string_view certainty_name(Certainty c) {
+  switch (c) {
+    case Certainty::certain:
+      return "certain";
+    case Certainty::likely:
+      return "likely";
+    case Certainty::unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::uint64_t content_hash(const Record& r) {
+  std::uint64_t h = 14695981039346656037ull;
+  fnv_bytes(h, r.key);
+  fnv_bytes(h, r.value);
+  const std::int64_t count = static_cast<std::int64_t>(r.headers.size());
+  fnv(h, &count, sizeof count);
+  for (const auto& header : r.headers) {
+    fnv_bytes(h, std::span<const std::uint8_t>(
+                     reinterpret_cast<const std::uint8_t*>(header.key.data()), header.key.size()));
+    fnv_bytes(h, header.value);
+  }
+  return h;
+}
+
+void SalvageCounts::add(const SalvagedRecord& r) {
+  ++records;
+  switch (r.kind) {
+    case SalvageClass::data:
+      ++data;
+      break;
+    case SalvageClass::committed_transaction:
+      ++committed_transaction;
+      break;
+    case SalvageClass::aborted:
+      ++aborted;
+      break;
+    case SalvageClass::open:
+      ++open;
+      break;
+    case SalvageClass::control:
+      ++control;
+      break;
+  }
+  if (!r.committed)
+    ++committed_unknown;
+  else if (*r.committed)
+    ++committed;
+  if (!r.presence.present)
+    ++present_unknown;
+  else if (*r.presence.present)
+    ++present;
+  if (replayed_by_default(r.kind) && r.presence.present != true) ++to_replay;
+}
+
+namespace {
+
+// One follower's removed records to `visit`; `archived` (when given) holds the (epoch,
+// offset) of records already archived from another follower of the partition.
+ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition,
+                                const PartitionReplica& follower, const ReplicaForecast& forecast,
+                                const CommittedBound& bound, LeaderIndex& index,
+                                std::set<std::pair<std::int32_t, std::int64_t>>* archived,
+                                SalvageCounts& totals,
+                                const std::function<void(const SalvagedRecord&)>& visit) {
+  ReplicaSalvage rs;
+  rs.replica = &follower;
+  rs.truncate_to = forecast.prediction.truncate_to;
+  rs.removed_range = forecast.removed_range;
+  rs.removed_records = forecast.removed_records;
+  if (!rs.removed_range) return rs;
+  if (follower.stored)
+    throw InputError(follower.dir.string(),
+                     fmt::format("a snapshot keeps no record bytes: salvage reads the "
+                                 "records {} to {} from the replica dir itself",
+                                 rs.removed_range->first, rs.removed_range->second));
+  const std::int64_t first = rs.removed_range->first;
+  const auto txn_batches = transaction_batches_from(follower, first);
+  const auto classes =
+      transaction_classes(txn_batches ? *txn_batches : std::vector<TransactionBatch>{});
+  walk_tail(follower, first, [&](DumpedBatch& b, const SegmentSummary& s) {
+    const BatchHeader& h = b.header;
+    SalvagedRecord out;
+    out.topic = topic;
+    out.partition = partition;
+    out.replica = &follower;
+    out.leader_epoch = h.partition_leader_epoch;
+    out.log_append_time = h.log_append_time();
+    out.producer_id = h.producer_id;
+    out.producer_epoch = h.producer_epoch;
+    out.transactional = h.is_transactional();
+    SalvageClass kind = SalvageClass::data;
+    if (h.is_control()) {
+      kind = SalvageClass::control;
+    } else if (h.is_transactional()) {
+      const auto it = classes.find(h.base_offset);
+      kind = it == classes.end() ? SalvageClass::open : it->second;
+    }
+    const bool same_batch = index.read && index.same_batch(h);
+    walk_records(b, [&](const Record& r, const DumpedControl* control) {
+      if (r.offset < first) return;
+      if (archived && !archived->insert({h.partition_leader_epoch, r.offset}).second) {
+        ++rs.archived_before;
+        return;
+      }
+      out.offset = r.offset;
+      out.timestamp = r.timestamp;
+      out.record = &r;
+      out.sequence = r.sequence;
+      out.kind = kind;
+      out.control.reset();
+      if (control && control->control) out.control = control->control->type;
+      out.committed = committed_at(bound, r.offset);
+      Presence presence;
+      if (!index.read) {
+        presence = {std::nullopt, PresenceBy::none, Certainty::unknown};
+      } else if (same_batch) {
+        presence = {true, PresenceBy::same_batch, Certainty::certain};
+      } else if (kind == SalvageClass::control) {
+        presence = {false, PresenceBy::none, Certainty::certain};
+      } else if (h.producer_id >= 0 &&
+                 index.sequences.contains({h.producer_id, h.producer_epoch, r.sequence})) {
+        presence = {true, PresenceBy::producer_sequence, Certainty::certain};
+      } else {
+        auto it = index.contents.find(content_hash(r));
+        if (it != index.contents.end() && it->second > 0) {
+          --it->second;
+          presence = {true, PresenceBy::content, Certainty::likely};
+        } else {
+          presence = {false, PresenceBy::none, Certainty::certain};
+        }
+      }
+      out.presence = presence;
+      rs.counts.add(out);
+      totals.add(out);
+      visit(out);
+    });
+    throw_records_error(b, s);
+  });
+  return rs;
+}
+
+}  // namespace
+
+SalvageResult salvage_removed(const TruncationPredictions& predictions, bool leader_clean,
+                              const std::function<void(const SalvagedRecord&)>& visit) {
+  SalvageResult result;
+  for (const PartitionPrediction& p : predictions.partitions) {
+    const PartitionReplica& leader = p.replicas.front();
+    PartitionSalvage ps;
+    ps.topic = leader.topic;
+    ps.partition = leader.partition;
+    ps.leader = leader.dir.string();
+    std::vector<const PartitionReplica*> known;
+    for (const auto& r : p.replicas)
+      known.push_back(&r);
+    // The lowest offset any follower loses from: the leader is read from there.
+    std::optional<std::int64_t> lowest;
+    std::size_t removing = 0;
+    for (const auto& f : p.followers) {
+      const auto& range = f.forecasts.front().removed_range;
+      if (!range) continue;
+      ++removing;
+      lowest = lowest ? std::min(*lowest, range->first) : range->first;
+    }
+    LeaderIndex index;
+    if (lowest) index = read_leader(leader, *lowest);
+    ps.leader_read = index.read;
+    std::set<std::pair<std::int32_t, std::int64_t>> archived;  // (epoch, offset), 2+ followers
+    for (const auto& f : p.followers) {
+      const PartitionReplica& follower = p.replicas[f.replica];
+      ps.replicas.push_back(salvage_follower(ps.topic, ps.partition, follower, f.forecasts.front(),
+                                             committed_bound(follower, known, leader_clean), index,
+                                             removing > 1 ? &archived : nullptr, result.totals,
+                                             visit));
+    }
+    result.partitions.push_back(std::move(ps));
+  }
+  return result;
+}
+
+SalvageResult salvage_restart(const RestartForecast& restart,
+                              const std::function<void(const SalvagedRecord&)>& visit) {
+  SalvageResult result;
+  for (const PartitionRestart& p : restart.partitions) {
+    if (p.outcome != RestartOutcome::follows || !p.forecast || !p.forecast->removed_range) continue;
+    PartitionSalvage ps;
+    ps.topic = p.replica.topic;
+    ps.partition = p.replica.partition;
+    ps.leader = p.live && p.live->leader >= 0 ? fmt::format("broker {} (live)", p.live->leader)
+                                              : std::string("the live leader");
+    ps.leader_read = false;  // its records are not read: whether it holds them is unknown
+    // The live forecast counts committed below the replica's own high watermark, with its
+    // doubts (forecast_replica's default): the same bound here.
+    CommittedBound bound;
+    bound.below = p.replica.loaded.high_watermark;
+    bound.doubts = high_watermark_doubts(p.replica, nullptr, false);
+    LeaderIndex none;
+    ps.replicas.push_back(salvage_follower(ps.topic, ps.partition, p.replica, *p.forecast, bound,
+                                           none, nullptr, result.totals, visit));
+    result.partitions.push_back(std::move(ps));
+  }
+  return result;
+}
+
+}  // namespace kepoch::forecast

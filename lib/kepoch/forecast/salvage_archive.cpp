@@ -1,0 +1,196 @@
+#include "kepoch/forecast/salvage_archive.hpp"
+
+#include <istream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kepoch/base/base64.hpp"
+#include "kepoch/base/error.hpp"
+
+namespace kepoch::forecast {
+namespace {
+
+// A JSON string (escaped by nlohmann: paths and topic names come from the file system).
+std::string json_string(std::string_view text) {
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string bytes_or_null(const std::optional<std::span<const std::uint8_t>>& bytes) {
+  return bytes ? "\"" + base64_encode(*bytes) + "\"" : std::string("null");
+}
+
+std::string optional_bool(const std::optional<bool>& b) {
+  return !b ? "null" : *b ? "true" : "false";
+}
+
+[[noreturn]] void bad(const std::string& path, int line, const std::string& what) {
+  throw InputError(path, what, line);
+}
+
+const nlohmann::json& member(const nlohmann::json& j, const char* name, const std::string& path,
+                             int line) {
+  const auto it = j.find(name);
+  if (it == j.end()) bad(path, line, fmt::format("no \"{}\" member", name));
+  return *it;
+}
+
+template <typename T>
+T integer(const nlohmann::json& j, const char* name, const std::string& path, int line) {
+  const auto& v = member(j, name, path, line);
+  if (!v.is_number_integer()) bad(path, line, fmt::format("\"{}\" is not an integer", name));
+  const auto n = v.get<std::int64_t>();
+  if (n < std::numeric_limits<T>::min() || n > std::numeric_limits<T>::max())
+    bad(path, line, fmt::format("\"{}\" is out of range: {}", name, n));
+  return static_cast<T>(n);
+}
+
+std::optional<std::vector<std::uint8_t>> bytes(const nlohmann::json& v, const char* name,
+                                               const std::string& path, int line) {
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_string()) bad(path, line, fmt::format("\"{}\" is neither base64 nor null", name));
+  auto decoded = base64_decode(v.get<std::string>());
+  if (!decoded) bad(path, line, fmt::format("\"{}\" is not base64", name));
+  return decoded;
+}
+
+std::optional<bool> optional_bool_of(const nlohmann::json& v, const char* name,
+                                     const std::string& path, int line) {
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_boolean()) bad(path, line, fmt::format("\"{}\" is neither true, false nor null", name));
+  return v.get<bool>();
+}
+
+SalvageClass class_of(const std::string& name, const std::string& path, int line) {
+  for (auto c : {SalvageClass::data, SalvageClass::committed_transaction, SalvageClass::aborted,
+                 SalvageClass::open, SalvageClass::control})
+    if (salvage_class_name(c) == name) return c;
+  bad(path, line, fmt::format("unknown class \"{}\"", name));
+}
+
+}  // namespace
+
+void write_archive_header(std::ostream& out, std::string_view written_by) {
+  out << fmt::format("{{\"format\":\"{}\",\"version\":{},\"written_by\":{}}}\n", kSalvageFormat,
+                     kSalvageVersion, json_string(written_by));
+}
+
+void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
+  std::string headers = "[";
+  for (std::size_t i = 0; i < r.record->headers.size(); ++i) {
+    const auto& h = r.record->headers[i];
+    if (i) headers += ',';
+    headers += fmt::format(
+        "{{\"key\":\"{}\",\"value\":{}}}",
+        base64_encode({reinterpret_cast<const std::uint8_t*>(h.key.data()), h.key.size()}),
+        bytes_or_null(h.value));
+  }
+  headers += ']';
+  const std::string control =
+      r.control ? fmt::format("\"{}\"", control_type_name(*r.control)) : "null";
+  const std::string present = optional_bool(r.presence.present);
+  const std::string by = r.presence.by == PresenceBy::none
+                             ? "null"
+                             : fmt::format("\"{}\"", presence_by_name(r.presence.by));
+  out << fmt::format(
+      "{{\"topic\":{},\"partition\":{},\"offset\":{},\"leader_epoch\":{},\"timestamp\":{},"
+      "\"timestamp_type\":\"{}\",\"key\":{},\"value\":{},\"headers\":{},\"producer_id\":{},"
+      "\"producer_epoch\":{},\"sequence\":{},\"transactional\":{},\"class\":\"{}\","
+      "\"control_type\":{},\"committed\":{},\"on_new_leader\":{{\"present\":{},\"by\":{},"
+      "\"certainty\":\"{}\"}},\"replica\":{}}}\n",
+      json_string(r.topic), r.partition, r.offset, r.leader_epoch, r.timestamp,
+      r.log_append_time ? "log_append_time" : "create_time", bytes_or_null(r.record->key),
+      bytes_or_null(r.record->value), headers, r.producer_id, r.producer_epoch, r.sequence,
+      r.transactional, salvage_class_name(r.kind), control, optional_bool(r.committed), present, by,
+      certainty_name(r.presence.certainty), json_string(r.replica->dir.string()));
+}
+
+void write_archive_end(std::ostream& out, std::uint64_t records) {
+  out << fmt::format("{{\"end\":{{\"records\":{}}}}}\n", records);
+}
+
+ArchiveReader::ArchiveReader(std::istream& in, std::string path) : in_(in), path_(std::move(path)) {
+  std::string text;
+  line_ = 1;
+  if (!std::getline(in_, text)) bad(path_, 1, "empty: not a salvage archive");
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("format") || !j["format"].is_string() ||
+      j["format"].get<std::string>() != kSalvageFormat)
+    bad(path_, 1,
+        fmt::format("not a salvage archive: line 1 is not {{\"format\":\"{}\",...}}",
+                    kSalvageFormat));
+  version_ = integer<std::int64_t>(j, "version", path_, 1);
+  if (version_ < 1 || version_ > kSalvageVersion)
+    bad(path_, 1,
+        fmt::format("archive version {}: this kepoch reads versions 1 to {}", version_,
+                    kSalvageVersion));
+}
+
+std::optional<ArchivedRecord> ArchiveReader::next() {
+  if (ended_) return std::nullopt;
+  std::string text;
+  if (!std::getline(in_, text))
+    bad(path_, line_ + 1,
+        fmt::format("the archive ends after {} records without its end line: a copy cut short",
+                    records_));
+  ++line_;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) bad(path_, line_, "not a JSON object");
+  if (j.contains("end")) {
+    const auto& end = j["end"];
+    if (!end.is_object()) bad(path_, line_, "\"end\" is not an object");
+    const auto n = integer<std::int64_t>(end, "records", path_, line_);
+    if (n < 0 || static_cast<std::uint64_t>(n) != records_)
+      bad(path_, line_,
+          fmt::format("the end line counts {} records, the archive holds {}", n, records_));
+    if (std::string rest; std::getline(in_, rest) && !rest.empty())
+      bad(path_, line_ + 1, "a line after the end line");
+    ended_ = true;
+    return std::nullopt;
+  }
+  ArchivedRecord r;
+  const auto& topic = member(j, "topic", path_, line_);
+  if (!topic.is_string() || topic.get<std::string>().empty())
+    bad(path_, line_, "\"topic\" is not a topic name");
+  r.topic = topic.get<std::string>();
+  r.partition = integer<std::int32_t>(j, "partition", path_, line_);
+  r.offset = integer<std::int64_t>(j, "offset", path_, line_);
+  r.leader_epoch = integer<std::int32_t>(j, "leader_epoch", path_, line_);
+  r.timestamp = integer<std::int64_t>(j, "timestamp", path_, line_);
+  const auto& type = member(j, "timestamp_type", path_, line_);
+  if (type != "create_time" && type != "log_append_time")
+    bad(path_, line_, "\"timestamp_type\" is neither create_time nor log_append_time");
+  r.log_append_time = type == "log_append_time";
+  r.key = bytes(member(j, "key", path_, line_), "key", path_, line_);
+  r.value = bytes(member(j, "value", path_, line_), "value", path_, line_);
+  const auto& headers = member(j, "headers", path_, line_);
+  if (!headers.is_array()) bad(path_, line_, "\"headers\" is not an array");
+  for (const auto& h : headers) {
+    if (!h.is_object()) bad(path_, line_, "a header is not an object");
+    auto key = bytes(member(h, "key", path_, line_), "headers[].key", path_, line_);
+    if (!key) bad(path_, line_, "a header key is null");
+    r.headers.push_back({std::move(*key),
+                         bytes(member(h, "value", path_, line_), "headers[].value", path_, line_)});
+  }
+  r.producer_id = integer<std::int64_t>(j, "producer_id", path_, line_);
+  r.producer_epoch = integer<std::int16_t>(j, "producer_epoch", path_, line_);
+  r.sequence = integer<std::int32_t>(j, "sequence", path_, line_);
+  const auto& transactional = member(j, "transactional", path_, line_);
+  if (!transactional.is_boolean()) bad(path_, line_, "\"transactional\" is not true or false");
+  r.transactional = transactional.get<bool>();
+  const auto& cls = member(j, "class", path_, line_);
+  if (!cls.is_string()) bad(path_, line_, "\"class\" is not a string");
+  r.kind = class_of(cls.get<std::string>(), path_, line_);
+  r.committed = optional_bool_of(member(j, "committed", path_, line_), "committed", path_, line_);
+  const auto& on = member(j, "on_new_leader", path_, line_);
+  if (!on.is_object()) bad(path_, line_, "\"on_new_leader\" is not an object");
+  r.present =
+      optional_bool_of(member(on, "present", path_, line_), "on_new_leader.present", path_, line_);
+  const auto& replica = member(j, "replica", path_, line_);
+  if (replica.is_string()) r.replica = replica.get<std::string>();
+  ++records_;
+  return r;
+}
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,86 @@
+#pragma once
+// The salvage archive: the records `kepoch salvage` keeps, one JSON object per line (JSON
+// Lines; docs/salvage-archive.md is its reference), readable with jq, binary-safe (every
+// byte string in standard base64, RFC 4648 section 4):
+//
+//   line 1      {"format":"kepoch-salvage-archive","version":1,"written_by":"kepoch 1.2.3"}
+//   records     {"topic":"orders","partition":0,"offset":5,"leader_epoch":2,
+//                "timestamp":1700000000000,"timestamp_type":"create_time",
+//                "key":"YS0x"|null,"value":"..."|null,"headers":[{"key":"...","value":...}],
+//                "producer_id":1000,"producer_epoch":0,"sequence":5,"transactional":false,
+//                "class":"data","control_type":null,"committed":true|false|null,
+//                "on_new_leader":{"present":true|false|null,"by":"producer_sequence",
+//                                 "certainty":"certain"},
+//                "replica":"/var/lib/kafka/orders-0"}
+//   last line   {"end":{"records":N}}: the archive is complete (a reader refuses one
+//               without it: a copy cut short)
+//
+// A reader takes a newer minor addition (an unknown member) as it is, and refuses another
+// format or a version above its own.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kepoch/forecast/salvage.hpp"
+
+namespace kepoch::forecast {
+
+inline constexpr std::string_view kSalvageFormat = "kepoch-salvage-archive";
+inline constexpr std::int64_t kSalvageVersion = 1;
+
+// Writing, line by line (each ends with '\n').
+void write_archive_header(std::ostream& out, std::string_view written_by);
+void write_archive_record(std::ostream& out, const SalvagedRecord& record);
+void write_archive_end(std::ostream& out, std::uint64_t records);
+
+// One record read back.
+struct ArchivedRecord {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;
+  std::int32_t leader_epoch = -1;
+  std::int64_t timestamp = -1;
+  bool log_append_time = false;
+  std::optional<std::vector<std::uint8_t>> key;
+  std::optional<std::vector<std::uint8_t>> value;
+  struct Header {
+    std::vector<std::uint8_t> key;
+    std::optional<std::vector<std::uint8_t>> value;
+  };
+  std::vector<Header> headers;
+  std::int64_t producer_id = -1;
+  std::int16_t producer_epoch = -1;
+  std::int32_t sequence = -1;
+  bool transactional = false;
+  SalvageClass kind = SalvageClass::data;
+  std::optional<bool> committed;
+  std::optional<bool> present;
+  std::string replica;
+};
+
+// Reads an archive line by line: header() once, then next() until it returns nullopt at the
+// end line. Throws InputError naming `path` and the line for anything else: not JSON, another
+// format, a newer version, a missing or mistyped member, bad base64, no end line.
+class ArchiveReader {
+ public:
+  ArchiveReader(std::istream& in, std::string path);
+  // The first line's version (throws when line 1 is not an archive's header).
+  std::int64_t version() const { return version_; }
+  std::optional<ArchivedRecord> next();
+  int line() const { return line_; }  // of the last record returned
+  std::uint64_t records() const { return records_; }
+
+ private:
+  std::istream& in_;
+  std::string path_;
+  int line_ = 0;
+  std::int64_t version_ = 0;
+  std::uint64_t records_ = 0;
+  bool ended_ = false;
+};
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,209 @@
+// Pins salvage (forecast/salvage): a removed record's class as Kafka's transactions decide
+// it (a producer's transactional batches are closed by its next control batch: COMMIT
+// commits them, ABORT aborts them, as the read_committed consumer and the .txnindex read
+// them; none yet: open), whether the new leader holds it, and the archive's round trip.
+// On the transactions fixture (tests/data/transactions/tx-0, Kafka 4.1.1): commit-0..2 +
+// COMMIT (offsets 0-3), abort-0..1 + ABORT (4-6), plain idempotent plain-0..1 (7-8).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/forecast/salvage.hpp"
+#include "kepoch/forecast/salvage_archive.hpp"
+#include "support/source_dir.hpp"
+
+using namespace kepoch;
+using namespace kepoch::forecast;
+
+namespace {
+
+TransactionBatch txn(std::int64_t base, std::int64_t last, std::int64_t producer) {
+  TransactionBatch b;
+  b.base_offset = base;
+  b.last_offset = last;
+  b.records = static_cast<std::int32_t>(last - base + 1);
+  b.transactional = true;
+  b.producer_id = producer;
+  return b;
+}
+
+TransactionBatch marker(std::int64_t offset, std::int64_t producer, ControlRecordType type) {
+  TransactionBatch b = txn(offset, offset, producer);
+  b.control = true;
+  b.marker = type;
+  return b;
+}
+
+PartitionReplica tx_replica() {
+  return load_partition_replica(std::string(KEPOCH_SOURCE_DIR) + "/tests/data/transactions/tx-0",
+                                {}, LoadDepth::tail);
+}
+
+// A prediction in which `follower` loses [from, its log end) to `leader`.
+TruncationPredictions losing(PartitionReplica leader, PartitionReplica follower,
+                             std::int64_t from) {
+  PartitionPrediction p;
+  p.replicas.push_back(std::move(leader));
+  p.replicas.push_back(std::move(follower));
+  FollowerPrediction f;
+  f.replica = 1;
+  ReplicaForecast forecast;
+  forecast.prediction.truncate_to = from;
+  forecast.removed_range = std::make_pair(from, p.replicas[1].log_end_offset - 1);
+  forecast.removed_records = static_cast<std::uint64_t>(p.replicas[1].log_end_offset - from);
+  f.forecasts.push_back(forecast);
+  p.followers.push_back(f);
+  TruncationPredictions out;
+  out.partitions.push_back(std::move(p));
+  return out;
+}
+
+struct Seen {
+  SalvageClass kind;
+  std::optional<ControlRecordType> control;
+  Presence presence;
+  std::string key;
+  std::int64_t producer_id;
+};
+
+std::map<std::int64_t, Seen> salvage_all(const TruncationPredictions& p, std::string* archive) {
+  std::map<std::int64_t, Seen> seen;
+  std::ostringstream out;
+  write_archive_header(out, "kepoch test");
+  const SalvageResult result = salvage_removed(p, false, [&](const SalvagedRecord& r) {
+    std::string key;
+    if (r.record->key) key.assign(r.record->key->begin(), r.record->key->end());
+    seen[r.offset] = {r.kind, r.control, r.presence, key, r.producer_id};
+    write_archive_record(out, r);
+  });
+  write_archive_end(out, result.totals.records);
+  if (archive) *archive = out.str();
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("A transactional batch's class is its producer's next marker (COMMIT, ABORT), or open",
+          "[forecast][salvage]") {
+  const auto classes = transaction_classes({
+      txn(0, 1, 7), txn(2, 2, 8),
+      marker(3, 9, ControlRecordType::leader_change),  // not a transaction marker
+      marker(4, 7, ControlRecordType::commit), marker(5, 8, ControlRecordType::abort),
+      txn(6, 7, 7),  // a new transaction of producer 7: no marker follows
+  });
+  CHECK(classes.at(0) == SalvageClass::committed_transaction);
+  CHECK(classes.at(2) == SalvageClass::aborted);
+  CHECK(classes.at(6) == SalvageClass::open);
+  CHECK_FALSE(classes.contains(4));  // markers are control records, not listed
+}
+
+TEST_CASE(
+    "Salvaging the transactions fixture whole: each record's class from the markers in "
+    "the tail, and a leader holding the same batches holds every record (same_batch)",
+    "[forecast][salvage]") {
+  std::string archive;
+  const auto seen = salvage_all(losing(tx_replica(), tx_replica(), 0), &archive);
+  REQUIRE(seen.size() == 9);
+  for (std::int64_t o : {0, 1, 2})
+    CHECK(seen.at(o).kind == SalvageClass::committed_transaction);
+  CHECK(seen.at(0).key == "commit-0");
+  CHECK(seen.at(3).kind == SalvageClass::control);
+  CHECK(seen.at(3).control == ControlRecordType::commit);
+  for (std::int64_t o : {4, 5})
+    CHECK(seen.at(o).kind == SalvageClass::aborted);
+  CHECK(seen.at(6).control == ControlRecordType::abort);
+  for (std::int64_t o : {7, 8}) {
+    CHECK(seen.at(o).kind == SalvageClass::data);
+    CHECK(seen.at(o).producer_id >= 0);  // idempotent
+  }
+  for (const auto& [offset, s] : seen) {
+    CHECK(s.presence.present == true);
+    CHECK(s.presence.by == PresenceBy::same_batch);
+    CHECK(s.presence.certainty == Certainty::certain);
+  }
+
+  // The archive reads back byte for byte.
+  std::istringstream in(archive);
+  ArchiveReader reader(in, "a.jsonl");
+  CHECK(reader.version() == 1);
+  std::vector<ArchivedRecord> back;
+  while (auto r = reader.next())
+    back.push_back(*r);
+  REQUIRE(back.size() == 9);
+  CHECK(back[0].topic == "tx");
+  CHECK(std::string(back[0].key->begin(), back[0].key->end()) == "commit-0");
+  CHECK(back[4].kind == SalvageClass::aborted);
+  CHECK(back[7].kind == SalvageClass::data);
+  CHECK(back[7].present == true);
+}
+
+TEST_CASE(
+    "From the offset of the aborted transaction on, and a leader read from a snapshot cannot "
+    "say what it holds",
+    "[forecast][salvage]") {
+  PartitionReplica leader = tx_replica();
+  leader.stored = StoredBatches{};  // a snapshot keeps no record bytes
+  const auto seen = salvage_all(losing(std::move(leader), tx_replica(), 4), nullptr);
+  REQUIRE(seen.size() == 5);
+  CHECK(seen.begin()->first == 4);
+  CHECK(seen.at(4).kind == SalvageClass::aborted);
+  for (const auto& [offset, s] : seen) {
+    CHECK_FALSE(s.presence.present.has_value());
+    CHECK(s.presence.certainty == Certainty::unknown);
+  }
+}
+
+TEST_CASE("Content hash: null differs from empty, headers count", "[forecast][salvage]") {
+  const std::uint8_t a[] = {'a'};
+  Record x, y;
+  x.value = std::span<const std::uint8_t>(a, 1);
+  y.value = std::span<const std::uint8_t>(a, 1);
+  CHECK(content_hash(x) == content_hash(y));
+  y.key = std::span<const std::uint8_t>();
+  CHECK(content_hash(x) != content_hash(y));
+  y.key.reset();
+  y.headers.push_back({"h", std::nullopt});
+  CHECK(content_hash(x) != content_hash(y));
+}
+
+TEST_CASE(
+    "An archive that is cut short, of another version or with bad base64 is refused with "
+    "its line",
+    "[forecast][salvage]") {
+  const std::string head = R"({"format":"kepoch-salvage-archive","version":1,"written_by":"t"})";
+  const std::string rec =
+      R"({"topic":"t","partition":0,"offset":5,"leader_epoch":1,"timestamp":1,)"
+      R"("timestamp_type":"create_time","key":null,"value":"YQ==","headers":[],)"
+      R"("producer_id":-1,"producer_epoch":-1,"sequence":-1,"transactional":false,)"
+      R"("class":"data","control_type":null,"committed":true,)"
+      R"("on_new_leader":{"present":false,"by":null,"certainty":"certain"},"replica":"r"})";
+  const auto read_all = [](const std::string& text) {
+    std::istringstream in(text);
+    ArchiveReader reader(in, "a.jsonl");
+    while (reader.next()) {
+    }
+  };
+  CHECK_NOTHROW(read_all(head + "\n" + rec + "\n{\"end\":{\"records\":1}}\n"));
+  try {
+    read_all(head + "\n" + rec + "\n");
+    FAIL("a cut archive was read");
+  } catch (const InputError& e) {
+    CHECK(e.line() == 3);
+    CHECK(std::string(e.what()).find("without its end line") != std::string::npos);
+  }
+  CHECK_THROWS_AS(read_all(R"({"format":"kepoch-salvage-archive","version":2})"
+                           "\n"),
+                  InputError);
+  CHECK_THROWS_AS(read_all(head + "\n{\"end\":{\"records\":2}}\n"), InputError);
+  std::string bad = rec;
+  bad.replace(bad.find("YQ=="), 4, "Y!==");
+  try {
+    read_all(head + "\n" + bad + "\n{\"end\":{\"records\":1}}\n");
+    FAIL("bad base64 was read");
+  } catch (const InputError& e) {
+    CHECK(e.line() == 2);
+  }
+}
