@@ -9,6 +9,7 @@
 #include "exit_codes.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/restart_forecast.hpp"
+#include "kepoch/forecast/salvage.hpp"
 #include "kepoch/report/restart_report.hpp"
 #include "kepoch/report/summary.hpp"
 
@@ -27,7 +28,12 @@ int run(const ConnectionOptions& c, const TopicOptions& t, const PredictOptions&
   cluster::ClusterClient client(settings_from(c));
   const forecast::RestartForecast f =
       forecast::forecast_restart(o.log_dir, o.broker, client, scope);
-  const report::Value value = report::restart_value(f, o.details);
+  report::Value value = report::restart_value(f, o.details);
+  // Records will be lost: the command that keeps them first, on this very forecast.
+  if (forecast::restart_loses_records(f))
+    value.set("salvage", "kepoch salvage --archive salvage.jsonl --log-dir " + o.log_dir +
+                             (o.broker ? " --broker " + std::to_string(*o.broker) : "") +
+                             " (with this command's connection options)");
   emit(report::with_summary(value, report::restart_summary(value)), globals);
   return report::committed_loss_possible(f) ? kFindings : kOk;
 }

@@ -50,6 +50,26 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
   return {TruncationMode::fetch};
 }
 
+// An argument as a POSIX shell reads it back.
+std::string shell_word(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_./:@,=+-") == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The salvage run that keeps what this forecast loses (the same arguments, the leader the
+// forecast used).
+std::string salvage_command(const PredictOptions& o) {
+  std::string cmd = "kepoch salvage --archive salvage.jsonl --leader " + shell_word(o.leader);
+  for (const auto& f : o.followers)
+    cmd += " " + shell_word(f);
+  return cmd;
+}
+
 report::Value election_of(const forecast::Election& e) {
   return report::election_value(e.before, e.request, e.change);
 }
@@ -112,6 +132,9 @@ int run(PredictOptions o, const Globals& globals) {
   if (election)
     value = with_election(
         election_of(*election).set("new_leader_epoch_at_least", election->new_leader_epoch), value);
+  // Records will be lost: the command that keeps them first (salvage reads the same
+  // arguments and makes this very forecast).
+  if (forecast::loses_records(predictions)) value.set("salvage", salvage_command(o));
   // The verdict first (summary.hpp): the whole run's, over its sections when paired.
   std::string sentence =
       paired.single ? report::predict_summary(value) : report::paired_predict_summary(value);

@@ -143,4 +143,15 @@ TruncationPredictions predict_truncations(std::vector<std::vector<PartitionRepli
   return out;
 }
 
+bool loses_records(const TruncationPredictions& predictions) {
+  for (const auto& p : predictions.partitions)
+    for (const auto& f : p.followers) {
+      const ReplicaForecast& main = f.forecasts.front();
+      if (main.lost_records > 0 || main.lost_unknown_records > 0 ||
+          (!main.lost_counted && main.removed_records > 0))
+        return true;
+    }
+  return false;
+}
+
 }  // namespace kepoch::forecast

@@ -109,4 +109,8 @@ TruncationPredictions predict_truncations(std::vector<std::vector<PartitionRepli
                                           const std::vector<TruncationMode>& modes,
                                           Election* election);
 
+// Whether the main mode removes records the leader does not hold (lost), or may (not known
+// whether held): what `kepoch salvage` would keep.
+bool loses_records(const TruncationPredictions& predictions);
+
 }  // namespace kepoch::forecast

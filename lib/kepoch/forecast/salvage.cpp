@@ -361,6 +361,17 @@ SalvageResult salvage_removed(const TruncationPredictions& predictions, bool lea
   return result;
 }
 
+bool restart_loses_records(const RestartForecast& restart) {
+  for (const PartitionRestart& p : restart.partitions) {
+    if (p.outcome != RestartOutcome::follows || !p.forecast) continue;
+    const ReplicaForecast& f = *p.forecast;
+    if (f.lost_records > 0 || f.lost_unknown_records > 0 ||
+        (!f.lost_counted && f.removed_records > 0))
+      return true;
+  }
+  return false;
+}
+
 SalvageResult salvage_restart(const RestartForecast& restart,
                               const std::function<void(const SalvagedRecord&)>& visit) {
   SalvageResult result;

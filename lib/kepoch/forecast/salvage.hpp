@@ -142,6 +142,10 @@ SalvageResult salvage_removed(const TruncationPredictions& predictions, bool lea
 SalvageResult salvage_restart(const RestartForecast& restart,
                               const std::function<void(const SalvagedRecord&)>& visit);
 
+// Whether a restart removes records the live leader does not hold (or may not): what
+// salvage_restart would keep.
+bool restart_loses_records(const RestartForecast& restart);
+
 // The 64-bit content hash `content` presence compares: key, value and headers, each with
 // its presence (null differs from empty). FNV-1a over a length-prefixed encoding.
 std::uint64_t content_hash(const Record& record);
