@@ -148,6 +148,19 @@ cp dotfiles/config.yaml bad/kepoch/config.yaml
 XDG_CONFIG_HOME="$SCRATCH/bad" expect_exit 2 "$KEPOCH" profile use a
 expect_in "$SCRATCH/err" "is inside the log dir"
 
+# salvage --archive and replay --progress go through the same rule.
+SALV=(--leader in/broker-2/d-0 in/broker-1/d-0)
+refuse "is inside" salvage --archive in/broker-1/d-0/00000000000000000000.log "${SALV[@]}"
+refuse "is inside" salvage --archive in/broker-1/replication-offset-checkpoint "${SALV[@]}"
+refuse "is inside" salvage --archive in/broker-2/x.jsonl "${SALV[@]}"
+refuse "is inside the log dir" salvage --archive "$DATA/logdir/x.jsonl" "${SALV[@]}"
+refuse "is inside the log dir" salvage --overwrite --archive cp-link "${SALV[@]}"
+refuse "exists and is not a salvage archive kepoch wrote" salvage --archive notes.txt "${SALV[@]}"
+expect_exit 1 "$KEPOCH" salvage --archive lost.jsonl "${SALV[@]}"
+expect_exit 1 "$KEPOCH" salvage --archive lost.jsonl "${SALV[@]}"  # its own: replaced
+refuse "exists and is not a replay progress file kepoch wrote" replay --progress notes.txt -b 127.0.0.1:1 lost.jsonl
+refuse "is inside the log dir" replay --progress "$DATA/logdir/p" -b 127.0.0.1:1 lost.jsonl
+refuse "an input of this run" replay --progress lost.jsonl -b 127.0.0.1:1 lost.jsonl
 inputs >after
 if ! cmp -s before after; then
   diff before after | head -20

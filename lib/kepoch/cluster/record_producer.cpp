@@ -26,6 +26,11 @@ void delivered(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
   if (state->on_delivery) state->on_delivery(d);
 }
 
+// librdkafka's own log lines (a coordinator still loading, a broker reconnecting) would go to
+// stderr; lib/ prints nothing: what matters reaches the caller as delivery reports and the
+// producer's fatal error.
+void no_log(const rd_kafka_t*, int, const char*, const char*) {}
+
 std::string_view protocol_name(SecurityProtocol p) {
   switch (p) {
     case SecurityProtocol::kPlaintext:
@@ -105,6 +110,7 @@ RecordProducer::RecordProducer(const ConnectionSettings& settings,
     }
   }
   rd_kafka_conf_set_dr_msg_cb(conf, delivered);
+  rd_kafka_conf_set_log_cb(conf, no_log);
   rd_kafka_conf_set_opaque(conf, state_.get());
   state_->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (!state_->rk) {
