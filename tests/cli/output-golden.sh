@@ -187,6 +187,12 @@ case_in "table" "plan refuses: no such state" plan --replicas 1,2 "$snaps/none.s
 for f in table; do
   run_case "plan refuses: standard input twice" $f plan --replicas 1,2 - - <"$snaps/b1.snap"
 done
+# SNAPSHOT:TOPIC-PARTITION read as every replica argument is (storage/replica_sources): a
+# partition the snapshot lacks, a SNAPSHOT that is a directory or a device.
+case_in "table" "plan refuses: a partition the snapshot lacks" plan --replicas 1,2 "$snaps/b1.snap:nope-0" "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: SNAPSHOT a directory" plan --replicas 1,2 tests/data/logdir:t-0 "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: a device" plan --replicas 1,2 /dev/null "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: SNAPSHOT a device" plan --replicas 1,2 /dev/null:t-0 "$snaps/b2.snap:t-0"
 
 # --- simulate: the seed scenarios, both rules and one ---------------------------------------
 group=simulate

@@ -80,6 +80,15 @@ TEST_CASE("a snapshot and SNAPSHOT:TOPIC-PARTITION: what the snapshot records", 
   // input error naming the argument.
   CHECK_THROWS_AS(load_broker_state(snap.file.string() + ":nope-0"), UsageError);
   CHECK_THROWS_AS(load_broker_state((snap.dir / "none.snap:t-0").string()), InputError);
+  // SNAPSHOT that is there but no file: said of it, not as a missing path.
+  try {
+    load_broker_state((kData / "logdir:t-0").string());
+    FAIL("a directory read as a snapshot");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains((kData / "logdir").string() +
+                                         ": a directory, not a snapshot file (in " +
+                                         (kData / "logdir:t-0").string()));
+  }
 }
 
 TEST_CASE(
