@@ -176,14 +176,18 @@ RemoteLogMetadataRecord decode_remote_log_metadata_record(std::span<const std::u
         "version {} is supported)",
         r.frame_version, kFrameVersion));
   }
+  const std::uint64_t key_at = in.position();
   r.api_key = frame_short(in, "type");
+  const std::uint64_t version_at = in.position();
   r.version = frame_short(in, "version");
   const RecordSchema* schema = remote_log_metadata_schema(r.api_key);
-  // MetadataRecordType.fromId, then the generated message's read.
-  if (!schema) in.fail(fmt::format("Unknown metadata id {}", r.api_key));
+  // MetadataRecordType.fromId, then the generated message's read; the error names the byte
+  // of the api key or version it is about.
+  if (!schema) throw FormatError(key_at, fmt::format("Unknown metadata id {}", r.api_key));
   if (r.version < static_cast<std::uint32_t>(schema->first_version) ||
       r.version > static_cast<std::uint32_t>(schema->last_version))
-    in.fail(fmt::format("Can't read version {} of {}", r.version, schema->name));
+    throw FormatError(version_at,
+                      fmt::format("Can't read version {} of {}", r.version, schema->name));
   FlexibleReader f(in, r.notes);
   r.fields = decode_schema_fields(f, *schema, r.version);
   if (!in.at_end())

@@ -140,23 +140,25 @@ void write_data(ObjectWriter& w, std::string_view key,
 
 // The file position of a record value: inside an uncompressed batch's bytes exactly; in
 // decompressed bytes, the batch's.
-std::uint64_t value_position(const DumpedBatch& b, std::span<const std::uint8_t> value) {
-  if (b.unwalked) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(b.unwalked->data());
-    const auto at = reinterpret_cast<std::uintptr_t>(value.data());
-    if (at >= begin && at <= begin + b.unwalked->size()) return b.header.position + (at - begin);
-  }
+// `entry` is the batch's bytes as read from the file (walk_records clears b.unwalked).
+std::uint64_t value_position(const DumpedBatch& b, std::span<const std::uint8_t> entry,
+                             std::span<const std::uint8_t> value) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(entry.data());
+  const auto at = reinterpret_cast<std::uintptr_t>(value.data());
+  if (!entry.empty() && at >= begin && at <= begin + entry.size())
+    return b.header.position + (at - begin);
   return b.header.position;
 }
 
 // A record's value decoded as a __remote_log_metadata record (RemoteLogMetadataSerde).
-Value remote_value(const DumpedBatch& b, const Record& r, RecordDecoding& decoding) {
+Value remote_value(const DumpedBatch& b, std::span<const std::uint8_t> entry, const Record& r,
+                   RecordDecoding& decoding) {
   std::uint64_t position = b.header.position;
   std::string error;
   if (!r.value) {
     error = "the value is null (RemoteLogMetadataSerde reads a value)";
   } else {
-    position = value_position(b, *r.value);
+    position = value_position(b, entry, *r.value);
     try {
       return remote_log_metadata_value(decode_remote_log_metadata_record(*r.value, position));
     } catch (const FormatError& e) {
@@ -176,8 +178,9 @@ Value remote_value(const DumpedBatch& b, const Record& r, RecordDecoding& decodi
 }
 
 // A record as an object of the list begun by begin_objects.
-void write_record(ObjectWriter& w, const DumpedBatch& b, const Record& r,
-                  const DumpedControl* control, DataFormat data, RecordDecoding* decoding) {
+void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
+                  const Record& r, const DumpedControl* control, DataFormat data,
+                  RecordDecoding* decoding) {
   const bool decode = decoding && decoding->remote_log_metadata && !control &&
                       !b.header.is_control() && r.magic >= 2;
   static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
@@ -201,7 +204,7 @@ void write_record(ObjectWriter& w, const DumpedBatch& b, const Record& r,
     w.boolean("crc_valid", r.crc == r.computed_crc);
   }
   if (control) w.value("control", control_value(*control));
-  if (decode) w.value("remote_log_metadata", remote_value(b, r, *decoding));
+  if (decode) w.value("remote_log_metadata", remote_value(b, entry, r, *decoding));
   if (data != DataFormat::none) {
     write_data(w, "key", r.key, data);
     write_data(w, "value", r.value, data);
@@ -211,14 +214,15 @@ void write_record(ObjectWriter& w, const DumpedBatch& b, const Record& r,
 
 void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecoding* decoding) {
   w.begin_objects("records");
+  const std::span<const std::uint8_t> entry = b.unwalked.value_or(std::span<const std::uint8_t>{});
   if (b.unwalked) {  // walked here, one record at a time
     walk_records(b, [&](const Record& r, const DumpedControl* control) {
-      write_record(w, b, r, control, data, decoding);
+      write_record(w, b, entry, r, control, data, decoding);
     });
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
-    write_record(w, b, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data,
-                 decoding);
+    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,
+                 data, decoding);
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
