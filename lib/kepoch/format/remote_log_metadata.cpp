@@ -77,8 +77,7 @@ void segment_fields(const SchemaValue& fields, RemoteLogMetadata& out, std::uint
                                   "cannot be less than startOffset = {}",
                                   out.end_offset, out.start_offset));
   }
-  if (epochs.empty())
-    throw FormatError(position, "segmentLeaderEpochs can not be null or empty");
+  if (epochs.empty()) throw FormatError(position, "segmentLeaderEpochs can not be null or empty");
 }
 
 RemoteLogMetadata typed(const SchemaValue& fields, std::uint32_t api_key, std::uint64_t position) {
@@ -109,7 +108,8 @@ RemoteLogMetadata typed(const SchemaValue& fields, std::uint32_t api_key, std::u
       return out;
     default:
       out.kind = RemoteLogMetadata::Kind::segment_snapshot;
-      if (const SchemaValue* m = member(fields, "segment_id")) out.segment_id = parse_uuid(m->text).uuid;
+      if (const SchemaValue* m = member(fields, "segment_id"))
+        out.segment_id = parse_uuid(m->text).uuid;
       segment_fields(fields, out, position);
       out.state = static_cast<std::int8_t>(integer(fields, "remote_log_segment_state"));
       break;

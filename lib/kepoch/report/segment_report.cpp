@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "kepoch/format/compression.hpp"
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/remote_log_metadata_report.hpp"
 
@@ -221,8 +221,8 @@ void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecod
     });
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
-    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,
-                 data, decoding);
+    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data,
+                 decoding);
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
