@@ -179,7 +179,11 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact,
                     .set("notes", strings_value(s.notes))
                     .set("problems", std::move(problems))
                     .set("partitions_report", std::move(rows));
-    if (tiered && i < tiered->size()) dir.set("tiered", tiered_value((*tiered)[i], compact));
+    // null when the log dir holds no __remote_log_metadata (left out of the table).
+    if (tiered && i < tiered->size()) {
+      Value t = tiered_value((*tiered)[i], compact);
+      if (!compact || !t.is_null()) dir.set("tiered", std::move(t));
+    }
     dirs.push(std::move(dir));
   }
   return Value::object().set("log_dirs", std::move(dirs));
