@@ -18,7 +18,8 @@
 # while it runs, read-only): every record Kafka decodes equals kepoch's field by field
 # (remote_log_metadata_compare.py), every record state above is there, and the
 # LocalTieredStorage directory holds exactly the segments whose last state is
-# COPY_SEGMENT_FINISHED. Then a damaged copy: one-line problems with file and byte offset.
+# COPY_SEGMENT_FINISHED. logdir scan's tiered view of broker 1 equals Kafka's earliest,
+# earliest-local and latest-tiered offsets. Then a damaged copy: problems with the byte offset.
 . "$(dirname "$0")/common.sh"
 export KEPOCH_TIERED=1
 cluster_up
@@ -96,14 +97,32 @@ done
 
 # Compare on a copy taken while broker 1 is stopped: Kafka's tool and kepoch read the same
 # bytes, and the storage dir is of the same moment.
+# offsets T TIME: GetOffsetShell's answer for partition 0 (-2 earliest, -4 earliest local,
+# -5 latest tiered: KIP-1005).
+offsets() {
+  "$KC" tool org.apache.kafka.tools.GetOffsetShell --bootstrap-server "$KEPOCH_BOOTSTRAP" \
+    --topic "$1" --partitions 0 --time "$2" | awk -F: '{print $3}'
+}
+kafka_offsets() { echo "$(offsets tiered -2) $(offsets tiered -4) $(offsets tiered -5)"; }
+# Local retention done: every copied segment deleted locally (local.retention.bytes=1), so the
+# earliest local offset is the one after the latest tiered (60 s at most).
+for ((i = 0; i < 60; i++)); do
+  read -r _ local tiered_end <<<"$(kafka_offsets)"
+  (( local == tiered_end + 1 )) && break
+  sleep 1
+done
+before=$(kafka_offsets)
 SNAP="$SCRATCH/snap"
-mkdir -p "$SNAP"
+mkdir -p "$SNAP/b1"
 pids=()
 for n in 1 2 3; do pids+=("$("$KC" pid $n)"); done
 kill -STOP "${pids[@]}"
+cp -a "$B1"/. "$SNAP/b1/"
 cp -a "$B1"/__remote_log_metadata-* "$SNAP/"
 cp -a "$KEPOCH_REMOTE_STORAGE" "$SNAP/remote"
 kill -CONT "${pids[@]}"
+after=$(kafka_offsets)
+[[ $before == "$after" ]] || fail "the offsets moved while the copy was taken: $before, then $after"
 files=("$SNAP"/__remote_log_metadata-*/*.log)
 "$KEPOCH" segment dump -o json "${files[@]}" > "$SCRATCH/kepoch.json" ||
   fail "kepoch segment dump failed (exit $?)"
@@ -120,6 +139,31 @@ for want in "REMOTE_LOG_SEGMENT_METADATA_RECORD COPY_SEGMENT_STARTED" \
   # shellcheck disable=SC2086
   (( $(count $want) > 0 )) || fail "no $want record to compare"
 done
+
+# logdir scan's tiered view of broker 1 (the leader of tiered-0) against Kafka's answers:
+# the earliest offset (-2) is the first finished remote segment's start, the earliest local
+# offset (-4) the local replica's start, the latest tiered offset (-5) the remote end; every
+# finished segment within the leader's epoch lineage, no overlap or gap; the deleted topic's
+# segments all deleted, no local replica.
+"$KEPOCH" logdir scan -o json "$SNAP/b1" > "$SCRATCH/scan.json" || fail "logdir scan failed (exit $?)"
+python3 - "$SCRATCH/scan.json" $after <<'PY' || fail "logdir scan's tiered view differs from Kafka"
+import json, sys
+d = json.load(open(sys.argv[1]))["log_dirs"][0]
+earliest, earliest_local, latest_tiered = map(int, sys.argv[2:5])
+t = {p["topic"]: p for p in d["tiered"]["partitions"]}
+p = t["tiered"]
+ours = (p["remote_start"], p["local_start"], p["remote_end"])
+assert ours == (earliest, earliest_local, latest_tiered), f"kepoch {ours}, Kafka -2/-4/-5 {(earliest, earliest_local, latest_tiered)}"
+assert p["local_replica"] and p["local_end"] >= p["local_start"], p
+finished = [s for s in p["segments"] if s["state"] == "COPY_SEGMENT_FINISHED"]
+assert finished and all(s["within_lineage"] is True for s in finished), finished
+assert not [f for f in p["findings"] if f["severity"] == "warning"], p["findings"]
+g = t["gone"]
+assert g["segments"] and all(s["state"] == "DELETE_SEGMENT_FINISHED" for s in g["segments"]), g
+assert not g["local_replica"] and g["remote_end"] is None, g
+assert d["has_errors"] is False, d["problems"]
+print(f"logdir scan: tiered-0 remote {p['remote_start']}-{p['remote_end']}, local from {p['local_start']}: as Kafka answers -2/-4/-5")
+PY
 
 # The other output formats say the same: YAML's document equals JSON's.
 "$KEPOCH" segment dump -o yaml "${files[@]}" > "$SCRATCH/kepoch.yaml" || fail "-o yaml failed"
