@@ -151,7 +151,9 @@ std::string offsets(std::int64_t a, std::int64_t b) {
   return a == b ? fmt::format("offset {}", a) : fmt::format("offsets {}-{}", a, b);
 }
 
-void judge(TieredPartitionView& p) {
+}  // namespace
+
+void judge_tiered_partition(TieredPartitionView& p) {
   std::sort(p.segments.begin(), p.segments.end(),
             [](const RemoteSegmentView& a, const RemoteSegmentView& b) {
               return std::tie(a.start_offset, a.end_offset) <
@@ -212,8 +214,6 @@ void judge(TieredPartitionView& p) {
                                       *p.partition_delete_state)});
 }
 
-}  // namespace
-
 TieredLogDirView read_tiered_view(const LogDirScan& scan) {
   TieredLogDirView view;
   Replay replay;
@@ -239,7 +239,7 @@ TieredLogDirView read_tiered_view(const LogDirScan& scan) {
         p.local_epochs = local_epochs(local.dir);
       }
     }
-    judge(p);
+    judge_tiered_partition(p);
     view.partitions.push_back(std::move(p));
   }
   return view;

@@ -74,6 +74,10 @@ struct TieredLogDirView {
   std::vector<TieredPartitionView> partitions;  // by topic, partition
 };
 
+// The findings of one partition whose segments and local replica are filled in (sorts the
+// segments, sets remote_start/remote_end, within_lineage and findings). Pure.
+void judge_tiered_partition(TieredPartitionView& partition);
+
 // Reads `scan`'s __remote_log_metadata partitions (none: an empty view) and the local
 // replicas' leader-epoch-checkpoints. Read-only.
 TieredLogDirView read_tiered_view(const LogDirScan& scan);
