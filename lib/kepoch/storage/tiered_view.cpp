@@ -182,9 +182,10 @@ void judge_tiered_partition(TieredPartitionView& p) {
         p.findings.push_back(
             {"warning", "outside_lineage",
              fmt::format("segment {} ({}) is outside this replica's leader epoch lineage: {}; "
-                         "Kafka's retention does not delete it (it leaks), and a consumer "
-                         "fetching these offsets from remote storage may read a branch this "
-                         "replica does not hold",
+                         "Kafka's retention by time or size skips it (it leaks until the log "
+                         "start passes all its epochs and the leader-epoch-cache truncation "
+                         "deletes it), and a consumer fetching these offsets from remote "
+                         "storage may read a branch this replica does not hold",
                          id, offsets(s.start_offset, s.end_offset), check.reason)});
     }
     if (!p.remote_start) p.remote_start = s.start_offset;

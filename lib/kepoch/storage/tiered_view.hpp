@@ -16,7 +16,8 @@
 //     remote end and this replica's local log start (offsets neither remote nor local);
 //     finished segments outside this replica's leader epoch lineage
 //     (epoch/remote_lineage.hpp: RemoteLogManager.isRemoteSegmentWithinLeaderEpochs; Kafka's
-//     retention never deletes them, KAFKA-16511); copies started but not finished; deletes
+//     retention by time or size skips them, KAFKA-16511: they go only when the log start
+//     passes all their epochs, by the leader-epoch-cache truncation path); copies started but not finished; deletes
 //     started but not finished; the partition's delete state.
 // Records that do not decode are problems naming the file and byte offset.
 
