@@ -245,7 +245,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump" -- "$cur")); fi ;;
     "segment dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --kind --base-offset --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --remote-log-metadata-decoder --kind --base-offset --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "partition")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
