@@ -4,6 +4,7 @@
 
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/metadata_report.hpp"
 
 namespace kepoch::report {
 namespace {
@@ -121,6 +122,21 @@ Value control_value(const DumpedControl& d) {
   return v;
 }
 
+Value coordinator_value(const DumpedCoordinator& d) {
+  Value v = Value::object();
+  if (d.record) {
+    const CoordinatorRecord& r = *d.record;
+    v.set("type", r.type->snake_name)
+        .set("type_id", r.type->type)
+        .set("key", schema_value(r.key))
+        .set("value_version", r.value_version ? Value(*r.value_version) : Value())
+        .set("value", schema_value(r.value));
+    if (!r.notes.empty()) v.set("notes", strings_value(r.notes));
+  }
+  if (d.error) v.set("error", *d.error);
+  return v;
+}
+
 namespace {
 
 void write_data(ObjectWriter& w, std::string_view key,
@@ -137,7 +153,8 @@ void write_data(ObjectWriter& w, std::string_view key,
 }
 
 // A record as an object of the list begun by begin_objects.
-void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control, DataFormat data) {
+void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control,
+                  const DumpedCoordinator* coordinator, DataFormat data) {
   static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
                                                 "key_size", "value_size", "headers"};
   const std::int64_t values[] = {r.offset,
@@ -148,10 +165,17 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
                                  r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
                                  static_cast<std::int64_t>(r.headers.size())};
   // The usual record, its integers only: the object in one call.
-  if (r.magic >= 2 && !control && data == DataFormat::none)
+  if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none)
     return w.integers_object(kNames, values);
   w.begin_object();
-  w.integers(kNames, values);
+  if (coordinator) {
+    // The decode right after the offset: what a table's record line shows first.
+    w.integer(kNames[0], values[0]);
+    w.value("coordinator", coordinator_value(*coordinator));
+    w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
+  } else {
+    w.integers(kNames, values);
+  }
   if (r.magic < 2) {
     w.integer("magic", r.magic);
     w.string("timestamp_type", r.timestamp_type);
@@ -169,12 +193,13 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
 void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data) {
   w.begin_objects("records");
   if (b.unwalked) {  // walked here, one record at a time
-    walk_records(b, [&](const Record& r, const DumpedControl* control) {
-      write_record(w, r, control, data);
+    walk_records(b, [&](const Record& r, const DumpedControl* control,
+                        const DumpedCoordinator* coordinator) {
+      write_record(w, r, control, coordinator, data);
     });
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
-    write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data);
+    write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, nullptr, data);
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
@@ -242,6 +267,23 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
                         .set("position", b.header.position)
                         .set("message", fmt::format("control batch at offset {}: {}",
                                                     b.header.base_offset, *c.error)));
+    }
+    for (const auto& e : b.coordinator_errors) {
+      problems.push(
+          Value::object()
+              .set("severity", "error")
+              .set("position", b.header.position)
+              .set("message", fmt::format("batch at offset {}: {}", b.header.base_offset, e)));
+    }
+    if (b.coordinator_error_count > b.coordinator_errors.size()) {
+      problems.push(Value::object()
+                        .set("severity", "error")
+                        .set("position", b.header.position)
+                        .set("message",
+                             fmt::format("batch at offset {}: {} more record(s) that do not "
+                                         "decode as records of the coordinator log",
+                                         b.header.base_offset,
+                                         b.coordinator_error_count - b.coordinator_errors.size())));
     }
     if (b.records_error) {
       problems.push(Value::object()
