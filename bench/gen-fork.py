@@ -100,7 +100,8 @@ def write_replica(pdir, bodies, segment_bytes):
             if seg_size + len(body) > segment_bytes:
                 roll(offset)
             if since_index > INDEX_INTERVAL:
-                index.write(struct.pack(">ii", offset - seg_base, seg_size))
+                # Kafka's LogSegment.append indexes a batch by its last offset, not its first.
+                index.write(struct.pack(">ii", offset + records - 1 - seg_base, seg_size))
                 since_index = 0
             struct.pack_into(">q", body, 0, offset)
             log.write(body)
