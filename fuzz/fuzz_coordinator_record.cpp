@@ -22,9 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> key(data + 4, key_size);
   const std::span<const std::uint8_t> value(data + 4 + key_size, size - 4 - key_size);
   try {
-    kepoch::decode_coordinator_record(
-        log, null_key ? std::nullopt : std::optional(key),
-        null_value ? std::nullopt : std::optional(value), 4, 4 + key_size);
+    kepoch::decode_coordinator_record(log, null_key ? std::nullopt : std::optional(key),
+                                      null_value ? std::nullopt : std::optional(value), 4,
+                                      4 + key_size);
   } catch (const kepoch::InputError&) {
   } catch (const kepoch::FormatError&) {
   }

@@ -106,8 +106,7 @@ TEST_CASE("coordinator schema table: every type and value version Kafka's schema
     // 3.9 and 4.0 read type 0 (a key of version 0, Kafka 0.8's) with OffsetCommitValue; 4.1+
     // name it LegacyOffsetCommit, value version 0 only, and kepoch reads it as 4.4 does.
     // Kafka 0.9+ writes type 1.
-    if ((release == "3.9.1" || release == "4.0.2") && type == 0 &&
-        log == CoordinatorLog::offsets) {
+    if ((release == "3.9.1" || release == "4.0.2") && type == 0 && log == CoordinatorLog::offsets) {
       CHECK(t->name == "LegacyOffsetCommit");
       continue;
     }
@@ -123,11 +122,15 @@ TEST_CASE("coordinator schema table: every type and value version Kafka's schema
   CHECK(coordinator_record_type(CoordinatorLog::transactions, 0)->snake_name == "transaction_log");
 }
 
-TEST_CASE("coordinator records of real Kafka decode, and every cut of them fails at a position "
-          "inside the record",
-          "[coordinator]") {
+TEST_CASE(
+    "coordinator records of real Kafka decode, and every cut of them fails at a position "
+    "inside the record",
+    "[coordinator]") {
   for (const std::string version : {"4.4.0", "3.9.1"}) {
-    for (const auto& [file, log] : kLogs) {
+    for (const auto& entry : kLogs) {
+      // Not a structured binding: clang 14 cannot capture one in the lambdas below.
+      const std::string& file = entry.first;
+      const CoordinatorLog log = entry.second;
       const auto records = raw_records(fixture(version, file));
       INFO(version << " " << file);
       REQUIRE(!records.empty());
@@ -223,9 +226,9 @@ TEST_CASE("coordinator records: a length beyond the bytes is refused before any 
       FormatError);
   // GroupMetadataValue v0 (not flexible): members array of length 0x7fffffff.
   const Bytes group_key = {0x00, 0x02, 0x00, 0x01, 'g'};
-  const Bytes group_value = {0x00, 0x00, 0x00, 0x08, 'c', 'o', 'n', 's', 'u', 'm', 'e', 'r',
-                             0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 'r', 0x00, 0x01, 'l',
-                             0x7f, 0xff, 0xff, 0xff};
+  const Bytes group_value = {0x00, 0x00, 0x00, 0x08, 'c',  'o',  'n',  's',  'u',
+                             'm',  'e',  'r',  0x00, 0x00, 0x00, 0x01, 0x00, 0x01,
+                             'r',  0x00, 0x01, 'l',  0x7f, 0xff, 0xff, 0xff};
   const auto [at2, what2] = failure([&] {
     decode_coordinator_record(CoordinatorLog::offsets, std::span<const std::uint8_t>(group_key),
                               std::span<const std::uint8_t>(group_value), 0, 100);
@@ -234,10 +237,12 @@ TEST_CASE("coordinator records: a length beyond the bytes is refused before any 
   CHECK(at2 == 100 + group_value.size());
 }
 
-TEST_CASE("coordinator records: a classic group's member subscription and assignment are "
-          "decoded as DumpLogSegments decodes them",
-          "[coordinator]") {
-  const auto records = raw_records(fixture("4.4.0", "__consumer_offsets-0/00000000000000000000.log"));
+TEST_CASE(
+    "coordinator records: a classic group's member subscription and assignment are "
+    "decoded as DumpLogSegments decodes them",
+    "[coordinator]") {
+  const auto records =
+      raw_records(fixture("4.4.0", "__consumer_offsets-0/00000000000000000000.log"));
   bool seen = false;
   for (const auto& r : records) {
     const CoordinatorRecord c = decode(CoordinatorLog::offsets, r);
