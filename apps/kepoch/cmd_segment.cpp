@@ -16,6 +16,7 @@
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
@@ -37,6 +38,7 @@ struct SegmentOptions {
   bool remote_log_metadata = false;  // --remote-log-metadata-decoder
   std::string kind;                  // empty: from the file name
   std::optional<std::int64_t> base_offset;
+  std::string decode = "auto";
   TimeRangeOptions time;
 };
 
@@ -67,6 +69,19 @@ bool in_remote_log_metadata_dir(const std::string& file) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Which coordinator log the records of `file` are (--decode, or with auto the partition dir
+// the file is in: __consumer_offsets-N, __transaction_state-N, __share_group_state-N).
+std::optional<CoordinatorLog> coordinator_of(const std::string& file, const SegmentOptions& o) {
+  if (o.decode == "offsets") return CoordinatorLog::offsets;
+  if (o.decode == "transactions") return CoordinatorLog::transactions;
+  if (o.decode == "share-state") return CoordinatorLog::share_state;
+  if (o.decode != "auto" || file == "-") return std::nullopt;
+  const auto dir = std::filesystem::path(file).parent_path().filename().string();
+  const PartitionDirParse parsed = parse_partition_dir_name(dir);
+  if (!parsed.name) return std::nullopt;
+  return coordinator_log_of_topic(parsed.name->topic);
+}
+
 // One .log: its batches streamed. Returns the file's exit code.
 int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
              const TimeRange& time, report::ReportStream& stream) {
@@ -78,6 +93,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
   options.time = time;
+  if (options.records) options.coordinator = coordinator_of(file, o);
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
@@ -93,7 +109,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });
-    if (b.invalid || b.records_error || bad_control) {
+    if (b.invalid || b.records_error || bad_control || b.coordinator_error_count) {
       if (bad.size() < kMaxReportedBadBatches) {
         // Kept without its decompressed bytes (up to 256 MiB), never copied.
         auto decompressed = std::move(b.decompressed);
@@ -249,6 +265,13 @@ void register_segment(CLI::App& app, Globals& globals) {
                  "Decode each record as a __remote_log_metadata record (tiered storage; "
                  "implies --records; on by itself for a file in a __remote_log_metadata-N "
                  "dir)");
+  dump->add_option("--decode", o.decode,
+                   "Decode the records as a coordinator's log (with --records): auto (by the "
+                   "partition dir: __consumer_offsets-N, __transaction_state-N, "
+                   "__share_group_state-N), offsets, transactions, share-state, none")
+      ->check(CLI::IsMember({"auto", "offsets", "transactions", "share-state", "none"}))
+      ->default_str("auto")
+      ->type_name("LOG");
   dump->add_option("--kind", o.kind, "Read every FILE as this kind, whatever its name")
       ->check(CLI::IsMember({"log", "index", "timeindex", "txnindex", "snapshot"}))
       ->type_name("KIND");
@@ -265,6 +288,8 @@ void register_segment(CLI::App& app, Globals& globals) {
       "  ssh b1 cat /data/orders-0/00000000000000368769.log | kepoch segment dump -\n"
       "  kepoch segment dump --from-time 2026-12-02T03:40Z --until 2026-12-02T03:45Z *.log\n"
       "  kepoch segment dump -o json /data/__remote_log_metadata-7/00000000000000000000.log\n"
+      "  kepoch segment dump -o json --records __consumer_offsets-7/00000000000000000000.log\n"
+      "  kepoch segment dump --records __transaction_state-0/*.log\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
       "producer id/epoch/sequence, timestamps (ISO 8601 in table and YAML; JSON: epoch ms\n"
@@ -278,6 +303,14 @@ void register_segment(CLI::App& app, Globals& globals) {
       "(`remote_log_metadata`: segment copies, their state updates, partition deletes, as\n"
       "Kafka's RemoteLogMetadataSerde reads them); a record that does not decode is an\n"
       "error with its byte offset (exit 1).\n"
+      "Records of the coordinators' logs (__consumer_offsets, __transaction_state,\n"
+      "__share_group_state; --decode names one for other paths or standard input) carry a\n"
+      "`coordinator` object as kafka-dump-log --offsets-decoder / --transaction-log-decoder\n"
+      "decode them: type (offset_commit, group_metadata, consumer_group_member_metadata,\n"
+      "transaction_log, ...), type_id, key, value_version and value (both null: a tombstone);\n"
+      "offset commits with their leader_epoch and metadata, transactions with producer id and\n"
+      "epoch, transaction_state, partitions and timestamps. A record that does not decode is an\n"
+      "error naming its offset and byte (exit 1).\n"
       "The walk stops where Kafka's would: at the end,\n"
       "at a torn tail (partial header or batch), or at a size below 14 bytes (corrupt).\n"
       "\nThe kind of each FILE comes from its name (--kind forces one); KRaft snapshots\n"
@@ -287,7 +320,8 @@ void register_segment(CLI::App& app, Globals& globals) {
       "Zero padding of an untrimmed index is counted, not listed. sanity_check is what\n"
       "Kafka's own check throws (OffsetIndex/TimeIndex/TransactionIndex.sanityCheck,\n"
       "ProducerStateManager.readSnapshot), or null.\n"
-      "Exit status: 0 clean, 1 a corrupt batch or size, an error in an index or snapshot, a\n"
+      "Exit status: 0 clean, 1 a corrupt batch or size, a record of a coordinator log that does\n"
+      "not decode, an error in an index or snapshot, a\n"
       ".log name Kafka cannot load (no offset), or filters that select no batch, 3\n"
       "unreadable file or a name of no segment kind.");
   dump->callback([&globals] { globals.exit_code = run(o, globals); });

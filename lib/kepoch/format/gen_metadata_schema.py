@@ -69,7 +69,10 @@ TYPES = {"int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
 arrays = []  # (c name, [field lines]) in definition order (nested first)
 
 
-def fields_array(cname, fields):
+def fields_array(cname, fields, common=None):
+    """Appends the SchemaField array `cname` (and its structs' arrays first) to `arrays`.
+    `common`: the schema's commonStructs by name (a struct type named, not defined, here)."""
+    common = common or {}
     lines = []
     for f in fields:
         t = f["type"]
@@ -81,9 +84,9 @@ def fields_array(cname, fields):
         else:
             kind = "structure"
             sub_name = f"{cname}_{f['name']}"
-            fields_array(sub_name, f["fields"])
+            fields_array(sub_name, f["fields"] if "fields" in f else common[base], common)
             sub = sub_name
-        v = vrange(f["versions"])
+        v = vrange(f.get("versions", f.get("taggedVersions")))  # a tagged-only field: its tagged versions
         n = vrange(f.get("nullableVersions"))
         tg = vrange(f.get("taggedVersions"))
         lines.append(
@@ -179,4 +182,5 @@ def main():
                 out.write(f"{rel}\t{key}\t{recs[key]['name']}\t{lo}\t{hi}\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,7 @@
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/metadata_report.hpp"
 #include "kepoch/report/remote_log_metadata_report.hpp"
 
 namespace kepoch::report {
@@ -123,6 +124,21 @@ Value control_value(const DumpedControl& d) {
   return v;
 }
 
+Value coordinator_value(const DumpedCoordinator& d) {
+  Value v = Value::object();
+  if (d.record) {
+    const CoordinatorRecord& r = *d.record;
+    v.set("type", r.type->snake_name)
+        .set("type_id", r.type->type)
+        .set("key", schema_value(r.key))
+        .set("value_version", r.value_version ? Value(*r.value_version) : Value())
+        .set("value", schema_value(r.value));
+    if (!r.notes.empty()) v.set("notes", strings_value(r.notes));
+  }
+  if (d.error) v.set("error", *d.error);
+  return v;
+}
+
 namespace {
 
 void write_data(ObjectWriter& w, std::string_view key,
@@ -179,8 +195,8 @@ Value remote_value(const DumpedBatch& b, std::span<const std::uint8_t> entry, co
 
 // A record as an object of the list begun by begin_objects.
 void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
-                  const Record& r, const DumpedControl* control, DataFormat data,
-                  RecordDecoding* decoding) {
+                  const Record& r, const DumpedControl* control,
+                  const DumpedCoordinator* coordinator, DataFormat data, RecordDecoding* decoding) {
   const bool decode = decoding && decoding->remote_log_metadata && !control &&
                       !b.header.is_control() && r.magic >= 2;
   static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
@@ -193,10 +209,17 @@ void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::ui
                                  r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
                                  static_cast<std::int64_t>(r.headers.size())};
   // The usual record, its integers only: the object in one call.
-  if (r.magic >= 2 && !control && data == DataFormat::none && !decode)
+  if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none && !decode)
     return w.integers_object(kNames, values);
   w.begin_object();
-  w.integers(kNames, values);
+  if (coordinator) {
+    // The decode right after the offset: what a table's record line shows first.
+    w.integer(kNames[0], values[0]);
+    w.value("coordinator", coordinator_value(*coordinator));
+    w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
+  } else {
+    w.integers(kNames, values);
+  }
   if (r.magic < 2) {
     w.integer("magic", r.magic);
     w.string("timestamp_type", r.timestamp_type);
@@ -216,13 +239,14 @@ void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecod
   w.begin_objects("records");
   const std::span<const std::uint8_t> entry = b.unwalked.value_or(std::span<const std::uint8_t>{});
   if (b.unwalked) {  // walked here, one record at a time
-    walk_records(b, [&](const Record& r, const DumpedControl* control) {
-      write_record(w, b, entry, r, control, data, decoding);
+    walk_records(b, [&](const Record& r, const DumpedControl* control,
+                        const DumpedCoordinator* coordinator) {
+      write_record(w, b, entry, r, control, coordinator, data, decoding);
     });
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
-    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data,
-                 decoding);
+    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,
+                 nullptr, data, decoding);
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
@@ -291,6 +315,23 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
                         .set("position", b.header.position)
                         .set("message", fmt::format("control batch at offset {}: {}",
                                                     b.header.base_offset, *c.error)));
+    }
+    for (const auto& e : b.coordinator_errors) {
+      problems.push(
+          Value::object()
+              .set("severity", "error")
+              .set("position", b.header.position)
+              .set("message", fmt::format("batch at offset {}: {}", b.header.base_offset, e)));
+    }
+    if (b.coordinator_error_count > b.coordinator_errors.size()) {
+      problems.push(Value::object()
+                        .set("severity", "error")
+                        .set("position", b.header.position)
+                        .set("message",
+                             fmt::format("batch at offset {}: {} more record(s) that do not "
+                                         "decode as records of the coordinator log",
+                                         b.header.base_offset,
+                                         b.coordinator_error_count - b.coordinator_errors.size())));
     }
     if (b.records_error) {
       problems.push(Value::object()

@@ -47,6 +47,9 @@ Value batch_value(DumpedBatch& batch, bool with_records, DataFormat data);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
 Value control_value(const DumpedControl& control);
+// A coordinator log's record decoded: type, type_id, key, value_version and value (both null
+// for a tombstone), notes; or error.
+Value coordinator_value(const DumpedCoordinator& coordinator);
 // The columns a person sees in table form.
 std::vector<std::string> batch_table_columns();
 
