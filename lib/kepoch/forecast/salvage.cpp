@@ -92,7 +92,7 @@ LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from) {
     const BatchHeader& h = b.header;
     index.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
     if (h.is_control()) return;
-    walk_records(b, [&](const Record& r, const DumpedControl*) {
+    walk_records(b, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
       if (h.producer_id >= 0) index.sequences.insert({h.producer_id, h.producer_epoch, r.sequence});
       ++index.contents[content_hash(r)];
     });
@@ -279,7 +279,7 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
       kind = it == classes.end() ? SalvageClass::open : it->second;
     }
     const bool same_batch = index.read && index.same_batch(h);
-    walk_records(b, [&](const Record& r, const DumpedControl* control) {
+    walk_records(b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
       if (r.offset < first) return;
       if (archived && !archived->insert({h.partition_leader_epoch, r.offset}).second) {
         ++rs.archived_before;
