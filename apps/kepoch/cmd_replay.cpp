@@ -88,7 +88,7 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
   std::uint64_t resume_from = 0;
   if (!o.from_start && !o.dry_run) {
     if (std::ifstream in(o.progress); in) {
-      const forecast::ReplayProgress p = forecast::read_replay_progress(in, o.progress);
+      const forecast::ArchiveReplayProgress p = forecast::read_replay_progress(in, o.progress);
       if (p.archive_bytes != archive_bytes)
         throw UsageError(fmt::format(
             "{} is the progress of another archive ({} bytes, this one {}); --from-start "
@@ -113,7 +113,7 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
   sigaction(SIGTERM, &action, nullptr);
   StepProgress progress(globals, "replay");
   const auto write_progress = [&](std::uint64_t done, bool complete) {
-    forecast::ReplayProgress p{o.archive, archive_bytes, target_topic, done, complete};
+    forecast::ArchiveReplayProgress p{o.archive, archive_bytes, target_topic, done, complete};
     write_output("--progress", o.progress, OutputKind::replay_progress, inputs,
                  "replay progress file",
                  [&p](std::ostream& out) { forecast::write_replay_progress(out, p); });

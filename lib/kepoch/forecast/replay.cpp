@@ -58,7 +58,7 @@ std::string salvaged_from(const ArchivedRecord& r) {
   return fmt::format("{}-{}@{}:{}", r.topic, r.partition, r.offset, r.leader_epoch);
 }
 
-void write_replay_progress(std::ostream& out, const ReplayProgress& p) {
+void write_replay_progress(std::ostream& out, const ArchiveReplayProgress& p) {
   nlohmann::ordered_json j;
   j["format"] = kReplayProgressFormat;
   j["version"] = 1;
@@ -70,18 +70,18 @@ void write_replay_progress(std::ostream& out, const ReplayProgress& p) {
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
-ReplayProgress read_replay_progress(std::istream& in, const std::string& path) {
+ArchiveReplayProgress read_replay_progress(std::istream& in, const std::string& path) {
   std::string line;
   std::getline(in, line);
   const auto j = nlohmann::json::parse(line, nullptr, false);
-  const auto bad = [&](const std::string& what) -> ReplayProgress {
+  const auto bad = [&](const std::string& what) -> ArchiveReplayProgress {
     throw InputError(path, "not a replay progress file: " + what, 1);
   };
   if (j.is_discarded() || !j.is_object()) return bad("line 1 is not a JSON object");
   if (j.value("format", "") != kReplayProgressFormat)
     return bad("no \"format\":\"kepoch-replay-progress\"");
   if (j.value("version", 0) != 1) return bad("version is not 1");
-  ReplayProgress p;
+  ArchiveReplayProgress p;
   try {
     p.archive = j.at("archive").get<std::string>();
     p.archive_bytes = j.at("archive_bytes").get<std::uint64_t>();

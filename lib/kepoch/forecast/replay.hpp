@@ -50,16 +50,16 @@ ReplaySkip replay_skip(const ArchivedRecord& record, const ReplaySelection& sele
 std::string salvaged_from(const ArchivedRecord& record);
 
 // The progress file: one JSON line.
-struct ReplayProgress {
+struct ArchiveReplayProgress {
   std::string archive;              // the archive's path as given
   std::uint64_t archive_bytes = 0;  // its size: a progress file of another archive is refused
   std::string target;               // the topic replayed to ("" : each record's own)
   std::uint64_t done = 0;           // records from the archive's first that are done
   bool complete = false;            // every record done
 };
-void write_replay_progress(std::ostream& out, const ReplayProgress& progress);
+void write_replay_progress(std::ostream& out, const ArchiveReplayProgress& progress);
 // Throws InputError naming `path` for anything but a progress line.
-ReplayProgress read_replay_progress(std::istream& in, const std::string& path);
+ArchiveReplayProgress read_replay_progress(std::istream& in, const std::string& path);
 
 struct ReplayCounts {
   std::uint64_t records = 0;       // in the archive

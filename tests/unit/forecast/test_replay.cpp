@@ -45,11 +45,11 @@ TEST_CASE("Replay selects data and committed transactions not on the new leader"
   CHECK(salvaged_from(record(SalvageClass::data)) == "orders-3@42:7");
 }
 
-TEST_CASE("The progress file reads back, anything else is refused", "[forecast][replay]") {
+TEST_CASE("The progress file reads back and anything else is refused", "[forecast][replay]") {
   std::ostringstream out;
   write_replay_progress(out, {"lost.jsonl", 1234, "", 17, false});
   std::istringstream in(out.str());
-  const ReplayProgress p = read_replay_progress(in, "lost.jsonl.progress");
+  const ArchiveReplayProgress p = read_replay_progress(in, "lost.jsonl.progress");
   CHECK(p.archive == "lost.jsonl");
   CHECK(p.archive_bytes == 1234);
   CHECK(p.done == 17);

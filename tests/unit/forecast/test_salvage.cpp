@@ -156,7 +156,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("Content hash: null differs from empty, headers count", "[forecast][salvage]") {
+TEST_CASE("Content hash: null differs from empty and headers count", "[forecast][salvage]") {
   const std::uint8_t a[] = {'a'};
   Record x, y;
   x.value = std::span<const std::uint8_t>(a, 1);
@@ -170,7 +170,7 @@ TEST_CASE("Content hash: null differs from empty, headers count", "[forecast][sa
 }
 
 TEST_CASE(
-    "An archive that is cut short, of another version or with bad base64 is refused with "
+    "An archive that is cut short or of another version or with bad base64 is refused with "
     "its line",
     "[forecast][salvage]") {
   const std::string head = R"({"format":"kepoch-salvage-archive","version":1,"written_by":"t"})";
