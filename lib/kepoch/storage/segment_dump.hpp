@@ -34,6 +34,9 @@ struct SegmentDumpOptions {
   // LogSegment.findOffsetByTimestamp judge a batch, by its largest timestamp. A batch without
   // one (NO_TIMESTAMP: legacy magic 0) is in no range.
   TimeRange time;
+  // Read the file on a second thread while the batches are visited
+  // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
+  bool read_ahead = false;
 };
 
 // A control batch's record decoded (format/control_record.hpp): its key when readable, and
