@@ -17,8 +17,9 @@ if [[ -n ${ASAN_OPTIONS:-} ]] || ldd "$KEPOCH" 2>/dev/null | grep libasan >/dev/
 # A hang is what the limit catches: under ASan, which `./dev test` also runs at low priority
 # beside the Kafka tests, the largest inputs (8 MiB JSON tokens) take several times longer; the
 # dev build (Debug) spends ~1.5 s of CPU on them, which a loaded CI machine stretched past 10 s.
-LIMIT=30
-[[ $ASAN == 1 ]] && LIMIT=90
+LIMIT_PLAIN=30 LIMIT_ASAN=90
+LIMIT=$LIMIT_PLAIN
+[[ $ASAN == 1 ]] && LIMIT=$LIMIT_ASAN
 
 # patch SRC DST EXPR: DST is SRC's bytes (b) after the Python statements EXPR, with
 # i16/i32/i64(pos, value) to write big-endian fields, flip(pos, bit) and crc() to make the
@@ -402,4 +403,8 @@ rows=$(grep -c . <<<"$CASES")
 ((n == rows)) || fail "$n cases ran, the catalogue has $rows"
 advertised=$(grep -oE 'table of [0-9]+ damaged' "$KEPOCH_SOURCE_DIR/README.md" | grep -oE '[0-9]+')
 [[ $advertised == "$rows" ]] || fail "the README advertises ${advertised:-no} catalogue size, the catalogue has $rows rows"
+# And the time limits it runs each row under.
+limits=$(sed -nE 's/.*Each runs under `timeout ([0-9]+)` \(([0-9]+) under ASan\).*/\1 \2/p' "$KEPOCH_SOURCE_DIR/README.md")
+[[ $limits == "$LIMIT_PLAIN $LIMIT_ASAN" ]] ||
+  fail "the README says each row runs under timeout ${limits:-?} (plain, ASan); the catalogue uses $LIMIT_PLAIN $LIMIT_ASAN"
 ((failed == 0)) || fail "$failed of $n cases failed"

@@ -22,6 +22,20 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 
+
+def colour_hue(colour):
+    """The hue (degrees) of an hsl(...) or #rrggbb colour; None for a grey."""
+    import colorsys
+    m = re.match(r"hsl\(([-0-9.]+),", colour)
+    if m:
+        return float(m.group(1)) % 360
+    m = re.match(r"#([0-9a-fA-F]{6})$", colour)
+    if not m:
+        return None
+    r, g, b = (int(m.group(1)[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    h, _, s = colorsys.rgb_to_hls(r, g, b)
+    return None if s < 0.15 else h * 360
+
 class Elements(HTMLParser):
     """Every element's tag and attributes, in document order, with the svg it lies in."""
 
@@ -151,6 +165,12 @@ def check_timeline(dom, report):
         problems.append("legend epochs %s, JSON epochs %s" % (sorted(legend, key=str), sorted(epochs, key=str)))
     if len(set(legend.values())) != len(legend):
         problems.append("two epochs share a colour: %s" % legend)
+    # Red and green mean state on these pages (fenced/unfenced, truncation, recovery point):
+    # no epoch is drawn in either (issue 38: epoch 0 was red, epoch 1 green).
+    for e, colour in legend.items():
+        hue = colour_hue(colour)
+        if hue is not None and (hue < 25 or hue > 335 or 70 < hue < 165):
+            problems.append("epoch %s drawn in a state colour (%s, hue %.0f)" % (e, colour, hue))
     for tag, a, _ in p.items:
         if tag == "rect" and a.get("class") == "span" and legend.get(num(a["data-epoch"])) != a.get("fill"):
             problems.append("span %s filled %s, its legend colour %s" % (a, a.get("fill"), legend.get(num(a["data-epoch"]))))

@@ -95,9 +95,10 @@ kafka_after() {
 }
 
 # judge STEP: Kafka's describe equals the forecast (read again for up to 40 s while the
-# controller's records reach the brokers), and so do its report flags.
+# controller's records reach the brokers) and stays equal over three reads a second apart, so
+# a state Kafka only passes through on its way elsewhere does not pass; so do its report flags.
 judge() {
-  local step=$1 deadline=$((SECONDS + 40))
+  local step=$1 deadline=$((SECONDS + 40)) equal=0
   kepoch_after > "$SCRATCH/$step-kepoch.txt"
   if [[ $elr_on == false ]]; then  # ELR off: compare leader and ISR only
     cut -d' ' -f1-4 "$SCRATCH/$step-kepoch.txt" > "$SCRATCH/$step-want.txt"
@@ -111,8 +112,13 @@ judge() {
     else
       cp "$SCRATCH/$step-kafka-all.txt" "$SCRATCH/$step-kafka.txt"
     fi
-    diff -q "$SCRATCH/$step-want.txt" "$SCRATCH/$step-kafka.txt" >/dev/null && break
-    ((SECONDS < deadline)) || {
+    if diff -q "$SCRATCH/$step-want.txt" "$SCRATCH/$step-kafka.txt" >/dev/null; then
+      equal=$((equal + 1))
+      ((equal < 3)) || break
+    else
+      equal=0
+    fi
+    ((SECONDS < deadline || equal > 0)) || {
       diff "$SCRATCH/$step-want.txt" "$SCRATCH/$step-kafka.txt" || true
       fail "$step: kafka-topics --describe differs from the forecast (< kepoch, > Kafka)"
     }

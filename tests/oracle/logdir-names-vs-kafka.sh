@@ -8,12 +8,52 @@
 # names-0 with its topic id): `kepoch logdir scan data data2` reports LogManager.loadLog's
 # IllegalStateException "Duplicate log directories for names-0 are found in both ..." as an
 # error (exit 1), and the broker refuses to start with that message.
+# First, `logdir snapshot` of a broker's log dir while the broker runs and takes writes.
 . "$(dirname "$0")/common.sh"
 cluster_up
 "$KC" create-topic names --assignment 1:2:3 >/dev/null
 "$KC" produce names 20 --acks all >/dev/null
 LOGDIR="$("$KC" logdir 3)"
 LOG="$KEPOCH_CLUSTER_DIR/broker-3/server.log"
+
+# The README's gathering loop snapshots the log dirs of running brokers. Broker 3's, again
+# and again while a producer writes to names-0 beside it: every snapshot is taken read-only
+# (strace: nothing under the log dir opened for writing, locked, renamed, unlinked or made)
+# and holds names-0 with a log end between the end offsets before and after the writes.
+ro_require_strace
+before=$("$KC" end-offset names 0)
+# Four producers one after the other: the log grows in steps while snapshots are taken.
+(for i in 0 1 2 3; do
+  "$KC" produce names 500 --acks all --prefix "live$i" --linger-ms 1 >/dev/null || exit 1
+done) &
+producer=$!
+snaps=0
+while kill -0 "$producer" 2>/dev/null || ((snaps == 0)); do
+  snaps=$((snaps + 1))
+  rc=0
+  ro_traced "$SCRATCH/live-$snaps.trace" "$KEPOCH" logdir snapshot "$LOGDIR" \
+    --file "$SCRATCH/live-$snaps.snap" 2>"$SCRATCH/live-$snaps.err" || rc=$?
+  ((rc <= 1)) || fail "snapshot $snaps of a running broker exited $rc: $(cat "$SCRATCH/live-$snaps.err")"
+done
+wait "$producer" || fail "the producer beside the snapshots failed"
+after=$("$KC" end-offset names 0)
+ro_check_traces "$LOGDIR" "$SCRATCH"/live-*.trace >/dev/null
+inside=$(python3 - "$before" "$after" "$SCRATCH"/live-*.snap <<'PY'
+import json, sys
+before, after, inside = int(sys.argv[1]), int(sys.argv[2]), 0
+for path in sys.argv[3:]:
+    lines = [json.loads(l) for l in open(path)]
+    assert lines[0]["format"] == "kepoch-logdir-snapshot", f"{path}: first line {lines[0]}"
+    ends = [l["replica"]["log_end_offset"] for l in lines
+            if "replica" in l and l["replica"]["name"] == "names-0"]
+    assert len(ends) == 1, f"{path}: names-0 {len(ends)} times"
+    assert before <= ends[0] <= after, f"{path}: names-0 ends at {ends[0]}, outside {before}..{after}"
+    inside += before < ends[0] < after
+print(inside)
+PY
+) || fail "a snapshot of the running broker is not what its log held"
+((inside > 0)) || fail "none of the $snaps snapshots was taken while the log grew (names-0 $before..$after)"
+echo "ok: $snaps snapshots of broker 3 while it took writes ($inside of them mid-way), read-only, names-0 within $before..$after"
 "$KC" term 3 >/dev/null
 
 expect_exit 0 "$KEPOCH" logdir scan "$LOGDIR"

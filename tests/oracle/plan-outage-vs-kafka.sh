@@ -149,8 +149,8 @@ plan steps-plan --metadata "$META" --topic pa "$W/t1-b1.snap" "$W/t1-b2.snap"
 echo "--- steps.sh"
 cat "$W/cmds/steps.sh"
 run_steps "$W/cmds" "$KH" "$W/steps"
-echo "steps.sh ran to the end; brokers started in its order: ${started[*]}"
-[[ ${started[0]} == 3 ]] || fail "steps.sh did not start broker 3 first: ${started[*]}"
+echo "steps.sh ran to the end; brokers started in its order: ${started[*]:-none}"
+[[ ${started[0]:-none} == 3 ]] || fail "steps.sh did not start broker 3 first: it started ${started[*]:-no broker}"
 # Every broker back (steps.sh started the others last).
 for n in 1 2 3; do
   [[ " ${started[*]} " == *" $n "* ]] || "$KC" start "$n" >/dev/null

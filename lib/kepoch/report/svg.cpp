@@ -46,9 +46,27 @@ std::string coord(double x) {
 
 std::string epoch_color(std::optional<std::int64_t> epoch) {
   if (!epoch) return "#b0b0b0";
-  const double hue = std::fmod(static_cast<double>(*epoch) * 137.50776405, 360.0);
-  const int lightness = 42 + static_cast<int>(((*epoch % 3) + 3) % 3) * 12;
-  return fmt::format("hsl({:.2f},70%,{}%)", hue < 0 ? hue + 360 : hue, lightness);
+  // The hue bands left to epochs (degrees): amber, teal to cyan, indigo to magenta. Red
+  // (fenced, a truncation, a shrinking ISR) and green (unfenced, a recovery point, a growing
+  // ISR) mean state on these pages, and the high watermark is drawn in blue (about 224).
+  struct Band {
+    double from, to;
+  };
+  constexpr Band kBands[] = {{30, 55}, {165, 205}, {240, 330}};
+  constexpr double kTotal = (55 - 30) + (205 - 165) + (330 - 240);
+  // Golden-ratio steps through the bands: each epoch lands far from its neighbours.
+  const double step = std::fmod(static_cast<double>(*epoch) * 0.6180339887498949, 1.0);
+  double at = (step < 0 ? step + 1 : step) * kTotal;
+  double hue = kBands[0].from;
+  for (const Band& band : kBands) {
+    if (at < band.to - band.from) {
+      hue = band.from + at;
+      break;
+    }
+    at -= band.to - band.from;
+  }
+  const int lightness = 40 + static_cast<int>(((*epoch % 3) + 3) % 3) * 12;
+  return fmt::format("hsl({:.3f},65%,{}%)", hue, lightness);
 }
 
 }  // namespace kepoch::report::svg

@@ -3,6 +3,7 @@
 // axis zoomed behind a break when a fork sits near the end of a long log.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <regex>
 #include <set>
 #include <string>
@@ -45,8 +46,25 @@ TEST_CASE("svg: every epoch up to 40000 gets its own colour", "[report][html]") 
     colours.insert(svg::epoch_color(e));
   CHECK(colours.size() == 40001);
   CHECK(svg::epoch_color(std::nullopt) != svg::epoch_color(0));
-  // Neighbouring epochs (one election apart) differ in hue by the golden angle.
   CHECK(svg::epoch_color(300) != svg::epoch_color(301));
+}
+
+TEST_CASE("svg: no epoch is drawn in the state colours (red, green) or the high watermark's blue",
+          "[report][html]") {
+  for (std::int64_t e = -1; e <= 5000; ++e) {
+    const std::string c = svg::epoch_color(e);
+    REQUIRE(c.rfind("hsl(", 0) == 0);
+    const double hue = std::stod(c.substr(4));
+    INFO("epoch " << e << ": " << c);
+    CHECK(hue >= 30);                  // not red (0 +- 30)
+    CHECK(hue <= 330);                 // not red
+    CHECK(!(hue > 60 && hue < 165));   // not green
+    CHECK(!(hue > 205 && hue < 240));  // not the high watermark's blue
+  }
+  // Neighbouring epochs (one election apart) differ in hue by far.
+  auto hue = [](std::int64_t e) { return std::stod(svg::epoch_color(e).substr(4)); };
+  CHECK(std::abs(hue(0) - hue(1)) > 30);
+  CHECK(std::abs(hue(1) - hue(2)) > 30);
 }
 
 TEST_CASE("html: a timeline's spans and markers, escaped, with its verdict", "[report][html]") {
