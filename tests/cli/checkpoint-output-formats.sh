@@ -19,7 +19,8 @@ expect_exit 0 "$KEPOCH" checkpoint dump -o json "$f"
 [[ $(json "$SCRATCH/out" "len(d[0]['entries'])") == 3 ]] || fail "dump entries"
 
 expect_exit 0 "$KEPOCH" checkpoint validate -o yaml "$f"
-expect_in "$SCRATCH/out" "- file: $f"
+expect_in "$SCRATCH/out" "- summary: \"$f is readable (3 epoch entries) with 1 warning"
+expect_in "$SCRATCH/out" "  file: $f"
 expect_in "$SCRATCH/out" "kafka_outcome: ok"
 
 expect_exit 0 "$KEPOCH" checkpoint validate "$f"

@@ -84,3 +84,22 @@ verdict 0 "No error found. before/broker-1: 1 partition, none with a problem; be
 expect_exit 3 "$KEPOCH" logdir scan -o json "$B/broker-1" "$SCRATCH/no-such-dir"
 [[ $(json "$SCRATCH/out" "d['summary']") == "1 log dir could not be read: the others have no error."* ]] ||
   fail "scan with an unreadable dir: $(json "$SCRATCH/out" "d['summary']")"
+
+# checkpoint validate (issue 38): each file's report opens with its verdict, the JSON's
+# "summary" of that file: intact (exit 0), or not usable as written with the line and what
+# Kafka does (exit 1).
+verdict_file() {
+  local code=$1 sentence=$2
+  shift 2
+  expect_exit "$code" "$@"
+  [[ $(opening "$SCRATCH/out") == "$sentence" ]] ||
+    { echo "--- got"; opening "$SCRATCH/out"; echo; fail "table opening of: $*"; }
+  expect_exit "$code" "$@" -o json
+  [[ $(json "$SCRATCH/out" "d[0]['summary']") == "$sentence" ]] || fail "JSON summary of: $*"
+}
+verdict_file 0 "$B/broker-2/d-0/leader-epoch-checkpoint is intact: 2 epoch entries, no problem. Kafka loads it." \
+  "$KEPOCH" checkpoint validate "$B/broker-2/d-0/leader-epoch-checkpoint"
+printf '0\n2\n0 0\n1 5 x\n' >"$SCRATCH/leader-epoch-checkpoint"
+verdict_file 1 "$SCRATCH/leader-epoch-checkpoint is not usable as written (line 4: expected 2 fields \"<epoch> <start offset>\", found 3). Kafka marks this log dir offline: every partition in it goes offline on this broker." \
+  "$KEPOCH" checkpoint validate "$SCRATCH/leader-epoch-checkpoint"
+echo "ok: checkpoint validate opens each file's report with its verdict"

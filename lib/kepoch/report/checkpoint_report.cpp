@@ -2,6 +2,8 @@
 
 #include "kepoch/report/common_values.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -68,8 +70,67 @@ void content(Value& v, const CheckpointReport& r) {
 
 }  // namespace
 
+namespace {
+
+std::size_t count_of(const CheckpointReport& r, Severity severity) {
+  return static_cast<std::size_t>(
+      std::count_if(r.problems.begin(), r.problems.end(),
+                    [&](const Problem& p) { return p.severity == severity; }));
+}
+
+// "line 4: expected 2 fields ..." or the message alone when it is about the whole file.
+std::string where_and_what(const Problem& p) {
+  return p.line > 0 ? fmt::format("line {}: {}", p.line, p.message) : p.message;
+}
+
+std::string entries_phrase(const CheckpointReport& r) {
+  switch (r.type.kind) {
+    case CheckpointKind::leader_epoch:
+      return fmt::format("{} epoch entr{}", r.epoch_entries.size(),
+                         r.epoch_entries.size() == 1 ? "y" : "ies");
+    case CheckpointKind::offsets:
+      return fmt::format("{} partition offset{}", r.offsets.size(),
+                         r.offsets.size() == 1 ? "" : "s");
+    case CheckpointKind::meta_properties:
+      return r.node_id ? fmt::format("node {}", *r.node_id) : "no node id";
+    case CheckpointKind::partition_metadata:
+      return r.topic_id ? "topic id " + r.topic_id->to_string() : "no topic id";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string checkpoint_summary(const CheckpointReport& r, CheckDepth depth) {
+  const std::size_t errors = count_of(r, Severity::error);
+  const std::size_t warnings = count_of(r, Severity::warning);
+  // What Kafka does with it: validate knows (kafka_action); dump only whether Kafka reads it.
+  const std::string kafka = depth == CheckDepth::validate && !r.kafka_action.empty()
+                                ? r.kafka_action
+                                : (r.valid ? "Kafka reads it" : "Kafka rejects it");
+  const auto first = [&](Severity s) {
+    return std::find_if(r.problems.begin(), r.problems.end(),
+                        [&](const Problem& p) { return p.severity == s; });
+  };
+  if (!r.valid) {
+    const auto e = first(Severity::error);
+    const std::string why = e != r.problems.end() ? " (" + where_and_what(*e) + ")" : "";
+    const std::string more =
+        errors > 1 ? fmt::format(", and {} more error{}", errors - 1, errors == 2 ? "" : "s") : "";
+    return fmt::format("{} is not usable as written{}{}. {}.", r.file, why, more, kafka);
+  }
+  if (warnings > 0) {
+    const auto w = first(Severity::warning);
+    return fmt::format("{} is readable ({}) with {} warning{}, the first at {}. {}.", r.file,
+                       entries_phrase(r), warnings, warnings == 1 ? "" : "s", where_and_what(*w),
+                       kafka);
+  }
+  return fmt::format("{} is intact: {}, no problem. {}.", r.file, entries_phrase(r), kafka);
+}
+
 Value checkpoint_value(const CheckpointReport& r, CheckDepth depth) {
   Value v = Value::object();
+  v.set("summary", checkpoint_summary(r, depth));
   v.set("file", r.file).set("kind", kind_name(r.type.kind));
   if (r.type.kind == CheckpointKind::offsets) v.set("role", role_name(r.type.role));
   if (r.type.tmp) v.set("tmp", true);
@@ -142,6 +203,7 @@ void write_checkpoint(ReportStream& stream, const CheckpointReport& r, CheckDept
   if (kind == CheckpointKind::partition_metadata) return stream.item(checkpoint_value(r, depth));
 
   Value head = Value::object();
+  head.set("summary", checkpoint_summary(r, depth));
   head.set("file", r.file).set("kind", kind_name(kind));
   if (kind == CheckpointKind::offsets) head.set("role", role_name(r.type.role));
   if (r.type.tmp) head.set("tmp", true);

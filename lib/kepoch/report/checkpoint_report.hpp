@@ -1,7 +1,7 @@
 #pragma once
 // The report shape of `checkpoint dump` and `checkpoint validate`.
 //
-//   {"file", "kind", "role"?, "tmp", "version", "count", "entries" | "topic_id" | ...,
+//   {"summary", "file", "kind", "role"?, "tmp", "version", "count", "entries" | "topic_id" | ...,
 //    validate: "valid", "kafka_outcome", "kafka_action", "loaded_entries"?,
 //    "problems": [{"severity", "line", "message", "kafka_exception"?, "kafka_message"?}]}
 
@@ -10,6 +10,10 @@
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
+
+// The verdict on one file, its report's opening sentence ("summary"): intact, readable with
+// warnings, or not usable as written (its first error, where), then what Kafka does with it.
+std::string checkpoint_summary(const CheckpointReport& r, CheckDepth depth);
 
 Value checkpoint_value(const CheckpointReport& r, CheckDepth depth);
 

@@ -126,10 +126,10 @@ class JsonStream : public ReportStream {
 };
 
 // JSON lines: one object per element, {"<id>": id, "<element>": element}, where <id> is the
-// item's first leading member ("file" for a segment, "dir" for a log dir) and <element> the
-// list's name in the singular ("batches" -> "batch", "entries" -> "entry"); then one line
-// closing the item: its leading members and its trailer, without the list. Every line
-// stands alone, so a reader can stop anywhere.
+// item's first leading member after its "summary" ("file" for a segment, "dir" for a log dir) and
+// <element> the list's name in the singular ("batches" -> "batch", "entries" -> "entry"); then one
+// line closing the item: its leading members and its trailer, without the list. Every line stands
+// alone, so a reader can stop anywhere.
 class JsonLinesStream : public ReportStream {
  public:
   explicit JsonLinesStream(std::ostream& out) : out_(out), writer_(text_) {
@@ -182,13 +182,15 @@ class JsonLinesStream : public ReportStream {
   }
   // Each element's line up to the element: {"<id>":id,"<element>":
   void start_lines(std::string_view list_key) {
-    const auto& members = fields_.as_object();
     line_start_.assign(1, '{');
-    if (!members.empty()) {
-      append_json_string(line_start_, members[0].first);
+    // The id: the first leading member that is not the item's verdict sentence.
+    for (const auto& [k, v] : fields_.as_object()) {
+      if (k == "summary" && std::holds_alternative<std::string>(v.data())) continue;
+      append_json_string(line_start_, k);
       line_start_ += ':';
-      append_json(line_start_, members[0].second);
+      append_json(line_start_, v);
       line_start_ += ',';
+      break;
     }
     append_json_string(line_start_, singular(list_key));
     line_start_ += ':';
@@ -325,10 +327,10 @@ class TableStream : public ReportStream {
     if (const Value* f = fields.find("file")) file_ = scalar_text(*f);
     width_ = 0;
     for (const auto& [k, v] : fields.as_object())
-      width_ = std::max(width_, k.size());
+      if (!is_sentence(k, v)) width_ = std::max(width_, k.size());
     width_ = std::max<std::size_t>(width_, 14);  // room for the trailer's keys
     for (const auto& [k, v] : fields.as_object())
-      field(k, cell_text(v));
+      is_sentence(k, v) ? sentence(v) : field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
     rows_.reset(std::move(table_columns));
     rows_.fit(options_.wide ? 0 : kTableWidth);
@@ -399,7 +401,7 @@ class TableStream : public ReportStream {
     if (const Value* f = whole.find("file")) file_ = scalar_text(*f);
     width_ = 0;
     for (const auto& [k, v] : whole.as_object())
-      width_ = std::max(width_, k.size());
+      if (!is_sentence(k, v)) width_ = std::max(width_, k.size());
     width_ = std::max<std::size_t>(width_, 14);
     fields(whole);
   }
@@ -414,6 +416,18 @@ class TableStream : public ReportStream {
     out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
     text_.clear();
   }
+
+  // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields.
+  static bool is_sentence(const std::string& key, const Value& v) {
+    return key == "summary" && std::holds_alternative<std::string>(v.data());
+  }
+
+  // The verdict opens the item as text and a blank line, as render_table writes it.
+  void sentence(const Value& v) {
+    write_wrapped(out_, options_.wide, "", "", cell_text(v));
+    out_ << '\n';
+  }
+
   // The rows past the limit, as one line; a new list starts counting again.
   void more_rows() {
     if (hidden_) out_ << "  " << more_rows_text(hidden_) << '\n';
@@ -423,7 +437,9 @@ class TableStream : public ReportStream {
   // Members as "key  value" lines; a "problems" array goes to the error stream.
   void fields(const Value& object) {
     for (const auto& [k, v] : object.as_object()) {
-      if (k == "problems" && v.is_array()) {
+      if (is_sentence(k, v)) {
+        sentence(v);
+      } else if (k == "problems" && v.is_array()) {
         int errors = 0, warnings = 0, notes = 0;
         for (const auto& p : v.as_array()) {
           const Value* sev = p.find("severity");
