@@ -27,7 +27,8 @@ cd "$KEPOCH_SOURCE_DIR" # relative paths: the outputs name files as given
 golden=tests/cli/golden
 got="$SCRATCH/golden"
 out="$SCRATCH/run" # what a case writes (--html, --file, --out-dir): named SCRATCH in the goldens
-mkdir -p "$got"
+snaps="$SCRATCH/snaps" # log dir snapshots and log dir copies cases read: named SNAPS in the goldens
+mkdir -p "$got" "$snaps"
 formats=(table wide json yaml jsonl)
 group=none
 cases=0
@@ -35,7 +36,7 @@ cases=0
 # keep FILE: FILE's text as the goldens hold it, the scratch path written as SCRATCH; the first
 # lines / bytes of the group's cap and the sha256 of the whole when it is longer.
 keep() {
-  sed "s|$out|SCRATCH|g" "$1" >"$SCRATCH/kept"
+  sed "s|$out|SCRATCH|g; s|$snaps|SNAPS|g" "$1" >"$SCRATCH/kept"
   local rc=0
   local lines=2000 bytes=65536
   case $group in segment-dump | partition | checkpoint) lines=200 bytes=16384 ;; esac
@@ -151,6 +152,47 @@ case_in "json" "plan --metadata metadata logdir --unclean --min-isr 3" \
   plan --all --metadata tests/data/metadata --ids 1 --unclean --min-isr 3 tests/data/logdir
 case_ "plan --metadata metadata-snapshot broker-1" \
   plan --metadata tests/data/metadata-snapshot --topic s --ids 1 --gone 3 tests/data/metadata-snapshot/broker-1
+# What a state argument means: a log dir (its meta.properties names the broker and cluster), a
+# replica dir (its log dir's), a snapshot file (what it records), SNAPSHOT:TOPIC-PARTITION,
+# standard input; and what plan refuses: two states of one broker, states of two clusters, a
+# state without a broker id, --ids of another count. Broker 1 is tests/data/logdir, copies
+# play broker 2 (same cluster) and broker 3 (another cluster).
+cp -r tests/data/logdir "$snaps/b2"
+sed -i 's/^node.id=1$/node.id=2/' "$snaps/b2/meta.properties"
+cp -r tests/data/logdir "$snaps/other"
+sed -i 's/^node.id=1$/node.id=3/; s/^cluster.id=.*/cluster.id=AnotherClusterAAAAAAAAA/' "$snaps/other/meta.properties"
+for b in b2 other; do "$KEPOCH" logdir snapshot --file "$snaps/$b.snap" "$snaps/$b" >/dev/null; done
+"$KEPOCH" logdir snapshot --file "$snaps/b1.snap" tests/data/logdir >/dev/null
+cp "$snaps/b1.snap" "$snaps/b1-again.snap"
+"$KEPOCH" logdir snapshot --file "$snaps/s1.snap" tests/data/metadata-snapshot/broker-1 >/dev/null
+case_ "plan --metadata metadata logdir, its id from meta.properties" plan --all --metadata tests/data/metadata tests/data/logdir
+case_ "plan --metadata metadata snapshots" plan --all --metadata tests/data/metadata "$snaps/b1.snap" "$snaps/b2.snap"
+case_ "plan --metadata metadata-snapshot snapshot" \
+  plan --metadata tests/data/metadata-snapshot --topic s --gone 3 "$snaps/s1.snap"
+case_ "plan SNAPSHOT:TOPIC-PARTITION" plan --replicas 1,2 --isr 1 --alive 1,2 --all "$snaps/b1.snap:t-0" "$snaps/b2.snap:t-0"
+case_ "plan replica dirs, ids from their log dirs" plan --replicas 1,2 --isr 2 --alive 1 tests/data/logdir/t-0 "$snaps/b2/t-0"
+for f in table json; do
+  run_case "plan -:TOPIC-PARTITION" $f plan --replicas 1,2 --isr 1 --alive 1,2 --all -- -:t-0 "$snaps/b2.snap:t-0" <"$snaps/b1.snap"
+  run_case "plan --metadata metadata -" $f plan --metadata tests/data/metadata --gone 3 - <"$snaps/b2.snap"
+done
+case_in "table" "plan refuses: one snapshot twice" plan --replicas 1,2 --isr 1 --alive 2 "$snaps/b1.snap:t-0" "$snaps/b1-again.snap:t-0"
+case_in "table" "plan refuses: a snapshot and its log dir" plan --replicas 1,2 --isr 1 "$snaps/b1.snap" tests/data/logdir
+case_in "table" "plan refuses: another cluster" plan --replicas 1,3 --isr 1 "$snaps/b1.snap:t-0" "$snaps/other.snap:t-0"
+case_in "table" "plan refuses: another cluster, log dirs" plan --all --metadata tests/data/metadata "$snaps/b2" "$snaps/other"
+case_in "table" "plan refuses: no broker id" plan --replicas 1,2,3 --isr 1 "${r[@]}"
+case_in "table" "plan refuses: --ids of another count" plan --ids 1,2 --replicas 1,2,3 --isr 1 "${r[@]}"
+case_in "table" "plan refuses: --replicas over several partitions" plan --replicas 1,2 --isr 1 "$snaps/b1.snap" "$snaps/b2.snap"
+case_in "table" "plan refuses: no state" plan --replicas 1,2,3
+case_in "table" "plan refuses: no such state" plan --replicas 1,2 "$snaps/none.snap:t-0" "$snaps/b2.snap:t-0"
+for f in table; do
+  run_case "plan refuses: standard input twice" $f plan --replicas 1,2 - - <"$snaps/b1.snap"
+done
+# SNAPSHOT:TOPIC-PARTITION read as every replica argument is (storage/replica_sources): a
+# partition the snapshot lacks, a SNAPSHOT that is a directory or a device.
+case_in "table" "plan refuses: a partition the snapshot lacks" plan --replicas 1,2 "$snaps/b1.snap:nope-0" "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: SNAPSHOT a directory" plan --replicas 1,2 tests/data/logdir:t-0 "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: a device" plan --replicas 1,2 /dev/null "$snaps/b2.snap:t-0"
+case_in "table" "plan refuses: SNAPSHOT a device" plan --replicas 1,2 /dev/null:t-0 "$snaps/b2.snap:t-0"
 
 # --- simulate: the seed scenarios, both rules and one ---------------------------------------
 group=simulate

@@ -148,6 +148,14 @@ std::optional<std::int64_t> parse_long(std::string_view s) {
   return parse_decimal<std::int64_t>(s);
 }
 
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ')
+    s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= ' ')
+    s.remove_suffix(1);
+  return s;
+}
+
 bool parse_boolean(std::string_view s) {
   static constexpr std::string_view kTrue = "true";
   if (s.size() != kTrue.size()) return false;

@@ -101,6 +101,9 @@ Fields split_colon_whitespace(std::string_view s);
 std::optional<std::int32_t> parse_int(std::string_view s);
 std::optional<std::int64_t> parse_long(std::string_view s);
 
+// String.trim: every leading and trailing char <= ' ' removed.
+std::string_view trim(std::string_view s);
+
 // Boolean.parseBoolean: true for "true" in any case, false for anything else (no trimming:
 // " true" is false).
 bool parse_boolean(std::string_view s);

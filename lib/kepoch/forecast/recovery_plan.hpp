@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "kepoch/epoch/election.hpp"
+#include "kepoch/forecast/config_source.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/replica_forecast.hpp"
 
@@ -60,12 +61,10 @@ struct PlanPartitionInput {
   bool unclean_allowed = false;  // the topic's unclean.leader.election.enable
   bool elr_enabled = false;      // eligible.leader.replicas.version >= 1
   std::int32_t min_isr = 1;      // the topic's min.insync.replicas
-  // Where the metadata found those two values, for the report only (the plan does not read
-  // them): "topic", "node" (one node's own dynamic config), "cluster_default", "static" (a
-  // server.properties), "kafka_default", "flags" (not in the metadata: the flags' value),
-  // "unknown" (not read); empty: not said.
-  std::string unclean_source;
-  std::string min_isr_source;
+  // Where the metadata found those two values (config_source.hpp), for the report only (the
+  // plan does not read them).
+  ConfigSource unclean_source = ConfigSource::unsaid;
+  ConfigSource min_isr_source = ConfigSource::unsaid;
   // The topic's id in the metadata, when it says: a replica with another id is of a topic of
   // the same name deleted before this one was created (a stray to Kafka), not a candidate.
   std::optional<Uuid> topic_id;
@@ -138,8 +137,8 @@ struct PartitionPlan {
   PartitionState state;
   bool unclean_allowed = false;
   std::int32_t min_isr = 1;
-  std::string unclean_source;  // as PlanPartitionInput's
-  std::string min_isr_source;
+  ConfigSource unclean_source = ConfigSource::unsaid;  // as PlanPartitionInput's
+  ConfigSource min_isr_source = ConfigSource::unsaid;
   std::optional<Uuid> topic_id;                         // the metadata's
   std::vector<std::int32_t> unknown_replicas;           // assigned brokers whose state is not given
                                                         // (or is another topic's: below)

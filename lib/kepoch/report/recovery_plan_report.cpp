@@ -290,9 +290,11 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
                  optional_count(kafka, &CandidateOutcome::committed_lost_records))
             .set("reason", partition_reason(p))
             .set("min_insync_replicas", p.min_isr)
-            .set("min_insync_replicas_source", optional_text(p.min_isr_source))
+            .set("min_insync_replicas_source",
+                 optional_text(std::string(forecast::config_source_name(p.min_isr_source))))
             .set("unclean_leader_election", p.unclean_allowed)
-            .set("unclean_leader_election_source", optional_text(p.unclean_source)));
+            .set("unclean_leader_election_source",
+                 optional_text(std::string(forecast::config_source_name(p.unclean_source)))));
     for (const auto& c : p.candidates) {
       std::string truncations;
       for (const auto& f : c.followers) {

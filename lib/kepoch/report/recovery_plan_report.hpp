@@ -15,7 +15,7 @@
 //                    "min_insync_replicas", "min_insync_replicas_source",
 //                    "unclean_leader_election", "unclean_leader_election_source"}],
 //                   (sources: "topic", "node", "cluster_default", "static", "kafka_default",
-//                    "flags", "unknown": PlanPartitionInput's; null when not said)
+//                    "flags", "unknown": forecast::config_source_name; null when not said)
 //    "candidates": [{"topic", "partition", "rank", "broker", "live", "clean", "kafka_choice",
 //                    "last_epoch", "log_end_offset", "leader_epoch", "removed_records",
 //                    "lost_records", "committed_lost_records", "loss_known",
@@ -31,17 +31,13 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/forecast/outage_plan.hpp"
 #include "kepoch/forecast/recovery_plan.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
 
-struct PlanBroker {
-  std::int32_t broker = -1;
-  bool live = false;
-  bool gone = false;
-  std::string source;  // the argument its state came from; empty: not given
-};
+using PlanBroker = forecast::PlanBroker;
 
 struct PlanContext {
   std::string metadata;  // "live cluster host:port", "metadata log DIR", "flags"

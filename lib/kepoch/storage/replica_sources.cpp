@@ -109,22 +109,31 @@ ReplicaSource load_replica_source(const std::string& argument, LoadDepth depth) 
   }
   if (fs::is_regular_file(status) || fs::is_fifo(status))
     return from_snapshot(argument, path, std::nullopt);
+  const auto special = [](const fs::file_status& st) {
+    return fs::is_character_file(st) ? "a character device"
+           : fs::is_block_file(st)   ? "a block device"
+           : fs::is_socket(st)       ? "a socket"
+                                     : "a special file";
+  };
   const auto colon = argument.rfind(':');
   if (colon != std::string::npos && colon > 0) {
     const std::string file = argument.substr(0, colon);
     const fs::file_status s = fs::status(file, ec);
     if (file == "-" || fs::is_regular_file(s) || fs::is_fifo(s))
       return from_snapshot(argument, file, argument.substr(colon + 1));
+    // SNAPSHOT:TOPIC-PARTITION whose SNAPSHOT is there but no file: said of it, not of the
+    // whole argument (which is no path at all).
+    if (fs::exists(s))
+      throw InputError(file,
+                       fmt::format("{}, not a snapshot file (in {}: SNAPSHOT:TOPIC-PARTITION "
+                                   "names a `kepoch logdir snapshot` file)",
+                                   fs::is_directory(s) ? "a directory" : special(s), argument));
   }
   constexpr const char* kExpected =
       "expected a partition dir, a log dir, a snapshot file or SNAPSHOT:TOPIC-PARTITION";
-  if (fs::exists(status)) {
-    const char* what = fs::is_character_file(status) ? "a character device"
-                       : fs::is_block_file(status)   ? "a block device"
-                       : fs::is_socket(status)       ? "a socket"
-                                                     : "a special file";
-    throw InputError(argument, fmt::format("{}, not a file or directory ({})", what, kExpected));
-  }
+  if (fs::exists(status))
+    throw InputError(argument,
+                     fmt::format("{}, not a file or directory ({})", special(status), kExpected));
   if (fs::is_symlink(fs::symlink_status(path, ec)))
     throw InputError(argument, fmt::format("a dangling symbolic link ({})", kExpected));
   throw InputError(argument, fmt::format("no such file or directory ({})", kExpected));

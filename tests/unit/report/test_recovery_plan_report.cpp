@@ -24,8 +24,8 @@ PlanPartitionInput led_by_2(std::int32_t partition, std::vector<std::int32_t> is
   in.state.leader = 2;
   in.state.leader_epoch = 4;
   in.min_isr = 2;
-  in.min_isr_source = "static";
-  in.unclean_source = "cluster_default";
+  in.min_isr_source = forecast::ConfigSource::static_broker;
+  in.unclean_source = forecast::ConfigSource::cluster_default;
   return in;
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("every partition healthy: nothing to decide", "[report][recovery_plan]
   CHECK(plan_verdict(plan) == "All 1 partition(s) have a live leader: nothing to decide.");
   // Not said: null, not an empty text.
   PlanPartitionInput unsaid = led_by_2(0, {2});
-  unsaid.min_isr_source.clear();
+  unsaid.min_isr_source = forecast::ConfigSource::unsaid;
   input.partitions = {unsaid};
   const Value v = recovery_plan_value(plan_recovery(input), PlanContext{});
   CHECK(v.find("partitions")->as_array()[0].find("min_insync_replicas_source")->is_null());

@@ -1,41 +1,38 @@
-#include "plan_metadata.hpp"
-
-#include <map>
+#include "kepoch/forecast/logged_metadata.hpp"
 
 #include "kepoch/metadata/dynamic_configs.hpp"
 #include "kepoch/metadata/epoch_agreement.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
-#include "progress.hpp"
 
-namespace kepoch::cli {
+namespace kepoch::forecast {
 namespace {
 
-constexpr const char* kUnclean = "unclean.leader.election.enable";
-constexpr const char* kMinIsr = "min.insync.replicas";
-
-std::optional<LoggedConfig> logged_config(const DynamicConfigs& configs, const std::string& topic,
-                                          const std::string& name) {
-  const auto v = configs.topic_config(topic, name);
+std::optional<LoggedTopicConfig> logged_config(const DynamicConfigs& configs,
+                                               const std::string& topic, std::string_view name) {
+  const auto v = configs.topic_config(topic, std::string(name));
   if (!v) return std::nullopt;
-  return LoggedConfig{v->value, v->cluster_default};
+  return LoggedTopicConfig{v->value, v->cluster_default};
 }
 
 }  // namespace
 
-LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<std::regex>& topic,
-                                    bool exclude_internal, const Globals& globals) {
-  // The replay of metadata_source.cpp's load_metadata_history, with the topic configs read
-  // from the same records.
+LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
+                                    const TopicSelection& selection,
+                                    const ReplayProgress& progress) {
   const MetadataReplayPlan plan = plan_metadata_replay(dir, {});
+  if (progress.files) {
+    std::vector<std::filesystem::path> files;
+    if (plan.snapshot) files.push_back(plan.snapshot->path);
+    if (plan.start.read_log) files.insert(files.end(), plan.segments.begin(), plan.segments.end());
+    progress.files(files);
+  }
+  // The replay `metadata history` makes (partition_history), with the topic configs read
+  // from the same records.
   PartitionHistory history;
   DynamicConfigs configs;
-  std::vector<std::filesystem::path> files;
-  if (plan.snapshot) files.push_back(plan.snapshot->path);
-  if (plan.start.read_log) files.insert(files.end(), plan.segments.begin(), plan.segments.end());
-  Progress progress(globals, "reading the metadata log", files);
   const MetadataReplaySummary summary = replay_metadata(plan, [&](const MetadataLogEntry& e) {
-    progress.at(e.file, e.batch_position);
+    if (progress.at) progress.at(e.file, e.batch_position);
     if (!e.record) return;
     // A snapshot's records stand for the state at its end offset, not for log offsets.
     const MetadataPosition at =
@@ -62,8 +59,8 @@ LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<
     if (up) m.live.insert(id);
   for (const PartitionTimeline* t : history.timelines()) {
     if (t->steps.empty() || t->steps.back().record_type == "REMOVE_TOPIC_RECORD") continue;
-    if (topic && !std::regex_match(t->topic, *topic)) continue;
-    if (exclude_internal && t->topic == "__consumer_offsets") continue;
+    if (selection.topic && !std::regex_match(t->topic, *selection.topic)) continue;
+    if (selection.exclude_internal && t->topic == "__consumer_offsets") continue;
     const PartitionRegistration& r = t->steps.back().state;
     LoggedPartition p;
     p.topic = t->topic;
@@ -75,18 +72,18 @@ LoggedMetadata read_logged_metadata(const std::string& dir, const std::optional<
     p.last_known_elr = r.last_known_elr;
     p.leader = r.leader;
     p.leader_epoch = r.leader_epoch;
-    p.unclean = logged_config(configs, t->topic, kUnclean);
-    p.min_isr = logged_config(configs, t->topic, kMinIsr);
+    p.unclean = logged_config(configs, t->topic, kUncleanLeaderElectionEnable);
+    p.min_isr = logged_config(configs, t->topic, kMinInsyncReplicas);
     for (const auto& i : issued_epochs(*t))
       p.issued.emplace_back(i.epoch, i.leader);
     m.partitions.push_back(std::move(p));
   }
-  for (const char* name : {kUnclean, kMinIsr})
-    if (auto nodes = configs.nodes_with(name); !nodes.empty())
-      m.node_configs[name] = std::move(nodes);
+  for (const std::string_view name : {kUncleanLeaderElectionEnable, kMinInsyncReplicas})
+    if (auto nodes = configs.nodes_with(std::string(name)); !nodes.empty())
+      m.node_configs[std::string(name)] = std::move(nodes);
   m.problems = summary.problems;
   m.problems.insert(m.problems.end(), history.orphans().begin(), history.orphans().end());
   return m;
 }
 
-}  // namespace kepoch::cli
+}  // namespace kepoch::forecast

@@ -1,0 +1,37 @@
+#pragma once
+// What a state argument of `plan` means: one broker's replicas and whose they are. The
+// argument is read as every command reads a replica argument (storage/replica_sources.hpp:
+// a log dir, a replica dir, a `kepoch logdir snapshot` file, `-` for standard input, or
+// SNAPSHOT:TOPIC-PARTITION), and the broker and cluster are the ones that source records
+// (node.id and cluster.id of the log dir's meta.properties, storage/broker_identity.hpp, or
+// what the snapshot records).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kepoch/storage/partition_replica.hpp"
+
+namespace kepoch::forecast {
+
+struct BrokerState {
+  std::string argument;
+  std::optional<std::int32_t> broker;  // unset: not recorded (check_one_cluster asks for --ids)
+  std::optional<std::string> cluster_id;
+  std::vector<PartitionReplica> replicas;
+  std::vector<std::string> notes;  // partition dirs left out, and why
+};
+
+// Throws InputError when the argument names nothing readable, UsageError when
+// SNAPSHOT:TOPIC-PARTITION names a partition the snapshot does not hold.
+BrokerState load_broker_state(const std::string& argument);
+
+// Every argument's state, read on `jobs` threads (a hundred brokers' snapshots are most of a
+// plan's work), in argument order, each replica cut to what a plan reads
+// (keep_what_plans_read). The first argument's error is the one thrown, whichever thread met
+// it first.
+std::vector<BrokerState> load_broker_states(const std::vector<std::string>& arguments,
+                                            unsigned jobs);
+
+}  // namespace kepoch::forecast

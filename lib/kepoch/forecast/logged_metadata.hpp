@@ -1,0 +1,71 @@
+#pragma once
+// The metadata a plan takes from the KRaft metadata log (`plan --metadata DIR`): each
+// partition's last registration, the brokers left unfenced, and the dynamic configs
+// (ConfigRecord) of unclean.leader.election.enable and min.insync.replicas, as plain values.
+// A header of its own, free of the metadata record types: format/metadata_record.hpp and the
+// election rules (epoch/election.hpp, which recovery_plan.hpp includes) both name
+// kNoLeaderChange and cannot share a translation unit.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kepoch/base/uuid.hpp"
+#include "kepoch/forecast/config_source.hpp"
+
+namespace kepoch::forecast {
+
+struct LoggedPartition {
+  std::string topic;
+  Uuid topic_id;
+  std::int32_t partition = 0;
+  std::vector<std::int32_t> replicas;
+  std::vector<std::int32_t> isr;
+  std::vector<std::int32_t> elr;
+  std::vector<std::int32_t> last_known_elr;
+  std::int32_t leader = -1;
+  std::int32_t leader_epoch = -1;
+  std::optional<LoggedTopicConfig> unclean;  // unclean.leader.election.enable
+  std::optional<LoggedTopicConfig> min_isr;  // min.insync.replicas
+  // The leader epochs the controller issued, in order, with each one's leader
+  // (metadata/epoch_agreement's issued_epochs).
+  std::vector<std::pair<std::int32_t, std::int32_t>> issued;  // (epoch, leader)
+};
+
+struct LoggedMetadata {
+  std::set<std::int32_t> live;  // brokers whose last registration event left them unfenced
+  std::vector<LoggedPartition> partitions;  // topics not removed, selected
+  // unclean.leader.election.enable and min.insync.replicas as nodes' own dynamic configs
+  // (BROKER resource "<node id>"): config name -> node id -> value.
+  std::map<std::string, std::map<std::string, std::string>> node_configs;
+  std::vector<std::string> problems;
+};
+
+// Which topics a plan reads: those `topic` matches whole (every one when unset), without
+// __consumer_offsets when `exclude_internal`.
+struct TopicSelection {
+  std::optional<std::regex> topic;
+  bool exclude_internal = false;
+};
+
+// Told what the replay reads, for a progress line: `files` once, before the replay (the
+// snapshot it starts from, then the log's segments), then `at(file, position)` at each batch.
+struct ReplayProgress {
+  std::function<void(const std::vector<std::filesystem::path>& files)> files;
+  std::function<void(const std::string& file, std::uint64_t position)> at;
+};
+
+// Replays the log of `dir` from where a starting node would (storage/metadata_replay.hpp).
+// Throws InputError for an unreadable target or a damaged snapshot.
+LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
+                                    const TopicSelection& selection,
+                                    const ReplayProgress& progress = {});
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,88 @@
+#include "kepoch/forecast/outage_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "kepoch/forecast/one_cluster.hpp"
+
+namespace kepoch::forecast {
+
+OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
+                       const std::vector<std::int32_t>& gone, unsigned jobs) {
+  check_one_cluster(states, {});  // every broker known (a caller's check_one_cluster set them)
+  check_metadata_cluster(states, metadata.cluster_id);
+  OutagePlan out;
+  out.states = std::move(states);
+  // Each partition's replicas with known state, by broker.
+  std::map<std::pair<std::string, std::int32_t>, std::map<std::int32_t, const PartitionReplica*>>
+      known;
+  std::map<std::int32_t, std::string> source_of;
+  for (const auto& s : out.states) {
+    source_of[*s.broker] = s.argument;
+    for (const auto& r : s.replicas)
+      known[{r.topic, r.partition}][*s.broker] = &r;
+  }
+  PlanInput& input = out.input;
+  input.live_brokers = metadata.live;
+  input.gone_brokers = {gone.begin(), gone.end()};
+  input.jobs = jobs;
+  std::set<std::int32_t> assigned;
+  std::uint64_t not_in_metadata = known.size();
+  for (auto& p : metadata.partitions) {
+    const auto it = known.find({p.topic, p.partition});
+    if (it != known.end()) {
+      --not_in_metadata;
+      for (const auto& [broker, r] : it->second)
+        if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
+            p.state.replicas.end())
+          p.replicas[broker] = r;
+    }
+    assigned.insert(p.state.replicas.begin(), p.state.replicas.end());
+    input.partitions.push_back(std::move(p));
+  }
+  out.plan = plan_recovery(input);
+
+  out.metadata = std::move(metadata.description);
+  out.cluster_id = std::move(metadata.cluster_id);
+  for (const auto& s : out.states)
+    if (s.cluster_id && !out.cluster_id) out.cluster_id = s.cluster_id;
+  std::set<std::int32_t> brokers = assigned;
+  for (const auto& [id, src] : source_of)
+    brokers.insert(id);
+  for (const auto id : brokers) {
+    const auto src = source_of.find(id);
+    out.brokers.push_back({id, input.live_brokers.count(id) > 0 && !input.gone_brokers.count(id),
+                           input.gone_brokers.count(id) > 0,
+                           src == source_of.end() ? std::string() : src->second});
+  }
+  // What a missing broker leaves unknown.
+  std::map<std::int32_t, std::uint64_t> missing;
+  for (const auto& p : out.plan.partitions)
+    if (p.kind != RecommendationKind::healthy)
+      for (const auto id : p.unknown_replicas)
+        ++missing[id];
+  for (const auto& [id, count] : missing)
+    out.notes.push_back(
+        source_of.count(id)
+            ? fmt::format("broker {}: its state holds no usable replica of {} partition(s) "
+                          "without a live leader (none there, or one of another topic id): "
+                          "what it holds of them is not counted",
+                          id, count)
+            : fmt::format("broker {}: no state given; what its replicas of {} partition(s) "
+                          "without a live leader hold is not counted",
+                          id, count));
+  if (not_in_metadata > 0)
+    out.notes.push_back(fmt::format(
+        "{} partition(s) in the states are not in the metadata (deleted topics, or not selected)",
+        not_in_metadata));
+  for (const auto& s : out.states)
+    out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
+  out.notes.insert(out.notes.end(), metadata.notes.begin(), metadata.notes.end());
+  return out;
+}
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,154 @@
+#include "kepoch/forecast/plan_metadata.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/forecast/config_note.hpp"
+#include "kepoch/live/stop_forecast.hpp"
+
+namespace kepoch::forecast {
+namespace {
+
+std::optional<std::string> source_of(const live::TopicView& t, std::string_view name) {
+  const auto it = t.config_sources.find(std::string(name));
+  if (it == t.config_sources.end()) return std::nullopt;
+  return it->second;
+}
+
+// The notes of both configs, in one order for every source.
+void add_config_notes(PlanMetadata& m, const std::string& read_from, const std::string& answered_by,
+                      const std::string& unclean_flag, const std::string& min_isr_flag) {
+  m.notes.push_back(config_note(
+      true, m.partitions, {read_from, answered_by, std::string(kUncleanDeciders), unclean_flag}));
+  m.notes.push_back(config_note(
+      false, m.partitions, {read_from, answered_by, std::string(kMinIsrDeciders), min_isr_flag}));
+}
+
+}  // namespace
+
+PlanMetadata metadata_from_cluster(const live::ClusterView& view) {
+  PlanMetadata m;
+  m.description = "live cluster (" + view.metadata_from + ")";
+  m.cluster_id = view.cluster_id;
+  m.live = view.live_broker_ids();
+  // One rule with `cluster what-if`: the finalized feature, else the partitions' ELR.
+  const bool elr_enabled = live::elr_setting(view).enabled;
+  for (const auto& topic : view.topics) {
+    const ResolvedConfig<bool> unclean = live_unclean_leader_election(
+        topic.unclean_leader_election(), source_of(topic, kUncleanLeaderElectionEnable));
+    const ResolvedConfig<std::int32_t> min_isr =
+        live_min_insync_replicas(topic.min_insync_replicas(), source_of(topic, kMinInsyncReplicas));
+    for (const auto& p : topic.partitions) {
+      PlanPartitionInput in;
+      in.topic = p.topic;
+      in.partition = p.partition;
+      in.state.replicas = p.replicas;
+      in.state.isr = p.isr;
+      in.state.elr = p.elr.value_or(std::vector<std::int32_t>{});
+      in.state.last_known_elr = p.last_known_elr.value_or(std::vector<std::int32_t>{});
+      in.state.leader = p.leader;
+      in.state.leader_epoch = p.leader_epoch;
+      in.leader_epoch_known = true;
+      in.unclean_allowed = unclean.value;
+      in.unclean_source = unclean.source;
+      in.min_isr = min_isr.value;
+      in.min_isr_source = min_isr.source;
+      in.elr_enabled = elr_enabled;
+      in.live_metadata = true;
+      if (const UuidParse id = parse_uuid(topic.topic_id); id.ok && !id.uuid.is_zero())
+        in.topic_id = id.uuid;
+      m.partitions.push_back(std::move(in));
+    }
+  }
+  for (const auto& w : view.warnings)
+    m.notes.push_back(w);
+  const std::string who = view.metadata_from.empty() ? "the broker that answered"
+                                                     : "the broker at " + view.metadata_from;
+  add_config_notes(m, "DescribeConfigs", who, "", "");
+  return m;
+}
+
+PlanMetadata metadata_from_log(const LoggedMetadata& logged, const std::string& dir,
+                               const AssumedConfig& assumed) {
+  PlanMetadata m;
+  m.description = "metadata log " + dir;
+  m.live = logged.live;
+  for (const auto& p : logged.partitions) {
+    PlanPartitionInput in;
+    in.topic = p.topic;
+    in.partition = p.partition;
+    in.state.replicas = p.replicas;
+    in.state.isr = p.isr;
+    in.state.elr = p.elr;
+    in.state.last_known_elr = p.last_known_elr;
+    in.state.leader = p.leader;
+    in.state.leader_epoch = p.leader_epoch;
+    in.leader_epoch_known = true;
+    const ResolvedConfig<bool> unclean = logged_unclean_leader_election(p.unclean, assumed.unclean);
+    const ResolvedConfig<std::int32_t> min_isr =
+        logged_min_insync_replicas(p.min_isr, assumed.min_isr);
+    in.unclean_allowed = unclean.value;
+    in.unclean_source = unclean.source;
+    in.min_isr = min_isr.value;
+    in.min_isr_source = min_isr.source;
+    in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
+    if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
+    for (const auto& [epoch, leader] : p.issued)
+      in.issued_epochs.push_back({epoch, leader});
+    m.partitions.push_back(std::move(in));
+  }
+  m.notes = logged.problems;
+  add_config_notes(m, "metadata log", "", "--unclean", "--min-isr");
+  // A node's own dynamic config comes before the cluster-wide default on that node
+  // (KafkaConfigSchema.resolveEffectiveTopicConfig: topic, node, cluster default, static),
+  // for the active controller's elections and for a leader's acks=all check; the log does not
+  // say which node is which, so the plan does not use them: it says they are there.
+  for (const auto& [name, nodes] : logged.node_configs)
+    for (const auto& [node, value] : nodes)
+      m.notes.push_back(fmt::format(
+          "node {}'s own dynamic config sets {}={} (metadata log): where node {} is the active "
+          "controller (elections) or a partition's leader (acks=all), Kafka takes it before "
+          "the cluster-wide default and the static config; the plan's values do not",
+          node, name, value, node));
+  return m;
+}
+
+PlanMetadata metadata_from_flags(const FlagsPartition& flags,
+                                 const std::vector<BrokerState>& states) {
+  std::set<std::pair<std::string, std::int32_t>> partitions;
+  for (const auto& s : states)
+    for (const auto& r : s.replicas)
+      partitions.emplace(r.topic, r.partition);
+  if (partitions.size() != 1)
+    throw UsageError(fmt::format(
+        "--replicas describes one partition, but the states hold {} partitions: give the "
+        "metadata with -b or --metadata, or replica dirs (or SNAPSHOT:TOPIC-PARTITION) of one "
+        "partition",
+        partitions.size()));
+  PlanMetadata m;
+  m.description = "flags";
+  PlanPartitionInput in;
+  in.topic = partitions.begin()->first;
+  in.partition = partitions.begin()->second;
+  in.state.replicas = flags.replicas;
+  in.state.isr = flags.isr;
+  in.state.elr = flags.elr;
+  in.state.leader = kNoLeader;
+  in.unclean_allowed = flags.config.unclean;
+  in.min_isr = flags.config.min_isr;
+  in.unclean_source = ConfigSource::flags;
+  in.min_isr_source = ConfigSource::flags;
+  in.elr_enabled = !flags.elr.empty();
+  if (flags.alive) {
+    m.live = {flags.alive->begin(), flags.alive->end()};
+  } else {
+    for (const auto& s : states)
+      if (s.broker) m.live.insert(*s.broker);
+  }
+  m.partitions.push_back(std::move(in));
+  return m;
+}
+
+}  // namespace kepoch::forecast

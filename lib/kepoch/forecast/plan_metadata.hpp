@@ -1,0 +1,61 @@
+#pragma once
+// The controller's partition states a plan starts from, from one of three sources: a live
+// cluster's answer (Metadata, DescribeTopicPartitions, DescribeConfigs), the KRaft metadata
+// log (logged_metadata.hpp), or one partition described with flags. Each gives the
+// partitions as PlanPartitionInput (recovery_plan.hpp, without their replicas: plan_outage
+// joins those), the brokers up and unfenced, and notes of where the topic configs came from
+// (config_note.hpp).
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kepoch/forecast/broker_state.hpp"
+#include "kepoch/forecast/logged_metadata.hpp"
+#include "kepoch/forecast/recovery_plan.hpp"
+#include "kepoch/live/cluster_view.hpp"
+
+namespace kepoch::forecast {
+
+struct PlanMetadata {
+  std::string description;                // "live cluster (host:port)", "metadata log DIR", "flags"
+  std::optional<std::string> cluster_id;  // the live cluster's; unset: not said
+  std::set<std::int32_t> live;            // brokers up and unfenced
+  std::vector<PlanPartitionInput> partitions;
+  std::vector<std::string> notes;
+};
+
+// A live cluster's answer. Each topic's configs as DescribeConfigs resolved them on the
+// broker that answered (config_source.hpp); ELR as `cluster what-if` decides it
+// (live::elr_setting: the finalized feature, else the partitions' ELR).
+PlanMetadata metadata_from_cluster(const live::ClusterView& view);
+
+// The values the flags give for what the metadata log cannot hold (a node's static config,
+// else Kafka's default: config_source.hpp).
+struct AssumedConfig {
+  bool unclean = kDefaultUncleanLeaderElection;
+  std::int32_t min_isr = kDefaultMinInsyncReplicas;
+};
+
+// The metadata log read from `dir`: each topic's config, else the cluster default, else
+// `assumed`; ELR enabled where a partition records one; the nodes' own dynamic configs said
+// in a note each (the log does not say which node decides).
+PlanMetadata metadata_from_log(const LoggedMetadata& logged, const std::string& dir,
+                               const AssumedConfig& assumed);
+
+// One partition from flags (as `predict --elect`): the states must hold exactly one
+// partition between them (UsageError otherwise). `alive` unset: every state's broker is live
+// (check_one_cluster has given each one).
+struct FlagsPartition {
+  std::vector<std::int32_t> replicas;
+  std::vector<std::int32_t> isr;
+  std::vector<std::int32_t> elr;
+  std::optional<std::vector<std::int32_t>> alive;
+  AssumedConfig config;
+};
+PlanMetadata metadata_from_flags(const FlagsPartition& flags,
+                                 const std::vector<BrokerState>& states);
+
+}  // namespace kepoch::forecast

@@ -1,0 +1,97 @@
+// `plan`'s one library call (forecast/outage_plan.hpp) on the divergence fixture Kafka 4.1.1
+// wrote (tests/data/divergence/before: d-0 on brokers 1-3; broker 1 was the ISR's only
+// member when it stopped).
+
+#include "kepoch/forecast/outage_plan.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "kepoch/base/error.hpp"
+#include "kepoch/forecast/one_cluster.hpp"
+#include "support/source_dir.hpp"
+
+using namespace kepoch;
+using namespace kepoch::forecast;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<BrokerState> divergence_states(const std::vector<std::int32_t>& ids) {
+  std::vector<std::string> args;
+  for (const auto id : ids)
+    args.push_back((fs::path(KEPOCH_SOURCE_DIR) /
+                    ("tests/data/divergence/before/broker-" + std::to_string(id) + "/d-0"))
+                       .string());
+  std::vector<BrokerState> states = load_broker_states(args, 2);
+  check_one_cluster(states, ids);
+  return states;
+}
+
+PlanMetadata flags_metadata(const std::vector<BrokerState>& states) {
+  return metadata_from_flags({{1, 2, 3}, {1}, {}, std::vector<std::int32_t>{2, 3}, {}}, states);
+}
+
+}  // namespace
+
+TEST_CASE("the states joined to the metadata: every assigned broker listed and a missing one said",
+          "[outage_plan]") {
+  std::vector<BrokerState> states = divergence_states({2, 3});
+  PlanMetadata metadata = flags_metadata(states);
+  const OutagePlan out = plan_outage(std::move(states), std::move(metadata), {});
+  CHECK(out.metadata == "flags");
+  CHECK_FALSE(out.cluster_id);  // replica dirs without meta.properties
+  REQUIRE(out.brokers.size() == 3);
+  CHECK(out.brokers[0].broker == 1);
+  CHECK(out.brokers[0].source.empty());
+  CHECK_FALSE(out.brokers[0].live);
+  CHECK(out.brokers[1].live);
+  CHECK(out.brokers[1].source == out.states[0].argument);
+  REQUIRE(out.input.partitions.size() == 1);
+  // The replicas the plan reads are the states' own, held by the result.
+  const auto& replicas = out.input.partitions[0].replicas;
+  REQUIRE(replicas.size() == 2);
+  CHECK(replicas.at(2) == &out.states[0].replicas[0]);
+  CHECK(replicas.at(3) == &out.states[1].replicas[0]);
+  REQUIRE(out.plan.partitions.size() == 1);
+  // Broker 1, the ISR's only member, is not given: it is waited for, never safe.
+  CHECK(out.plan.partitions[0].kind == RecommendationKind::wait_for_broker);
+  CHECK_FALSE(out.plan.totals.safe());
+  REQUIRE_FALSE(out.notes.empty());
+  CHECK(out.notes[0] ==
+        "broker 1: no state given; what its replicas of 1 partition(s) without a live leader "
+        "hold is not counted");
+}
+
+TEST_CASE("a gone broker is never live: states of partitions the metadata lacks are counted",
+          "[outage_plan]") {
+  std::vector<BrokerState> states = divergence_states({1, 2, 3});
+  PlanMetadata metadata = flags_metadata(states);
+  metadata.partitions[0].topic = "other";  // the states' d-0 is not in the metadata
+  const OutagePlan out = plan_outage(std::move(states), std::move(metadata), {3});
+  for (const auto& b : out.brokers)
+    if (b.broker == 3) {
+      CHECK(b.gone);
+      CHECK_FALSE(b.live);  // --alive said 3 is up; it will not come back
+    }
+  CHECK(std::find(out.notes.begin(), out.notes.end(),
+                  "1 partition(s) in the states are not in the metadata (deleted topics, or not "
+                  "selected)") != out.notes.end());
+}
+
+TEST_CASE("the one-cluster rule holds for the metadata too", "[outage_plan]") {
+  std::vector<BrokerState> states = divergence_states({2, 3});
+  states[0].cluster_id = "C";
+  PlanMetadata metadata = flags_metadata(states);
+  metadata.cluster_id = "D";
+  CHECK_THROWS_AS(plan_outage(states, metadata, {}), UsageError);
+  metadata.cluster_id = "C";
+  const OutagePlan out = plan_outage(states, metadata, {});
+  CHECK(out.cluster_id == "C");
+  // Without the metadata's, the first state's that records one.
+  metadata.cluster_id.reset();
+  CHECK(plan_outage(states, metadata, {}).cluster_id == "C");
+  // A state without a broker id never reaches the plan.
+  states[1].broker.reset();
+  CHECK_THROWS_AS(plan_outage(states, metadata, {}), UsageError);
+}
