@@ -40,7 +40,7 @@ _kepoch() {
       "checkpoint validate|--kind"|"checkpoint validate|--output"|"checkpoint validate|-o"|"checkpoint validate|--limit") ((i++)) ;;
       "segment|--output"|"segment|-o"|"segment|--limit") ((i++)) ;;
       "segment|dump") path="segment dump" ;;
-      "segment dump|--data-format"|"segment dump|--max-batches"|"segment dump|--from-offset"|"segment dump|--from-time"|"segment dump|--until"|"segment dump|--kind"|"segment dump|--base-offset"|"segment dump|--output"|"segment dump|-o"|"segment dump|--limit") ((i++)) ;;
+      "segment dump|--data-format"|"segment dump|--max-batches"|"segment dump|--from-offset"|"segment dump|--from-time"|"segment dump|--until"|"segment dump|--decode"|"segment dump|--kind"|"segment dump|--base-offset"|"segment dump|--output"|"segment dump|-o"|"segment dump|--limit") ((i++)) ;;
       "partition|--output"|"partition|-o"|"partition|--limit") ((i++)) ;;
       "partition|inspect") path="partition inspect" ;;
       "partition|verify") path="partition verify" ;;
@@ -99,6 +99,7 @@ _kepoch() {
     "segment dump|--from-offset") :; return ;;
     "segment dump|--from-time") :; return ;;
     "segment dump|--until") :; return ;;
+    "segment dump|--decode") COMPREPLY=($(compgen -W "auto offsets transactions share-state none" -- "$cur")); return ;;
     "segment dump|--kind") COMPREPLY=($(compgen -W "log index timeindex txnindex snapshot" -- "$cur")); return ;;
     "segment dump|--base-offset") :; return ;;
     "segment dump|--output"|"segment dump|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
@@ -245,7 +246,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else COMPREPLY=($(compgen -W "dump" -- "$cur")); fi ;;
     "segment dump")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --kind --base-offset --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --records --data --data-format --max-batches --from-offset --from-time --until --remote-log-metadata-decoder --decode --kind --base-offset --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "partition")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

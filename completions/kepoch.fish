@@ -48,7 +48,7 @@ function __kepoch_path
                 set skip 1
             case 'segment|dump'
                 set path 'segment dump'
-            case 'segment dump|--data-format' 'segment dump|--max-batches' 'segment dump|--from-offset' 'segment dump|--from-time' 'segment dump|--until' 'segment dump|--kind' 'segment dump|--base-offset' 'segment dump|--output' 'segment dump|-o' 'segment dump|--limit'
+            case 'segment dump|--data-format' 'segment dump|--max-batches' 'segment dump|--from-offset' 'segment dump|--from-time' 'segment dump|--until' 'segment dump|--decode' 'segment dump|--kind' 'segment dump|--base-offset' 'segment dump|--output' 'segment dump|-o' 'segment dump|--limit'
                 set skip 1
             case 'partition|--output' 'partition|-o' 'partition|--limit'
                 set skip 1
@@ -198,6 +198,8 @@ complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l max-batches -x -d 'S
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l from-offset -x -d 'Skip batches that end before OFFSET'
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l from-time -x -d 'Only batches (of a .log) whose max_timestamp is; a batch without a timestamp is left out by either flag; a shown batch lists all its records at or after TIME (inclusive). TIME: epoch milliseconds, or ISO 8601 (2026-12-02T03:41:13.123Z, a date, +01:00 offsets; without a zone UTC, or the local zone with --local)'
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l until -x -d 'Only batches (of a .log) whose max_timestamp is; a batch without a timestamp is left out by either flag; a shown batch lists all its records before TIME (exclusive)'
+complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l remote-log-metadata-decoder -d 'Decode each record as a __remote_log_metadata record (tiered storage; implies --records; on by itself for a file in a __remote_log_metadata-N dir)'
+complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l decode -x -a 'auto offsets transactions share-state none' -d 'Decode the records as a coordinator'\''s log (with --records): auto (by the partition dir: __consumer_offsets-N, __transaction_state-N, __share_group_state-N), offsets, transactions, share-state, none'
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l kind -x -a 'log index timeindex txnindex snapshot' -d 'Read every FILE as this kind, whatever its name'
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l base-offset -x -d 'Segment base offset, instead of the number the file name starts with'
 complete -c kepoch -n '__kepoch_at '\''segment dump'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'

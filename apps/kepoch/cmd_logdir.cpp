@@ -27,6 +27,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 
@@ -67,8 +68,16 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
       progress.count(done, total, "partition dirs verified");
     };
   }
-  const std::vector<LogDirScan> scans = scan_log_dirs(dirs, options);
+  std::vector<LogDirScan> scans = scan_log_dirs(dirs, options);
   progress.done();
+  // Tiered storage: each log dir's __remote_log_metadata partitions replayed; a record that
+  // does not decode is an error of the log dir.
+  std::vector<TieredLogDirView> tiered;
+  for (auto& s : scans) {
+    tiered.push_back(s.unreadable ? TieredLogDirView{} : read_tiered_view(s));
+    for (const auto& p : tiered.back().problems)
+      s.problems.push_back(p);
+  }
 
   int code = kOk;
   bool any_readable = false;
@@ -84,7 +93,8 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
     if (s.has_errors()) code = std::max(code, static_cast<int>(kFindings));
   }
   if (!any_readable) return code;
-  report::Value value = report::scan_value(scans, o.all, globals.output == OutputFormat::table);
+  report::Value value =
+      report::scan_value(scans, o.all, globals.output == OutputFormat::table, &tiered);
   value = report::with_summary(value, report::scan_summary(value, unreadable));
   if (globals.output == OutputFormat::jsonl) {
     emit_lines(value);

@@ -16,6 +16,7 @@
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
@@ -34,8 +35,10 @@ struct SegmentOptions {
   std::string data_format = "text";
   std::optional<std::uint64_t> max_batches;
   std::optional<std::int64_t> from_offset;
-  std::string kind;  // empty: from the file name
+  bool remote_log_metadata = false;  // --remote-log-metadata-decoder
+  std::string kind;                  // empty: from the file name
   std::optional<std::int64_t> base_offset;
+  std::string decode = "auto";
   TimeRangeOptions time;
 };
 
@@ -54,16 +57,44 @@ report::DataFormat data_format(const SegmentOptions& o) {
   return report::DataFormat::text;
 }
 
+// A segment of __remote_log_metadata, by its partition dir's name (Kafka's
+// TopicBasedRemoteLogMetadataManagerConfig.REMOTE_LOG_METADATA_TOPIC_NAME): its records are
+// decoded as kafka-dump-log --remote-log-metadata-decoder decodes them.
+bool in_remote_log_metadata_dir(const std::string& file) {
+  if (file == "-") return false;
+  const std::string dir = std::filesystem::path(file).parent_path().filename().string();
+  constexpr std::string_view kPrefix = "__remote_log_metadata-";
+  if (!dir.starts_with(kPrefix) || dir.size() == kPrefix.size()) return false;
+  return std::all_of(dir.begin() + kPrefix.size(), dir.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Which coordinator log the records of `file` are (--decode, or with auto the partition dir
+// the file is in: __consumer_offsets-N, __transaction_state-N, __share_group_state-N).
+std::optional<CoordinatorLog> coordinator_of(const std::string& file, const SegmentOptions& o) {
+  if (o.decode == "offsets") return CoordinatorLog::offsets;
+  if (o.decode == "transactions") return CoordinatorLog::transactions;
+  if (o.decode == "share-state") return CoordinatorLog::share_state;
+  if (o.decode != "auto" || file == "-") return std::nullopt;
+  const auto dir = std::filesystem::path(file).parent_path().filename().string();
+  const PartitionDirParse parsed = parse_partition_dir_name(dir);
+  if (!parsed.name) return std::nullopt;
+  return coordinator_log_of_topic(parsed.name->topic);
+}
+
 // One .log: its batches streamed. Returns the file's exit code.
 int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
              const TimeRange& time, report::ReportStream& stream) {
+  report::RecordDecoding decoding;
+  decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
   SegmentDumpOptions options;
-  options.records = o.records || o.data;
+  options.records = o.records || o.data || decoding.remote_log_metadata;
   options.walk_records = true;  // written as walked: no batch's records held at once
   options.read_ahead = true;    // one file at a time: reading overlaps printing
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
   options.time = time;
+  if (options.records) options.coordinator = coordinator_of(file, o);
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
@@ -74,12 +105,12 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       started = true;
     }
     stream.write_element([&](report::ObjectWriter& w) {
-      report::write_batch(w, b, options.records, data_format(o));
+      report::write_batch(w, b, options.records, data_format(o), &decoding);
     });
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });
-    if (b.invalid || b.records_error || bad_control) {
+    if (b.invalid || b.records_error || bad_control || b.coordinator_error_count) {
       if (bad.size() < kMaxReportedBadBatches) {
         // Kept without its decompressed bytes (up to 256 MiB), never copied.
         auto decompressed = std::move(b.decompressed);
@@ -103,7 +134,11 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   // (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
   // that holds some.
   report::Value problems = *trailer.find("problems");
-  bool nothing = false;
+  for (auto& p : decoding.problems)
+    problems.push(std::move(p));
+  if (decoding.errors > decoding.problems.size())
+    trailer.set("unreported_bad_records", decoding.errors - decoding.problems.size());
+  bool nothing = decoding.errors > 0;
   const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
   if (file != "-" && !o.base_offset && name.kafka_failure) {
     problems.push(report::Value::object()
@@ -227,6 +262,17 @@ void register_segment(CLI::App& app, Globals& globals) {
                          "batches (of a .log) whose max_timestamp is; a batch without a "
                          "timestamp is left out by either flag; a shown batch lists all its "
                          "records");
+  dump->add_flag("--remote-log-metadata-decoder", o.remote_log_metadata,
+                 "Decode each record as a __remote_log_metadata record (tiered storage; "
+                 "implies --records; on by itself for a file in a __remote_log_metadata-N "
+                 "dir)");
+  dump->add_option("--decode", o.decode,
+                   "Decode the records as a coordinator's log (with --records): auto (by the "
+                   "partition dir: __consumer_offsets-N, __transaction_state-N, "
+                   "__share_group_state-N), offsets, transactions, share-state, none")
+      ->check(CLI::IsMember({"auto", "offsets", "transactions", "share-state", "none"}))
+      ->default_str("auto")
+      ->type_name("LOG");
   dump->add_option("--kind", o.kind, "Read every FILE as this kind, whatever its name")
       ->check(CLI::IsMember({"log", "index", "timeindex", "txnindex", "snapshot"}))
       ->type_name("KIND");
@@ -242,6 +288,9 @@ void register_segment(CLI::App& app, Globals& globals) {
       "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
       "  ssh b1 cat /data/orders-0/00000000000000368769.log | kepoch segment dump -\n"
       "  kepoch segment dump --from-time 2026-12-02T03:40Z --until 2026-12-02T03:45Z *.log\n"
+      "  kepoch segment dump -o json /data/__remote_log_metadata-7/00000000000000000000.log\n"
+      "  kepoch segment dump -o json --records __consumer_offsets-7/00000000000000000000.log\n"
+      "  kepoch segment dump --records __transaction_state-0/*.log\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
       "producer id/epoch/sequence, timestamps (ISO 8601 in table and YAML; JSON: epoch ms\n"
@@ -251,6 +300,18 @@ void register_segment(CLI::App& app, Globals& globals) {
       "batches with a `control` object of their type (commit/abort, leader_change,\n"
       "snapshot_header/footer, kraft_version, kraft_voters); legacy v0/v1 messages and the\n"
       "inner messages of their compressed wrappers (absolute offsets, own CRC-32 check).\n"
+      "A segment of __remote_log_metadata (tiered storage) has each record decoded\n"
+      "(`remote_log_metadata`: segment copies, their state updates, partition deletes, as\n"
+      "Kafka's RemoteLogMetadataSerde reads them); a record that does not decode is an\n"
+      "error with its byte offset (exit 1).\n"
+      "Records of the coordinators' logs (__consumer_offsets, __transaction_state,\n"
+      "__share_group_state; --decode names one for other paths or standard input) carry a\n"
+      "`coordinator` object as kafka-dump-log --offsets-decoder / --transaction-log-decoder\n"
+      "decode them: type (offset_commit, group_metadata, consumer_group_member_metadata,\n"
+      "transaction_log, ...), type_id, key, value_version and value (both null: a tombstone);\n"
+      "offset commits with their leader_epoch and metadata, transactions with producer id and\n"
+      "epoch, transaction_state, partitions and timestamps. A record that does not decode is an\n"
+      "error naming its offset and byte (exit 1).\n"
       "The walk stops where Kafka's would: at the end,\n"
       "at a torn tail (partial header or batch), or at a size below 14 bytes (corrupt).\n"
       "\nThe kind of each FILE comes from its name (--kind forces one); KRaft snapshots\n"
@@ -260,7 +321,8 @@ void register_segment(CLI::App& app, Globals& globals) {
       "Zero padding of an untrimmed index is counted, not listed. sanity_check is what\n"
       "Kafka's own check throws (OffsetIndex/TimeIndex/TransactionIndex.sanityCheck,\n"
       "ProducerStateManager.readSnapshot), or null.\n"
-      "Exit status: 0 clean, 1 a corrupt batch or size, an error in an index or snapshot, a\n"
+      "Exit status: 0 clean, 1 a corrupt batch or size, a record of a coordinator log that does\n"
+      "not decode, an error in an index or snapshot, a\n"
       ".log name Kafka cannot load (no offset), or filters that select no batch, 3\n"
       "unreadable file or a name of no segment kind.");
   dump->callback([&globals] { globals.exit_code = run(o, globals); });

@@ -4,7 +4,15 @@
 // metadata_schema_table.inc): every record type Kafka 3.0 to 4.4 writes, its valid versions,
 // and each field with the versions it is in, whether it is nullable, tagged (and its tag),
 // and the fields of a struct. Every version is flexible ("flexibleVersions": "0+" in every
-// metadata schema), so the encoding is flexible_reader.hpp's.
+// metadata schema), so the encoding is flexible_reader.hpp's. The same table shape and
+// decoder read the coordinators' records (coordinator_record.hpp, whose table
+// gen_coordinator_schema.py generates), whose early versions are not flexible: a schema's
+// flexible_from says where its flexible versions begin, and below it the classic encoding of
+// Kafka's generated Readable code is read:
+//   string   int16 length, then UTF-8; -1 = null
+//   bytes    int32 length, then the bytes; -1 = null
+//   array    int32 length, then the elements; -1 = null
+//   (no tagged-field sections)
 //
 // decode_schema_fields reads a record body by the table, the way Kafka's generated
 // <Name>Data.read does, into a tree of values that prints as Kafka's generated JsonConverter
@@ -61,6 +69,7 @@ struct RecordSchema {
   std::int16_t first_version;
   std::int16_t last_version;
   std::span<const SchemaField> fields;
+  std::int16_t flexible_from = 0;  // the first flexible version; -1: none ("none")
 };
 
 // Every record type of the table, by api key.
@@ -87,10 +96,19 @@ struct SchemaMember {
   SchemaValue value;
 };
 
-// Reads the body of a record of `schema` at `version` (fields, then the tagged section),
-// leaving `f` after it. Throws FormatError as Kafka's read does (a short body, a null where
-// the version does not allow one, a string too long); unknown tags are noted and skipped.
+// How a bytes field is shown: "(redacted)" (the metadata log's only bytes are SCRAM secrets,
+// which Kafka's RecordRedactor hides too), or base64 as Kafka's JsonConverter writes bytes
+// (Jackson's BinaryNode: standard alphabet, padded).
+enum class SchemaBytes { redacted, base64 };
+
+// Reads the body of a record of `schema` at `version` (fields, then the tagged section when
+// the version is flexible), leaving `f` after it. Throws FormatError as Kafka's read does (a
+// short body, a null where the version does not allow one, a string too long, a collection
+// longer than the bytes left); unknown tags are noted and skipped.
 SchemaValue decode_schema_fields(FlexibleReader& f, const RecordSchema& schema,
-                                 std::uint32_t version);
+                                 std::uint32_t version, SchemaBytes bytes = SchemaBytes::redacted);
+
+// Standard base64 with padding (java.util.Base64, Jackson's default variant).
+std::string base64_text(std::span<const std::uint8_t> bytes);
 
 }  // namespace kepoch

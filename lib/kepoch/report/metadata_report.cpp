@@ -93,35 +93,6 @@ Value fields_of(const BrokerRegistrationChangeRecord& r) {
   return v;
 }
 
-// A record read by the schema table: its fields as Kafka's JsonConverter writes them.
-Value schema_value(const SchemaValue& s) {
-  switch (s.kind) {
-    case SchemaValue::Kind::null:
-      return Value();
-    case SchemaValue::Kind::boolean:
-      return Value(s.boolean);
-    case SchemaValue::Kind::integer:
-      return Value(s.integer);
-    case SchemaValue::Kind::floating:
-      return Value(s.floating);
-    case SchemaValue::Kind::text:
-      return Value(s.text);
-    case SchemaValue::Kind::array: {
-      Value v = Value::array();
-      for (const auto& item : s.items)
-        v.push(schema_value(item));
-      return v;
-    }
-    case SchemaValue::Kind::object: {
-      Value v = Value::object();
-      for (const auto& [name, member] : s.members)
-        v.set(std::string(name), schema_value(member));
-      return v;
-    }
-  }
-  return Value();
-}
-
 // "name=value ..." of a generic record's scalar fields (arrays: their length).
 std::string schema_summary(const SchemaValue& s) {
   std::string out;
@@ -281,6 +252,35 @@ std::string control_summary(const ControlRecord& c) {
 }
 
 }  // namespace
+
+// A record read by the schema table: its fields as Kafka's JsonConverter writes them.
+Value schema_value(const SchemaValue& s) {
+  switch (s.kind) {
+    case SchemaValue::Kind::null:
+      return Value();
+    case SchemaValue::Kind::boolean:
+      return Value(s.boolean);
+    case SchemaValue::Kind::integer:
+      return Value(s.integer);
+    case SchemaValue::Kind::floating:
+      return Value(s.floating);
+    case SchemaValue::Kind::text:
+      return Value(s.text);
+    case SchemaValue::Kind::array: {
+      Value v = Value::array();
+      for (const auto& item : s.items)
+        v.push(schema_value(item));
+      return v;
+    }
+    case SchemaValue::Kind::object: {
+      Value v = Value::object();
+      for (const auto& [name, member] : s.members)
+        v.set(std::string(name), schema_value(member));
+      return v;
+    }
+  }
+  return Value();
+}
 
 Value partition_step_value(const PartitionStep& s) {
   const PartitionRegistration& p = s.state;

@@ -33,6 +33,10 @@
 
 namespace kepoch::report {
 
+// A record read by a schema table (metadata or coordinator records): its fields as Kafka's
+// JsonConverter writes them, in snake_case.
+Value schema_value(const SchemaValue& s);
+
 // Topic id text -> name, from the TopicRecords read so far.
 using TopicNames = std::map<std::string, std::string>;
 

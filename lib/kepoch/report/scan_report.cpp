@@ -1,5 +1,7 @@
 #include "kepoch/report/scan_report.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "kepoch/report/common_values.hpp"
@@ -59,11 +61,85 @@ Value partition_row(const PartitionScan& p) {
   return row;
 }
 
+Value epochs_value(const std::vector<EpochEntry>& entries) {
+  Value v = Value::array();
+  for (const auto& e : entries)
+    v.push(Value::object().set("epoch", e.epoch).set("start_offset", e.start_offset));
+  return v;
+}
+
+// compact (the table): a segment is one row, its epochs "epoch@offset ...".
+Value tiered_value(const TieredLogDirView& t, bool compact) {
+  if (t.metadata_partitions.empty()) return Value();
+  Value parts = Value::array();
+  for (const auto& p : t.partitions) {
+    Value segments = Value::array();
+    std::size_t finished = 0;
+    for (const auto& s : p.segments) {
+      if (s.state == "COPY_SEGMENT_FINISHED") ++finished;
+      if (compact) {
+        std::string epochs;
+        for (const auto& e : s.leader_epochs)
+          epochs += fmt::format("{}{}@{}", epochs.empty() ? "" : " ", e.epoch, e.start_offset);
+        segments.push(
+            Value::object()
+                .set("start_offset", s.start_offset)
+                .set("end_offset", s.end_offset)
+                .set("state", s.state)
+                .set("leader_epochs", epochs)
+                .set("within_lineage", s.within_lineage ? Value(*s.within_lineage) : Value())
+                .set("segment_id", s.segment_id.to_string()));
+        continue;
+      }
+      segments.push(
+          Value::object()
+              .set("segment_id", s.segment_id.to_string())
+              .set("start_offset", s.start_offset)
+              .set("end_offset", s.end_offset)
+              .set("size_in_bytes", s.size_in_bytes)
+              .set("broker_id", s.broker_id)
+              .set("state", s.state)
+              .set("leader_epochs", epochs_value(s.leader_epochs))
+              .set("within_lineage", s.within_lineage ? Value(*s.within_lineage) : Value())
+              .set("lineage_reason", s.lineage_reason.empty() ? Value() : Value(s.lineage_reason)));
+    }
+    Value findings = Value::array();
+    for (const auto& f : p.findings)
+      findings.push(Value::object()
+                        .set("severity", f.severity)
+                        .set("kind", f.kind)
+                        .set("message", f.message));
+    auto opt = [](const std::optional<std::int64_t>& v) { return v ? Value(*v) : Value(); };
+    parts.push(Value::object()
+                   .set("topic", p.topic)
+                   .set("partition", p.partition)
+                   .set("topic_id", p.topic_id.to_string())
+                   .set("remote_start", opt(p.remote_start))
+                   .set("remote_end", opt(p.remote_end))
+                   .set("remote_segments", finished)
+                   .set("partition_delete_state",
+                        p.partition_delete_state ? Value(*p.partition_delete_state) : Value())
+                   .set("local_replica", p.local_replica)
+                   .set("local_start", p.local_replica ? Value(p.local_start) : Value())
+                   .set("local_end", p.local_replica ? Value(p.local_end) : Value())
+                   .set("local_epochs",
+                        p.local_replica && !compact ? epochs_value(p.local_epochs) : Value())
+                   .set("findings", std::move(findings))
+                   .set("segments", std::move(segments)));
+  }
+  return Value::object()
+      .set("metadata_partitions", strings_value(t.metadata_partitions))
+      .set("records", t.records)
+      .set("partitions", std::move(parts));
+}
+
 }  // namespace
 
-Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
+Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact,
+                 const std::vector<TieredLogDirView>* tiered) {
   Value dirs = Value::array();
-  for (const auto& s : scans) {
+  for (std::size_t i = 0; i < scans.size(); ++i) {
+    const LogDirScan& s = scans[i];
     if (s.unreadable) continue;
     Value checkpoints = Value::array();
     for (const auto& c : s.checkpoints) {
@@ -87,22 +163,28 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact) {
     for (const auto& p : s.partitions)
       if (all || p.errors > 0 || p.warnings > 0)
         rows.push(compact ? compact_row(p) : partition_row(p));
-    dirs.push(Value::object()
-                  .set("dir", s.dir.string())
-                  .set("partitions", s.partitions.size())
-                  .set("with_errors", s.with_errors())
-                  .set("with_warnings", s.with_warnings())
-                  .set("segments", s.total_segments())
-                  .set("bytes", s.total_bytes())
-                  .set("batches", s.total_batches())
-                  .set("checkpoints_valid", s.checkpoints_valid())
-                  // What decides the exit code (LogDirScan::has_errors): partitions,
-                  // checkpoints, and the log dir's own errors (a dir Kafka refuses to load).
-                  .set("has_errors", s.has_errors())
-                  .set("checkpoints", std::move(checkpoints))
-                  .set("notes", strings_value(s.notes))
-                  .set("problems", std::move(problems))
-                  .set("partitions_report", std::move(rows)));
+    Value dir = Value::object()
+                    .set("dir", s.dir.string())
+                    .set("partitions", s.partitions.size())
+                    .set("with_errors", s.with_errors())
+                    .set("with_warnings", s.with_warnings())
+                    .set("segments", s.total_segments())
+                    .set("bytes", s.total_bytes())
+                    .set("batches", s.total_batches())
+                    .set("checkpoints_valid", s.checkpoints_valid())
+                    // What decides the exit code (LogDirScan::has_errors): partitions,
+                    // checkpoints, and the log dir's own errors (a dir Kafka refuses to load).
+                    .set("has_errors", s.has_errors())
+                    .set("checkpoints", std::move(checkpoints))
+                    .set("notes", strings_value(s.notes))
+                    .set("problems", std::move(problems))
+                    .set("partitions_report", std::move(rows));
+    // null when the log dir holds no __remote_log_metadata (left out of the table).
+    if (tiered && i < tiered->size()) {
+      Value t = tiered_value((*tiered)[i], compact);
+      if (!compact || !t.is_null()) dir.set("tiered", std::move(t));
+    }
+    dirs.push(std::move(dir));
   }
   return Value::object().set("log_dirs", std::move(dirs));
 }

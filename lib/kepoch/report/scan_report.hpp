@@ -18,9 +18,18 @@
 
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 
 namespace kepoch::report {
 
-Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact = false);
+// With `tiered` (one per scan, storage/tiered_view.hpp): each log dir's "tiered" member, null
+// when it holds no __remote_log_metadata partition, else {"metadata_partitions", "records",
+// "partitions": [{"topic", "partition", "topic_id", "remote_start", "remote_end",
+// "remote_segments" (finished), "partition_delete_state", "local_replica", "local_start",
+// "local_end", "local_epochs": [{"epoch", "start_offset"}], "findings": [{"severity", "kind",
+// "message"}], "segments": [{"segment_id", "start_offset", "end_offset", "size_in_bytes",
+// "broker_id", "state", "leader_epochs", "within_lineage", "lineage_reason"}]}]}.
+Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact = false,
+                 const std::vector<TieredLogDirView>* tiered = nullptr);
 
 }  // namespace kepoch::report

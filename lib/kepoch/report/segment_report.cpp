@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/metadata_report.hpp"
+#include "kepoch/report/remote_log_metadata_report.hpp"
 
 namespace kepoch::report {
 namespace {
@@ -121,6 +124,21 @@ Value control_value(const DumpedControl& d) {
   return v;
 }
 
+Value coordinator_value(const DumpedCoordinator& d) {
+  Value v = Value::object();
+  if (d.record) {
+    const CoordinatorRecord& r = *d.record;
+    v.set("type", r.type->snake_name)
+        .set("type_id", r.type->type)
+        .set("key", schema_value(r.key))
+        .set("value_version", r.value_version ? Value(*r.value_version) : Value())
+        .set("value", schema_value(r.value));
+    if (!r.notes.empty()) v.set("notes", strings_value(r.notes));
+  }
+  if (d.error) v.set("error", *d.error);
+  return v;
+}
+
 namespace {
 
 void write_data(ObjectWriter& w, std::string_view key,
@@ -136,8 +154,51 @@ void write_data(ObjectWriter& w, std::string_view key,
   }
 }
 
+// The file position of a record value: inside an uncompressed batch's bytes exactly; in
+// decompressed bytes, the batch's.
+// `entry` is the batch's bytes as read from the file (walk_records clears b.unwalked).
+std::uint64_t value_position(const DumpedBatch& b, std::span<const std::uint8_t> entry,
+                             std::span<const std::uint8_t> value) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(entry.data());
+  const auto at = reinterpret_cast<std::uintptr_t>(value.data());
+  if (!entry.empty() && at >= begin && at <= begin + entry.size())
+    return b.header.position + (at - begin);
+  return b.header.position;
+}
+
+// A record's value decoded as a __remote_log_metadata record (RemoteLogMetadataSerde).
+Value remote_value(const DumpedBatch& b, std::span<const std::uint8_t> entry, const Record& r,
+                   RecordDecoding& decoding) {
+  std::uint64_t position = b.header.position;
+  std::string error;
+  if (!r.value) {
+    error = "the value is null (RemoteLogMetadataSerde reads a value)";
+  } else {
+    position = value_position(b, entry, *r.value);
+    try {
+      return remote_log_metadata_value(decode_remote_log_metadata_record(*r.value, position));
+    } catch (const FormatError& e) {
+      position = e.position();
+      error = e.what();
+    }
+  }
+  ++decoding.errors;
+  if (decoding.problems.size() < RecordDecoding::kMaxProblems) {
+    decoding.problems.push_back(
+        Value::object()
+            .set("severity", "error")
+            .set("position", position)
+            .set("message", fmt::format("record at offset {}: {}", r.offset, error)));
+  }
+  return Value::object().set("error", error).set("position", position);
+}
+
 // A record as an object of the list begun by begin_objects.
-void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control, DataFormat data) {
+void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
+                  const Record& r, const DumpedControl* control,
+                  const DumpedCoordinator* coordinator, DataFormat data, RecordDecoding* decoding) {
+  const bool decode = decoding && decoding->remote_log_metadata && !control &&
+                      !b.header.is_control() && r.magic >= 2;
   static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
                                                 "key_size", "value_size", "headers"};
   const std::int64_t values[] = {r.offset,
@@ -148,10 +209,17 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
                                  r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
                                  static_cast<std::int64_t>(r.headers.size())};
   // The usual record, its integers only: the object in one call.
-  if (r.magic >= 2 && !control && data == DataFormat::none)
+  if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none && !decode)
     return w.integers_object(kNames, values);
   w.begin_object();
-  w.integers(kNames, values);
+  if (coordinator) {
+    // The decode right after the offset: what a table's record line shows first.
+    w.integer(kNames[0], values[0]);
+    w.value("coordinator", coordinator_value(*coordinator));
+    w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
+  } else {
+    w.integers(kNames, values);
+  }
   if (r.magic < 2) {
     w.integer("magic", r.magic);
     w.string("timestamp_type", r.timestamp_type);
@@ -159,6 +227,7 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
     w.boolean("crc_valid", r.crc == r.computed_crc);
   }
   if (control) w.value("control", control_value(*control));
+  if (decode) w.value("remote_log_metadata", remote_value(b, entry, r, *decoding));
   if (data != DataFormat::none) {
     write_data(w, "key", r.key, data);
     write_data(w, "value", r.value, data);
@@ -166,15 +235,18 @@ void write_record(ObjectWriter& w, const Record& r, const DumpedControl* control
   w.end_object();
 }
 
-void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data) {
+void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecoding* decoding) {
   w.begin_objects("records");
+  const std::span<const std::uint8_t> entry = b.unwalked.value_or(std::span<const std::uint8_t>{});
   if (b.unwalked) {  // walked here, one record at a time
-    walk_records(b, [&](const Record& r, const DumpedControl* control) {
-      write_record(w, r, control, data);
+    walk_records(b, [&](const Record& r, const DumpedControl* control,
+                        const DumpedCoordinator* coordinator) {
+      write_record(w, b, entry, r, control, coordinator, data, decoding);
     });
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
-    write_record(w, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr, data);
+    write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,
+                 nullptr, data, decoding);
   w.end_objects();
   if (b.records_error) w.string("records_error", *b.records_error);
   if (!b.records_notes.empty()) w.value("records_notes", strings_value(b.records_notes));
@@ -189,7 +261,8 @@ Value segment_fields(const std::string& file, std::optional<std::int64_t> base_o
       .set("base_offset", base_offset ? Value(*base_offset) : Value());
 }
 
-void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat data) {
+void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat data,
+                 RecordDecoding* decoding) {
   const BatchHeader& h = b.header;
   static constexpr std::string_view kHead[] = {"position",    "size",  "base_offset",
                                                "last_offset", "count", "partition_leader_epoch",
@@ -216,7 +289,7 @@ void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat 
   const std::int64_t producer[] = {h.producer_id, h.producer_epoch, h.base_sequence,
                                    h.base_timestamp, h.max_timestamp};
   w.integers(kProducer, producer);
-  if (with_records) write_records(w, b, data);
+  if (with_records) write_records(w, b, data, decoding);
 }
 
 Value batch_value(DumpedBatch& b, bool with_records, DataFormat data) {
@@ -242,6 +315,23 @@ Value segment_trailer(const SegmentDumpSummary& s, const std::vector<DumpedBatch
                         .set("position", b.header.position)
                         .set("message", fmt::format("control batch at offset {}: {}",
                                                     b.header.base_offset, *c.error)));
+    }
+    for (const auto& e : b.coordinator_errors) {
+      problems.push(
+          Value::object()
+              .set("severity", "error")
+              .set("position", b.header.position)
+              .set("message", fmt::format("batch at offset {}: {}", b.header.base_offset, e)));
+    }
+    if (b.coordinator_error_count > b.coordinator_errors.size()) {
+      problems.push(Value::object()
+                        .set("severity", "error")
+                        .set("position", b.header.position)
+                        .set("message",
+                             fmt::format("batch at offset {}: {} more record(s) that do not "
+                                         "decode as records of the coordinator log",
+                                         b.header.base_offset,
+                                         b.coordinator_error_count - b.coordinator_errors.size())));
     }
     if (b.records_error) {
       problems.push(Value::object()

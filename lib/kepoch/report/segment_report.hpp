@@ -12,6 +12,7 @@
 //    last_contained_log_timestamp | kraft_version | voters: [{"voter_id",
 //    "voter_directory_id", "endpoints": [{"name", "host", "port"}], "kraft_version_feature":
 //    {"min_supported_version", "max_supported_version"}}]), "notes"?, "error"?},
+//    "remote_log_metadata"? (with RecordDecoding: remote_log_metadata_report.hpp),
 //    "key"?, "value"?}], "records_error"?, "records_notes"?}], "batch_count",
 //    "trailing_bytes", "end", "problems"}
 
@@ -26,14 +27,29 @@ namespace kepoch::report {
 
 enum class DataFormat { none, text, hex, base64 };
 
+// Which record values are decoded as well (`segment dump` of a __remote_log_metadata
+// partition, or --remote-log-metadata-decoder), and the records that did not decode: a
+// problem each (the first kMaxProblems), {"severity": "error", "position" (of the value in
+// the file; of the batch for compressed data), "message": "record at offset N: ..."}.
+struct RecordDecoding {
+  static constexpr std::size_t kMaxProblems = 100;
+  bool remote_log_metadata = false;
+  std::vector<Value> problems;
+  std::uint64_t errors = 0;
+};
+
 Value segment_fields(const std::string& file, std::optional<std::int64_t> base_offset);
 // One batch, written member by member (for a stream's write_element), or as a Value.
 // A batch whose records are unwalked (SegmentDumpOptions::walk_records) is walked here.
-void write_batch(ObjectWriter& w, DumpedBatch& batch, bool with_records, DataFormat data);
+void write_batch(ObjectWriter& w, DumpedBatch& batch, bool with_records, DataFormat data,
+                 RecordDecoding* decoding = nullptr);
 Value batch_value(DumpedBatch& batch, bool with_records, DataFormat data);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
 Value control_value(const DumpedControl& control);
+// A coordinator log's record decoded: type, type_id, key, value_version and value (both null
+// for a tombstone), notes; or error.
+Value coordinator_value(const DumpedCoordinator& coordinator);
 // The columns a person sees in table form.
 std::vector<std::string> batch_table_columns();
 

@@ -30,14 +30,36 @@ DumpedControl decode_control(const DumpedBatch& out, std::span<const std::uint8_
   return c;
 }
 
-using RecordVisit = std::function<void(const Record&, const DumpedControl*)>;
+// `section`: the v2 records section the record is in; empty for a legacy message, whose
+// errors name the entry's position (its bytes may be an inflated wrapper's).
+DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint8_t> section,
+                                     const Record& r) {
+  DumpedCoordinator c;
+  const bool legacy = section.empty();
+  try {
+    c.record = decode_coordinator_record(
+        *out.coordinator, r.key, r.value,
+        legacy ? out.header.position : position_in(out, section, r.key),
+        legacy ? out.header.position : position_in(out, section, r.value));
+  } catch (const FormatError& e) {
+    c.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
+    if (out.coordinator_errors.size() < kMaxKeptCoordinatorErrors)
+      out.coordinator_errors.push_back(*c.error);
+    ++out.coordinator_error_count;
+  }
+  return c;
+}
 
 void read_legacy_records(DumpedBatch& out, std::span<const std::uint8_t> entry,
                          const RecordVisit& visit) {
   try {
     out.records_notes =
         for_each_legacy_record(entry, out.header.position, kMaxDecompressedBatchBytes,
-                               out.decompressed, [&](const Record& r) { visit(r, nullptr); });
+                               out.decompressed, [&](const Record& r) {
+                                 if (!out.coordinator) return visit(r, nullptr, nullptr);
+                                 const DumpedCoordinator c = decode_coordinator(out, {}, r);
+                                 visit(r, nullptr, &c);
+                               });
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
   }
@@ -73,12 +95,17 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, KeepCon
     Record r;
     while (reader.next(r)) {
       if (!h.is_control()) {
-        visit(r, nullptr);
+        if (!out.coordinator) {
+          visit(r, nullptr, nullptr);
+          continue;
+        }
+        const DumpedCoordinator c = decode_coordinator(out, section, r);
+        visit(r, nullptr, &c);
         continue;
       }
       const DumpedControl control = decode_control(out, section, r);
       if (keep == KeepControls::all || control.error) out.controls.push_back(control);
-      visit(r, &control);
+      visit(r, &control, nullptr);
     }
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
@@ -95,13 +122,14 @@ void reset(DumpedBatch& b) {
   b.decompressed.clear();
   b.records_error.reset();
   b.records_notes.clear();
+  b.coordinator_errors.clear();
+  b.coordinator_error_count = 0;
   b.unwalked.reset();
 }
 
 }  // namespace
 
-void walk_records(DumpedBatch& batch,
-                  const std::function<void(const Record&, const DumpedControl*)>& visit) {
+void walk_records(DumpedBatch& batch, const RecordVisit& visit) {
   if (!batch.unwalked) return;
   const auto entry = *batch.unwalked;
   batch.unwalked.reset();
@@ -124,6 +152,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
     }
     reset(batch);
     batch.header = entry->header;
+    batch.coordinator = options.coordinator;
     if (entry->loaded) {
       batch.computed_crc = compute_batch_crc(batch.header, entry->bytes);
       batch.invalid = validate_batch(batch.header, batch.computed_crc);
@@ -131,9 +160,10 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
       if (options.records && options.walk_records) {
         batch.unwalked = entry->bytes;
       } else if (options.records) {
-        read_records(
-            batch, entry->bytes, KeepControls::all,
-            [&batch](const Record& r, const DumpedControl*) { batch.records.push_back(r); });
+        read_records(batch, entry->bytes, KeepControls::all,
+                     [&batch](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
+                       batch.records.push_back(r);
+                     });
       }
     }
     ++summary.batches;

@@ -15,6 +15,7 @@
 
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/control_record.hpp"
+#include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/format/record.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 
@@ -34,6 +35,10 @@ struct SegmentDumpOptions {
   // LogSegment.findOffsetByTimestamp judge a batch, by its largest timestamp. A batch without
   // one (NO_TIMESTAMP: legacy magic 0) is in no range.
   TimeRange time;
+  // With records: each data record decoded as a record of this coordinator log
+  // (format/coordinator_record.hpp), as DumpLogSegments' --offsets-decoder and
+  // --transaction-log-decoder decode them.
+  std::optional<CoordinatorLog> coordinator;
   // Read the file on a second thread while the batches are visited
   // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
   bool read_ahead = false;
@@ -46,6 +51,15 @@ struct DumpedControl {
   std::optional<std::string> error;
 };
 
+// A data record of a coordinator log decoded: the record, or what failed and where.
+struct DumpedCoordinator {
+  std::optional<CoordinatorRecord> record;
+  std::optional<std::string> error;  // "record at offset N: at byte P: what"
+};
+
+// At most this many failed coordinator records are kept per batch (the rest are counted).
+inline constexpr std::size_t kMaxKeptCoordinatorErrors = 10;
+
 struct DumpedBatch {
   BatchHeader header;
   std::optional<bool> crc_valid;  // nullopt when the batch was too large to load
@@ -56,16 +70,22 @@ struct DumpedBatch {
                                            // (walk_records: only those that failed)
   std::vector<std::uint8_t> decompressed;  // the records section of a compressed batch
   std::optional<std::string> records_error;
-  std::vector<std::string> records_notes;  // what Kafka reads past (legacy wrappers)
+  std::vector<std::string> records_notes;       // what Kafka reads past (legacy wrappers)
+  std::optional<CoordinatorLog> coordinator;    // options.coordinator
+  std::vector<std::string> coordinator_errors;  // the first kMaxKeptCoordinatorErrors failures
+  std::uint64_t coordinator_error_count = 0;    // all of them
   // options.walk_records: the entry's bytes (valid during the visit), not yet walked.
   std::optional<std::span<const std::uint8_t>> unwalked;
 };
 
 // With options.walk_records, during the visit: each record of the batch in order, with its
-// decoded control for a control batch (nullptr otherwise); then records_error and
-// records_notes are set as collecting them would have. Once per batch.
-void walk_records(DumpedBatch& batch,
-                  const std::function<void(const Record&, const DumpedControl*)>& visit);
+// decoded control for a control batch (nullptr otherwise), and with options.coordinator its
+// decoded coordinator record for a data record (nullptr otherwise); then records_error,
+// records_notes and the coordinator errors are set as collecting them would have. Once per
+// batch.
+using RecordVisit =
+    std::function<void(const Record&, const DumpedControl*, const DumpedCoordinator*)>;
+void walk_records(DumpedBatch& batch, const RecordVisit& visit);
 
 struct SegmentDumpSummary {
   LogEnd end;

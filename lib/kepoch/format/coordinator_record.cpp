@@ -1,0 +1,202 @@
+#include "kepoch/format/coordinator_record.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "kepoch/base/byte_reader.hpp"
+#include "kepoch/format/flexible_reader.hpp"
+
+namespace kepoch {
+namespace {
+
+#include "kepoch/format/coordinator_schema_table.inc"
+
+// The record type or value version: an int16 (CoordinatorRecordSerde.readVersion).
+std::int16_t read_version(ByteReader& in, std::string_view name) {
+  if (in.remaining() < 2) in.fail(fmt::format("Could not read version from {}'s buffer.", name));
+  return in.i16(name);
+}
+
+// Standard base64 back to bytes; nullopt for text that is not (never: kepoch wrote it).
+std::optional<std::vector<std::uint8_t>> from_base64(std::string_view text) {
+  std::array<int, 256> table{};
+  table.fill(-1);
+  constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (std::size_t i = 0; i < kAlphabet.size(); ++i)
+    table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int>(i);
+  std::vector<std::uint8_t> out;
+  std::uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    const int v = table[static_cast<unsigned char>(c)];
+    if (v < 0) return std::nullopt;
+    bits = (bits << 6) | static_cast<std::uint32_t>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(static_cast<std::uint8_t>((bits >> count) & 0xff));
+    }
+  }
+  return out;
+}
+
+SchemaValue* member(SchemaValue& object, std::string_view name) {
+  for (auto& m : object.members)
+    if (m.name == name) return &m.value;
+  return nullptr;
+}
+
+// DumpLogSegments' OffsetsMessageParser.prepareGroupMetadataValue: a member's subscription or
+// assignment (an int16 version, then the message at that version) decoded in place; left as
+// its bytes when it does not read (Kafka swallows the RuntimeException).
+void decode_embedded(SchemaValue& field, const RecordSchema& schema, std::uint64_t position) {
+  if (field.kind != SchemaValue::Kind::text) return;
+  const auto bytes = from_base64(field.text);
+  if (!bytes) return;
+  try {
+    ByteReader in(*bytes, position);
+    std::vector<std::string> notes;
+    const std::int16_t version = read_version(in, schema.name);
+    if (version < schema.first_version || version > schema.last_version) return;
+    FlexibleReader f(in, notes);
+    field =
+        decode_schema_fields(f, schema, static_cast<std::uint32_t>(version), SchemaBytes::base64);
+  } catch (const FormatError&) {
+  }
+}
+
+void decode_consumer_protocol(SchemaValue& value, std::uint64_t position) {
+  const SchemaValue* protocol_type = member(value, "protocol_type");
+  if (!protocol_type || protocol_type->kind != SchemaValue::Kind::text ||
+      protocol_type->text != "consumer")
+    return;
+  SchemaValue* members = member(value, "members");
+  if (!members || members->kind != SchemaValue::Kind::array) return;
+  for (auto& m : members->items) {
+    if (SchemaValue* s = member(m, "subscription"))
+      decode_embedded(*s, kConsumerProtocolSubscription, position);
+    if (SchemaValue* a = member(m, "assignment"))
+      decode_embedded(*a, kConsumerProtocolAssignment, position);
+  }
+}
+
+// The status named after it, as DumpLogSegments' TransactionLogMessageParser replaces it.
+void name_transaction_state(SchemaValue& value) {
+  std::vector<SchemaMember> out;
+  out.reserve(value.members.size() + 1);
+  for (auto& m : value.members) {
+    const bool status = m.name == "transaction_status";
+    const std::int64_t id = m.value.integer;
+    out.push_back(std::move(m));
+    if (status) {
+      SchemaValue name;
+      name.kind = SchemaValue::Kind::text;
+      name.text = transaction_state_name(id);
+      out.push_back({"transaction_state", std::move(name)});
+    }
+  }
+  value.members = std::move(out);
+}
+
+}  // namespace
+
+std::string_view coordinator_log_name(CoordinatorLog log) {
+  switch (log) {
+    case CoordinatorLog::offsets:
+      return "offsets";
+    case CoordinatorLog::transactions:
+      return "transactions";
+    case CoordinatorLog::share_state:
+      return "share_state";
+  }
+  return "offsets";
+}
+
+std::optional<CoordinatorLog> coordinator_log_of_topic(std::string_view topic) {
+  if (topic == "__consumer_offsets") return CoordinatorLog::offsets;
+  if (topic == "__transaction_state") return CoordinatorLog::transactions;
+  if (topic == "__share_group_state") return CoordinatorLog::share_state;
+  return std::nullopt;
+}
+
+std::span<const CoordinatorRecordType> coordinator_record_types(CoordinatorLog log) {
+  switch (log) {
+    case CoordinatorLog::offsets:
+      return kOffsetsTypes;
+    case CoordinatorLog::transactions:
+      return kTransactionsTypes;
+    case CoordinatorLog::share_state:
+      return kShareStateTypes;
+  }
+  return {};
+}
+
+const CoordinatorRecordType* coordinator_record_type(CoordinatorLog log, std::int32_t type) {
+  for (const auto& t : coordinator_record_types(log))
+    if (t.type == type) return &t;
+  return nullptr;
+}
+
+std::string transaction_state_name(std::int64_t status) {
+  // TransactionState (transaction-coordinator), by id.
+  static constexpr std::string_view kNames[] = {"Empty",        "Ongoing",          "PrepareCommit",
+                                                "PrepareAbort", "CompleteCommit",   "CompleteAbort",
+                                                "Dead",         "PrepareEpochFence"};
+  if (status >= 0 && status < static_cast<std::int64_t>(std::size(kNames)))
+    return std::string(kNames[status]);
+  return std::to_string(status);
+}
+
+CoordinatorRecord decode_coordinator_record(CoordinatorLog log,
+                                            std::optional<std::span<const std::uint8_t>> key,
+                                            std::optional<std::span<const std::uint8_t>> value,
+                                            std::uint64_t key_position,
+                                            std::uint64_t value_position) {
+  if (!key) {
+    throw FormatError(key_position,
+                      fmt::format("a record of the {} log without a key (Kafka: \"message had a "
+                                  "missing key\")",
+                                  coordinator_log_name(log)));
+  }
+  CoordinatorRecord r;
+  ByteReader kin(*key, key_position);
+  const std::int16_t type = read_version(kin, "key");
+  r.type = coordinator_record_type(log, type);
+  if (!r.type) {
+    throw FormatError(key_position,
+                      fmt::format("Unknown record type {} (not a type of the {} log through "
+                                  "Kafka 4.4)",
+                                  type, coordinator_log_name(log)));
+  }
+  FlexibleReader kf(kin, r.notes);
+  r.key = decode_schema_fields(kf, r.type->key, static_cast<std::uint32_t>(r.type->key_version),
+                               SchemaBytes::base64);
+  if (!kin.at_end())
+    r.notes.push_back(
+        fmt::format("{} byte(s) after the key's fields (Kafka reads past them)", kin.remaining()));
+  if (!value) return r;  // a tombstone
+  ByteReader vin(*value, value_position);
+  const std::int16_t version = read_version(vin, "value");
+  const RecordSchema& schema = r.type->value;
+  if (version < schema.first_version || version > schema.last_version) {
+    throw FormatError(value_position,
+                      fmt::format("{} version {} is not one Kafka writes ({}-{})", schema.name,
+                                  version, schema.first_version, schema.last_version));
+  }
+  r.value_version = version;
+  FlexibleReader vf(vin, r.notes);
+  r.value =
+      decode_schema_fields(vf, schema, static_cast<std::uint32_t>(version), SchemaBytes::base64);
+  if (!vin.at_end())
+    r.notes.push_back(fmt::format("{} byte(s) after the value's fields (Kafka reads past them)",
+                                  vin.remaining()));
+  if (log == CoordinatorLog::offsets && r.type->type == 2)
+    decode_consumer_protocol(r.value, value_position);
+  if (log == CoordinatorLog::transactions) name_transaction_state(r.value);
+  return r;
+}
+
+}  // namespace kepoch

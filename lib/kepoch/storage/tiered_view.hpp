@@ -1,0 +1,86 @@
+#pragma once
+// Tiered storage (KIP-405) as one log dir holds it, for `logdir scan`: the records of its
+// __remote_log_metadata-N partitions (format/remote_log_metadata.hpp) replayed into each
+// tiered partition's remote segments, set beside the partition's local replica in the same
+// log dir.
+//
+// Per remote segment (by segment id): its RemoteLogSegmentMetadataRecord (offsets, size, leader
+// epochs) and the last state its updates gave (RemoteLogMetadataCache applies them in the
+// topic's order; one segment's events share a metadata partition, so the order is the log's).
+// COPY_SEGMENT_FINISHED segments are the remote log a consumer reads and retention deletes.
+// Per tiered partition:
+//   remote_start/remote_end: the first and last offset of the finished segments (Kafka's
+//     earliest offset of the partition, and what kafka-get-offsets --time -5 answers as the
+//     latest tiered offset when the lineage holds it);
+//   findings: finished segments that overlap (KAFKA-15168) or leave a gap; a gap between the
+//     remote end and this replica's local log start (offsets neither remote nor local);
+//     finished segments outside this replica's leader epoch lineage
+//     (epoch/remote_lineage.hpp: RemoteLogManager.isRemoteSegmentWithinLeaderEpochs; Kafka's
+//     retention by time or size skips them, KAFKA-16511: they go only when the log start
+//     passes all their epochs, by the leader-epoch-cache truncation path); copies started but not finished; deletes
+//     started but not finished; the partition's delete state.
+// Records that do not decode are problems naming the file and byte offset.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kepoch/base/uuid.hpp"
+#include "kepoch/epoch/epoch_entry.hpp"
+#include "kepoch/storage/logdir_scan.hpp"
+
+namespace kepoch {
+
+struct RemoteSegmentView {
+  Uuid segment_id;
+  std::int64_t start_offset = 0;
+  std::int64_t end_offset = 0;
+  std::int32_t size_in_bytes = 0;
+  std::int32_t broker_id = -1;  // of the copy
+  std::vector<EpochEntry> leader_epochs;
+  std::string
+      state;  // the last state (RemoteLogSegmentState name); "UNKNOWN" without a copy record
+  std::optional<bool> within_lineage;  // with a local replica: isRemoteSegmentWithinLeaderEpochs
+  std::string lineage_reason;
+};
+
+struct TieredFinding {
+  std::string severity;  // "warning" or "info"
+  std::string kind;      // overlap, gap, local_gap, outside_lineage, copy_unfinished, ...
+  std::string message;
+};
+
+struct TieredPartitionView {
+  std::string topic;
+  Uuid topic_id;
+  std::int32_t partition = 0;
+  std::vector<RemoteSegmentView> segments;  // every segment the metadata names, by start offset
+  std::optional<std::int64_t> remote_start;
+  std::optional<std::int64_t> remote_end;
+  std::optional<std::string> partition_delete_state;
+  // The replica of this partition in the same log dir, when there is one.
+  bool local_replica = false;
+  std::int64_t local_start = 0;          // its first local offset (LogDirScan's log start)
+  std::int64_t local_end = 0;            // its log end offset
+  std::vector<EpochEntry> local_epochs;  // its leader-epoch-checkpoint
+  std::vector<TieredFinding> findings;
+};
+
+struct TieredLogDirView {
+  std::vector<std::string> metadata_partitions;  // the __remote_log_metadata-N dirs read
+  std::uint64_t records = 0;
+  std::vector<LogDirProblem> problems;          // records that do not decode, unreadable segments
+  std::vector<TieredPartitionView> partitions;  // by topic, partition
+};
+
+// The findings of one partition whose segments and local replica are filled in (sorts the
+// segments, sets remote_start/remote_end, within_lineage and findings). Pure.
+void judge_tiered_partition(TieredPartitionView& partition);
+
+// Reads `scan`'s __remote_log_metadata partitions (none: an empty view) and the local
+// replicas' leader-epoch-checkpoints. Read-only.
+TieredLogDirView read_tiered_view(const LogDirScan& scan);
+
+}  // namespace kepoch
