@@ -90,6 +90,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   SegmentDumpOptions options;
   options.records = o.records || o.data || decoding.remote_log_metadata;
   options.walk_records = true;  // written as walked: no batch's records held at once
+  options.read_ahead = true;    // one file at a time: reading overlaps printing
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
   options.time = time;

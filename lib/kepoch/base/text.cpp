@@ -54,7 +54,13 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
 }
 
 bool needs_escape(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
+  // Printable ASCII (0x20..0x7E), most text, needs nothing: passed a byte at a time without
+  // decoding; the first other byte goes to the rule below (each ASCII byte is one character,
+  // so the rule starting there reads what it would have read from the start).
+  std::size_t i = 0;
+  while (i < text.size() && static_cast<unsigned char>(text[i]) - 0x20u < 0x5Fu)
+    ++i;
+  while (i < text.size()) {
     const std::size_t n = utf8_length(text, i);
     if (n == 0 || is_control(text, i, n)) return true;
     i += n;

@@ -3,6 +3,8 @@
 #include <ostream>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace kepoch::report::detail {
@@ -34,7 +36,25 @@ std::size_t total(const std::vector<std::size_t>& widths, std::size_t count) {
 
 }  // namespace
 
+bool is_ascii(std::string_view text) {
+  // Eight bytes at a time: any byte with its high bit set is not ASCII.
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  std::size_t i = 0;
+  std::uint64_t any = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    any |= word;
+  }
+  for (; i < text.size(); ++i)
+    any |= static_cast<unsigned char>(text[i]);
+  return (any & kHigh) == 0;
+}
+
 std::size_t display_width(std::string_view text) {
+  // The common case first (numbers, times, names): ASCII is one column a byte. Only a
+  // shortcut: the rule for any other text is the one below.
+  if (is_ascii(text)) return text.size();
   return static_cast<std::size_t>(
       std::count_if(text.begin(), text.end(), [](char c) { return !continuation(c); }));
 }

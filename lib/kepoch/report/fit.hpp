@@ -19,6 +19,8 @@ inline constexpr std::size_t kMinColumn = 8;
 
 // Display columns of `text`: its UTF-8 code points.
 std::size_t display_width(std::string_view text);
+// Whether every byte of `text` is ASCII (below 0x80): display_width is then its size.
+bool is_ascii(std::string_view text);
 
 // `text` in at most `width` columns: as is when it fits; else a path (a '/' and no space)
 // keeps its end ("…/broker-1/d-0", the part that tells replicas apart), other text its

@@ -317,9 +317,11 @@ class TableStream : public ReportStream {
  public:
   TableStream(std::ostream& out, std::ostream& err, const RenderOptions& options)
       : out_(out), err_(err), options_(options) {}
+  ~TableStream() override { flush(); }  // rows written before an error that ends the run
 
   void begin_item(const Value& fields, std::string_view list_key,
                   std::vector<std::string> table_columns) override {
+    flush();
     if (items_++) out_ << '\n';
     file_ = "kepoch";
     if (const Value* f = fields.find("file")) file_ = scalar_text(*f);
@@ -352,14 +354,26 @@ class TableStream : public ReportStream {
       return;
     }
     ++shown_;
-    text_.clear();
-    rows_.element(
-        write, [this](const std::string& s) { return bold(s); }, text_, &out_);
-    out_ << text_;
+    // Rows are gathered into text_ and handed to out_ in pieces of about kFlushAt bytes;
+    // an element that throws half written is dropped (what it spilled stays written), as
+    // when each row was written on its own.
+    const std::size_t mark = text_.size();
+    try {
+      rows_.element(
+          write, [this](const std::string& s) { return bold(s); }, text_, &out_);
+    } catch (...) {
+      if (rows_.spilled())
+        text_.clear();
+      else
+        text_.resize(mark);
+      throw;
+    }
+    if (text_.size() >= kFlushAt) flush();
   }
 
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string> table_columns) override {
+    flush();
     if (rows_.empty()) out_ << "  (none)\n";
     more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
@@ -371,6 +385,7 @@ class TableStream : public ReportStream {
   }
 
   void end_item(const Value& trailer) override {
+    flush();
     if (rows_.empty()) out_ << "  (none)\n";
     more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
@@ -380,6 +395,7 @@ class TableStream : public ReportStream {
 
   // The whole-value table of one object, in this stream's layout.
   void item(const Value& whole) override {
+    flush();
     if (items_++) out_ << '\n';
     file_ = "kepoch";
     if (const Value* f = whole.find("file")) file_ = scalar_text(*f);
@@ -390,9 +406,17 @@ class TableStream : public ReportStream {
     fields(whole);
   }
 
-  void finish() override { out_.flush(); }
+  void finish() override {
+    flush();
+    out_.flush();
+  }
 
  private:
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
+
   // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields.
   static bool is_sentence(const std::string& key, const Value& v) {
     return key == "summary" && std::holds_alternative<std::string>(v.data());
@@ -446,7 +470,7 @@ class TableStream : public ReportStream {
   std::string file_;
   std::size_t width_ = 0;
   TableRows rows_;
-  std::string text_;                    // the element being written
+  std::string text_;  // rows written, not yet handed to out_ (up to kFlushAt bytes)
   std::size_t shown_ = 0, hidden_ = 0;  // rows of the current list
 };
 

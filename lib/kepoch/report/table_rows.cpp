@@ -20,9 +20,9 @@ std::string upper(std::string_view key) {
   return head;
 }
 
-// `text` left-aligned in `width` display columns, then the two spaces between columns.
-void append_padded(std::string& out, std::string_view text, std::size_t width) {
-  const std::size_t w = display_width(text);
+// `text` (`w` display columns) left-aligned in `width` columns, then the two spaces between
+// columns.
+void append_padded(std::string& out, std::string_view text, std::size_t w, std::size_t width) {
   out += text;
   out.append(width > w ? width - w + 2 : 2, ' ');
 }
@@ -36,6 +36,7 @@ void TableRows::reset(std::vector<std::string> wanted) {
   min_widths_.clear();
   member_columns_.clear();
   dropped_.clear();
+  ++generation_;
 }
 
 std::string TableRows::dropped() const {
@@ -75,6 +76,7 @@ void TableRows::fit_columns_to_budget() {
     columns_.erase(columns_.begin() + at);
     widths_.erase(widths_.begin() + at);
     cells_.erase(cells_.begin() + at);
+    cell_widths_.erase(cell_widths_.begin() + at);
     set_.erase(set_.begin() + at);
   }
   std::vector<std::size_t> floors;
@@ -94,9 +96,11 @@ void TableRows::element(const std::function<void(ObjectWriter&)>& write,
   bold_ = &bold;
   spill_ = spill;
   row_done_ = false;
+  spilled_ = false;
   choosing_ = columns_.empty();
   if (choosing_) {
     cells_.clear();
+    cell_widths_.clear();
     set_.clear();
   } else {
     std::fill(set_.begin(), set_.end(), false);
@@ -118,7 +122,7 @@ void TableRows::header(const std::function<std::string(const std::string&)>& bol
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     const std::string head = budget_ ? shorten(upper(columns_[i]), widths_[i]) : upper(columns_[i]);
     if (i + 1 < columns_.size())
-      append_padded(text, head, widths_[i]);
+      append_padded(text, head, display_width(head), widths_[i]);
     else
       text += head;
   }
@@ -131,7 +135,7 @@ void TableRows::row(std::string& out) {
   out += "  ";
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     std::string_view cell = set_[i] ? std::string_view(cells_[i]) : "-";
-    const std::size_t w = display_width(cell);
+    std::size_t w = set_[i] ? cell_widths_[i] : 1;
     std::string shortened;
     if (w > widths_[i]) {
       std::size_t most = w;
@@ -145,10 +149,11 @@ void TableRows::row(std::string& out) {
       if (w > most) {
         shortened = shorten(cell, most);
         cell = shortened;
+        w = display_width(cell);
       }
     }
     if (i + 1 < columns_.size())
-      append_padded(out, cell, widths_[i]);
+      append_padded(out, cell, w, widths_[i]);
     else
       out += cell;
   }
@@ -176,8 +181,34 @@ std::size_t TableRows::cell_for(std::string_view key) {
 }
 
 void TableRows::fill(std::size_t column, std::string_view text) {
+  fill(column, text, display_width(text));
+}
+
+void TableRows::fill(std::size_t column, std::string_view text, std::size_t width) {
   cells_[column].assign(text);
+  cell_widths_[column] = width;
   set_[column] = true;
+}
+
+void TableRows::fill_integer(std::size_t column, std::int64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  const auto size = static_cast<std::size_t>(end - digits);
+  fill(column, std::string_view(digits, size), size);  // ASCII: a column a character
+}
+
+const std::vector<std::size_t>& TableRows::run_columns(const MemberNames& names) {
+  RunColumns& run = runs_[names.slot(kRunSlotBits)];
+  if (run.generation == generation_ && names.same(run.names)) return run.columns;
+  run.names = names.names();
+  run.generation = generation_;
+  run.columns.clear();
+  for (const std::string_view key : run.names) {
+    const auto it = std::find(columns_.begin(), columns_.end(), key);
+    run.columns.push_back(it == columns_.end() ? kNone
+                                               : static_cast<std::size_t>(it - columns_.begin()));
+  }
+  return run.columns;
 }
 
 void TableRows::scalar(std::string_view key, std::string_view text) {
@@ -193,6 +224,7 @@ void TableRows::scalar(std::string_view key, std::string_view text) {
       if (c == key) width = std::max(width, w);
     widths_.push_back(width);
     cells_.emplace_back(text);
+    cell_widths_.push_back(display_width(text));
     set_.push_back(true);
     return;
   }
@@ -225,14 +257,78 @@ void TableRows::boolean(std::string_view key, bool v) {
 }
 
 void TableRows::integer(std::string_view key, std::int64_t v) {
+  if (!in_object_ && !choosing_) {
+    if (const std::size_t column = cell_for(key); column != kNone) fill_integer(column, v);
+    return;
+  }
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
   scalar(key, std::string_view(digits, static_cast<std::size_t>(end - digits)));
 }
 
 void TableRows::string(std::string_view key, std::string_view v) {
+  if (!in_object_ && !choosing_) {  // escaped only when it fills a cell
+    if (const std::size_t column = cell_for(key); column != kNone)
+      needs_escape(v) ? fill(column, escape_control(v)) : fill(column, v);
+    return;
+  }
   if (needs_escape(v)) return scalar(key, escape_control(v));  // as cell_text shows it
   scalar(key, v);
+}
+
+// A time's text needs no escape (object_writer.hpp).
+void TableRows::time_text(std::string_view key, std::string_view text) {
+  if (!in_object_ && !choosing_) {
+    if (const std::size_t column = cell_for(key); column != kNone) fill(column, text);
+    return;
+  }
+  scalar(key, text);
+}
+
+// A run of integers in a row: each member's column from the run's, no name compared.
+void TableRows::integers(const MemberNames& names, std::span<const std::int64_t> values) {
+  if (choosing_) return ObjectWriter::integers(names, values);
+  if (in_object_) {
+    char digits[24];
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto end = std::to_chars(digits, digits + sizeof digits, values[i]).ptr;
+      nested_member(names.names()[i],
+                    std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    }
+    return;
+  }
+  const std::vector<std::size_t>& columns = run_columns(names);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::size_t column = columns[i];
+    if (column != kNone && !set_[column]) fill_integer(column, values[i]);
+  }
+  member_ += values.size();
+}
+
+// A run of scalars in a row, likewise; each member as the call for its kind would show it.
+void TableRows::scalars(const MemberNames& names, std::span<const Scalar> values) {
+  if (choosing_ || in_object_) return ObjectWriter::scalars(names, values);
+  const std::vector<std::size_t>& columns = run_columns(names);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::size_t column = columns[i];
+    if (column == kNone || set_[column]) continue;
+    const Scalar& v = values[i];
+    switch (v.kind) {
+      case Scalar::Kind::integer:
+        fill_integer(column, v.integer);
+        break;
+      case Scalar::Kind::time_text:
+        fill(column, v.text);
+        break;
+      case Scalar::Kind::string:
+        needs_escape(v.text) ? fill(column, escape_control(v.text)) : fill(column, v.text);
+        break;
+      case Scalar::Kind::null:
+        fill(column, "-", 1);
+        break;
+    }
+  }
+  member_ += values.size();
 }
 
 void TableRows::value(std::string_view key, const Value& v) {
@@ -260,6 +356,7 @@ void TableRows::write_row_once() {
     if (budget_) fit_columns_to_budget();
     header(*bold_, *out_);
   }
+  if (choosing_) ++generation_;  // the columns are chosen (and fitted)
   choosing_ = false;
   row(*out_);
   row_done_ = true;
@@ -290,6 +387,7 @@ void TableRows::end_object() {
     append_lines();
     spill_->write(out_->data(), static_cast<std::streamsize>(out_->size()));
     out_->clear();
+    spilled_ = true;
   }
 }
 

@@ -6,9 +6,12 @@
 // object under the row. The same text the table stream printed from a Value, without
 // building one. Not part of the library's interface.
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,6 +36,8 @@ class TableRows : private ObjectWriter {
   void min_width(std::string_view column, std::size_t width);
   // No columns yet (no element, or none with a scalar member).
   bool empty() const { return columns_.empty(); }
+  // Whether the last element() wrote to its `spill` (and cleared `out`).
+  bool spilled() const { return spilled_; }
   // Appends the element `write` describes: the header line first when the element chooses
   // the columns (`bold` wraps it), then its row and nested lines. With `spill`, once the
   // nested lines pass 1 MiB (a batch of millions of records) the row is written with the
@@ -46,6 +51,9 @@ class TableRows : private ObjectWriter {
   void boolean(std::string_view key, bool v) override;
   void integer(std::string_view key, std::int64_t v) override;
   void string(std::string_view key, std::string_view v) override;
+  void time_text(std::string_view key, std::string_view text) override;
+  void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
+  void scalars(const MemberNames& names, std::span<const Scalar> values) override;
   void value(std::string_view key, const Value& v) override;
   void begin_objects(std::string_view key) override;
   void begin_object() override;
@@ -58,7 +66,11 @@ class TableRows : private ObjectWriter {
   void nested_objects(const Value& array);      // the lines of an array member's objects
   std::size_t column_of(std::string_view key);  // kNone when the key is no column
   std::size_t cell_for(std::string_view key);   // the column a top-level member fills
+  // The column of each name of a run (kNone: no column), for the columns chosen.
+  const std::vector<std::size_t>& run_columns(const MemberNames& names);
   void fill(std::size_t column, std::string_view text);
+  void fill(std::size_t column, std::string_view text, std::size_t width);
+  void fill_integer(std::size_t column, std::int64_t v);
   void header(const std::function<std::string(const std::string&)>& bold, std::string& out) const;
   void row(std::string& out);
   void write_row_once();
@@ -72,12 +84,15 @@ class TableRows : private ObjectWriter {
   std::vector<std::pair<std::string, std::size_t>> min_widths_;
   std::size_t budget_ = 0;
   std::vector<std::string> dropped_;
-  // This element: the cells (set_[i]: column i has one), the nested lines.
+  // This element: the cells (set_[i]: column i has one) and their display widths, the
+  // nested lines.
   std::vector<std::string> cells_;
+  std::vector<std::size_t> cell_widths_;
   std::vector<bool> set_;
   std::string lines_;
   bool choosing_ = false;       // this element chooses the columns
   bool row_done_ = false;       // this element's row is written (spilled)
+  bool spilled_ = false;        // this element wrote to spill_
   std::string* out_ = nullptr;  // during element(): its output, bold and spill
   const std::function<std::string(const std::string&)>* bold_ = nullptr;
   std::ostream* spill_ = nullptr;
@@ -87,6 +102,16 @@ class TableRows : private ObjectWriter {
   // Member i of the previous element and its column: elements of one list share a shape.
   std::vector<std::pair<std::string, std::size_t>> member_columns_;
   std::size_t member_ = 0;
+  // Per run of names (MemberNames: static arrays, known by address), its members' columns,
+  // looked up once per choice of columns (`generation_`) instead of by name per element.
+  struct RunColumns {
+    std::span<const std::string_view> names;
+    std::uint64_t generation = 0;
+    std::vector<std::size_t> columns;
+  };
+  static constexpr int kRunSlotBits = 4;
+  std::array<RunColumns, std::size_t{1} << kRunSlotBits> runs_{};
+  std::uint64_t generation_ = 1;  // changes whenever the columns do
 };
 
 }  // namespace kepoch::report::detail

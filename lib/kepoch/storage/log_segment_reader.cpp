@@ -3,6 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 namespace kepoch {
 namespace {
@@ -52,30 +59,184 @@ LogSegmentReader::LogSegmentReader(const std::filesystem::path& path, bool load_
 LogSegmentReader::LogSegmentReader(ReadOnlyFile file, bool load_batches)
     : file_(std::move(file)), load_batches_(load_batches), buffer_(take_spare()) {}
 
+// One read at a time on a thread of its own: start() hands it a range, wait() takes the
+// result (the bytes read, or the read's error rethrown), drop() forgets it.
+class LogSegmentReader::ReadAhead {
+ public:
+  explicit ReadAhead(const ReadOnlyFile& file) : file_(file), thread_([this] { run(); }) {}
+  ~ReadAhead() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
+
+  bool pending() const { return pending_; }
+  std::uint64_t position() const { return position_; }
+  std::size_t requested() const { return requested_; }
+  void start(std::uint64_t position, std::span<std::uint8_t> into) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = into;
+      job_position_ = position;
+      has_job_ = true;
+      done_ = false;
+    }
+    changed_.notify_all();
+    pending_ = true;
+    position_ = position;
+    requested_ = into.size();
+  }
+  std::size_t wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return done_; });
+    pending_ = false;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return result_;
+  }
+  void drop() {
+    if (!pending_) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return done_; });
+    pending_ = false;
+    error_ = nullptr;
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [this] { return stop_ || has_job_; });
+      if (stop_) return;
+      const std::span<std::uint8_t> into = job_;
+      const std::uint64_t position = job_position_;
+      has_job_ = false;
+      lock.unlock();
+      std::size_t n = 0;
+      std::exception_ptr error;
+      try {
+        n = file_.read_at(position, into);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      result_ = n;
+      error_ = error;
+      done_ = true;
+      changed_.notify_all();
+    }
+  }
+
+  const ReadOnlyFile& file_;
+  // The caller's side (one thread).
+  bool pending_ = false;
+  std::uint64_t position_ = 0;
+  std::size_t requested_ = 0;
+  // Shared, under mutex_.
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::span<std::uint8_t> job_;
+  std::uint64_t job_position_ = 0;
+  bool has_job_ = false, done_ = false, stop_ = false;
+  std::size_t result_ = 0;
+  std::exception_ptr error_;
+  std::thread thread_;  // last: starts once the rest is ready
+};
+
 LogSegmentReader::~LogSegmentReader() {
+  ahead_.reset();  // the thread stops before anything it reads into goes
   if (buffer_.capacity() <= kKeptBuffer && buffer_.capacity() > spare_buffer.capacity())
     spare_buffer.swap(buffer_);
+}
+
+void LogSegmentReader::read_ahead() {
+  if (ahead_ || !load_batches_ || file_.held() || file_.size() < kReadAheadMin) return;
+  try {
+    for (auto& b : ahead_buffers_)
+      b.reset(new std::uint8_t[2 * kWindow]);  // room for a window's end, then a window
+    ahead_ = std::make_unique<ReadAhead>(file_);
+  } catch (const std::system_error&) {  // no thread: read here, as without read_ahead()
+  } catch (const std::bad_alloc&) {
+  }
+  if (!ahead_)
+    for (auto& b : ahead_buffers_)
+      b.reset();
 }
 
 std::span<const std::uint8_t> LogSegmentReader::window(std::uint64_t position, std::size_t n) {
   const bool inside = position >= buffer_start_ && position + n <= buffer_start_ + buffer_len_;
   if (!inside) {
-    const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
-    // Loading batches, the rest of the file fits the window: read it all in one call (a
-    // small segment is then one read, no probe).
-    const std::size_t refill = n > kBatchHeaderSize || (load_batches_ && left <= kWindow)
-                                   ? kWindow
-                                   : (load_batches_ ? kProbe : kHeaderWindow);
-    const std::size_t want = std::max(n, refill);
-    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
-    if (buffer_.size() < len) buffer_.resize(len);
-    buffer_start_ = position;
-    buffer_len_ = file_.read_at(position, {buffer_.data(), len});
-    ++refills_;
+    if (ahead_)
+      refill_ahead(position, n);
+    else
+      refill(position, n);
   }
   const std::size_t from = static_cast<std::size_t>(position - buffer_start_);
   const std::size_t avail = std::min(n, buffer_len_ > from ? buffer_len_ - from : 0);
-  return {buffer_.data() + from, avail};
+  return {data_ + from, avail};
+}
+
+void LogSegmentReader::refill(std::uint64_t position, std::size_t n) {
+  const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
+  // Loading batches, the rest of the file fits the window: read it all in one call (a
+  // small segment is then one read, no probe).
+  const std::size_t refill = n > kBatchHeaderSize || (load_batches_ && left <= kWindow)
+                                 ? kWindow
+                                 : (load_batches_ ? kProbe : kHeaderWindow);
+  const std::size_t want = std::max(n, refill);
+  const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
+  if (buffer_.size() < len) buffer_.resize(len);
+  buffer_start_ = position;
+  buffer_len_ = file_.read_at(position, {buffer_.data(), len});
+  data_ = buffer_.data();
+  holding_ = -1;
+  ++refills_;
+}
+
+// The window from `position` on: the bytes the thread read after the current window, behind
+// the current window's bytes from `position` (at most a window: the start of a batch cut by
+// the window's end), copied in front of them. Anything else (a seek, a window of one large
+// batch) is read here as refill() reads it. Then the thread reads the window after this one.
+void LogSegmentReader::refill_ahead(std::uint64_t position, std::size_t n) {
+  const std::uint64_t end = buffer_start_ + buffer_len_;
+  const bool follows = ahead_->pending() && ahead_->position() == end &&
+                       position >= buffer_start_ && position <= end && end - position <= kWindow;
+  bool file_end = false;
+  if (follows) {
+    const std::size_t got = ahead_->wait();  // throws the read's error, as refill() would
+    const int filled = holding_ == 0 ? 1 : 0;
+    std::uint8_t* const read = ahead_buffers_[filled].get() + kWindow;
+    const auto tail = static_cast<std::size_t>(end - position);
+    std::memcpy(read - tail, data_ + (position - buffer_start_), tail);
+    data_ = read - tail;
+    buffer_start_ = position;
+    buffer_len_ = tail + got;
+    holding_ = filled;
+    ++refills_;
+    file_end = got < ahead_->requested();
+    if (buffer_len_ < n && !file_end) {
+      // A batch larger than a window: the bytes so far and the rest read here, in buffer_.
+      if (buffer_.size() < n) buffer_.resize(n);
+      std::memcpy(buffer_.data(), data_, buffer_len_);
+      const std::size_t more =
+          file_.read_at(position + buffer_len_, {buffer_.data() + buffer_len_, n - buffer_len_});
+      file_end = more < n - buffer_len_;
+      buffer_len_ += more;
+      data_ = buffer_.data();
+      holding_ = -1;
+    }
+  } else {
+    ahead_->drop();
+    refill(position, n);
+    file_end = buffer_start_ + buffer_len_ >= file_.size();
+  }
+  const std::uint64_t next = buffer_start_ + buffer_len_;
+  if (!file_end && next < file_.size())
+    ahead_->start(next, {ahead_buffers_[holding_ == 0 ? 1 : 0].get() + kWindow, kWindow});
 }
 
 const LogSegmentReader::Entry* LogSegmentReader::stop(LogEndReason reason, std::string message) {

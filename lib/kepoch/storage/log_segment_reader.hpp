@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -57,6 +58,14 @@ class LogSegmentReader {
   const Entry* next();
   // Continue the walk from `position` (e.g. an index entry's position).
   void seek(std::uint64_t position) { position_ = position; }
+  // Reads the next window on a second thread while the caller works on the current one
+  // (checksums, prints), so reading and working overlap on two cores: for a caller that
+  // walks one file at a time (segment dump, partition verify), not one that already keeps
+  // every core busy. Only when loading batches from a file of at least kReadAheadMin bytes
+  // that is read by offset (not held in memory), and only if a thread can be started; the
+  // entries are the same either way. Call before the first next().
+  void read_ahead();
+  static constexpr std::uint64_t kReadAheadMin = 1u << 20;
 
   const LogEnd& end() const { return end_; }
   std::uint64_t file_size() const { return file_.size(); }
@@ -65,17 +74,28 @@ class LogSegmentReader {
  private:
   // Makes [position, position + n) available in the window; returns it.
   std::span<const std::uint8_t> window(std::uint64_t position, std::size_t n);
+  void refill(std::uint64_t position, std::size_t n);        // read here, into buffer_
+  void refill_ahead(std::uint64_t position, std::size_t n);  // from the read ahead
   const Entry* stop(LogEndReason reason, std::string message = "");
 
   ReadOnlyFile file_;
   bool load_batches_;
   std::uint64_t position_ = 0;
   std::vector<std::uint8_t> buffer_;
+  const std::uint8_t* data_ = nullptr;  // the window's bytes: in buffer_ or an ahead buffer
   std::uint64_t buffer_start_ = 0;
   std::size_t buffer_len_ = 0;
   std::uint64_t refills_ = 0;  // window reads so far
   Entry entry_;
   LogEnd end_;
+  // read_ahead(): two buffers, each room for the end of the window before it (a batch cut
+  // by the window's end) and then a window read by the thread; holding_ is the one holding
+  // the window (-1: buffer_), the thread reads into the other. Declared last: the thread
+  // stops before the file and the buffers go.
+  class ReadAhead;
+  std::unique_ptr<std::uint8_t[]> ahead_buffers_[2];
+  int holding_ = -1;
+  std::unique_ptr<ReadAhead> ahead_;
 };
 
 }  // namespace kepoch

@@ -210,8 +210,8 @@ class Verifier {
 // InputError when the segment cannot be read.
 class SegmentVerifier {
  public:
-  SegmentVerifier(SegmentOutcome& o, std::uint64_t interval, int dir_fd)
-      : o_(o), interval_(interval), dir_fd_(dir_fd) {}
+  SegmentVerifier(SegmentOutcome& o, std::uint64_t interval, int dir_fd, bool read_ahead)
+      : o_(o), interval_(interval), dir_fd_(dir_fd), read_ahead_(read_ahead) {}
   void finding(Sev sev, const DirFile& file, std::optional<std::uint64_t> position,
                std::optional<std::int64_t> offset, std::string message) {
     o_.findings.push_back({sev, file.name(), position, offset, std::move(message)});
@@ -226,6 +226,7 @@ class SegmentVerifier {
   SegmentOutcome& o_;
   std::uint64_t interval_;
   int dir_fd_;  // the partition dir, open (-1: open files by path)
+  bool read_ahead_;
 };
 
 std::vector<SegmentFiles> Verifier::list_files(const fs::path& dir,
@@ -413,6 +414,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
                                                                seg.log.path(), seg.size)
                               : ReadOnlyFile(-1, nullptr, seg.log.path()),
                           /*load_batches=*/true);
+  if (read_ahead_) reader.read_ahead();
   std::size_t next_index = 0;
   // LogSegment.recover's state for this segment.
   std::uint64_t valid_bytes = 0;
@@ -655,6 +657,7 @@ struct PartitionVerifier::State {
   std::uint64_t interval;
   std::vector<SegmentFiles> segs;
   bool shared = false;  // the checks' walk feeds the loader
+  bool read_ahead = false;
   std::vector<SegmentOutcome> outcomes;
   // The cross-segment state at the start of segment i, for i <= known: segment i can be
   // walked from it exactly once every segment before it is done.
@@ -687,16 +690,21 @@ std::uint64_t PartitionVerifier::segment_bytes(std::size_t i) const {
   return s_->segs[i].size;
 }
 
+void PartitionVerifier::read_ahead(bool on) {
+  s_->read_ahead = on;
+}
+
 namespace {
 // Walks segment i of `s` from `start`, into a fresh outcome.
 SegmentOutcome walk_segment(const SegmentFiles& seg, std::uint64_t interval, int dir_fd,
-                            std::optional<SegmentLoad> load, const CrossState& start, bool exact) {
+                            std::optional<SegmentLoad> load, const CrossState& start, bool exact,
+                            bool read_ahead) {
   SegmentOutcome o;
   o.exact = exact;
   o.load = std::move(load);
   o.end = start;
   try {
-    SegmentVerifier sv(o, interval, dir_fd);
+    SegmentVerifier sv(o, interval, dir_fd, read_ahead);
     o.result = sv.verify(seg, o.end, o.load ? &*o.load : nullptr);
   } catch (...) {
     o.error = std::current_exception();
@@ -716,7 +724,7 @@ void PartitionVerifier::verify_segment(std::size_t i) {
   std::optional<SegmentLoad> load;
   if (s.shared) load = s.loader.start(i);
   SegmentOutcome o = walk_segment(s.segs[i], s.interval, s.loader.dir_fd(), std::move(load),
-                                  start.value_or(CrossState{}), start.has_value());
+                                  start.value_or(CrossState{}), start.has_value(), s.read_ahead);
   std::lock_guard<std::mutex> lock(s.mutex);
   s.outcomes[i] = std::move(o);
   // The start of the segments after the done ones.
@@ -771,7 +779,7 @@ PartitionVerification PartitionVerifier::finish() {
     if (!o.error && !o.exact && !unaffected_by(o, s.starts[i]))
       o = walk_segment(segs[i], s.interval, s.loader.dir_fd(),
                        s.shared ? std::optional(s.loader.start(i)) : std::nullopt, s.starts[i],
-                       true);
+                       true, s.read_ahead);
     if (o.load) s.loader.apply(i, *o.load);
     if (o.error) std::rethrow_exception(o.error);
     out.findings.insert(out.findings.end(), std::make_move_iterator(o.findings.begin()),
@@ -830,6 +838,7 @@ PartitionVerification PartitionVerifier::finish() {
 
 PartitionVerification verify_partition(const fs::path& dir, std::uint64_t index_interval_bytes) {
   PartitionVerifier verifier(dir, index_interval_bytes);
+  verifier.read_ahead(true);  // one segment at a time: reading overlaps checking
   for (std::size_t i = 0; i < verifier.segment_count(); ++i)
     verifier.verify_segment(i);
   return verifier.finish();

@@ -141,6 +141,9 @@ class PartitionVerifier {
   std::size_t segment_count() const;
   std::uint64_t segment_bytes(std::size_t i) const;  // the .log's size
   void verify_segment(std::size_t i);                // thread-safe for distinct i
+  // Each segment read on a second thread while it is checked (LogSegmentReader::read_ahead):
+  // for a caller verifying one segment at a time, not one that keeps every core busy.
+  void read_ahead(bool on);
   PartitionVerification finish();
 
  private:

@@ -140,6 +140,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
                                 const SegmentDumpOptions& options,
                                 const std::function<void(DumpedBatch&)>& visit) {
   LogSegmentReader reader(path, /*load_batches=*/true);
+  if (options.read_ahead) reader.read_ahead();
   SegmentDumpSummary summary;
   DumpedBatch batch;  // one for every visit: its buffers keep their capacity
   while (auto entry = reader.next()) {

@@ -39,6 +39,9 @@ struct SegmentDumpOptions {
   // (format/coordinator_record.hpp), as DumpLogSegments' --offsets-decoder and
   // --transaction-log-decoder decode them.
   std::optional<CoordinatorLog> coordinator;
+  // Read the file on a second thread while the batches are visited
+  // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
+  bool read_ahead = false;
 };
 
 // A control batch's record decoded (format/control_record.hpp): its key when readable, and

@@ -1,7 +1,10 @@
 // Text fitted to the table width: ellipses, wrapping, columns that share the width.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/render.hpp"
@@ -78,4 +81,58 @@ TEST_CASE("table: every line fits 120 columns unless wide", "[report][fit]") {
   render(v, Format::table, wide_out, err, wide);
   CHECK(wide_out.str().find(std::string(150, 'm')) != std::string::npos);
   CHECK(out.str().find(std::string(150, 'm')) == std::string::npos);
+}
+
+namespace {
+// display_width's rule before its ASCII shortcut: one column per byte that does not continue
+// a UTF-8 sequence.
+std::size_t code_points(std::string_view text) {
+  std::size_t n = 0;
+  for (const char c : text)
+    n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("display_width: the ASCII shortcut answers as the code-point rule does",
+          "[report][fit]") {
+  CHECK(display_width("") == 0);
+  CHECK(display_width("1700000000000") == 13);
+  CHECK(display_width("2023-11-14T22:13:20.000Z") == 24);
+  CHECK(display_width("caf\xc3\xa9") == 4);  // 2-byte UTF-8
+  // CJK (3 bytes each), past the 8-byte steps and in their tail: one column each by today's
+  // rule (a rule for double-width text would change these, not the shortcut).
+  CHECK(display_width("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e") == 3);
+  CHECK(display_width("topic-\xe6\x97\xa5\xe6\x9c\xac-0123456789") == 19);
+  CHECK(display_width("\xf0\x9f\x98\x80") == 1);          // 4-byte UTF-8
+  CHECK(display_width("0123456789abcde\xc3\xa9") == 16);  // the non-ASCII byte in the tail
+  CHECK(display_width("01234567\xc3\xa9") == 9);          // the non-ASCII byte in a step
+  CHECK(is_ascii("plain ASCII text, longer than eight"));
+  CHECK_FALSE(is_ascii("01234567\xc3\xa9"));
+  CHECK_FALSE(is_ascii("\x80"));
+  // Random texts of ASCII, multibyte and stray bytes, at every length and alignment.
+  const std::vector<std::string> pieces = {"a",
+                                           "0123456789",
+                                           "-",
+                                           " ",
+                                           "\x7f",
+                                           "\xc3\xa9",
+                                           "\xe6\x97\xa5",
+                                           "\xf0\x9f\x98\x80",
+                                           "\x80",
+                                           "\xff",
+                                           "\xe2\x80\xa6",
+                                           "\x01"};
+  std::mt19937 rng(41);
+  for (int n = 0; n < 5000; ++n) {
+    std::string s;
+    const int parts = static_cast<int>(rng() % 10);
+    for (int i = 0; i < parts; ++i)
+      s += rng() % 3 ? pieces[rng() % 4] : pieces[rng() % pieces.size()];
+    INFO("case " << n);
+    REQUIRE(display_width(s) == code_points(s));
+    for (std::size_t from = 1; from < s.size() && from < 9; ++from)
+      REQUIRE(display_width(std::string_view(s).substr(from)) ==
+              code_points(std::string_view(s).substr(from)));
+  }
 }

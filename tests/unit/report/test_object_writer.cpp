@@ -473,3 +473,198 @@ TEST_CASE("table stream: min_column_width widens a column from the header on",
         "  TYPE   OFFSET\n"
         "  Topic  3\n");
 }
+
+namespace {
+
+// Forwards every member to `inner` one call per member: integers() and scalars() as the
+// calls for each member's kind (ObjectWriter's defaults), the table's path before its runs.
+class PerMember : public ObjectWriter {
+ public:
+  explicit PerMember(ObjectWriter& inner) : inner_(inner) {}
+  void null(std::string_view key) override { inner_.null(key); }
+  void boolean(std::string_view key, bool v) override { inner_.boolean(key, v); }
+  void integer(std::string_view key, std::int64_t v) override { inner_.integer(key, v); }
+  void string(std::string_view key, std::string_view v) override { inner_.string(key, v); }
+  void time_text(std::string_view key, std::string_view v) override { inner_.string(key, v); }
+  void value(std::string_view key, const Value& v) override { inner_.value(key, v); }
+  void begin_objects(std::string_view key) override { inner_.begin_objects(key); }
+  void begin_object() override { inner_.begin_object(); }
+  void end_object() override { inner_.end_object(); }
+  void end_objects() override { inner_.end_objects(); }
+
+ private:
+  ObjectWriter& inner_;
+};
+
+// A batch-like element: runs of integers and scalars (times, strings to escape, nulls),
+// single members, a member repeated (the first wins), members missing, a nested list.
+constexpr std::string_view kHeadRun[] = {"position", "size", "base_offset", "last_offset"};
+constexpr std::string_view kTailRun[] = {"producer_id", "max_timestamp", "note", "size"};
+constexpr std::string_view kRecordRun[] = {"offset", "timestamp", "key_size"};
+
+void write_batch_like(ObjectWriter& w, std::mt19937_64& rng) {
+  using kepoch::report::Scalar;
+  static const std::vector<std::string> texts = {"none",
+                                                 "zstd",
+                                                 "caf\xc3\xa9",
+                                                 "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e-topic",
+                                                 "ctl\x1b[2J",
+                                                 "bad \xff utf-8",
+                                                 std::string(150, 'w'),
+                                                 "/var/lib/kafka/" + std::string(90, 'p'),
+                                                 "",
+                                                 "-"};
+  const auto integer = [&rng] {
+    return rng() % 4 == 0 ? static_cast<std::int64_t>(rng())
+                          : static_cast<std::int64_t>(rng() % 100000) - 10;
+  };
+  if (rng() % 5) {
+    const std::int64_t head[] = {integer(), integer(), integer(), integer()};
+    w.integers(kHeadRun, head);
+  }
+  if (rng() % 3) w.string("compression", texts[rng() % texts.size()]);
+  if (rng() % 4 == 0) w.integer("size", integer());  // repeated: the first one wins
+  if (rng() % 3)
+    w.boolean("crc_valid", rng() % 2);
+  else if (rng() % 2)
+    w.null("crc_valid");
+  static constexpr std::string_view kTimes[] = {"2026-12-02T10:09:58.938Z",
+                                                "-292275055-05-16T16:47:04.192+01:00"};
+  std::vector<Scalar> tail;
+  for (std::size_t i = 0; i < std::size(kTailRun); ++i) {
+    switch (rng() % 5) {
+      case 0:
+        tail.push_back({Scalar::Kind::time_text, 0, kTimes[rng() % 2]});
+        break;
+      case 1:
+        tail.push_back({Scalar::Kind::string, 0, texts[rng() % texts.size()]});
+        break;
+      case 2:
+        tail.push_back({});
+        break;
+      default:
+        tail.push_back(Scalar::of(integer()));
+    }
+  }
+  if (rng() % 4) w.scalars(kTailRun, tail);
+  if (rng() % 3 == 0) w.time_text("base_timestamp", kTimes[rng() % 2]);
+  if (rng() % 3 == 0) {
+    w.begin_objects("records");
+    for (std::uint64_t r = rng() % 3; r > 0; --r) {
+      const std::int64_t values[] = {integer(), integer(), integer()};
+      if (rng() % 2)
+        w.integers_object(kRecordRun, values);
+      else
+        w.scalars_object(kRecordRun, std::span(tail).first(std::size(kRecordRun)));
+    }
+    w.end_objects();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("table stream: runs of members print what the members one by one print",
+          "[report][object_writer]") {
+  // Columns chosen by the first element (all, or a ranked subset), fitted to 120 columns or
+  // wide; cells of every width (widening, shortened), escaped, CJK, missing and repeated.
+  const std::vector<std::vector<std::string>> wanted = {
+      {},
+      {"base_offset", "last_offset", "max_timestamp", "size", "compression", "crc_valid"},
+      {"note", "size", "position", "producer_id", "base_timestamp"},
+      {"compression", "records"}};
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 400; ++i) {
+    kepoch::report::RenderOptions options;
+    options.wide = i % 3 == 0;
+    options.iso_times = i % 4 == 1;
+    const auto& columns = wanted[static_cast<std::size_t>(i) % wanted.size()];
+    const int elements = 1 + static_cast<int>(rng() % 12);
+    const auto state = rng;
+    const auto text = [&](bool per_member) {
+      rng = state;  // the same elements each time
+      std::ostringstream out, err;
+      auto s = kepoch::report::make_stream(kepoch::report::Format::table, out, err, options);
+      for (int item = 0; item < 2; ++item) {  // a second list chooses its columns again
+        s->begin_item(Value::object().set("file", "a.log"), "batches", columns);
+        for (int e = 0; e < elements; ++e) {
+          s->write_element([&](ObjectWriter& w) {
+            if (!per_member) return write_batch_like(w, rng);
+            PerMember one_by_one(w);
+            write_batch_like(one_by_one, rng);
+          });
+        }
+        s->end_item(Value::object().set("batch_count", elements));
+      }
+      s->finish();
+      return out.str() + err.str();
+    };
+    const std::string by_runs = text(false);
+    INFO("case " << i);
+    REQUIRE(by_runs == text(true));
+    CHECK(by_runs.find("BATCHES") == std::string::npos);  // a real table was written
+  }
+}
+
+TEST_CASE("table stream: rows gathered into large writes, a half-written element dropped",
+          "[report][object_writer]") {
+  const auto element = [](int i) {
+    return [i](ObjectWriter& w) {
+      w.integer("i", i);
+      w.string("s", std::string(static_cast<std::size_t>(i % 7) * 10, 'x'));
+    };
+  };
+  const auto big = [](ObjectWriter& w) {  // past the 1 MiB spill of nested lines
+    w.integer("i", -2);
+    w.string("s", "big");
+    w.begin_objects("records");
+    for (int r = 0; r < 20000; ++r) {
+      w.begin_object();
+      w.integer("offset", r);
+      w.string("value", "0123456789012345678901234567890123456789012345678901234567890123");
+      w.end_object();
+    }
+    w.end_objects();
+  };
+  const auto print = [&](bool with_throws) {
+    std::ostringstream out, err;
+    auto s = kepoch::report::make_stream(kepoch::report::Format::table, out, err, {});
+    s->begin_item(Value::object().set("file", "a.log"), "batches");
+    for (int i = 0; i < 3000; ++i)
+      s->write_element(element(i));
+    if (with_throws) {
+      CHECK_THROWS_AS(s->write_element([](ObjectWriter& w) {
+        w.integer("i", -1);
+        throw std::runtime_error("half written");
+      }),
+                      std::runtime_error);
+    }
+    s->write_element(element(1));
+    if (with_throws) {
+      CHECK_THROWS_AS(s->write_element([&big](ObjectWriter& w) {
+        big(w);
+        throw std::runtime_error("after its spill");
+      }),
+                      std::runtime_error);
+    } else {
+      s->write_element(big);
+    }
+    s->write_element(element(2));
+    s->end_item(Value::object().set("batch_count", 3003));
+    s->finish();
+    return out.str();
+  };
+  const std::string thrown = print(true);
+  const std::string whole = print(false);
+  CHECK(whole.size() > 1024 * 1024);
+  // The element that threw before any spill left nothing; the one that threw after its spill
+  // left what it spilled (its row, the first nested lines), and the next row follows.
+  const std::size_t big_row = whole.find("\n  -2    big\n");
+  REQUIRE(big_row != std::string::npos);
+  CHECK(thrown.substr(0, big_row) == whole.substr(0, big_row));
+  CHECK(thrown.find("  -1") == std::string::npos);
+  const std::size_t cut = thrown.find("\n  2     xx");
+  REQUIRE(cut != std::string::npos);
+  CHECK(cut > big_row + 1024 * 1024 - 100);
+  CHECK(thrown.substr(0, cut) == whole.substr(0, cut));
+  CHECK(thrown.substr(cut) == whole.substr(whole.find("\n  2     xx")));
+}

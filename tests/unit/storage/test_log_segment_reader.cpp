@@ -198,3 +198,132 @@ TEST_CASE("a record whose length lies is an error at its byte", "[storage][segme
     CHECK_THAT(err.what(), Catch::Contains("Invalid record size: expected to read 63 bytes"));
   }
 }
+
+namespace {
+
+// Every entry of a walk in full, with the walk's end; `seek_at`: after that many entries,
+// seek back to the first batch's end and walk on (once).
+struct FullWalk {
+  std::vector<BatchHeader> headers;
+  std::vector<bool> loaded;
+  std::vector<std::vector<std::uint8_t>> bytes;
+  LogEnd end;
+};
+
+FullWalk walk_full(const fs::path& p, bool ahead, std::size_t seek_at = 0) {
+  FullWalk w;
+  LogSegmentReader reader(p);
+  if (ahead) reader.read_ahead();
+  bool sought = false;
+  while (auto e = reader.next()) {
+    w.headers.push_back(e->header);
+    w.loaded.push_back(e->loaded);
+    w.bytes.emplace_back(e->bytes.begin(), e->bytes.end());
+    if (seek_at && !sought && w.headers.size() == seek_at) {
+      reader.seek(w.headers[0].size_in_bytes());
+      sought = true;
+    }
+  }
+  w.end = reader.end();
+  return w;
+}
+
+// The transactional segment's first batch (148 bytes), grown to `total` bytes of zeros
+// after its own: a batch larger than the reader's window, its CRC no matter here.
+std::vector<std::uint8_t> grown_batch(const std::vector<std::uint8_t>& segment, std::size_t total) {
+  std::vector<std::uint8_t> b(segment.begin(), segment.begin() + 148);
+  b.resize(total, 0);
+  put_be32(b, 8, static_cast<std::uint32_t>(total - 12));
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("read ahead on a second thread: the same entries as reading in place",
+          "[storage][segment]") {
+  const auto segment = slurp(kTxnLog);  // 5 batches, 534 bytes
+  // More than a few windows of small batches, batches larger than a window (by a byte, and
+  // many times), one just below it, then each of the ends a walk can have.
+  std::vector<std::uint8_t> bytes;
+  const auto small = [&](int copies) {
+    for (int i = 0; i < copies; ++i)
+      bytes.insert(bytes.end(), segment.begin(), segment.end());
+  };
+  small(1500);
+  for (const std::size_t total : {(256u << 10) + 1, 700u << 10, (256u << 10) - 100, 3000u}) {
+    const auto big = grown_batch(segment, total);
+    bytes.insert(bytes.end(), big.begin(), big.end());
+    small(700);
+  }
+  REQUIRE(bytes.size() > 3 * LogSegmentReader::kReadAheadMin);
+  const std::vector<std::pair<const char*, std::vector<std::uint8_t>>> files = {
+      {"clean end", bytes},
+      {"partial batch",
+       [&] {
+         auto b = bytes;
+         b.insert(b.end(), segment.begin(), segment.begin() + 100);
+         return b;
+       }()},
+      {"zero padding",
+       [&] {
+         auto b = bytes;
+         b.resize(b.size() + 10000, 0);
+         return b;
+       }()},
+      {"ends in a large batch", [&] {
+         auto b = bytes;
+         const auto big = grown_batch(segment, 300u << 10);
+         b.insert(b.end(), big.begin(), big.end());
+         return b;
+       }()}};
+  for (const auto& [name, content] : files) {
+    const Copy copy(content);
+    for (const std::size_t seek_at : {std::size_t{0}, std::size_t{5000}}) {
+      INFO(name << ", seek after " << seek_at);
+      const FullWalk in_place = walk_full(copy.path, false, seek_at);
+      const FullWalk ahead = walk_full(copy.path, true, seek_at);
+      REQUIRE(in_place.headers.size() > 5000);
+      REQUIRE(ahead.headers.size() == in_place.headers.size());
+      for (std::size_t i = 0; i < ahead.headers.size(); ++i) {
+        INFO("entry " << i);
+        REQUIRE(ahead.headers[i].position == in_place.headers[i].position);
+        REQUIRE(ahead.headers[i].base_offset == in_place.headers[i].base_offset);
+        REQUIRE(ahead.headers[i].size_field == in_place.headers[i].size_field);
+        REQUIRE(ahead.headers[i].crc == in_place.headers[i].crc);
+        REQUIRE(ahead.loaded[i] == in_place.loaded[i]);
+        REQUIRE(ahead.bytes[i] == in_place.bytes[i]);
+        // And both are the file's bytes at the entry.
+        const auto at = static_cast<std::ptrdiff_t>(ahead.headers[i].position);
+        REQUIRE(ahead.loaded[i]);
+        REQUIRE(std::equal(ahead.bytes[i].begin(), ahead.bytes[i].end(), content.begin() + at));
+        REQUIRE(ahead.bytes[i].size() == ahead.headers[i].size_in_bytes());
+      }
+      CHECK(ahead.end.reason == in_place.end.reason);
+      CHECK(ahead.end.position == in_place.end.position);
+      CHECK(ahead.end.trailing_bytes == in_place.end.trailing_bytes);
+      CHECK(ahead.end.message == in_place.end.message);
+    }
+  }
+}
+
+TEST_CASE("read ahead: a walk stopped part way, small and held files read in place",
+          "[storage][segment]") {
+  const auto segment = slurp(kTxnLog);
+  std::vector<std::uint8_t> bytes;
+  for (int i = 0; i < 4000; ++i)
+    bytes.insert(bytes.end(), segment.begin(), segment.end());
+  const Copy copy(bytes);
+  {
+    LogSegmentReader reader(copy.path);
+    reader.read_ahead();
+    for (int i = 0; i < 10; ++i)
+      REQUIRE(reader.next());
+  }                           // the thread, mid-read, stops with the reader
+  const Copy small(segment);  // below kReadAheadMin: nothing changes
+  LogSegmentReader reader(small.path);
+  reader.read_ahead();
+  int n = 0;
+  while (reader.next())
+    ++n;
+  CHECK(n == 5);
+}
