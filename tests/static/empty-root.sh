@@ -149,7 +149,11 @@ for p in "${parts[@]}"; do
   ((${#idx[@]} == 0)) || each_format "segment dump indexes $p" segment dump "${idx[@]}"
   each_format "partition inspect $p" partition inspect "$p"
   each_format "partition verify $p" partition verify "$p"
-  each_format "checkpoint dump $p" checkpoint dump "$p"
+  # Fixtures copied as segments alone (the coordinator and tiered-storage logs) hold no
+  # checkpoint file for checkpoint dump to read (it exits 3 on them, by design).
+  if [[ -e $p/leader-epoch-checkpoint || -e $p/partition.metadata ]]; then
+    each_format "checkpoint dump $p" checkpoint dump "$p"
+  fi
 done
 mapfile -t logdirs < <(find data/ -name '*offset-checkpoint' -printf '%h\n' | LC_ALL=C sort -u)
 for d in "${logdirs[@]}"; do
