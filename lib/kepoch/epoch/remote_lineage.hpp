@@ -3,8 +3,8 @@
 // RemoteLogManager.isRemoteSegmentWithinLeaderEpochs decides (with buildFilteredLeaderEpochMap
 // applied to both maps first). Kafka asks it when it deletes remote segments by retention
 // (RLMExpirationTask: retention by time or size skips a segment outside the lineage, which
-// leaks until the log start passes all its epochs: KAFKA-16511) and when it finds the highest remote offset; a segment outside the lineage
-// holds records of a branch the log no longer has.
+// leaks until the log start passes all its epochs: KAFKA-16511) and when it finds the highest
+// remote offset; a segment outside the lineage holds records of a branch the log no longer has.
 //
 // The rule, for a segment with epochs S (epoch -> start offset) and end offset E, a replica
 // with leader epochs L and log end offset LEO (both maps filtered: an epoch whose start offset

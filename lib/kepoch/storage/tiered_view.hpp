@@ -17,8 +17,8 @@
 //     finished segments outside this replica's leader epoch lineage
 //     (epoch/remote_lineage.hpp: RemoteLogManager.isRemoteSegmentWithinLeaderEpochs; Kafka's
 //     retention by time or size skips them, KAFKA-16511: they go only when the log start
-//     passes all their epochs, by the leader-epoch-cache truncation path); copies started but not finished; deletes
-//     started but not finished; the partition's delete state.
+//     passes all their epochs, by the leader-epoch-cache truncation path); copies started but not
+//     finished; deletes started but not finished; the partition's delete state.
 // Records that do not decode are problems naming the file and byte offset.
 
 #include <cstdint>

@@ -8,7 +8,8 @@
 using kepoch::CheckDepth;
 using kepoch::report::checkpoint_summary;
 
-TEST_CASE("checkpoint summary: an intact file says so and what Kafka does", "[report][checkpoint]") {
+TEST_CASE("checkpoint summary: an intact file says so and what Kafka does",
+          "[report][checkpoint]") {
   const auto r = test::validate("0\n2\n0 0\n3 5\n", test::kEpochs);
   CHECK(checkpoint_summary(r, CheckDepth::validate) ==
         "/data/t-0/file is intact: 2 epoch entries, no problem. Kafka loads it.");
