@@ -126,7 +126,7 @@ struct RetriedLeader {
 
 TEST_CASE(
     "A record the new leader holds with its producer id and epoch and sequence at other "
-    "offsets (an idempotent producer's retry) is present by producer_sequence and certain; "
+    "offsets (an idempotent producer's retry) is present by producer_sequence and certain: "
     "with another producer epoch only by content (ProducerStateEntry.findDuplicateBatch)",
     "[forecast][salvage]") {
   {
