@@ -44,10 +44,10 @@ std::vector<PlanSalvage> plan_salvages(const RecoveryPlan& plan, const PlanInput
                   ? r.recorded_dir
                   : fmt::format("BROKER-{}-LOG-DIR/{}-{}", f.broker, p.topic, p.partition);
       }
-      s.command = fmt::format("kepoch salvage --archive {} --leader {} {}",
-                              shell_word(fmt::format("{}-{}.broker-{}.salvage.jsonl", p.topic,
-                                                     p.partition, f.broker)),
-                              shell_word(leader->second->dir.string()), shell_word(dir));
+      s.command = fmt::format(
+          "kepoch salvage --archive {} --leader {} {}",
+          shell_word(fmt::format("{}-{}.broker-{}.salvage.jsonl", p.topic, p.partition, f.broker)),
+          shell_word(leader->second->dir.string()), shell_word(dir));
       out.push_back(std::move(s));
     }
   }

@@ -370,8 +370,8 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   return out;
 }
 
-std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan,
-                                               const std::vector<forecast::PlanSalvage>& salvages) {
+std::vector<CommandFile> recovery_command_files(
+    const RecoveryPlan& plan, const std::vector<forecast::PlanSalvage>& salvages) {
   using json = nlohmann::ordered_json;
   // Which partitions need what: a replica order with the chosen replica first (so Kafka's
   // unclean rule, the first live replica in assignment order, picks it), and an unclean

@@ -126,8 +126,7 @@ TEST_CASE(
     CHECK(s.lost_records == f.forecast.lost_records);
     CHECK(s.follower_live == (f.broker != 1));  // --alive 2,3
     CHECK(s.command == "kepoch salvage --archive d-0.broker-" + std::to_string(f.broker) +
-                           ".salvage.jsonl --leader " + dir(chosen->broker) + " " +
-                           dir(f.broker));
+                           ".salvage.jsonl --leader " + dir(chosen->broker) + " " + dir(f.broker));
   }
   CHECK(losing == out.salvages.size());
   CHECK(losing > 0);  // the fixture's brokers diverged: whoever leads, another loses records

@@ -119,7 +119,9 @@ struct RetriedLeader {
       if (f.path().filename() != "partition.metadata") fs::remove(f.path());
     test::spit(scratch.file("00000000000000000100.log"), log);
   }
-  PartitionReplica replica() const { return load_partition_replica(scratch.dir, {}, LoadDepth::tail); }
+  PartitionReplica replica() const {
+    return load_partition_replica(scratch.dir, {}, LoadDepth::tail);
+  }
 };
 
 }  // namespace
