@@ -77,9 +77,9 @@ forecast::PlanMetadata read_metadata(const PlanOptions& o, const ConnectionOptio
 
 // --out-dir: each file through output_file.hpp (never an input, never inside a log dir,
 // never over a file an earlier plan did not write unless --overwrite), then the dir.
-void write_commands(const fs::path& dir, const forecast::RecoveryPlan& plan,
+void write_commands(const fs::path& dir, const forecast::OutagePlan& plan,
                     const std::vector<std::string>& states) {
-  const auto files = report::recovery_command_files(plan);
+  const auto files = report::recovery_command_files(plan.plan, plan.salvages);
   for (const auto& f : files)
     check_output("--out-dir", (dir / f.name).string(), OutputKind::plan_file, states);
   std::error_code ec;
@@ -133,9 +133,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     out = forecast::plan_outage(std::move(states), std::move(metadata), o.gone);
   }
 
-  if (!o.out_dir.empty()) write_commands(o.out_dir, out.plan, o.states);
+  if (!o.out_dir.empty()) write_commands(o.out_dir, out, o.states);
   report::Value value = report::recovery_plan_value(
-      out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, o.all});
+      out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, o.all, out.salvages});
   value.set("timelines", report::plan_timelines_value(out.plan, out.input));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));

@@ -11,6 +11,7 @@
 #include "globals.hpp"
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/forecast/election_forecast.hpp"
 #include "kepoch/report/election_report.hpp"
 #include "kepoch/report/html_page.hpp"
@@ -48,17 +49,6 @@ std::vector<TruncationMode> modes_for(const std::string& mode) {
   if (mode == "hw") return {TruncationMode::hw};
   if (mode == "all") return {TruncationMode::fetch, TruncationMode::ofle, TruncationMode::hw};
   return {TruncationMode::fetch};
-}
-
-// An argument as a POSIX shell reads it back.
-std::string shell_word(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_./:@,=+-") == std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // The salvage run that keeps what this forecast loses (the same arguments, the leader the

@@ -52,7 +52,14 @@ class SnapshotReplicas : public ReplicaStream {
   const LogDirSnapshot& header() const { return stream_.header(); }
   bool next(PartitionReplica& replica) override {
     replica = PartitionReplica();
-    if (!stream_.next(replica)) return false;
+    std::string log_dir;
+    if (!stream_.next(replica, &log_dir)) return false;
+    // Where the replica was on its host, as storage/replica_sources records it of a whole
+    // snapshot (the plan's salvage commands name it).
+    if (!log_dir.empty())
+      replica.recorded_dir =
+          (std::filesystem::path(log_dir) / fmt::format("{}-{}", replica.topic, replica.partition))
+              .string();
     keep_what_plans_read(replica);
     return true;
   }

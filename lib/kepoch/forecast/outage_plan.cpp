@@ -9,11 +9,54 @@
 #include <set>
 #include <utility>
 
+#include "kepoch/base/text.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch::forecast {
+
+std::vector<PlanSalvage> plan_salvages(const RecoveryPlan& plan, const PlanInput& input,
+                                       const std::set<std::int32_t>& live_brokers) {
+  std::vector<PlanSalvage> out;
+  for (std::size_t i = 0; i < plan.partitions.size() && i < input.partitions.size(); ++i) {
+    const PartitionPlan& p = plan.partitions[i];
+    const PlanPartitionInput& in = input.partitions[i];
+    const CandidateOutcome* chosen = p.chosen_candidate();
+    if (!chosen) continue;
+    const auto leader = in.replicas.find(chosen->broker);
+    if (leader == in.replicas.end() || !leader->second) continue;
+    for (const FollowerOutcome& f : chosen->followers) {
+      const ReplicaForecast& rf = f.forecast;
+      if (rf.lost_records == 0 && rf.lost_unknown_records == 0) continue;
+      if (input.gone_brokers.count(f.broker)) continue;  // its disk is lost: nothing to read
+      const auto follower = in.replicas.find(f.broker);
+      if (follower == in.replicas.end() || !follower->second) continue;
+      const PartitionReplica& r = *follower->second;
+      PlanSalvage s;
+      s.topic = p.topic;
+      s.partition = p.partition;
+      s.leader = chosen->broker;
+      s.follower = f.broker;
+      s.follower_live = live_brokers.count(f.broker) > 0;
+      s.lost_records = rf.lost_records;
+      s.lost_unknown_records = rf.lost_unknown_records;
+      std::string dir = r.dir.string();
+      if (r.stored) {
+        s.follower_dir_known = !r.recorded_dir.empty();
+        dir = s.follower_dir_known
+                  ? r.recorded_dir
+                  : fmt::format("BROKER-{}-LOG-DIR/{}-{}", f.broker, p.topic, p.partition);
+      }
+      s.command = fmt::format(
+          "kepoch salvage --archive {} --leader {} {}",
+          shell_word(fmt::format("{}-{}.broker-{}.salvage.jsonl", p.topic, p.partition, f.broker)),
+          shell_word(leader->second->dir.string()), shell_word(dir));
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
 
 namespace {
 
@@ -22,6 +65,7 @@ void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
                         const std::map<std::int32_t, std::string>& source_of,
                         const std::set<std::int32_t>& assigned, std::uint64_t not_in_metadata) {
   const PlanInput& input = out.input;
+  out.salvages = plan_salvages(out.plan, input, input.live_brokers);
   out.metadata = std::move(metadata.description);
   out.cluster_id = std::move(metadata.cluster_id);
   for (const auto& s : out.states)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,33 @@ struct PlanBroker {
   std::string source;  // the argument its state came from; empty: not given
 };
 
+// A follower whose truncation under the plan's chosen leader loses records (known lost, or
+// removed and not known held by that leader: ReplicaForecast's lost_records and
+// lost_unknown_records; records the leader holds again are not lost), and the
+// `kepoch salvage` command that archives them first. The truncation happens when the
+// follower's broker starts (a stopped follower) or right after the election (a live one:
+// its fetcher truncates against the new leader), so the command runs on the follower's host
+// before that: before its broker starts, or before the plan's election step. It reads the
+// follower's replica dir (a snapshot keeps no record bytes: the dir the snapshot recorded on
+// that host) against the leader's state as the plan read it (a replica dir, or
+// SNAPSHOT:TOPIC-PARTITION: the file copied to that host).
+struct PlanSalvage {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int32_t leader = -1;
+  std::int32_t follower = -1;
+  bool follower_live = false;
+  std::uint64_t lost_records = 0;          // known lost
+  std::uint64_t lost_unknown_records = 0;  // removed, not known whether the leader holds them
+  bool follower_dir_known = true;          // false: a snapshot that did not record its log dir
+  std::string command;
+};
+
+// The salvage runs `plan` calls for, partition by partition in plan order, followers in
+// broker order; none for a partition without a chosen leader whose state is given.
+std::vector<PlanSalvage> plan_salvages(const RecoveryPlan& plan, const PlanInput& input,
+                                       const std::set<std::int32_t>& live_brokers);
+
 struct OutagePlan {
   // The states the plan's replicas are (input's partitions point into them): held here.
   std::vector<BrokerState> states;
@@ -38,6 +66,7 @@ struct OutagePlan {
   // Brokers whose state is missing or holds nothing usable, partitions of the states the
   // metadata does not hold, the states' notes, the metadata's notes, in that order.
   std::vector<std::string> notes;
+  std::vector<PlanSalvage> salvages;  // plan_salvages of plan
 };
 
 // Refuses (UsageError) what check_one_cluster refuses (without ids) and a state of another

@@ -26,6 +26,21 @@
 
 namespace kepoch::report {
 
+namespace detail {
+class TextBuffer;
+}
+
+// A member's value that a writer may render without building it as a Value (a decoded
+// record per record of a dump: building, converting and freeing the tree cost many times
+// the decoding). JSON writers append its compact JSON text, which must be exactly the text
+// value(key, value()) writes; every other writer takes value().
+class LazyMember {
+ public:
+  virtual ~LazyMember() = default;
+  virtual Value value() const = 0;
+  virtual void append_json(detail::TextBuffer& out) const = 0;
+};
+
 // The names of a run of integer members, in order. Made only from an array with static
 // storage (consteval), or a part of one: writers key what they render of the names by its
 // address and size.
@@ -77,6 +92,8 @@ class ObjectWriter {
   virtual void string(std::string_view key, std::string_view value) = 0;
   // Any member: an object, an array, a double, ...
   virtual void value(std::string_view key, const Value& value) = 0;
+  // value(key, member.value()), or the member's own rendering (LazyMember).
+  virtual void lazy(std::string_view key, const LazyMember& member) { value(key, member.value()); }
   // A member that is an array of objects: begin_objects(key), then for each object
   // begin_object(), its members, end_object(); then end_objects().
   virtual void begin_objects(std::string_view key) = 0;

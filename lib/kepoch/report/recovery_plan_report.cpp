@@ -328,6 +328,23 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("partitions", std::move(partitions));
   out.set("candidates", std::move(candidates));
   out.set("followers", std::move(followers));
+  // The runs, and their commands apart: a table shows a list of texts whole (wrapped), where
+  // a column as long as a command would be cut to the terminal's width.
+  Value salvage = Value::array();
+  Value commands = Value::array();
+  for (const auto& s : context.salvages) {
+    salvage.push(Value::object()
+                     .set("topic", s.topic)
+                     .set("partition", s.partition)
+                     .set("follower", s.follower)
+                     .set("follower_live", s.follower_live)
+                     .set("leader", s.leader)
+                     .set("lost_records", s.lost_records)
+                     .set("lost_unknown_records", s.lost_unknown_records));
+    commands.push(s.command);
+  }
+  out.set("salvage", std::move(salvage));
+  out.set("salvage_commands", std::move(commands));
   Value start = Value::array();
   for (const auto& s : plan.start_order) {
     start.push(Value::object()
@@ -353,7 +370,8 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   return out;
 }
 
-std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
+std::vector<CommandFile> recovery_command_files(
+    const RecoveryPlan& plan, const std::vector<forecast::PlanSalvage>& salvages) {
   using json = nlohmann::ordered_json;
   // Which partitions need what: a replica order with the chosen replica first (so Kafka's
   // unclean rule, the first live replica in assignment order, picks it), and an unclean
@@ -493,6 +511,20 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
       reorder.size());
   int n = 0;
   bool reordered = false;
+  if (!salvages.empty()) {
+    // Run on the followers' hosts, not here: named before the steps that truncate them.
+    steps += fmt::format(
+        "\n# 0. First keep the records the plan's truncations remove ({} replica(s)): on each\n"
+        "#    follower's host, before its broker starts (a live one: before the election below),\n"
+        "#    with the leader's state there, run the command; `kepoch replay ARCHIVE` produces\n"
+        "#    the records back once the plan is carried out.\n",
+        salvages.size());
+    for (const auto& s : salvages)
+      steps += fmt::format("#    broker {} ({}-{}, {} record(s) lost{}):\n#      {}\n", s.follower,
+                           s.topic, s.partition, s.lost_records + s.lost_unknown_records,
+                           s.lost_unknown_records ? ", some possibly" : "", s.command);
+    steps += "echo 'before these steps: run the kepoch salvage commands at the top of steps.sh'\n";
+  }
   if (!elect_now.empty()) {
     ++n;
     steps += fmt::format(

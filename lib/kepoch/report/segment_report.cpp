@@ -5,6 +5,7 @@
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/metadata_report.hpp"
 #include "kepoch/report/remote_log_metadata_report.hpp"
 
@@ -141,6 +142,88 @@ Value coordinator_value(const DumpedCoordinator& d) {
 
 namespace {
 
+// A decoded field as JSON: the text json_object_writer writes for schema_value(s).
+void append_schema_json(detail::TextBuffer& out, const SchemaValue& s) {
+  switch (s.kind) {
+    case SchemaValue::Kind::null:
+      out += "null";
+      return;
+    case SchemaValue::Kind::boolean:
+      out += s.boolean ? "true" : "false";
+      return;
+    case SchemaValue::Kind::integer:
+      return detail::append_json_integer(out, s.integer);
+    case SchemaValue::Kind::floating:
+      return detail::append_json(out, Value(s.floating));
+    case SchemaValue::Kind::text:
+      return detail::append_json_string(out, s.text);
+    case SchemaValue::Kind::array:
+      out += '[';
+      for (std::size_t i = 0; i < s.items.size(); ++i) {
+        if (i) out += ',';
+        append_schema_json(out, s.items[i]);
+      }
+      out += ']';
+      return;
+    case SchemaValue::Kind::object:
+      out += '{';
+      for (std::size_t i = 0; i < s.members.size(); ++i) {
+        if (i) out += ',';
+        detail::append_json_string(out, s.members[i].name);
+        out += ':';
+        append_schema_json(out, s.members[i].value);
+      }
+      out += '}';
+      return;
+  }
+}
+
+// coordinator_value(d), written as JSON without building it (one per record of a
+// __consumer_offsets dump).
+class CoordinatorMember final : public LazyMember {
+ public:
+  explicit CoordinatorMember(const DumpedCoordinator& d) : d_(d) {}
+  Value value() const override { return coordinator_value(d_); }
+  void append_json(detail::TextBuffer& out) const override {
+    out += '{';
+    bool first = true;
+    const auto key = [&](std::string_view k) {
+      if (!first) out += ',';
+      first = false;
+      detail::append_json_string(out, k);
+      out += ':';
+    };
+    if (d_.record) {
+      const CoordinatorRecord& r = *d_.record;
+      key("type");
+      detail::append_json_string(out, r.type->snake_name);
+      key("type_id");
+      detail::append_json_integer(out, r.type->type);
+      key("key");
+      append_schema_json(out, r.key);
+      key("value_version");
+      if (r.value_version)
+        detail::append_json_integer(out, *r.value_version);
+      else
+        out += "null";
+      key("value");
+      append_schema_json(out, r.value);
+      if (!r.notes.empty()) {
+        key("notes");
+        detail::append_json(out, strings_value(r.notes));
+      }
+    }
+    if (d_.error) {
+      key("error");
+      detail::append_json_string(out, *d_.error);
+    }
+    out += '}';
+  }
+
+ private:
+  const DumpedCoordinator& d_;
+};
+
 void write_data(ObjectWriter& w, std::string_view key,
                 const std::optional<std::span<const std::uint8_t>>& b, DataFormat f) {
   if (!b) return w.null(key);
@@ -215,7 +298,7 @@ void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::ui
   if (coordinator) {
     // The decode right after the offset: what a table's record line shows first.
     w.integer(kNames[0], values[0]);
-    w.value("coordinator", coordinator_value(*coordinator));
+    w.lazy("coordinator", CoordinatorMember(*coordinator));
     w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
   } else {
     w.integers(kNames, values);

@@ -94,6 +94,10 @@ struct PartitionReplica {
   // The replica dir; for a replica read from a snapshot, "<snapshot file>:<topic>-<partition>"
   // (reports name replicas by it).
   std::filesystem::path dir;
+  // For a replica read from a snapshot: its dir on the broker's host as the snapshot recorded
+  // it ("<log dir>/<topic>-<partition>"; empty when it does not say): where a command run on
+  // that host (`kepoch salvage`) reads its records.
+  std::string recorded_dir;
   std::string topic;
   std::int32_t partition = 0;
   std::optional<Uuid> topic_id;

@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <sstream>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/report/render.hpp"
@@ -109,7 +112,7 @@ namespace {
 // The report `plan` prints, as JSON: the plan's Value with its timelines.
 std::string plan_json(const OutagePlan& out, bool all) {
   report::Value v = report::recovery_plan_value(
-      out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, all});
+      out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, all, out.salvages});
   v.set("timelines", report::plan_timelines_value(out.plan, out.input));
   std::ostringstream text, err;
   report::render(v, report::Format::json, text, err, {});
@@ -173,4 +176,57 @@ TEST_CASE("the streamed plan's report is byte for byte the held plan's", "[outag
     same_plans(snaps.files, {1}, from_log, {});
     same_plans({logdir.string()}, {1}, from_log, {});
   }
+}
+
+TEST_CASE(
+    "the plan names a salvage run for each follower its chosen leader truncates with records "
+    "lost: the follower's replica dir read against the leader's state",
+    "[outage_plan][salvage]") {
+  std::vector<BrokerState> states = divergence_states({1, 2, 3});
+  PlanMetadata metadata = flags_metadata(states);
+  const OutagePlan out = plan_outage(std::move(states), std::move(metadata), {});
+  REQUIRE(out.plan.partitions.size() == 1);
+  const CandidateOutcome* chosen = out.plan.partitions[0].chosen_candidate();
+  REQUIRE(chosen);
+  const auto dir = [](std::int32_t id) {
+    return (fs::path(KEPOCH_SOURCE_DIR) /
+            ("tests/data/divergence/before/broker-" + std::to_string(id) + "/d-0"))
+        .string();
+  };
+  // One run per follower that loses records (ReplicaForecast's lost, known or not), no other.
+  std::size_t losing = 0;
+  for (const auto& f : chosen->followers) {
+    if (f.forecast.lost_records + f.forecast.lost_unknown_records == 0) continue;
+    REQUIRE(losing < out.salvages.size());
+    const PlanSalvage& s = out.salvages[losing++];
+    CHECK(s.topic == "d");
+    CHECK(s.partition == 0);
+    CHECK(s.follower == f.broker);
+    CHECK(s.leader == chosen->broker);
+    CHECK(s.lost_records == f.forecast.lost_records);
+    CHECK(s.follower_live == (f.broker != 1));  // --alive 2,3
+    CHECK(s.command == "kepoch salvage --archive d-0.broker-" + std::to_string(f.broker) +
+                           ".salvage.jsonl --leader " + dir(chosen->broker) + " " + dir(f.broker));
+  }
+  CHECK(losing == out.salvages.size());
+  CHECK(losing > 0);  // the fixture's brokers diverged: whoever leads, another loses records
+
+  // A gone broker's disk is lost: nothing to salvage from it.
+  std::vector<BrokerState> again = divergence_states({1, 2, 3});
+  PlanMetadata metadata2 = flags_metadata(again);
+  std::vector<std::int32_t> gone;
+  for (const auto& s : out.salvages)
+    gone.push_back(s.follower);
+  const OutagePlan without = plan_outage(std::move(again), std::move(metadata2), gone);
+  for (const auto& s : without.salvages)
+    CHECK(std::find(gone.begin(), gone.end(), s.follower) == gone.end());
+}
+
+TEST_CASE("shell_word quotes what a shell would read otherwise", "[outage_plan][salvage]") {
+  CHECK(shell_word("/var/lib/kafka/d-0") == "/var/lib/kafka/d-0");
+  CHECK(shell_word("b1.snap:d-0") == "b1.snap:d-0");
+  CHECK(shell_word("my dir/d-0") == "'my dir/d-0'");
+  CHECK(shell_word("it's") == "'it'\\''s'");
+  CHECK(shell_word("") == "''");
+  CHECK(shell_word("$HOME") == "'$HOME'");
 }
