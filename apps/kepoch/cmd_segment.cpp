@@ -21,6 +21,7 @@
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/index_files.hpp"
 
 namespace kepoch::cli {
@@ -82,9 +83,44 @@ std::optional<CoordinatorLog> coordinator_of(const std::string& file, const Segm
   return coordinator_log_of_topic(parsed.name->topic);
 }
 
-// One .log: its batches streamed. Returns the file's exit code.
+// Writes nothing: the walk that gathers a .log's facts for its verdict before any output.
+// Each batch is still written (to nothing) so that what writing finds (a record that does
+// not decode) is found as when it is printed.
+class DiscardWriter : public report::ObjectWriter {
+ public:
+  void null(std::string_view) override {}
+  void boolean(std::string_view, bool) override {}
+  void integer(std::string_view, std::int64_t) override {}
+  void string(std::string_view, std::string_view) override {}
+  void value(std::string_view, const report::Value&) override {}
+  void begin_objects(std::string_view) override {}
+  void begin_object() override {}
+  void end_object() override {}
+  void end_objects() override {}
+  void integers(const report::MemberNames&, std::span<const std::int64_t>) override {}
+  void integers_object(const report::MemberNames&, std::span<const std::int64_t>) override {}
+};
+
+class DiscardStream : public report::ReportStream {
+ public:
+  void begin_item(const report::Value&, std::string_view, std::vector<std::string>) override {}
+  void element(const report::Value&) override {}
+  void write_element(const std::function<void(report::ObjectWriter&)>& write) override {
+    DiscardWriter w;
+    write(w);
+  }
+  void next_list(const report::Value&, std::string_view, std::vector<std::string>) override {}
+  void end_item(const report::Value&) override {}
+  void item(const report::Value&) override {}
+  void finish() override {}
+};
+
+// One .log: its batches streamed, with `sentence` (the verdict) first when given, else
+// last (standard input, read once). `facts` gathers what the verdict says. Returns the
+// file's exit code.
 int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
-             const TimeRange& time, report::ReportStream& stream) {
+             const TimeRange& time, report::ReportStream& stream, report::SegmentFacts& facts,
+             const std::string* sentence) {
   report::RecordDecoding decoding;
   decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
   SegmentDumpOptions options;
@@ -98,10 +134,17 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
+  const auto begin = [&] {
+    report::Value fields = report::Value::object();
+    if (sentence) fields.set("summary", *sentence);
+    const report::Value leading = report::segment_fields(input_name(file), target.base_offset);
+    for (const auto& [k, v] : leading.as_object())
+      fields.set(k, v);
+    stream.begin_item(fields, "batches", report::batch_table_columns());
+  };
   const auto summary = dump_segment(file, options, [&](DumpedBatch& b) {
     if (!started) {
-      stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
-                        report::batch_table_columns());
+      begin();
       started = true;
     }
     stream.write_element([&](report::ObjectWriter& w) {
@@ -110,6 +153,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });
+    facts.add(b);
     if (b.invalid || b.records_error || bad_control || b.coordinator_error_count) {
       if (bad.size() < kMaxReportedBadBatches) {
         // Kept without its decompressed bytes (up to 256 MiB), never copied.
@@ -124,10 +168,10 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       }
     }
   });
-  if (!started) {
-    stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
-                      report::batch_table_columns());
-  }
+  if (!started) begin();
+  facts.end = summary.end;
+  facts.stopped_early = summary.stopped_early;
+  facts.filtered = o.from_offset || time.any();
   report::Value trailer = report::segment_trailer(summary, bad);
   if (more_bad) trailer.set("unreported_bad_batches", more_bad);
   // Never a silent exit 0 on a dump that means nothing: a name Kafka cannot load
@@ -139,6 +183,9 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   if (decoding.errors > decoding.problems.size())
     trailer.set("unreported_bad_records", decoding.errors - decoding.problems.size());
   bool nothing = decoding.errors > 0;
+  facts.record_errors += decoding.errors;
+  if (decoding.errors && !facts.first_record_error_offset)
+    facts.first_record_error_offset = facts.first_offset;
   const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
   if (file != "-" && !o.base_offset && name.kafka_failure) {
     problems.push(report::Value::object()
@@ -148,6 +195,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
                                                   "LogFileUtils.offsetFromFileName throws {} "
                                                   "(the log dir fails to load)",
                                                   *name.kafka_failure)));
+    facts.unloadable_name = *name.kafka_failure;
     nothing = true;
   }
   std::error_code ec;
@@ -160,11 +208,14 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
                       .set("message",
                            "nothing selected: no batch of the file is at or after "
                            "--from-offset or in the --from-time/--until range"));
+    facts.nothing_selected = true;
     nothing = true;
   }
   report::Value with_problems = report::Value::object();
   for (const auto& [key, value] : trailer.as_object())
     with_problems.set(key, key == "problems" ? problems : value);
+  // Read once (standard input): the verdict can only close the item.
+  if (!sentence) with_problems.set("summary", report::segment_summary(input_name(file), facts));
   stream.end_item(with_problems);
   return !bad.empty() || nothing || summary.end.reason == LogEndReason::corrupt_size ? kFindings
                                                                                      : kOk;
@@ -204,9 +255,22 @@ int run(const SegmentOptions& o, const Globals& globals) {
       std::optional<SegmentFileKind> kind = forced_kind(o);
       if (stdin_file && !kind) kind = SegmentFileKind::log;
       const SegmentFileTarget target = classify_segment_file(file, kind, o.base_offset);
-      const int file_code = target.kind == SegmentFileKind::log
-                                ? dump_log(file, target, o, time, *stream)
-                                : dump_index(file, target, *stream);
+      int file_code = kOk;
+      if (target.kind != SegmentFileKind::log) {
+        file_code = dump_index(file, target, *stream);
+      } else if (stdin_file) {
+        report::SegmentFacts facts;
+        file_code = dump_log(file, target, o, time, *stream, facts, nullptr);
+      } else {
+        // The verdict opens the report, so the file is walked twice: first for its facts
+        // (written to nothing), then printed. The exit code is the first walk's, the one
+        // the sentence states (a file a broker appends to meanwhile may list more).
+        report::SegmentFacts facts, printed;
+        DiscardStream discard;
+        file_code = dump_log(file, target, o, time, discard, facts, nullptr);
+        const std::string sentence = report::segment_summary(input_name(file), facts);
+        dump_log(file, target, o, time, *stream, printed, &sentence);
+      }
       code = std::max(code, file_code);
     } catch (const InputError& e) {
       print_error(e.what(), globals);
@@ -258,10 +322,9 @@ void register_segment(CLI::App& app, Globals& globals) {
       ->type_name("OFFSET")
       ->check(int64_text)
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
-  add_time_range_options(dump, o.time,
-                         "batches (of a .log) whose max_timestamp is; a batch without a "
-                         "timestamp is left out by either flag; a shown batch lists all its "
-                         "records");
+  add_time_range_options(dump, o.time, "batches (of a .log) whose max_timestamp is",
+                         "A batch without a timestamp is left out by either flag; a shown batch "
+                         "lists all its records.");
   dump->add_flag("--remote-log-metadata-decoder", o.remote_log_metadata,
                  "Decode each record as a __remote_log_metadata record (tiered storage; "
                  "implies --records; on by itself for a file in a __remote_log_metadata-N "

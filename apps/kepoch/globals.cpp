@@ -116,13 +116,16 @@ std::ostream& null_stream() {
 
 }  // namespace
 
-void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what) {
+void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what,
+                            const std::string& note) {
   const std::string forms =
       " TIME: epoch milliseconds, or ISO 8601 (2026-12-02T03:41:13.123Z, a date, +01:00 "
-      "offsets; without a zone UTC, or the local zone with --local)";
-  cmd->add_option("--from-time", o.from, "Only " + what + " at or after TIME (inclusive)." + forms)
+      "offsets; without a zone UTC, or the local zone with --local).";
+  const std::string after = note.empty() ? "" : " " + note;
+  cmd->add_option("--from-time", o.from,
+                  "Only " + what + " at or after TIME (inclusive)." + after + forms)
       ->type_name("TIME");
-  cmd->add_option("--until", o.until, "Only " + what + " before TIME (exclusive)")
+  cmd->add_option("--until", o.until, "Only " + what + " before TIME (exclusive).")
       ->type_name("TIME");
 }
 

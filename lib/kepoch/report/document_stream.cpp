@@ -207,6 +207,7 @@ class TableDocument : public DocumentStream {
       : out_(out), err_(err), options_(options) {
     if (const Value* f = outline.find("file")) file_ = scalar_text(*f);
     for (const auto& [k, v] : outline.as_object()) {
+      if (is_sentence(k, v)) continue;
       if (is_inline(v) || k == "problems") width_ = std::max(width_, k.size());
       if (v.is_array() && v.as_array().empty()) empty_.push_back(k);
     }
@@ -214,7 +215,12 @@ class TableDocument : public DocumentStream {
 
   void member(std::string_view key, const Value& v) override {
     const std::string k(key);
-    if (k == "problems" && v.is_array()) {
+    if (is_sentence(k, v)) {
+      // The verdict opens the document as text and a blank line, as render_table writes it.
+      for (const auto& line : wrap(cell_text(v), room(0)))
+        out_ << line << '\n';
+      out_ << '\n';
+    } else if (k == "problems" && v.is_array()) {
       problems(v);
     } else if (is_inline(v)) {
       text_lines(bold(escape_control(k)) + std::string(width_ - k.size() + 2, ' '),
@@ -285,6 +291,9 @@ class TableDocument : public DocumentStream {
     return shown;
   }
   std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
+  static bool is_sentence(const std::string& key, const Value& v) {
+    return key == "summary" && std::holds_alternative<std::string>(v.data());
+  }
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
     write_wrapped(out_, options_.wide, first, more, text);
   }

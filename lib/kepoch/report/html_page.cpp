@@ -456,7 +456,6 @@ std::string timeline_page(const Value& report, std::string_view command) {
   collect(report, true, sections);
   std::string heading;
   if (const Value* s = summary_text(report)) heading = scalar_text(*s);
-  if (heading.empty()) heading = text_of(report.find("verdict"));
   if (heading.empty()) heading = std::string(command);
   std::string out = page_open(command, heading);
   if (sections.empty()) out += "<p>No partition to draw: the report holds no timeline.</p>\n";

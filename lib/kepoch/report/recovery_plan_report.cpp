@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <set>
 
 namespace kepoch::report {
@@ -190,6 +191,83 @@ std::string recommendation_reason(const PartitionPlan& p) {
   return "";
 }
 
+namespace {
+
+// "loses 3 records (1 committed)", or with `would` "would lose ...": the short form of
+// loss_text for the decision that opens the verdict.
+std::string loss_phrase(const CandidateOutcome& c, bool would) {
+  const std::string verb = would ? "would lose" : "loses";
+  if (c.lost_records == 0)
+    return verb + (c.loss_known ? " nothing" : " no record the given states show");
+  std::string s = fmt::format("{} {}{}", verb, c.loss_known ? "" : "at least ",
+                              would ? std::to_string(c.lost_records) : records(c.lost_records));
+  if (c.committed_lost_records > 0) s += fmt::format(" ({} committed)", c.committed_lost_records);
+  return s;
+}
+
+// The decision first, for the person on call: per partition without a live leader (at most
+// three named) what to do and what it costs against Kafka's default, then which stopped
+// brokers start before and after the elections (start_order).
+std::string plan_decision(const RecoveryPlan& plan) {
+  constexpr std::size_t kNamed = 3;
+  std::vector<std::string> acts;
+  std::size_t more = 0;
+  for (const auto& p : plan.partitions) {
+    if (p.kind == RecommendationKind::healthy) continue;
+    if (acts.size() == kNamed) {
+      ++more;
+      continue;
+    }
+    const std::string name = fmt::format("{}-{}", p.topic, p.partition);
+    const CandidateOutcome* chosen = p.chosen_candidate();
+    const CandidateOutcome* kafka = p.kafka_candidate();
+    std::string a;
+    switch (p.kind) {
+      case RecommendationKind::elect_unclean:
+        a = fmt::format("elect broker {} for {} now", *p.chosen, name);
+        break;
+      case RecommendationKind::wait_for_broker:
+        a = fmt::format("wait for broker {} to lead {}", *p.chosen, name);
+        break;
+      case RecommendationKind::kafka_default_best:
+        a = fmt::format("let Kafka elect broker {} for {}", *p.chosen, name);
+        break;
+      default:
+        a = fmt::format("no recommendation for {} until the missing states are given", name);
+        break;
+    }
+    if (chosen) {
+      a += ": it " + loss_phrase(*chosen, false);
+      if (kafka && kafka->broker != chosen->broker)
+        a += ", Kafka's default (broker " + std::to_string(kafka->broker) + ") " +
+             loss_phrase(*kafka, true);
+    }
+    acts.push_back(std::move(a));
+  }
+  if (acts.empty()) return "";
+  std::string s;
+  for (std::size_t i = 0; i < acts.size(); ++i)
+    s += (i == 0 ? "" : "; ") + acts[i];
+  s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  if (more) s += fmt::format("; and {} more partition(s) (see partitions)", more);
+  std::vector<std::string> first, after;
+  for (const auto& step : plan.start_order) {
+    if (step.phase == StartPhase::first) first.push_back(std::to_string(step.broker));
+    if (step.phase == StartPhase::after_elections) after.push_back(std::to_string(step.broker));
+  }
+  const auto brokers = [](const std::vector<std::string>& ids) {
+    std::string list;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i];
+    return (ids.size() == 1 ? "broker " : "brokers ") + list;
+  };
+  if (!first.empty()) s += "; start " + brokers(first) + " first";
+  if (!after.empty()) s += "; start " + brokers(after) + " after";
+  return s + ". ";
+}
+
+}  // namespace
+
 std::string plan_verdict(const RecoveryPlan& plan) {
   const auto& t = plan.totals;
   // A stale metadata (a stopped broker's own copy of the log) can call a dead broker live:
@@ -206,7 +284,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
   if (t.affected == 0)
     return stale + fmt::format("All {} partition(s) have a live leader{}", t.partitions,
                                stale.empty() ? ": nothing to decide." : " in that metadata.");
-  std::string s = stale;
+  std::string s = stale + plan_decision(plan);
   s += fmt::format("{} of {} partition(s) have no live leader or too small an ISR", t.affected,
                    t.partitions);
   s += fmt::format(": the plan loses {}{} ({} committed), Kafka's default {} ({} committed)",
@@ -236,7 +314,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
 Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) {
   const auto& t = plan.totals;
   Value out = Value::object();
-  out.set("verdict", plan_verdict(plan));
+  out.set("summary", plan_verdict(plan));
   out.set("metadata", context.metadata);
   out.set("cluster_id", context.cluster_id ? Value(*context.cluster_id) : Value());
   out.set("totals",

@@ -1,6 +1,6 @@
 #pragma once
 // The report shape of `kepoch plan`:
-//   {"verdict": "<one sentence>",
+//   {"summary": "<the decision first, then the totals>",
 //    "metadata": "<where the partition states come from>", "cluster_id": str|null,
 //    "totals": {"partitions", "affected", "leaderless", "under_min_isr", "wait",
 //               "elect_unclean", "unknown",
@@ -54,7 +54,8 @@ struct PlanContext {
   std::vector<forecast::PlanSalvage> salvages;
 };
 
-// The one-sentence verdict.
+// The verdict ("summary"): the decision per partition without a live leader (at most three
+// named) and the start order, then the totals.
 std::string plan_verdict(const forecast::RecoveryPlan& plan);
 // Why a partition's recommendation is what it is, in a sentence (with the replicas left out
 // for another topic id, which partition_reason adds).
