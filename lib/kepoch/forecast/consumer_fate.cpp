@@ -26,6 +26,10 @@ std::optional<std::int64_t> reset_position(const ConsumerLeaderView& leader,
 
 }  // namespace
 
+std::string_view consumer_client_name(ConsumerClient client) {
+  return client == ConsumerClient::java ? "java" : "librdkafka-2.0";
+}
+
 std::string_view reset_policy_name(OffsetResetPolicy policy) {
   switch (policy) {
     case OffsetResetPolicy::earliest:
@@ -61,7 +65,8 @@ std::string_view fate_action_name(FateAction action) {
 }
 
 ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& consumed,
-                           const CommittedPosition& committed, OffsetResetPolicy policy) {
+                           const CommittedPosition& committed, OffsetResetPolicy policy,
+                           ConsumerClient client) {
   ConsumerFate f;
   const bool resets = policy != OffsetResetPolicy::none;  // hasDefaultOffsetResetPolicy
   // The consumer read the previous leader's log below its committed offset: what it read below
@@ -73,8 +78,8 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
   f.rule = "Fetcher: the committed position fetched as it is";
 
   // Validation (KIP-320): only a position with an epoch awaits it
-  // (SubscriptionState.TopicPartitionState.validatePosition).
-  if (committed.leader_epoch && *committed.leader_epoch >= 0) {
+  // (SubscriptionState.TopicPartitionState.validatePosition); librdkafka before 2.1 has none.
+  if (client == ConsumerClient::java && committed.leader_epoch && *committed.leader_epoch >= 0) {
     f.validated = true;
     // Partition.lastOffsetForLeaderEpoch -> UnifiedLog.endOffsetForEpoch: an undefined end
     // offset from LeaderEpochFileCache.endOffsetFor is no answer, sent as UNDEFINED epoch and
@@ -151,8 +156,11 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
     f.rule = f.validated
                  ? "SubscriptionState.maybeCompleteValidation: completeValidation; the fetch "
                    "passes over the new leader's records below the position"
-                 : "no epoch to validate (SubscriptionState.validatePosition): the fetch passes "
-                   "over the new leader's records below the position";
+             : client == ConsumerClient::java
+                 ? "no epoch to validate (SubscriptionState.validatePosition): the fetch "
+                   "passes over the new leader's records below the position"
+                 : "librdkafka before 2.1 validates no position: the fetch passes over the "
+                   "new leader's records below the position";
   }
   return f;
 }

@@ -36,6 +36,11 @@
 
 namespace kepoch::forecast {
 
+// Which client's rules: the Java consumer (2.3+; librdkafka 2.1+ validates alike, KIP-320), or
+// librdkafka before 2.1 (Debian 12's 2.0.2), which never validates a position.
+enum class ConsumerClient { java, librdkafka_2_0 };
+std::string_view consumer_client_name(ConsumerClient client);
+
 // auto.offset.reset (Kafka does not store it: the forecast is made for each).
 enum class OffsetResetPolicy { earliest, latest, none, by_duration };
 std::string_view reset_policy_name(OffsetResetPolicy policy);
@@ -98,6 +103,7 @@ struct ConsumerFate {
 
 // The consumer's next fetch after the change, from its committed position.
 ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& consumed,
-                           const CommittedPosition& committed, OffsetResetPolicy policy);
+                           const CommittedPosition& committed, OffsetResetPolicy policy,
+                           ConsumerClient client = ConsumerClient::java);
 
 }  // namespace kepoch::forecast

@@ -126,6 +126,14 @@ std::size_t CommittedOffsetsFold::pending() const {
   return n;
 }
 
+std::vector<GroupTopicPartition> CommittedOffsetsFold::pending_keys() const {
+  std::vector<GroupTopicPartition> out;
+  for (const auto& [producer, pending] : pending_)
+    for (const auto& [key, value] : pending)
+      out.push_back(key);
+  return out;
+}
+
 CommittedOffsets read_committed_offsets(const std::filesystem::path& path) {
   CommittedOffsets out;
   std::vector<std::filesystem::path> dirs;
@@ -149,6 +157,8 @@ CommittedOffsets read_committed_offsets(const std::filesystem::path& path) {
     for (const auto& [key, value] : fold.offsets())
       out.offsets[key] = value;
     out.pending_transactional += fold.pending();
+    for (const auto& key : fold.pending_keys())
+      out.pending_keys.insert(key);
     out.partitions.push_back(dir);
   }
   return out;

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,8 @@ class CommittedOffsetsFold {
   // Transactional commits still waiting for their marker (not applied: the coordinator does
   // not return them to OffsetFetch either).
   std::size_t pending() const;
+  // The keys of those commits.
+  std::vector<GroupTopicPartition> pending_keys() const;
 
  private:
   std::map<GroupTopicPartition, CommittedOffset> offsets_;
@@ -67,6 +70,9 @@ struct CommittedOffsets {
   std::map<GroupTopicPartition, CommittedOffset> offsets;
   std::vector<std::filesystem::path> partitions;  // the __consumer_offsets dirs read
   std::size_t pending_transactional = 0;
+  // Keys with a transactional commit still waiting for its marker: the offset a consumer
+  // will fetch depends on that transaction's end, so it is unknown.
+  std::set<GroupTopicPartition> pending_keys;
 };
 
 // The committed offsets of every __consumer_offsets partition `path` names: one partition dir

@@ -209,3 +209,20 @@ TEST_CASE("committed exactly at the new log end: in range, nothing to skip", "[c
   CHECK(f.next_position == 50);
   CHECK(f.consumed_lost.count() == 0);
 }
+
+TEST_CASE("librdkafka 2.0.2 (no KIP-320) ignores a committed epoch: the fetch decides alone",
+          "[consumer_fate]") {
+  ConsumerLeaderView l = scene_leader();
+  l.log_end_offset = l.latest_offset = 90;
+  const auto skip = consumer_fate(l, kScene, {80, 0}, OffsetResetPolicy::earliest,
+                                  ConsumerClient::librdkafka_2_0);
+  CHECK_FALSE(skip.validated);
+  CHECK(skip.action == FateAction::silent_skip);
+  CHECK(skip.next_position == 80);
+  const auto past = consumer_fate(scene_leader(), kScene, {80, 0}, OffsetResetPolicy::none,
+                                  ConsumerClient::librdkafka_2_0);
+  CHECK(past.action == FateAction::out_of_range_exception);
+  // The Java consumer on the same commit detects the truncation.
+  CHECK(consumer_fate(l, kScene, {80, 0}, OffsetResetPolicy::earliest).action ==
+        FateAction::truncation_seek);
+}
