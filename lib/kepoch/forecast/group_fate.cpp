@@ -24,9 +24,9 @@ PartitionGroupFates group_fates(const PartitionPrediction& p, const CommittedOff
 
   // The new leader as consumers meet it.
   ReplicaLog view = leader.as_leader;
-  std::int32_t highest = -1;
-  for (const auto& r : p.replicas)
-    highest = std::max(highest, latest_epoch_of(r));
+  std::int32_t highest = -1;  // of the other replicas
+  for (std::size_t i = 1; i < p.replicas.size(); ++i)
+    highest = std::max(highest, latest_epoch_of(p.replicas[i]));
   if (view.cache.latest_epoch().value_or(-1) <= highest) become_leader(view, highest + 1);
   out.leader.cache = view.cache;
   out.leader.log_start_offset = view.log_start_offset;

@@ -54,22 +54,22 @@ Value group_fates_value(const forecast::PartitionGroupFates& f,
       ++unknown;
       rows.push(Value::object()
                     .set("group", g.group)
-                    .set("committed_offset", Value())
-                    .set("committed_leader_epoch", Value())
                     .set("auto_offset_reset", Value())
                     .set("action", "unknown")
                     .set("next_position", Value())
+                    .set("consumed_lost", Value())
+                    .set("reread", Value())
+                    .set("skipped_unseen", Value())
                     .set("exception", Value())
                     .set("divergent_offset", Value())
+                    .set("committed_offset", Value())
+                    .set("committed_leader_epoch", Value())
                     .set("validated", Value())
                     .set("epoch_end_offset", Value())
                     .set("epoch_end_epoch", Value())
-                    .set("reread", Value())
-                    .set("reread_from", Value())
-                    .set("skipped_unseen", Value())
-                    .set("skipped_from", Value())
-                    .set("consumed_lost", Value())
                     .set("consumed_lost_from", Value())
+                    .set("reread_from", Value())
+                    .set("skipped_from", Value())
                     .set("rule",
                          "a transactional offset commit awaits its COMMIT or ABORT "
                          "marker: the offset the group fetches from is not known"));
@@ -82,26 +82,26 @@ Value group_fates_value(const forecast::PartitionGroupFates& f,
       const std::string_view exception = exception_of(fate.action, f.client);
       rows.push(Value::object()
                     .set("group", g.group)
-                    .set("committed_offset", g.committed->offset)
-                    .set("committed_leader_epoch",
-                         g.committed->leader_epoch ? Value(*g.committed->leader_epoch) : Value())
                     .set("auto_offset_reset", forecast::reset_policy_name(o.policy))
                     .set("action", forecast::fate_action_name(fate.action))
                     .set("next_position", optional_int(fate.next_position))
+                    .set("consumed_lost", fate.consumed_lost.count())
+                    .set("reread", span_count(fate.reread, fate.counts_known))
+                    .set("skipped_unseen", span_count(fate.skipped_unseen, fate.counts_known))
                     .set("exception", exception.empty() ? Value() : Value(exception))
                     .set("divergent_offset", optional_int(fate.divergent_offset))
+                    .set("committed_offset", g.committed->offset)
+                    .set("committed_leader_epoch",
+                         g.committed->leader_epoch ? Value(*g.committed->leader_epoch) : Value())
                     .set("validated", fate.validated)
                     .set("epoch_end_offset", fate.epoch_end_offset
                                                  ? Value(fate.epoch_end_offset->start_offset)
                                                  : Value())
                     .set("epoch_end_epoch",
                          fate.epoch_end_offset ? Value(fate.epoch_end_offset->epoch) : Value())
-                    .set("reread", span_count(fate.reread, fate.counts_known))
-                    .set("reread_from", span_from(fate.reread, fate.counts_known))
-                    .set("skipped_unseen", span_count(fate.skipped_unseen, fate.counts_known))
-                    .set("skipped_from", span_from(fate.skipped_unseen, fate.counts_known))
-                    .set("consumed_lost", fate.consumed_lost.count())
                     .set("consumed_lost_from", span_from(fate.consumed_lost, true))
+                    .set("reread_from", span_from(fate.reread, fate.counts_known))
+                    .set("skipped_from", span_from(fate.skipped_unseen, fate.counts_known))
                     .set("rule", fate.rule));
     }
     if (group_affected) ++affected;

@@ -5,10 +5,10 @@
 //   "divergence_offset",
 //    "consumed_log_end_offset", "leader_epoch", "leader_log_start_offset",
 //    "leader_log_end_offset", "latest_offset", "affected_groups", "unknown_groups",
-//    "groups": [{"group", "committed_offset", "committed_leader_epoch", "auto_offset_reset",
-//      "action", "next_position", "exception", "divergent_offset", "validated",
-//      "epoch_end_offset", "epoch_end_epoch", "reread", "reread_from", "skipped_unseen",
-//      "skipped_from", "consumed_lost", "consumed_lost_from", "rule"}]}
+//    "groups": [{"group", "auto_offset_reset", "action", "next_position", "consumed_lost",
+//      "reread", "skipped_unseen", "exception", "divergent_offset", "committed_offset",
+//      "committed_leader_epoch", "validated", "epoch_end_offset", "epoch_end_epoch",
+//      "consumed_lost_from", "reread_from", "skipped_from", "rule"}]}
 // One row per group and policy. action: no_change, truncation_detected (seek back to the
 // divergence), validation_reset, out_of_range_reset, log_truncation_exception,
 // out_of_range_exception, silent_skip, or unknown (the committed offset is not known: a
