@@ -9,6 +9,7 @@
 #include "election_options.hpp"
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "group_fate_options.hpp"
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/election_forecast.hpp"
@@ -36,29 +37,9 @@ struct PredictOptions {
   forecast::ElectionSetting election;
   bool full = false;  // load every segment (otherwise what Kafka's loader reads)
   std::optional<std::string> html;
-  // --offsets: a __consumer_offsets partition dir or a log dir holding them; each group that
-  // committed on a predicted partition gets its fate under each --auto-offset-reset.
-  std::optional<std::string> offsets;
-  std::string auto_offset_reset = "all";
-  std::string client = "java";
+  // --offsets: each group that committed on a predicted partition gets its fate.
+  GroupFateOptions groups;
 };
-
-std::vector<forecast::OffsetResetPolicy> policies_for(const std::string& name) {
-  using forecast::OffsetResetPolicy;
-  if (name == "earliest") return {OffsetResetPolicy::earliest};
-  if (name == "latest") return {OffsetResetPolicy::latest};
-  if (name == "none") return {OffsetResetPolicy::none};
-  if (name == "by_duration") return {OffsetResetPolicy::by_duration};
-  return {OffsetResetPolicy::earliest, OffsetResetPolicy::latest, OffsetResetPolicy::none};
-}
-
-// The __consumer_offsets partitions read, for the report.
-std::vector<std::string> offsets_partitions_of(const CommittedOffsets& c) {
-  std::vector<std::string> out;
-  for (const auto& p : c.partitions)
-    out.push_back(p.string());
-  return out;
-}
 
 // The report with the election first.
 report::Value with_election(const report::Value& election, const report::Value& rest) {
@@ -136,7 +117,7 @@ int run(PredictOptions o, const Globals& globals) {
   // The committed offsets first: an unreadable __consumer_offsets fails before the replicas
   // are read.
   std::optional<CommittedOffsets> committed;
-  if (o.offsets) committed = read_committed_offsets(*o.offsets);
+  if (o.groups.offsets) committed = read_committed_offsets(*o.groups.offsets);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
   StepProgress progress(globals, "predict");
   PairedPartitions paired =
@@ -154,9 +135,7 @@ int run(PredictOptions o, const Globals& globals) {
     report::Value section = report::prediction_value(p, o.mode);
     if (!committed) return section;
     report::Value fates = report::group_fates_value(
-        forecast::group_fates(p, *committed, policies_for(o.auto_offset_reset),
-                              o.client == "java" ? forecast::ConsumerClient::java
-                                                 : forecast::ConsumerClient::librdkafka_2_0),
+        forecast::group_fates(p, *committed, o.groups.policies(), o.groups.consumer_client()),
         offsets_partitions_of(*committed));
     if (report::groups_affected(fates)) {
       groups_affected = true;
@@ -235,21 +214,7 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
-  cmd->add_option("--offsets", o.offsets,
-                  "Forecast each consumer group's next fetch: a __consumer_offsets-N dir, or a "
-                  "log dir holding __consumer_offsets partitions (the coordinator's copy)")
-      ->type_name("DIR");
-  cmd->add_option("--auto-offset-reset", o.auto_offset_reset,
-                  "The groups' auto.offset.reset (Kafka does not store it): earliest, latest, "
-                  "none, by_duration, or all (earliest, latest and none side by side)")
-      ->check(CLI::IsMember({"earliest", "latest", "none", "by_duration", "all"}))
-      ->default_str("all");
-  cmd->add_option("--client", o.client,
-                  "The groups' client: java (the Java consumer 2.3+, and librdkafka 2.1+: "
-                  "KIP-320 validation with the committed leader epoch) or librdkafka-2.0 "
-                  "(librdkafka before 2.1, Debian 12's 2.0.2: no validation)")
-      ->check(CLI::IsMember({"java", "librdkafka-2.0"}))
-      ->default_str("java");
+  add_group_fate_options(cmd, o.groups);
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"

@@ -72,3 +72,26 @@ expect_exit 3 "$KEPOCH" predict --offsets "$SCRATCH/co/__consumer_offsets-0" --l
 expect_in "$SCRATCH/err" "00000000000000000000.log"
 [[ $(wc -l < "$SCRATCH/err") -eq 1 ]] || fail "not one line"
 cat "$SCRATCH/err"
+
+# plan --offsets: the same groups under the plan's first-ranked leader. From flags (broker 1
+# the ISR, broker 2 alive, unclean allowed) the plan waits for broker 1, whose log keeps the
+# epoch-0 lineage every epoch-0 commit was read from: those groups are unchanged; commits
+# without an epoch are taken as read from broker 2's records that broker 1 removes.
+plan=(plan -o json --ids 1,2 --replicas 1,2 --isr 1 --alive 2 --unclean --offsets "$F/broker-1"
+  "$F/broker-1/f-0" "$F/broker-2/f-0")
+expect_exit 1 "$KEPOCH" "${plan[@]}"
+python3 - "$SCRATCH/out" <<'PY' || fail "plan --offsets"
+import json, sys
+d = json.load(open(sys.argv[1]))
+[g] = d["consumer_groups"]
+assert (g["topic"], g["partition"], g["leader"]) == ("f", 0, 1), g["leader"]
+rows = {(r["group"], r["auto_offset_reset"]): r for r in g["groups"]}
+for name in ("j-inside-e0-none", "j-past-e0-none"):
+    assert rows[(name, "none")]["action"] == "no_change", rows[(name, "none")]
+r = rows[("j-inside-e1-none", "none")]
+assert (r["action"], r["next_position"], r["skipped_unseen"]) == ("silent_skip", 15, 5), r
+assert d["verdict"].startswith("Consumer groups are affected in 1 partition(s)"), d["verdict"]
+PY
+# Without --offsets, the plan is what it was: no consumer_groups.
+expect_exit 0 "$KEPOCH" "${plan[@]:0:12}" "$F/broker-1/f-0" "$F/broker-2/f-0"
+[[ $(json "$SCRATCH/out" "'consumer_groups' in d") == False ]] || fail "consumer_groups without --offsets"

@@ -69,11 +69,23 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
                            ConsumerClient client) {
   ConsumerFate f;
   const bool resets = policy != OffsetResetPolicy::none;  // hasDefaultOffsetResetPolicy
-  // The consumer read the previous leader's log below its committed offset: what it read below
-  // the divergence is still in the log, what it read from there on is gone.
-  const std::int64_t seen_end = std::min(committed.offset, consumed.divergence_offset);
-  f.consumed_lost = {consumed.divergence_offset,
-                     std::min(committed.offset, consumed.log_end_offset)};
+  // What the consumer read, below its committed offset: with a committed epoch, records of
+  // that epoch's lineage, which the new leader's log keeps up to its end offset for the epoch
+  // (the very lookup KIP-320's validation makes, whether or not the client makes it);
+  // without one, the previous leader's log, which the new leader's keeps up to the
+  // divergence. What it read below that point is still in the log, the rest is gone.
+  std::int64_t divergence = consumed.divergence_offset;
+  std::int64_t read_end = std::min(committed.offset, consumed.log_end_offset);
+  if (committed.leader_epoch && *committed.leader_epoch >= 0) {
+    const EpochEntry lineage =
+        leader.cache.end_offset_for(*committed.leader_epoch, leader.log_end_offset);
+    if (lineage.epoch != kUndefinedEpoch && lineage.start_offset != kUndefinedEpochOffset) {
+      divergence = lineage.start_offset;
+      read_end = committed.offset;
+    }
+  }
+  const std::int64_t seen_end = std::min(committed.offset, divergence);
+  f.consumed_lost = {divergence, read_end};
   std::optional<std::int64_t> position = committed.offset;
   f.rule = "Fetcher: the committed position fetched as it is";
 
@@ -153,10 +165,7 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
   // without an epoch, or an epoch whose end offset does not show the divergence).
   if (f.action == FateAction::no_change && f.skipped_unseen.count() > 0) {
     f.action = FateAction::silent_skip;
-    f.rule = f.validated
-                 ? "SubscriptionState.maybeCompleteValidation: completeValidation; the fetch "
-                   "passes over the new leader's records below the position"
-             : client == ConsumerClient::java
+    f.rule = client == ConsumerClient::java
                  ? "no epoch to validate (SubscriptionState.validatePosition): the fetch "
                    "passes over the new leader's records below the position"
                  : "librdkafka before 2.1 validates no position: the fetch passes over the "

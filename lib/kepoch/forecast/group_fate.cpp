@@ -13,20 +13,21 @@ std::int32_t latest_epoch_of(const PartitionReplica& r) {
 
 }  // namespace
 
-PartitionGroupFates group_fates(const PartitionPrediction& p, const CommittedOffsets& offsets,
-                                const std::vector<OffsetResetPolicy>& policies,
-                                ConsumerClient client) {
+PartitionGroupFates group_fates_of(const PartitionReplica& leader,
+                                   const std::vector<FateFollower>& followers,
+                                   const CommittedOffsets& offsets,
+                                   const std::vector<OffsetResetPolicy>& policies,
+                                   ConsumerClient client) {
   PartitionGroupFates out;
   out.client = client;
-  const PartitionReplica& leader = p.replicas.front();
   out.topic = leader.topic;
   out.partition = leader.partition;
 
   // The new leader as consumers meet it.
   ReplicaLog view = leader.as_leader;
   std::int32_t highest = -1;  // of the other replicas
-  for (std::size_t i = 1; i < p.replicas.size(); ++i)
-    highest = std::max(highest, latest_epoch_of(p.replicas[i]));
+  for (const auto& f : followers)
+    highest = std::max(highest, latest_epoch_of(*f.replica));
   if (view.cache.latest_epoch().value_or(-1) <= highest) become_leader(view, highest + 1);
   out.leader.cache = view.cache;
   out.leader.log_start_offset = view.log_start_offset;
@@ -36,24 +37,22 @@ PartitionGroupFates group_fates(const PartitionPrediction& p, const CommittedOff
 
   // The log consumers read before: the follower whose truncation removes the most (the old
   // leader, which took records no other replica has); none removing anything, the leader's.
-  std::size_t previous = 0;
+  const PartitionReplica* previous = &leader;
   std::int64_t removed = 0;
   std::int64_t divergence = leader.log_end_offset;
-  for (const auto& f : p.followers) {
-    if (f.forecasts.empty()) continue;
-    const auto& r = p.replicas[f.replica];
-    const std::int64_t cut = std::min(r.log_end_offset, f.forecasts.front().prediction.truncate_to);
+  for (const auto& f : followers) {
+    const auto& r = *f.replica;
+    const std::int64_t cut = std::min(r.log_end_offset, f.truncate_to);
     const std::int64_t n = r.log_end_offset - cut;
-    if (n > removed ||
-        (n == removed && n > 0 && r.log_end_offset > p.replicas[previous].log_end_offset)) {
+    if (n > removed || (n == removed && n > 0 && r.log_end_offset > previous->log_end_offset)) {
       previous = f.replica;
       removed = n;
       divergence = cut;
     }
   }
-  out.previous_leader = p.replicas[previous].dir.string();
-  out.previous_is_leader = previous == 0;
-  out.consumed = {divergence, p.replicas[previous].log_end_offset};
+  out.previous_leader = previous->dir.string();
+  out.previous_is_leader = previous == &leader;
+  out.consumed = {divergence, previous->log_end_offset};
 
   for (auto it = offsets.offsets.begin(); it != offsets.offsets.end(); ++it) {
     const auto& [key, committed] = *it;
@@ -78,6 +77,16 @@ PartitionGroupFates group_fates(const PartitionPrediction& p, const CommittedOff
   std::sort(out.groups.begin(), out.groups.end(),
             [](const GroupFate& a, const GroupFate& b) { return a.group < b.group; });
   return out;
+}
+
+PartitionGroupFates group_fates(const PartitionPrediction& p, const CommittedOffsets& offsets,
+                                const std::vector<OffsetResetPolicy>& policies,
+                                ConsumerClient client) {
+  std::vector<FateFollower> followers;
+  for (const auto& f : p.followers)
+    if (!f.forecasts.empty())
+      followers.push_back({&p.replicas[f.replica], f.forecasts.front().prediction.truncate_to});
+  return group_fates_of(p.replicas.front(), followers, offsets, policies, client);
 }
 
 }  // namespace kepoch::forecast

@@ -50,6 +50,22 @@ struct PartitionGroupFates {
   std::vector<GroupFate> groups;
 };
 
+// One follower of the new leader and where the forecast truncates it.
+struct FateFollower {
+  const PartitionReplica* replica = nullptr;
+  std::int64_t truncate_to = 0;
+};
+
+// The fates with `leader` leading (its as_leader log: with an election's new epoch already
+// added, or given the next one here) and `followers` truncating as forecast: what `plan`
+// asks for its chosen candidate.
+PartitionGroupFates group_fates_of(const PartitionReplica& leader,
+                                   const std::vector<FateFollower>& followers,
+                                   const CommittedOffsets& offsets,
+                                   const std::vector<OffsetResetPolicy>& policies,
+                                   ConsumerClient client = ConsumerClient::java);
+
+// `predict`'s: its leader and its followers' main-mode truncations.
 PartitionGroupFates group_fates(const PartitionPrediction& prediction,
                                 const CommittedOffsets& offsets,
                                 const std::vector<OffsetResetPolicy>& policies,

@@ -186,21 +186,24 @@ TEST_CASE(
   CHECK(f.action == FateAction::truncation_seek);
   CHECK(*f.epoch_end_offset == EpochEntry{1, 20});
   CHECK(f.next_position == 20);
-  CHECK(f.reread.from == 20);
-  CHECK(f.reread.to == 30);
+  // What it read at 20-29 was epoch 1's, which the leader no longer holds there.
+  CHECK(f.reread.count() == 0);
+  CHECK(f.consumed_lost.from == 20);
+  CHECK(f.consumed_lost.to == 30);
 }
 
 TEST_CASE(
-    "a committed epoch whose end offset does not show the divergence: validation "
-    "completes and the fetch passes over new records",
+    "a commit at the new leader's own epoch: it read the new leader's records, nothing "
+    "changes (the lineage of the committed epoch, not the previous leader's log)",
     "[consumer_fate]") {
   // The consumer committed 80 at epoch 1, the new leader's latest: its end is the log end, 90.
   ConsumerLeaderView l = scene_leader();
   l.log_end_offset = l.latest_offset = 90;
   const auto f = consumer_fate(l, kScene, {80, 1}, OffsetResetPolicy::earliest);
   CHECK(f.validated);
-  CHECK(f.action == FateAction::silent_skip);
-  CHECK(f.skipped_unseen.count() == 30);
+  CHECK(f.action == FateAction::no_change);
+  CHECK(f.skipped_unseen.count() == 0);
+  CHECK(f.consumed_lost.count() == 0);
 }
 
 TEST_CASE("committed exactly at the new log end: in range, nothing to skip", "[consumer_fate]") {
