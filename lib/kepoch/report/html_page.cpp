@@ -44,6 +44,9 @@ constexpr std::string_view kStyle =
     "gap:4px 12px;font-size:12px}"
     "ul.legend li{display:flex;align-items:center;gap:4px}"
     "ul.legend span.sw{display:inline-block;width:14px;height:11px;border:1px solid #0004}"
+    "table.candidates{border-collapse:collapse;font-size:12px;margin:10px 0 0}"
+    "table.candidates caption{text-align:left;font-size:13px;color:#444;padding:0 0 4px}"
+    "table.candidates td,table.candidates th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
     "footer{margin-top:18px;font-size:11px;color:#777}";
 
 std::string page_open(std::string_view title, std::string_view heading) {
@@ -152,6 +155,64 @@ std::vector<std::int64_t> ticks(const Axis& a) {
   return {t.begin(), t.end()};
 }
 
+// A removed span's committed_loss as an attribute: "true", "false" or "unknown" (null).
+std::string_view committed_word(const Value* v) {
+  if (!v || !std::holds_alternative<bool>(v->data())) return "unknown";
+  return std::get<bool>(v->data()) ? "true" : "false";
+}
+
+// Diagonal hatching inside the box (x, y, w, h) as one path: lines rising left to right every
+// 6 px, each cut at the box's sides (no pattern: the page references nothing, not even
+// its own ids through url()).
+std::string hatch(double x, double y, double w, double h) {
+  std::string d;
+  for (double xb = x - h; xb < x + w; xb += 6) {
+    const double x0 = std::max(xb, x), x1 = std::min(xb + h, x + w);
+    if (x1 <= x0) continue;
+    d += fmt::format("M{} {}L{} {}", coord(x0), coord(y + h - (x0 - xb)), coord(x1),
+                     coord(y + h - (x1 - xb)));
+  }
+  return d;
+}
+
+std::string removed_mark(const Axis& a, const std::string& dir, const Value& gone, double y) {
+  const auto start = int_of(gone.find("start"));
+  const auto end = int_of(gone.find("end"));
+  if (!start || !end || *end <= *start) return {};
+  const auto records = int_of(gone.find("records"));
+  const auto lost = int_of(gone.find("lost_records"));
+  const std::string_view committed = committed_word(gone.find("committed_loss"));
+  const double x1 = a.x(std::max(*start, a.lo));
+  const double w = std::max(a.x(std::min(*end, a.hi)) - x1, 2.0);
+  const std::string count = records ? fmt::format("{} record{}", *records, *records == 1 ? "" : "s")
+                                    : std::string("records not counted");
+  const std::string lost_text =
+      lost ? fmt::format("{} lost", *lost) : std::string("lost not known");
+  const std::string_view committed_text = committed == "true"    ? "committed records among them"
+                                          : committed == "false" ? "none committed"
+                                                                 : "committed cannot be ruled out";
+  std::string out = fmt::format(
+      "<g class=\"removed\" data-replica=\"{}\" data-start=\"{}\" data-end=\"{}\" "
+      "data-records=\"{}\" data-lost-records=\"{}\" data-committed-loss=\"{}\">"
+      "<title>removed by the truncation: offsets {}..{}, {}, {}; {}</title>"
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffffa0\" stroke=\"#c62828\" "
+      "stroke-width=\"1.5\"/><path d=\"{}\" stroke=\"#c62828\" stroke-width=\"1.5\"/>",
+      escape(dir), *start, *end, attr(records), attr(lost), committed, *start, *end - 1, count,
+      lost_text, committed_text, coord(x1), coord(y), coord(w), coord(kLaneHeight),
+      hatch(x1, y, w, kLaneHeight));
+  // The count above the bar, where no other mark writes.
+  const bool right = x1 + w / 2 > kPlotRight - 120;
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"{}\" style=\"fill:#c62828\">"
+      "removes {}{}</text></g>\n",
+      coord(right ? x1 + w - 3 : x1 + 3), coord(y - 3), right ? "end" : "start",
+      records ? std::to_string(*records) : std::string("?"),
+      committed == "true"    ? ", committed"
+      : committed == "false" ? ""
+                             : ", committed?");
+  return out;
+}
+
 std::string timeline_svg(const Section& s,
                          std::map<std::optional<std::int64_t>, std::string>& legend) {
   const Value& t = *s.timeline;
@@ -257,6 +318,10 @@ std::string timeline_svg(const Section& s,
         rect(start, end, "whole");
       }
     }
+    // What the replica's truncation removes (`predict`, `plan`): hatched over its bar, with
+    // the count and whether any of it was committed, as the report's "removed" says.
+    if (const Value* gone = r.find("removed"); gone && gone->is_object())
+      out += removed_mark(a, dir, *gone, y);
     // Marks under the bar: high watermark, recovery point, truncation point.
     struct Mark {
       const char* key;
@@ -351,6 +416,40 @@ std::string ids_text(const Value* v) {
 
 }  // namespace
 
+// A plan's candidates for one partition side by side (its "candidates" entries, best first):
+// who could lead, whether Kafka would pick it, and what each choice loses. Empty for reports
+// without candidates (diff, predict).
+std::string candidates_table(const Value& report, const Section& s) {
+  const Value* all = report.find("candidates");
+  if (!all || !all->is_array()) return {};
+  std::string rows;
+  for (const auto& c : all->as_array()) {
+    if (text_of(c.find("topic")) != s.topic || text_of(c.find("partition")) != s.partition)
+      continue;
+    auto yes = [&c](std::string_view k) { return text_of(c.find(k)) == "true" ? "yes" : ""; };
+    const std::string lost = text_of(c.find("lost_records"));
+    const std::string committed = text_of(c.find("committed_lost_records"));
+    const bool possible = text_of(c.find("committed_loss_possible")) == "true";
+    rows += fmt::format(
+        "<tr data-topic=\"{}\" data-partition=\"{}\" data-broker=\"{}\" data-rank=\"{}\" "
+        "data-lost-records=\"{}\" data-committed-lost-records=\"{}\"><td>{}</td><td>broker {}"
+        "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td></tr>\n",
+        escape(s.topic), escape(s.partition), escape(text_of(c.find("broker"))),
+        escape(text_of(c.find("rank"))), escape(lost), escape(committed),
+        escape(text_of(c.find("rank"))), escape(text_of(c.find("broker"))), yes("live"),
+        yes("clean"), yes("kafka_choice"), lost.empty() ? "unknown" : escape(lost),
+        committed.empty() ? "unknown" : escape(committed),
+        possible && committed == "0" ? " (a committed loss cannot be ruled out)" : "",
+        escape(text_of(c.find("truncations"))));
+  }
+  if (rows.empty()) return {};
+  return "<table class=\"candidates\"><caption>Every candidate leader, best first, and what "
+         "electing it loses</caption>\n<tr><th>rank</th><th>leader</th><th>live</th>"
+         "<th>in ISR</th><th>Kafka's choice</th><th>records lost</th><th>committed lost</th>"
+         "<th>followers truncate to (broker@offset)</th></tr>\n" +
+         rows + "</table>\n";
+}
+
 std::string timeline_page(const Value& report, std::string_view command) {
   std::vector<Section> sections;
   collect(report, true, sections);
@@ -372,6 +471,7 @@ std::string timeline_page(const Value& report, std::string_view command) {
     std::string picture = timeline_svg(s, legend);
     out += picture;
     out += legend_html(legend);
+    out += candidates_table(report, s);
     out += "</section>\n";
   }
   return out + page_close();
