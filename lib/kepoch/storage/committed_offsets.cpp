@@ -67,6 +67,12 @@ void read_partition(const std::filesystem::path& dir, CommittedOffsetsFold& fold
           return;
         }
         if (!coordinator) return;
+        // CoordinatorLoaderImpl: a record type it does not know (UnknownRecordTypeException,
+        // "a left over from an aborted upgrade") is skipped; any other failure fails the load.
+        if (r.key && r.key->size() >= 2) {
+          const auto type = static_cast<std::int16_t>(((*r.key)[0] << 8) | (*r.key)[1]);
+          if (!coordinator_record_type(CoordinatorLog::offsets, type)) return;
+        }
         if (coordinator->error) throw InputError(file, *coordinator->error, 0, h.position);
         if (coordinator->record) fold.apply(*coordinator->record, r.offset, producer);
       });

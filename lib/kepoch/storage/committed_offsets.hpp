@@ -12,7 +12,9 @@
 //     ABORT drops it;
 //   a tombstone (no value): the offset deleted (OffsetDelete, expiry, and DeleteGroups, which
 //     writes one per offset before the group's own tombstone), pending ones too.
-// Group records (GroupMetadata, the KIP-848 records) carry no offsets and are skipped.
+// Group records (GroupMetadata, the KIP-848 records) carry no offsets and are skipped, as is a
+// record of a type Kafka does not know (CoordinatorLoaderImpl skips UnknownRecordTypeException);
+// any other record that does not decode fails the read, as it fails Kafka's load.
 //
 // The fold is pure (CommittedOffsetsFold); read_committed_offsets walks a partition dir's live
 // segments (storage/partition_dir) read-only through segment_dump's record walk.

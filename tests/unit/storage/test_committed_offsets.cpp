@@ -6,8 +6,10 @@
 
 #include <string>
 
+#include "kepoch/base/crc32c.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/storage/committed_offsets.hpp"
+#include "support/scratch_files.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -133,4 +135,69 @@ TEST_CASE("a tombstone deletes the offset and pending transactional ones (replay
   CHECK(fold.offsets().empty());
   fold.end_transaction(7, true);
   CHECK(fold.offsets().empty());
+}
+
+namespace {
+
+// A zig-zag varint at `at` (Kafka's ByteUtils.readVarint): its value, `at` moved past it.
+std::int64_t read_varint(const std::vector<std::uint8_t>& b, std::size_t& at) {
+  std::uint64_t raw = 0;
+  for (int shift = 0;; shift += 7) {
+    const std::uint8_t byte = b[at++];
+    raw |= std::uint64_t(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) break;
+  }
+  return static_cast<std::int64_t>(raw >> 1) ^ -static_cast<std::int64_t>(raw & 1);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a record type Kafka does not know is skipped, as CoordinatorLoaderImpl skips "
+    "UnknownRecordTypeException; a record that does not decode fails the read",
+    "[committed_offsets]") {
+  // The first batch of a Kafka-written __consumer_offsets segment (uncompressed, one
+  // OffsetCommit), its record changed and the batch's CRC made right again.
+  test::ScratchReplica scratch(std::string(KEPOCH_SOURCE_DIR) +
+                               "/tests/data/consumer-fate/broker-1/__consumer_offsets-0");
+  const auto log = scratch.file("00000000000000000000.log");
+  std::vector<std::uint8_t> bytes = test::slurp(log);
+  const auto before = read_committed_offsets(scratch.dir);
+  REQUIRE((bytes[22] & 0x07) == 0);  // attributes: no compression
+  std::size_t at = 61;               // the first record: length, attributes, deltas
+  read_varint(bytes, at);
+  at += 1;
+  read_varint(bytes, at);
+  read_varint(bytes, at);
+  const auto key_length = read_varint(bytes, at);
+  const std::size_t key = at;
+  std::size_t value = key + static_cast<std::size_t>(key_length);
+  read_varint(bytes, value);  // the value's length; `value` is at its version now
+  REQUIRE(bytes[key] == 0);
+  REQUIRE(bytes[key + 1] == 1);  // OffsetCommit
+  const auto patch_crc = [&] {
+    const std::uint32_t batch_length = (std::uint32_t(bytes[8]) << 24) |
+                                       (std::uint32_t(bytes[9]) << 16) |
+                                       (std::uint32_t(bytes[10]) << 8) | bytes[11];
+    const std::uint32_t crc =
+        crc32c(std::span<const std::uint8_t>(bytes.data() + 21, 12 + batch_length - 21));
+    for (int i = 0; i < 4; ++i)
+      bytes[17 + i] = static_cast<std::uint8_t>(crc >> (24 - 8 * i));
+    test::spit(log, bytes);
+  };
+  bytes[key + 1] = 0x63;  // type 99: no Kafka writes it
+  patch_crc();
+  CHECK(read_committed_offsets(scratch.dir).offsets.size() + 1 == before.offsets.size());
+  // An OffsetCommit again, at a value version it does not have: the read fails, naming the
+  // file and the batch.
+  bytes[key + 1] = 1;
+  bytes[value] = 0x7f;
+  patch_crc();
+  try {
+    read_committed_offsets(scratch.dir);
+    FAIL("an undecodable OffsetCommit was read");
+  } catch (const InputError& e) {
+    CHECK(e.path() == log.string());
+    CHECK(e.byte_offset() == 0u);
+  }
 }
