@@ -170,4 +170,14 @@ expect_in shifted.out "removed span"
 sed '0,/<tr data-topic="d"/{/<tr data-topic="d"/d}' plan.html.dom >one-less.dom
 if python3 "$READBACK" timeline one-less.dom plan.json >one-less.out; then fail "a plan page missing a candidate passed"; fi
 expect_in one-less.out "candidate not listed"
+# The history's time axis (issue 38 item 5): a tick whose time is off by a second fails.
+grep -q 'class="time-tick"' history.html || fail "history.html has no time axis"
+python3 - history.html.dom >retimed.dom <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'(<g class="time-tick"[^>]*data-timestamp=")([0-9]+)', page)
+sys.stdout.write(page[:m.start(2)] + str(int(m.group(2)) + 1000) + page[m.end(2):])
+PY
+if python3 "$READBACK" history retimed.dom history.json >retimed.out; then fail "a time tick a second off passed"; fi
+expect_in retimed.out "time tick"
 echo "ok: 6 pages load in chromium with no console message and draw what their JSON says, where their offsets are"

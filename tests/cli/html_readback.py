@@ -359,11 +359,28 @@ def check_history(dom, report):
         want = [("broker_event", e["event"], position(e)) for e in report["brokers"] if e["broker_id"] == b and position(e) is not None]
         if key not in lanes or lanes[key]["marks"] != want:
             problems.append("broker %d: events drawn %s, JSON %s" % (b, lanes.get(key, {}).get("marks"), want))
+    # The time axis: each tick names the last record at or before its offset and that record's
+    # timestamp, as the JSON has them (first of the records at one offset, as drawn).
+    known = {}
+    for e in [st for part in report["partitions"] for st in part["steps"]] + report["brokers"]:
+        at = position(e)
+        if at is not None and e.get("timestamp") is not None and e["timestamp"] >= 0:
+            known.setdefault(at, e["timestamp"])
+    ticks = [(int(a["data-offset"]), int(a["data-at-offset"]), int(a["data-timestamp"]))
+             for tag, a, _ in p.items if tag == "g" and a.get("class") == "time-tick"]
+    if known and not ticks:
+        problems.append("no time axis, though the JSON has %d timed records" % len(known))
+    for o, at, ts in ticks:
+        before = [k for k in known if k <= o]
+        if not before or max(before) != at or known[at] != ts:
+            problems.append("time tick at offset %d names offset %d at %d; the JSON's last timed record "
+                            "at or before it is %s" % (o, at, ts, (max(before), known[max(before)]) if before else None))
     extra = len(lanes) - len(report["partitions"]) - len(brokers)
     if extra:
         problems.append("%d lanes the JSON does not have" % extra)
     steps = sum(len(l["steps"]) for l in lanes.values())
-    return problems, "%d partition lanes (%d steps), %d broker lanes" % (len(report["partitions"]), steps, len(brokers))
+    return problems, "%d partition lanes (%d steps), %d broker lanes, %d time ticks" % (
+        len(report["partitions"]), steps, len(brokers), len(ticks))
 
 
 def check_wellformed(page):

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/svg.hpp"
 #include "kepoch/report/timeline.hpp"
@@ -504,10 +505,25 @@ std::string history_page(const Value& h) {
     return left + (right - left) * static_cast<double>(o - lo) / static_cast<double>(hi - lo);
   };
 
+  // The time axis beside the offsets: the records' own timestamps, in UTC (a page is read
+  // anywhere), each tick labelled with the last one at or before its offset.
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> times;  // offset -> (ms, iso)
+  auto seen_at = [&times](const Value& v) {
+    const auto at = position(v);
+    const auto ms = int_of(v.find("timestamp"));
+    if (!at || !ms || *ms < 0) return;
+    if (auto iso = iso_time_text(*ms)) times.emplace(*at, std::make_pair(*ms, std::move(*iso)));
+  };
+  for (const auto& p : partitions)
+    for (const auto& s : p.find("steps")->as_array())
+      seen_at(s);
+  for (const auto& b : brokers)
+    seen_at(b);
+
   std::set<std::int64_t> broker_ids;
   for (const auto& b : brokers)
     if (const auto id = int_of(b.find("broker_id"))) broker_ids.insert(*id);
-  const double lane = 30, top = 34;
+  const double lane = 30, top = times.empty() ? 34 : 48;
   const double height =
       top + lane * static_cast<double>(partitions.size() + broker_ids.size()) + 30;
   const std::string target = text_of(h.find("target"));
@@ -522,7 +538,8 @@ std::string history_page(const Value& h) {
 
   std::string out = page_open("kepoch metadata history", heading);
   out +=
-      "<p>Along the metadata log's offsets: each partition's registrations (colour: leader "
+      "<p>Along the metadata log's offsets (and above them the time the records were written): "
+      "each partition's registrations (colour: leader "
       "epoch, label: leader/epoch; grey: no leader), ISR shrink (&#9660;) and expand "
       "(&#9650;) ticks; each broker fenced (red) or unfenced (green).</p>\n";
   out += fmt::format(
@@ -543,6 +560,33 @@ std::string history_page(const Value& h) {
                        : k == 5 ? "end"
                                 : "middle",
                        o);
+  }
+  if (!times.empty()) {
+    // The day once, beside the axis; each tick the time of day (with the day when it differs).
+    const std::string& first = times.begin()->second.second;
+    const std::string day = first.substr(0, first.find('T'));
+    out += fmt::format("<text x=\"8\" y=\"{}\" class=\"small\">time (UTC) {}</text>\n",
+                       coord(axis_y - 15), escape(day));
+    for (int k = 0; k <= 5; ++k) {
+      const std::int64_t o = lo + (hi - lo) * k / 5;
+      auto it = times.upper_bound(o);
+      if (it == times.begin()) continue;  // no record with a time at or before this offset
+      --it;
+      const std::string& iso = it->second.second;
+      const auto t = iso.find('T');
+      const std::string label = t == std::string::npos    ? iso
+                                : iso.substr(0, t) == day ? iso.substr(t + 1)
+                                                          : iso.substr(5);
+      out += fmt::format(
+          "<g class=\"time-tick\" data-offset=\"{}\" data-at-offset=\"{}\" "
+          "data-timestamp=\"{}\"><title>offset {}: the last record at or before it was written "
+          "at {}</title><text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"{}\">{}</text></g>\n",
+          o, it->first, it->second.first, o, escape(iso), coord(x(o)), coord(axis_y - 18),
+          k == 0   ? "start"
+          : k == 5 ? "end"
+                   : "middle",
+          escape(label));
+    }
   }
   std::map<std::optional<std::int64_t>, std::string> legend;
   double y = top;
