@@ -154,7 +154,7 @@ std::int64_t read_varint(const std::vector<std::uint8_t>& b, std::size_t& at) {
 
 TEST_CASE(
     "a record type Kafka does not know is skipped, as CoordinatorLoaderImpl skips "
-    "UnknownRecordTypeException; a record that does not decode fails the read",
+    "UnknownRecordTypeException and a record that does not decode fails the read",
     "[committed_offsets]") {
   // The first batch of a Kafka-written __consumer_offsets segment (uncompressed, one
   // OffsetCommit), its record changed and the batch's CRC made right again.
