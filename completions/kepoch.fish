@@ -76,9 +76,9 @@ function __kepoch_path
                 set skip 1
             case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--offsets' 'predict|--auto-offset-reset' 'predict|--client' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
                 set skip 1
-            case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
+            case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--offsets' 'plan|--auto-offset-reset' 'plan|--client' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
                 set skip 1
             case 'salvage|--archive' 'salvage|--leader' 'salvage|--ids' 'salvage|--replicas' 'salvage|--isr' 'salvage|--elr' 'salvage|--alive' 'salvage|--min-isr' 'salvage|--log-dir' 'salvage|--broker' 'salvage|--bootstrap' 'salvage|-b' 'salvage|-X' 'salvage|--command-config' 'salvage|--cluster' 'salvage|--timeout' 'salvage|--topic' 'salvage|--output' 'salvage|-o' 'salvage|--limit'
                 set skip 1
@@ -298,6 +298,9 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l unclean -d 'unclean.leade
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l preferred -d 'A preferred-replica election'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l min-isr -x -d 'min.insync.replicas (for the ELR)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segment whole (by default only what Kafka'\''s log loader reads, and the batches from the truncation point on)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l offsets -x -a '(__fish_complete_directories)' -d 'Forecast each consumer group'\''s next fetch: a __consumer_offsets-N dir, or a log dir holding __consumer_offsets partitions (the coordinator'\''s copy)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l auto-offset-reset -x -a 'earliest latest none by_duration all' -d 'The groups'\'' auto.offset.reset (Kafka does not store it): earliest, latest, none, by_duration, or all (earliest, latest and none side by side)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l client -x -a 'java librdkafka-2.0' -d 'The groups'\'' client: java (the Java consumer 2.3+, and librdkafka 2.1+: KIP-320 validation with the committed leader epoch) or librdkafka-2.0 (librdkafka before 2.1, Debian 12'\''s 2.0.2: no validation)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
@@ -318,6 +321,9 @@ complete -c kepoch -n '__kepoch_at '\''plan'\''' -l unclean -d 'Offline: topics 
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l min-isr -x -d 'Offline: the topics'\'' min.insync.replicas (with --metadata: where the log sets neither the topic'\''s config nor a cluster default)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l all -d 'List healthy partitions too'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l out-dir -x -a '(__fish_complete_directories)' -d 'Write the commands that carry the plan out with Kafka'\''s tools here (steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none'
+complete -c kepoch -n '__kepoch_at '\''plan'\''' -l offsets -x -a '(__fish_complete_directories)' -d 'Forecast each consumer group'\''s next fetch: a __consumer_offsets-N dir, or a log dir holding __consumer_offsets partitions (the coordinator'\''s copy)'
+complete -c kepoch -n '__kepoch_at '\''plan'\''' -l auto-offset-reset -x -a 'earliest latest none by_duration all' -d 'The groups'\'' auto.offset.reset (Kafka does not store it): earliest, latest, none, by_duration, or all (earliest, latest and none side by side)'
+complete -c kepoch -n '__kepoch_at '\''plan'\''' -l client -x -a 'java librdkafka-2.0' -d 'The groups'\'' client: java (the Java consumer 2.3+, and librdkafka 2.1+: KIP-320 validation with the committed leader epoch) or librdkafka-2.0 (librdkafka before 2.1, Debian 12'\''s 2.0.2: no validation)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -l bootstrap -s b -x -d 'Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)'
 complete -c kepoch -n '__kepoch_at '\''plan'\''' -s X -x -d 'A librdkafka property, KEY=VALUE (repeatable; like kcat): security.protocol, sasl.mechanisms, sasl.username, sasl.password, ssl.ca.location, ...'

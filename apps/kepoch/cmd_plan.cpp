@@ -10,14 +10,17 @@
 #include "cluster_options.hpp"
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "group_fate_options.hpp"
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/broker_state.hpp"
+#include "kepoch/forecast/group_fate.hpp"
 #include "kepoch/forecast/logged_metadata.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
 #include "kepoch/forecast/outage_plan.hpp"
 #include "kepoch/forecast/plan_metadata.hpp"
+#include "kepoch/report/group_fate_report.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
@@ -44,7 +47,43 @@ struct PlanOptions {
   bool all = false;
   std::string out_dir;
   std::optional<std::string> html;
+  // --offsets: each group's fate under the plan's chosen leader of each planned partition.
+  GroupFateOptions groups;
 };
+
+// Each planned partition's consumer groups under the candidate the plan ranks first (its
+// leader, its followers' truncations): one object per partition, group_fates_value's shape
+// with the partition and the leader's broker first.
+report::Value plan_group_fates(const forecast::OutagePlan& out, const CommittedOffsets& committed,
+                               const GroupFateOptions& o, std::size_t& affected) {
+  report::Value list = report::Value::array();
+  for (std::size_t i = 0; i < out.plan.partitions.size() && i < out.input.partitions.size(); ++i) {
+    const forecast::PartitionPlan& plan = out.plan.partitions[i];
+    const forecast::PlanPartitionInput& input = out.input.partitions[i];
+    if (plan.candidates.empty()) continue;
+    const forecast::CandidateOutcome& best = plan.candidates.front();
+    const auto leader = input.replicas.find(best.broker);
+    if (leader == input.replicas.end() || !leader->second) continue;
+    std::vector<forecast::FateFollower> followers;
+    for (const auto& f : best.followers)
+      if (const auto r = input.replicas.find(f.broker); r != input.replicas.end() && r->second)
+        followers.push_back({r->second, f.forecast.prediction.truncate_to});
+    const report::Value fates =
+        report::group_fates_value(forecast::group_fates_of(*leader->second, followers, committed,
+                                                           o.policies(), o.consumer_client()),
+                                  offsets_partitions_of(committed));
+    if (report::groups_affected(fates)) ++affected;
+    report::Value entry = report::Value::object()
+                              .set("topic", plan.topic)
+                              .set("partition", plan.partition)
+                              .set("leader", best.broker)
+                              .set("summary", report::group_fates_summary(fates));
+    for (const auto& [key, value] : fates.as_object())
+      entry.set(key, value);
+    list.push(std::move(entry));
+  }
+  return list;
+}
 
 // --metadata DIR: the log replayed with a progress line on a terminal.
 forecast::PlanMetadata from_metadata_log(const PlanOptions& o, const TopicOptions& t,
@@ -102,6 +141,9 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   if (!o.out_dir.empty())  // refused before anything is read, as --html
     check_output("--out-dir", (fs::path(o.out_dir) / "steps.sh").string(), OutputKind::plan_file,
                  o.states);
+  // The committed offsets first: an unreadable __consumer_offsets fails before the states.
+  std::optional<CommittedOffsets> committed;
+  if (o.groups.offsets) committed = read_committed_offsets(*o.groups.offsets);
   StepProgress progress(globals, "plan");
   forecast::OutagePlan out;
   if (o.replicas.empty()) {
@@ -137,11 +179,34 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   report::Value value = report::recovery_plan_value(
       out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, o.all, out.salvages});
   value.set("timelines", report::plan_timelines_value(out.plan, out.input));
+  std::size_t groups_affected = 0;
+  if (committed) {
+    value.set("consumer_groups", plan_group_fates(out, *committed, o.groups, groups_affected));
+    // The verdict says the groups too: first when they alone make the exit 1.
+    if (groups_affected > 0) {
+      report::Value with = report::Value::object();
+      for (const auto& [key, member] : value.as_object()) {
+        if (key != "verdict") {
+          with.set(key, member);
+          continue;
+        }
+        const std::string text = report::scalar_text(member);
+        with.set(key, out.plan.totals.safe()
+                          ? fmt::format("Consumer groups are affected in {} partition(s) under "
+                                        "the plan's leaders; {}",
+                                        groups_affected, text)
+                          : fmt::format("{} Consumer groups are affected in {} partition(s) "
+                                        "under the plan's leaders.",
+                                        text, groups_affected));
+      }
+      value = std::move(with);
+    }
+  }
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch plan"));
   progress.done();
   emit(value, globals);
-  return out.plan.totals.safe() ? kOk : kFindings;
+  return out.plan.totals.safe() && groups_affected == 0 ? kOk : kFindings;
 }
 
 }  // namespace
@@ -200,6 +265,7 @@ void register_plan(CLI::App& app, Globals& globals) {
                   "Write the commands that carry the plan out with Kafka's tools here "
                   "(steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none")
       ->type_name("DIR");
+  add_group_fate_options(cmd, o.groups);
   add_html_option(cmd, o.html);
   add_connection_options(cmd, c);
   add_topic_options(cmd, t);
@@ -224,8 +290,11 @@ void register_plan(CLI::App& app, Globals& globals) {
       "Exit status: 0 the plan loses no committed record and every state it rests on is\n"
       "known and current, 1 it loses committed records or kepoch cannot rule it out (a\n"
       "replica's state not given, a count a snapshot could not make, a metadata log older\n"
-      "than the disks), 2 usage (two states of one broker, states of another cluster), 3\n"
-      "unreadable input, 4 the cluster cannot be reached.");
+      "than the disks), or (--offsets) a consumer group's next fetch under the plan's leader\n"
+      "is other than no_change or unknown, 2 usage (two states of one broker, states of\n"
+      "another cluster), 3 unreadable input, 4 the cluster cannot be reached.\n"
+      "\nWith --offsets, consumer_groups gives, per planned partition, each group's next fetch\n"
+      "with the first-ranked candidate leading, as `kepoch predict --offsets` does.");
   cmd->callback([&globals] { globals.exit_code = run(o, c, t, globals); });
 }
 

@@ -9,15 +9,19 @@
 #include "election_options.hpp"
 #include "exit_codes.hpp"
 #include "globals.hpp"
+#include "group_fate_options.hpp"
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/forecast/election_forecast.hpp"
+#include "kepoch/forecast/group_fate.hpp"
 #include "kepoch/report/election_report.hpp"
+#include "kepoch/report/group_fate_report.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/summary.hpp"
+#include "kepoch/storage/committed_offsets.hpp"
 #include "kepoch/storage/replica_sources.hpp"
 #include "progress.hpp"
 #include "replica_arguments.hpp"
@@ -34,6 +38,8 @@ struct PredictOptions {
   forecast::ElectionSetting election;
   bool full = false;  // load every segment (otherwise what Kafka's loader reads)
   std::optional<std::string> html;
+  // --offsets: each group that committed on a predicted partition gets its fate.
+  GroupFateOptions groups;
 };
 
 // The report with the election first.
@@ -98,6 +104,10 @@ int run(PredictOptions o, const Globals& globals) {
   std::vector<std::string> arguments{o.leader};
   arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
   refuse_same_replica(arguments, /*stdin_only=*/true);
+  // The committed offsets first: an unreadable __consumer_offsets fails before the replicas
+  // are read.
+  std::optional<CommittedOffsets> committed;
+  if (o.groups.offsets) committed = read_committed_offsets(*o.groups.offsets);
   const LoadDepth depth = o.full ? LoadDepth::whole : LoadDepth::tail;
   StepProgress progress(globals, "predict");
   PairedPartitions paired =
@@ -108,14 +118,41 @@ int run(PredictOptions o, const Globals& globals) {
     groups.push_back(std::move(g.replicas));
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
       std::move(groups), modes_for(o.mode), election ? &*election : nullptr);
+  // Each partition's section, with its consumer groups' fates when --offsets was given.
+  bool groups_affected = false;
+  std::size_t affected_partitions = 0;
+  const auto section_of = [&](const forecast::PartitionPrediction& p) {
+    report::Value section = report::prediction_value(p, o.mode);
+    if (!committed) return section;
+    report::Value fates = report::group_fates_value(
+        forecast::group_fates(p, *committed, o.groups.policies(), o.groups.consumer_client()),
+        offsets_partitions_of(*committed));
+    if (report::groups_affected(fates)) {
+      groups_affected = true;
+      ++affected_partitions;
+    }
+    section.set("consumer_groups", std::move(fates));
+    return section;
+  };
+  // The section's sentence with its groups': first when they alone make the exit 1.
+  const auto summary_of = [&](const report::Value& section, std::string sentence,
+                              bool committed_loss) {
+    const report::Value* fates = section.find("consumer_groups");
+    if (!fates) return sentence;
+    const std::string g = report::group_fates_summary(*fates);
+    if (report::groups_affected(*fates) && !committed_loss) return g + " " + sentence;
+    return sentence + " " + g;
+  };
   report::Value value;
   if (paired.single) {
-    value = report::prediction_value(predictions.partitions.front(), o.mode);
+    value = section_of(predictions.partitions.front());
   } else {
     std::vector<report::Value> sections;
     for (const auto& p : predictions.partitions) {
-      report::Value section = report::prediction_value(p, o.mode);
-      sections.push_back(report::with_summary(section, report::predict_summary(section)));
+      report::Value section = section_of(p);
+      std::string sentence =
+          summary_of(section, report::predict_summary(section), p.committed_loss);
+      sections.push_back(report::with_summary(section, std::move(sentence)));
     }
     value = report::paired_value(std::move(sections), paired.notes);
   }
@@ -127,13 +164,17 @@ int run(PredictOptions o, const Globals& globals) {
   if (forecast::loses_records(predictions)) value.set("salvage", salvage_command(o));
   // The verdict first (summary.hpp): the whole run's, over its sections when paired.
   std::string sentence =
-      paired.single ? report::predict_summary(value) : report::paired_predict_summary(value);
+      paired.single ? summary_of(value, report::predict_summary(value), predictions.committed_loss)
+                    : report::paired_predict_summary(value);
+  if (!paired.single && groups_affected)
+    sentence = fmt::format("Consumer groups are affected in {} partition(s). {}",
+                           affected_partitions, sentence);
   value = report::with_summary(std::move(value), std::move(sentence));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
   progress.done();
   emit(value, globals);
-  return predictions.committed_loss ? kFindings : kOk;
+  return predictions.committed_loss || groups_affected ? kFindings : kOk;
 }
 
 }  // namespace
@@ -163,6 +204,7 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
+  add_group_fate_options(cmd, o.groups);
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
@@ -170,6 +212,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
       "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
       "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
+      "  kepoch predict --offsets broker-2 --elect --unclean --isr 1 --alive 2 b1/d-0 b2/d-0\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
@@ -182,7 +225,14 @@ void register_predict(CLI::App& app, Globals& globals) {
       "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"
-      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");
+      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.\n"
+      "\nWith --offsets, each consumer group that committed an offset on a predicted\n"
+      "partition gets a row per auto.offset.reset: what its next fetch does (no_change,\n"
+      "truncation_detected, out_of_range_reset, silent_skip, an exception with none, or\n"
+      "unknown while a transactional commit awaits its marker), its next position, and the\n"
+      "offsets it re-reads, skips unseen and had consumed that are lost, by the Java\n"
+      "consumer's rules (KIP-320 validation with the committed leader epoch) and librdkafka's\n"
+      "before 2.1 (no validation). Exit status 1 also when any group is affected or unknown.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 
