@@ -76,7 +76,7 @@ function __kepoch_path
                 set skip 1
             case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--transaction-state' 'predict|--transaction-state-partitions' 'predict|--bootstrap-server' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
                 set skip 1
             case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
                 set skip 1
@@ -298,6 +298,9 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l unclean -d 'unclean.leade
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l preferred -d 'A preferred-replica election'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l min-isr -x -d 'min.insync.replicas (for the ELR)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segment whole (by default only what Kafka'\''s log loader reads, and the batches from the truncation point on)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state -x -a '(__fish_complete_directories)' -d 'Where the transaction coordinator'\''s log is: a log dir or a __transaction_state-N replica dir (repeatable), to tell hanging transactions from ones the coordinator still tracks'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state-partitions -x -d 'The cluster'\''s transaction.state.log.num.partitions: with every partition read, a producer id no transactional id holds is hanging (without it, unknown)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l bootstrap-server -x -d 'The bootstrap server the printed kafka-transactions.sh abort commands name (nothing is contacted)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'

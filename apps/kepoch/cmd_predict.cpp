@@ -12,7 +12,9 @@
 #include "html_output.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/election_forecast.hpp"
+#include "kepoch/forecast/hanging_transactions.hpp"
 #include "kepoch/report/election_report.hpp"
+#include "kepoch/report/hanging_report.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
@@ -33,6 +35,11 @@ struct PredictOptions {
   forecast::ElectionSetting election;
   bool full = false;  // load every segment (otherwise what Kafka's loader reads)
   std::optional<std::string> html;
+  // The hanging-transaction forecast (forecast/hanging_transactions): where the
+  // coordinator's log is, and the bootstrap server the abort commands name.
+  std::vector<std::string> transaction_state;
+  std::optional<std::int32_t> transaction_partitions;
+  std::string bootstrap{forecast::kBootstrapPlaceholder};
 };
 
 // The report with the election first.
@@ -72,6 +79,28 @@ std::string salvage_command(const PredictOptions& o) {
 
 report::Value election_of(const forecast::Election& e) {
   return report::election_value(e.before, e.request, e.change);
+}
+
+// Each partition's hanging-transaction forecast, judged by the coordinator's log when one
+// was given (--transaction-state) or forecast (a __transaction_state partition among them).
+std::vector<forecast::PartitionTransactions> transactions_of(
+    const forecast::TruncationPredictions& predictions, const PredictOptions& o) {
+  std::vector<const PartitionReplica*> leaders;
+  bool coordinator_given = !o.transaction_state.empty();
+  for (const auto& p : predictions.partitions) {
+    leaders.push_back(&p.replicas.front());
+    coordinator_given = coordinator_given || p.replicas.front().topic == "__transaction_state";
+  }
+  std::optional<forecast::CoordinatorKnowledge> coordinator;
+  if (coordinator_given)
+    coordinator = forecast::read_coordinator(
+        leaders, {o.transaction_state.begin(), o.transaction_state.end()},
+        o.transaction_partitions);
+  std::vector<forecast::PartitionTransactions> out;
+  for (const auto& p : predictions.partitions)
+    out.push_back(
+        forecast::forecast_transactions(p, coordinator ? &*coordinator : nullptr, o.bootstrap));
+  return out;
 }
 
 int run(PredictOptions o, const Globals& globals) {
@@ -118,14 +147,21 @@ int run(PredictOptions o, const Globals& globals) {
     groups.push_back(std::move(g.replicas));
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
       std::move(groups), modes_for(o.mode), election ? &*election : nullptr);
+  progress.step(0, 0, "rebuilding the leaders' open transactions");
+  const std::vector<forecast::PartitionTransactions> transactions = transactions_of(predictions, o);
   report::Value value;
   if (paired.single) {
     value = report::prediction_value(predictions.partitions.front(), o.mode);
+    value.set("transactions", report::transactions_value(transactions.front()));
   } else {
     std::vector<report::Value> sections;
-    for (const auto& p : predictions.partitions) {
-      report::Value section = report::prediction_value(p, o.mode);
-      sections.push_back(report::with_summary(section, report::predict_summary(section)));
+    for (std::size_t i = 0; i < predictions.partitions.size(); ++i) {
+      report::Value section = report::prediction_value(predictions.partitions[i], o.mode);
+      section.set("transactions", report::transactions_value(transactions[i]));
+      std::string sentence = report::predict_summary(section);
+      if (const std::string h = report::hanging_sentence({transactions[i]}); !h.empty())
+        sentence += " " + h;
+      sections.push_back(report::with_summary(section, std::move(sentence)));
     }
     value = report::paired_value(std::move(sections), paired.notes);
   }
@@ -138,12 +174,15 @@ int run(PredictOptions o, const Globals& globals) {
   // The verdict first (summary.hpp): the whole run's, over its sections when paired.
   std::string sentence =
       paired.single ? report::predict_summary(value) : report::paired_predict_summary(value);
+  if (const std::string h = report::hanging_sentence(transactions); !h.empty()) sentence += " " + h;
   value = report::with_summary(std::move(value), std::move(sentence));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
   progress.done();
   emit(value, globals);
-  return predictions.committed_loss ? kFindings : kOk;
+  const bool hanging = std::any_of(transactions.begin(), transactions.end(),
+                                   [](const auto& t) { return t.danger(); });
+  return predictions.committed_loss || hanging ? kFindings : kOk;
 }
 
 }  // namespace
@@ -173,6 +212,21 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
+  cmd->add_option("--transaction-state", o.transaction_state,
+                  "Where the transaction coordinator's log is: a log dir or a "
+                  "__transaction_state-N replica dir (repeatable), to tell hanging "
+                  "transactions from ones the coordinator still tracks")
+      ->type_name("DIR");
+  cmd->add_option("--transaction-state-partitions", o.transaction_partitions,
+                  "The cluster's transaction.state.log.num.partitions: with every partition "
+                  "read, a producer id no transactional id holds is hanging (without it, unknown)")
+      ->check(CLI::Range(1, 1000000))
+      ->type_name("N");
+  cmd->add_option("--bootstrap-server", o.bootstrap,
+                  "The bootstrap server the printed kafka-transactions.sh abort commands name "
+                  "(nothing is contacted)")
+      ->type_name("HOST:PORT")
+      ->default_str(std::string(forecast::kBootstrapPlaceholder));
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
@@ -180,6 +234,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
       "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
       "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
+      "  kepoch predict --elect --unclean --isr 1 --alive 2 --transaction-state b2 b1 b2\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
@@ -188,11 +243,19 @@ void register_predict(CLI::App& app, Globals& globals) {
       "whose broker did not shut down cleanly, whose checkpoint may lag, unless --elect chose\n"
       "the leader from the ISR), a follower fails after truncating (outcome fails:\n"
       "UnexpectedAppendOffsetException, partition marked failed), or, with --elect, no\n"
-      "replica can lead; 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
+      "replica can lead, or a transaction will hang (or loses its marker and may: see\n"
+      "transactions); 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
       "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"
-      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");
+      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.\n"
+      "\nTransactions: each section's `transactions` lists the transactions the leader's\n"
+      "log holds open (its producer snapshot, then its log replayed, as Kafka rebuilds\n"
+      "them), whether a follower's truncation removes their COMMIT/ABORT marker, whether the\n"
+      "coordinator still tracks them (from __transaction_state: a forecast partition of it,\n"
+      "or --transaction-state; otherwise unknown), hanging as `kafka-transactions.sh\n"
+      "find-hanging` decides, last_stable_offset (where read_committed consumers stop) and\n"
+      "the `kafka-transactions.sh abort` command that ends each.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 
