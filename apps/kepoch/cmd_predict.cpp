@@ -94,7 +94,8 @@ std::vector<forecast::PartitionTransactions> transactions_of(
   std::optional<forecast::CoordinatorKnowledge> coordinator;
   if (coordinator_given)
     coordinator = forecast::read_coordinator(
-        leaders, {o.transaction_state.begin(), o.transaction_state.end()},
+        leaders,
+        std::vector<std::filesystem::path>(o.transaction_state.begin(), o.transaction_state.end()),
         o.transaction_partitions);
   std::vector<forecast::PartitionTransactions> out;
   for (const auto& p : predictions.partitions)

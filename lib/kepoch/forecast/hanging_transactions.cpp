@@ -149,7 +149,8 @@ CoordinatorKnowledge read_coordinator(const std::vector<const PartitionReplica*>
       throw InputError(path.string(),
                        "not a log dir (no checkpoint files) nor a __transaction_state-N replica "
                        "dir");
-    for (const LogDirEntry* e : list_log_dir(path).of_kind(LogDirEntryKind::replica))
+    const LogDirListing listing = list_log_dir(path);  // of_kind points into it
+    for (const LogDirEntry* e : listing.of_kind(LogDirEntryKind::replica))
       if (e->partition && e->partition->topic == kTopic &&
           e->partition->state == PartitionDirState::normal)
         consider(e->path, e->partition->partition);

@@ -8,6 +8,10 @@
 // AbortTransactionCommand's --topic/--partition/--start-offset.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
+#include "kepoch/base/error.hpp"
+
 #include "kepoch/forecast/hanging_transactions.hpp"
 #include "kepoch/report/hanging_report.hpp"
 #include "support/source_dir.hpp"
@@ -217,4 +221,33 @@ TEST_CASE("The report's fields", "[forecast][hanging]") {
   CHECK(text(o, "lost_marker_offset") == "12");
   CHECK(text(o, "coordinator") == "not_tracked");
   CHECK(text(o, "hanging") == "true");
+}
+
+TEST_CASE("read_coordinator: a log dir's __transaction_state partitions, the longest copy wins",
+          "[forecast][hanging]") {
+  const auto fixtures = std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/coordinator/4.4.0";
+  char tmpl[] = "/tmp/kepoch-coordinator-XXXXXX";
+  const std::filesystem::path root = ::mkdtemp(tmpl);
+  struct Cleanup {
+    std::filesystem::path p;
+    ~Cleanup() { std::filesystem::remove_all(p); }
+  } cleanup{root};
+  // Two log dirs: a holds both partitions, b an empty copy of partition 0 (shorter: not read).
+  for (const char* d : {"a", "b"}) {
+    std::filesystem::create_directories(root / d);
+    std::ofstream(root / d / "replication-offset-checkpoint") << "0\n0\n";
+  }
+  for (const char* p : {"__transaction_state-0", "__transaction_state-1"})
+    std::filesystem::copy(fixtures / p, root / "a" / p);
+  std::filesystem::create_directories(root / "b/__transaction_state-0");
+  std::ofstream(root / "b/__transaction_state-0/00000000000000000000.log");
+  const CoordinatorKnowledge k = read_coordinator({}, {root / "b", root / "a"}, 2);
+  CHECK(k.complete());
+  CHECK(k.state.partitions_read().at(0) == (root / "a/__transaction_state-0").string());
+  REQUIRE(k.state.ids().count("tx-ongoing"));
+  // A replica dir given directly, and a path that is neither: refused.
+  const CoordinatorKnowledge one =
+      read_coordinator({}, {root / "a/__transaction_state-1"}, std::nullopt);
+  CHECK(one.state.partitions_read().size() == 1);
+  CHECK_THROWS_AS(read_coordinator({}, {root}, std::nullopt), InputError);
 }
