@@ -86,7 +86,7 @@ constexpr int kOngoing = 1, kCompleteCommit = 4;
 
 }  // namespace
 
-TEST_CASE("No open transaction: nothing hangs, no last stable offset", "[forecast][hanging]") {
+TEST_CASE("No open transaction: nothing hangs and no last stable offset", "[forecast][hanging]") {
   const auto t = judge_transactions("t", 0, std::vector<OpenTransaction>{}, "src", {}, nullptr);
   CHECK(t.known);
   CHECK(t.open.empty());
@@ -94,14 +94,14 @@ TEST_CASE("No open transaction: nothing hangs, no last stable offset", "[forecas
   CHECK_FALSE(t.danger());
 }
 
-TEST_CASE("The leader's producer state not known: unknown, no verdict", "[forecast][hanging]") {
+TEST_CASE("The leader's producer state not known: unknown and no verdict", "[forecast][hanging]") {
   const auto t = judge_transactions("t", 0, std::nullopt, "a log dir snapshot", {}, nullptr);
   CHECK_FALSE(t.known);
   CHECK(t.source == "a log dir snapshot");
   CHECK(at(report::transactions_value(t), "hanging_transactions").is_null());
 }
 
-TEST_CASE("Without __transaction_state: unknown, a lost marker makes it a danger",
+TEST_CASE("Without __transaction_state: unknown and a lost marker makes it a danger",
           "[forecast][hanging]") {
   const auto t = judge_transactions("t", 3, std::vector<OpenTransaction>{txn(7, 10), txn(8, 4)},
                                     "src", {{7, 12}, {8, 2}, {9, 20}}, nullptr);
@@ -119,7 +119,7 @@ TEST_CASE("Without __transaction_state: unknown, a lost marker makes it a danger
   CHECK(report::hanging_sentence({t}).find("may hang") != std::string::npos);
 }
 
-TEST_CASE("An open transaction no marker was lost for, coordinator unknown: not a danger",
+TEST_CASE("An open transaction no marker was lost for and coordinator unknown: not a danger",
           "[forecast][hanging]") {
   const auto t =
       judge_transactions("t", 0, std::vector<OpenTransaction>{txn(7, 10)}, "src", {}, nullptr);
@@ -127,7 +127,7 @@ TEST_CASE("An open transaction no marker was lost for, coordinator unknown: not 
   CHECK(report::hanging_sentence({t}).empty());
 }
 
-TEST_CASE("find-hanging: the transactional id lists the partition: tracked, not hanging",
+TEST_CASE("find-hanging: the transactional id lists the partition: tracked and not hanging",
           "[forecast][hanging]") {
   const CoordinatorKnowledge k = coordinator_with({{"tx", 7, kOngoing, {{"t", 3}}}});
   const auto t =
@@ -223,7 +223,7 @@ TEST_CASE("The report's fields", "[forecast][hanging]") {
   CHECK(text(o, "hanging") == "true");
 }
 
-TEST_CASE("read_coordinator: a log dir's __transaction_state partitions, the longest copy wins",
+TEST_CASE("read_coordinator: a log dir's __transaction_state partitions and the longest copy wins",
           "[forecast][hanging]") {
   const auto fixtures = std::filesystem::path(KEPOCH_SOURCE_DIR) / "tests/data/coordinator/4.4.0";
   char tmpl[] = "/tmp/kepoch-coordinator-XXXXXX";

@@ -82,7 +82,7 @@ std::vector<std::uint8_t> snapshot_with(std::int64_t pid, std::int16_t epoch,
 
 }  // namespace
 
-TEST_CASE("ProducerAppendInfo: a transactional batch opens at its first offset, a marker closes",
+TEST_CASE("ProducerAppendInfo: a transactional batch opens at its first offset and a marker closes",
           "[storage][producer_transactions]") {
   const auto open = replay_open_transactions(
       {}, {batch(0, 1, true, false), batch(1, 1, true, false, 2), batch(2, 2, true, false),
@@ -100,7 +100,7 @@ TEST_CASE("ProducerAppendInfo: a transactional batch opens at its first offset, 
   CHECK(open[1].first_offset == 8);
 }
 
-TEST_CASE("ProducerAppendInfo: ABORT closes as COMMIT does, and closes a seeded transaction",
+TEST_CASE("ProducerAppendInfo: ABORT closes as COMMIT does and and closes a seeded transaction",
           "[storage][producer_transactions]") {
   ProducerSnapshotEntry seeded;
   seeded.producer_id = 9;
@@ -128,7 +128,7 @@ TEST_CASE("Open transactions in first-offset order", "[storage][producer_transac
   CHECK(open[2].first_offset == 2);
 }
 
-TEST_CASE("Kafka's fixture whole: the snapshot at the log end, every transaction ended",
+TEST_CASE("Kafka's fixture whole: the snapshot at the log end and every transaction ended",
           "[storage][producer_transactions]") {
   const PartitionReplica r = load_partition_replica(kTx, ReplicaOverrides{9, 9, 0, true});
   const auto got = replica_open_transactions(r);
@@ -137,7 +137,7 @@ TEST_CASE("Kafka's fixture whole: the snapshot at the log end, every transaction
   CHECK(got.source.find(kSnapshot) != std::string::npos);
 }
 
-TEST_CASE("COMMIT marker gone, no snapshot in range: the replay from the log start opens it",
+TEST_CASE("COMMIT marker gone and no snapshot in range: the replay from the log start opens it",
           "[storage][producer_transactions]") {
   const auto headers = fixture_headers();
   test::ScratchReplica s(kTx);
@@ -153,7 +153,7 @@ TEST_CASE("COMMIT marker gone, no snapshot in range: the replay from the log sta
   CHECK(got.source.find("replayed from its start") != std::string::npos);
 }
 
-TEST_CASE("ABORT marker gone: the committed transaction is closed, the aborted one open",
+TEST_CASE("ABORT marker gone: the committed transaction is closed and the aborted one open",
           "[storage][producer_transactions]") {
   test::ScratchReplica s(kTx);
   cut_before(s, 6);
@@ -174,7 +174,7 @@ TEST_CASE("No snapshot after a clean shutdown: Kafka assumes no producer state",
   CHECK(got.source.find("clean shutdown") != std::string::npos);
 }
 
-TEST_CASE("A snapshot's ongoing transaction is open; a corrupt snapshot is skipped",
+TEST_CASE("A snapshot's ongoing transaction is open and a corrupt snapshot is skipped",
           "[storage][producer_transactions]") {
   test::ScratchReplica s(kTx);
   test::spit(s.file(kSnapshot), snapshot_with(99, 4, 7));

@@ -26,7 +26,7 @@ TransactionLogState read_fixture(const std::string& version) {
 
 }  // namespace
 
-TEST_CASE("The coordinator's latest state per transactional id, Kafka 4.4.0 and 3.9.1",
+TEST_CASE("The coordinator's latest state per transactional id and Kafka 4.4.0 and 3.9.1",
           "[storage][transaction_log_state]") {
   for (const std::string version : {"4.4.0", "3.9.1"}) {
     INFO(version);
