@@ -129,8 +129,10 @@ CoordinatorKnowledge read_coordinator(const std::vector<const PartitionReplica*>
                                       std::optional<std::int32_t> partition_count) {
   constexpr std::string_view kTopic = "__transaction_state";
   std::map<std::int32_t, const PartitionReplica*> chosen;
+  // A leader read from a log dir snapshot has no records to read: that partition stays unread
+  // (the coordinator's state incomplete, so unknown), not the forecast failed.
   for (const PartitionReplica* r : leaders)
-    if (r->topic == kTopic) chosen[r->partition] = r;
+    if (r->topic == kTopic && !r->stored) chosen[r->partition] = r;
   std::map<std::int32_t, PartitionReplica> found;
   auto consider = [&](const std::filesystem::path& dir, std::int32_t partition) {
     if (chosen.count(partition)) return;

@@ -250,4 +250,12 @@ TEST_CASE("read_coordinator: a log dir's __transaction_state partitions and the 
       read_coordinator({}, {root / "a/__transaction_state-1"}, std::nullopt);
   CHECK(one.state.partitions_read().size() == 1);
   CHECK_THROWS_AS(read_coordinator({}, {root}, std::nullopt), InputError);
+  // A forecast's leader of __transaction_state is read first; one from a log dir snapshot
+  // (no records) is not read at all.
+  PartitionReplica from_snapshot = load_partition_replica(root / "a/__transaction_state-1");
+  const CoordinatorKnowledge led = read_coordinator({&from_snapshot}, {}, std::nullopt);
+  CHECK(led.state.partitions_read().size() == 1);
+  from_snapshot.stored.emplace();
+  const CoordinatorKnowledge blind = read_coordinator({&from_snapshot}, {}, std::nullopt);
+  CHECK(blind.state.partitions_read().empty());
 }
