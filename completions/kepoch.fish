@@ -76,7 +76,7 @@ function __kepoch_path
                 set skip 1
             case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--offsets' 'predict|--auto-offset-reset' 'predict|--client' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--offsets' 'predict|--auto-offset-reset' 'predict|--client' 'predict|--transaction-state' 'predict|--transaction-state-partitions' 'predict|--bootstrap-server' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
                 set skip 1
             case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--offsets' 'plan|--auto-offset-reset' 'plan|--client' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
                 set skip 1
@@ -301,6 +301,9 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segme
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l offsets -x -a '(__fish_complete_directories)' -d 'Forecast each consumer group'\''s next fetch: a __consumer_offsets-N dir, or a log dir holding __consumer_offsets partitions (the coordinator'\''s copy)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l auto-offset-reset -x -a 'earliest latest none by_duration all' -d 'The groups'\'' auto.offset.reset (Kafka does not store it): earliest, latest, none, by_duration, or all (earliest, latest and none side by side)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l client -x -a 'java librdkafka-2.0' -d 'The groups'\'' client: java (the Java consumer 2.3+, and librdkafka 2.1+: KIP-320 validation with the committed leader epoch) or librdkafka-2.0 (librdkafka before 2.1, Debian 12'\''s 2.0.2: no validation)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state -x -a '(__fish_complete_directories)' -d 'Where the transaction coordinator'\''s log is: a log dir or a __transaction_state-N replica dir (repeatable), to tell hanging transactions from ones the coordinator still tracks'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state-partitions -x -d 'The cluster'\''s transaction.state.log.num.partitions: with every partition read, a producer id no transactional id holds is hanging (without it, unknown)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l bootstrap-server -x -d 'The bootstrap server the printed kafka-transactions.sh abort commands name (nothing is contacted)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'

@@ -15,8 +15,10 @@
 #include "kepoch/base/text.hpp"
 #include "kepoch/forecast/election_forecast.hpp"
 #include "kepoch/forecast/group_fate.hpp"
+#include "kepoch/forecast/hanging_transactions.hpp"
 #include "kepoch/report/election_report.hpp"
 #include "kepoch/report/group_fate_report.hpp"
+#include "kepoch/report/hanging_report.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/predict_report.hpp"
@@ -40,6 +42,11 @@ struct PredictOptions {
   std::optional<std::string> html;
   // --offsets: each group that committed on a predicted partition gets its fate.
   GroupFateOptions groups;
+  // The hanging-transaction forecast (forecast/hanging_transactions): where the
+  // coordinator's log is, and the bootstrap server the abort commands name.
+  std::vector<std::string> transaction_state;
+  std::optional<std::int32_t> transaction_partitions;
+  std::string bootstrap{forecast::kBootstrapPlaceholder};
 };
 
 // The report with the election first.
@@ -68,6 +75,29 @@ std::string salvage_command(const PredictOptions& o) {
 
 report::Value election_of(const forecast::Election& e) {
   return report::election_value(e.before, e.request, e.change);
+}
+
+// Each partition's hanging-transaction forecast, judged by the coordinator's log when one
+// was given (--transaction-state) or forecast (a __transaction_state partition among them).
+std::vector<forecast::PartitionTransactions> transactions_of(
+    const forecast::TruncationPredictions& predictions, const PredictOptions& o) {
+  std::vector<const PartitionReplica*> leaders;
+  bool coordinator_given = !o.transaction_state.empty();
+  for (const auto& p : predictions.partitions) {
+    leaders.push_back(&p.replicas.front());
+    coordinator_given = coordinator_given || p.replicas.front().topic == "__transaction_state";
+  }
+  std::optional<forecast::CoordinatorKnowledge> coordinator;
+  if (coordinator_given)
+    coordinator = forecast::read_coordinator(
+        leaders,
+        std::vector<std::filesystem::path>(o.transaction_state.begin(), o.transaction_state.end()),
+        o.transaction_partitions);
+  std::vector<forecast::PartitionTransactions> out;
+  for (const auto& p : predictions.partitions)
+    out.push_back(
+        forecast::forecast_transactions(p, coordinator ? &*coordinator : nullptr, o.bootstrap));
+  return out;
 }
 
 int run(PredictOptions o, const Globals& globals) {
@@ -118,11 +148,16 @@ int run(PredictOptions o, const Globals& globals) {
     groups.push_back(std::move(g.replicas));
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
       std::move(groups), modes_for(o.mode), election ? &*election : nullptr);
-  // Each partition's section, with its consumer groups' fates when --offsets was given.
+  progress.step(0, 0, "rebuilding the leaders' open transactions");
+  const std::vector<forecast::PartitionTransactions> transactions = transactions_of(predictions, o);
+  // Each partition's section: its hanging transactions, and its consumer groups' fates when
+  // --offsets was given.
   bool groups_affected = false;
   std::size_t affected_partitions = 0;
-  const auto section_of = [&](const forecast::PartitionPrediction& p) {
+  const auto section_of = [&](std::size_t i) {
+    const forecast::PartitionPrediction& p = predictions.partitions[i];
     report::Value section = report::prediction_value(p, o.mode);
+    section.set("transactions", report::transactions_value(transactions[i]));
     if (!committed) return section;
     report::Value fates = report::group_fates_value(
         forecast::group_fates(p, *committed, o.groups.policies(), o.groups.consumer_client()),
@@ -145,13 +180,15 @@ int run(PredictOptions o, const Globals& globals) {
   };
   report::Value value;
   if (paired.single) {
-    value = section_of(predictions.partitions.front());
+    value = section_of(0);
   } else {
     std::vector<report::Value> sections;
-    for (const auto& p : predictions.partitions) {
-      report::Value section = section_of(p);
-      std::string sentence =
-          summary_of(section, report::predict_summary(section), p.committed_loss);
+    for (std::size_t i = 0; i < predictions.partitions.size(); ++i) {
+      report::Value section = section_of(i);
+      std::string sentence = summary_of(section, report::predict_summary(section),
+                                        predictions.partitions[i].committed_loss);
+      if (const std::string h = report::hanging_sentence({transactions[i]}); !h.empty())
+        sentence += " " + h;
       sections.push_back(report::with_summary(section, std::move(sentence)));
     }
     value = report::paired_value(std::move(sections), paired.notes);
@@ -169,12 +206,15 @@ int run(PredictOptions o, const Globals& globals) {
   if (!paired.single && groups_affected)
     sentence = fmt::format("Consumer groups are affected in {} partition(s). {}",
                            affected_partitions, sentence);
+  if (const std::string h = report::hanging_sentence(transactions); !h.empty()) sentence += " " + h;
   value = report::with_summary(std::move(value), std::move(sentence));
   // The picture from the very Value the output renders (html_page.hpp).
   if (o.html) write_html(*o.html, report::timeline_page(value, "kepoch predict"));
   progress.done();
   emit(value, globals);
-  return predictions.committed_loss || groups_affected ? kFindings : kOk;
+  const bool hanging = std::any_of(transactions.begin(), transactions.end(),
+                                   [](const auto& t) { return t.danger(); });
+  return predictions.committed_loss || groups_affected || hanging ? kFindings : kOk;
 }
 
 }  // namespace
@@ -205,6 +245,21 @@ void register_predict(CLI::App& app, Globals& globals) {
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
   add_group_fate_options(cmd, o.groups);
+  cmd->add_option("--transaction-state", o.transaction_state,
+                  "Where the transaction coordinator's log is: a log dir or a "
+                  "__transaction_state-N replica dir (repeatable), to tell hanging "
+                  "transactions from ones the coordinator still tracks")
+      ->type_name("DIR");
+  cmd->add_option("--transaction-state-partitions", o.transaction_partitions,
+                  "The cluster's transaction.state.log.num.partitions: with every partition "
+                  "read, a producer id no transactional id holds is hanging (without it, unknown)")
+      ->check(CLI::Range(1, 1000000))
+      ->type_name("N");
+  cmd->add_option("--bootstrap-server", o.bootstrap,
+                  "The bootstrap server the printed kafka-transactions.sh abort commands name "
+                  "(nothing is contacted)")
+      ->type_name("HOST:PORT")
+      ->default_str(std::string(forecast::kBootstrapPlaceholder));
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
@@ -213,6 +268,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
       "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
       "  kepoch predict --offsets broker-2 --elect --unclean --isr 1 --alive 2 b1/d-0 b2/d-0\n"
+      "  kepoch predict --elect --unclean --isr 1 --alive 2 --transaction-state b2 b1 b2\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
@@ -221,7 +277,8 @@ void register_predict(CLI::App& app, Globals& globals) {
       "whose broker did not shut down cleanly, whose checkpoint may lag, unless --elect chose\n"
       "the leader from the ISR), a follower fails after truncating (outcome fails:\n"
       "UnexpectedAppendOffsetException, partition marked failed), or, with --elect, no\n"
-      "replica can lead; 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
+      "replica can lead, or a transaction will hang (or loses its marker and may: see\n"
+      "transactions); 2 usage, 3 unreadable input. Lost records of aborted transactions\n"
       "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"
@@ -232,7 +289,14 @@ void register_predict(CLI::App& app, Globals& globals) {
       "unknown while a transactional commit awaits its marker), its next position, and the\n"
       "offsets it re-reads, skips unseen and had consumed that are lost, by the Java\n"
       "consumer's rules (KIP-320 validation with the committed leader epoch) and librdkafka's\n"
-      "before 2.1 (no validation). Exit status 1 also when any group is affected or unknown.");
+      "before 2.1 (no validation). Exit status 1 also when any group is affected or unknown."
+      "\nTransactions: each section's `transactions` lists the transactions the leader's\n"
+      "log holds open (its producer snapshot, then its log replayed, as Kafka rebuilds\n"
+      "them), whether a follower's truncation removes their COMMIT/ABORT marker, whether the\n"
+      "coordinator still tracks them (from __transaction_state: a forecast partition of it,\n"
+      "or --transaction-state; otherwise unknown), hanging as `kafka-transactions.sh\n"
+      "find-hanging` decides, last_stable_offset (where read_committed consumers stop) and\n"
+      "the `kafka-transactions.sh abort` command that ends each.");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 
