@@ -18,6 +18,7 @@
 #include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "progress.hpp"
 #include "replica_arguments.hpp"
 
@@ -33,6 +34,7 @@ struct PredictOptions {
   forecast::ElectionSetting election;
   bool full = false;  // load every segment (otherwise what Kafka's loader reads)
   std::optional<std::string> html;
+  std::vector<std::string> remote_log_metadata;  // __remote_log_metadata dirs or log dirs
 };
 
 // The report with the election first.
@@ -116,6 +118,7 @@ int run(PredictOptions o, const Globals& globals) {
   std::vector<std::vector<PartitionReplica>> groups;
   for (auto& g : paired.groups)
     groups.push_back(std::move(g.replicas));
+  attach_remote_tiers(groups, {o.remote_log_metadata.begin(), o.remote_log_metadata.end()});
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
       std::move(groups), modes_for(o.mode), election ? &*election : nullptr);
   report::Value value;
@@ -173,6 +176,12 @@ void register_predict(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read every segment whole (by default only what Kafka's log loader reads, and "
                 "the batches from the truncation point on)");
+  cmd->add_option("--remote-log-metadata", o.remote_log_metadata,
+                  "Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; the "
+                  "follower of a tiered leader takes Kafka's path through the remote tier "
+                  "(TierStateMachine). Without it, the leader's own log dir's, when its log "
+                  "starts below its first local segment")
+      ->type_name("DIR");
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
@@ -180,6 +189,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "  kepoch predict --mode all -o json --leader b2/d-0 b1/d-0\n"
       "  kepoch predict --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean b1/d-0 b2/d-0 b3/d-0\n"
       "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
+      "  kepoch predict --remote-log-metadata b3/data --leader b2/t-0 b1/t-0  (tiered)\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
@@ -192,7 +202,13 @@ void register_predict(CLI::App& app, Globals& globals) {
       "and transaction markers are counted apart (lost_aborted_records, lost_control_records).\n"
       "\nLog dirs and snapshots (`kepoch logdir snapshot`) work as in `kepoch diff`: every\n"
       "partition of the leader's that a follower also holds gets its own section. From a\n"
-      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.");
+      "snapshot, counts it did not keep the batches for are null and listed in `unanswered`.\n"
+      "\nTiered storage (KIP-405): a follower whose fetch offset falls below a tiered leader's\n"
+      "local log start is refused (OFFSET_MOVED_TO_TIERED_STORAGE), truncates its whole log\n"
+      "and rebuilds its epoch cache from the remote segment holding the offset before the\n"
+      "leader's local start, then fetches from that segment's end + 1 (remote_tier). Removed\n"
+      "records the remote segments hold are not lost; without __remote_log_metadata that is\n"
+      "unknown (exit 1 when any is below the high watermark).");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 
