@@ -91,7 +91,7 @@ TEST_CASE("RemoteLogMetadataCache.remoteLogSegmentMetadata: the floor segment of
   CHECK(id_for(index, 2, 150) == "none");  // no segment of the epoch
 }
 
-TEST_CASE("RemoteLogMetadataCache: only finished copies are found; a delete started removes",
+TEST_CASE("RemoteLogMetadataCache: only finished copies are found and a delete started removes them",
           "[tiered]") {
   RemoteLogIndex index;
   index.add_copy_started(segment("a", 0, 99, {{0, 0}}));
