@@ -74,9 +74,9 @@ function __kepoch_path
                 set skip 1
             case 'logdir snapshot|--file' 'logdir snapshot|--window' 'logdir snapshot|--output' 'logdir snapshot|-o' 'logdir snapshot|--limit'
                 set skip 1
-            case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
+            case 'diff|--metadata' 'diff|--remote-log-metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--remote-log-metadata' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
                 set skip 1
             case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
                 set skip 1
@@ -277,6 +277,7 @@ complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -a '(__fish_complete
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l metadata -x -a '(__fish_complete_directories)' -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold each replica'\''s epoch cache against the epochs the controller issued'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l full -d 'Read and compare every batch of every replica (by default only those from where the epoch caches fork)'
+complete -c kepoch -n '__kepoch_at '\''diff'\''' -l remote-log-metadata -x -a '(__fish_complete_directories)' -d 'Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; a replica following a tiered reference truncates as Kafka'\''s TierStateMachine makes it (truncate_to; null where the remote tier is unknown)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
@@ -298,6 +299,7 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l unclean -d 'unclean.leade
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l preferred -d 'A preferred-replica election'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l min-isr -x -d 'min.insync.replicas (for the ELR)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l full -d 'Read every segment whole (by default only what Kafka'\''s log loader reads, and the batches from the truncation point on)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l remote-log-metadata -x -a '(__fish_complete_directories)' -d 'Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; the follower of a tiered leader takes Kafka'\''s path through the remote tier (TierStateMachine). Without it, the leader'\''s own log dir'\''s, when its log starts below its first local segment'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
