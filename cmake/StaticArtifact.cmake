@@ -3,7 +3,7 @@
 #   build/static/kepoch                                  the executable, stripped: the one file
 #                                                        to copy onto a broker host or into a pod
 #   build/static/kepoch-<version>-linux-x86_64-static.tar.gz   that file with the man pages,
-#                                                        completions and README
+#                                                        completions, README and docs/
 set(kepoch_static_name "kepoch-${PROJECT_VERSION}-linux-x86_64-static")
 set(kepoch_static_stage "${CMAKE_BINARY_DIR}/${kepoch_static_name}")
 set(kepoch_static_tarball "${CMAKE_BINARY_DIR}/${kepoch_static_name}.tar.gz")
@@ -16,6 +16,7 @@ add_custom_command(
                           ${kepoch_static_stage}/completions
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/kepoch ${PROJECT_SOURCE_DIR}/README.md
                           ${kepoch_static_stage}/
+  COMMAND ${CMAKE_COMMAND} -E copy_directory ${PROJECT_SOURCE_DIR}/docs ${kepoch_static_stage}/docs
   COMMAND ${CMAKE_COMMAND} -E copy ${kepoch_man_pages} ${kepoch_static_stage}/man/
   COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/completions/kepoch.bash
                           ${PROJECT_SOURCE_DIR}/completions/_kepoch

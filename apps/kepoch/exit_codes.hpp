@@ -1,5 +1,5 @@
 #pragma once
-// kepoch's exit codes, the same for every command (documented in man/kepoch.1 and README).
+// kepoch's exit codes, the same for every command (documented in man/kepoch.1 and docs/output.md).
 // When several apply, the highest wins (e.g. one unreadable file and one invalid file: 3).
 
 namespace kepoch::cli {

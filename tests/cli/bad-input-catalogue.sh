@@ -398,13 +398,13 @@ done <<<"$CASES"
 
 echo "bad-input catalogue: $n cases, $((n - failed)) passed, $failed failed; $sentences verdict sentences agree with the exit code"
 ((sentences >= 30)) || fail "only $sentences cases had a verdict sentence to hold to the exit code"
-# Every row must have run, and the README must advertise the catalogue's real size.
+# Every row must have run, and docs/safety.md must advertise the catalogue's real size.
 rows=$(grep -c . <<<"$CASES")
 ((n == rows)) || fail "$n cases ran, the catalogue has $rows"
-advertised=$(grep -oE 'table of [0-9]+ damaged' "$KEPOCH_SOURCE_DIR/README.md" | grep -oE '[0-9]+')
-[[ $advertised == "$rows" ]] || fail "the README advertises ${advertised:-no} catalogue size, the catalogue has $rows rows"
+advertised=$(grep -oE 'table of [0-9]+ damaged' "$KEPOCH_SOURCE_DIR/docs/safety.md" | grep -oE '[0-9]+')
+[[ $advertised == "$rows" ]] || fail "docs/safety.md advertises ${advertised:-no} catalogue size, the catalogue has $rows rows"
 # And the time limits it runs each row under.
-limits=$(sed -nE 's/.*Each runs under `timeout ([0-9]+)` \(([0-9]+) under ASan\).*/\1 \2/p' "$KEPOCH_SOURCE_DIR/README.md")
+limits=$(sed -nE 's/.*Each runs under `timeout ([0-9]+)` \(([0-9]+) under ASan\).*/\1 \2/p' "$KEPOCH_SOURCE_DIR/docs/safety.md")
 [[ $limits == "$LIMIT_PLAIN $LIMIT_ASAN" ]] ||
-  fail "the README says each row runs under timeout ${limits:-?} (plain, ASan); the catalogue uses $LIMIT_PLAIN $LIMIT_ASAN"
+  fail "docs/safety.md says each row runs under timeout ${limits:-?} (plain, ASan); the catalogue uses $LIMIT_PLAIN $LIMIT_ASAN"
 ((failed == 0)) || fail "$failed of $n cases failed"

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Memory in proportion to the largest thing a command must hold (README, "Memory"): under a
+# Memory in proportion to the largest thing a command must hold (docs/output.md, "Memory"): under a
 # 1 GiB `ulimit -v`, inputs within kepoch's own caps are read, not refused for memory:
 # - a leader-epoch-checkpoint of 3 M entries (about 50 MB of the 64 MiB cap): checkpoint
 #   validate as a table and as JSON (its entries and loaded entries written one by one);
 # - one gzip batch of 2 M records: segment dump --records as a table and as JSON (records
 #   written as they are decoded, output in 1 MiB pieces);
 # - a gzip batch of 1.3 MB inflating past the 256 MiB decompression cap: the cap's finding.
-# Each run's peak RSS is measured (GNU time) and held to the bound the README states:
+# Each run's peak RSS is measured (GNU time) and held to the bound docs/output.md states:
 # - a leader-epoch checkpoint: its file's bytes and about 40 bytes an entry (+ a 32 MiB base);
 # - a compressed batch dumped record by record: its bytes and 1.5x its inflated records
 #   section, never its records (+ the base);
-# - "memory under 64 MiB and flat with data size" (README, bench targets): `partition verify`,
+# - "memory under 64 MiB and flat with data size" (docs/performance.md): `partition verify`,
 #   `segment dump` and `logdir scan` of a 16 MiB and a 256 MiB segment of 1 MiB batches, each
 #   under 64 MiB, the larger within 8 MiB of the smaller.
 # And running out of memory is
@@ -71,14 +71,14 @@ at_most() {
 BASE_KIB=$((32 * 1024))
 
 GIB=$((1024 * 1024))
-# README: a checkpoint's bytes and about 40 bytes per leader-epoch entry.
+# docs/output.md: a checkpoint's bytes and about 40 bytes per leader-epoch entry.
 bound=$((($(stat -c %s leader-epoch-checkpoint) + 40 * 3000000) / 1024 + BASE_KIB))
 run $GIB 0 checkpoint validate leader-epoch-checkpoint
 at_most $bound "checkpoint validate of 3 M entries (the file and 40 bytes an entry)"
 run $GIB 0 checkpoint validate -o json leader-epoch-checkpoint
 at_most $bound "checkpoint validate -o json of 3 M entries"
 
-# README: a compressed batch's bytes and its inflated records section (1.5x while it grows).
+# docs/output.md: a compressed batch's bytes and its inflated records section (1.5x while it grows).
 inflated=$(python3 -c "
 import struct, gzip
 d = open('00000000000000000000.log', 'rb').read()
@@ -89,7 +89,7 @@ at_most $bound "segment dump --records of 2 M gzip records (the batch and 1.5x i
 run $GIB 0 segment dump --records -o json 00000000000000000000.log
 at_most $bound "segment dump --records -o json of 2 M gzip records"
 
-# README: under 64 MiB and flat with data size, for the commands that stream a segment.
+# docs/output.md: under 64 MiB and flat with data size, for the commands that stream a segment.
 for what in "partition verify" "segment dump" "logdir scan"; do
   for copies in 16 256; do
     case $what in

@@ -16,7 +16,7 @@ cluster_up
 LOGDIR="$("$KC" logdir 3)"
 LOG="$KEPOCH_CLUSTER_DIR/broker-3/server.log"
 
-# The README's gathering loop snapshots the log dirs of running brokers. Broker 3's, again
+# docs/broker-hosts.md's gathering loop snapshots the log dirs of running brokers. Broker 3's, again
 # and again while a producer writes to names-0 beside it: every snapshot is taken read-only
 # (strace: nothing under the log dir opened for writing, locked, renamed, unlinked or made)
 # and holds names-0 with a log end between the end offsets before and after the writes.

@@ -228,17 +228,17 @@ cd "$SCRATCH"
 ((differs == 0)) || fail "$differs of $runs runs differ between the static and the dynamic kepoch"
 echo "ok: $runs runs in the empty root, each byte for byte the dynamic kepoch's"
 
-# --- The README's snapshot commands, as written, on a host made like a broker host ---------
-# README "On a broker host": the file copied to /tmp/kepoch (scp and kubectl cp keep its mode),
+# --- The docs' snapshot commands, as written, on a host made like a broker host -----------
+# docs/broker-hosts.md "On a broker host": the file copied to /tmp/kepoch (scp and kubectl cp keep its mode),
 # a broker's log dir where Kafka keeps it, nothing else. Its two commands run here as they are
 # written there; the snapshots they print feed `diff` wherever they were gathered.
-readme="$KEPOCH_SOURCE_DIR/README.md"
+readme="$KEPOCH_SOURCE_DIR/docs/broker-hosts.md"
 ssh_cmd='/tmp/kepoch logdir snapshot /var/lib/kafka/data --file -'
 grep -qF "ssh \"\$b\" $ssh_cmd >\"\$b.snap\"" "$readme" ||
-  fail "README's ssh example is not '$ssh_cmd': keep this test and the README together"
+  fail "docs/broker-hosts.md's ssh example is not '$ssh_cmd': keep this test and the docs together"
 grep -qF 'kubectl exec "$p" -c kafka -- /tmp/kepoch logdir snapshot \' "$readme" &&
   grep -qF '/var/lib/kafka/data-0/kafka-log"${p##*-}" --file - >"${p#pod/}.snap"' "$readme" ||
-  fail "README's kubectl example changed: keep this test and the README together"
+  fail "docs/broker-hosts.md's kubectl example changed: keep this test and the docs together"
 HOST="$SCRATCH/host"
 mkdir -p "$HOST/tmp" "$HOST/var/lib/kafka/data" "$HOST/var/lib/kafka/data-0/kafka-log2"
 cp -p "$KEPOCH_STATIC_BIN" "$HOST/tmp/kepoch"
@@ -247,16 +247,16 @@ bind_ro "$KEPOCH_SOURCE_DIR/tests/data/divergence/before/broker-2" \
   "$HOST/var/lib/kafka/data-0/kafka-log2"
 read -ra argv <<<"$ssh_cmd"
 b=kafka-1
-env -i "$CHROOT" "$HOST" "${argv[@]}" >"$SCRATCH/$b.snap" || fail "README's ssh command failed"
+env -i "$CHROOT" "$HOST" "${argv[@]}" >"$SCRATCH/$b.snap" || fail "the docs' ssh command failed"
 p=pod/my-cluster-kafka-2
 env -i "$CHROOT" "$HOST" /tmp/kepoch logdir snapshot \
   /var/lib/kafka/data-0/kafka-log"${p##*-}" --file - >"$SCRATCH/${p#pod/}.snap" ||
-  fail "README's kubectl exec command failed"
+  fail "the docs' kubectl exec command failed"
 rc=0
 (cd "$SCRATCH" && "$KEPOCH" diff kafka-1.snap my-cluster-kafka-2.snap) >"$SCRATCH/out" || rc=$?
 [[ $rc == 1 && $(head -n 1 "$SCRATCH/out") == "1 partition compared. Diverged in 1 of 1 (d-0)." ]] ||
   { cat "$SCRATCH/out"; fail "diff of the snapshots from the host: exit $rc"; }
-echo "ok: the README's ssh and kubectl snapshot commands run on a host holding only the file"
+echo "ok: docs/broker-hosts.md's ssh and kubectl snapshot commands run on a host holding only the file"
 
 # --- What only the static build shows -------------------------------------------------------
 static_version=$(env -i "$CHROOT" "$ROOT" /kepoch --version)

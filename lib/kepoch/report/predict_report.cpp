@@ -169,6 +169,20 @@ Value outcome_value(const ReplicaForecast& f) {
   return Value("follows");
 }
 
+Value removed_span_value(const ReplicaForecast& f, std::int64_t log_end_offset) {
+  // Where the batches were read, the removed range says exactly which offsets go; where a
+  // snapshot did not keep them, the cut and the log end do (and the counts are unknown).
+  const std::int64_t start = f.removed_range ? f.removed_range->first : f.prediction.truncate_to;
+  const std::int64_t end = f.removed_range ? f.removed_range->second + 1 : log_end_offset;
+  if (end <= start) return Value();
+  return Value::object()
+      .set("start", start)
+      .set("end", end)
+      .set("records", f.removed_known ? Value(f.removed_records) : Value())
+      .set("lost_records", f.lost_counted ? Value(f.lost_records) : Value())
+      .set("committed_loss", committed_loss_value(f));
+}
+
 Value committed_loss_value(const ReplicaForecast& f) {
   if (f.committed_loss()) return Value(true);
   if (f.committed_loss_unknown) return Value();
@@ -256,7 +270,12 @@ Value prediction_value(const forecast::PartitionPrediction& p, std::string_view 
     comparisons.push_back(f.comparison);
   }
   Value value = predict_value(p.replicas.front(), forecasts, mode);
-  value.set("timeline", timeline_value(p.replicas, 0, comparisons, &p.truncate_to));
+  std::vector<Value> removed(p.replicas.size());
+  for (const auto& f : p.followers)
+    if (!f.forecasts.empty() && f.replica < removed.size())
+      removed[f.replica] =
+          removed_span_value(f.forecasts.front(), p.replicas[f.replica].log_end_offset);
+  value.set("timeline", timeline_value(p.replicas, 0, comparisons, &p.truncate_to, &removed));
   return value;
 }
 

@@ -1,6 +1,7 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/timeline.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 
@@ -553,9 +554,11 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
     // The known replicas, the leader's first, as diff and predict put them on one axis.
     std::vector<PartitionReplica> replicas;
     std::vector<std::optional<std::int64_t>> truncate_to;
+    std::vector<Value> removed;  // what each follower's truncation removes
     if (const auto it = in.replicas.find(leader->broker); it != in.replicas.end()) {
       replicas.push_back(*it->second);
       truncate_to.emplace_back();
+      removed.emplace_back();
     } else {
       continue;
     }
@@ -568,18 +571,24 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
       if (broker == leader->broker || other_topic(broker)) continue;
       replicas.push_back(*r);
       std::optional<std::int64_t> cut;
+      Value gone;
       for (const auto& f : leader->followers)
-        if (f.broker == broker) cut = f.forecast.prediction.truncate_to;
+        if (f.broker == broker) {
+          cut = f.forecast.prediction.truncate_to;
+          gone = removed_span_value(f.forecast, r->log_end_offset);
+        }
       truncate_to.push_back(cut);
+      removed.push_back(std::move(gone));
     }
     std::vector<ReplicaComparison> comparisons;
     for (std::size_t r = 1; r < replicas.size(); ++r)
       comparisons.push_back(compare_replicas(replicas, r, 0));
-    out.push(Value::object()
-                 .set("topic", p.topic)
-                 .set("partition", p.partition)
-                 .set("leader", leader->broker)
-                 .set("timeline", timeline_value(replicas, 0, comparisons, &truncate_to)));
+    out.push(
+        Value::object()
+            .set("topic", p.topic)
+            .set("partition", p.partition)
+            .set("leader", leader->broker)
+            .set("timeline", timeline_value(replicas, 0, comparisons, &truncate_to, &removed)));
   }
   return out;
 }

@@ -63,7 +63,8 @@ constexpr std::string_view kGlyphs =
 
 Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t reference,
                      const std::vector<ReplicaComparison>& comparisons,
-                     const std::vector<std::optional<std::int64_t>>* truncations) {
+                     const std::vector<std::optional<std::int64_t>>* truncations,
+                     const std::vector<Value>* removed) {
   std::int64_t lo = replicas.front().loaded.log_start_offset, hi = 0;
   for (const auto& r : replicas) {
     lo = std::min(lo, r.loaded.log_start_offset);
@@ -97,15 +98,16 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
                           : Value(p.truncate_to);
       }
     }
-    list.push(Value::object()
-                  .set("dir", r.dir.string())
-                  .set("relation", rel)
-                  .set("log_start_offset", r.loaded.log_start_offset)
-                  .set("log_end_offset", r.log_end_offset)
-                  .set("hw", optional_value(r.high_watermark))
-                  .set("recovery_point", optional_value(r.recovery_point))
-                  .set("truncate_to", std::move(truncate_to))
-                  .set("spans", spans_value(r)));
+    Value replica = Value::object()
+                        .set("dir", r.dir.string())
+                        .set("relation", rel)
+                        .set("log_start_offset", r.loaded.log_start_offset)
+                        .set("log_end_offset", r.log_end_offset)
+                        .set("hw", optional_value(r.high_watermark))
+                        .set("recovery_point", optional_value(r.recovery_point))
+                        .set("truncate_to", std::move(truncate_to));
+    if (removed) replica.set("removed", i < removed->size() ? (*removed)[i] : Value());
+    list.push(std::move(replica.set("spans", spans_value(r))));
   }
   return Value::object()
       .set("from", lo)
