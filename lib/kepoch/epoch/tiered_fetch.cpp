@@ -141,8 +141,8 @@ TierRebuild build_remote_log_aux_state(const TierAnswers& tier, std::int64_t lea
   const RemoteSegment* s = tier.remote->segment_for(*r.target_epoch, previous);
   if (!s) {
     r.outcome = TierOutcome::no_remote_segment;
-    r.note = "no finished remote segment holds offset " + std::to_string(previous) +
-             " of epoch " + std::to_string(*r.target_epoch) +
+    r.note = "no finished remote segment holds offset " + std::to_string(previous) + " of epoch " +
+             std::to_string(*r.target_epoch) +
              ": Kafka's RemoteStorageException (\"Couldn't build the state from remote store\"); "
              "the follower retries until one does";
     return r;
@@ -156,8 +156,7 @@ TierRebuild build_remote_log_aux_state(const TierAnswers& tier, std::int64_t lea
            " moved to tiered storage: the follower truncates fully, rebuilds its epoch cache "
            "and producer state from remote segment " +
            s->segment_id + " (offsets " + std::to_string(s->start_offset) + "-" +
-           std::to_string(s->end_offset) + ") and fetches from " +
-           std::to_string(*r.next_offset);
+           std::to_string(s->end_offset) + ") and fetches from " + std::to_string(*r.next_offset);
   return r;
 }
 

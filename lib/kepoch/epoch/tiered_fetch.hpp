@@ -35,7 +35,6 @@
 
 namespace kepoch {
 
-
 // A remote segment as its RemoteLogSegmentMetadataRecord describes it.
 struct RemoteSegment {
   std::string segment_id;

@@ -140,8 +140,7 @@ void ofle_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
 // runs TierStateMachine.start.
 void tier_step(const LeaderAnswers& leader, TruncationPrediction& p) {
   const TierAnswers& tier = *leader.tier;
-  if (p.fetch_from < leader.log_start_offset || p.fetch_from >= tier.local_log_start_offset)
-    return;
+  if (p.fetch_from < leader.log_start_offset || p.fetch_from >= tier.local_log_start_offset) return;
   TierRebuild t = build_remote_log_aux_state(tier, leader.log_start_offset, p.fetch_from);
   TruncationRound r;
   r.branch = TruncationBranch::tiered;

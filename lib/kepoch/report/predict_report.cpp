@@ -120,8 +120,8 @@ Value tier_value(const ReplicaForecast& f) {
       .set("target_epoch", t.target_epoch ? Value(*t.target_epoch) : Value())
       .set("segment", std::move(segment))
       .set("next_offset", t.next_offset ? Value(*t.next_offset) : Value())
-      .set("rebuilt_epochs", t.outcome == TierOutcome::rebuilt ? epochs_value(t.rebuilt_cache)
-                                                               : Value())
+      .set("rebuilt_epochs",
+           t.outcome == TierOutcome::rebuilt ? epochs_value(t.rebuilt_cache) : Value())
       .set("remote_held_records", f.lost_counted ? Value(f.remote_held_records) : Value())
       .set("remote_missing_records", f.lost_counted ? Value(f.remote_missing_records) : Value())
       .set("note", t.note);

@@ -156,9 +156,9 @@ void add_tier_answers(LeaderAnswers& answers, const PartitionReplica& leader,
   if (!leader.remote_tier) return;
   // The first local offset: the first segment's base (an empty log: its end).
   const std::int64_t local_start =
-      leader.segments.empty() ? leader_log.log_end_offset
-                              : std::max(leader.segments.front().base_offset,
-                                         leader.log_start_checkpoint.value_or(0));
+      leader.segments.empty()
+          ? leader_log.log_end_offset
+          : std::max(leader.segments.front().base_offset, leader.log_start_checkpoint.value_or(0));
   // LogLoader with remote storage enabled: logStartOffset = the checkpoint's value.
   answers.log_start_offset = std::min(leader.log_start_checkpoint.value_or(0), local_start);
   answers.tier = tier_answers_of(leader_log.cache, leader_log.log_end_offset, local_start,

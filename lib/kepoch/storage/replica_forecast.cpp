@@ -41,10 +41,9 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   };
   LeaderAnswers answers = answers_of(leader.as_leader, follower.loaded.cache);
   add_tier_answers(answers, leader, leader.as_leader);
-  return forecast_replica(answers, batches,
-                          "the snapshot of " + leader.dir.string() + " did not keep", follower,
-                          mode, std::nullopt,
-                          high_watermark_doubts(follower, &leader, leader_clean));
+  return forecast_replica(
+      answers, batches, "the snapshot of " + leader.dir.string() + " did not keep", follower, mode,
+      std::nullopt, high_watermark_doubts(follower, &leader, leader_clean));
 }
 
 namespace {
@@ -233,11 +232,11 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   // The tier step (TierStateMachine): what the follower removes below the refused fetch
   // offset agrees with the leader's epoch lineage (the divergence check passed it), so it is
   // held where remote storage holds that lineage's offsets.
-  const TierRebuild* tier = f.prediction.tier &&
-                                    (f.prediction.tier->outcome == TierOutcome::rebuilt ||
-                                     f.prediction.tier->outcome == TierOutcome::remote_unknown)
-                                ? &*f.prediction.tier
-                                : nullptr;
+  const TierRebuild* tier =
+      f.prediction.tier && (f.prediction.tier->outcome == TierOutcome::rebuilt ||
+                            f.prediction.tier->outcome == TierOutcome::remote_unknown)
+          ? &*f.prediction.tier
+          : nullptr;
   std::uint64_t remote_unknown_committed = 0;
   std::optional<std::pair<std::int64_t, std::int64_t>> remote_unknown_range;
   const auto may_be_held = [&](const BatchRange::Batch& b) {

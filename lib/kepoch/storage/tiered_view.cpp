@@ -119,10 +119,10 @@ void read_metadata_partition(const fs::path& dir,
           }
         }
         problems.push_back({file, "error",
-                                 fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
-                                             "RemoteLogMetadataSerde refuses it)",
-                                             at, r.offset, error),
-                                 "remote-log-metadata-unreadable"});
+                            fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
+                                        "RemoteLogMetadataSerde refuses it)",
+                                        at, r.offset, error),
+                            "remote-log-metadata-unreadable"});
       }
       if (b.records_error)
         problems.push_back(
@@ -131,9 +131,9 @@ void read_metadata_partition(const fs::path& dir,
              "remote-log-metadata-unreadable"});
     });
     if (summary.end.reason == LogEndReason::corrupt_size)
-      problems.push_back(
-          {file, "error", fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
-           "remote-log-metadata-unreadable"});
+      problems.push_back({file, "error",
+                          fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
+                          "remote-log-metadata-unreadable"});
   }
 }
 
@@ -265,8 +265,8 @@ RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
   RemoteLogIndexes out;
   std::vector<fs::path> dirs;
   for (const auto& path : paths) {
-    const std::string name = path.filename().empty() ? path.parent_path().filename().string()
-                                                     : path.filename().string();
+    const std::string name =
+        path.filename().empty() ? path.parent_path().filename().string() : path.filename().string();
     if (name.rfind(std::string(kRemoteLogMetadataTopic) + "-", 0) == 0) {
       dirs.push_back(path);
       continue;

@@ -13,8 +13,7 @@ using Entries = std::vector<EpochEntry>;
 
 namespace {
 
-RemoteSegment segment(const std::string& id, std::int64_t start, std::int64_t end,
-                      Entries epochs) {
+RemoteSegment segment(const std::string& id, std::int64_t start, std::int64_t end, Entries epochs) {
   RemoteSegment s;
   s.segment_id = id;
   s.start_offset = start;
@@ -91,8 +90,9 @@ TEST_CASE("RemoteLogMetadataCache.remoteLogSegmentMetadata: the floor segment of
   CHECK(id_for(index, 2, 150) == "none");  // no segment of the epoch
 }
 
-TEST_CASE("RemoteLogMetadataCache: only finished copies are found and a delete started removes them",
-          "[tiered]") {
+TEST_CASE(
+    "RemoteLogMetadataCache: only finished copies are found and a delete started removes them",
+    "[tiered]") {
   RemoteLogIndex index;
   index.add_copy_started(segment("a", 0, 99, {{0, 0}}));
   CHECK(id_for(index, 0, 50) == "none");  // COPY_SEGMENT_STARTED: unreferenced
@@ -191,8 +191,9 @@ TEST_CASE("TierStateMachine.buildRemoteLogAuxState: the target epoch", "[tiered]
 TEST_CASE("Fetch mode: a far-behind follower of a tiered leader rebuilds from the remote tier",
           "[tiered]") {
   const TieredLeader leader;
-  SECTION("the fetch at its log end (same lineage) is refused: truncate fully, fetch from the "
-          "segment's end + 1 (ReplicaManager.handleOffsetOutOfRangeError, TierStateMachine)") {
+  SECTION(
+      "the fetch at its log end (same lineage) is refused: truncate fully, fetch from the "
+      "segment's end + 1 (ReplicaManager.handleOffsetOutOfRangeError, TierStateMachine)") {
     const ReplicaLog follower = cache_log({{0, 0}, {1, 300}}, 450, 440);
     const auto p = predict_truncation(leader.answers(follower), follower, TruncationMode::fetch);
     CHECK(branches(p) == "NT");
@@ -254,8 +255,8 @@ TEST_CASE("Fetch mode: a far-behind follower of a tiered leader rebuilds from th
   }
   SECTION("a leader without tier answers is the non-tiered rule") {
     const ReplicaLog follower = cache_log({{0, 0}, {1, 300}}, 450, 440);
-    const auto p = predict_truncation(answers_of(leader.log, follower.cache), follower,
-                                      TruncationMode::fetch);
+    const auto p =
+        predict_truncation(answers_of(leader.log, follower.cache), follower, TruncationMode::fetch);
     CHECK(branches(p) == "N");
     CHECK_FALSE(p.tier);
     CHECK(p.fetch_from == 450);
