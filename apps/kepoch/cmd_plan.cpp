@@ -103,15 +103,35 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     check_output("--out-dir", (fs::path(o.out_dir) / "steps.sh").string(), OutputKind::plan_file,
                  o.states);
   StepProgress progress(globals, "plan");
-  progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
-  std::vector<forecast::BrokerState> states =
-      forecast::load_broker_states(o.states, default_jobs());
-  progress.step(0, 0, "reading the metadata, ranking the candidates");
-  refuse_same_replica(o.states, /*stdin_only=*/false);
-  forecast::check_one_cluster(states, o.ids);
-  forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, states);
-  const forecast::OutagePlan out =
-      forecast::plan_outage(std::move(states), std::move(metadata), o.gone);
+  forecast::OutagePlan out;
+  if (o.replicas.empty()) {
+    // The metadata from a log or a live cluster: the states are streams in partition order,
+    // merged as the partitions are planned (forecast::plan_outage_streamed), so memory does
+    // not grow with the cluster.
+    progress.step(0, o.states.size(), fmt::format("opening {} broker states", o.states.size()));
+    std::vector<forecast::StreamedBrokerState> streams =
+        forecast::open_broker_states(o.states, default_jobs());
+    refuse_same_replica(o.states, /*stdin_only=*/false);
+    std::vector<forecast::BrokerState> heads;
+    for (const auto& s : streams)
+      heads.push_back(s.state);
+    forecast::check_one_cluster(heads, o.ids);
+    for (std::size_t i = 0; i < streams.size(); ++i)
+      streams[i].state.broker = heads[i].broker;
+    progress.step(0, 0, "reading the metadata");
+    forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, heads);
+    progress.step(0, 0, "reading the states, ranking the candidates");
+    out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all);
+  } else {
+    progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
+    std::vector<forecast::BrokerState> states =
+        forecast::load_broker_states(o.states, default_jobs());
+    progress.step(0, 0, "reading the metadata, ranking the candidates");
+    refuse_same_replica(o.states, /*stdin_only=*/false);
+    forecast::check_one_cluster(states, o.ids);
+    forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, states);
+    out = forecast::plan_outage(std::move(states), std::move(metadata), o.gone);
+  }
 
   if (!o.out_dir.empty()) write_commands(o.out_dir, out.plan, o.states);
   report::Value value = report::recovery_plan_value(

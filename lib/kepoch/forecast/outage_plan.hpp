@@ -5,6 +5,7 @@
 // (live, gone, where its state came from) and what the inputs leave unknown.
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct PlanBroker {
 struct OutagePlan {
   // The states the plan's replicas are (input's partitions point into them): held here.
   std::vector<BrokerState> states;
+  // plan_outage_streamed: the replicas of the partitions the plan lists with candidates
+  // (input's partitions point into them); the states hold none.
+  std::deque<PartitionReplica> kept_replicas;
   PlanInput input;
   RecoveryPlan plan;
   std::string metadata;                   // PlanMetadata::description
@@ -41,5 +45,16 @@ struct OutagePlan {
 // A broker in `gone` is never shown live, whatever the metadata says. `jobs` as PlanInput's.
 OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
                        const std::vector<std::int32_t>& gone, unsigned jobs = 0);
+
+// The same plan from the brokers' replicas as streams in partition order (broker_state.hpp),
+// merged a block of partitions at a time: each block's replicas are read (one stream per
+// thread), joined to the metadata's partitions, planned (on every core) and let go, so memory
+// holds one block's replicas, not the cluster's. What the report lists is kept (the
+// partitions RecoveryPlanBuilder::listed names, every one with `all`, and the replicas of
+// those with candidates, for the timelines), so the report is byte for byte plan_outage's.
+// `input.partitions` and `plan.partitions` then hold the kept partitions, in the metadata's
+// order.
+OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
+                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0);
 
 }  // namespace kepoch::forecast
