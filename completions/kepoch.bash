@@ -53,8 +53,8 @@ _kepoch() {
       "logdir|snapshot") path="logdir snapshot" ;;
       "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o"|"logdir scan|--limit") ((i++)) ;;
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o"|"logdir snapshot|--limit") ((i++)) ;;
-      "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
-      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--offsets"|"predict|--auto-offset-reset"|"predict|--client"|"predict|--transaction-state"|"predict|--transaction-state-partitions"|"predict|--bootstrap-server"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
+      "diff|--metadata"|"diff|--remote-log-metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
+      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--offsets"|"predict|--auto-offset-reset"|"predict|--client"|"predict|--transaction-state"|"predict|--transaction-state-partitions"|"predict|--bootstrap-server"|"predict|--remote-log-metadata"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
       "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--offsets"|"plan|--auto-offset-reset"|"plan|--client"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
       "salvage|--archive"|"salvage|--leader"|"salvage|--ids"|"salvage|--replicas"|"salvage|--isr"|"salvage|--elr"|"salvage|--alive"|"salvage|--min-isr"|"salvage|--log-dir"|"salvage|--broker"|"salvage|--bootstrap"|"salvage|-b"|"salvage|-X"|"salvage|--command-config"|"salvage|--cluster"|"salvage|--timeout"|"salvage|--topic"|"salvage|--output"|"salvage|-o"|"salvage|--limit") ((i++)) ;;
       "replay|--bootstrap"|"replay|-b"|"replay|-X"|"replay|--command-config"|"replay|--cluster"|"replay|--timeout"|"replay|--to-topic"|"replay|--max-rate"|"replay|--progress"|"replay|--output"|"replay|-o"|"replay|--limit") ((i++)) ;;
@@ -125,6 +125,7 @@ _kepoch() {
     "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "logdir snapshot|--limit") :; return ;;
     "diff|--metadata") _kepoch_files -d; return ;;
+    "diff|--remote-log-metadata") _kepoch_files -d; return ;;
     "diff|--html") _kepoch_files; return ;;
     "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "diff|--limit") :; return ;;
@@ -142,6 +143,7 @@ _kepoch() {
     "predict|--transaction-state") _kepoch_files -d; return ;;
     "predict|--transaction-state-partitions") :; return ;;
     "predict|--bootstrap-server") :; return ;;
+    "predict|--remote-log-metadata") _kepoch_files -d; return ;;
     "predict|--html") _kepoch_files; return ;;
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "predict|--limit") :; return ;;
@@ -308,10 +310,10 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --remote-log-metadata --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --offsets --auto-offset-reset --client --transaction-state --transaction-state-partitions --bootstrap-server --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --offsets --auto-offset-reset --client --transaction-state --transaction-state-partitions --bootstrap-server --remote-log-metadata --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --offsets --auto-offset-reset --client --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

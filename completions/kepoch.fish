@@ -74,9 +74,9 @@ function __kepoch_path
                 set skip 1
             case 'logdir snapshot|--file' 'logdir snapshot|--window' 'logdir snapshot|--output' 'logdir snapshot|-o' 'logdir snapshot|--limit'
                 set skip 1
-            case 'diff|--metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
+            case 'diff|--metadata' 'diff|--remote-log-metadata' 'diff|--html' 'diff|--output' 'diff|-o' 'diff|--limit'
                 set skip 1
-            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--offsets' 'predict|--auto-offset-reset' 'predict|--client' 'predict|--transaction-state' 'predict|--transaction-state-partitions' 'predict|--bootstrap-server' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
+            case 'predict|--leader' 'predict|--mode' 'predict|--ids' 'predict|--replicas' 'predict|--isr' 'predict|--elr' 'predict|--alive' 'predict|--min-isr' 'predict|--offsets' 'predict|--auto-offset-reset' 'predict|--client' 'predict|--transaction-state' 'predict|--transaction-state-partitions' 'predict|--bootstrap-server' 'predict|--remote-log-metadata' 'predict|--html' 'predict|--output' 'predict|-o' 'predict|--limit'
                 set skip 1
             case 'plan|--ids' 'plan|--gone' 'plan|--metadata' 'plan|--replicas' 'plan|--isr' 'plan|--elr' 'plan|--alive' 'plan|--min-isr' 'plan|--out-dir' 'plan|--offsets' 'plan|--auto-offset-reset' 'plan|--client' 'plan|--html' 'plan|--bootstrap' 'plan|-b' 'plan|-X' 'plan|--command-config' 'plan|--cluster' 'plan|--timeout' 'plan|--topic' 'plan|--output' 'plan|-o' 'plan|--limit'
                 set skip 1
@@ -277,6 +277,7 @@ complete -c kepoch -n '__kepoch_at '\''logdir snapshot'\''' -a '(__fish_complete
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l metadata -x -a '(__fish_complete_directories)' -d 'A KRaft metadata log (__cluster_metadata-0 or a log dir holding one): hold each replica'\''s epoch cache against the epochs the controller issued'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l full -d 'Read and compare every batch of every replica (by default only those from where the epoch caches fork)'
+complete -c kepoch -n '__kepoch_at '\''diff'\''' -l remote-log-metadata -x -a '(__fish_complete_directories)' -d 'Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; a replica following a tiered reference truncates as Kafka'\''s TierStateMachine makes it (truncate_to; null where the remote tier is unknown)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''diff'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
@@ -304,6 +305,7 @@ complete -c kepoch -n '__kepoch_at '\''predict'\''' -l client -x -a 'java librdk
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state -x -a '(__fish_complete_directories)' -d 'Where the transaction coordinator'\''s log is: a log dir or a __transaction_state-N replica dir (repeatable), to tell hanging transactions from ones the coordinator still tracks'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l transaction-state-partitions -x -d 'The cluster'\''s transaction.state.log.num.partitions: with every partition read, a producer id no transactional id holds is hanging (without it, unknown)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l bootstrap-server -x -d 'The bootstrap server the printed kafka-transactions.sh abort commands name (nothing is contacted)'
+complete -c kepoch -n '__kepoch_at '\''predict'\''' -l remote-log-metadata -x -a '(__fish_complete_directories)' -d 'Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; the follower of a tiered leader takes Kafka'\''s path through the remote tier (TierStateMachine). Without it, the leader'\''s own log dir'\''s, when its log starts below its first local segment'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l html -r -F -d 'Also write the picture as one self-contained HTML page (inline SVG, no script, no network) to FILE'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''predict'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'

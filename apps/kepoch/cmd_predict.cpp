@@ -25,6 +25,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/committed_offsets.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "progress.hpp"
 #include "replica_arguments.hpp"
 
@@ -47,6 +48,7 @@ struct PredictOptions {
   std::vector<std::string> transaction_state;
   std::optional<std::int32_t> transaction_partitions;
   std::string bootstrap{forecast::kBootstrapPlaceholder};
+  std::vector<std::string> remote_log_metadata;  // __remote_log_metadata dirs or log dirs
 };
 
 // The report with the election first.
@@ -146,6 +148,7 @@ int run(PredictOptions o, const Globals& globals) {
   std::vector<std::vector<PartitionReplica>> groups;
   for (auto& g : paired.groups)
     groups.push_back(std::move(g.replicas));
+  attach_remote_tiers(groups, {o.remote_log_metadata.begin(), o.remote_log_metadata.end()});
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
       std::move(groups), modes_for(o.mode), election ? &*election : nullptr);
   progress.step(0, 0, "rebuilding the leaders' open transactions");
@@ -260,6 +263,12 @@ void register_predict(CLI::App& app, Globals& globals) {
                   "(nothing is contacted)")
       ->type_name("HOST:PORT")
       ->default_str(std::string(forecast::kBootstrapPlaceholder));
+  cmd->add_option("--remote-log-metadata", o.remote_log_metadata,
+                  "Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; the "
+                  "follower of a tiered leader takes Kafka's path through the remote tier "
+                  "(TierStateMachine). Without it, the leader's own log dir's, when its log "
+                  "starts below its first local segment")
+      ->type_name("DIR");
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
@@ -269,6 +278,7 @@ void register_predict(CLI::App& app, Globals& globals) {
       "  kepoch predict --html truncation.html --leader b2/d-0 b1/d-0  (a picture)\n"
       "  kepoch predict --offsets broker-2 --elect --unclean --isr 1 --alive 2 b1/d-0 b2/d-0\n"
       "  kepoch predict --elect --unclean --isr 1 --alive 2 --transaction-state b2 b1 b2\n"
+      "  kepoch predict --remote-log-metadata b3/data --leader b2/t-0 b1/t-0  (tiered)\n"
       "\nEach DIR is a partition replica directory inside its log dir; the high watermark,\n"
       "recovery point and log start come from that log dir's checkpoint files, and each\n"
       "replica is taken as Kafka would load it on restart. Exit status: 0 no committed data\n"
@@ -296,7 +306,13 @@ void register_predict(CLI::App& app, Globals& globals) {
       "coordinator still tracks them (from __transaction_state: a forecast partition of it,\n"
       "or --transaction-state; otherwise unknown), hanging as `kafka-transactions.sh\n"
       "find-hanging` decides, last_stable_offset (where read_committed consumers stop) and\n"
-      "the `kafka-transactions.sh abort` command that ends each.");
+      "the `kafka-transactions.sh abort` command that ends each."
+      "\nTiered storage (KIP-405): a follower whose fetch offset falls below a tiered leader's\n"
+      "local log start is refused (OFFSET_MOVED_TO_TIERED_STORAGE), truncates its whole log\n"
+      "and rebuilds its epoch cache from the remote segment holding the offset before the\n"
+      "leader's local start, then fetches from that segment's end + 1 (remote_tier). Removed\n"
+      "records the remote segments hold are not lost; without __remote_log_metadata that is\n"
+      "unknown (exit 1 when any is below the high watermark).");
   cmd->callback([&globals] { globals.exit_code = run(o, globals); });
 }
 

@@ -146,7 +146,15 @@ Clause follower_clause(const Value& r) {
   } else if (*lost == 0 && unknown == 0) {
     // Records below the leader's log start are not fetched back: the leader deleted them.
     const auto below = int_at(r, "below_leader_start_records").value_or(0);
-    if (below == 0)
+    const Value* tier = r.find("remote_tier");
+    const auto remote =
+        tier && tier->is_object() ? int_at(*tier, "remote_held_records").value_or(0) : 0;
+    if (remote > 0)
+      text += fmt::format(
+          ": removes {} ({} held in remote storage, {} below the leader's log start; the rest "
+          "fetched back), none lost",
+          records(*removed), remote, below);
+    else if (below == 0)
       text += fmt::format(": removes {}, all fetched back from the leader, none lost",
                           records(*removed));
     else if (below >= *removed)

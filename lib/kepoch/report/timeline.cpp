@@ -85,11 +85,18 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
         if (c.replica == i) rel = relation(c);
       // Where it truncates if the reference leads: the Fetch divergence rule `predict` runs
       // (AbstractFetcherThread.truncateOnFetchResponse against the leader's epoch cache).
-      truncate_to =
-          truncations
-              ? optional_value((*truncations)[i])
-              : Value(
-                    predict_truncation(ref.as_leader, r.loaded, TruncationMode::fetch).truncate_to);
+      // A tiered reference (PartitionReplica::remote_tier): the path through its remote tier
+      // (TierStateMachine), unknown (null) where the remote metadata is not given.
+      if (truncations) {
+        truncate_to = optional_value((*truncations)[i]);
+      } else {
+        LeaderAnswers answers = answers_of(ref.as_leader, r.loaded.cache);
+        add_tier_answers(answers, ref, ref.as_leader);
+        const TruncationPrediction p = predict_truncation(answers, r.loaded, TruncationMode::fetch);
+        truncate_to = p.tier && p.tier->outcome == TierOutcome::remote_unknown
+                          ? Value()
+                          : Value(p.truncate_to);
+      }
     }
     Value replica = Value::object()
                         .set("dir", r.dir.string())

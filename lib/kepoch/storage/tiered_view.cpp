@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -13,6 +14,7 @@
 #include "kepoch/format/leader_epoch_checkpoint.hpp"
 #include "kepoch/format/remote_log_metadata.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
@@ -92,7 +94,9 @@ void apply(Replay& r, const RemoteLogMetadata& m) {
   }
 }
 
-void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirView& view) {
+void read_metadata_partition(const fs::path& dir,
+                             const std::function<void(const RemoteLogMetadata&)>& apply,
+                             std::vector<LogDirProblem>& problems, std::uint64_t& records) {
   SegmentDumpOptions options;
   options.records = true;
   for (const auto& segment : live_segments(dir)) {
@@ -100,7 +104,7 @@ void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirVi
     const auto summary = dump_segment(segment.path, options, [&](const DumpedBatch& b) {
       if (b.header.is_control()) return;
       for (const auto& r : b.records) {
-        ++view.records;
+        ++records;
         std::string error;
         std::uint64_t at = b.header.position;
         if (!r.value) {
@@ -108,28 +112,28 @@ void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirVi
         } else {
           try {
             const auto rec = decode_remote_log_metadata_record(*r.value, 0);
-            if (rec.metadata) apply(replay, *rec.metadata);
+            if (rec.metadata) apply(*rec.metadata);
             continue;
           } catch (const FormatError& e) {
             error = fmt::format("at byte {} of the value: {}", e.position(), e.what());
           }
         }
-        view.problems.push_back({file, "error",
-                                 fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
-                                             "RemoteLogMetadataSerde refuses it)",
-                                             at, r.offset, error),
-                                 "remote-log-metadata-unreadable"});
+        problems.push_back({file, "error",
+                            fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
+                                        "RemoteLogMetadataSerde refuses it)",
+                                        at, r.offset, error),
+                            "remote-log-metadata-unreadable"});
       }
       if (b.records_error)
-        view.problems.push_back(
+        problems.push_back(
             {file, "error",
              fmt::format("batch at byte {}: {}", b.header.position, *b.records_error),
              "remote-log-metadata-unreadable"});
     });
     if (summary.end.reason == LogEndReason::corrupt_size)
-      view.problems.push_back(
-          {file, "error", fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
-           "remote-log-metadata-unreadable"});
+      problems.push_back({file, "error",
+                          fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
+                          "remote-log-metadata-unreadable"});
   }
 }
 
@@ -222,7 +226,9 @@ TieredLogDirView read_tiered_view(const LogDirScan& scan) {
     if (p.topic != kRemoteLogMetadataTopic || !p.state.empty()) continue;
     view.metadata_partitions.push_back(p.name);
     try {
-      read_metadata_partition(p.dir, replay, view);
+      read_metadata_partition(
+          p.dir, [&](const RemoteLogMetadata& m) { apply(replay, m); }, view.problems,
+          view.records);
     } catch (const InputError& e) {
       view.problems.push_back(
           {p.dir.string(), "error", e.what(), "remote-log-metadata-unreadable"});
@@ -244,6 +250,104 @@ TieredLogDirView read_tiered_view(const LogDirScan& scan) {
     view.partitions.push_back(std::move(p));
   }
   return view;
+}
+
+std::vector<fs::path> remote_log_metadata_dirs_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : list_log_dir(dir).dirs)
+    if (e.kind == LogDirEntryKind::replica && e.partition &&
+        e.partition->topic == kRemoteLogMetadataTopic)
+      out.push_back(e.path);
+  return out;
+}
+
+RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
+  RemoteLogIndexes out;
+  std::vector<fs::path> dirs;
+  for (const auto& path : paths) {
+    const std::string name =
+        path.filename().empty() ? path.parent_path().filename().string() : path.filename().string();
+    if (name.rfind(std::string(kRemoteLogMetadataTopic) + "-", 0) == 0) {
+      dirs.push_back(path);
+      continue;
+    }
+    auto in = remote_log_metadata_dirs_in(path);
+    if (in.empty())
+      throw InputError(path.string(),
+                       "neither a __remote_log_metadata-N partition dir nor a log dir holding "
+                       "one");
+    dirs.insert(dirs.end(), in.begin(), in.end());
+  }
+  std::uint64_t records = 0;
+  for (const auto& dir : dirs) {
+    out.metadata_partitions.push_back(dir.string());
+    // One partition's events share a metadata partition, so its order is the log's.
+    read_metadata_partition(
+        dir,
+        [&](const RemoteLogMetadata& m) {
+          using Kind = RemoteLogMetadata::Kind;
+          if (m.kind != Kind::segment && m.kind != Kind::segment_update) return;
+          auto& index = out.partitions[{m.partition.topic, m.partition.partition}];
+          if (!index) index = std::make_shared<RemoteLogIndex>();
+          if (m.kind == Kind::segment) {
+            RemoteSegment s;
+            s.segment_id = m.segment_id.to_string();
+            s.start_offset = m.start_offset;
+            s.end_offset = m.end_offset;
+            for (const auto& [e, o] : m.segment_leader_epochs)
+              s.leader_epochs.push_back({e, o});
+            index->add_copy_started(std::move(s));
+          } else {
+            index->update(m.segment_id.to_string(), static_cast<RemoteSegmentState>(m.state));
+          }
+        },
+        out.problems, records);
+  }
+  return out;
+}
+
+void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
+                         const std::vector<fs::path>& metadata) {
+  std::optional<RemoteLogIndexes> given;
+  if (!metadata.empty()) given = read_remote_log_indexes(metadata);
+  std::map<std::string, RemoteLogIndexes> by_log_dir;  // read once per log dir
+  for (auto& group : groups) {
+    for (auto& r : group) {
+      const bool sign = shows_remote_tier(r);
+      if (given) {
+        const auto it = given->partitions.find({r.topic, r.partition});
+        if (it != given->partitions.end())
+          r.remote_tier = PartitionReplica::RemoteTier{it->second, "--remote-log-metadata"};
+        else if (sign)
+          r.remote_tier = PartitionReplica::RemoteTier{
+              nullptr, "the __remote_log_metadata given names no segment of the partition"};
+        continue;
+      }
+      if (!sign) continue;
+      const fs::path log_dir = r.dir.parent_path();
+      std::error_code ec;
+      if (r.stored || !fs::is_directory(log_dir, ec)) {
+        r.remote_tier = PartitionReplica::RemoteTier{nullptr, "no __remote_log_metadata given"};
+        continue;
+      }
+      auto found = by_log_dir.find(log_dir.string());
+      if (found == by_log_dir.end()) {
+        RemoteLogIndexes read;
+        try {
+          const auto dirs = remote_log_metadata_dirs_in(log_dir);
+          if (!dirs.empty()) read = read_remote_log_indexes(dirs);
+        } catch (const InputError&) {
+        }
+        found = by_log_dir.emplace(log_dir.string(), std::move(read)).first;
+      }
+      const auto it = found->second.partitions.find({r.topic, r.partition});
+      r.remote_tier =
+          it != found->second.partitions.end()
+              ? PartitionReplica::RemoteTier{it->second, log_dir.string()}
+              : PartitionReplica::RemoteTier{
+                    nullptr, "no __remote_log_metadata of the partition in " + log_dir.string()};
+    }
+  }
 }
 
 }  // namespace kepoch

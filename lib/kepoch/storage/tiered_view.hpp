@@ -23,13 +23,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
 #include "kepoch/epoch/epoch_entry.hpp"
+#include "kepoch/epoch/tiered_fetch.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/partition_replica.hpp"
 
 namespace kepoch {
 
@@ -82,5 +86,30 @@ void judge_tiered_partition(TieredPartitionView& partition);
 // Reads `scan`'s __remote_log_metadata partitions (none: an empty view) and the local
 // replicas' leader-epoch-checkpoints. Read-only.
 TieredLogDirView read_tiered_view(const LogDirScan& scan);
+
+// Each tiered partition's __remote_log_metadata replayed in the topic's order into a
+// RemoteLogIndex (epoch/tiered_fetch.hpp: what a broker's metadata manager answers), for the
+// follower's path through the remote tier in `predict`. `paths` are __remote_log_metadata-N
+// dirs or log dirs holding them. Records that do not decode are problems (file, byte
+// offset); a path that is neither throws InputError. Read-only.
+struct RemoteLogIndexes {
+  std::map<std::pair<std::string, std::int32_t>, std::shared_ptr<RemoteLogIndex>> partitions;
+  std::vector<std::string> metadata_partitions;  // the dirs read
+  std::vector<LogDirProblem> problems;
+};
+RemoteLogIndexes read_remote_log_indexes(const std::vector<std::filesystem::path>& paths);
+
+// The __remote_log_metadata-N dirs of log dir `dir` (none: empty). Read-only.
+std::vector<std::filesystem::path> remote_log_metadata_dirs_in(const std::filesystem::path& dir);
+
+// Which replicas `predict` forecasts against as tiered leaders (PartitionReplica::remote_tier):
+//   - with `metadata` (--remote-log-metadata) every replica of a partition it names, with
+//     that partition's index; a replica showing the tiered sign (shows_remote_tier) of a
+//     partition it does not name, with none (unknown);
+//   - without it, only replicas showing the sign: the __remote_log_metadata-N dirs of the
+//     replica's own log dir when it has them, else none (the remote tier unknown).
+// A replica without the sign and not named costs nothing (no file is read).
+void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
+                         const std::vector<std::filesystem::path>& metadata);
 
 }  // namespace kepoch
