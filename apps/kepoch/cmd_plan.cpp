@@ -182,11 +182,11 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   std::size_t groups_affected = 0;
   if (committed) {
     value.set("consumer_groups", plan_group_fates(out, *committed, o.groups, groups_affected));
-    // The verdict says the groups too: first when they alone make the exit 1.
+    // The summary says the groups too: first when they alone make the exit 1.
     if (groups_affected > 0) {
       report::Value with = report::Value::object();
       for (const auto& [key, member] : value.as_object()) {
-        if (key != "verdict") {
+        if (key != "summary") {
           with.set(key, member);
           continue;
         }

@@ -90,7 +90,7 @@ for name in ("j-inside-e0-none", "j-past-e0-none"):
     assert rows[(name, "none")]["action"] == "no_change", rows[(name, "none")]
 r = rows[("j-inside-e1-none", "none")]
 assert (r["action"], r["next_position"], r["skipped_unseen"]) == ("silent_skip", 15, 5), r
-assert d["verdict"].startswith("Consumer groups are affected in 1 partition(s)"), d["verdict"]
+assert d["summary"].startswith("Consumer groups are affected in 1 partition(s)"), d["summary"]
 PY
 # Without --offsets, the plan is what it was: no consumer_groups.
 expect_exit 0 "$KEPOCH" "${plan[@]:0:12}" "$F/broker-1/f-0" "$F/broker-2/f-0"
