@@ -42,9 +42,25 @@ grep -q '^sent' "$D/producer.out" || { cat "$D/producer.out"; fail "the producer
 touch "$D/go"
 wait "$producer" || { cat "$D/producer.out"; fail "the transaction did not commit"; }
 grep -q '^committed' "$D/producer.out" || fail "the transaction did not commit"
+B1="$("$KC" logdir 1)" B2="$("$KC" logdir 2)" B3="$("$KC" logdir 3)"
+# commitTransaction returns once the coordinator has logged PrepareCommit; the markers and
+# CompleteCommit follow. Broker 1 dies only once broker 3's copy of the coordinator's log
+# holds CompleteCommit (the marker is on broker 1): killed earlier, the coordinator that takes
+# over finds PrepareCommit and writes the marker again, and nothing hangs (kepoch says so).
+complete=0
+for ((i = 0; i < 300; i++)); do
+  for f in "$B3"/__transaction_state-*/*.log; do
+    if "$KEPOCH" segment dump -o jsonl --records "$f" 2>/dev/null | grep '"kepoch-hanging"' |
+      grep -q '"transaction_state":"CompleteCommit"'; then
+      complete=1
+      break 2
+    fi
+  done
+  sleep 0.1
+done
+((complete)) || fail "broker 3's __transaction_state never held CompleteCommit for kepoch-hanging"
 "$KC" kill 1 >/dev/null
 
-B1="$("$KC" logdir 1)" B2="$("$KC" logdir 2)" B3="$("$KC" logdir 3)"
 # The forecast, from the disks only (broker 2 still stopped, broker 1 dead).
 expect_exit 1 "$KEPOCH" predict -o json --elect --ids 1,2 --replicas 1,2 --isr 1 --alive 2 \
   --unclean --transaction-state "$B3" --transaction-state-partitions 3 \
