@@ -203,6 +203,19 @@ def records(name):
 before, after, leader = records("r-before.txt"), records("r-after.txt"), records("r-leader.txt")
 removed = {o: r for o, r in before.items() if after.get(o) != r}
 keys = sorted(r[4] for r in removed.values())
+archived = [json.loads(l) for l in open(f"{d}/r.jsonl").read().splitlines()[1:-1]]
+ours = {r["offset"]: (r["leader_epoch"], r["producer_id"], r["producer_epoch"], r["sequence"],
+                      base64.b64decode(r["key"]).decode(), base64.b64decode(r["value"]).decode())
+        for r in archived}
+if keys == ["e-0", "e-1"]:
+    # On a loaded machine the retry can reach the new leader before f-0 and land at the very
+    # offsets broker 1 had d at: the same batch, which Kafka keeps. kepoch must agree (d not
+    # archived); the producer-sequence match is then left to the unit test that pins it.
+    same = {o: r for o, r in leader.items() if r[4].startswith("d-")}
+    assert same and all(before.get(o) == r for o, r in same.items()), (same, before)
+    assert ours == removed, f"differ: only Kafka {set(removed.items()) - set(ours.items())}, only kepoch {set(ours.items()) - set(removed.items())}"
+    print("r: the retry landed at d's own offsets (the same batch, kept by Kafka); kepoch archived only", keys)
+    sys.exit(0)
 assert keys == ["d-0", "d-1", "d-2", "e-0", "e-1"], f"Kafka removed {keys} from r-0"
 # The retry: the new leader holds d-0..2 with the old leader's producer id, epoch and
 # sequences, at other offsets than broker 1 had them.
@@ -266,7 +279,10 @@ expect_exit 0 "$KEPOCH" replay -o json -b "$BOOT" "$D/r.jsonl"
 python3 - "$D" <<'PY' || fail "r: a read_committed consumer does not see ra, d and e once each"
 import collections, sys
 keys = collections.Counter(l.split("\t")[0] for l in open(f"{sys.argv[1]}/consumed-r.txt") if "\t" in l)
-want = {f"ra-{i}" for i in range(3)} | {f"d-{i}" for i in range(3)} | {"e-0", "e-1", "f-0"}
+want = {f"ra-{i}" for i in range(3)} | {f"d-{i}" for i in range(3)} | {"e-0", "e-1"}
+# f-0 is there when it reached the new leader before the retry (see the archive check above).
+if any("key: f-0" in l for l in open(f"{sys.argv[1]}/r-leader.txt")):
+    want.add("f-0")
 assert set(keys) == want and all(n == 1 for n in keys.values()), dict(keys)
 print("r read_committed: ra, f, d (the retry, not replayed) and e (replayed) each once")
 PY
