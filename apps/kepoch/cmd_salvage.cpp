@@ -41,9 +41,17 @@ void archive_and_report(const SalvageOptions& o, const std::vector<std::string>&
   write_output("--archive", o.archive, OutputKind::salvage_archive, inputs, "salvage archive",
                [&](std::ostream& out) {
                  forecast::write_archive_header(out, "kepoch " KEPOCH_VERSION);
-                 result = salvage([&out](const forecast::SalvagedRecord& r) {
-                   forecast::write_archive_record(out, r);
+                 // Lines gathered and written 1 MiB at a time: written one by one, each
+                 // record's line was a system call of its own (bench/salvage-replay).
+                 std::string pending;
+                 result = salvage([&](const forecast::SalvagedRecord& r) {
+                   forecast::append_archive_record(pending, r);
+                   if (pending.size() >= (1u << 20)) {
+                     out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
+                     pending.clear();
+                   }
                  });
+                 out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
                  forecast::write_archive_end(out, result.totals.records);
                });
 }
