@@ -210,7 +210,7 @@ void register_logdir(CLI::App& app, Globals& globals) {
   snap->footer(
       "Examples:\n"
       "  kepoch logdir snapshot /var/lib/kafka/data --file /tmp/broker-1.snap\n"
-      "  kepoch diff broker-1.snap broker-2.snap broker-3.snap     (on another machine)\n"
+      "  kepoch diff broker-1.snap broker-2.snap broker-3.snap     # on another machine\n"
       "\nFor every partition replica (as `diff` and `predict` load it): the epoch caches,\n"
       "checkpoint entries, log start/end, high watermark, recovery point, segments, and the\n"
       "batch headers (offsets, records, size, CRC, epoch) in windows: N batches around each\n"

@@ -271,10 +271,11 @@ void register_plan(CLI::App& app, Globals& globals) {
   add_topic_options(cmd, t);
   cmd->footer(
       "Examples:\n"
-      "  kepoch plan -b kafka-1:9092 b1.snap b2.snap b3.snap\n"
-      "  kepoch plan --metadata /var/lib/kafka/meta/__cluster_metadata-0 --gone 3 *.snap\n"
+      "  kepoch plan -b kafka-1:9092 b1.snap b2.snap b3.snap  # live\n"
+      "  kepoch plan --metadata /var/lib/kafka/meta/__cluster_metadata-0 --gone 3 b1.snap b2.snap "
+      "b3.snap\n"
       "  kepoch plan --ids 1,2 --replicas 1,2,3 --isr 3 --alive 1,2 b1/orders-0 b2/orders-0\n"
-      "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json\n"
+      "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json  # live\n"
       "  kepoch plan --html plan.html --metadata meta/__cluster_metadata-0 b1.snap b2.snap\n"
       "\nFor every partition without a live leader, each replica whose state is given is a\n"
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"

@@ -290,12 +290,13 @@ class TableDocument : public DocumentStream {
     shown += "\x1b[0m";
     return shown;
   }
-  std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
+  std::size_t table_width() const { return detail::table_width(options_); }
+  std::size_t room(std::size_t used) const { return room_from(used, table_width()); }
   static bool is_sentence(const std::string& key, const Value& v) {
     return key == "summary" && std::holds_alternative<std::string>(v.data());
   }
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
-    write_wrapped(out_, options_.wide, first, more, text);
+    write_wrapped(out_, table_width(), first, more, text);
   }
   static void append_cell(std::string& line, const std::string& text, std::size_t width,
                           bool last) {

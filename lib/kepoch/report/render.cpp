@@ -149,11 +149,12 @@ class TableWriter {
   static std::string cell(const Value& v) { return cell_text(v); }
 
   // The columns left for text that starts at column `used` (at least a few, however deep).
-  std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
+  std::size_t table_width() const { return detail::table_width(options_); }
+  std::size_t room(std::size_t used) const { return room_from(used, table_width()); }
 
   // Lines of `text` starting at `pad`, wrapped to the width (continuations under `more`).
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
-    write_wrapped(out_, options_.wide, first, more, text);
+    write_wrapped(out_, table_width(), first, more, text);
   }
 
   // An array of flat objects: one row each.
