@@ -28,7 +28,8 @@
 #      start, the rebuilt epoch cache. Then broker 1 starts: Kafka's "Updated the epoch cache
 #      from remote tier till offset" line, the producer snapshot it restores at the fetch start
 #      (LogFileUtils.producerSnapshotFile(dir, nextOffset)), its first segment's base offset,
-#      and its leader-epoch-checkpoint once in the ISR, against kepoch's.
+#      and its leader-epoch-checkpoint once in the ISR, against kepoch's; `plan` with broker 3
+#      as candidate forecasts broker 1 the same way (the same engine).
 . "$(dirname "$0")/common.sh"
 export KEPOCH_TIERED=1
 cluster_up
@@ -179,6 +180,11 @@ cp -a "$B3"/. "$SCRATCH/b3/"
 kill -CONT "$pid"
 "$KEPOCH" predict -o json --remote-log-metadata "$SCRATCH/b3" --leader "$SCRATCH/b3/f-0" \
   "$SCRATCH/b1/f-0" > "$SCRATCH/predict-f.json" || true
+# plan takes the same path: broker 1 following candidate 3 (f as one partition from flags,
+# broker 1 down) rebuilds from the remote tier, as predict says.
+"$KEPOCH" plan -o json --ids 3,1 --replicas 3,1 --isr 3 --alive 3 \
+  --remote-log-metadata "$SCRATCH/b3" "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" \
+  > "$SCRATCH/plan-f.json" || true
 "$KC" start 1 >/dev/null
 "$KC" wait-isr f 0 "1,3" 120 >/dev/null || fail "broker 1 did not rejoin f's ISR"
 python3 - "$SCRATCH/predict-f.json" "$B1" "$B1/../server.log" <<'PY' ||
@@ -210,6 +216,10 @@ cp = open(os.path.join(b1, "f-0", "leader-epoch-checkpoint")).read().split("\n")
 entries = [[int(x) for x in l.split()] for l in cp[2:] if l.strip()]
 want = [[e["epoch"], e["start_offset"]] for e in r["epochs_after"]]
 assert entries[:len(want)] == want, f"broker 1's leader-epoch-checkpoint {entries}, kepoch's {want}"
+plan = json.load(open(os.path.join(os.path.dirname(pred), "plan-f.json")))
+rows = [x for x in plan["followers"] if x["candidate"] == 3 and x["follower"] == 1]
+assert rows and rows[0].get("remote_tier") == "rebuilt" and rows[0]["fetch_from"] == nxt, \
+    f"plan's follower 1 under candidate 3: {rows}, predict's fetch start {nxt}"
 print(f"f: the follower rebuilt from remote segment {t['segment']['segment_id']} "
       f"({t['segment']['start_offset']}-{t['segment']['end_offset']}), fetched from {nxt}, "
       f"epochs {entries}: as kepoch said")

@@ -382,48 +382,52 @@ RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
   return out;
 }
 
+RemoteTierAttacher::RemoteTierAttacher(const std::vector<fs::path>& metadata) {
+  if (!metadata.empty()) given_ = read_remote_log_indexes(metadata);
+}
+
+void RemoteTierAttacher::attach(PartitionReplica& r) {
+  const bool sign = shows_remote_tier(r);
+  if (given_) {
+    const auto it = given_->partitions.find({r.topic, r.partition});
+    if (it != given_->partitions.end())
+      r.remote_tier = PartitionReplica::RemoteTier{it->second, "--remote-log-metadata"};
+    else if (sign)
+      r.remote_tier = PartitionReplica::RemoteTier{
+          nullptr, "the __remote_log_metadata given names no segment of the partition"};
+    return;
+  }
+  if (!sign) return;
+  const fs::path log_dir = r.dir.parent_path();
+  std::error_code ec;
+  if (r.stored || !fs::is_directory(log_dir, ec)) {
+    r.remote_tier = PartitionReplica::RemoteTier{nullptr, "no __remote_log_metadata given"};
+    return;
+  }
+  auto found = by_log_dir_.find(log_dir.string());
+  if (found == by_log_dir_.end()) {
+    RemoteLogIndexes read;
+    try {
+      const auto dirs = remote_log_metadata_dirs_in(log_dir);
+      if (!dirs.empty()) read = read_remote_log_indexes(dirs);
+    } catch (const InputError&) {
+    }
+    found = by_log_dir_.emplace(log_dir.string(), std::move(read)).first;
+  }
+  const auto it = found->second.partitions.find({r.topic, r.partition});
+  r.remote_tier =
+      it != found->second.partitions.end()
+          ? PartitionReplica::RemoteTier{it->second, log_dir.string()}
+          : PartitionReplica::RemoteTier{
+                nullptr, "no __remote_log_metadata of the partition in " + log_dir.string()};
+}
+
 void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
                          const std::vector<fs::path>& metadata) {
-  std::optional<RemoteLogIndexes> given;
-  if (!metadata.empty()) given = read_remote_log_indexes(metadata);
-  std::map<std::string, RemoteLogIndexes> by_log_dir;  // read once per log dir
-  for (auto& group : groups) {
-    for (auto& r : group) {
-      const bool sign = shows_remote_tier(r);
-      if (given) {
-        const auto it = given->partitions.find({r.topic, r.partition});
-        if (it != given->partitions.end())
-          r.remote_tier = PartitionReplica::RemoteTier{it->second, "--remote-log-metadata"};
-        else if (sign)
-          r.remote_tier = PartitionReplica::RemoteTier{
-              nullptr, "the __remote_log_metadata given names no segment of the partition"};
-        continue;
-      }
-      if (!sign) continue;
-      const fs::path log_dir = r.dir.parent_path();
-      std::error_code ec;
-      if (r.stored || !fs::is_directory(log_dir, ec)) {
-        r.remote_tier = PartitionReplica::RemoteTier{nullptr, "no __remote_log_metadata given"};
-        continue;
-      }
-      auto found = by_log_dir.find(log_dir.string());
-      if (found == by_log_dir.end()) {
-        RemoteLogIndexes read;
-        try {
-          const auto dirs = remote_log_metadata_dirs_in(log_dir);
-          if (!dirs.empty()) read = read_remote_log_indexes(dirs);
-        } catch (const InputError&) {
-        }
-        found = by_log_dir.emplace(log_dir.string(), std::move(read)).first;
-      }
-      const auto it = found->second.partitions.find({r.topic, r.partition});
-      r.remote_tier =
-          it != found->second.partitions.end()
-              ? PartitionReplica::RemoteTier{it->second, log_dir.string()}
-              : PartitionReplica::RemoteTier{
-                    nullptr, "no __remote_log_metadata of the partition in " + log_dir.string()};
-    }
-  }
+  RemoteTierAttacher attacher(metadata);
+  for (auto& group : groups)
+    for (auto& r : group)
+      attacher.attach(r);
 }
 
 }  // namespace kepoch

@@ -127,4 +127,17 @@ std::vector<std::filesystem::path> remote_log_metadata_dirs_in(const std::filesy
 void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
                          const std::vector<std::filesystem::path>& metadata);
 
+// The same choice one replica at a time (`plan` attaches each replica as its state is read):
+// the --remote-log-metadata given read once (InputError as read_remote_log_indexes), a log
+// dir's own __remote_log_metadata read once per log dir. Not thread-safe.
+class RemoteTierAttacher {
+ public:
+  explicit RemoteTierAttacher(const std::vector<std::filesystem::path>& metadata);
+  void attach(PartitionReplica& replica);
+
+ private:
+  std::optional<RemoteLogIndexes> given_;
+  std::map<std::string, RemoteLogIndexes> by_log_dir_;
+};
+
 }  // namespace kepoch
