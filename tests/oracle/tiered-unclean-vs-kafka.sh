@@ -182,9 +182,8 @@ kill -CONT "$pid"
   "$SCRATCH/b1/f-0" > "$SCRATCH/predict-f.json" || true
 # plan takes the same path: broker 1 following candidate 3 (f as one partition from flags,
 # broker 1 down) rebuilds from the remote tier, as predict says.
-"$KEPOCH" plan -o json --ids 3,1 --replicas 3,1 --isr 3 --alive 3 \
-  --remote-log-metadata "$SCRATCH/b3" "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" \
-  > "$SCRATCH/plan-f.json" || true
+"$KEPOCH" plan -o json --remote-log-metadata "$SCRATCH/b3" --ids 3,1 --replicas 3,1 --isr 3 \
+  --alive 3 "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" > "$SCRATCH/plan-f.json" || true
 "$KC" start 1 >/dev/null
 "$KC" wait-isr f 0 "1,3" 120 >/dev/null || fail "broker 1 did not rejoin f's ISR"
 python3 - "$SCRATCH/predict-f.json" "$B1" "$B1/../server.log" <<'PY' ||
