@@ -23,8 +23,8 @@
 #include "kepoch/report/group_fate_report.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
-#include "kepoch/storage/tiered_view.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 
@@ -169,8 +169,8 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     progress.step(0, 0, "reading the metadata");
     forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, heads);
     progress.step(0, 0, "reading the states, ranking the candidates");
-    out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all,
-                                         0, attach);
+    out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all, 0,
+                                         attach);
   } else {
     progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
     std::vector<forecast::BrokerState> states =

@@ -5,8 +5,8 @@
 // (live, gone, where its state came from) and what the inputs leave unknown.
 
 #include <cstdint>
-#include <functional>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>

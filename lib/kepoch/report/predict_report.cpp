@@ -85,7 +85,6 @@ Value failure_value(const ReplicaForecast& f) {
       .set("action", f.action);
 }
 
-
 // The follower's path through a tiered leader's remote tier (TierStateMachine), or null.
 Value tier_value(const ReplicaForecast& f) {
   if (!f.prediction.tier) return Value();
