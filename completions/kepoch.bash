@@ -55,7 +55,7 @@ _kepoch() {
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o"|"logdir snapshot|--limit") ((i++)) ;;
       "diff|--metadata"|"diff|--remote-log-metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
       "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--offsets"|"predict|--auto-offset-reset"|"predict|--client"|"predict|--transaction-state"|"predict|--transaction-state-partitions"|"predict|--bootstrap-server"|"predict|--remote-log-metadata"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
-      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--offsets"|"plan|--auto-offset-reset"|"plan|--client"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
+      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--remote-log-metadata"|"plan|--offsets"|"plan|--auto-offset-reset"|"plan|--client"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
       "salvage|--archive"|"salvage|--leader"|"salvage|--ids"|"salvage|--replicas"|"salvage|--isr"|"salvage|--elr"|"salvage|--alive"|"salvage|--min-isr"|"salvage|--log-dir"|"salvage|--broker"|"salvage|--bootstrap"|"salvage|-b"|"salvage|-X"|"salvage|--command-config"|"salvage|--cluster"|"salvage|--timeout"|"salvage|--topic"|"salvage|--output"|"salvage|-o"|"salvage|--limit") ((i++)) ;;
       "replay|--bootstrap"|"replay|-b"|"replay|-X"|"replay|--command-config"|"replay|--cluster"|"replay|--timeout"|"replay|--to-topic"|"replay|--max-rate"|"replay|--progress"|"replay|--output"|"replay|-o"|"replay|--limit") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o"|"simulate|--limit") ((i++)) ;;
@@ -156,6 +156,7 @@ _kepoch() {
     "plan|--alive") :; return ;;
     "plan|--min-isr") :; return ;;
     "plan|--out-dir") _kepoch_files -d; return ;;
+    "plan|--remote-log-metadata") _kepoch_files -d; return ;;
     "plan|--offsets") _kepoch_files -d; return ;;
     "plan|--auto-offset-reset") COMPREPLY=($(compgen -W "earliest latest none by_duration all" -- "$cur")); return ;;
     "plan|--client") COMPREPLY=($(compgen -W "java librdkafka-2.0" -- "$cur")); return ;;
@@ -316,7 +317,7 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --offsets --auto-offset-reset --client --transaction-state --transaction-state-partitions --bootstrap-server --remote-log-metadata --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --offsets --auto-offset-reset --client --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --remote-log-metadata --offsets --auto-offset-reset --client --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "salvage")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --archive --leader --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --log-dir --broker --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

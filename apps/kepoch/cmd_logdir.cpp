@@ -181,6 +181,7 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "Examples:\n"
       "  kepoch logdir scan /var/lib/kafka/data\n"
       "  kepoch logdir scan --all -o json /data/kafka-1 /data/kafka-2\n"
+      "  kepoch logdir scan -o json tests/data/tiered/kafka-4.4.0  (tiered: retention_fate)\n"
       "\nEach partition dir (topic-partition, and the -delete/-future/-stray forms) is checked\n"
       "as `partition verify` does; __cluster_metadata-0 is included (the KRaft metadata log),\n"
       "remote-log-index-cache is skipped with a note. Any other dir (lost+found, t-abc) is an\n"
@@ -190,6 +191,10 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "Per log dir: partitions, those with errors or warnings, segments, bytes, batches,\n"
       "checkpoints_valid; partitions_report lists the partitions with problems (--all: every\n"
       "one). A progress bar is drawn on stderr when it is a terminal.\n"
+      "A log dir holding __remote_log_metadata partitions (tiered storage) gets a tiered\n"
+      "section: each tiered partition's remote segments, lineage findings, and per segment\n"
+      "its retention_fate, what the leader's remote retention does to it (retention,\n"
+      "log_start, delete_retried, epoch_cache_truncation, awaits_truncation, leaked).\n"
       "Exit status: 0 no errors, 1 error findings, 3 a log dir cannot be read.");
   scan->callback([&globals] { globals.exit_code = run_scan(o, globals); });
 

@@ -24,6 +24,7 @@
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 
@@ -49,6 +50,7 @@ struct PlanOptions {
   std::optional<std::string> html;
   // --offsets: each group's fate under the plan's chosen leader of each planned partition.
   GroupFateOptions groups;
+  std::vector<std::string> remote_log_metadata;  // __remote_log_metadata dirs or log dirs
 };
 
 // Each planned partition's consumer groups under the candidate the plan ranks first (its
@@ -144,6 +146,10 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   // The committed offsets first: an unreadable __consumer_offsets fails before the states.
   std::optional<CommittedOffsets> committed;
   if (o.groups.offsets) committed = read_committed_offsets(*o.groups.offsets);
+  // Tiered partitions (storage/tiered_view: the same choice as predict's; nothing is read for
+  // a replica without the tiered sign unless --remote-log-metadata names its partition).
+  RemoteTierAttacher tiers({o.remote_log_metadata.begin(), o.remote_log_metadata.end()});
+  const forecast::ReplicaPrepare attach = [&tiers](PartitionReplica& r) { tiers.attach(r); };
   StepProgress progress(globals, "plan");
   forecast::OutagePlan out;
   if (o.replicas.empty()) {
@@ -163,7 +169,8 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     progress.step(0, 0, "reading the metadata");
     forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, heads);
     progress.step(0, 0, "reading the states, ranking the candidates");
-    out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all);
+    out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all, 0,
+                                         attach);
   } else {
     progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
     std::vector<forecast::BrokerState> states =
@@ -172,7 +179,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     refuse_same_replica(o.states, /*stdin_only=*/false);
     forecast::check_one_cluster(states, o.ids);
     forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, states);
-    out = forecast::plan_outage(std::move(states), std::move(metadata), o.gone);
+    out = forecast::plan_outage(std::move(states), std::move(metadata), o.gone, 0, attach);
   }
 
   if (!o.out_dir.empty()) write_commands(o.out_dir, out, o.states);
@@ -265,6 +272,11 @@ void register_plan(CLI::App& app, Globals& globals) {
                   "Write the commands that carry the plan out with Kafka's tools here "
                   "(steps.sh, reorder.jsh, reassignment.json, elect-*.json); kepoch runs none")
       ->type_name("DIR");
+  cmd->add_option("--remote-log-metadata", o.remote_log_metadata,
+                  "Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; a "
+                  "follower of a tiered candidate takes Kafka's path through the remote tier "
+                  "(TierStateMachine), as in predict (default: a log dir's own)")
+      ->type_name("DIR");
   add_group_fate_options(cmd, o.groups);
   add_html_option(cmd, o.html);
   add_connection_options(cmd, c);
@@ -277,6 +289,7 @@ void register_plan(CLI::App& app, Globals& globals) {
       "  kepoch plan --ids 1,2 --replicas 1,2,3 --isr 3 --alive 1,2 b1/orders-0 b2/orders-0\n"
       "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json  # live\n"
       "  kepoch plan --html plan.html --metadata meta/__cluster_metadata-0 b1.snap b2.snap\n"
+      "  kepoch plan --remote-log-metadata b3/data --ids 1,3 --replicas 3,1 b3/t-0 b1/t-0\n"
       "\nFor every partition without a live leader, each replica whose state is given is a\n"
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
       "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"
@@ -288,6 +301,10 @@ void register_plan(CLI::App& app, Globals& globals) {
       "brokers are live and runs from a total outage).\n"
       "`timelines` puts each such partition's known replicas on one offset axis against the\n"
       "leader the plan chooses (diff's timeline); --html FILE draws them as a page.\n"
+      "Tiered storage (KIP-405): a follower far behind a tiered candidate rebuilds from its\n"
+      "remote tier (OFFSET_MOVED_TO_TIERED_STORAGE) as `predict` forecasts it; what remote\n"
+      "segments of the candidate's lineage hold is not lost, and without __remote_log_metadata\n"
+      "(the log dir's own, or --remote-log-metadata) that loss is unknown.\n"
       "Exit status: 0 the plan loses no committed record and every state it rests on is\n"
       "known and current, 1 it loses committed records or kepoch cannot rule it out (a\n"
       "replica's state not given, a count a snapshot could not make, a metadata log older\n"

@@ -11,9 +11,11 @@
 #   4. kepoch logdir scan of broker 2 (the new leader): which finished remote segments are
 #      outside its lineage (RemoteLogManager.isRemoteSegmentWithinLeaderEpochs).
 #   5. retention.ms=1 on u: the leader's expiration task deletes every finished segment within
-#      its lineage (all of kepoch's "within"), none outside it (Kafka skips them: KAFKA-16511);
-#      those it keeps are among kepoch's "outside", and those it deletes anyway go by the
-#      leader-epoch-cache truncation path (its log line says so).
+#      its lineage (all of kepoch's "within"), skips those outside it (KAFKA-16511), then
+#      deletes those of the losing branch listed under an epoch the truncated epoch cache no
+#      longer holds ("due to leader-epoch-cache truncation"), and never finds the one broker 2
+#      replaced by re-uploading the same epoch from the same base offset: kepoch's per-segment
+#      retention_fate (logdir scan) against the remote directory and the broker's log lines.
 #
 # And, on the same cluster, a follower far behind a tiered leader (TierStateMachine):
 #   f  replicas 3,1 (leader 3), tiered, 1 MiB segments, local.retention.bytes=1.
@@ -26,7 +28,8 @@
 #      start, the rebuilt epoch cache. Then broker 1 starts: Kafka's "Updated the epoch cache
 #      from remote tier till offset" line, the producer snapshot it restores at the fetch start
 #      (LogFileUtils.producerSnapshotFile(dir, nextOffset)), its first segment's base offset,
-#      and its leader-epoch-checkpoint once in the ISR, against kepoch's.
+#      and its leader-epoch-checkpoint once in the ISR, against kepoch's; `plan` with broker 3
+#      as candidate forecasts broker 1 the same way (the same engine).
 . "$(dirname "$0")/common.sh"
 export KEPOCH_TIERED=1
 cluster_up
@@ -121,31 +124,45 @@ for ((i = 0; i < 90; i++)); do
   sleep 1
 done
 echo "Kafka kept in remote storage after retention: $last"
-# Kafka's retention (time, here) deleted every finished segment kepoch put within the lineage,
-# and none that kepoch put outside it: those it keeps (they leak), or deletes only by the
-# other path, when the log start passes every epoch of theirs ("due to leader-epoch-cache
-# truncation"; a segment sharing its epoch and start offset with another is not even found
-# by that path: the metadata cache keeps one segment per epoch and start offset).
-python3 - "$SCRATCH/scan.json" "$SCRATCH/outside.txt" "$last" "$KEPOCH_CLUSTER_DIR" <<'PY' ||
+# kepoch's forecast for broker 2 as the leader (logdir scan's retention_fate, by Kafka 4.x's
+# rules and 3.9's where they differ: RemoteLogManager.RLMExpirationTask), segment by segment
+# against Kafka: a segment kepoch says is deleted is gone from the remote directory, by the
+# path kepoch names (the expiration task's log line: "due to retention time",
+# "due to log-start-offset", "due to leader-epoch-cache truncation"); one kepoch says stays
+# (leaked: listed under none of its epochs in the metadata cache; awaits_truncation) is
+# still there.
+python3 - "$SCRATCH/scan.json" "$last" "$KEPOCH_CLUSTER_DIR" "${KEPOCH_KAFKA_VERSION:-}" <<'PY2' ||
 import glob, json, sys
-scan, outside_file, kept, cluster = sys.argv[1:5]
-outside = set(open(outside_file).read().split())
+scan, kept, cluster, version = sys.argv[1:5]
 kept = set(kept.split())
 d = json.load(open(scan))["log_dirs"][0]
 p = [x for x in d["tiered"]["partitions"] if x["topic"] == "u"][0]
-within = {s["segment_id"] for s in p["segments"] if s["state"] == "COPY_SEGMENT_FINISHED" and s["within_lineage"]}
-assert not (within & kept), f"Kafka kept {within & kept}, which kepoch put within the lineage"
-assert kept <= outside, f"Kafka kept {kept - outside}, which kepoch did not name"
-logs = "".join(open(f, errors="replace").read() for f in glob.glob(cluster + "/broker-*/server.log"))
-for sid in outside - kept:
-    line = [l for l in logs.splitlines() if f"id={sid}}}" in l and "Deleted remote log segment" in l]
-    assert line and "due to leader-epoch-cache truncation" in line[0], f"{sid}: deleted otherwise: {line}"
-    print(f"{sid}: outside the lineage, deleted only by the epoch-cache truncation path")
-for sid in kept:
-    print(f"{sid}: outside the lineage, kept by Kafka's retention (leaked)")
-print(f"{len(within)} segments within the lineage: all deleted by retention")
-PY
-  fail "Kafka's retention pass disagrees with kepoch's lineage view"
+logs = "".join(open(f, errors="replace").read() for f in glob.glob(cluster + "/broker-*/server.log")).splitlines()
+paths = {"retention": "due to retention time", "log_start": "due to log-start-offset",
+         "epoch_cache_truncation": "due to leader-epoch-cache truncation"}
+seen, bad = {}, []
+for s in p["segments"]:
+    f = s.get("retention_fate")
+    if not f: continue
+    if version.startswith("3.") and s.get("retention_fate_kafka_3_9"):
+        f = s["retention_fate_kafka_3_9"]
+    sid, fate = s["segment_id"], f["fate"]
+    seen[fate] = seen.get(fate, 0) + 1
+    gone = sid not in kept
+    print(f"{sid} {s['start_offset']}-{s['end_offset']}: kepoch {fate}, Kafka {'deleted' if gone else 'kept'} it")
+    if f["deleted"] != gone:
+        bad.append(f"{sid}: kepoch says {fate} ({f['reason']}), Kafka {'deleted' if gone else 'kept'} it")
+        continue
+    if gone and fate in paths:
+        line = [l for l in logs if f"id={sid}}}" in l and "remote log segment" in l and " due to " in l]
+        if not any(paths[fate] in l for l in line):
+            bad.append(f"{sid}: kepoch says {fate}, Kafka's lines: {line}")
+assert not bad, "\n".join(bad)
+# The scenario's premise: the losing branch left one segment of each kind.
+assert seen.get("retention") and seen.get("epoch_cache_truncation") and seen.get("leaked"), seen
+print(f"kepoch's retention forecast equals Kafka's remote directory: {seen}")
+PY2
+  fail "Kafka's retention pass disagrees with kepoch's retention forecast"
 # 6. The far-behind follower of f. Broker 3's local log start must have passed broker 1's
 # log end (its local retention deletes each copied segment within a second or so).
 B1="$("$KC" logdir 1)" B3="$("$KC" logdir 3)"
@@ -163,6 +180,10 @@ cp -a "$B3"/. "$SCRATCH/b3/"
 kill -CONT "$pid"
 "$KEPOCH" predict -o json --remote-log-metadata "$SCRATCH/b3" --leader "$SCRATCH/b3/f-0" \
   "$SCRATCH/b1/f-0" > "$SCRATCH/predict-f.json" || true
+# plan takes the same path: broker 1 following candidate 3 (f as one partition from flags,
+# broker 1 down) rebuilds from the remote tier, as predict says.
+"$KEPOCH" plan -o json --remote-log-metadata "$SCRATCH/b3" --ids 3,1 --replicas 3,1 --isr 3 \
+  --alive 3 "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" > "$SCRATCH/plan-f.json" || true
 "$KC" start 1 >/dev/null
 "$KC" wait-isr f 0 "1,3" 120 >/dev/null || fail "broker 1 did not rejoin f's ISR"
 python3 - "$SCRATCH/predict-f.json" "$B1" "$B1/../server.log" <<'PY' ||
@@ -194,6 +215,10 @@ cp = open(os.path.join(b1, "f-0", "leader-epoch-checkpoint")).read().split("\n")
 entries = [[int(x) for x in l.split()] for l in cp[2:] if l.strip()]
 want = [[e["epoch"], e["start_offset"]] for e in r["epochs_after"]]
 assert entries[:len(want)] == want, f"broker 1's leader-epoch-checkpoint {entries}, kepoch's {want}"
+plan = json.load(open(os.path.join(os.path.dirname(pred), "plan-f.json")))
+rows = [x for x in plan["followers"] if x["candidate"] == 3 and x["follower"] == 1]
+assert rows and rows[0].get("remote_tier") == "rebuilt" and rows[0]["fetch_from"] == nxt, \
+    f"plan's follower 1 under candidate 3: {rows}, predict's fetch start {nxt}"
 print(f"f: the follower rebuilt from remote segment {t['segment']['segment_id']} "
       f"({t['segment']['start_offset']}-{t['segment']['end_offset']}), fetched from {nxt}, "
       f"epochs {entries}: as kepoch said")

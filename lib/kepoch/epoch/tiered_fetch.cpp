@@ -29,52 +29,110 @@ std::optional<std::int32_t> epoch_for_offset(const std::vector<EpochEntry>& entr
 
 }  // namespace
 
+bool remote_segment_transition_valid(std::optional<RemoteSegmentState> from,
+                                     RemoteSegmentState to) {
+  using S = RemoteSegmentState;
+  if (!from) return to == S::copy_segment_started;
+  if (*from == to) return true;  // retries and failover repeat an event
+  switch (*from) {
+    case S::copy_segment_started:
+      return to == S::copy_segment_finished || to == S::delete_segment_started;
+    case S::copy_segment_finished:
+      return to == S::delete_segment_started;
+    case S::delete_segment_started:
+      return to == S::delete_segment_finished;
+    case S::delete_segment_finished:
+      return false;
+  }
+  return false;
+}
+
 void RemoteLogIndex::add_copy_started(RemoteSegment segment) {
-  // checkStateTransition: a segment id seen before is not added again.
-  if (segments_.count(segment.segment_id)) return;
+  // checkStateTransition: a segment id seen before is not added again (its state is not
+  // null), unless it is still COPY_SEGMENT_STARTED (a self transition: the same record again).
+  const auto existing = segments_.find(segment.segment_id);
+  if (existing != segments_.end() &&
+      existing->second.state != RemoteSegmentState::copy_segment_started)
+    return;
   segment.state = RemoteSegmentState::copy_segment_started;
   std::sort(segment.leader_epochs.begin(), segment.leader_epochs.end(),
             [](const EpochEntry& a, const EpochEntry& b) { return a.epoch < b.epoch; });
-  segments_.emplace(segment.segment_id, std::move(segment));
+  // handleSegmentWithCopySegmentStartedState: unreferenced under each of its epochs.
+  for (const auto& e : segment.leader_epochs)
+    epochs_[e.epoch].unreferenced.insert(segment.segment_id);
+  segments_[segment.segment_id] = std::move(segment);
 }
 
 void RemoteLogIndex::update(const std::string& segment_id, RemoteSegmentState state) {
   const auto it = segments_.find(segment_id);
   if (it == segments_.end()) return;
   RemoteSegment& s = it->second;
+  if (!remote_segment_transition_valid(s.state, state)) return;  // "Dropping the event"
   switch (state) {
     case RemoteSegmentState::copy_segment_finished:
       // RemoteLogLeaderEpochState.handleSegmentWithCopySegmentFinishedState: a later copy of
       // the same epoch from an offset at or below the last one's start, reaching at least the
-      // highest offset known for the epoch, replaces those entries (duplicates and overlaps
-      // after a leader change).
+      // highest offset known for the epoch, moves those entries to the unreferenced ones
+      // (duplicates and overlaps after a leader change); then put(start, id), whose old value
+      // (a copy of the same epoch from the same offset) is dropped, not kept unreferenced.
       for (const auto& [epoch, start] : s.leader_epochs) {
         EpochState& es = epochs_[epoch];
         const std::int64_t end = epoch_end_in(s, epoch);
         while (!es.offset_to_id.empty() && es.offset_to_id.rbegin()->first >= start &&
-               es.highest_log_offset && *es.highest_log_offset <= end)
+               es.highest_log_offset && *es.highest_log_offset <= end) {
+          es.unreferenced.insert(es.offset_to_id.rbegin()->second);
           es.offset_to_id.erase(std::prev(es.offset_to_id.end()));
+        }
         es.offset_to_id[start] = s.segment_id;
+        es.unreferenced.erase(s.segment_id);
         if (!es.highest_log_offset || end > *es.highest_log_offset) es.highest_log_offset = end;
       }
       break;
     case RemoteSegmentState::delete_segment_started:
-      // handleSegmentWithDeleteSegmentStartedState: offsetToId.remove(startOffset, id).
+      // handleSegmentWithDeleteSegmentStartedState: offsetToId.remove(startOffset, id), and
+      // unreferenced so that a retry finds it.
       for (const auto& [epoch, start] : s.leader_epochs) {
-        auto es = epochs_.find(epoch);
-        if (es == epochs_.end()) continue;
-        auto at = es->second.offset_to_id.find(start);
-        if (at != es->second.offset_to_id.end() && at->second == s.segment_id)
-          es->second.offset_to_id.erase(at);
+        EpochState& es = epochs_[epoch];
+        auto at = es.offset_to_id.find(start);
+        if (at != es.offset_to_id.end() && at->second == s.segment_id) es.offset_to_id.erase(at);
+        es.unreferenced.insert(s.segment_id);
       }
       break;
     case RemoteSegmentState::delete_segment_finished:
+      for (const auto& [epoch, start] : s.leader_epochs)
+        epochs_[epoch].unreferenced.erase(s.segment_id);
       segments_.erase(it);
       return;
     case RemoteSegmentState::copy_segment_started:
       break;
   }
   s.state = state;
+}
+
+std::vector<const RemoteSegment*> RemoteLogIndex::segments_of_epoch(std::int32_t epoch) const {
+  std::vector<const RemoteSegment*> out;
+  const auto es = epochs_.find(epoch);
+  if (es == epochs_.end()) return out;
+  for (const auto& [start, id] : es->second.offset_to_id)
+    if (const auto* s = find(id)) out.push_back(s);
+  for (const auto& id : es->second.unreferenced)
+    if (const auto* s = find(id)) out.push_back(s);
+  std::stable_sort(out.begin(), out.end(), [](const RemoteSegment* a, const RemoteSegment* b) {
+    return a->start_offset < b->start_offset;
+  });
+  return out;
+}
+
+std::vector<const RemoteSegment*> RemoteLogIndex::all_segments() const {
+  std::vector<const RemoteSegment*> out;
+  for (const auto& [id, s] : segments_)
+    out.push_back(&s);
+  return out;
+}
+
+const RemoteSegment* RemoteLogIndex::find(const std::string& segment_id) const {
+  const auto it = segments_.find(segment_id);
+  return it == segments_.end() ? nullptr : &it->second;
 }
 
 const RemoteSegment* RemoteLogIndex::segment_for(std::int32_t epoch, std::int64_t offset) const {

@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,12 @@ struct RemoteSegment {
   std::int64_t end_offset = 0;
   std::vector<EpochEntry> leader_epochs;  // epoch -> first offset of it in the segment
   RemoteSegmentState state = RemoteSegmentState::copy_segment_started;
+  std::int64_t max_timestamp_ms = -1;
+  std::int32_t size_in_bytes = 0;
 };
+
+// RemoteLogSegmentState.isValidTransition: an event that breaks it is dropped by the cache.
+bool remote_segment_transition_valid(std::optional<RemoteSegmentState> from, RemoteSegmentState to);
 
 // One partition's __remote_log_metadata replayed as RemoteLogMetadataCache replays it, in
 // the topic's order: what a broker's own metadata manager answers.
@@ -59,9 +65,20 @@ class RemoteLogIndex {
   const RemoteSegment* segment_for(std::int32_t epoch, std::int64_t offset) const;
   std::size_t segment_count() const { return segments_.size(); }
 
+  // RemoteLogMetadataCache.listRemoteLogSegments(leaderEpoch): the epoch's finished segments
+  // by offset and its unreferenced ones (copies started, deletes started, and those a later
+  // copy displaced), sorted by start offset. A finished segment that a later copy of the same
+  // epoch and start offset replaced is in neither (RemoteLogLeaderEpochState's
+  // offsetToId.put drops the old id): it is not listed under that epoch any more.
+  std::vector<const RemoteSegment*> segments_of_epoch(std::int32_t epoch) const;
+  // listAllRemoteLogSegments: every segment not yet DELETE_SEGMENT_FINISHED, by id.
+  std::vector<const RemoteSegment*> all_segments() const;
+  const RemoteSegment* find(const std::string& segment_id) const;
+
  private:
   struct EpochState {  // RemoteLogLeaderEpochState
     std::map<std::int64_t, std::string> offset_to_id;
+    std::set<std::string> unreferenced;  // unreferencedSegmentIds
     std::optional<std::int64_t> highest_log_offset;
   };
   std::map<std::string, RemoteSegment> segments_;  // idToSegmentMetadata

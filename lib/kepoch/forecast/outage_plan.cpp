@@ -107,7 +107,8 @@ void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
 }  // namespace
 
 OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
-                       const std::vector<std::int32_t>& gone, unsigned jobs) {
+                       const std::vector<std::int32_t>& gone, unsigned jobs,
+                       const ReplicaPrepare& prepare) {
   check_one_cluster(states, {});  // every broker known (a caller's check_one_cluster set them)
   check_metadata_cluster(states, metadata.cluster_id);
   OutagePlan out;
@@ -116,10 +117,12 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
   std::map<std::pair<std::string, std::int32_t>, std::map<std::int32_t, const PartitionReplica*>>
       known;
   std::map<std::int32_t, std::string> source_of;
-  for (const auto& s : out.states) {
+  for (auto& s : out.states) {
     source_of[*s.broker] = s.argument;
-    for (const auto& r : s.replicas)
+    for (auto& r : s.replicas) {
+      if (prepare) prepare(r);
       known[{r.topic, r.partition}][*s.broker] = &r;
+    }
   }
   PlanInput& input = out.input;
   input.live_brokers = metadata.live;
@@ -146,7 +149,8 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 }
 
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
-                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs) {
+                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs,
+                                const ReplicaPrepare& prepare) {
   OutagePlan out;
   std::vector<std::unique_ptr<ReplicaStream>> streams;
   for (auto& s : states) {
@@ -251,7 +255,8 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     // Each replica to its partition(s), as plan_outage joins them.
     for (std::size_t i = 0; i < streams.size(); ++i) {
       const std::int32_t broker = *out.states[i].broker;
-      for (const auto& r : got[i]) {
+      for (auto& r : got[i]) {
+        if (prepare) prepare(r);
         auto [lo, hi] =
             std::equal_range(block.begin(), block.end(), r, [&](const auto& a, const auto& b) {
               if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::size_t>)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -72,8 +73,13 @@ struct OutagePlan {
 // Refuses (UsageError) what check_one_cluster refuses (without ids) and a state of another
 // cluster than the metadata's (check_metadata_cluster).
 // A broker in `gone` is never shown live, whatever the metadata says. `jobs` as PlanInput's.
+// `prepare`, when set, is run on each replica before it is planned (`plan` attaches the
+// remote tier there: storage/tiered_view's RemoteTierAttacher), on the calling thread.
+using ReplicaPrepare = std::function<void(PartitionReplica&)>;
+
 OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
-                       const std::vector<std::int32_t>& gone, unsigned jobs = 0);
+                       const std::vector<std::int32_t>& gone, unsigned jobs = 0,
+                       const ReplicaPrepare& prepare = {});
 
 // The same plan from the brokers' replicas as streams in partition order (broker_state.hpp),
 // merged a block of partitions at a time: each block's replicas are read (one stream per
@@ -84,6 +90,7 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 // `input.partitions` and `plan.partitions` then hold the kept partitions, in the metadata's
 // order.
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
-                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0);
+                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0,
+                                const ReplicaPrepare& prepare = {});
 
 }  // namespace kepoch::forecast

@@ -85,20 +85,6 @@ Value failure_value(const ReplicaForecast& f) {
       .set("action", f.action);
 }
 
-std::string_view tier_outcome_name(TierOutcome o) {
-  switch (o) {
-    case TierOutcome::rebuilt:
-      return "rebuilt";
-    case TierOutcome::no_remote_segment:
-      return "no_remote_segment";
-    case TierOutcome::remote_unknown:
-      return "remote_unknown";
-    case TierOutcome::no_epoch:
-      return "no_epoch";
-  }
-  return "remote_unknown";
-}
-
 // The follower's path through a tiered leader's remote tier (TierStateMachine), or null.
 Value tier_value(const ReplicaForecast& f) {
   if (!f.prediction.tier) return Value();
@@ -162,6 +148,20 @@ Value forecast_fields(const ReplicaForecast& f) {
 }
 
 }  // namespace
+
+std::string_view tier_outcome_name(TierOutcome o) {
+  switch (o) {
+    case TierOutcome::rebuilt:
+      return "rebuilt";
+    case TierOutcome::no_remote_segment:
+      return "no_remote_segment";
+    case TierOutcome::remote_unknown:
+      return "remote_unknown";
+    case TierOutcome::no_epoch:
+      return "no_epoch";
+  }
+  return "remote_unknown";
+}
 
 Value outcome_value(const ReplicaForecast& f) {
   if (f.fails()) return Value("fails");

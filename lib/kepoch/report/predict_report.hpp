@@ -77,5 +77,7 @@ void add_replica_assumptions(Value& assumptions, const PartitionReplica& replica
 Value predict_section(const std::string& topic, std::int32_t partition, std::string_view mode,
                       Value leader, Value replicas, Value assumptions);
 std::string_view mode_name(TruncationMode mode);
+// TierOutcome by its field name (rebuilt, no_remote_segment, remote_unknown, no_epoch).
+std::string_view tier_outcome_name(TierOutcome outcome);
 
 }  // namespace kepoch::report

@@ -98,17 +98,27 @@ Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::
 Value follower_row(const PartitionPlan& p, const CandidateOutcome& c,
                    const forecast::FollowerOutcome& f) {
   const ReplicaForecast& r = f.forecast;
-  return Value::object()
-      .set("topic", p.topic)
-      .set("partition", p.partition)
-      .set("candidate", c.broker)
-      .set("follower", f.broker)
-      .set("truncate_to", r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
-      .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
-      .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
-      .set("committed_loss", r.committed_loss()         ? Value(true)
-                             : r.committed_loss_unknown ? Value()
-                                                        : Value(false));
+  Value row =
+      Value::object()
+          .set("topic", p.topic)
+          .set("partition", p.partition)
+          .set("candidate", c.broker)
+          .set("follower", f.broker)
+          .set("truncate_to",
+               r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
+          .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
+          .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
+          .set("committed_loss", r.committed_loss()         ? Value(true)
+                                 : r.committed_loss_unknown ? Value()
+                                                            : Value(false));
+  // A follower that takes the candidate's remote tier (TierStateMachine), only then: where it
+  // fetches from, how it got there, and what the remote segments hold of what it removes.
+  if (const auto& t = r.prediction.tier) {
+    row.set("remote_tier", std::string(tier_outcome_name(t->outcome)))
+        .set("fetch_from", r.prediction.fetch_from)
+        .set("remote_held_records", r.lost_counted ? Value(r.remote_held_records) : Value());
+  }
+  return row;
 }
 
 }  // namespace
