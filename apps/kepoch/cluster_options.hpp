@@ -51,5 +51,6 @@ void add_topic_options(CLI::App* cmd, TopicOptions& o);
 void register_cluster_predict(CLI::App* group, Globals& globals);
 void register_cluster_what_if(CLI::App* group, Globals& globals);
 void register_cluster_hanging(CLI::App* group, Globals& globals);
+void register_cluster_groups(CLI::App* group, Globals& globals);
 
 }  // namespace kepoch::cli
