@@ -115,6 +115,7 @@ assert strip(kafka) == strip(ours), (kafka, ours)
 assert d["hanging_transactions"] == 1 and d["unknown"] == 0, d
 t = [t for t in d["transactions"] if t["hanging"]][0]
 assert t["abort_command"].endswith("abort --topic h --partition 0 --start-offset 3"), t
+assert d["abort_commands"] == [t["abort_command"]], d["abort_commands"]
 assert d["summary"].startswith("1 transaction hangs (first: h-0 at offset 3)"), d["summary"]
 PY
 

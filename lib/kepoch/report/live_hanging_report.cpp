@@ -40,22 +40,26 @@ std::string sentence(const forecast::LiveHangingSearch& s) {
 
 Value live_hanging_value(const forecast::LiveHangingSearch& s) {
   Value rows = Value::array();
-  for (const auto& o : s.open)
+  Value aborts = Value::array();
+  for (const auto& o : s.open) {
+    if (o.hanging == true) aborts.push(o.abort_command);
+    // hanging right after the partition: a narrow table keeps its leftmost columns.
     rows.push(
         Value::object()
             .set("topic", o.topic)
             .set("partition", o.partition)
+            .set("hanging", o.hanging ? Value(*o.hanging) : Value())
+            .set("start_offset", o.start_offset)
             .set("producer_id", o.producer_id)
             .set("producer_epoch", o.producer_epoch)
             .set("coordinator_epoch", o.coordinator_epoch)
-            .set("start_offset", o.start_offset)
             .set("last_timestamp", o.last_timestamp)
             .set("duration_minutes", o.duration_minutes)
-            .set("hanging", o.hanging ? Value(*o.hanging) : Value())
             .set("transactional_id", o.transactional_id ? Value(*o.transactional_id) : Value())
             .set("coordinator_state", o.coordinator_state ? Value(*o.coordinator_state) : Value())
             .set("reason", o.reason)
             .set("abort_command", o.abort_command));
+  }
   Value unanswered = Value::array();
   for (const auto& u : s.unanswered)
     unanswered.push(Value::object()
@@ -71,6 +75,7 @@ Value live_hanging_value(const forecast::LiveHangingSearch& s) {
       .set("partitions_searched", static_cast<std::int64_t>(s.partitions_searched))
       .set("hanging_transactions", static_cast<std::int64_t>(s.hanging()))
       .set("unknown", static_cast<std::int64_t>(s.unknown()))
+      .set("abort_commands", std::move(aborts))
       .set("transactions", std::move(rows))
       .set("unanswered_partitions", std::move(unanswered))
       .set("warnings", std::move(warnings));
