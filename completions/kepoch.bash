@@ -70,11 +70,15 @@ _kepoch() {
       "cluster|audit") path="cluster audit" ;;
       "cluster|predict") path="cluster predict" ;;
       "cluster|what-if") path="cluster what-if" ;;
+      "cluster|hanging") path="cluster hanging" ;;
+      "cluster|groups") path="cluster groups" ;;
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o"|"cluster describe|--limit") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o"|"cluster watch|--limit") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o"|"cluster audit|--limit") ((i++)) ;;
       "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o"|"cluster predict|--limit") ((i++)) ;;
       "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o"|"cluster what-if|--limit") ((i++)) ;;
+      "cluster hanging|--partition"|"cluster hanging|--broker"|"cluster hanging|--max-transaction-timeout"|"cluster hanging|--bootstrap"|"cluster hanging|-b"|"cluster hanging|-X"|"cluster hanging|--command-config"|"cluster hanging|--cluster"|"cluster hanging|--timeout"|"cluster hanging|--topic"|"cluster hanging|--output"|"cluster hanging|-o"|"cluster hanging|--limit") ((i++)) ;;
+      "cluster groups|--group"|"cluster groups|--bootstrap"|"cluster groups|-b"|"cluster groups|-X"|"cluster groups|--command-config"|"cluster groups|--cluster"|"cluster groups|--timeout"|"cluster groups|--topic"|"cluster groups|--output"|"cluster groups|-o"|"cluster groups|--limit") ((i++)) ;;
       "profile|--output"|"profile|-o"|"profile|--limit") ((i++)) ;;
       "profile|list") path="profile list" ;;
       "profile|show") path="profile show" ;;
@@ -262,6 +266,26 @@ _kepoch() {
     "cluster what-if|--stop") :; return ;;
     "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster what-if|--limit") :; return ;;
+    "cluster hanging|--partition") :; return ;;
+    "cluster hanging|--broker") :; return ;;
+    "cluster hanging|--max-transaction-timeout") :; return ;;
+    "cluster hanging|--bootstrap"|"cluster hanging|-b") :; return ;;
+    "cluster hanging|-X") :; return ;;
+    "cluster hanging|--command-config") _kepoch_files; return ;;
+    "cluster hanging|--cluster") _kepoch_profiles; return ;;
+    "cluster hanging|--timeout") :; return ;;
+    "cluster hanging|--topic") :; return ;;
+    "cluster hanging|--output"|"cluster hanging|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster hanging|--limit") :; return ;;
+    "cluster groups|--group") :; return ;;
+    "cluster groups|--bootstrap"|"cluster groups|-b") :; return ;;
+    "cluster groups|-X") :; return ;;
+    "cluster groups|--command-config") _kepoch_files; return ;;
+    "cluster groups|--cluster") _kepoch_profiles; return ;;
+    "cluster groups|--timeout") :; return ;;
+    "cluster groups|--topic") :; return ;;
+    "cluster groups|--output"|"cluster groups|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster groups|--limit") :; return ;;
     "profile|--output"|"profile|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "profile|--limit") :; return ;;
     "profile list|--output"|"profile list|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
@@ -339,7 +363,7 @@ _kepoch() {
       else _kepoch_files; fi ;;
     "cluster")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
-      else COMPREPLY=($(compgen -W "describe watch audit predict what-if" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "describe watch audit predict what-if hanging groups" -- "$cur")); fi ;;
     "cluster describe")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
@@ -354,6 +378,12 @@ _kepoch() {
       else :; fi ;;
     "cluster what-if")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
+    "cluster hanging")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --partition --broker --max-transaction-timeout --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
+    "cluster groups")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --group --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "profile")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

@@ -260,6 +260,8 @@ void register_cluster(CLI::App& app, Globals& globals) {
   register_audit(group, globals);
   register_cluster_predict(group, globals);
   register_cluster_what_if(group, globals);
+  register_cluster_hanging(group, globals);
+  register_cluster_groups(group, globals);
   group->footer(
       "Examples:\n"
       "  kepoch cluster describe -b kafka-1:9092  # live\n"
@@ -267,6 +269,8 @@ void register_cluster(CLI::App& app, Globals& globals) {
       "  kepoch cluster audit --cluster prod  # live\n"
       "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data  # live\n"
       "  kepoch cluster what-if -b kafka-1:9092 --stop 2  # live\n"
+      "  kepoch cluster hanging -b kafka-1:9092 --topic orders  # live\n"
+      "  kepoch cluster groups -b kafka-1:9092 --topic orders  # live\n"
       "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable settings file, 4 cluster\n"
       "error.");
 }

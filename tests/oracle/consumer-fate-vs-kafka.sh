@@ -53,6 +53,34 @@ for g in r-below-e0-error:5:0 r-inside-e0-earliest:15:0 r-inside-e1-latest:15:-1
 done
 probe commit "$BOOT" f "${commits[@]}" > "$D/commit.out" 2>&1 || { cat "$D/commit.out"; fail "commits failed"; }
 
+# Live, through kepoch's own client (ListGroups on every broker, FindCoordinator, OffsetFetch):
+# `kepoch cluster groups` lists each group's committed offset as Kafka's ConsumerGroupCommand
+# --describe --all-groups (kafka-consumer-groups.sh) shows it, and the leader epoch stored with
+# it as the probe committed it (0, or none for -1: OffsetFetchResponse's
+# committedLeaderEpoch, KIP-320).
+expect_exit 0 "$KEPOCH" cluster groups -o json -b "$BOOT" --topic f
+cp "$SCRATCH/out" "$D/groups.json"
+"$KC" tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$BOOT" \
+  --describe --all-groups >"$D/describe.txt" 2>"$D/describe.err" ||
+  { cat "$D/describe.err"; fail "kafka-consumer-groups --describe failed"; }
+python3 - "$D/groups.json" "$D/describe.txt" "${commits[@]}" <<'PY' || fail "kepoch cluster groups differs from kafka-consumer-groups"
+import json, sys
+d = json.load(open(sys.argv[1]))
+kafka = sorted((r[0], r[1], int(r[2]), int(r[3])) for r in
+               (l.split() for l in open(sys.argv[2]).read().splitlines())
+               if len(r) >= 4 and r[0] != "GROUP" and r[1] == "f")
+ours = sorted((o["group"], o["topic"], o["partition"], o["committed_offset"]) for o in d["offsets"])
+print(f"kafka-consumer-groups: {len(kafka)} offsets; kepoch cluster groups: {len(ours)}")
+assert kafka == ours, (kafka, ours)
+want = {}
+for spec in sys.argv[3:]:
+    g, off, epoch = spec.split(":")
+    want[g] = (int(off), None if int(epoch) < 0 else int(epoch))
+got = {o["group"]: (o["committed_offset"], o["leader_epoch"]) for o in d["offsets"]}
+assert got == want, (got, want)
+assert d["complete"] is True and d["summary"].startswith(f"{d['groups_listed']} groups listed"), d
+PY
+
 "$KC" stop 2
 "$KC" wait-isr f 0 "1" 60 >/dev/null
 "$KC" produce f 10 --acks 1 --prefix u --start 10 >/dev/null
