@@ -131,6 +131,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   options.from_offset = o.from_offset;
   options.time = time;
   if (options.records) options.coordinator = coordinator_of(file, o);
+  options.coordinator_checked = true;  // written from their bytes (segment_report)
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;

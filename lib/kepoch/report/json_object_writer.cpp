@@ -368,9 +368,10 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
   append_value(out_, v);
 }
 
-void JsonObjectWriter::lazy(std::string_view k, const LazyMember& member) {
+void JsonObjectWriter::lazy_shown(std::string_view k, const LazyMember& member,
+                                  LazyTimes times) {
   key(k);
-  member.append_json(out_);
+  member.append_json(out_, times);
 }
 
 // The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is

@@ -37,10 +37,13 @@ DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint
   DumpedCoordinator c;
   const bool legacy = section.empty();
   try {
-    c.record = decode_coordinator_record(
-        *out.coordinator, r.key, r.value,
-        legacy ? out.header.position : position_in(out, section, r.key),
-        legacy ? out.header.position : position_in(out, section, r.value));
+    const std::uint64_t key_at = legacy ? out.header.position : position_in(out, section, r.key);
+    const std::uint64_t value_at =
+        legacy ? out.header.position : position_in(out, section, r.value);
+    if (out.coordinator_checked)
+      c.checked = check_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
+    else
+      c.record = decode_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
   } catch (const FormatError& e) {
     c.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
     if (out.coordinator_errors.size() < kMaxKeptCoordinatorErrors)
@@ -153,6 +156,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
     reset(batch);
     batch.header = entry->header;
     batch.coordinator = options.coordinator;
+    batch.coordinator_checked = options.coordinator_checked;
     if (entry->loaded) {
       batch.computed_crc = compute_batch_crc(batch.header, entry->bytes);
       batch.invalid = validate_batch(batch.header, batch.computed_crc);
