@@ -89,11 +89,11 @@ report::Value plan_group_fates(const forecast::OutagePlan& out, const CommittedO
 forecast::PlanMetadata from_metadata_log(const PlanOptions& o, const TopicOptions& t,
                                          const Globals& globals) {
   std::optional<Progress> progress;
-  const forecast::LoggedMetadata logged = forecast::read_logged_metadata(
+  forecast::LoggedMetadata logged = forecast::read_logged_metadata(
       o.metadata, {topic_regex(t), t.exclude_internal},
       {[&](const auto& files) { progress.emplace(globals, "reading the metadata log", files); },
        [&](const std::string& file, std::uint64_t at) { progress->at(file, at); }});
-  return forecast::metadata_from_log(logged, o.metadata, {o.unclean, o.min_isr});
+  return forecast::metadata_from_log(std::move(logged), o.metadata, {o.unclean, o.min_isr});
 }
 
 forecast::PlanMetadata from_cluster(const ConnectionOptions& c, const TopicOptions& t) {

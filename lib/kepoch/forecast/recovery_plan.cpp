@@ -228,9 +228,18 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     else
       replicas.emplace(broker, r);
   }
+  // The live brokers among those the partition names: every question the plan and the
+  // election (epoch/election.cpp's acceptable) ask of `live` is about a replica, an ISR, ELR
+  // or last known ELR member, or the leader. Not the whole cluster's set per partition: that
+  // made the plan's cost grow with brokers x partitions.
   std::set<std::int32_t> live;
-  for (const auto id : live_brokers)
-    if (!gone_brokers.count(id)) live.insert(id);
+  const auto add_live = [&](std::int32_t id) {
+    if (live_brokers.count(id) && !gone_brokers.count(id)) live.insert(id);
+  };
+  for (const auto* ids : {&p.state.replicas, &p.state.isr, &p.state.elr, &p.state.last_known_elr})
+    for (const auto id : *ids)
+      add_live(id);
+  add_live(p.state.leader);
   for (const auto id : p.state.replicas) {
     if (!replicas.count(id)) out.unknown_replicas.push_back(id);
     if (!live.count(id)) out.stopped_replicas.push_back(id);
