@@ -83,48 +83,19 @@ std::optional<CoordinatorLog> coordinator_of(const std::string& file, const Segm
   return coordinator_log_of_topic(parsed.name->topic);
 }
 
-// Writes nothing: the walk that gathers a .log's facts for its verdict before any output.
-// Each batch is still written (to nothing) so that what writing finds (a record that does
-// not decode) is found as when it is printed.
-class DiscardWriter : public report::ObjectWriter {
- public:
-  void null(std::string_view) override {}
-  void boolean(std::string_view, bool) override {}
-  void integer(std::string_view, std::int64_t) override {}
-  void string(std::string_view, std::string_view) override {}
-  void value(std::string_view, const report::Value&) override {}
-  void begin_objects(std::string_view) override {}
-  void begin_object() override {}
-  void end_object() override {}
-  void end_objects() override {}
-  void integers(const report::MemberNames&, std::span<const std::int64_t>) override {}
-  void integers_object(const report::MemberNames&, std::span<const std::int64_t>) override {}
-};
-
-class DiscardStream : public report::ReportStream {
- public:
-  void begin_item(const report::Value&, std::string_view, std::vector<std::string>) override {}
-  void element(const report::Value&) override {}
-  void write_element(const std::function<void(report::ObjectWriter&)>& write) override {
-    DiscardWriter w;
-    write(w);
-  }
-  void next_list(const report::Value&, std::string_view, std::vector<std::string>) override {}
-  void end_item(const report::Value&) override {}
-  void item(const report::Value&) override {}
-  void finish() override {}
-};
-
-// One .log: its batches streamed, with `sentence` (the verdict) first when given, else
-// last (standard input, read once). `facts` gathers what the verdict says. Returns the
-// file's exit code.
-int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
-             const TimeRange& time, report::ReportStream& stream, report::SegmentFacts& facts,
-             const std::string* sentence) {
-  report::RecordDecoding decoding;
-  decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
+// The facts a .log's table and JSON open with, gathered before any output: its batches'
+// headers, checksums (Kafka's ensureValid) and end, from a walk that decodes no record (so a
+// --records dump decompresses and decodes each batch once, while printing it).
+struct LogWalk {
   SegmentDumpOptions options;
-  options.records = o.records || o.data || decoding.remote_log_metadata;
+  report::RecordDecoding decoding;
+};
+
+LogWalk log_walk(const std::string& file, const SegmentOptions& o, const TimeRange& time) {
+  LogWalk walk;
+  walk.decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
+  SegmentDumpOptions& options = walk.options;
+  options.records = o.records || o.data || walk.decoding.remote_log_metadata;
   options.walk_records = true;  // written as walked: no batch's records held at once
   options.read_ahead = true;    // one file at a time: reading overlaps printing
   options.max_batches = o.max_batches;
@@ -132,12 +103,87 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
   options.time = time;
   if (options.records) options.coordinator = coordinator_of(file, o);
   options.coordinator_checked = true;  // written from their bytes (segment_report)
+  return walk;
+}
+
+// What the walk's summary and the file's name add to its facts, with the problem each adds
+// to the report: never a silent exit 0 on a dump that means nothing: a name Kafka cannot
+// load (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
+// that holds some.
+void end_facts(const std::string& file, const SegmentOptions& o, const TimeRange& time,
+               const SegmentDumpSummary& summary, report::SegmentFacts& facts,
+               report::Value* problems) {
+  facts.end = summary.end;
+  facts.stopped_early = summary.stopped_early;
+  facts.filtered = o.from_offset || time.any();
+  const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
+  if (file != "-" && !o.base_offset && name.kafka_failure) {
+    if (problems)
+      problems->push(report::Value::object()
+                         .set("severity", "error")
+                         .set("position", 0)
+                         .set("message", fmt::format("Kafka cannot load a segment of this name: "
+                                                     "LogFileUtils.offsetFromFileName throws {} "
+                                                     "(the log dir fails to load)",
+                                                     *name.kafka_failure)));
+    facts.unloadable_name = *name.kafka_failure;
+  }
+  std::error_code ec;
+  if ((o.from_offset || time.any()) && summary.batches == 0 && file != "-" &&
+      summary.end.reason == LogEndReason::end_of_file && std::filesystem::file_size(file, ec) > 0 &&
+      !ec) {
+    if (problems)
+      problems->push(report::Value::object()
+                         .set("severity", "warning")
+                         .set("position", 0)
+                         .set("message",
+                              "nothing selected: no batch of the file is at or after "
+                              "--from-offset or in the --from-time/--until range"));
+    facts.nothing_selected = true;
+  }
+}
+
+// At most this many batches' CRCs are kept from the header walk for the printing walk
+// (4 bytes each, 16 MiB: a GiB of 256-byte batches); the rest are computed again.
+constexpr std::size_t kMaxKnownCrcs = 4u << 20;
+
+// The header walk: each batch's header checked and its CRC computed, no record read. The
+// CRCs are kept (up to kMaxKnownCrcs) so that the printing walk need not compute them again.
+report::SegmentFacts header_facts(const std::string& file, const SegmentOptions& o,
+                                  const TimeRange& time, std::vector<std::uint32_t>& crcs) {
+  LogWalk walk = log_walk(file, o, time);
+  report::SegmentFacts facts;
+  facts.records_later = walk.options.records;
+  walk.options.records = false;
+  walk.options.coordinator.reset();
+  const auto summary = dump_segment(file, walk.options, [&](DumpedBatch& b) {
+    facts.add(b);
+    if (crcs.size() < kMaxKnownCrcs) crcs.push_back(b.computed_crc);
+  });
+  end_facts(file, o, time, summary, facts, nullptr);
+  return facts;
+}
+
+// One .log: its batches streamed, with `opening` (the header walk's facts, whose verdict
+// opens the item) when given; else the verdict closes the item (standard input, read once).
+// With an opening whose records are decoded here (records_later), a closing sentence says
+// whether every record decoded. Returns the file's exit code: the opening's findings, or
+// the records this walk found undecodable.
+int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
+             const TimeRange& time, report::ReportStream& stream,
+             const report::SegmentFacts* opening, std::span<const std::uint32_t> known_crcs = {}) {
+  LogWalk walk = log_walk(file, o, time);
+  walk.options.known_crcs = known_crcs;
+  const SegmentDumpOptions& options = walk.options;
+  report::RecordDecoding& decoding = walk.decoding;
+  report::SegmentFacts facts;
+  const report::DataFormat data = data_format(o);
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
   const auto begin = [&] {
     report::Value fields = report::Value::object();
-    if (sentence) fields.set("summary", *sentence);
+    if (opening) fields.set("summary", report::segment_summary(input_name(file), *opening));
     const report::Value leading = report::segment_fields(input_name(file), target.base_offset);
     for (const auto& [k, v] : leading.as_object())
       fields.set(k, v);
@@ -149,7 +195,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       started = true;
     }
     stream.write_element([&](report::ObjectWriter& w) {
-      report::write_batch(w, b, options.records, data_format(o), &decoding);
+      report::write_batch(w, b, options.records, data, &decoding);
     });
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
@@ -170,56 +216,33 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
     }
   });
   if (!started) begin();
-  facts.end = summary.end;
-  facts.stopped_early = summary.stopped_early;
-  facts.filtered = o.from_offset || time.any();
   report::Value trailer = report::segment_trailer(summary, bad);
   if (more_bad) trailer.set("unreported_bad_batches", more_bad);
-  // Never a silent exit 0 on a dump that means nothing: a name Kafka cannot load
-  // (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
-  // that holds some.
   report::Value problems = *trailer.find("problems");
   for (auto& p : decoding.problems)
     problems.push(std::move(p));
   if (decoding.errors > decoding.problems.size())
     trailer.set("unreported_bad_records", decoding.errors - decoding.problems.size());
-  bool nothing = decoding.errors > 0;
   facts.record_errors += decoding.errors;
   if (decoding.errors && !facts.first_record_error_offset)
     facts.first_record_error_offset = facts.first_offset;
-  const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
-  if (file != "-" && !o.base_offset && name.kafka_failure) {
-    problems.push(report::Value::object()
-                      .set("severity", "error")
-                      .set("position", 0)
-                      .set("message", fmt::format("Kafka cannot load a segment of this name: "
-                                                  "LogFileUtils.offsetFromFileName throws {} "
-                                                  "(the log dir fails to load)",
-                                                  *name.kafka_failure)));
-    facts.unloadable_name = *name.kafka_failure;
-    nothing = true;
-  }
-  std::error_code ec;
-  if ((o.from_offset || time.any()) && summary.batches == 0 && file != "-" &&
-      summary.end.reason == LogEndReason::end_of_file && std::filesystem::file_size(file, ec) > 0 &&
-      !ec) {
-    problems.push(report::Value::object()
-                      .set("severity", "warning")
-                      .set("position", 0)
-                      .set("message",
-                           "nothing selected: no batch of the file is at or after "
-                           "--from-offset or in the --from-time/--until range"));
-    facts.nothing_selected = true;
-    nothing = true;
-  }
+  end_facts(file, o, time, summary, facts, &problems);
   report::Value with_problems = report::Value::object();
   for (const auto& [key, value] : trailer.as_object())
     with_problems.set(key, key == "problems" ? problems : value);
-  // Read once (standard input): the verdict can only close the item.
-  if (!sentence) with_problems.set("summary", report::segment_summary(input_name(file), facts));
+  if (!opening) {
+    // Read once (standard input): the verdict can only close the item.
+    with_problems.set("summary", report::segment_summary(input_name(file), facts));
+    stream.end_item(with_problems);
+    return facts.findings() ? kFindings : kOk;
+  }
+  // The opening's exit code, the one its sentence states (a file a broker appends to
+  // meanwhile may list more), and the records decoded here, which the closing sentence
+  // states.
+  if (opening->records_later)
+    with_problems.set("records_summary", report::segment_records_summary(facts));
   stream.end_item(with_problems);
-  return !bad.empty() || nothing || summary.end.reason == LogEndReason::corrupt_size ? kFindings
-                                                                                     : kOk;
+  return opening->findings() || (opening->records_later && facts.record_errors) ? kFindings : kOk;
 }
 
 // One index or snapshot file: its entries streamed. Returns the file's exit code.
@@ -260,17 +283,13 @@ int run(const SegmentOptions& o, const Globals& globals) {
       if (target.kind != SegmentFileKind::log) {
         file_code = dump_index(file, target, *stream);
       } else if (stdin_file) {
-        report::SegmentFacts facts;
-        file_code = dump_log(file, target, o, time, *stream, facts, nullptr);
+        file_code = dump_log(file, target, o, time, *stream, nullptr);
       } else {
-        // The verdict opens the report, so the file is walked twice: first for its facts
-        // (written to nothing), then printed. The exit code is the first walk's, the one
-        // the sentence states (a file a broker appends to meanwhile may list more).
-        report::SegmentFacts facts, printed;
-        DiscardStream discard;
-        file_code = dump_log(file, target, o, time, discard, facts, nullptr);
-        const std::string sentence = report::segment_summary(input_name(file), facts);
-        dump_log(file, target, o, time, *stream, printed, &sentence);
+        // The verdict opens the report, so the file is walked twice: first its headers and
+        // checksums for the facts (no record decoded), then printed.
+        std::vector<std::uint32_t> crcs;
+        const report::SegmentFacts opening = header_facts(file, o, time, crcs);
+        file_code = dump_log(file, target, o, time, *stream, &opening, crcs);
       }
       code = std::max(code, file_code);
     } catch (const InputError& e) {

@@ -504,32 +504,48 @@ Value remote_value(const DumpedBatch& b, std::span<const std::uint8_t> entry, co
   return Value::object().set("error", error).set("position", position);
 }
 
-// A record as an object of the list begun by begin_objects.
+// A record's integer members, in the order every form writes them.
+constexpr std::string_view kRecordNames[] = {"offset",   "timestamp",  "sequence", "size",
+                                             "key_size", "value_size", "headers"};
+struct RecordIntegers {
+  std::int64_t values[std::size(kRecordNames)];
+  explicit RecordIntegers(const Record& r)
+      : values{r.offset,
+               r.timestamp,
+               r.sequence,
+               r.size_in_bytes,
+               r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
+               r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
+               static_cast<std::int64_t>(r.headers.size())} {}
+};
+
+// A record of a plain v2 data batch (no decode, no data): its integers only, the object in
+// one call. The usual record: write_records picks this path once per batch.
+void write_plain_record(ObjectWriter& w, const Record& r) {
+  const RecordIntegers i(r);
+  w.integers_object(kRecordNames, i.values);
+}
+
+// A record as an object of the list begun by begin_objects, with whatever decode its
+// batch and segment ask for.
 void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
                   const Record& r, const DumpedControl* control,
                   const DumpedCoordinator* coordinator, DataFormat data, RecordDecoding* decoding) {
   const bool decode = decoding && decoding->remote_log_metadata && !control &&
                       !b.header.is_control() && r.magic >= 2;
-  static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
-                                                "key_size", "value_size", "headers"};
-  const std::int64_t values[] = {r.offset,
-                                 r.timestamp,
-                                 r.sequence,
-                                 r.size_in_bytes,
-                                 r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
-                                 r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
-                                 static_cast<std::int64_t>(r.headers.size())};
-  // The usual record, its integers only: the object in one call.
+  const MemberNames names(kRecordNames);
+  const RecordIntegers integers(r);
+  const std::span<const std::int64_t> values(integers.values);
   if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none && !decode)
-    return w.integers_object(kNames, values);
+    return w.integers_object(names, values);
   w.begin_object();
   if (coordinator) {
     // The decode right after the offset: what a table's record line shows first.
-    w.integer(kNames[0], values[0]);
+    w.integer(kRecordNames[0], values[0]);
     write_coordinator_member(w, "coordinator", *coordinator);
-    w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
+    w.integers(names.part(1, std::size(kRecordNames) - 1), values.subspan(1));
   } else {
-    w.integers(kNames, values);
+    w.integers(names, values);
   }
   if (r.magic < 2) {
     w.integer("magic", r.magic);
@@ -550,10 +566,21 @@ void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecod
   w.begin_objects("records");
   const std::span<const std::uint8_t> entry = b.unwalked.value_or(std::span<const std::uint8_t>{});
   if (b.unwalked) {  // walked here, one record at a time
-    walk_records(b, [&](const Record& r, const DumpedControl* control,
-                        const DumpedCoordinator* coordinator) {
-      write_record(w, b, entry, r, control, coordinator, data, decoding);
-    });
+    // Which form its records take is the batch's and the segment's to decide, once per
+    // batch: a plain v2 data batch's records go straight to integers_object, with none of
+    // the decoders' tests per record.
+    const bool plain = b.header.is_v2() && !b.header.is_control() && !b.coordinator &&
+                       data == DataFormat::none && !(decoding && decoding->remote_log_metadata);
+    if (plain) {
+      walk_records(b, [&w](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
+        write_plain_record(w, r);
+      });
+    } else {
+      walk_records(b, [&](const Record& r, const DumpedControl* control,
+                          const DumpedCoordinator* coordinator) {
+        write_record(w, b, entry, r, control, coordinator, data, decoding);
+      });
+    }
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
     write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,

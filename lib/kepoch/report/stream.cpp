@@ -417,9 +417,11 @@ class TableStream : public ReportStream {
     text_.clear();
   }
 
-  // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields.
+  // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields;
+  // so is the closing sentence of what was found after it (segment dump's records_summary).
   static bool is_sentence(const std::string& key, const Value& v) {
-    return key == "summary" && std::holds_alternative<std::string>(v.data());
+    return (key == "summary" || key == "records_summary") &&
+           std::holds_alternative<std::string>(v.data());
   }
 
   // The verdict opens the item as text and a blank line, as render_table writes it.

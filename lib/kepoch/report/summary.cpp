@@ -729,7 +729,22 @@ std::string segment_summary(const std::string& file, const SegmentFacts& f) {
         "Nothing selected: no batch of {} is at or after --from-offset or in the "
         "--from-time/--until range.{}",
         file, tail);
+  // Headers and checksums sound, the records not yet decoded: nothing here says the
+  // records are whole; the closing sentence does, and the exit code follows it.
+  if (f.records_later)
+    return fmt::format(
+        "{} {} {}; its batch headers and checksums are sound, and the closing sentence says "
+        "whether every record decodes.{}",
+        whose, verb, held, tail);
   return fmt::format("{} {} {}; no damage found.{}", whose, verb, held, tail);
+}
+
+std::string segment_records_summary(const SegmentFacts& printed) {
+  if (!printed.record_errors) return "Every record read decodes.";
+  return fmt::format("{} (the first in the batch at offset {}).",
+                     plural(static_cast<std::int64_t>(printed.record_errors),
+                            "record does not decode", "records do not decode"),
+                     printed.first_record_error_offset.value_or(-1));
 }
 
 // ---- metadata history -----------------------------------------------------------------------

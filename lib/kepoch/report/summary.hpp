@@ -76,6 +76,10 @@ struct SegmentFacts {
   bool filtered = false;                       // --from-offset or a time range chose the batches
   bool nothing_selected = false;               // the filters chose none of the file's batches
   std::optional<std::string> unloadable_name;  // why Kafka cannot load a segment of its name
+  // The records are decoded after the sentence is said (as they are printed, in one walk):
+  // these facts come from the batches' headers and checksums alone, and the closing
+  // sentence (segment_records_summary) says whether every record decodes.
+  bool records_later = false;
 
   // One batch as the walk met it.
   void add(const DumpedBatch& batch);
@@ -84,6 +88,9 @@ struct SegmentFacts {
 };
 // `file` is the name the report gives the file.
 std::string segment_summary(const std::string& file, const SegmentFacts& facts);
+// The closing sentence of a dump whose records were decoded after its opening sentence
+// (SegmentFacts::records_later): `printed` are the facts of the walk that decoded them.
+std::string segment_records_summary(const SegmentFacts& printed);
 
 // `metadata history`: which partitions changed leader how often and where the unclean
 // elections were, from the replayed steps' typed fields (leader, causes), in the order the

@@ -45,6 +45,12 @@ struct SegmentDumpOptions {
   // Read the file on a second thread while the batches are visited
   // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
   bool read_ahead = false;
+  // The CRCs a previous walk of the same file with the same selection computed, in walk
+  // order (DumpedBatch::computed_crc). A loaded batch whose stored CRC equals its entry is
+  // taken as checked without computing it again: the entry equals the stored CRC only when
+  // that walk found it valid, and a batch rewritten between the walks (another stored CRC)
+  // is computed as usual.
+  std::span<const std::uint32_t> known_crcs;
 };
 
 // A control batch's record decoded (format/control_record.hpp): its key when readable, and

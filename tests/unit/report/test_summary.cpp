@@ -311,6 +311,37 @@ TEST_CASE("segment dump: what the segment holds, and no damage only when none wa
   CHECK(segment_summary("s.log", corrupt).starts_with("s.log is damaged: a corrupt batch size"));
 }
 
+TEST_CASE("segment dump: records decoded after the opening are never called whole by it",
+          "[report][summary]") {
+  // The opening's facts come from the headers and checksums; the records are decoded while
+  // printed. The opening never says "no damage found" then, and the closing sentence says
+  // what the decode found.
+  SegmentFacts opening;
+  opening.records_later = true;
+  opening.add(batch(0, 5, 0, 1764404962173));
+  CHECK_FALSE(opening.findings());
+  const std::string s = segment_summary("s.log", opening);
+  CHECK(s ==
+        "s.log holds 1 batch (5 records), offsets 0..4, leader epoch 0, written "
+        "2025-11-29T08:29:22.173Z to 2025-11-29T08:29:22.183Z; its batch headers and checksums "
+        "are sound, and the closing sentence says whether every record decodes.");
+  CHECK(s.find("no damage") == std::string::npos);
+  SegmentFacts printed;
+  printed.add(batch(0, 5, 0, 1764404962173));
+  CHECK(segment_records_summary(printed) == "Every record read decodes.");
+  kepoch::DumpedBatch undecodable = batch(5, 3, 0, 1764404963000);
+  undecodable.records_error = "at byte 120: a varint runs past the records section";
+  printed.add(undecodable);
+  CHECK(printed.findings());
+  CHECK(segment_records_summary(printed) ==
+        "1 record does not decode (the first in the batch at offset 5).");
+  // Damage in the headers is said first as before, whatever the records hold.
+  kepoch::DumpedBatch bad = batch(8, 1, 0, 1764404971000);
+  bad.invalid = "Record is corrupt (stored crc = 1, computed crc = 2)";
+  opening.add(bad);
+  CHECK(segment_summary("s.log", opening).starts_with("s.log is damaged: 1 batch fails"));
+}
+
 TEST_CASE("metadata history: leader changes counted per partition, unclean elections placed",
           "[report][summary]") {
   kepoch::PartitionTimeline d0;
