@@ -63,7 +63,8 @@ void register_cluster_groups(CLI::App* group, Globals& globals) {
   cmd->footer(
       "Examples:\n"
       "  kepoch cluster groups -b kafka-1:9092  # live\n"
-      "  kepoch cluster groups -b kafka-1:9092 --topic orders --group 'billing-.*' -o json  # live\n"
+      "  kepoch cluster groups -b kafka-1:9092 --topic orders --group 'billing-.*' -o json  # "
+      "live\n"
       "\nEvery broker lists the groups it coordinates (ListGroups, as Admin.listGroups asks\n"
       "all brokers); each group's committed offsets come from its coordinator (OffsetFetch,\n"
       "every topic, v8+ many groups a request) with the leader epoch the commit carries\n"

@@ -76,7 +76,8 @@ void register_cluster_hanging(CLI::App* group, Globals& globals) {
   cmd->footer(
       "Examples:\n"
       "  kepoch cluster hanging -b kafka-1:9092  # live\n"
-      "  kepoch cluster hanging -b kafka-1:9092 --topic orders --max-transaction-timeout 0  # live\n"
+      "  kepoch cluster hanging -b kafka-1:9092 --topic orders --max-transaction-timeout 0  # "
+      "live\n"
       "  kepoch cluster hanging --cluster prod --broker 2 -o json  # live\n"
       "\nThe rule of Kafka's TransactionsCommand.FindHangingTransactionsCommand: each\n"
       "partition's leader (or --broker) lists its producers (DescribeProducers); a producer\n"

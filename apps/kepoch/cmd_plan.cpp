@@ -289,7 +289,7 @@ void register_plan(CLI::App& app, Globals& globals) {
       "  kepoch plan --ids 1,2 --replicas 1,2,3 --isr 3 --alive 1,2 b1/orders-0 b2/orders-0\n"
       "  kepoch plan --cluster prod --out-dir plan/ b1.snap b2.snap -o json  # live\n"
       "  kepoch plan --html plan.html --metadata meta/__cluster_metadata-0 b1.snap b2.snap\n"
-      "  kepoch plan --remote-log-metadata b3/data --ids 1,3 --replicas 3,1 b3/t-0 b1/t-0\n"
+      "  kepoch plan --remote-log-metadata b3 --ids 1,3 --replicas 3,1 b3/orders-0 b1/orders-0\n"
       "\nFor every partition without a live leader, each replica whose state is given is a\n"
       "candidate: the other replicas truncate against it as Kafka's fetcher does (predict's\n"
       "engine), and the candidates are ranked: no committed loss, fewest lost records, a live\n"

@@ -239,8 +239,8 @@ std::optional<std::string_view> stream_string(FlexibleReader& f, const ReadConte
   return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name,
-                  bool may_be_null, SchemaSink* sink) {
+void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name, bool may_be_null,
+                  SchemaSink* sink) {
   ByteReader& in = f.in();
   const std::uint64_t at = in.position();
   const std::int64_t len = read_length(in, c, false, name);
@@ -351,8 +351,8 @@ void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext
   }
   if (field.type == SchemaType::bytes) return stream_bytes(f, c, name, may_be_null, sink);
   if (field.type == SchemaType::structure && may_be_null) {
-    const bool null = in_tag ? static_cast<std::int32_t>(in.unsigned_varint(name)) <= 0
-                             : in.i8(name) < 0;
+    const bool null =
+        in_tag ? static_cast<std::int32_t>(in.unsigned_varint(name)) <= 0 : in.i8(name) < 0;
     if (null) {
       if (sink) sink->null();
       return;
@@ -397,7 +397,7 @@ void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const
   // The tagged section, which follows the untagged fields: each known field's bytes (the last
   // of a repeated tag, as read_fields keeps it), found by reading past the fields first.
   std::vector<std::optional<ByteReader>> tagged_bytes;  // by field index; only when tagged
-  std::vector<std::string> ignored;  // notes: check_schema_fields took them
+  std::vector<std::string> ignored;                     // notes: check_schema_fields took them
   if (any_tagged) {
     tagged_bytes.resize(fields.size());
     ByteReader probe = in;

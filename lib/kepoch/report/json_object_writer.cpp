@@ -368,8 +368,7 @@ void JsonObjectWriter::value(std::string_view k, const Value& v) {
   append_value(out_, v);
 }
 
-void JsonObjectWriter::lazy_shown(std::string_view k, const LazyMember& member,
-                                  LazyTimes times) {
+void JsonObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
   key(k);
   member.append_json(out_, times);
 }

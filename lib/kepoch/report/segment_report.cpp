@@ -13,11 +13,11 @@
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/json_object_writer.hpp"
+#include "kepoch/report/metadata_report.hpp"
+#include "kepoch/report/remote_log_metadata_report.hpp"
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/time_fields.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
-#include "kepoch/report/metadata_report.hpp"
-#include "kepoch/report/remote_log_metadata_report.hpp"
 
 namespace kepoch::report {
 namespace {

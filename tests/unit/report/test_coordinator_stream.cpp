@@ -17,10 +17,10 @@
 
 #include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/report/json_object_writer.hpp"
-#include "kepoch/report/yaml_object_writer.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
+#include "kepoch/report/yaml_object_writer.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
 using namespace kepoch;
@@ -48,8 +48,9 @@ std::string dumped(const std::string& path, CoordinatorLog log, report::Format f
   o.coordinator_checked = !as_values;
   dump_segment(path, o, [&](DumpedBatch& b) {
     if (as_values) return stream->element(report::batch_value(b, true, report::DataFormat::none));
-    stream->write_element(
-        [&](report::ObjectWriter& w) { report::write_batch(w, b, true, report::DataFormat::none); });
+    stream->write_element([&](report::ObjectWriter& w) {
+      report::write_batch(w, b, true, report::DataFormat::none);
+    });
   });
   stream->end_item(report::Value::object());
   stream->finish();
@@ -68,11 +69,10 @@ TEST_CASE("coordinator records written from their bytes: the tree's text in ever
   };
   for (const std::string version : {"4.4.0", "3.9.1"}) {
     for (const auto& [file, log] : logs) {
-      for (const auto format : {report::Format::json, report::Format::jsonl,
-                                report::Format::yaml, report::Format::table}) {
+      for (const auto format : {report::Format::json, report::Format::jsonl, report::Format::yaml,
+                                report::Format::table}) {
         for (const bool iso : {true, false}) {
-          INFO(version << " " << file << " format " << static_cast<int>(format) << " iso "
-                       << iso);
+          INFO(version << " " << file << " format " << static_cast<int>(format) << " iso " << iso);
           const std::string path = fixture(version, file);
           const std::string streamed = dumped(path, log, format, iso, false);
           CHECK(streamed.find("type_id") != std::string::npos);
@@ -105,23 +105,23 @@ TEST_CASE("coordinator records from their bytes: tagged fields in schema order, 
           "[coordinator][report]") {
   // OffsetCommitValue v4 (flexible): offset, leader_epoch, metadata, commit_timestamp, then
   // the tagged section: topic_id (tag 0, 16 bytes) and an unknown tag 7 (2 bytes).
-  const std::vector<std::uint8_t> key = {0, 1,                 // type OffsetCommit
-                                         0, 1, 'g',            // group
-                                         0, 1, 't',            // topic
-                                         0, 0, 0, 3};          // partition
-  std::vector<std::uint8_t> value = {0, 4,                     // version
-                                     0, 0, 0, 0, 0, 0, 0, 42,  // offset
-                                     0, 0, 0, 5,               // leader_epoch
-                                     2, 'm',                   // metadata (compact)
-                                     0, 0, 1, 0x8c, 0, 0, 0, 0,  // commit_timestamp
-                                     2,                          // two tagged fields
-                                     7, 2, 0xab, 0xcd,           // unknown tag 7
-                                     0, 16};                     // tag 0: 16 bytes
+  const std::vector<std::uint8_t> key = {0, 1,                         // type OffsetCommit
+                                         0, 1, 'g',                    // group
+                                         0, 1, 't',                    // topic
+                                         0, 0, 0,   3};                // partition
+  std::vector<std::uint8_t> value = {0, 4,                             // version
+                                     0, 0,   0,    0,    0, 0, 0, 42,  // offset
+                                     0, 0,   0,    5,                  // leader_epoch
+                                     2, 'm',                           // metadata (compact)
+                                     0, 0,   1,    0x8c, 0, 0, 0, 0,   // commit_timestamp
+                                     2,                                // two tagged fields
+                                     7, 2,   0xab, 0xcd,               // unknown tag 7
+                                     0, 16};                           // tag 0: 16 bytes
   for (int i = 0; i < 16; ++i)
     value.push_back(static_cast<std::uint8_t>(i + 1));
-  const auto checked = check_coordinator_record(CoordinatorLog::offsets,
-                                                std::span<const std::uint8_t>(key),
-                                                std::span<const std::uint8_t>(value), 10, 100);
+  const auto checked =
+      check_coordinator_record(CoordinatorLog::offsets, std::span<const std::uint8_t>(key),
+                               std::span<const std::uint8_t>(value), 10, 100);
   const CoordinatorRecord tree = decode_coordinator_record(checked);
   CHECK(checked.notes == tree.notes);
   REQUIRE(checked.notes.size() == 1);
