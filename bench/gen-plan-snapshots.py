@@ -10,7 +10,10 @@ RF 3, partition p on brokers p, p+1, p+2 (mod N). Every tenth broker is down. A 
 whose first replica is on a down broker is leaderless with that broker as the only ISR
 member (the other two replicas fell behind at different offsets, one of them diverged at a
 later epoch); every other partition is healthy (leader its first live replica, ISR every
-live replica, all replicas alike).
+live replica, all replicas alike). No replica shut down cleanly (the live brokers run, the
+down ones stopped), so a plan over bench/gen-metadata-log.py's log of the same partitions finds
+the metadata current. Each snapshot lists its replicas in partition order (topic t00000,
+t00001, ..., then partition number), as `kepoch logdir snapshot` writes them.
 """
 import argparse
 import json
@@ -41,7 +44,7 @@ def replica_lines(log_dir, topic, partition, bl, hw):
     leo = bl[-1][1] + 1 if bl else 0
     log = {"epochs": epochs, "log_start_offset": 0, "log_end_offset": leo, "high_watermark": hw}
     rep = {"log_dir": log_dir, "name": f"{topic}-{partition}", "topic": topic,
-           "partition": partition, "topic_id": None, "clean_shutdown": True,
+           "partition": partition, "topic_id": None, "clean_shutdown": False,
            "high_watermark": hw, "recovery_point": leo, "log_start_checkpoint": 0,
            "checkpoint_entries": epochs, "rebuilt_entries": epochs, "log_end_offset": leo,
            "recovery_stop": None, "recovery_truncated_bytes": 0, "loaded": log,
@@ -80,7 +83,9 @@ def main():
     states = open(os.path.join(a.out, "states.jsonl"), "w")
     states.write(json.dumps({"live": sorted(set(range(1, n + 1)) - down)}) + "\n")
     for p in range(partitions):
-        topic = f"t{p // 1000}"
+        # Zero-padded: partition order (topic name, then number) is generation order, the
+        # order `kepoch logdir snapshot` writes and `plan` merges.
+        topic = f"t{p // 1000:05d}"
         part = p % 1000
         reps = [(p + i) % n + 1 for i in range(3)]
         if reps[0] in down:

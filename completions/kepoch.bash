@@ -53,9 +53,9 @@ _kepoch() {
       "logdir|snapshot") path="logdir snapshot" ;;
       "logdir scan|--jobs"|"logdir scan|-j"|"logdir scan|--output"|"logdir scan|-o"|"logdir scan|--limit") ((i++)) ;;
       "logdir snapshot|--file"|"logdir snapshot|--window"|"logdir snapshot|--output"|"logdir snapshot|-o"|"logdir snapshot|--limit") ((i++)) ;;
-      "diff|--metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
-      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
-      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
+      "diff|--metadata"|"diff|--remote-log-metadata"|"diff|--html"|"diff|--output"|"diff|-o"|"diff|--limit") ((i++)) ;;
+      "predict|--leader"|"predict|--mode"|"predict|--ids"|"predict|--replicas"|"predict|--isr"|"predict|--elr"|"predict|--alive"|"predict|--min-isr"|"predict|--offsets"|"predict|--auto-offset-reset"|"predict|--client"|"predict|--transaction-state"|"predict|--transaction-state-partitions"|"predict|--bootstrap-server"|"predict|--remote-log-metadata"|"predict|--html"|"predict|--output"|"predict|-o"|"predict|--limit") ((i++)) ;;
+      "plan|--ids"|"plan|--gone"|"plan|--metadata"|"plan|--replicas"|"plan|--isr"|"plan|--elr"|"plan|--alive"|"plan|--min-isr"|"plan|--out-dir"|"plan|--remote-log-metadata"|"plan|--offsets"|"plan|--auto-offset-reset"|"plan|--client"|"plan|--html"|"plan|--bootstrap"|"plan|-b"|"plan|-X"|"plan|--command-config"|"plan|--cluster"|"plan|--timeout"|"plan|--topic"|"plan|--output"|"plan|-o"|"plan|--limit") ((i++)) ;;
       "salvage|--archive"|"salvage|--leader"|"salvage|--ids"|"salvage|--replicas"|"salvage|--isr"|"salvage|--elr"|"salvage|--alive"|"salvage|--min-isr"|"salvage|--log-dir"|"salvage|--broker"|"salvage|--bootstrap"|"salvage|-b"|"salvage|-X"|"salvage|--command-config"|"salvage|--cluster"|"salvage|--timeout"|"salvage|--topic"|"salvage|--output"|"salvage|-o"|"salvage|--limit") ((i++)) ;;
       "replay|--bootstrap"|"replay|-b"|"replay|-X"|"replay|--command-config"|"replay|--cluster"|"replay|--timeout"|"replay|--to-topic"|"replay|--max-rate"|"replay|--progress"|"replay|--output"|"replay|-o"|"replay|--limit") ((i++)) ;;
       "simulate|--rule"|"simulate|--output"|"simulate|-o"|"simulate|--limit") ((i++)) ;;
@@ -70,11 +70,15 @@ _kepoch() {
       "cluster|audit") path="cluster audit" ;;
       "cluster|predict") path="cluster predict" ;;
       "cluster|what-if") path="cluster what-if" ;;
+      "cluster|hanging") path="cluster hanging" ;;
+      "cluster|groups") path="cluster groups" ;;
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o"|"cluster describe|--limit") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o"|"cluster watch|--limit") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o"|"cluster audit|--limit") ((i++)) ;;
       "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o"|"cluster predict|--limit") ((i++)) ;;
       "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o"|"cluster what-if|--limit") ((i++)) ;;
+      "cluster hanging|--partition"|"cluster hanging|--broker"|"cluster hanging|--max-transaction-timeout"|"cluster hanging|--bootstrap"|"cluster hanging|-b"|"cluster hanging|-X"|"cluster hanging|--command-config"|"cluster hanging|--cluster"|"cluster hanging|--timeout"|"cluster hanging|--topic"|"cluster hanging|--output"|"cluster hanging|-o"|"cluster hanging|--limit") ((i++)) ;;
+      "cluster groups|--group"|"cluster groups|--bootstrap"|"cluster groups|-b"|"cluster groups|-X"|"cluster groups|--command-config"|"cluster groups|--cluster"|"cluster groups|--timeout"|"cluster groups|--topic"|"cluster groups|--output"|"cluster groups|-o"|"cluster groups|--limit") ((i++)) ;;
       "profile|--output"|"profile|-o"|"profile|--limit") ((i++)) ;;
       "profile|list") path="profile list" ;;
       "profile|show") path="profile show" ;;
@@ -125,6 +129,7 @@ _kepoch() {
     "logdir snapshot|--output"|"logdir snapshot|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "logdir snapshot|--limit") :; return ;;
     "diff|--metadata") _kepoch_files -d; return ;;
+    "diff|--remote-log-metadata") _kepoch_files -d; return ;;
     "diff|--html") _kepoch_files; return ;;
     "diff|--output"|"diff|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "diff|--limit") :; return ;;
@@ -136,6 +141,13 @@ _kepoch() {
     "predict|--elr") :; return ;;
     "predict|--alive") :; return ;;
     "predict|--min-isr") :; return ;;
+    "predict|--offsets") _kepoch_files -d; return ;;
+    "predict|--auto-offset-reset") COMPREPLY=($(compgen -W "earliest latest none by_duration all" -- "$cur")); return ;;
+    "predict|--client") COMPREPLY=($(compgen -W "java librdkafka-2.0" -- "$cur")); return ;;
+    "predict|--transaction-state") _kepoch_files -d; return ;;
+    "predict|--transaction-state-partitions") :; return ;;
+    "predict|--bootstrap-server") :; return ;;
+    "predict|--remote-log-metadata") _kepoch_files -d; return ;;
     "predict|--html") _kepoch_files; return ;;
     "predict|--output"|"predict|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "predict|--limit") :; return ;;
@@ -148,6 +160,10 @@ _kepoch() {
     "plan|--alive") :; return ;;
     "plan|--min-isr") :; return ;;
     "plan|--out-dir") _kepoch_files -d; return ;;
+    "plan|--remote-log-metadata") _kepoch_files -d; return ;;
+    "plan|--offsets") _kepoch_files -d; return ;;
+    "plan|--auto-offset-reset") COMPREPLY=($(compgen -W "earliest latest none by_duration all" -- "$cur")); return ;;
+    "plan|--client") COMPREPLY=($(compgen -W "java librdkafka-2.0" -- "$cur")); return ;;
     "plan|--html") _kepoch_files; return ;;
     "plan|--bootstrap"|"plan|-b") :; return ;;
     "plan|-X") :; return ;;
@@ -250,6 +266,26 @@ _kepoch() {
     "cluster what-if|--stop") :; return ;;
     "cluster what-if|--output"|"cluster what-if|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster what-if|--limit") :; return ;;
+    "cluster hanging|--partition") :; return ;;
+    "cluster hanging|--broker") :; return ;;
+    "cluster hanging|--max-transaction-timeout") :; return ;;
+    "cluster hanging|--bootstrap"|"cluster hanging|-b") :; return ;;
+    "cluster hanging|-X") :; return ;;
+    "cluster hanging|--command-config") _kepoch_files; return ;;
+    "cluster hanging|--cluster") _kepoch_profiles; return ;;
+    "cluster hanging|--timeout") :; return ;;
+    "cluster hanging|--topic") :; return ;;
+    "cluster hanging|--output"|"cluster hanging|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster hanging|--limit") :; return ;;
+    "cluster groups|--group") :; return ;;
+    "cluster groups|--bootstrap"|"cluster groups|-b") :; return ;;
+    "cluster groups|-X") :; return ;;
+    "cluster groups|--command-config") _kepoch_files; return ;;
+    "cluster groups|--cluster") _kepoch_profiles; return ;;
+    "cluster groups|--timeout") :; return ;;
+    "cluster groups|--topic") :; return ;;
+    "cluster groups|--output"|"cluster groups|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster groups|--limit") :; return ;;
     "profile|--output"|"profile|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "profile|--limit") :; return ;;
     "profile list|--output"|"profile list|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
@@ -299,13 +335,13 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --file --window --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files -d; fi ;;
     "diff")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata --full --remote-log-metadata --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --leader --mode --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --full --offsets --auto-offset-reset --client --transaction-state --transaction-state-partitions --bootstrap-server --remote-log-metadata --html --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "plan")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --ids --gone --metadata --replicas --isr --elr --alive --unclean --min-isr --all --out-dir --remote-log-metadata --offsets --auto-offset-reset --client --html --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else _kepoch_files; fi ;;
     "salvage")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --archive --leader --elect --ids --replicas --isr --elr --alive --unclean --preferred --min-isr --log-dir --broker --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
@@ -327,7 +363,7 @@ _kepoch() {
       else _kepoch_files; fi ;;
     "cluster")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
-      else COMPREPLY=($(compgen -W "describe watch audit predict what-if" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "describe watch audit predict what-if hanging groups" -- "$cur")); fi ;;
     "cluster describe")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
@@ -342,6 +378,12 @@ _kepoch() {
       else :; fi ;;
     "cluster what-if")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
+    "cluster hanging")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --partition --broker --max-transaction-timeout --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
+    "cluster groups")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --group --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "profile")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

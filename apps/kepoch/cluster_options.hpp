@@ -50,5 +50,7 @@ void add_topic_options(CLI::App* cmd, TopicOptions& o);
 // cmd_cluster_what_if.cpp).
 void register_cluster_predict(CLI::App* group, Globals& globals);
 void register_cluster_what_if(CLI::App* group, Globals& globals);
+void register_cluster_hanging(CLI::App* group, Globals& globals);
+void register_cluster_groups(CLI::App* group, Globals& globals);
 
 }  // namespace kepoch::cli

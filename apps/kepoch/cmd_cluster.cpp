@@ -184,10 +184,10 @@ void register_describe(CLI::App* group, Globals& globals) {
       "offsets) for a faster answer");
   cmd->footer(
       "Examples:\n"
-      "  kepoch cluster describe -b kafka-1:9092 --topic 'orders.*'\n"
-      "  kepoch cluster describe --cluster prod --under-min-isr-partitions -o json\n"
-      "  kepoch cluster describe -b kafka-1:9093 --command-config admin.properties\n"
-      "  kepoch profile use prod && kepoch cluster describe\n"
+      "  kepoch cluster describe -b kafka-1:9092 --topic 'orders.*'  # live\n"
+      "  kepoch cluster describe --cluster prod --under-min-isr-partitions -o json  # live\n"
+      "  kepoch cluster describe -b kafka-1:9093 --command-config admin.properties  # live\n"
+      "  kepoch profile use prod && kepoch cluster describe  # live\n"
       "\nWithout -b, --cluster or --command-config, the profile `kepoch profile use` made\n"
       "current is used; `profile` in the report says which profile was used and what chose it.\n"
       "The report flags select like kafka-topics --describe (a partition shows when it\n"
@@ -219,8 +219,8 @@ void register_watch(CLI::App* group, Globals& globals) {
       ->check(CLI::PositiveNumber);
   cmd->footer(
       "Examples:\n"
-      "  kepoch cluster watch -b kafka-1:9092 --topic orders\n"
-      "  kepoch cluster watch --cluster prod -o json --duration 600 > events.ndjson\n"
+      "  kepoch cluster watch -b kafka-1:9092 --topic orders  # live\n"
+      "  kepoch cluster watch --cluster prod -o json --duration 600 > events.ndjson  # live\n"
       "\nOne line per event (-o json: one JSON object per line); Ctrl-C, --duration or\n"
       "--count end it with a summary of what was seen.\n"
       "Exit status: 0 ended, 2 usage, 3 a settings file cannot be read, 4 the cluster cannot\n"
@@ -239,8 +239,8 @@ void register_audit(CLI::App* group, Globals& globals) {
   add_topic_options(cmd, t);
   cmd->footer(
       "Examples:\n"
-      "  kepoch cluster audit -b kafka-1:9092\n"
-      "  kepoch cluster audit --cluster prod --exclude-internal -o json\n"
+      "  kepoch cluster audit -b kafka-1:9092  # live\n"
+      "  kepoch cluster audit --cluster prod --exclude-internal -o json  # live\n"
       "\nRisks (exit 1): replication_factor_below_3, min_isr_one, min_isr_not_below_rf,\n"
       "unclean_election_enabled, under_min_isr, unavailable. Warnings (listed, exit 0):\n"
       "at_min_isr, leader_not_preferred.\n"
@@ -260,13 +260,17 @@ void register_cluster(CLI::App& app, Globals& globals) {
   register_audit(group, globals);
   register_cluster_predict(group, globals);
   register_cluster_what_if(group, globals);
+  register_cluster_hanging(group, globals);
+  register_cluster_groups(group, globals);
   group->footer(
       "Examples:\n"
-      "  kepoch cluster describe -b kafka-1:9092\n"
-      "  kepoch cluster watch -b kafka-1:9092 --topic orders\n"
-      "  kepoch cluster audit --cluster prod\n"
-      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
-      "  kepoch cluster what-if -b kafka-1:9092 --stop 2\n"
+      "  kepoch cluster describe -b kafka-1:9092  # live\n"
+      "  kepoch cluster watch -b kafka-1:9092 --topic orders  # live\n"
+      "  kepoch cluster audit --cluster prod  # live\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data  # live\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 2  # live\n"
+      "  kepoch cluster hanging -b kafka-1:9092 --topic orders  # live\n"
+      "  kepoch cluster groups -b kafka-1:9092 --topic orders  # live\n"
       "\nExit status: 0 ok, 1 findings, 2 usage error, 3 unreadable settings file, 4 cluster\n"
       "error.");
 }

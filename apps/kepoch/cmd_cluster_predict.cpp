@@ -61,9 +61,11 @@ void register_cluster_predict(CLI::App* group, Globals& globals) {
   add_topic_options(cmd, t);
   cmd->footer(
       "Examples:\n"
-      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
-      "  kepoch cluster predict --cluster prod --log-dir /mnt/broker-3/data --details -o json\n"
-      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data --topic 'orders.*'\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data  # live\n"
+      "  kepoch cluster predict --cluster prod --log-dir /mnt/broker-3/data --details -o json  # "
+      "live\n"
+      "  kepoch cluster predict -b kafka-1:9092 --log-dir /var/lib/kafka/data --topic 'orders.*'  "
+      "# live\n"
       "\nRun it while the broker is stopped, on its log dir (read-only). For every replica in\n"
       "it: stray (the cluster deleted or moved the partition: Kafka deletes the replica),\n"
       "follows (truncates against the live leader, which kepoch asks with\n"

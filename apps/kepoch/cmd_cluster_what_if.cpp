@@ -86,9 +86,9 @@ void register_cluster_what_if(CLI::App* group, Globals& globals) {
                 "leaves the ELR when it comes back");
   cmd->footer(
       "Examples:\n"
-      "  kepoch cluster what-if -b kafka-1:9092 --stop 2\n"
-      "  kepoch cluster what-if --cluster prod --stop 2,3 --topic 'orders.*' -o json\n"
-      "  kepoch cluster what-if -b kafka-1:9092 --stop 3 --kill\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 2  # live\n"
+      "  kepoch cluster what-if --cluster prod --stop 2,3 --topic 'orders.*' -o json  # live\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 3 --kill  # live\n"
       "\nThe controller's own rules (KRaft: ReplicationControlManager, PartitionChangeBuilder;\n"
       "a ZooKeeper-mode cluster: KafkaController, PartitionStateMachine, ReplicaStateMachine,\n"
       "which bump the leader epoch whenever a broker leaves an ISR) on the cluster as it is\n"

@@ -14,6 +14,7 @@
 #include "kepoch/report/paired_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 #include "metadata_source.hpp"
 #include "progress.hpp"
 #include "replica_arguments.hpp"
@@ -26,6 +27,7 @@ struct DiffOptions {
   std::optional<std::string> metadata;
   bool full = false;  // read every batch (otherwise from the epoch fork on)
   std::optional<std::string> html;
+  std::vector<std::string> remote_log_metadata;  // __remote_log_metadata dirs or log dirs
 };
 
 // --metadata: the controller's view of the partition and each replica's cached epochs it
@@ -63,9 +65,19 @@ int run(const DiffOptions& o, const Globals& globals) {
     refuse_html_in_log_dir(*o.html, inputs);
   }
   std::optional<StepProgress> progress(std::in_place, globals, "diff");
-  const PairedPartitions paired =
+  PairedPartitions paired =
       read_paired_replicas(o.dirs, o.full ? LoadDepth::whole : LoadDepth::tail,
                            /*first_required=*/false, *progress);
+  {
+    // Tiered partitions (storage/tiered_view: attach_remote_tiers; nothing is read for the
+    // others).
+    std::vector<std::vector<PartitionReplica>> groups;
+    for (auto& g : paired.groups)
+      groups.push_back(std::move(g.replicas));
+    attach_remote_tiers(groups, {o.remote_log_metadata.begin(), o.remote_log_metadata.end()});
+    for (std::size_t i = 0; i < groups.size(); ++i)
+      paired.groups[i].replicas = std::move(groups[i]);
+  }
   if (o.metadata) {
     refuse_other_cluster(*o.metadata, paired.cluster_id, paired.cluster_file);
     progress.reset();  // the metadata log's reader draws its own line
@@ -115,14 +127,19 @@ void register_diff(CLI::App& app, Globals& globals) {
   cmd->add_flag("--full", o.full,
                 "Read and compare every batch of every replica (by default only those from "
                 "where the epoch caches fork)");
+  cmd->add_option("--remote-log-metadata", o.remote_log_metadata,
+                  "Tiered storage: __remote_log_metadata-N dirs, or log dirs holding them; a "
+                  "replica following a tiered reference truncates as Kafka's TierStateMachine "
+                  "makes it (truncate_to; null where the remote tier is unknown)")
+      ->type_name("DIR");
   add_html_option(cmd, o.html);
   cmd->footer(
       "Examples:\n"
       "  kepoch diff broker-1/orders-0 broker-2/orders-0 broker-3/orders-0\n"
-      "  kepoch diff -o json b1/data/orders-0 b2/data/orders-0\n"
-      "  kepoch diff b1/data b2/data b3/data              (every partition they share)\n"
-      "  kepoch diff b1.snap:orders-0 b2.snap:orders-0  (snapshots: kepoch logdir snapshot)\n"
-      "  kepoch diff --html fork.html b1/data/orders-0 b2/data/orders-0  (a picture)\n"
+      "  kepoch diff -o json b1/orders-0 b2/orders-0\n"
+      "  kepoch diff b1 b2 b3                           # every partition they share\n"
+      "  kepoch diff b1.snap:orders-0 b2.snap:orders-0  # snapshots: kepoch logdir snapshot\n"
+      "  kepoch diff --html fork.html b1/orders-0 b2/orders-0  # a picture\n"
       "\nEach replica is taken as Kafka would load it and compared with the one holding the\n"
       "highest leader epoch: the first offset where their epoch histories differ, the first\n"
       "batch that differs (same offset, different bytes: the inconsistency an unclean\n"

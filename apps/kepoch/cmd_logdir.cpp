@@ -181,6 +181,8 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "Examples:\n"
       "  kepoch logdir scan /var/lib/kafka/data\n"
       "  kepoch logdir scan --all -o json /data/kafka-1 /data/kafka-2\n"
+      "  kepoch logdir scan -o json /var/lib/kafka/data  # a tiered topic: each remote segment's "
+      "retention_fate\n"
       "\nEach partition dir (topic-partition, and the -delete/-future/-stray forms) is checked\n"
       "as `partition verify` does; __cluster_metadata-0 is included (the KRaft metadata log),\n"
       "remote-log-index-cache is skipped with a note. Any other dir (lost+found, t-abc) is an\n"
@@ -190,6 +192,10 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "Per log dir: partitions, those with errors or warnings, segments, bytes, batches,\n"
       "checkpoints_valid; partitions_report lists the partitions with problems (--all: every\n"
       "one). A progress bar is drawn on stderr when it is a terminal.\n"
+      "A log dir holding __remote_log_metadata partitions (tiered storage) gets a tiered\n"
+      "section: each tiered partition's remote segments, lineage findings, and per segment\n"
+      "its retention_fate, what the leader's remote retention does to it (retention,\n"
+      "log_start, delete_retried, epoch_cache_truncation, awaits_truncation, leaked).\n"
       "Exit status: 0 no errors, 1 error findings, 3 a log dir cannot be read.");
   scan->callback([&globals] { globals.exit_code = run_scan(o, globals); });
 
@@ -210,7 +216,7 @@ void register_logdir(CLI::App& app, Globals& globals) {
   snap->footer(
       "Examples:\n"
       "  kepoch logdir snapshot /var/lib/kafka/data --file /tmp/broker-1.snap\n"
-      "  kepoch diff broker-1.snap broker-2.snap broker-3.snap     (on another machine)\n"
+      "  kepoch diff broker-1.snap broker-2.snap broker-3.snap     # on another machine\n"
       "\nFor every partition replica (as `diff` and `predict` load it): the epoch caches,\n"
       "checkpoint entries, log start/end, high watermark, recovery point, segments, and the\n"
       "batch headers (offsets, records, size, CRC, epoch) in windows: N batches around each\n"

@@ -15,6 +15,7 @@
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/html_page.hpp"
 #include "kepoch/report/metadata_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/metadata_log.hpp"
 #include "metadata_source.hpp"
 #include "progress.hpp"
@@ -91,6 +92,10 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
   const LoadedMetadata loaded = load_metadata_history(
       o.target, replay, PartitionHistoryFilter{o.topic, o.partition}, globals);
   report::Value partitions = report::Value::array();
+  report::HistoryTally tally;
+  for (const auto* t : loaded.history.timelines())
+    for (const auto& s : t->steps)
+      tally.step(*t, s, time.contains(s.at.timestamp));
   // The whole log is replayed (a step's state needs every record before it); the time range
   // chooses which steps and events are shown.
   for (const auto* t : loaded.history.timelines()) {
@@ -107,6 +112,7 @@ int run_history(const MetadataOptions& o, const Globals& globals) {
                                    brokers.as_array().size()))
     problems.push_back(*none);
   report::Value value = report::Value::object()
+                            .set("summary", tally.sentence(partitions.as_array().size(), problems))
                             .set("target", o.target)
                             .set("files", report::strings_value(loaded.summary.files))
                             .set("start", report::metadata_start_value(loaded.plan, loaded.summary))
@@ -131,13 +137,13 @@ void register_metadata(CLI::App& app, Globals& globals) {
 
   CLI::App* dump = group->add_subcommand("dump", "Print every metadata record, decoded");
   dump->add_option("target", o.target, target_help)->required()->type_name("DIR|FILE");
-  add_time_range_options(dump, o.time,
-                         "records whose timestamp is (a record without one is left out)");
+  add_time_range_options(dump, o.time, "records whose timestamp is",
+                         "A record without one is left out by either flag.");
   dump->footer(
       "Examples:\n"
       "  kepoch metadata dump /var/lib/kafka/meta/__cluster_metadata-0\n"
       "  kepoch metadata dump -o jsonl /var/lib/kafka/meta | grep PARTITION_CHANGE\n"
-      "  kepoch metadata dump --from-time '2026-12-02 03:40' --until 2026-12-02T04:00Z meta\n"
+      "  kepoch metadata dump --from-time '2026-11-29 08:28' --until 2026-11-29T08:29Z meta\n"
       "\nEach record: offset, timestamp, leader_epoch (the Raft epoch of the batch), type\n"
       "(Kafka's MetadataRecordType name, UNKNOWN(n), or control:<type>), version, and the\n"
       "fields of the types kepoch decodes (topics, partitions and their changes, broker\n"
@@ -163,16 +169,16 @@ void register_metadata(CLI::App& app, Globals& globals) {
                  "Replay the log segments alone, from the log start, without a snapshot")
       ->excludes(snap);
   add_html_option(hist, o.html);
-  add_time_range_options(hist, o.time,
-                         "steps and broker events whose timestamp is (the replay still reads "
-                         "the whole log; a partition with no step in the range is left out)");
+  add_time_range_options(hist, o.time, "steps and broker events whose timestamp is",
+                         "The replay still reads the whole log; a partition with no step in "
+                         "the range is left out.");
   hist->footer(
       "Examples:\n"
       "  kepoch metadata history /var/lib/kafka/meta --topic orders --partition 0\n"
       "  kepoch metadata history -o json /var/lib/kafka/meta/__cluster_metadata-0\n"
-      "  kepoch metadata history --local --from-time 2026-12-02T03:40 /var/lib/kafka/meta\n"
+      "  kepoch metadata history --local --from-time 2026-11-29T08:28 /var/lib/kafka/meta\n"
       "  kepoch metadata history /var/lib/kafka/meta --snapshot "
-      "00000000000000004711-0000000003.checkpoint\n"
+      "00000000000000000340-0000000001.checkpoint\n"
       "  kepoch metadata history --html history.html /var/lib/kafka/meta --topic orders\n"
       "\nReplays PartitionRecord and each PartitionChangeRecord in offset order as Kafka's\n"
       "PartitionRegistration.merge does: a Leader field bumps the leader epoch by one,\n"

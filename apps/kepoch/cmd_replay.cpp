@@ -192,8 +192,8 @@ void register_replay(CLI::App& app, Globals& globals) {
   cmd->footer(
       "Examples:\n"
       "  kepoch replay --dry-run lost.jsonl\n"
-      "  kepoch replay -b broker-2:9092 lost.jsonl\n"
-      "  kepoch replay -b broker-2:9092 --to-topic orders-salvaged lost.jsonl\n"
+      "  kepoch replay -b broker-2:9092 lost.jsonl  # live\n"
+      "  kepoch replay -b broker-2:9092 --to-topic orders-salvaged lost.jsonl  # live\n"
       "\nProduces, in archive order, the records of class data and committed_transaction\n"
       "the new leader does not hold (control records never), with the idempotent producer\n"
       "(enable.idempotence, acks=all: each record once, in order per partition), keys,\n"

@@ -41,9 +41,17 @@ void archive_and_report(const SalvageOptions& o, const std::vector<std::string>&
   write_output("--archive", o.archive, OutputKind::salvage_archive, inputs, "salvage archive",
                [&](std::ostream& out) {
                  forecast::write_archive_header(out, "kepoch " KEPOCH_VERSION);
-                 result = salvage([&out](const forecast::SalvagedRecord& r) {
-                   forecast::write_archive_record(out, r);
+                 // Lines gathered and written 1 MiB at a time: written one by one, each
+                 // record's line was a system call of its own (bench/salvage-replay).
+                 std::string pending;
+                 result = salvage([&](const forecast::SalvagedRecord& r) {
+                   forecast::append_archive_record(pending, r);
+                   if (pending.size() >= (1u << 20)) {
+                     out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
+                     pending.clear();
+                   }
                  });
+                 out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
                  forecast::write_archive_end(out, result.totals.records);
                });
 }
@@ -170,8 +178,9 @@ void register_salvage(CLI::App& app, Globals& globals) {
       "Examples:\n"
       "  kepoch salvage --archive /root/orders-0.salvage.jsonl --leader b2/orders-0 b1/orders-0\n"
       "  kepoch salvage --archive lost.jsonl --elect --ids 1,2,3 --isr 1 --alive 2,3 --unclean "
-      "b1/d-0 b2/d-0 b3/d-0\n"
-      "  kepoch salvage --archive lost.jsonl -b kafka-1:9092 --log-dir /var/lib/kafka/data\n"
+      "b1/orders-0 b2/orders-0 b3/orders-0\n"
+      "  kepoch salvage --archive lost.jsonl -b kafka-1:9092 --log-dir /var/lib/kafka/data  # "
+      "live\n"
       "  jq -c 'select(.class==\"data\") | {offset, key: (.key|@base64d)}' lost.jsonl\n"
       "\nRun it on the host of the replica that will truncate, before its broker starts: the\n"
       "forecast is predict's (fetch mode), or with --log-dir `cluster predict`'s against the\n"

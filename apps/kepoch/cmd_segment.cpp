@@ -21,6 +21,7 @@
 #include "kepoch/report/index_report.hpp"
 #include "kepoch/report/segment_report.hpp"
 #include "kepoch/report/stream.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/index_files.hpp"
 
 namespace kepoch::cli {
@@ -82,34 +83,124 @@ std::optional<CoordinatorLog> coordinator_of(const std::string& file, const Segm
   return coordinator_log_of_topic(parsed.name->topic);
 }
 
-// One .log: its batches streamed. Returns the file's exit code.
-int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
-             const TimeRange& time, report::ReportStream& stream) {
-  report::RecordDecoding decoding;
-  decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
+// The facts a .log's table and JSON open with, gathered before any output: its batches'
+// headers, checksums (Kafka's ensureValid) and end, from a walk that decodes no record (so a
+// --records dump decompresses and decodes each batch once, while printing it).
+struct LogWalk {
   SegmentDumpOptions options;
-  options.records = o.records || o.data || decoding.remote_log_metadata;
+  report::RecordDecoding decoding;
+};
+
+LogWalk log_walk(const std::string& file, const SegmentOptions& o, const TimeRange& time) {
+  LogWalk walk;
+  walk.decoding.remote_log_metadata = o.remote_log_metadata || in_remote_log_metadata_dir(file);
+  SegmentDumpOptions& options = walk.options;
+  options.records = o.records || o.data || walk.decoding.remote_log_metadata;
   options.walk_records = true;  // written as walked: no batch's records held at once
   options.read_ahead = true;    // one file at a time: reading overlaps printing
   options.max_batches = o.max_batches;
   options.from_offset = o.from_offset;
   options.time = time;
   if (options.records) options.coordinator = coordinator_of(file, o);
+  options.coordinator_checked = true;  // written from their bytes (segment_report)
+  return walk;
+}
+
+// What the walk's summary and the file's name add to its facts, with the problem each adds
+// to the report: never a silent exit 0 on a dump that means nothing: a name Kafka cannot
+// load (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
+// that holds some.
+void end_facts(const std::string& file, const SegmentOptions& o, const TimeRange& time,
+               const SegmentDumpSummary& summary, report::SegmentFacts& facts,
+               report::Value* problems) {
+  facts.end = summary.end;
+  facts.stopped_early = summary.stopped_early;
+  facts.filtered = o.from_offset || time.any();
+  const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
+  if (file != "-" && !o.base_offset && name.kafka_failure) {
+    if (problems)
+      problems->push(report::Value::object()
+                         .set("severity", "error")
+                         .set("position", 0)
+                         .set("message", fmt::format("Kafka cannot load a segment of this name: "
+                                                     "LogFileUtils.offsetFromFileName throws {} "
+                                                     "(the log dir fails to load)",
+                                                     *name.kafka_failure)));
+    facts.unloadable_name = *name.kafka_failure;
+  }
+  std::error_code ec;
+  if ((o.from_offset || time.any()) && summary.batches == 0 && file != "-" &&
+      summary.end.reason == LogEndReason::end_of_file && std::filesystem::file_size(file, ec) > 0 &&
+      !ec) {
+    if (problems)
+      problems->push(report::Value::object()
+                         .set("severity", "warning")
+                         .set("position", 0)
+                         .set("message",
+                              "nothing selected: no batch of the file is at or after "
+                              "--from-offset or in the --from-time/--until range"));
+    facts.nothing_selected = true;
+  }
+}
+
+// At most this many batches' CRCs are kept from the header walk for the printing walk
+// (4 bytes each, 16 MiB: a GiB of 256-byte batches); the rest are computed again.
+constexpr std::size_t kMaxKnownCrcs = 4u << 20;
+
+// The header walk: each batch's header checked and its CRC computed, no record read. The
+// CRCs are kept (up to kMaxKnownCrcs) so that the printing walk need not compute them again.
+report::SegmentFacts header_facts(const std::string& file, const SegmentOptions& o,
+                                  const TimeRange& time, std::vector<std::uint32_t>& crcs) {
+  LogWalk walk = log_walk(file, o, time);
+  report::SegmentFacts facts;
+  facts.records_later = walk.options.records;
+  walk.options.records = false;
+  walk.options.coordinator.reset();
+  const auto summary = dump_segment(file, walk.options, [&](DumpedBatch& b) {
+    facts.add(b);
+    if (crcs.size() < kMaxKnownCrcs) crcs.push_back(b.computed_crc);
+  });
+  end_facts(file, o, time, summary, facts, nullptr);
+  return facts;
+}
+
+// One .log: its batches streamed, with `opening` (the header walk's facts, whose verdict
+// opens the item) when given; else the verdict closes the item (standard input, read once).
+// With an opening whose records are decoded here (records_later), a closing sentence says
+// whether every record decoded. Returns the file's exit code: the opening's findings, or
+// the records this walk found undecodable.
+int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
+             const TimeRange& time, report::ReportStream& stream,
+             const report::SegmentFacts* opening, std::span<const std::uint32_t> known_crcs = {}) {
+  LogWalk walk = log_walk(file, o, time);
+  walk.options.known_crcs = known_crcs;
+  const SegmentDumpOptions& options = walk.options;
+  report::RecordDecoding& decoding = walk.decoding;
+  report::SegmentFacts facts;
+  const report::DataFormat data = data_format(o);
   std::vector<DumpedBatch> bad;
   std::size_t more_bad = 0;
   bool started = false;
+  const auto begin = [&] {
+    report::Value fields = report::Value::object();
+    if (opening) fields.set("summary", report::segment_summary(input_name(file), *opening));
+    const report::Value leading = report::segment_fields(input_name(file), target.base_offset);
+    for (const auto& [k, v] : leading.as_object())
+      fields.set(k, v);
+    stream.begin_item(fields, "batches", report::batch_table_columns());
+  };
   const auto summary = dump_segment(file, options, [&](DumpedBatch& b) {
     if (!started) {
-      stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
-                        report::batch_table_columns());
+      begin();
       started = true;
     }
     stream.write_element([&](report::ObjectWriter& w) {
-      report::write_batch(w, b, options.records, data_format(o), &decoding);
+      report::write_batch(w, b, options.records, data, &decoding);
     });
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });
+    facts.add(b);
     if (b.invalid || b.records_error || bad_control || b.coordinator_error_count) {
       if (bad.size() < kMaxReportedBadBatches) {
         // Kept without its decompressed bytes (up to 256 MiB), never copied.
@@ -124,50 +215,34 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       }
     }
   });
-  if (!started) {
-    stream.begin_item(report::segment_fields(input_name(file), target.base_offset), "batches",
-                      report::batch_table_columns());
-  }
+  if (!started) begin();
   report::Value trailer = report::segment_trailer(summary, bad);
   if (more_bad) trailer.set("unreported_bad_batches", more_bad);
-  // Never a silent exit 0 on a dump that means nothing: a name Kafka cannot load
-  // (LogFileUtils.offsetFromFileName throws), or filters that select no batch of a file
-  // that holds some.
   report::Value problems = *trailer.find("problems");
   for (auto& p : decoding.problems)
     problems.push(std::move(p));
   if (decoding.errors > decoding.problems.size())
     trailer.set("unreported_bad_records", decoding.errors - decoding.problems.size());
-  bool nothing = decoding.errors > 0;
-  const auto name = parse_segment_file_name(std::filesystem::path(file).filename().string());
-  if (file != "-" && !o.base_offset && name.kafka_failure) {
-    problems.push(report::Value::object()
-                      .set("severity", "error")
-                      .set("position", 0)
-                      .set("message", fmt::format("Kafka cannot load a segment of this name: "
-                                                  "LogFileUtils.offsetFromFileName throws {} "
-                                                  "(the log dir fails to load)",
-                                                  *name.kafka_failure)));
-    nothing = true;
-  }
-  std::error_code ec;
-  if ((o.from_offset || time.any()) && summary.batches == 0 && file != "-" &&
-      summary.end.reason == LogEndReason::end_of_file && std::filesystem::file_size(file, ec) > 0 &&
-      !ec) {
-    problems.push(report::Value::object()
-                      .set("severity", "warning")
-                      .set("position", 0)
-                      .set("message",
-                           "nothing selected: no batch of the file is at or after "
-                           "--from-offset or in the --from-time/--until range"));
-    nothing = true;
-  }
+  facts.record_errors += decoding.errors;
+  if (decoding.errors && !facts.first_record_error_offset)
+    facts.first_record_error_offset = facts.first_offset;
+  end_facts(file, o, time, summary, facts, &problems);
   report::Value with_problems = report::Value::object();
   for (const auto& [key, value] : trailer.as_object())
     with_problems.set(key, key == "problems" ? problems : value);
+  if (!opening) {
+    // Read once (standard input): the verdict can only close the item.
+    with_problems.set("summary", report::segment_summary(input_name(file), facts));
+    stream.end_item(with_problems);
+    return facts.findings() ? kFindings : kOk;
+  }
+  // The opening's exit code, the one its sentence states (a file a broker appends to
+  // meanwhile may list more), and the records decoded here, which the closing sentence
+  // states.
+  if (opening->records_later)
+    with_problems.set("records_summary", report::segment_records_summary(facts));
   stream.end_item(with_problems);
-  return !bad.empty() || nothing || summary.end.reason == LogEndReason::corrupt_size ? kFindings
-                                                                                     : kOk;
+  return opening->findings() || (opening->records_later && facts.record_errors) ? kFindings : kOk;
 }
 
 // One index or snapshot file: its entries streamed. Returns the file's exit code.
@@ -204,9 +279,18 @@ int run(const SegmentOptions& o, const Globals& globals) {
       std::optional<SegmentFileKind> kind = forced_kind(o);
       if (stdin_file && !kind) kind = SegmentFileKind::log;
       const SegmentFileTarget target = classify_segment_file(file, kind, o.base_offset);
-      const int file_code = target.kind == SegmentFileKind::log
-                                ? dump_log(file, target, o, time, *stream)
-                                : dump_index(file, target, *stream);
+      int file_code = kOk;
+      if (target.kind != SegmentFileKind::log) {
+        file_code = dump_index(file, target, *stream);
+      } else if (stdin_file) {
+        file_code = dump_log(file, target, o, time, *stream, nullptr);
+      } else {
+        // The verdict opens the report, so the file is walked twice: first its headers and
+        // checksums for the facts (no record decoded), then printed.
+        std::vector<std::uint32_t> crcs;
+        const report::SegmentFacts opening = header_facts(file, o, time, crcs);
+        file_code = dump_log(file, target, o, time, *stream, &opening, crcs);
+      }
       code = std::max(code, file_code);
     } catch (const InputError& e) {
       print_error(e.what(), globals);
@@ -258,10 +342,9 @@ void register_segment(CLI::App& app, Globals& globals) {
       ->type_name("OFFSET")
       ->check(int64_text)
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
-  add_time_range_options(dump, o.time,
-                         "batches (of a .log) whose max_timestamp is; a batch without a "
-                         "timestamp is left out by either flag; a shown batch lists all its "
-                         "records");
+  add_time_range_options(dump, o.time, "batches (of a .log) whose max_timestamp is",
+                         "A batch without a timestamp is left out by either flag; a shown batch "
+                         "lists all its records.");
   dump->add_flag("--remote-log-metadata-decoder", o.remote_log_metadata,
                  "Decode each record as a __remote_log_metadata record (tiered storage; "
                  "implies --records; on by itself for a file in a __remote_log_metadata-N "
@@ -283,14 +366,17 @@ void register_segment(CLI::App& app, Globals& globals) {
   dump->footer(
       "Examples:\n"
       "  kepoch segment dump /var/lib/kafka/data/orders-0/00000000000000000000.log\n"
-      "  kepoch segment dump -o json --records --max-batches 10 00000000000000368769.log\n"
-      "  kepoch segment dump orders-0/00000000000000368769.index orders-0/*.timeindex\n"
-      "  kepoch segment dump -o json orders-0/00000000000000368769.{log,index,snapshot}\n"
-      "  ssh b1 cat /data/orders-0/00000000000000368769.log | kepoch segment dump -\n"
-      "  kepoch segment dump --from-time 2026-12-02T03:40Z --until 2026-12-02T03:45Z *.log\n"
+      "  kepoch segment dump -o json --records --max-batches 10 "
+      "/data/orders-0/00000000000000000000.log\n"
+      "  kepoch segment dump /data/orders-0/00000000000000000000.index /data/orders-0/*.timeindex\n"
+      "  kepoch segment dump -o json /data/orders-0/00000000000000000000.{log,index,timeindex}\n"
+      "  ssh b1 cat /data/orders-0/00000000000000000000.log | kepoch segment dump -\n"
+      "  kepoch segment dump --from-time 2026-11-29T08:29Z --until 2026-11-29T08:30Z "
+      "/data/orders-0/*.log\n"
       "  kepoch segment dump -o json /data/__remote_log_metadata-7/00000000000000000000.log\n"
-      "  kepoch segment dump -o json --records __consumer_offsets-7/00000000000000000000.log\n"
-      "  kepoch segment dump --records __transaction_state-0/*.log\n"
+      "  kepoch segment dump -o json --records "
+      "/data/__consumer_offsets-7/00000000000000000000.log\n"
+      "  kepoch segment dump --records /data/__transaction_state-0/*.log\n"
       "\nEach batch: position, size, offsets, count, partition leader epoch, magic, CRC and\n"
       "whether it is valid (Kafka's ensureValid), compression, control/transactional flags,\n"
       "producer id/epoch/sequence, timestamps (ISO 8601 in table and YAML; JSON: epoch ms\n"

@@ -4,8 +4,10 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -21,6 +23,28 @@ namespace {
 bool use_color(int fd, const Globals& globals) {
   const char* no_color = std::getenv("NO_COLOR");
   return !globals.no_color && (no_color == nullptr || *no_color == '\0') && ::isatty(fd) == 1;
+}
+
+// The width tables fit: the terminal's when stdout is one (TIOCGWINSZ, as `ls` and `less`
+// ask), else COLUMNS when it is set to a number (a pager or a script that wants another
+// width), else 120 (pipes and files: the goldens' width). Kept within 40..1000: narrower
+// nothing reads, wider is a broken COLUMNS.
+std::size_t table_width() {
+  std::size_t width = 0;
+  if (::isatty(STDOUT_FILENO) == 1) {
+    struct winsize ws {};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) width = ws.ws_col;
+  }
+  if (width == 0) {
+    if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && *columns != '\0') {
+      const std::string_view text(columns);
+      std::size_t value = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec == std::errc{} && end == text.data() + text.size()) width = value;
+    }
+  }
+  if (width == 0) width = 120;
+  return std::clamp<std::size_t>(width, 40, 1000);
 }
 
 // -o's names, in the order --help lists them.
@@ -102,6 +126,7 @@ report::RenderOptions render_options(const Globals& globals) {
   options.color_out = use_color(STDOUT_FILENO, globals);
   options.color_err = use_color(STDERR_FILENO, globals);
   options.wide = globals.output == OutputFormat::wide;
+  options.width = table_width();
   options.iso_times = true;
   options.local_time = globals.local_time;
   options.limit = globals.limit ? *globals.limit : ::isatty(STDOUT_FILENO) == 1 ? kTerminalRows : 0;
@@ -116,13 +141,16 @@ std::ostream& null_stream() {
 
 }  // namespace
 
-void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what) {
+void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what,
+                            const std::string& note) {
   const std::string forms =
       " TIME: epoch milliseconds, or ISO 8601 (2026-12-02T03:41:13.123Z, a date, +01:00 "
-      "offsets; without a zone UTC, or the local zone with --local)";
-  cmd->add_option("--from-time", o.from, "Only " + what + " at or after TIME (inclusive)." + forms)
+      "offsets; without a zone UTC, or the local zone with --local).";
+  const std::string after = note.empty() ? "" : " " + note;
+  cmd->add_option("--from-time", o.from,
+                  "Only " + what + " at or after TIME (inclusive)." + after + forms)
       ->type_name("TIME");
-  cmd->add_option("--until", o.until, "Only " + what + " before TIME (exclusive)")
+  cmd->add_option("--until", o.until, "Only " + what + " before TIME (exclusive).")
       ->type_name("TIME");
 }
 

@@ -51,8 +51,11 @@ struct TimeRangeOptions {
   std::optional<std::string> until;
 };
 
-// Adds --from-time and --until to `cmd`; `what` says what the times filter, for --help.
-void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what);
+// Adds --from-time and --until to `cmd`. For --help, `what` says what the times filter
+// ("records whose timestamp is"), `note` (a sentence, or empty) how the filter reads them:
+// "Only <what> at or after TIME (inclusive). <note> TIME: ...".
+void add_time_range_options(CLI::App* cmd, TimeRangeOptions& o, const std::string& what,
+                            const std::string& note = "");
 
 // The range the flags give (base/time_text.hpp); UsageError naming the flag for a text that
 // is no time, or a range that ends before it starts.

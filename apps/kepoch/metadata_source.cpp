@@ -12,6 +12,7 @@
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/document_stream.hpp"
 #include "kepoch/report/metadata_report.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "progress.hpp"
 
@@ -69,6 +70,7 @@ struct HistoryIndex : PartitionReplayVisitor {
     if (added && !holding) p.held.discard();
     p.timeline = t;
     if (s.state.leader != -1) p.last_led = s.state.leader_epoch;  // over every step
+    tally.step(t, s, time.contains(s.at.timestamp));
     if (!time.contains(s.at.timestamp)) return;
     ++p.steps;
     if (table) p.layout.add(output_times(report::partition_step_value(s), globals));
@@ -104,7 +106,8 @@ struct HistoryIndex : PartitionReplayVisitor {
   report::TableLayoutBuilder brokers;
   CompactBrokerEvents held_brokers;
   std::vector<std::string> orphans;
-  bool holding = true;  // every step and event so far is held
+  report::HistoryTally tally;  // the verdict's facts
+  bool holding = true;         // every step and event so far is held
   std::size_t held = 0;
 };
 
@@ -195,13 +198,16 @@ bool write_metadata_history(const std::string& target, const MetadataReplayOptio
   const report::Value files = report::strings_value(summary.files);
   const report::Value start = output_times(report::metadata_start_value(plan, summary), globals);
   const report::Value problem_list = report::metadata_problems(problems);
+  const std::string sentence = index.tally.sentence(partitions.size(), problems);
   const auto out = make_output_document(globals, report::Value::object()
+                                                     .set("summary", sentence)
                                                      .set("target", target)
                                                      .set("files", files)
                                                      .set("start", start)
                                                      .set("partitions", listed(!partitions.empty()))
                                                      .set("brokers", listed(index.broker_events))
                                                      .set("problems", problem_list));
+  out->member("summary", sentence);
   out->member("target", target);
   out->member("files", files);
   out->member("start", start);

@@ -3,6 +3,9 @@
 set -euo pipefail
 : "${KEPOCH:?set by ctest}" "${KEPOCH_SOURCE_DIR:?set by ctest}"
 DATA="$KEPOCH_SOURCE_DIR/tests/data"
+# Tables fit COLUMNS when stdout is not a terminal: the tests' outputs are laid out for the
+# default 120 columns, whatever shell ran ctest (terminal-width.sh sets its own).
+unset COLUMNS
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/kepoch-cli.XXXXXX")"
 trap 'rc=$?; [[ $rc -ne 0 ]] && echo "FAILED: $0 (scratch kept: $SCRATCH)" >&2 || rm -rf "$SCRATCH"' EXIT
 
@@ -78,4 +81,30 @@ ro_check_traces() {
     "$SCRATCH/ro-touched" >>"$SCRATCH/ro-writes" || true
   if [[ -s $SCRATCH/ro-writes ]]; then head -20 "$SCRATCH/ro-writes" >&2; fail "a command opened or changed a file under $dir"; fi
   grep -cE '^[0-9]+ +(openat|open)\(' "$SCRATCH/ro-touched" || true
+}
+
+# --- Verdict first (readme-commands.sh, help-examples.sh) --------------------------------------
+# verdict_agrees LABEL CMD: $SCRATCH/out (CMD's table) opens with a sentence (its first
+# paragraph), and CMD with -o json (evaluated as shell text, from the current directory) has a
+# summary (or summary.text) of the same words.
+verdict_agrees() {
+  local label=$1 cmd=$2 first
+  first=$(awk '/^$/ { exit } { printf "%s ", $0 }' "$SCRATCH/out" | sed 's/ *$//')
+  [[ $first =~ ^[A-Z0-9a-z/].*[.!?]$ && $first != *"  "* ]] ||
+    fail "$label: '$cmd' does not open with a sentence: $first"
+  (set -o pipefail; eval "$cmd -o json") >"$SCRATCH/json" 2>/dev/null || (( $? <= 1 )) ||
+    fail "$label: '$cmd -o json' failed"
+  python3 - "$SCRATCH/json" "$first" "$cmd" "$label" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+docs = d if isinstance(d, list) else [d]
+def summary(x):
+    s = x.get("summary") if isinstance(x, dict) else None
+    return s.get("text") if isinstance(s, dict) else s
+found = [summary(x) for x in docs if summary(x)]
+if not found:
+    sys.exit(f"FAIL: {sys.argv[4]}: '{sys.argv[3]} -o json' has no summary")
+if " ".join(found[0].split()) != " ".join(sys.argv[2].split()):
+    sys.exit(f"FAIL: {sys.argv[4]}: the table opens '{sys.argv[2]}' but the JSON summary says '{found[0]}'")
+PY
 }

@@ -12,7 +12,7 @@ TMPDIR="$SCRATCH" demo_run "$KEPOCH" >"$SCRATCH/demo" 2>&1 || { cat "$SCRATCH/de
 cat "$SCRATCH/demo"
 lines=$(grep -c . "$SCRATCH/demo")
 ((lines <= 24)) || fail "the demo takes $lines lines, more than one screen"
-# Each question is followed by that command's verdict: its table's first line (the plan: its JSON verdict).
+# Each question is followed by that command's verdict: its table's first line (the plan: its JSON summary).
 [[ $(grep -c '^==> ' "$SCRATCH/demo") == 4 ]] || fail "not four steps"
 d=tests/data/divergence/before
 first_line() { "$KEPOCH" "$@" 2>/dev/null | head -1 || true; }
@@ -20,7 +20,7 @@ grep -qxF "$(first_line diff "$d"/broker-{1,2,3}/d-0)" "$SCRATCH/demo" || fail "
 grep -qxF "$(first_line predict --leader "$d/broker-2/d-0" "$d/broker-1/d-0")" "$SCRATCH/demo" ||
   fail "no predict verdict"
 plan_json=$("$KEPOCH" plan -o json --ids 1,2,3 --replicas 1,2,3 --isr 1 --alive 2,3 "$d"/broker-{1,2,3}/d-0 || true)
-plan_verdict=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["verdict"])' "$plan_json")
+plan_verdict=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["summary"])' "$plan_json")
 shown=$(sed -n '/^==> Broker 1/,/^==> The pictures/p' "$SCRATCH/demo" | sed '1d;$d' |
   sed -E 's/^verdict +//; s/^ +//' | tr '\n' ' ' | sed 's/ $//')
 [[ $shown == "$plan_verdict" ]] || fail "the plan's verdict shown: '$shown', its JSON: '$plan_verdict'"

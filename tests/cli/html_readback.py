@@ -106,7 +106,7 @@ def check_timeline(dom, report):
     heading = summary or report.get("verdict")
     if heading and " ".join(p.text.get("h1", "").split()) != " ".join(heading.split()):
         problems.append("heading %r, the report's sentence %r" % (p.text.get("h1"), heading))
-    spans_drawn = 0
+    spans_drawn = removed_drawn = 0
     for i, (topic, partition, t) in enumerate(want_sections):
         if i >= len(svgs):
             break
@@ -147,11 +147,45 @@ def check_timeline(dom, report):
             problems.append("%s: marker not drawn: %s" % (where, x))
         for x in sorted(marks - want, key=str):
             problems.append("%s: marker drawn that the JSON lacks: %s" % (where, x))
+        # What each replica's truncation removes (predict, plan: the timeline's "removed"):
+        # one hatched mark per replica that loses records, with the JSON's ends and counts.
+        def committed_word(v):
+            return "unknown" if v is None else ("true" if v else "false")
+        gone_drawn = set()
+        for tag, a in mine:
+            if tag == "g" and a.get("class") == "removed":
+                gone_drawn.add((a["data-replica"], int(a["data-start"]), int(a["data-end"]),
+                                num(a["data-records"]), num(a["data-lost-records"]), a["data-committed-loss"]))
+        gone_want = set()
+        for r in t["replicas"]:
+            g = r.get("removed")
+            if g:
+                gone_want.add((r["dir"], g["start"], g["end"], g["records"], g["lost_records"],
+                               committed_word(g["committed_loss"])))
+        for x in sorted(gone_want - gone_drawn, key=str):
+            problems.append("%s: removed span not drawn: %s" % (where, x))
+        for x in sorted(gone_drawn - gone_want, key=str):
+            problems.append("%s: removed span drawn that the JSON lacks: %s" % (where, x))
+        removed_drawn += len(gone_drawn)
         # The break: there exactly when the axis starts after the first offset.
         breaks = [a for tag, a in mine if a.get("data-kind") == "break"]
         axis_from = int(svg["data-axis-from"])
         if bool(breaks) != (axis_from > t["from"]):
             problems.append("%s: break drawn %s, axis from %d of %d" % (where, bool(breaks), axis_from, t["from"]))
+    # A plan's candidates, side by side under each picture: every candidate of a drawn
+    # partition with its rank and what electing it loses, as the JSON says.
+    drawn_parts = set((tp, pa) for tp, pa, _ in want_sections)
+    rows = set((a["data-topic"], a["data-partition"], int(a["data-broker"]), int(a["data-rank"]),
+                num(a["data-lost-records"]), num(a["data-committed-lost-records"]))
+               for tag, a, _ in p.items if tag == "tr" and "data-broker" in a)
+    want_rows = set((str(c["topic"]), str(c["partition"]), c["broker"], c["rank"], c["lost_records"],
+                     c["committed_lost_records"])
+                    for c in report.get("candidates", []) if isinstance(report, dict)
+                    and (str(c["topic"]), str(c["partition"])) in drawn_parts)
+    for x in sorted(want_rows - rows, key=str):
+        problems.append("candidate not listed: %s" % (x,))
+    for x in sorted(rows - want_rows, key=str):
+        problems.append("candidate listed that the JSON lacks: %s" % (x,))
     # The legends: every epoch drawn has one entry, and no two epochs share a colour.
     epochs = set(s["epoch"] for _, _, t in want_sections for r in t["replicas"] for s in r["spans"])
     legend = {}
@@ -175,8 +209,8 @@ def check_timeline(dom, report):
         if tag == "rect" and a.get("class") == "span" and legend.get(num(a["data-epoch"])) != a.get("fill"):
             problems.append("span %s filled %s, its legend colour %s" % (a, a.get("fill"), legend.get(num(a["data-epoch"]))))
             break
-    return problems, "%d timeline(s), %d spans, %d epochs with distinct colours" % (
-        len(want_sections), spans_drawn, len(legend))
+    return problems, "%d timeline(s), %d spans, %d removed spans, %d candidates, %d epochs with distinct colours" % (
+        len(want_sections), spans_drawn, removed_drawn, len(rows), len(legend))
 
 
 def box(a):
@@ -189,7 +223,7 @@ def check_geometry(dom):
     p = parse(dom)
     problems = []
     svgs = [a for t, a, _ in p.items if t == "svg" and a.get("class") == "timeline"]
-    spans_seen = markers_seen = 0
+    spans_seen = markers_seen = removed_seen = 0
     for svg in svgs:
         where = "%s-%s" % (svg.get("data-topic"), svg.get("data-partition"))
         mine = [(t, a) for t, a, s in p.items if s is svg]
@@ -234,6 +268,30 @@ def check_geometry(dom):
             if t1 < b0:
                 problems.append("%s: the rows of %s (y %.1f..%.1f) and %s (y %.1f..%.1f) overlap" % (
                     where, r0, t0, b0, r1, t1, b1))
+        # Removed spans: the hatched rect over exactly its offsets on its replica's row.
+        for i, (t, a) in enumerate(mine):
+            if t != "g" or a.get("class") != "removed":
+                continue
+            rect = next((ra for tr, ra in mine[i + 1:] if tr == "rect"), None)
+            if rect is None or "data-box" not in rect:
+                problems.append("%s: removed span %s has no laid out rect" % (where, a))
+                continue
+            rb = box(rect)
+            start, end = int(a["data-start"]), int(a["data-end"])
+            spans = rows.get(a["data-replica"], [])
+            def x_of(o):
+                return [b[0] + (o - s) / (e - s) * (b[2] - b[0])
+                        for s, e, part, b in spans if part == "whole" and s <= o <= e and e > s]
+            xs, xe = x_of(start), x_of(end)
+            if not xs or not xe:
+                continue  # squeezed behind a break or past the replica's spans
+            removed_seen += 1
+            if min(abs(rb[0] - w) for w in xs) > 1 or min(abs(rb[2] - w) for w in xe) > 1:
+                problems.append("%s: removed span %s %d..%d drawn at x %.2f..%.2f, its offsets are at x %s..%s" % (
+                    where, a["data-replica"], start, end, rb[0], rb[2], xs, xe))
+            if spans and (abs(rb[1] - spans[0][3][1]) > 1 or abs(rb[3] - spans[0][3][3]) > 1):
+                problems.append("%s: removed span %s is not on its replica's row (y %.1f..%.1f)" % (
+                    where, a["data-replica"], rb[1], rb[3]))
         # Markers: the line of each at its offset's x on its replica's spans (the fork on any).
         for i, (t, a) in enumerate(mine):
             if a.get("class") != "marker" or a.get("data-kind") == "break" or "data-offset" not in a:
@@ -259,8 +317,8 @@ def check_geometry(dom):
         problems.append("no spans laid out")
     if markers_seen == 0:
         problems.append("no marker could be held to its offset")
-    return problems, "%d timeline(s) laid out: %d spans tile their rows, %d markers at their offsets" % (
-        len(svgs), spans_seen, markers_seen)
+    return problems, "%d timeline(s) laid out: %d spans tile their rows, %d markers and %d removed spans at their offsets" % (
+        len(svgs), spans_seen, markers_seen, removed_seen)
 
 
 def position(v):
@@ -301,11 +359,28 @@ def check_history(dom, report):
         want = [("broker_event", e["event"], position(e)) for e in report["brokers"] if e["broker_id"] == b and position(e) is not None]
         if key not in lanes or lanes[key]["marks"] != want:
             problems.append("broker %d: events drawn %s, JSON %s" % (b, lanes.get(key, {}).get("marks"), want))
+    # The time axis: each tick names the last record at or before its offset and that record's
+    # timestamp, as the JSON has them (first of the records at one offset, as drawn).
+    known = {}
+    for e in [st for part in report["partitions"] for st in part["steps"]] + report["brokers"]:
+        at = position(e)
+        if at is not None and e.get("timestamp") is not None and e["timestamp"] >= 0:
+            known.setdefault(at, e["timestamp"])
+    ticks = [(int(a["data-offset"]), int(a["data-at-offset"]), int(a["data-timestamp"]))
+             for tag, a, _ in p.items if tag == "g" and a.get("class") == "time-tick"]
+    if known and not ticks:
+        problems.append("no time axis, though the JSON has %d timed records" % len(known))
+    for o, at, ts in ticks:
+        before = [k for k in known if k <= o]
+        if not before or max(before) != at or known[at] != ts:
+            problems.append("time tick at offset %d names offset %d at %d; the JSON's last timed record "
+                            "at or before it is %s" % (o, at, ts, (max(before), known[max(before)]) if before else None))
     extra = len(lanes) - len(report["partitions"]) - len(brokers)
     if extra:
         problems.append("%d lanes the JSON does not have" % extra)
     steps = sum(len(l["steps"]) for l in lanes.values())
-    return problems, "%d partition lanes (%d steps), %d broker lanes" % (len(report["partitions"]), steps, len(brokers))
+    return problems, "%d partition lanes (%d steps), %d broker lanes, %d time ticks" % (
+        len(report["partitions"]), steps, len(brokers), len(ticks))
 
 
 def check_wellformed(page):

@@ -33,29 +33,6 @@ tour=$(grep -c '^README.md' "$SCRATCH/commands")
 : >"$SCRATCH/tour-out"
 kepoch() { "$KEPOCH" "$@"; }
 
-# tour_check CMD: $SCRATCH/out (CMD's table) opens with a sentence, and CMD with -o json has a
-# summary (or summary.text) of the same words.
-tour_check() {
-  local first
-  first=$(awk '/^$/ { exit } { printf "%s ", $0 }' "$SCRATCH/out" | sed 's/ *$//')
-  [[ $first =~ ^[A-Z0-9a-z/].*[.!?]$ && $first != *"  "* ]] ||
-    fail "README tour: '$1' does not open with a sentence: $first"
-  (set -o pipefail; eval "$1 -o json") >"$SCRATCH/json" 2>/dev/null || (( $? <= 1 )) ||
-    fail "README tour: '$1 -o json' failed"
-  python3 - "$SCRATCH/json" "$first" "$1" <<'PY' || exit 1
-import json, sys
-d = json.load(open(sys.argv[1]))
-docs = d if isinstance(d, list) else [d]
-def summary(x):
-    s = x.get("summary") if isinstance(x, dict) else None
-    return s.get("text") if isinstance(s, dict) else s
-found = [summary(x) for x in docs if summary(x)]
-if not found:
-    sys.exit(f"FAIL: README tour: '{sys.argv[3]} -o json' has no summary")
-if " ".join(found[0].split()) != " ".join(sys.argv[2].split()):
-    sys.exit(f"FAIL: README tour: the table opens '{sys.argv[2]}' but the JSON summary says '{found[0]}'")
-PY
-}
 ran=0
 while IFS=$'\t' read -r src cmd; do
   # The README writes its example snapshots and pages to /tmp; here they go to the scratch
@@ -75,8 +52,7 @@ while IFS=$'\t' read -r src cmd; do
   echo "ok ($rc): $src: $cmd"
   if [[ $src == README.md ]]; then
     cat "$SCRATCH/out" >>"$SCRATCH/tour-out"
-    # TEMPORARY until issue 38 item 2 lands (plan opens with its decision): plan exempt.
-    [[ $cmd == "kepoch plan "* ]] || tour_check "$cmd"
+    verdict_agrees "README tour" "$cmd"
   fi
   ran=$((ran + 1))
 done <"$SCRATCH/commands"

@@ -56,6 +56,22 @@ expect_exit 1 "$KEPOCH" segment dump -o json --records --decode offsets "$src"
 # A plain topic's segment read as a coordinator log: errors, no crash.
 plain=$(find "$DATA/codecs" -name '00000000000000000000.log' | head -n1)
 expect_exit 1 "$KEPOCH" segment dump -o json --records --decode transactions "$plain"
+# Its batches are whole (every CRC holds): the opening sentence, said from the headers and
+# checksums before any record is decoded, never calls the file undamaged; the closing
+# sentence says what the decode found, and the exit code (1) follows it.
+[[ $(json "$SCRATCH/out" "d[0]['summary']") == *"its batch headers and checksums are sound, and the closing sentence says whether every record decodes." ]] ||
+  fail "opening of a dump whose records are decoded after it: $(json "$SCRATCH/out" "d[0]['summary']")"
+expect_not_in "$SCRATCH/out" "no damage found"
+[[ $(json "$SCRATCH/out" "d[0]['records_summary']") =~ ^[0-9]+\ records?\ do(es)?\ not\ decode\ \(the\ first\ in\ the\ batch\ at\ offset\ [0-9]+\)\.$ ]] ||
+  fail "closing sentence: $(json "$SCRATCH/out" "d[0]['records_summary']")"
+# In a table the closing sentence is the last line before the blank one that ends the item.
+expect_exit 1 "$KEPOCH" segment dump --records --decode transactions "$plain"
+[[ $(grep -v '^$' "$SCRATCH/out" | tail -n1) == *" not decode (the first in the batch at offset "*")." ]] ||
+  fail "table: no closing sentence: $(tail -n2 "$SCRATCH/out")"
+# The same file decoded as what it is: every record decodes, exit 0.
+expect_exit 0 "$KEPOCH" segment dump -o json --records --decode none "$plain"
+[[ $(json "$SCRATCH/out" "d[0]['records_summary']") == "Every record read decodes." ]] ||
+  fail "closing sentence of a clean dump: $(json "$SCRATCH/out" "d[0]['records_summary']")"
 # --decode none: the records alone.
 expect_exit 0 "$KEPOCH" segment dump -o json --records --decode none "$src"
 [[ $(json "$SCRATCH/out" "sum('coordinator' in r for b in d[0]['batches'] for r in b['records'])") -eq 0 ]] ||

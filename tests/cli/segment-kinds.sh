@@ -105,5 +105,5 @@ PY
 
 # --help shows an index example.
 expect_exit 0 "$KEPOCH" segment dump --help
-expect_in "$SCRATCH/out" "kepoch segment dump orders-0/00000000000000368769.index"
+expect_in "$SCRATCH/out" "kepoch segment dump /data/orders-0/00000000000000000000.index"
 expect_in "$SCRATCH/out" "--kind"

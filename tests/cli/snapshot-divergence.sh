@@ -43,6 +43,10 @@ if len(sys.argv) > 2:
     assert d['notes'] == [], d['notes']
     assert len(d['partitions']) == 1, d['partitions']
     d = d['partitions'][0]
+# The open transactions come from the producer snapshot and the leader's batches, which a log
+# dir snapshot does not keep: known there is false (not compared; snapshot-transactions
+# checks it says so).
+d.pop('transactions', None)
 text = json.dumps(d, sort_keys=True, indent=1)
 text = re.sub(r'[^"\s]*(?:broker-(\d)/d-0|/b(\d)\.snap:d-0)', lambda m: 'R' + (m.group(1) or m.group(2)), text)
 print(re.sub(r' {2,}', ' ', text))

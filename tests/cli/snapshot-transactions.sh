@@ -39,7 +39,16 @@ done
 normalised() {
   python3 - "$1" <<'PY'
 import json, re, sys
-text = json.dumps(json.load(open(sys.argv[1])), sort_keys=True, indent=1)
+d = json.load(open(sys.argv[1]))
+# The leader's open transactions need its producer snapshot and batches: a log dir snapshot
+# keeps neither, and says so (known false, the hanging counts null), never "none open".
+t = d.pop('transactions')
+if '.snap:' in sys.argv[1] or d['leader']['dir'].find('.snap:') >= 0:
+    assert t['known'] is False and t['hanging_transactions'] is None, t
+# ... and the verdict's sentence on them differs accordingly (a transaction that may hang
+# from the dirs; markers removed, open transactions unknown, from the snapshots).
+d['summary'] = re.sub(r' [^.]*(?:may hang|will hang)[^.]*\.', '', d['summary'])
+text = json.dumps(d, sort_keys=True, indent=1)
 text = re.sub(r'[^"\s]*?(follower|leader\d)(?:/tx-0|\.snap:tx-0)', r'\1', text)
 print(re.sub(r' {2,}', ' ', text))
 PY

@@ -31,7 +31,7 @@ verdict() {
 # above the high watermark 5 that broker 1 recorded, but broker 1 crashed, so that checkpoint
 # may lag the high watermark it held (it led alone when it wrote them): not safe.
 # Broker 3 holds the leader's log.
-verdict 1 "A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records, and a committed loss cannot be ruled out; broker-3/d-0 truncates nothing." \
+verdict 1 "A committed loss cannot be ruled out. broker-1/d-0 truncates to 5: loses 3 records, possibly committed; broker-3/d-0 truncates nothing." \
   "$KEPOCH" predict --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
 # The sentence restates the fields, which keep their names and values.
 expect_exit 1 "$KEPOCH" predict -o json --leader "$B/broker-2/d-0" "$B/broker-1/d-0" "$B/broker-3/d-0"
@@ -103,3 +103,43 @@ printf '0\n2\n0 0\n1 5 x\n' >"$SCRATCH/leader-epoch-checkpoint"
 verdict_file 1 "$SCRATCH/leader-epoch-checkpoint is not usable as written (line 4: expected 2 fields \"<epoch> <start offset>\", found 3). Kafka marks this log dir offline: every partition in it goes offline on this broker." \
   "$KEPOCH" checkpoint validate "$SCRATCH/leader-epoch-checkpoint"
 echo "ok: checkpoint validate opens each file's report with its verdict"
+
+# segment dump (issue 38): what a .log holds, the first paragraph of its report and its JSON
+# "summary" (one item per file: d[0]), and exit 1 exactly when the sentence names damage.
+seg="$B/broker-1/d-0/00000000000000000000.log"
+verdict_file 0 "$seg holds 2 batches (8 records), offsets 0..7, leader epoch 0, written 2026-11-29T08:29:22.173Z to 2026-11-29T08:29:30.183Z; no damage found." \
+  "$KEPOCH" segment dump "$seg"
+expect_exit 0 "$KEPOCH" segment dump -o yaml "$seg"
+[[ $(head -1 "$SCRATCH/out") == "- summary: $seg holds 2 batches"* ]] || fail "YAML summary of segment dump"
+# --max-batches: the sentence speaks of the batches shown.
+verdict_file 0 "The first batches of $seg hold 1 batch (5 records), offsets 0..4, leader epoch 0, written 2026-11-29T08:29:22.173Z to 2026-11-29T08:29:22.224Z; no damage found." \
+  "$KEPOCH" segment dump --max-batches 1 "$seg"
+# One byte of the second batch's records flipped: its CRC fails (Kafka's
+# DefaultRecordBatch.ensureValid), exit 1, and the sentence opens with it.
+mkdir -p "$SCRATCH/seg"
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[200]^=0x55; open(sys.argv[2],"wb").write(b)' \
+  "$seg" "$SCRATCH/seg/00000000000000000000.log"
+verdict_file 1 "$SCRATCH/seg/00000000000000000000.log is damaged: 1 batch fails Kafka's ensureValid (the first at offset 5). It holds 2 batches (8 records), offsets 0..7, leader epoch 0, written 2026-11-29T08:29:22.173Z to 2026-11-29T08:29:30.183Z." \
+  "$KEPOCH" segment dump "$SCRATCH/seg/00000000000000000000.log"
+# Standard input is read once: the same sentence closes the report instead.
+"$KEPOCH" segment dump -o json - <"$seg" >"$SCRATCH/out" || fail "segment dump -"
+[[ $(json "$SCRATCH/out" "d[0]['summary']") == "<stdin> holds 2 batches (8 records)"* ]] ||
+  fail "stdin summary: $(json "$SCRATCH/out" "d[0]['summary']")"
+[[ $(json "$SCRATCH/out" "list(d[0])[-1]") == "summary" ]] || fail "stdin: the summary closes the item"
+echo "ok: segment dump opens with what the segment holds"
+
+# metadata history (issue 38): which partitions changed leader how often, unclean elections.
+# Run A's metadata log (tests/data/metadata): lc-0 was led by 4 leaders in turn, and the
+# transaction state partitions moved once each; the brokers were all stopped at the end.
+verdict 0 "11 partitions: 3 changed leader (6 elections; lc-0 4 times, __transaction_state-0 once, __transaction_state-1 once), 11 without a leader at the end; no unclean election." \
+  "$KEPOCH" metadata history "$DATA/metadata"
+# The streamed path (many passes) and the whole-report path (--limit) say the same.
+KEPOCH_HISTORY_HELD_BYTES=1 expect_exit 0 "$KEPOCH" metadata history -o json "$DATA/metadata"
+[[ $(json "$SCRATCH/out" "d['summary']") == "11 partitions: 3 changed leader"* ]] || fail "many-pass summary"
+expect_exit 0 "$KEPOCH" metadata history --limit 2 "$DATA/metadata"
+[[ $(head -1 "$SCRATCH/out") == "11 partitions: 3 changed leader"* ]] || fail "--limit: the summary first"
+# Nothing selected: exit 1, and the sentence says so first.
+expect_exit 1 "$KEPOCH" metadata history -o json --topic no-such-topic "$DATA/metadata"
+[[ $(json "$SCRATCH/out" "d['summary']") == "The replay found 1 problem, the first: nothing selected"* ]] ||
+  fail "nothing selected: $(json "$SCRATCH/out" "d['summary']")"
+echo "ok: metadata history opens with the leader changes and unclean elections"

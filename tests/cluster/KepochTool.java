@@ -23,6 +23,13 @@
 //       --open: same but the transaction is left open: the records are flushed, then the JVM
 //       halts without ending it (no marker until the coordinator's transaction timeout).
 //       --header K=V: every record carries this header (repeatable).
+//       --await-file F: once the producer has the topic's metadata, create F.ready and send
+//       nothing until F exists (a scenario that must change the cluster between the
+//       producer's start and its first request, e.g. stop a follower: one JVM start is
+//       slower than replica.lag.time.max.ms on a busy machine).
+//       --warm-up T: first send one record (key "warm-up") to topic T and wait for it: the
+//       producer then has its producer id (InitProducerId) and connections, so its first
+//       record to the topic after F is appended at once.
 import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
@@ -157,6 +164,7 @@ public class KepochTool {
         List<String[]> headers = new ArrayList<>();
         int timeoutMs = 15000;
         String lingerMs = "5";
+        String awaitFile = null, warmUp = null;
         for (int k = 2; k < args.length; k++) {
             switch (args[k]) {
                 case "--acks" -> acks = args[++k];
@@ -173,6 +181,8 @@ public class KepochTool {
                 // A long linger keeps every record in one batch until the flush (a scenario that
                 // needs one batch of N records; 5 ms lets a slow JVM split them).
                 case "--linger-ms" -> lingerMs = String.valueOf(Integer.parseInt(args[++k]));
+                case "--await-file" -> awaitFile = args[++k];
+                case "--warm-up" -> warmUp = args[++k];
                 default -> throw new IllegalArgumentException("produce: unknown option " + args[k]);
             }
         }
@@ -202,6 +212,16 @@ public class KepochTool {
         List<String> errors = Collections.synchronizedList(new ArrayList<>());
         try (KafkaProducer<String, String> prod = new KafkaProducer<>(p)) {
             if (txn) { prod.initTransactions(); prod.beginTransaction(); }
+            if (warmUp != null) prod.send(new ProducerRecord<>(warmUp, "warm-up", "warm-up")).get();
+            if (awaitFile != null) {
+                prod.partitionsFor(topic);
+                java.nio.file.Files.createFile(java.nio.file.Path.of(awaitFile + ".ready"));
+                long until = System.currentTimeMillis() + timeoutMs;
+                while (!java.nio.file.Files.exists(java.nio.file.Path.of(awaitFile))) {
+                    if (System.currentTimeMillis() > until) throw new TimeoutException("no " + awaitFile);
+                    Thread.sleep(20);
+                }
+            }
             List<Future<RecordMetadata>> futs = new ArrayList<>();
             for (int i = start; i < start + n; i++) {
                 String key = prefix + "-" + i, value = prefix + "-value-" + i;

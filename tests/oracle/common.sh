@@ -10,8 +10,53 @@ export KEPOCH_CLUSTER_DIR="$SCRATCH/cluster"
 cluster_elr() { sed -n 's/^ELR=//p' "$KEPOCH_CLUSTER_DIR/cluster.env"; }
 
 cluster_up() {
+  if [[ -n ${KEPOCH_SHARED_CLUSTER:-} ]]; then
+    # One of several scenarios on one cluster (run-on-one-cluster.sh, which tears it down).
+    export KEPOCH_CLUSTER_DIR="$KEPOCH_SHARED_CLUSTER"
+    trap 'shared_cleanup $?' EXIT
+    cluster_heal
+    KEPOCH_BOOTSTRAP="$("$KC" bootstrap)"
+    export KEPOCH_BOOTSTRAP
+    return 0
+  fi
   eval "$("$KC" up)"
   trap 'cluster_cleanup $?' EXIT
+}
+
+# cluster_heal: the shared cluster as a scenario expects a fresh one: the brokers an earlier
+# scenario killed restarted, those it SIGSTOPped resumed, all three registered and unfenced,
+# and each back in the ISR of every partition of the coordinators' logs (__consumer_offsets,
+# __transaction_state: replicas 1,2,3), whose copies on broker 1 or 3 a scenario reads.
+# Topics of earlier scenarios are left as they are (each scenario has its own).
+cluster_heal() {
+  local kind n pid st t p parts
+  while read -r kind n pid st _; do
+    [[ $kind == broker ]] || continue
+    case $st in
+      down) "$KC" start "$n" >/dev/null ;;
+      stopped) "$KC" cont "$n" >/dev/null ;;
+    esac
+  done < <("$KC" status)
+  "$KC" wait-brokers 1,2,3 90 >/dev/null
+  for t in __consumer_offsets __transaction_state; do
+    parts=$("$KC" describe "$t" 2>/dev/null | grep -oE 'Partition: [0-9]+' | awk '{print $2}' || true)
+    for p in $parts; do "$KC" wait-isr "$t" "$p" "1,2,3" 120 >/dev/null; done
+  done
+}
+
+# On failure in a shared cluster: the brokers' log tails, the scratch kept (the runner keeps
+# the cluster's data).
+shared_cleanup() {
+  local rc=$1 n
+  if [[ $rc -ne 0 ]]; then
+    for n in 1 2 3; do
+      echo "--- broker $n log (tail)"
+      tail -n 40 "$KEPOCH_CLUSTER_DIR/broker-$n/server.log" 2>/dev/null || true
+    done
+    echo "FAILED: $0 (scratch kept: $SCRATCH)" >&2
+  else
+    rm -rf "$SCRATCH"
+  fi
 }
 
 # On failure: show the brokers' log tails and keep the cluster's data for diagnosis.

@@ -89,7 +89,7 @@ wait_leaderless() {
     [[ $(json "$W/wait.json" "d['totals']['leaderless']") == "$n" ]] && return 0
     sleep 0.2
   done
-  fail "the controller's metadata log never showed $n leaderless partitions: $(json "$W/wait.json" "d['verdict']")"
+  fail "the controller's metadata log never showed $n leaderless partitions: $(json "$W/wait.json" "d['summary']")"
 }
 wait_leaderless 4
 snap_all t0
@@ -244,14 +244,14 @@ for tp in ("pa-0", "pb-0"):
 s = load("stale")
 check("stale exit status", rc("stale"), 1)
 if s["totals"]["stale_partitions"] < 1:
-    errors.append(f"stale: not detected: {s['verdict']}")
-if "nothing to decide" in s["verdict"]:
-    errors.append(f"stale: {s['verdict']}")
+    errors.append(f"stale: not detected: {s['summary']}")
+if "nothing to decide" in s["summary"]:
+    errors.append(f"stale: {s['summary']}")
 if not any("never issued" in p["message"] for p in s["problems"]):
     errors.append(f"stale: no problem names an epoch the metadata never issued: {s['problems']}")
 print(f"kepoch: without broker 3's state, wait for 3 (exit {rc('missing3')}); pa after steps.sh lost "
       f"{lost['pa-0']}+{lost['pa-1']}, as predicted; pb electing 2 first lost {lost['pb-0']}+{lost['pb-1']}, "
-      f"predicted {c3[('pb-0', 2)]['lost_records']}+{c3[('pb-1', 2)]['lost_records']}; stale metadata: {s['verdict'][:90]}...")
+      f"predicted {c3[('pb-0', 2)]['lost_records']}+{c3[('pb-1', 2)]['lost_records']}; stale metadata: {s['summary'][:90]}...")
 for e in errors:
     print("MISMATCH", e)
 sys.exit(1 if errors else 0)

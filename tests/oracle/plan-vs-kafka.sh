@@ -295,12 +295,12 @@ for name in ("after-live", "after-metadata"):
         check(f"{name} {t} leader", p["leader"], 2)
     if "acks=all producers are refused" not in (rows[name]["ku"]["reason"] or ""):
         errors.append(f"{name} ku: the reason does not say acks=all writes are refused: {rows[name]['ku']['reason']}")
-    if "acks=all writes are refused on 1" not in load(name)["verdict"]:
-        errors.append(f"{name}: the verdict does not say acks=all writes are refused: {load(name)['verdict']}")
+    if "acks=all writes are refused on 1" not in load(name)["summary"]:
+        errors.append(f"{name}: the verdict does not say acks=all writes are refused: {load(name)['summary']}")
 check("gone ku condition (led by 2 alone, min ISR 2)", rows["gone"]["ku"]["condition"], "under_min_isr")
 # The same verdict and totals from the live cluster and from the metadata log.
 for live, meta in (("gone", "gone-metadata"), ("ku-live", "ku-metadata"), ("after-live", "after-metadata")):
-    check(f"{meta} verdict", load(meta)["verdict"], load(live)["verdict"])
+    check(f"{meta} verdict", load(meta)["summary"], load(live)["summary"])
     check(f"{meta} totals", load(meta)["totals"], load(live)["totals"])
 # The notes name the same sources: the topic configs and the cluster default from both, the
 # static value only live; the log's plan says it cannot know it rather than claim a default.

@@ -4,11 +4,11 @@
 # before the restart must be exactly what Kafka's truncation then removes, as Kafka's own
 # DumpLogSegments shows the old leader's log before and after.
 #
-# Topic s (replicas 1,2): a-0..4 replicated. Broker 2 stops (ISR [1]); broker 1 alone takes
+# Topic s (replicas 1,2): a-0..4 replicated. Broker 2 dies (ISR [1]); broker 1 alone takes
 # idempotent records (i), a committed transaction (t + COMMIT), an aborted one (x + ABORT),
 # plain acks=1 records with a header (p), and an open transaction (o, no marker: the
-# producer halts). Broker 1 dies; broker 2 wins an unclean election and takes p-0 again (a
-# client re-sending it: same key, value and header) and new records (n). Then:
+# producer halts). Broker 1 dies; broker 2 restarts, wins an unclean election and takes p-0
+# again (a client re-sending it: same key, value and header) and new records (n). Then:
 #   - salvage reads broker 1's log dir (the broker down, as on its host before the restart)
 #     against a copy of broker 2's replica: each removed record with its class, whether it
 #     was committed and whether the new leader holds it (p-0: by content, likely);
@@ -17,6 +17,25 @@
 #   - replay (when the binary has it) produces the data back, and a read_committed consumer
 #     of the partition sees every salvaged committed record once and no aborted record.
 # Brokers 2 and 3 keep the transaction state log's min ISR (2) while broker 1 is alone on s.
+#
+# Topic r (replicas 1,2, min.insync.replicas 2): an idempotent producer's retry lands on the
+# new leader. ra-0..2 are replicated; then broker 2 stops and an idempotent acks=all producer
+# sends d-0..2 as one batch: broker 1 appends it while the ISR is still [1,2], the ISR shrinks
+# to [1] below the min ISR, and the producer gets no acknowledgement (REQUEST_TIMED_OUT where
+# KIP-966 holds the high watermark back, NOT_ENOUGH_REPLICAS_AFTER_APPEND on 3.9) and retries
+# (NOT_ENOUGH_REPLICAS, refused before any append) with the same producer id, epoch and
+# sequences.
+# e-0..1 (acks=1) are appended on broker 1 alone. After the unclean election f-0 (acks=1) is
+# written to broker 2, and only then is the min ISR lowered to 1: until then broker 2 refuses
+# the retry (NOT_ENOUGH_REPLICAS, Partition.appendRecordsToLeader checks the min ISR before
+# the append), so the retry always lands after f-0, at other offsets than broker 1 had d at.
+# Broker 2 is killed (not SIGSTOPped) before d is sent: a stopped follower keeps its fetch
+# parked in broker 1's purgatory, broker 1 answers it with d into the stopped process's
+# socket, and on SIGCONT broker 2 appends d at broker 1's very offsets before it learns of the
+# election (the race CI saw on 4.4.0 and 3.9.1). A dead broker receives nothing; restarted
+# after broker 1 died, it has no leader to fetch d from.
+# Salvage must say d is on the new leader by producer sequence (certain), replay must not
+# produce d again, and a read_committed consumer of r-0 reads each of ra, d and e once.
 . "$(dirname "$0")/common.sh"
 cluster_up
 D="$SCRATCH/salvage"
@@ -24,8 +43,24 @@ mkdir -p "$D"
 
 "$KC" create-topic s --assignment 1:2 >/dev/null
 "$KC" produce s 5 --acks all --prefix a >/dev/null
-"$KC" stop 2
+"$KC" create-topic r --assignment 1:2 --config min.insync.replicas=2 >/dev/null
+"$KC" produce r 3 --acks all --prefix ra >/dev/null
+"$KC" wait-isr r 0 "1,2" 60 >/dev/null
+"$KC" create-topic w --assignment 3 >/dev/null
+"$KC" produce r 3 --acks all --prefix d --linger-ms 200 --timeout-ms 300000 --await-file "$D/go" --warm-up w \
+  >"$D/d.out" 2>"$D/d.err" &
+dpid=$!
+for ((i = 0; i < 600; i++)); do [[ -e $D/go.ready ]] && break; sleep 0.1; done
+[[ -e $D/go.ready ]] || fail "the idempotent producer of d did not start: $(cat "$D/d.err")"
+"$KC" kill 2 >/dev/null
+touch "$D/go"
 "$KC" wait-isr s 0 "1" 60 >/dev/null
+"$KC" wait-isr r 0 "1" 60 >/dev/null
+# d is in broker 1's log (appended while the ISR was [1,2]; the high watermark stays below
+# it where the ISR under the min ISR holds it back, KIP-966).
+n=$("$KC" dump-log --print-data-log --files "$("$KC" logdir 1)/r-0/00000000000000000000.log" | grep -c ' key: d-' || true)
+[[ $n == 3 ]] || fail "d was not appended on broker 1 before the ISR shrank ($n records)"
+"$KC" produce r 2 --acks 1 --prefix e >/dev/null
 "$KC" produce s 3 --acks all --prefix i >/dev/null
 "$KC" produce s 3 --acks all --transactional --prefix t >/dev/null
 "$KC" produce s 2 --acks all --abort --prefix x >/dev/null
@@ -33,22 +68,43 @@ mkdir -p "$D"
 "$KC" produce s 20000 --acks 1 --prefix q --linger-ms 50 >/dev/null
 "$KC" produce s 2 --acks all --open --prefix o >/dev/null
 "$KC" kill 1 >/dev/null
-"$KC" cont 2 >/dev/null
+"$KC" start 2 >/dev/null
 "$KC" wait-brokers 2,3 60 >/dev/null
 "$KC" elect-unclean s 0 >/dev/null
 "$KC" wait-leader s 0 2 60 >/dev/null
 "$KC" produce s 1 --acks 1 --prefix p --header h=v >/dev/null
 "$KC" produce s 2 --acks all --prefix n >/dev/null
+# (With eligible leader replicas, KIP-966, broker 2 is in r-0's ELR since the ISR shrank
+# below the min ISR, and may be elected cleanly before this asks.)
+"$KC" elect-unclean r 0 >/dev/null 2>&1 || true
+"$KC" wait-leader r 0 2 60 >/dev/null
+# The premise: broker 2 never received d (it holds ra-0..2 alone).
+n=$("$KEPOCH" segment dump -o jsonl --records "$("$KC" logdir 2)/r-0/00000000000000000000.log" |
+  python3 -c 'import json, sys; print(sum(len(json.loads(l).get("batch", {}).get("records", [])) for l in sys.stdin if l.strip()))')
+[[ $n == 3 ]] || fail "broker 2's r-0 holds $n records before f-0, not ra-0..2: it received d by replication"
+# f-0 (acks=1: not held by the min ISR) first, so that the retry lands at other offsets than
+# broker 1 had d at (at the same offsets it would be the very same batch: a v2 batch's CRC
+# covers neither its base offset nor its leader epoch).
+"$KC" produce r 1 --acks 1 --prefix f >/dev/null
+"$KC" set-topic-config r min.insync.replicas=1 >/dev/null
+wait "$dpid" || fail "the idempotent producer's retry of d failed: $(cat "$D/d.out" "$D/d.err")"
+echo "d retried to the new leader: $(cat "$D/d.out")"
 
 B1="$("$KC" logdir 1)"
 snapshot 2 s "$D/leader"
 dump() { local f; for f in "$1"/*.log; do "$KC" dump-log --print-data-log --files "$f" || exit 1; done; }
 dump "$B1/s-0" > "$D/before.txt"
+snapshot 2 r "$D/leader-r"
+dump "$B1/r-0" > "$D/r-before.txt"
+dump "$D/leader-r/r-0" > "$D/r-leader.txt"
 
 # Salvage from broker 1's own log dir, read-only, the archive outside it.
 expect_exit 1 "$KEPOCH" salvage -o json --archive "$D/s.jsonl" --leader "$D/leader/s-0" "$B1/s-0"
 cp "$SCRATCH/out" "$D/salvage.json"
 echo "salvage: $(json "$D/salvage.json" "d['summary']")"
+expect_exit 1 "$KEPOCH" salvage -o json --archive "$D/r.jsonl" --leader "$D/leader-r/r-0" "$B1/r-0"
+cp "$SCRATCH/out" "$D/salvage-r.json"
+echo "salvage r: $(json "$D/salvage-r.json" "d['summary']")"
 expect_exit 1 "$KEPOCH" predict -o json --leader "$D/leader/s-0" "$B1/s-0"
 cp "$SCRATCH/out" "$D/predict.json"
 # The same from the live cluster (`cluster predict`'s restart forecast): the same records, the
@@ -68,7 +124,9 @@ PY
 
 "$KC" start 1 >/dev/null
 "$KC" wait-isr s 0 "1,2" 90 >/dev/null
+"$KC" wait-isr r 0 "1,2" 90 >/dev/null
 dump "$B1/s-0" > "$D/after.txt"
+dump "$B1/r-0" > "$D/r-after.txt"
 
 python3 - "$D" <<'PY' || fail "the archive is not what Kafka removed"
 import base64, json, re, sys
@@ -134,6 +192,53 @@ s, p = json.load(open(f"{d}/salvage.json")), json.load(open(f"{d}/predict.json")
 assert s["totals"]["records"] == p["replicas"][0]["removed_records"], (s["totals"], p["replicas"][0])
 print("salvage totals:", s["totals"])
 PY
+python3 - "$D" <<'PY' || fail "r: the archive is not what Kafka removed, or d is not found on the new leader"
+import base64, json, re, sys
+d = sys.argv[1]
+PAIR = re.compile(r"(\w+): (\S+)")
+
+def records(name):
+    """offset -> (leader epoch, producer id, producer epoch, sequence, key, value) of every
+    data record DumpLogSegments printed (r has no control batch)."""
+    out, batch = {}, None
+    for line in open(f"{d}/{name}"):
+        if line.startswith("baseOffset:"):
+            batch = dict(PAIR.findall(line))
+        elif line.startswith("| offset:"):
+            f = dict(PAIR.findall(line))
+            assert batch["isControl"] == "false", line
+            out[int(f["offset"])] = (int(batch["partitionLeaderEpoch"]), int(batch["producerId"]),
+                                     int(batch["producerEpoch"]), int(f["sequence"]), f["key"], f["payload"])
+    return out
+
+before, after, leader = records("r-before.txt"), records("r-after.txt"), records("r-leader.txt")
+removed = {o: r for o, r in before.items() if after.get(o) != r}
+keys = sorted(r[4] for r in removed.values())
+archived = [json.loads(l) for l in open(f"{d}/r.jsonl").read().splitlines()[1:-1]]
+ours = {r["offset"]: (r["leader_epoch"], r["producer_id"], r["producer_epoch"], r["sequence"],
+                      base64.b64decode(r["key"]).decode(), base64.b64decode(r["value"]).decode())
+        for r in archived}
+assert keys == ["d-0", "d-1", "d-2", "e-0", "e-1"], f"Kafka removed {keys} from r-0"
+# The retry: the new leader holds d-0..2 with the old leader's producer id, epoch and
+# sequences, at other offsets than broker 1 had them.
+old_d = {r[4]: (o, r[1:4]) for o, r in removed.items() if r[4].startswith("d-")}
+new_d = {r[4]: (o, r[1:4]) for o, r in leader.items() if r[4].startswith("d-")}
+assert sorted(new_d) == ["d-0", "d-1", "d-2"], f"the new leader holds {sorted(new_d)}"
+for k in old_d:
+    assert old_d[k][1] == new_d[k][1] and old_d[k][1][0] >= 0, (k, old_d[k], new_d[k])
+assert {o for o, _ in old_d.values()} != {o for o, _ in new_d.values()}, "d at the same offsets on both sides"
+assert ours == removed, f"differ: only Kafka {set(removed.items()) - set(ours.items())}, only kepoch {set(ours.items()) - set(removed.items())}"
+for r in archived:
+    k = base64.b64decode(r["key"]).decode()
+    assert r["class"] == "data", (k, r["class"])
+    if k.startswith("d-"):
+        assert r["on_new_leader"] == {"present": True, "by": "producer_sequence", "certainty": "certain"}, (k, r["on_new_leader"])
+    else:
+        assert r["on_new_leader"] == {"present": False, "by": None, "certainty": "certain"}, (k, r["on_new_leader"])
+s = json.load(open(f"{d}/salvage-r.json"))
+assert s["totals"]["records"] == 5 and s["totals"]["to_replay"] == 2, s["totals"]
+print("r: Kafka removed", keys, "; d on the new leader by producer sequence, e to replay")
+PY
 echo "salvage-vs-kafka: the archive holds exactly the records Kafka removed"
 
 # Replay: interrupted (SIGINT) mid-way, then resumed; then a read_committed consumer of s-0
@@ -162,6 +267,20 @@ echo "replay resumed: $(json "$D/replay2.json" "d['summary']")"
 # Done: a third run produces nothing.
 expect_exit 0 "$KEPOCH" replay -o json -b "$BOOT" "$D/s.jsonl"
 [[ $(json "$SCRATCH/out" "d['delivered']") == 0 ]] || fail "a completed replay produced again"
+
+# r: d is skipped (on the new leader by producer sequence), e-0..1 are produced back.
+expect_exit 0 "$KEPOCH" replay -o json -b "$BOOT" "$D/r.jsonl"
+[[ $(json "$SCRATCH/out" "d['delivered']") == 2 ]] || fail "r: replay delivered $(json "$SCRATCH/out" "d['delivered']"), not e-0..1"
+"$KC" tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$BOOT" --topic r \
+  --partition 0 --offset earliest --isolation-level read_committed --timeout-ms 8000 \
+  --property print.key=true >"$D/consumed-r.txt" 2>"$D/consumer-r.err" || true
+python3 - "$D" <<'PY' || fail "r: a read_committed consumer does not see ra, d and e once each"
+import collections, sys
+keys = collections.Counter(l.split("\t")[0] for l in open(f"{sys.argv[1]}/consumed-r.txt") if "\t" in l)
+want = {f"ra-{i}" for i in range(3)} | {f"d-{i}" for i in range(3)} | {"e-0", "e-1", "f-0"}
+assert set(keys) == want and all(n == 1 for n in keys.values()), dict(keys)
+print("r read_committed: ra, f, d (the retry, not replayed) and e (replayed) each once")
+PY
 
 "$KC" tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$BOOT" --topic s \
   --partition 0 --offset earliest --isolation-level read_committed --timeout-ms 8000 \

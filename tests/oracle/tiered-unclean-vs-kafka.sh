@@ -11,9 +11,25 @@
 #   4. kepoch logdir scan of broker 2 (the new leader): which finished remote segments are
 #      outside its lineage (RemoteLogManager.isRemoteSegmentWithinLeaderEpochs).
 #   5. retention.ms=1 on u: the leader's expiration task deletes every finished segment within
-#      its lineage (all of kepoch's "within"), none outside it (Kafka skips them: KAFKA-16511);
-#      those it keeps are among kepoch's "outside", and those it deletes anyway go by the
-#      leader-epoch-cache truncation path (its log line says so).
+#      its lineage (all of kepoch's "within"), skips those outside it (KAFKA-16511), then
+#      deletes those of the losing branch listed under an epoch the truncated epoch cache no
+#      longer holds ("due to leader-epoch-cache truncation"), and never finds the one broker 2
+#      replaced by re-uploading the same epoch from the same base offset: kepoch's per-segment
+#      retention_fate (logdir scan) against the remote directory and the broker's log lines.
+#
+# And, on the same cluster, a follower far behind a tiered leader (TierStateMachine):
+#   f  replicas 3,1 (leader 3), tiered, 1 MiB segments, local.retention.bytes=1.
+#   1. 1500 records in sync.
+#   3. while broker 1 is down (killed with u's step 3), 3000 more on broker 3 (acks=1): it
+#      copies segments and deletes its local ones, so its local log starts above broker 1's
+#      log end.
+#   6. kepoch predict of broker 1's f-0 against broker 3's (with broker 3's
+#      __remote_log_metadata): OFFSET_MOVED_TO_TIERED_STORAGE, the remote segment, the fetch
+#      start, the rebuilt epoch cache. Then broker 1 starts: Kafka's "Updated the epoch cache
+#      from remote tier till offset" line, the producer snapshot it restores at the fetch start
+#      (LogFileUtils.producerSnapshotFile(dir, nextOffset)), its first segment's base offset,
+#      and its leader-epoch-checkpoint once in the ISR, against kepoch's; `plan` with broker 3
+#      as candidate forecasts broker 1 the same way (the same engine).
 . "$(dirname "$0")/common.sh"
 export KEPOCH_TIERED=1
 cluster_up
@@ -30,15 +46,15 @@ finished() {
   local files
   files=("$("$KC" logdir 3)"/__remote_log_metadata-*/*.log)
   "$KEPOCH" segment dump -o json "${files[@]}" > "$SCRATCH/meta.json" 2>/dev/null || true
-  python3 - "$SCRATCH/meta.json" "${1:-}" <<'PY'
+  python3 - "$SCRATCH/meta.json" "${1:-}" "${TOPIC:-u}" <<'PY'
 import json, sys
-by = sys.argv[2]
+by, topic = sys.argv[2], sys.argv[3]
 copies, done = {}, set()
 for f in json.load(open(sys.argv[1])):
     for b in f["batches"]:
         for r in b.get("records", []):
             m = r.get("remote_log_metadata") or {}
-            if m.get("topic") != "u": continue
+            if m.get("topic") != topic: continue
             if m["type"] == "REMOTE_LOG_SEGMENT_METADATA_RECORD": copies[m["segment_id"]] = m["broker_id"]
             if m.get("state") == "COPY_SEGMENT_FINISHED": done.add(m["segment_id"])
 print(sum(1 for s in done if not by or str(copies.get(s)) == by))
@@ -48,16 +64,19 @@ wait_finished() {  # wait_finished MIN [BROKER_ID]
   local i n=0
   for ((i = 0; i < 120; i++)); do
     n=$(finished "${2:-}")
-    (( n >= $1 )) && { echo "u: $n finished copies${2:+ by broker $2}"; return 0; }
+    (( n >= $1 )) && { echo "${TOPIC:-u}: $n finished copies${2:+ by broker $2}"; return 0; }
     sleep 0.5
   done
-  fail "u: $n finished copies${2:+ by broker $2} after 60 s (wanted $1)"
+  fail "${TOPIC:-u}: $n finished copies${2:+ by broker $2} after 60 s (wanted $1)"
 }
 
 "$KC" create-topic u --assignment 1:2 --config remote.storage.enable=true \
   --config segment.bytes=1048576 --config local.retention.bytes=1 >/dev/null
 produce u 1500 all
 wait_finished 1 1
+"$KC" create-topic f --assignment 3:1 --config remote.storage.enable=true \
+  --config segment.bytes=1048576 --config local.retention.bytes=1 >/dev/null
+produce f 1500 all
 "$KC" stop 2 >/dev/null
 "$KC" wait-isr u 0 "1" 60 >/dev/null
 produce u 2500 1
@@ -69,6 +88,8 @@ wait_finished 3 1
 "$KC" wait-leader u 0 2 60 >/dev/null
 produce u 3000 1
 wait_finished 2 2
+produce f 3000 1
+TOPIC=f wait_finished 4 3
 
 B2="$("$KC" logdir 2)"
 mkdir -p "$SCRATCH/b2"
@@ -92,7 +113,7 @@ echo "kepoch: outside broker 2's lineage: $(tr '\n' ' ' < "$SCRATCH/outside.txt"
 # The retention pass: every finished segment the leader may delete goes.
 "$KC" set-topic-config u retention.ms=1 >/dev/null
 remote_ids() {
-  find "$KEPOCH_REMOTE_STORAGE/kafka-tiered-storage" -name '*.log' -printf '%f\n' |
+  find "$KEPOCH_REMOTE_STORAGE/kafka-tiered-storage" -path '*/u-0-*' -name '*.log' -printf '%f\n' |
     sed -E 's/^[0-9]+-(.*)\.log$/\1/' | sort
 }
 last="" stable=0
@@ -103,29 +124,104 @@ for ((i = 0; i < 90; i++)); do
   sleep 1
 done
 echo "Kafka kept in remote storage after retention: $last"
-# Kafka's retention (time, here) deleted every finished segment kepoch put within the lineage,
-# and none that kepoch put outside it: those it keeps (they leak), or deletes only by the
-# other path, when the log start passes every epoch of theirs ("due to leader-epoch-cache
-# truncation"; a segment sharing its epoch and start offset with another is not even found
-# by that path: the metadata cache keeps one segment per epoch and start offset).
-python3 - "$SCRATCH/scan.json" "$SCRATCH/outside.txt" "$last" "$KEPOCH_CLUSTER_DIR" <<'PY' ||
+# kepoch's forecast for broker 2 as the leader (logdir scan's retention_fate, by Kafka 4.x's
+# rules and 3.9's where they differ: RemoteLogManager.RLMExpirationTask), segment by segment
+# against Kafka: a segment kepoch says is deleted is gone from the remote directory, by the
+# path kepoch names (the expiration task's log line: "due to retention time",
+# "due to log-start-offset", "due to leader-epoch-cache truncation"); one kepoch says stays
+# (leaked: listed under none of its epochs in the metadata cache; awaits_truncation) is
+# still there.
+python3 - "$SCRATCH/scan.json" "$last" "$KEPOCH_CLUSTER_DIR" "${KEPOCH_KAFKA_VERSION:-}" <<'PY2' ||
 import glob, json, sys
-scan, outside_file, kept, cluster = sys.argv[1:5]
-outside = set(open(outside_file).read().split())
+scan, kept, cluster, version = sys.argv[1:5]
 kept = set(kept.split())
 d = json.load(open(scan))["log_dirs"][0]
 p = [x for x in d["tiered"]["partitions"] if x["topic"] == "u"][0]
-within = {s["segment_id"] for s in p["segments"] if s["state"] == "COPY_SEGMENT_FINISHED" and s["within_lineage"]}
-assert not (within & kept), f"Kafka kept {within & kept}, which kepoch put within the lineage"
-assert kept <= outside, f"Kafka kept {kept - outside}, which kepoch did not name"
-logs = "".join(open(f, errors="replace").read() for f in glob.glob(cluster + "/broker-*/server.log"))
-for sid in outside - kept:
-    line = [l for l in logs.splitlines() if f"id={sid}}}" in l and "Deleted remote log segment" in l]
-    assert line and "due to leader-epoch-cache truncation" in line[0], f"{sid}: deleted otherwise: {line}"
-    print(f"{sid}: outside the lineage, deleted only by the epoch-cache truncation path")
-for sid in kept:
-    print(f"{sid}: outside the lineage, kept by Kafka's retention (leaked)")
-print(f"{len(within)} segments within the lineage: all deleted by retention")
+logs = "".join(open(f, errors="replace").read() for f in glob.glob(cluster + "/broker-*/server.log")).splitlines()
+paths = {"retention": "due to retention time", "log_start": "due to log-start-offset",
+         "epoch_cache_truncation": "due to leader-epoch-cache truncation"}
+seen, bad = {}, []
+for s in p["segments"]:
+    f = s.get("retention_fate")
+    if not f: continue
+    if version.startswith("3.") and s.get("retention_fate_kafka_3_9"):
+        f = s["retention_fate_kafka_3_9"]
+    sid, fate = s["segment_id"], f["fate"]
+    seen[fate] = seen.get(fate, 0) + 1
+    gone = sid not in kept
+    print(f"{sid} {s['start_offset']}-{s['end_offset']}: kepoch {fate}, Kafka {'deleted' if gone else 'kept'} it")
+    if f["deleted"] != gone:
+        bad.append(f"{sid}: kepoch says {fate} ({f['reason']}), Kafka {'deleted' if gone else 'kept'} it")
+        continue
+    if gone and fate in paths:
+        line = [l for l in logs if f"id={sid}}}" in l and "remote log segment" in l and " due to " in l]
+        if not any(paths[fate] in l for l in line):
+            bad.append(f"{sid}: kepoch says {fate}, Kafka's lines: {line}")
+assert not bad, "\n".join(bad)
+# The scenario's premise: the losing branch left one segment of each kind.
+assert seen.get("retention") and seen.get("epoch_cache_truncation") and seen.get("leaked"), seen
+print(f"kepoch's retention forecast equals Kafka's remote directory: {seen}")
+PY2
+  fail "Kafka's retention pass disagrees with kepoch's retention forecast"
+# 6. The far-behind follower of f. Broker 3's local log start must have passed broker 1's
+# log end (its local retention deletes each copied segment within a second or so).
+B1="$("$KC" logdir 1)" B3="$("$KC" logdir 3)"
+for ((i = 0; i < 60; i++)); do
+  first=$(find "$B3/f-0" -name '*.log' -printf '%f\n' | sort | head -1)
+  (( 10#${first%.log} > 1500 )) && break
+  sleep 1
+done
+(( 10#${first%.log} > 1500 )) || fail "f: broker 3's local log still starts at ${first%.log}"
+mkdir -p "$SCRATCH/b1" "$SCRATCH/b3"
+cp -a "$B1"/. "$SCRATCH/b1/"  # broker 1 is down since step 3
+pid=$("$KC" pid 3)
+kill -STOP "$pid"
+cp -a "$B3"/. "$SCRATCH/b3/"
+kill -CONT "$pid"
+"$KEPOCH" predict -o json --remote-log-metadata "$SCRATCH/b3" --leader "$SCRATCH/b3/f-0" \
+  "$SCRATCH/b1/f-0" > "$SCRATCH/predict-f.json" || true
+# plan takes the same path: broker 1 following candidate 3 (f as one partition from flags,
+# broker 1 down) rebuilds from the remote tier, as predict says.
+"$KEPOCH" plan -o json --remote-log-metadata "$SCRATCH/b3" --ids 3,1 --replicas 3,1 --isr 3 \
+  --alive 3 "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" > "$SCRATCH/plan-f.json" || true
+"$KC" start 1 >/dev/null
+"$KC" wait-isr f 0 "1,3" 120 >/dev/null || fail "broker 1 did not rejoin f's ISR"
+python3 - "$SCRATCH/predict-f.json" "$B1" "$B1/../server.log" <<'PY' ||
+import json, os, re, sys
+pred, b1, log = sys.argv[1:4]
+d = json.load(open(pred))
+r = d["replicas"][0]
+print("kepoch:", json.dumps({k: r.get(k) for k in ("truncate_to", "fetch_from", "truncated_fully",
+      "removed_records", "lost_records", "epochs_after")}))
+t = r["remote_tier"]
+print("kepoch remote_tier:", json.dumps(t))
+assert t and t["outcome"] == "rebuilt", f"kepoch does not take the remote tier: {t}"
+lines = [l for l in open(log, errors="replace")
+         if "Updated the epoch cache from remote tier" in l and re.search(r"Topic: f; Partition: 0;", l)]
+print("Kafka:", lines[-1].strip() if lines else "(no line)")
+assert lines, "broker 1 logged no rebuild from the remote tier for f-0"
+m = re.search(r"till offset: (\d+) with size: (\d+)", lines[-1])
+assert int(m.group(1)) == t["leader_local_log_start_offset"], \
+    f"Kafka rebuilt till {m.group(1)}, kepoch says the leader's local start is {t['leader_local_log_start_offset']}"
+assert int(m.group(2)) == len(t["rebuilt_epochs"]), \
+    f"Kafka's rebuilt cache has {m.group(2)} entries, kepoch's {t['rebuilt_epochs']}"
+nxt = t["next_offset"]
+assert r["fetch_from"] == nxt and r["truncated_fully"], r
+files = sorted(os.listdir(os.path.join(b1, "f-0")))
+assert "%020d.snapshot" % nxt in files, f"no restored producer snapshot at kepoch's fetch start {nxt}: {files}"
+bases = sorted(int(f[:-4]) for f in files if f.endswith(".log"))
+assert bases and bases[0] >= nxt, f"broker 1's first segment {bases[:1]} is below kepoch's fetch start {nxt}"
+cp = open(os.path.join(b1, "f-0", "leader-epoch-checkpoint")).read().split("\n")
+entries = [[int(x) for x in l.split()] for l in cp[2:] if l.strip()]
+want = [[e["epoch"], e["start_offset"]] for e in r["epochs_after"]]
+assert entries[:len(want)] == want, f"broker 1's leader-epoch-checkpoint {entries}, kepoch's {want}"
+plan = json.load(open(os.path.join(os.path.dirname(pred), "plan-f.json")))
+rows = [x for x in plan["followers"] if x["candidate"] == 3 and x["follower"] == 1]
+assert rows and rows[0].get("remote_tier") == "rebuilt" and rows[0]["fetch_from"] == nxt, \
+    f"plan's follower 1 under candidate 3: {rows}, predict's fetch start {nxt}"
+print(f"f: the follower rebuilt from remote segment {t['segment']['segment_id']} "
+      f"({t['segment']['start_offset']}-{t['segment']['end_offset']}), fetched from {nxt}, "
+      f"epochs {entries}: as kepoch said")
 PY
-  fail "Kafka's retention pass disagrees with kepoch's lineage view"
+  fail "the far-behind follower of f: kepoch's forecast disagrees with Kafka"
 echo "tiered-unclean-vs-kafka: Kafka ${KEPOCH_KAFKA_VERSION:-(default)}: pass"

@@ -252,6 +252,30 @@ public class ProtocolVectors {
         emit(new FetchResponseData(), "response", WITH_NULLS, ProtocolVectors::fetchResponse,
             (m, v) -> withRecords(FetchResponseDataJsonConverter.write((FetchResponseData) m, v),
                 (FetchResponseData) m));
+        emit(new FindCoordinatorRequestData(), "request", FULL, ProtocolVectors::findCoordinatorRequest,
+            (m, v) -> FindCoordinatorRequestDataJsonConverter.write((FindCoordinatorRequestData) m, v));
+        emit(new FindCoordinatorResponseData(), "response", WITH_NULLS, ProtocolVectors::findCoordinatorResponse,
+            (m, v) -> FindCoordinatorResponseDataJsonConverter.write((FindCoordinatorResponseData) m, v));
+        emit(new DescribeProducersRequestData(), "request", FULL, ProtocolVectors::describeProducersRequest,
+            (m, v) -> DescribeProducersRequestDataJsonConverter.write((DescribeProducersRequestData) m, v));
+        emit(new DescribeProducersResponseData(), "response", WITH_NULLS, ProtocolVectors::describeProducersResponse,
+            (m, v) -> DescribeProducersResponseDataJsonConverter.write((DescribeProducersResponseData) m, v));
+        emit(new ListTransactionsRequestData(), "request", WITH_NULLS, ProtocolVectors::listTransactionsRequest,
+            (m, v) -> ListTransactionsRequestDataJsonConverter.write((ListTransactionsRequestData) m, v));
+        emit(new ListTransactionsResponseData(), "response", FULL, ProtocolVectors::listTransactionsResponse,
+            (m, v) -> ListTransactionsResponseDataJsonConverter.write((ListTransactionsResponseData) m, v));
+        emit(new DescribeTransactionsRequestData(), "request", FULL, ProtocolVectors::describeTransactionsRequest,
+            (m, v) -> DescribeTransactionsRequestDataJsonConverter.write((DescribeTransactionsRequestData) m, v));
+        emit(new DescribeTransactionsResponseData(), "response", FULL, ProtocolVectors::describeTransactionsResponse,
+            (m, v) -> DescribeTransactionsResponseDataJsonConverter.write((DescribeTransactionsResponseData) m, v));
+        emit(new ListGroupsRequestData(), "request", FULL, ProtocolVectors::listGroupsRequest,
+            (m, v) -> ListGroupsRequestDataJsonConverter.write((ListGroupsRequestData) m, v));
+        emit(new ListGroupsResponseData(), "response", FULL, ProtocolVectors::listGroupsResponse,
+            (m, v) -> ListGroupsResponseDataJsonConverter.write((ListGroupsResponseData) m, v));
+        emit(new OffsetFetchRequestData(), "request", WITH_NULLS, ProtocolVectors::offsetFetchRequest,
+            (m, v) -> OffsetFetchRequestDataJsonConverter.write((OffsetFetchRequestData) m, v));
+        emit(new OffsetFetchResponseData(), "response", WITH_NULLS, ProtocolVectors::offsetFetchResponse,
+            (m, v) -> OffsetFetchResponseDataJsonConverter.write((OffsetFetchResponseData) m, v));
     }
 
     // ApiVersions ----------------------------------------------------------
@@ -406,6 +430,185 @@ public class ProtocolVectors {
             .setTopics(new ArrayList<>()).setTotalBytes(0L).setUsableBytes(0L));
         return new DescribeLogDirsResponseData().setThrottleTimeMs(5)
             .setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).setResults(results);
+    }
+
+    // FindCoordinator ------------------------------------------------------
+    static ApiMessage findCoordinatorRequest(short v, String c) {
+        var d = new FindCoordinatorRequestData();
+        if (v >= 1) d.setKeyType((byte) 1);
+        if (v >= 4) {
+            d.setCoordinatorKeys(List.of("kepoch-txn", "tx-ü"));
+        } else {
+            d.setKey("kepoch-txn");
+        }
+        return d;
+    }
+
+    static ApiMessage findCoordinatorResponse(short v, String c) {
+        var d = new FindCoordinatorResponseData().setThrottleTimeMs(v >= 1 ? 6 : 0);
+        if (v >= 4) {
+            var cs = new ArrayList<FindCoordinatorResponseData.Coordinator>();
+            cs.add(new FindCoordinatorResponseData.Coordinator().setKey("kepoch-txn").setNodeId(2)
+                .setHost("broker-2").setPort(9092).setErrorCode((short) 0)
+                .setErrorMessage(c.equals("nulls") ? null : "fine"));
+            cs.add(new FindCoordinatorResponseData.Coordinator().setKey("tx-ü").setNodeId(-1)
+                .setHost("").setPort(-1).setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                .setErrorMessage(c.equals("nulls") ? null : "not yet"));
+            return d.setCoordinators(cs);
+        }
+        d.setErrorCode((short) 0).setNodeId(3).setHost("broker-3").setPort(9093);
+        if (v >= 1) d.setErrorMessage(c.equals("nulls") ? null : "fine");
+        return d;
+    }
+
+    // DescribeProducers ----------------------------------------------------
+    static ApiMessage describeProducersRequest(short v, String c) {
+        var topics = new ArrayList<DescribeProducersRequestData.TopicRequest>();
+        topics.add(new DescribeProducersRequestData.TopicRequest().setName(TOPIC)
+            .setPartitionIndexes(List.of(0, 2)));
+        topics.add(new DescribeProducersRequestData.TopicRequest().setName(OTHER)
+            .setPartitionIndexes(List.of(7)));
+        return new DescribeProducersRequestData().setTopics(topics);
+    }
+
+    static ApiMessage describeProducersResponse(short v, String c) {
+        var producers = new ArrayList<DescribeProducersResponseData.ProducerState>();
+        producers.add(new DescribeProducersResponseData.ProducerState().setProducerId(1000L)
+            .setProducerEpoch(3).setLastSequence(41).setLastTimestamp(1_700_000_000_123L)
+            .setCoordinatorEpoch(5).setCurrentTxnStartOffset(17L));
+        producers.add(new DescribeProducersResponseData.ProducerState().setProducerId(1001L)
+            .setProducerEpoch(0).setLastSequence(-1).setLastTimestamp(-1L)
+            .setCoordinatorEpoch(-1).setCurrentTxnStartOffset(-1L));
+        var partitions = new ArrayList<DescribeProducersResponseData.PartitionResponse>();
+        partitions.add(new DescribeProducersResponseData.PartitionResponse().setPartitionIndex(0)
+            .setErrorCode((short) 0).setErrorMessage(null).setActiveProducers(producers));
+        partitions.add(new DescribeProducersResponseData.PartitionResponse().setPartitionIndex(2)
+            .setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code())
+            .setErrorMessage(c.equals("nulls") ? null : "not the leader"));
+        var topics = new ArrayList<DescribeProducersResponseData.TopicResponse>();
+        topics.add(new DescribeProducersResponseData.TopicResponse().setName(TOPIC)
+            .setPartitions(partitions));
+        return new DescribeProducersResponseData().setThrottleTimeMs(4).setTopics(topics);
+    }
+
+    // ListTransactions -----------------------------------------------------
+    static ApiMessage listTransactionsRequest(short v, String c) {
+        var d = new ListTransactionsRequestData().setStateFilters(List.of("Ongoing", "PrepareAbort"))
+            .setProducerIdFilters(List.of(1000L, -7L));
+        if (v >= 1) d.setDurationFilter(900_000L);
+        if (v >= 2) d.setTransactionalIdPattern(c.equals("nulls") ? null : "kepoch-.*");
+        return d;
+    }
+
+    static ApiMessage listTransactionsResponse(short v, String c) {
+        var states = new ArrayList<ListTransactionsResponseData.TransactionState>();
+        states.add(new ListTransactionsResponseData.TransactionState().setTransactionalId("kepoch-txn")
+            .setProducerId(1000L).setTransactionState("Ongoing"));
+        states.add(new ListTransactionsResponseData.TransactionState().setTransactionalId("tx-ü")
+            .setProducerId(1002L).setTransactionState("CompleteCommit"));
+        return new ListTransactionsResponseData().setThrottleTimeMs(2)
+            .setErrorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code())
+            .setUnknownStateFilters(List.of("Nope")).setTransactionStates(states);
+    }
+
+    // DescribeTransactions -------------------------------------------------
+    static ApiMessage describeTransactionsRequest(short v, String c) {
+        return new DescribeTransactionsRequestData().setTransactionalIds(List.of("kepoch-txn", "tx-ü"));
+    }
+
+    static ApiMessage describeTransactionsResponse(short v, String c) {
+        var topics = new DescribeTransactionsResponseData.TopicDataCollection();
+        topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(TOPIC)
+            .setPartitions(List.of(0, 3)));
+        topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(OTHER)
+            .setPartitions(List.of(1)));
+        var states = new ArrayList<DescribeTransactionsResponseData.TransactionState>();
+        states.add(new DescribeTransactionsResponseData.TransactionState().setErrorCode((short) 0)
+            .setTransactionalId("kepoch-txn").setTransactionState("Ongoing")
+            .setTransactionTimeoutMs(60000).setTransactionStartTimeMs(1_700_000_000_123L)
+            .setProducerId(1000L).setProducerEpoch((short) 3).setTopics(topics));
+        states.add(new DescribeTransactionsResponseData.TransactionState()
+            .setErrorCode(Errors.TRANSACTIONAL_ID_NOT_FOUND.code()).setTransactionalId("tx-ü")
+            .setTransactionState("").setTransactionTimeoutMs(0).setTransactionStartTimeMs(-1L)
+            .setProducerId(-1L).setProducerEpoch((short) -1));
+        return new DescribeTransactionsResponseData().setThrottleTimeMs(1).setTransactionStates(states);
+    }
+
+    // ListGroups -----------------------------------------------------------
+    static ApiMessage listGroupsRequest(short v, String c) {
+        var d = new ListGroupsRequestData();
+        if (v >= 4) d.setStatesFilter(List.of("Stable", "Empty"));
+        if (v >= 5) d.setTypesFilter(List.of("consumer"));
+        return d;
+    }
+
+    static ApiMessage listGroupsResponse(short v, String c) {
+        var groups = new ArrayList<ListGroupsResponseData.ListedGroup>();
+        groups.add(new ListGroupsResponseData.ListedGroup().setGroupId("orders-app")
+            .setProtocolType("consumer").setGroupState("Stable").setGroupType("classic"));
+        groups.add(new ListGroupsResponseData.ListedGroup().setGroupId("grüppe")
+            .setProtocolType("").setGroupState("Empty").setGroupType("consumer"));
+        return new ListGroupsResponseData().setThrottleTimeMs(v >= 1 ? 3 : 0)
+            .setErrorCode((short) 0).setGroups(groups);
+    }
+
+    // OffsetFetch ----------------------------------------------------------
+    static ApiMessage offsetFetchRequest(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var d = new OffsetFetchRequestData();
+        if (v >= 7) d.setRequireStable(true);
+        if (v >= 8) {
+            var topics = new ArrayList<OffsetFetchRequestData.OffsetFetchRequestTopics>();
+            var t = new OffsetFetchRequestData.OffsetFetchRequestTopics().setPartitionIndexes(List.of(0, 4));
+            if (v >= 10) t.setTopicId(ID1); else t.setName(TOPIC);
+            topics.add(t);
+            var groups = new ArrayList<OffsetFetchRequestData.OffsetFetchRequestGroup>();
+            var g1 = new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("orders-app")
+                .setTopics(nulls ? null : topics);
+            if (v >= 9) g1.setMemberId(nulls ? null : "member-1").setMemberEpoch(5);
+            groups.add(g1);
+            groups.add(new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("grüppe").setTopics(null));
+            return d.setGroups(groups);
+        }
+        d.setGroupId("orders-app");
+        if (nulls && v >= 2) return d.setTopics(null);
+        var topics = new ArrayList<OffsetFetchRequestData.OffsetFetchRequestTopic>();
+        topics.add(new OffsetFetchRequestData.OffsetFetchRequestTopic().setName(TOPIC)
+            .setPartitionIndexes(List.of(0, 4)));
+        return d.setTopics(topics);
+    }
+
+    static ApiMessage offsetFetchResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var d = new OffsetFetchResponseData().setThrottleTimeMs(v >= 3 ? 9 : 0);
+        if (v >= 8) {
+            var parts = new ArrayList<OffsetFetchResponseData.OffsetFetchResponsePartitions>();
+            parts.add(new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(0)
+                .setCommittedOffset(15L).setCommittedLeaderEpoch(3)
+                .setMetadata(nulls ? null : "mëta").setErrorCode((short) 0));
+            parts.add(new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(4)
+                .setCommittedOffset(-1L).setCommittedLeaderEpoch(-1).setMetadata("")
+                .setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code()));
+            var topics = new ArrayList<OffsetFetchResponseData.OffsetFetchResponseTopics>();
+            var t = new OffsetFetchResponseData.OffsetFetchResponseTopics().setPartitions(parts);
+            if (v >= 10) t.setTopicId(ID1); else t.setName(TOPIC);
+            topics.add(t);
+            var groups = new ArrayList<OffsetFetchResponseData.OffsetFetchResponseGroup>();
+            groups.add(new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("orders-app")
+                .setTopics(topics).setErrorCode((short) 0));
+            groups.add(new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("grüppe")
+                .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
+            return d.setGroups(groups);
+        }
+        var parts = new ArrayList<OffsetFetchResponseData.OffsetFetchResponsePartition>();
+        parts.add(new OffsetFetchResponseData.OffsetFetchResponsePartition().setPartitionIndex(0)
+            .setCommittedOffset(15L).setCommittedLeaderEpoch(v >= 5 ? 3 : -1)
+            .setMetadata(nulls ? null : "mëta").setErrorCode((short) 0));
+        var topics = new ArrayList<OffsetFetchResponseData.OffsetFetchResponseTopic>();
+        topics.add(new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(TOPIC).setPartitions(parts));
+        d.setTopics(topics);
+        if (v >= 2) d.setErrorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+        return d;
     }
 
     // ListOffsets ----------------------------------------------------------

@@ -1,6 +1,8 @@
 #include "kepoch/base/base64.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace kepoch {
 namespace {
@@ -8,31 +10,51 @@ namespace {
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+// Each byte's 6-bit value, -1 where it is not in the alphabet ('=' included): a table, as
+// replay decodes every key, value and header of an archive through it.
+constexpr std::array<std::int8_t, 256> kValues = [] {
+  std::array<std::int8_t, 256> t{};
+  t.fill(-1);
+  for (std::size_t i = 0; i < kAlphabet.size(); ++i)
+    t[static_cast<unsigned char>(kAlphabet[i])] = static_cast<std::int8_t>(i);
+  return t;
+}();
+
 int value_of(char c) {
-  const auto at = kAlphabet.find(c);
-  return at == std::string_view::npos ? -1 : static_cast<int>(at);
+  return kValues[static_cast<unsigned char>(c)];
 }
 
 }  // namespace
 
 std::string base64_encode(std::span<const std::uint8_t> bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+  // Written in place (no append per character): salvage encodes every key, value and header.
+  std::string out((bytes.size() + 2) / 3 * 4, '=');
+  char* o = out.data();
+  const std::size_t full = bytes.size() / 3 * 3;
+  std::size_t i = 0;
+  for (; i < full; i += 3) {
+    const std::uint32_t group =
+        std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
+    o[0] = kAlphabet[group >> 18];
+    o[1] = kAlphabet[(group >> 12) & 0x3f];
+    o[2] = kAlphabet[(group >> 6) & 0x3f];
+    o[3] = kAlphabet[group & 0x3f];
+    o += 4;
+  }
+  if (i < bytes.size()) {  // one or two bytes left: two or one '=' stay
     std::uint32_t group = std::uint32_t(bytes[i]) << 16;
-    if (n > 1) group |= std::uint32_t(bytes[i + 1]) << 8;
-    if (n > 2) group |= bytes[i + 2];
-    for (std::size_t k = 0; k < 4; ++k)
-      out += k <= n ? kAlphabet[(group >> (18 - 6 * k)) & 0x3f] : '=';
+    if (i + 1 < bytes.size()) group |= std::uint32_t(bytes[i + 1]) << 8;
+    o[0] = kAlphabet[group >> 18];
+    o[1] = kAlphabet[(group >> 12) & 0x3f];
+    if (i + 1 < bytes.size()) o[2] = kAlphabet[(group >> 6) & 0x3f];
   }
   return out;
 }
 
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;
-  std::vector<std::uint8_t> out;
-  out.reserve(text.size() / 4 * 3);
+  std::vector<std::uint8_t> out(text.size() / 4 * 3);
+  std::size_t w = 0;
   for (std::size_t i = 0; i < text.size(); i += 4) {
     const bool last = i + 4 == text.size();
     const std::size_t padding =
@@ -43,10 +65,11 @@ std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {
       if (v < 0) return std::nullopt;
       group = group << 6 | static_cast<std::uint32_t>(v);
     }
-    out.push_back(static_cast<std::uint8_t>(group >> 16));
-    if (padding < 2) out.push_back(static_cast<std::uint8_t>(group >> 8));
-    if (padding < 1) out.push_back(static_cast<std::uint8_t>(group));
+    out[w++] = static_cast<std::uint8_t>(group >> 16);
+    if (padding < 2) out[w++] = static_cast<std::uint8_t>(group >> 8);
+    if (padding < 1) out[w++] = static_cast<std::uint8_t>(group);
   }
+  out.resize(w);
   return out;
 }
 

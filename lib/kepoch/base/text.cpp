@@ -109,4 +109,14 @@ std::string escape_control(std::string_view text) {
   return out;
 }
 
+std::string shell_word(std::string_view text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_./:@,=+-") == std::string_view::npos)
+    return std::string(text);
+  std::string out = "'";
+  for (const char c : text)
+    out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+  return out + "'";
+}
+
 }  // namespace kepoch

@@ -24,4 +24,9 @@ std::string escape_control(std::string_view text);
 // Whether escape_control changes text.
 bool needs_escape(std::string_view text);
 
+// text as one POSIX shell word: unchanged when it holds only characters no shell treats
+// specially (letters, digits, _./:@,=+-), else in single quotes (a quote as '\'').
+// For commands kepoch prints for an operator to run (salvage, steps.sh).
+std::string shell_word(std::string_view text);
+
 }  // namespace kepoch

@@ -489,4 +489,274 @@ LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::stri
   return out;
 }
 
+namespace {
+// FindHangingTransactionsCommand.MAX_BATCH_SIZE: partitions per DescribeProducers request.
+constexpr std::size_t kDescribeProducersBatch = 500;
+}  // namespace
+
+std::vector<protocol::PartitionProducers> ClusterClient::describe_producers(
+    const std::vector<protocol::PartitionQuery>& partitions, std::optional<std::int32_t> broker_id,
+    const live::ClusterView& view) {
+  std::vector<protocol::PartitionProducers> out;
+  const auto unanswered = [&](const protocol::PartitionQuery& q, std::string why) {
+    out.push_back({q.topic, q.partition, -1, std::move(why), {}});
+  };
+  // Admin.describeProducers sends to the leader unless a broker is named
+  // (DescribeProducersHandler: PartitionLeaderStrategy or StaticBrokerStrategy).
+  std::map<std::int32_t, std::vector<protocol::PartitionQuery>> by_broker;
+  const auto index = live::partitions_by_key(view);
+  for (const auto& q : partitions) {
+    if (broker_id) {
+      by_broker[*broker_id].push_back(q);
+      continue;
+    }
+    const auto it = index.find({q.topic, q.partition});
+    if (it == index.end()) {
+      unanswered(q, "not in the cluster's metadata");
+    } else if (!it->second->has_leader()) {
+      unanswered(q, "no leader");
+    } else {
+      by_broker[it->second->leader].push_back(q);
+    }
+  }
+  for (const auto& [id, queries] : by_broker) {
+    for (std::size_t at = 0; at < queries.size(); at += kDescribeProducersBatch) {
+      const std::vector<protocol::PartitionQuery> batch(
+          queries.begin() + static_cast<std::ptrdiff_t>(at),
+          queries.begin() +
+              static_cast<std::ptrdiff_t>(std::min(queries.size(), at + kDescribeProducersBatch)));
+      try {
+        auto answer = protocol::describe_producers_from(broker(id).send(
+            ApiKey::kDescribeProducers, protocol::make_describe_producers_request(batch)));
+        std::set<std::pair<std::string, std::int32_t>> answered;
+        for (auto& p : answer) {
+          answered.insert({p.topic, p.partition});
+          out.push_back(std::move(p));
+        }
+        for (const auto& q : batch)
+          if (!answered.contains({q.topic, q.partition}))
+            unanswered(q, fmt::format("broker {} did not answer for it", id));
+      } catch (const ClusterError& e) {
+        brokers_.erase(id);
+        for (const auto& q : batch)
+          unanswered(q, fmt::format("broker {}: {}", id, e.what()));
+      }
+    }
+  }
+  return out;
+}
+
+ClusterClient::TransactionListings ClusterClient::list_transactions(
+    const std::vector<std::int64_t>& producer_ids) {
+  TransactionListings out;
+  // Admin.listTransactions asks every broker of the metadata (ListTransactionsHandler with
+  // AllBrokersStrategy): each answers for the coordinator partitions it leads.
+  std::vector<std::int32_t> ids;
+  for (const auto& [id, address] : addresses_)
+    ids.push_back(id);
+  for (auto id : ids) {
+    try {
+      const auto answer = protocol::list_transactions_from(broker(id).send(
+          ApiKey::kListTransactions, protocol::make_list_transactions_request(producer_ids)));
+      if (answer.error_code != 0) {
+        out.complete = false;
+        out.warnings.push_back(fmt::format("ListTransactions on broker {}: {}", id,
+                                           protocol::error_code_name(answer.error_code)));
+        continue;
+      }
+      out.transactions.insert(out.transactions.end(), answer.transactions.begin(),
+                              answer.transactions.end());
+    } catch (const ClusterError& e) {
+      brokers_.erase(id);
+      out.complete = false;
+      out.warnings.push_back(warning(fmt::format("ListTransactions on broker {}", id), e));
+    }
+  }
+  return out;
+}
+
+std::vector<protocol::TransactionDescription> ClusterClient::describe_transactions(
+    const std::vector<std::string>& transactional_ids, std::vector<std::string>& warnings) {
+  std::vector<protocol::TransactionDescription> out;
+  const auto unanswered = [&](const std::string& id, const std::string& why) {
+    protocol::TransactionDescription d;
+    d.error_code = -1;
+    d.transactional_id = id;
+    out.push_back(std::move(d));
+    warnings.push_back(fmt::format("DescribeTransactions of {}: {}", id, why));
+  };
+  if (transactional_ids.empty()) return out;
+  std::map<std::int32_t, std::vector<std::string>> by_coordinator;
+  for (const auto& [id, node] :
+       find_coordinators(protocol::kTransactionCoordinator, transactional_ids,
+                         "DescribeTransactions", warnings)) {
+    if (node) {
+      by_coordinator[*node].push_back(id);
+    } else {
+      protocol::TransactionDescription d;
+      d.error_code = -1;
+      d.transactional_id = id;
+      out.push_back(std::move(d));
+    }
+  }
+  for (const auto& [node, ids] : by_coordinator) {
+    try {
+      auto answer = protocol::describe_transactions_from(broker(node).send(
+          ApiKey::kDescribeTransactions, protocol::make_describe_transactions_request(ids)));
+      std::set<std::string> answered;
+      for (auto& d : answer) {
+        answered.insert(d.transactional_id);
+        out.push_back(std::move(d));
+      }
+      for (const auto& id : ids)
+        if (!answered.contains(id)) unanswered(id, fmt::format("broker {} did not answer", node));
+    } catch (const ClusterError& e) {
+      brokers_.erase(node);
+      for (const auto& id : ids)
+        unanswered(id, fmt::format("broker {}: {}", node, e.what()));
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::optional<std::int32_t>> ClusterClient::find_coordinators(
+    std::int8_t key_type, const std::vector<std::string>& keys, std::string_view what,
+    std::vector<std::string>& warnings) {
+  std::map<std::string, std::optional<std::int32_t>> out;
+  const auto unanswered = [&](const std::string& key, const std::string& why) {
+    out[key] = std::nullopt;
+    warnings.push_back(fmt::format("{} of {}: {}", what, key, why));
+  };
+  if (keys.empty()) return out;
+  if (!main_) {
+    for (const auto& key : keys)
+      unanswered(key, "the metadata channel failed");
+    return out;
+  }
+  const auto version = main_->usable_version(ApiKey::kFindCoordinator);
+  std::vector<protocol::Coordinator> found;
+  try {
+    if (!version) throw ClusterError(main_->peer(), "the broker does not speak FindCoordinator");
+    if (*version >= 4) {
+      found = protocol::coordinators_from(
+          main_->send(ApiKey::kFindCoordinator,
+                      protocol::make_find_coordinator_request(*version, key_type, keys)),
+          "");
+    } else {
+      for (const auto& key : keys) {
+        auto one = protocol::coordinators_from(
+            main_->send(ApiKey::kFindCoordinator,
+                        protocol::make_find_coordinator_request(*version, key_type, {key})),
+            key);
+        found.insert(found.end(), one.begin(), one.end());
+      }
+    }
+  } catch (const ClusterError& e) {
+    main_.reset();
+    for (const auto& key : keys)
+      unanswered(key, fmt::format("FindCoordinator: {}", e.what()));
+    return out;
+  }
+  for (const auto& c : found) {
+    if (c.error_code != 0) {
+      unanswered(c.key,
+                 fmt::format("FindCoordinator: {}", protocol::error_code_name(c.error_code)));
+      continue;
+    }
+    // A coordinator not in our metadata (it joined since) is still reachable.
+    if (!addresses_.contains(c.node_id))
+      addresses_[c.node_id] = BrokerAddress{c.host, static_cast<std::uint16_t>(c.port)};
+    out[c.key] = c.node_id;
+  }
+  for (const auto& key : keys)
+    if (!out.contains(key)) unanswered(key, "FindCoordinator did not answer for it");
+  return out;
+}
+
+ClusterClient::GroupListings ClusterClient::list_groups() {
+  GroupListings out;
+  // Admin.listGroups asks every broker (ListGroupsHandler over AllBrokersStrategy): each
+  // lists the groups of the __consumer_offsets partitions it leads.
+  std::vector<std::int32_t> ids;
+  for (const auto& [id, address] : addresses_)
+    ids.push_back(id);
+  std::set<std::string> seen;
+  for (auto id : ids) {
+    try {
+      const auto answer = protocol::list_groups_from(
+          broker(id).send(ApiKey::kListGroups, protocol::make_list_groups_request()));
+      if (answer.error_code != 0) {
+        out.complete = false;
+        out.warnings.push_back(fmt::format("ListGroups on broker {}: {}", id,
+                                           protocol::error_code_name(answer.error_code)));
+        continue;
+      }
+      for (const auto& g : answer.groups)
+        if (seen.insert(g.group_id).second) out.groups.push_back(g);
+    } catch (const ClusterError& e) {
+      brokers_.erase(id);
+      out.complete = false;
+      out.warnings.push_back(warning(fmt::format("ListGroups on broker {}", id), e));
+    }
+  }
+  std::sort(out.groups.begin(), out.groups.end(),
+            [](const auto& a, const auto& b) { return a.group_id < b.group_id; });
+  return out;
+}
+
+std::vector<protocol::GroupOffsets> ClusterClient::committed_offsets(
+    const std::vector<std::string>& groups, std::vector<std::string>& warnings) {
+  std::vector<protocol::GroupOffsets> out;
+  std::map<std::int32_t, std::vector<std::string>> by_coordinator;
+  for (const auto& [group, node] :
+       find_coordinators(protocol::kGroupCoordinator, groups, "OffsetFetch", warnings)) {
+    if (node) {
+      by_coordinator[*node].push_back(group);
+    } else {
+      out.push_back({group, -1, {}});
+    }
+  }
+  for (const auto& [node, ids] : by_coordinator) {
+    try {
+      BrokerChannel& channel = broker(node);
+      // v10 names topics by id only; v9 keeps the names (and the v8+ batch).
+      const std::int16_t version =
+          std::min<std::int16_t>(channel.version_for(ApiKey::kOffsetFetch), 9);
+      std::vector<std::vector<std::string>> requests;
+      if (version >= 8) {
+        requests.push_back(ids);
+      } else {
+        for (const auto& g : ids)
+          requests.push_back({g});
+      }
+      for (const auto& r : requests) {
+        auto answer = protocol::offset_fetch_from(
+            channel.send(ApiKey::kOffsetFetch, version,
+                         protocol::make_offset_fetch_request(version, r)),
+            r.front());
+        std::set<std::string> answered;
+        for (auto& g : answer) {
+          answered.insert(g.group_id);
+          out.push_back(std::move(g));
+        }
+        for (const auto& g : r)
+          if (!answered.contains(g)) {
+            out.push_back({g, -1, {}});
+            warnings.push_back(
+                fmt::format("OffsetFetch of {}: broker {} did not answer for it", g, node));
+          }
+      }
+    } catch (const ClusterError& e) {
+      brokers_.erase(node);
+      for (const auto& g : ids) {
+        out.push_back({g, -1, {}});
+        warnings.push_back(fmt::format("OffsetFetch of {}: broker {}: {}", g, node, e.what()));
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.group_id < b.group_id; });
+  return out;
+}
+
 }  // namespace kepoch::cluster

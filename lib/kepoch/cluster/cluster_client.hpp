@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "kepoch/cluster/cluster_connector.hpp"
+#include "kepoch/cluster/protocol/groups.hpp"
 #include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
+#include "kepoch/cluster/protocol/transactions.hpp"
 #include "kepoch/live/cluster_view.hpp"
 
 namespace kepoch::cluster {
@@ -91,7 +93,53 @@ class ClusterClient {
                                const std::string& topic_id, std::int32_t partition,
                                std::int32_t leader_epoch, std::int64_t from, std::int64_t until);
 
+  // The transaction APIs `kafka-transactions.sh find-hanging` uses (KIP-664), after a
+  // read_view (the brokers and leaders are that view's).
+  //
+  // DescribeProducers on `broker` (each partition's leader when nullopt), in requests of at
+  // most 500 partitions (FindHangingTransactionsCommand.MAX_BATCH_SIZE). A partition whose
+  // broker cannot be asked comes back with error_code -1 and the reason in error_message.
+  std::vector<protocol::PartitionProducers> describe_producers(
+      const std::vector<protocol::PartitionQuery>& partitions, std::optional<std::int32_t> broker,
+      const live::ClusterView& view);
+
+  // ListTransactions on every broker (each lists the transactions of the
+  // __transaction_state partitions it leads), filtered by producer id. `complete` is false
+  // when a broker could not be asked or answered an error: a producer id missing from the
+  // answer may then be tracked by that broker.
+  struct TransactionListings {
+    std::vector<protocol::TransactionListing> transactions;
+    bool complete = true;
+    std::vector<std::string> warnings;
+  };
+  TransactionListings list_transactions(const std::vector<std::int64_t>& producer_ids);
+
+  // DescribeTransactions at each transactional id's coordinator (FindCoordinator, key type
+  // transaction, on the metadata channel). An id whose coordinator cannot be found or asked
+  // comes back with error_code -1 (the reason in `warnings`).
+  std::vector<protocol::TransactionDescription> describe_transactions(
+      const std::vector<std::string>& transactional_ids, std::vector<std::string>& warnings);
+
+  // The consumer groups, as kafka-consumer-groups.sh reads them, after a read_view:
+  // ListGroups on every broker (`complete` false when one failed), then each group's
+  // committed offsets with their leader epochs (OffsetFetch at its coordinator, every topic,
+  // many groups per request from v8). A group whose coordinator cannot be found or asked
+  // comes back with error_code -1 (the reason in `warnings`).
+  struct GroupListings {
+    std::vector<protocol::ListedGroup> groups;
+    bool complete = true;
+    std::vector<std::string> warnings;
+  };
+  GroupListings list_groups();
+  std::vector<protocol::GroupOffsets> committed_offsets(const std::vector<std::string>& groups,
+                                                        std::vector<std::string>& warnings);
+
  private:
+  // Each key's coordinator (FindCoordinator on the metadata channel, batched from v4): the
+  // node id, or nullopt with the reason added to `warnings`.
+  std::map<std::string, std::optional<std::int32_t>> find_coordinators(
+      std::int8_t key_type, const std::vector<std::string>& keys, std::string_view what,
+      std::vector<std::string>& warnings);
   protocol::Struct send_metadata_request();
   BrokerChannel& broker(std::int32_t id);
   void add_elr(live::ClusterView& view);

@@ -134,6 +134,43 @@ void ofle_mode(const LeaderAnswers& leader, TruncationPrediction& p) {
   }
 }
 
+// ReplicaManager.handleOffsetOutOfRangeError: a follower's fetch at an offset in
+// [logStartOffset, localLogStartOffset) of a tiered leader is refused with
+// OFFSET_MOVED_TO_TIERED_STORAGE, and AbstractFetcherThread.handleOffsetsMovedToTieredStorage
+// runs TierStateMachine.start.
+void tier_step(const LeaderAnswers& leader, TruncationPrediction& p) {
+  const TierAnswers& tier = *leader.tier;
+  if (p.fetch_from < leader.log_start_offset || p.fetch_from >= tier.local_log_start_offset) return;
+  TierRebuild t = build_remote_log_aux_state(tier, leader.log_start_offset, p.fetch_from);
+  TruncationRound r;
+  r.branch = TruncationBranch::tiered;
+  r.truncate_to = p.fetch_from;
+  if (t.outcome == TierOutcome::rebuilt) {
+    // Partition.truncateFullyAndStartAt(nextOffset, leader's log start), then the cache
+    // assigned the segment's epochs.
+    ReplicaLog& f = p.after;
+    f.cache.clear();
+    for (const auto& e : t.rebuilt_cache)
+      f.cache.assign(e);
+    f.log_end_offset = f.high_watermark = *t.next_offset;
+    f.log_start_offset = leader.log_start_offset;
+    r.truncate_to = p.fetch_from = *t.next_offset;
+    p.truncated_fully = true;
+  } else if (t.outcome == TierOutcome::remote_unknown) {
+    // Which segment, and so where the follower starts, is unknown; that it truncates fully
+    // once it finds one is not: truncateFullyAndStartAt comes with every segment.
+    r.completed = false;
+    p.truncated_fully = true;
+    r.truncate_to = p.fetch_from = tier.local_log_start_offset;  // at least this
+  } else {
+    // RemoteStorageException before any truncation: the follower keeps its log and retries.
+    r.completed = false;
+  }
+  p.note = t.note;
+  p.rounds.push_back(r);
+  p.tier = std::move(t);
+}
+
 }  // namespace
 
 void truncate_to(ReplicaLog& f, std::int64_t x) {
@@ -200,6 +237,7 @@ TruncationPrediction predict_truncation(const LeaderAnswers& leader, const Repli
   switch (mode) {
     case TruncationMode::fetch:
       fetch_mode(leader, p);
+      if (leader.tier && !p.unanswered_epoch) tier_step(leader, p);
       break;
     case TruncationMode::ofle:
       ofle_mode(leader, p);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kepoch/epoch/leader_epoch_cache.hpp"
+#include "kepoch/epoch/tiered_fetch.hpp"
 
 namespace kepoch {
 
@@ -38,6 +39,10 @@ struct LeaderAnswers {
   std::map<std::int32_t, EpochEntry> end_offsets;  // epoch asked -> (epoch, end offset)
   std::int64_t log_end_offset = 0;
   std::int64_t log_start_offset = 0;
+  // A tiered leader (KIP-405): its local log starts above log_start_offset (the whole log's,
+  // remote segments included), and a fetch between the two is refused with
+  // OFFSET_MOVED_TO_TIERED_STORAGE (epoch/tiered_fetch.hpp). Unset: not tiered, no new work.
+  std::optional<TierAnswers> tier;
 };
 
 // The answers a leader replica gives to every epoch of `asked` (the follower's cache: a
@@ -59,6 +64,7 @@ enum class TruncationBranch : char {
   high_watermark = 'H',
   out_of_range = 'O',
   no_divergence = 'N',
+  tiered = 'T',  // OFFSET_MOVED_TO_TIERED_STORAGE: TierStateMachine.start
 };
 constexpr char branch_letter(TruncationBranch b) {
   return static_cast<char>(b);
@@ -88,6 +94,10 @@ struct TruncationPrediction {
   // Set when the answers lacked an epoch the follower asks about: the prediction stopped
   // there (the rounds so far are kept); ask the leader and run again.
   std::optional<std::int32_t> unanswered_epoch;
+  // Set when the fetch offset fell in a tiered leader's remote tier (mode fetch): the
+  // follower's path through it. truncate_to and fetch_from are then its next offset when
+  // rebuilt; otherwise the refused offset (the follower does not get past it).
+  std::optional<TierRebuild> tier;
 };
 
 // getOffsetTruncationState: the truncation offset for a leader reply (le, lo), and whether

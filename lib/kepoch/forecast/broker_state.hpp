@@ -7,6 +7,7 @@
 // what the snapshot records).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,5 +34,29 @@ BrokerState load_broker_state(const std::string& argument);
 // it first.
 std::vector<BrokerState> load_broker_states(const std::vector<std::string>& arguments,
                                             unsigned jobs);
+
+// A broker's replicas one at a time, in partition order (storage/logdir_snapshot.hpp's
+// partition_before), each cut to what a plan reads (keep_what_plans_read).
+class ReplicaStream {
+ public:
+  virtual ~ReplicaStream() = default;
+  // The next replica; false when there is none left.
+  virtual bool next(PartitionReplica& replica) = 0;
+  // The partition dirs left out, and why: whole once next() has returned false.
+  virtual std::vector<std::string> notes() const = 0;
+};
+
+struct StreamedBrokerState {
+  BrokerState state;  // argument, broker, cluster id; no replicas, no notes (the stream's)
+  std::unique_ptr<ReplicaStream> replicas;
+};
+
+// Every argument opened as a stream, in argument order: a snapshot file is read a replica at
+// a time (storage's LogDirSnapshotStream: it must be in partition order, else an InputError
+// names the file and line); any other argument (a log dir, replica dirs, standard input,
+// SNAPSHOT:TOPIC-PARTITION) is read whole on `jobs` threads, as load_broker_states reads it,
+// and its replicas handed on sorted. The first argument's error is the one thrown.
+std::vector<StreamedBrokerState> open_broker_states(const std::vector<std::string>& arguments,
+                                                    unsigned jobs);
 
 }  // namespace kepoch::forecast

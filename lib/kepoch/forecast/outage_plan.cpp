@@ -3,49 +3,69 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
+#include "kepoch/base/text.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
+#include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
 
 namespace kepoch::forecast {
 
-OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
-                       const std::vector<std::int32_t>& gone, unsigned jobs) {
-  check_one_cluster(states, {});  // every broker known (a caller's check_one_cluster set them)
-  check_metadata_cluster(states, metadata.cluster_id);
-  OutagePlan out;
-  out.states = std::move(states);
-  // Each partition's replicas with known state, by broker.
-  std::map<std::pair<std::string, std::int32_t>, std::map<std::int32_t, const PartitionReplica*>>
-      known;
-  std::map<std::int32_t, std::string> source_of;
-  for (const auto& s : out.states) {
-    source_of[*s.broker] = s.argument;
-    for (const auto& r : s.replicas)
-      known[{r.topic, r.partition}][*s.broker] = &r;
-  }
-  PlanInput& input = out.input;
-  input.live_brokers = metadata.live;
-  input.gone_brokers = {gone.begin(), gone.end()};
-  input.jobs = jobs;
-  std::set<std::int32_t> assigned;
-  std::uint64_t not_in_metadata = known.size();
-  for (auto& p : metadata.partitions) {
-    const auto it = known.find({p.topic, p.partition});
-    if (it != known.end()) {
-      --not_in_metadata;
-      for (const auto& [broker, r] : it->second)
-        if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
-            p.state.replicas.end())
-          p.replicas[broker] = r;
+std::vector<PlanSalvage> plan_salvages(const RecoveryPlan& plan, const PlanInput& input,
+                                       const std::set<std::int32_t>& live_brokers) {
+  std::vector<PlanSalvage> out;
+  for (std::size_t i = 0; i < plan.partitions.size() && i < input.partitions.size(); ++i) {
+    const PartitionPlan& p = plan.partitions[i];
+    const PlanPartitionInput& in = input.partitions[i];
+    const CandidateOutcome* chosen = p.chosen_candidate();
+    if (!chosen) continue;
+    const auto leader = in.replicas.find(chosen->broker);
+    if (leader == in.replicas.end() || !leader->second) continue;
+    for (const FollowerOutcome& f : chosen->followers) {
+      const ReplicaForecast& rf = f.forecast;
+      if (rf.lost_records == 0 && rf.lost_unknown_records == 0) continue;
+      if (input.gone_brokers.count(f.broker)) continue;  // its disk is lost: nothing to read
+      const auto follower = in.replicas.find(f.broker);
+      if (follower == in.replicas.end() || !follower->second) continue;
+      const PartitionReplica& r = *follower->second;
+      PlanSalvage s;
+      s.topic = p.topic;
+      s.partition = p.partition;
+      s.leader = chosen->broker;
+      s.follower = f.broker;
+      s.follower_live = live_brokers.count(f.broker) > 0;
+      s.lost_records = rf.lost_records;
+      s.lost_unknown_records = rf.lost_unknown_records;
+      std::string dir = r.dir.string();
+      if (r.stored) {
+        s.follower_dir_known = !r.recorded_dir.empty();
+        dir = s.follower_dir_known
+                  ? r.recorded_dir
+                  : fmt::format("BROKER-{}-LOG-DIR/{}-{}", f.broker, p.topic, p.partition);
+      }
+      s.command = fmt::format(
+          "kepoch salvage --archive {} --leader {} {}",
+          shell_word(fmt::format("{}-{}.broker-{}.salvage.jsonl", p.topic, p.partition, f.broker)),
+          shell_word(leader->second->dir.string()), shell_word(dir));
+      out.push_back(std::move(s));
     }
-    assigned.insert(p.state.replicas.begin(), p.state.replicas.end());
-    input.partitions.push_back(std::move(p));
   }
-  out.plan = plan_recovery(input);
+  return out;
+}
 
+namespace {
+
+// What the report says beside the plan: the metadata's source, each broker, the notes.
+void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
+                        const std::map<std::int32_t, std::string>& source_of,
+                        const std::set<std::int32_t>& assigned, std::uint64_t not_in_metadata) {
+  const PlanInput& input = out.input;
+  out.salvages = plan_salvages(out.plan, input, input.live_brokers);
   out.metadata = std::move(metadata.description);
   out.cluster_id = std::move(metadata.cluster_id);
   for (const auto& s : out.states)
@@ -82,6 +102,219 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
   for (const auto& s : out.states)
     out.notes.insert(out.notes.end(), s.notes.begin(), s.notes.end());
   out.notes.insert(out.notes.end(), metadata.notes.begin(), metadata.notes.end());
+}
+
+}  // namespace
+
+OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
+                       const std::vector<std::int32_t>& gone, unsigned jobs,
+                       const ReplicaPrepare& prepare) {
+  check_one_cluster(states, {});  // every broker known (a caller's check_one_cluster set them)
+  check_metadata_cluster(states, metadata.cluster_id);
+  OutagePlan out;
+  out.states = std::move(states);
+  // Each partition's replicas with known state, by broker.
+  std::map<std::pair<std::string, std::int32_t>, std::map<std::int32_t, const PartitionReplica*>>
+      known;
+  std::map<std::int32_t, std::string> source_of;
+  for (auto& s : out.states) {
+    source_of[*s.broker] = s.argument;
+    for (auto& r : s.replicas) {
+      if (prepare) prepare(r);
+      known[{r.topic, r.partition}][*s.broker] = &r;
+    }
+  }
+  PlanInput& input = out.input;
+  input.live_brokers = metadata.live;
+  input.gone_brokers = {gone.begin(), gone.end()};
+  input.jobs = jobs;
+  std::set<std::int32_t> assigned;
+  std::uint64_t not_in_metadata = known.size();
+  for (auto& p : metadata.partitions) {
+    const auto it = known.find({p.topic, p.partition});
+    if (it != known.end()) {
+      --not_in_metadata;
+      for (const auto& [broker, r] : it->second)
+        if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
+            p.state.replicas.end())
+          p.replicas[broker] = r;
+    }
+    assigned.insert(p.state.replicas.begin(), p.state.replicas.end());
+    input.partitions.push_back(std::move(p));
+  }
+  out.plan = plan_recovery(input);
+
+  finish_outage_plan(out, metadata, source_of, assigned, not_in_metadata);
+  return out;
+}
+
+OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
+                                const std::vector<std::int32_t>& gone, bool all, unsigned jobs,
+                                const ReplicaPrepare& prepare) {
+  OutagePlan out;
+  std::vector<std::unique_ptr<ReplicaStream>> streams;
+  for (auto& s : states) {
+    out.states.push_back(std::move(s.state));
+    streams.push_back(std::move(s.replicas));
+  }
+  check_one_cluster(out.states, {});  // every broker known (a caller's check_one_cluster set them)
+  check_metadata_cluster(out.states, metadata.cluster_id);
+  if (jobs == 0) jobs = default_jobs();
+  std::map<std::int32_t, std::string> source_of;
+  for (const auto& s : out.states)
+    source_of[*s.broker] = s.argument;
+  PlanInput& input = out.input;
+  input.live_brokers = metadata.live;
+  input.gone_brokers = {gone.begin(), gone.end()};
+  input.jobs = jobs;
+
+  // The metadata's partitions in partition order, the order of the streams (the metadata
+  // log's already is; a live cluster's answer need not be).
+  std::vector<PlanPartitionInput>& all_partitions = metadata.partitions;
+  std::vector<std::size_t> order(all_partitions.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  const auto before = [&](std::size_t a, std::size_t b) {
+    return partition_before(all_partitions[a].topic, all_partitions[a].partition,
+                            all_partitions[b].topic, all_partitions[b].partition);
+  };
+  if (!std::is_sorted(order.begin(), order.end(), before))
+    std::stable_sort(order.begin(), order.end(), before);
+
+  // Per stream: the replica read but not yet handed out (it belongs to a later block).
+  std::vector<std::optional<PartitionReplica>> heads(streams.size());
+  std::vector<bool> ended(streams.size(), false);
+  std::vector<std::vector<PartitionReplica>> got(streams.size());
+  std::vector<std::vector<std::pair<std::string, std::int32_t>>> unlisted(streams.size());
+  std::vector<std::exception_ptr> errors(streams.size());
+  std::uint64_t not_in_metadata = 0;
+  std::set<std::int32_t> assigned;
+  RecoveryPlanBuilder builder(input.gone_brokers);
+  // The listed partitions (RecoveryPlanBuilder::listed, every one with --all): their plan,
+  // their input, by metadata index, gathered in the metadata's order at the end.
+  struct Kept {
+    std::size_t index;
+    PartitionPlan plan;
+    PlanPartitionInput input;
+  };
+  std::vector<Kept> kept;
+
+  // Reads every stream up to `last` (all of it when unset): the replicas of the block's
+  // partitions to `got`, the others' names to `unlisted`.
+  const auto read_block = [&](const std::vector<std::size_t>& block, bool to_end) {
+    const auto in_block = [&](const PartitionReplica& r) {
+      const auto it =
+          std::lower_bound(block.begin(), block.end(), r, [&](std::size_t i, const auto& x) {
+            return partition_before(all_partitions[i].topic, all_partitions[i].partition, x.topic,
+                                    x.partition);
+          });
+      return it != block.end() && all_partitions[*it].topic == r.topic &&
+             all_partitions[*it].partition == r.partition;
+    };
+    const PlanPartitionInput* last = to_end ? nullptr : &all_partitions[block.back()];
+    parallel_for(streams.size(), jobs, [&](std::size_t i) {
+      try {
+        got[i].clear();
+        unlisted[i].clear();
+        while (!ended[i]) {
+          if (!heads[i]) {
+            PartitionReplica r;
+            if (!streams[i]->next(r)) {
+              ended[i] = true;
+              break;
+            }
+            heads[i] = std::move(r);
+          }
+          if (last &&
+              partition_before(last->topic, last->partition, heads[i]->topic, heads[i]->partition))
+            break;
+          if (!to_end && in_block(*heads[i]))
+            got[i].push_back(std::move(*heads[i]));
+          else
+            unlisted[i].emplace_back(heads[i]->topic, heads[i]->partition);
+          heads[i].reset();
+        }
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+    for (const auto& e : errors)  // the first argument's error, whichever thread met it first
+      if (e) std::rethrow_exception(e);
+    std::set<std::pair<std::string, std::int32_t>> names;
+    for (auto& list : unlisted)
+      names.insert(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
+    not_in_metadata += names.size();
+  };
+
+  constexpr std::size_t kBlock = 4096;
+  for (std::size_t from = 0; from < order.size(); from += kBlock) {
+    const std::vector<std::size_t> block(
+        order.begin() + static_cast<std::ptrdiff_t>(from),
+        order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), from + kBlock)));
+    read_block(block, false);
+    // Each replica to its partition(s), as plan_outage joins them.
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      const std::int32_t broker = *out.states[i].broker;
+      for (auto& r : got[i]) {
+        if (prepare) prepare(r);
+        auto [lo, hi] =
+            std::equal_range(block.begin(), block.end(), r, [&](const auto& a, const auto& b) {
+              if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::size_t>)
+                return partition_before(all_partitions[a].topic, all_partitions[a].partition,
+                                        b.topic, b.partition);
+              else
+                return partition_before(a.topic, a.partition, all_partitions[b].topic,
+                                        all_partitions[b].partition);
+            });
+        for (auto it = lo; it != hi; ++it) {
+          PlanPartitionInput& p = all_partitions[*it];
+          if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
+              p.state.replicas.end())
+            p.replicas[broker] = &r;
+        }
+      }
+    }
+    std::vector<PlanPartitionInput> inputs;
+    inputs.reserve(block.size());
+    for (const auto i : block) {
+      assigned.insert(all_partitions[i].state.replicas.begin(),
+                      all_partitions[i].state.replicas.end());
+      inputs.push_back(std::move(all_partitions[i]));
+      all_partitions[i] = PlanPartitionInput();
+    }
+    std::vector<PartitionPlan> plans =
+        plan_partitions(inputs, input.live_brokers, input.gone_brokers, jobs);
+    for (std::size_t j = 0; j < block.size(); ++j) {
+      if (!all && !RecoveryPlanBuilder::listed(plans[j])) {
+        builder.add(std::move(plans[j]), false);
+        continue;
+      }
+      // Its replicas outlive the block: the report's timelines draw them (those with
+      // candidates only).
+      PlanPartitionInput& in = inputs[j];
+      if (plans[j].candidates.empty()) {
+        in.replicas.clear();
+      } else {
+        for (auto& [broker, r] : in.replicas) {
+          out.kept_replicas.push_back(*r);
+          r = &out.kept_replicas.back();
+        }
+      }
+      kept.push_back({block[j], std::move(plans[j]), std::move(in)});
+    }
+  }
+  read_block({}, true);  // the partitions after the metadata's last
+  for (std::size_t i = 0; i < streams.size(); ++i)
+    out.states[i].notes = streams[i]->notes();
+
+  std::sort(kept.begin(), kept.end(),
+            [](const Kept& a, const Kept& b) { return a.index < b.index; });
+  for (auto& k : kept) {
+    builder.add(std::move(k.plan), true);
+    input.partitions.push_back(std::move(k.input));
+  }
+  out.plan = builder.finish();
+  finish_outage_plan(out, metadata, source_of, assigned, not_in_metadata);
   return out;
 }
 

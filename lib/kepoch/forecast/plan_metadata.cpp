@@ -70,19 +70,22 @@ PlanMetadata metadata_from_cluster(const live::ClusterView& view) {
   return m;
 }
 
-PlanMetadata metadata_from_log(const LoggedMetadata& logged, const std::string& dir,
+PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
                                const AssumedConfig& assumed) {
   PlanMetadata m;
   m.description = "metadata log " + dir;
   m.live = logged.live;
-  for (const auto& p : logged.partitions) {
+  m.partitions.reserve(logged.partitions.size());
+  // Each partition's lists moved, not copied: the log's partitions are not held twice.
+  for (auto& p : logged.partitions) {
     PlanPartitionInput in;
-    in.topic = p.topic;
+    in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
+    in.topic = std::move(p.topic);
     in.partition = p.partition;
-    in.state.replicas = p.replicas;
-    in.state.isr = p.isr;
-    in.state.elr = p.elr;
-    in.state.last_known_elr = p.last_known_elr;
+    in.state.replicas = std::move(p.replicas);
+    in.state.isr = std::move(p.isr);
+    in.state.elr = std::move(p.elr);
+    in.state.last_known_elr = std::move(p.last_known_elr);
     in.state.leader = p.leader;
     in.state.leader_epoch = p.leader_epoch;
     in.leader_epoch_known = true;
@@ -93,10 +96,11 @@ PlanMetadata metadata_from_log(const LoggedMetadata& logged, const std::string& 
     in.unclean_source = unclean.source;
     in.min_isr = min_isr.value;
     in.min_isr_source = min_isr.source;
-    in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
     if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
+    in.issued_epochs.reserve(p.issued.size());
     for (const auto& [epoch, leader] : p.issued)
       in.issued_epochs.push_back({epoch, leader});
+    p = LoggedPartition();
     m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;

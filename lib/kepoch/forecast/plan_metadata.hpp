@@ -42,7 +42,7 @@ struct AssumedConfig {
 // The metadata log read from `dir`: each topic's config, else the cluster default, else
 // `assumed`; ELR enabled where a partition records one; the nodes' own dynamic configs said
 // in a note each (the log does not say which node decides).
-PlanMetadata metadata_from_log(const LoggedMetadata& logged, const std::string& dir,
+PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
                                const AssumedConfig& assumed);
 
 // One partition from flags (as `predict --elect`): the states must hold exactly one

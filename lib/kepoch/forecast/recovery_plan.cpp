@@ -228,9 +228,18 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     else
       replicas.emplace(broker, r);
   }
+  // The live brokers among those the partition names: every question the plan and the
+  // election (epoch/election.cpp's acceptable) ask of `live` is about a replica, an ISR, ELR
+  // or last known ELR member, or the leader. Not the whole cluster's set per partition: that
+  // made the plan's cost grow with brokers x partitions.
   std::set<std::int32_t> live;
-  for (const auto id : live_brokers)
-    if (!gone_brokers.count(id)) live.insert(id);
+  const auto add_live = [&](std::int32_t id) {
+    if (live_brokers.count(id) && !gone_brokers.count(id)) live.insert(id);
+  };
+  for (const auto* ids : {&p.state.replicas, &p.state.isr, &p.state.elr, &p.state.last_known_elr})
+    for (const auto id : *ids)
+      add_live(id);
+  add_live(p.state.leader);
   for (const auto id : p.state.replicas) {
     if (!replicas.count(id)) out.unknown_replicas.push_back(id);
     if (!live.count(id)) out.stopped_replicas.push_back(id);
@@ -358,115 +367,138 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   return out;
 }
 
-RecoveryPlan plan_recovery(const PlanInput& input) {
-  RecoveryPlan plan;
-  PlanTotals& t = plan.totals;
-  std::map<std::int32_t, StartStep> steps;
-  const auto step = [&](std::int32_t broker, StartPhase phase, const std::string& partition) {
-    auto [it, added] = steps.try_emplace(broker, StartStep{broker, phase, {}});
-    StartStep& s = it->second;
-    if (phase < s.phase) {  // an earlier phase wins: first < after_elections < any_time
-      s.phase = phase;
-      s.partitions.clear();
-    }
-    if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
-  };
-  // The partitions are planned independently, on every core; the totals and the start order
-  // are then gathered in input order, so the plan is the same on any number of threads.
-  std::vector<PartitionPlan> plans(input.partitions.size());
-  std::vector<std::exception_ptr> errors(input.partitions.size());
-  parallel_for(
-      input.partitions.size(), input.jobs == 0 ? default_jobs() : input.jobs, [&](std::size_t i) {
-        try {
-          plans[i] = plan_partition(input.partitions[i], input.live_brokers, input.gone_brokers);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-  for (const auto& e : errors)  // the first partition's error, whichever thread met it first
-    if (e) std::rethrow_exception(e);
-  for (auto& pp : plans) {
-    ++t.partitions;
-    const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
-    for (const auto id : pp.stopped_replicas)
-      if (!input.gone_brokers.count(id)) step(id, StartPhase::any_time, "");
-    if (!pp.metadata_findings.empty()) ++t.stale_partitions;
-    // A live leader: nothing to elect, but with an ISR below min.insync.replicas it refuses
-    // acks=all writes (Partition.appendRecordsToLeader: NOT_ENOUGH_REPLICAS) until a replica
-    // catches up, which the operator has to know.
-    if (pp.kind == RecommendationKind::healthy) {
-      if (pp.condition == PartitionCondition::under_min_isr) {
-        ++t.affected;
-        ++t.under_min_isr;
-      }
-      plan.partitions.push_back(std::move(pp));
-      continue;
-    }
-    ++t.affected;
-    ++t.leaderless;
-    // A live ISR member leading holds every committed record (Kafka's guarantee); otherwise a
-    // replica whose state is unknown may hold committed records the plan cannot count.
-    const bool clean_now = pp.kafka_choice_now && pp.kafka_choice_clean &&
-                           pp.kind == RecommendationKind::kafka_default_best;
-    bool committed_possible = !clean_now && !pp.unknown_holders.empty();
-    if (const CandidateOutcome* k = pp.kafka_candidate()) {
-      t.kafka_default_lost_records += k->lost_records;
-      t.kafka_default_committed_lost_records += k->committed_lost_records;
-      t.complete = t.complete && k->loss_known;
-    } else {
-      t.complete = false;
-    }
-    if (const CandidateOutcome* c = pp.chosen_candidate()) {
-      t.plan_lost_records += c->lost_records;
-      t.plan_committed_lost_records += c->committed_lost_records;
-      t.complete = t.complete && c->loss_known;
-      committed_possible = committed_possible || c->committed_loss_possible;
-    } else if (pp.kind == RecommendationKind::wait_for_broker && pp.state_current) {
-      // Waiting for an ISR member whose state is not given: Kafka elects it cleanly once it
-      // is back, and it holds every committed record; what it costs the others is unknown.
-      committed_possible = false;
-      t.complete = false;
-    } else {
-      committed_possible = true;
-      t.complete = false;
-    }
-    if (!clean_now && !pp.unknown_replicas.empty()) t.complete = false;
-    if (committed_possible) ++t.plan_committed_loss_partitions;
-    switch (pp.kind) {
-      case RecommendationKind::wait_for_broker:
-        ++t.wait;
-        break;
-      case RecommendationKind::elect_unclean:
-        ++t.elect_unclean;
-        break;
-      case RecommendationKind::unknown:
-        ++t.unknown;
-        break;
-      default:
-        break;
-    }
-    // Every unclean election of the plan picks the first live replica in assignment order:
-    // the other stopped replicas of those partitions start once it is done.
-    if (pp.kind == RecommendationKind::wait_for_broker ||
-        pp.kind == RecommendationKind::elect_unclean ||
-        (pp.kind == RecommendationKind::kafka_default_best && !pp.kafka_choice_clean)) {
-      for (const auto id : pp.stopped_replicas) {
-        if (input.gone_brokers.count(id)) continue;
-        step(id, id == pp.chosen ? StartPhase::first : StartPhase::after_elections, name);
-      }
-    }
-    plan.partitions.push_back(std::move(pp));
+RecoveryPlanBuilder::RecoveryPlanBuilder(std::set<std::int32_t> gone) : gone_(std::move(gone)) {}
+
+void RecoveryPlanBuilder::step(std::int32_t broker, StartPhase phase,
+                               const std::string& partition) {
+  auto [it, added] = steps_.try_emplace(broker, StartStep{broker, phase, {}});
+  StartStep& s = it->second;
+  if (phase < s.phase) {  // an earlier phase wins: first < after_elections < any_time
+    s.phase = phase;
+    s.partitions.clear();
   }
-  for (auto& [broker, s] : steps)
-    plan.start_order.push_back(std::move(s));
-  std::stable_sort(plan.start_order.begin(), plan.start_order.end(),
+  if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
+}
+
+bool RecoveryPlanBuilder::listed(const PartitionPlan& pp) {
+  return pp.condition != PartitionCondition::healthy || !pp.metadata_findings.empty() ||
+         !pp.other_topic_replicas.empty();
+}
+
+void RecoveryPlanBuilder::add(PartitionPlan pp, bool keep) {
+  PlanTotals& t = plan_.totals;
+  ++t.partitions;
+  for (const auto id : pp.stopped_replicas)
+    if (!gone_.count(id)) step(id, StartPhase::any_time, "");
+  if (!pp.metadata_findings.empty()) ++t.stale_partitions;
+  // A live leader: nothing to elect, but with an ISR below min.insync.replicas it refuses
+  // acks=all writes (Partition.appendRecordsToLeader: NOT_ENOUGH_REPLICAS) until a replica
+  // catches up, which the operator has to know.
+  if (pp.kind == RecommendationKind::healthy) {
+    if (pp.condition == PartitionCondition::under_min_isr) {
+      ++t.affected;
+      ++t.under_min_isr;
+    }
+    if (keep) plan_.partitions.push_back(std::move(pp));
+    return;
+  }
+  const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
+  ++t.affected;
+  ++t.leaderless;
+  // A live ISR member leading holds every committed record (Kafka's guarantee); otherwise a
+  // replica whose state is unknown may hold committed records the plan cannot count.
+  const bool clean_now = pp.kafka_choice_now && pp.kafka_choice_clean &&
+                         pp.kind == RecommendationKind::kafka_default_best;
+  bool committed_possible = !clean_now && !pp.unknown_holders.empty();
+  if (const CandidateOutcome* k = pp.kafka_candidate()) {
+    t.kafka_default_lost_records += k->lost_records;
+    t.kafka_default_committed_lost_records += k->committed_lost_records;
+    t.complete = t.complete && k->loss_known;
+  } else {
+    t.complete = false;
+  }
+  if (const CandidateOutcome* c = pp.chosen_candidate()) {
+    t.plan_lost_records += c->lost_records;
+    t.plan_committed_lost_records += c->committed_lost_records;
+    t.complete = t.complete && c->loss_known;
+    committed_possible = committed_possible || c->committed_loss_possible;
+  } else if (pp.kind == RecommendationKind::wait_for_broker && pp.state_current) {
+    // Waiting for an ISR member whose state is not given: Kafka elects it cleanly once it
+    // is back, and it holds every committed record; what it costs the others is unknown.
+    committed_possible = false;
+    t.complete = false;
+  } else {
+    committed_possible = true;
+    t.complete = false;
+  }
+  if (!clean_now && !pp.unknown_replicas.empty()) t.complete = false;
+  if (committed_possible) ++t.plan_committed_loss_partitions;
+  switch (pp.kind) {
+    case RecommendationKind::wait_for_broker:
+      ++t.wait;
+      break;
+    case RecommendationKind::elect_unclean:
+      ++t.elect_unclean;
+      break;
+    case RecommendationKind::unknown:
+      ++t.unknown;
+      break;
+    default:
+      break;
+  }
+  // Every unclean election of the plan picks the first live replica in assignment order:
+  // the other stopped replicas of those partitions start once it is done.
+  if (pp.kind == RecommendationKind::wait_for_broker ||
+      pp.kind == RecommendationKind::elect_unclean ||
+      (pp.kind == RecommendationKind::kafka_default_best && !pp.kafka_choice_clean)) {
+    for (const auto id : pp.stopped_replicas) {
+      if (gone_.count(id)) continue;
+      step(id, id == pp.chosen ? StartPhase::first : StartPhase::after_elections, name);
+    }
+  }
+  if (keep) plan_.partitions.push_back(std::move(pp));
+}
+
+RecoveryPlan RecoveryPlanBuilder::finish() {
+  for (auto& [broker, s] : steps_)
+    plan_.start_order.push_back(std::move(s));
+  steps_.clear();
+  std::stable_sort(plan_.start_order.begin(), plan_.start_order.end(),
                    [](const StartStep& a, const StartStep& b) {
                      if (a.phase != b.phase) return a.phase < b.phase;
                      if (a.partitions.size() != b.partitions.size())
                        return a.partitions.size() > b.partitions.size();
                      return a.broker < b.broker;
                    });
-  return plan;
+  return std::move(plan_);
+}
+
+std::vector<PartitionPlan> plan_partitions(const std::vector<PlanPartitionInput>& partitions,
+                                           const std::set<std::int32_t>& live_brokers,
+                                           const std::set<std::int32_t>& gone_brokers,
+                                           unsigned jobs) {
+  std::vector<PartitionPlan> plans(partitions.size());
+  std::vector<std::exception_ptr> errors(partitions.size());
+  parallel_for(partitions.size(), jobs == 0 ? default_jobs() : jobs, [&](std::size_t i) {
+    try {
+      plans[i] = plan_partition(partitions[i], live_brokers, gone_brokers);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const auto& e : errors)  // the first partition's error, whichever thread met it first
+    if (e) std::rethrow_exception(e);
+  return plans;
+}
+
+RecoveryPlan plan_recovery(const PlanInput& input) {
+  // The partitions are planned independently, on every core; the totals and the start order
+  // are then gathered in input order, so the plan is the same on any number of threads.
+  RecoveryPlanBuilder builder(input.gone_brokers);
+  for (auto& pp :
+       plan_partitions(input.partitions, input.live_brokers, input.gone_brokers, input.jobs))
+    builder.add(std::move(pp));
+  return builder.finish();
 }
 
 }  // namespace kepoch::forecast

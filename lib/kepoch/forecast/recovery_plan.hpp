@@ -227,6 +227,33 @@ PartitionPlan plan_partition(const PlanPartitionInput& input,
                              const std::set<std::int32_t>& live_brokers,
                              const std::set<std::int32_t>& gone_brokers);
 
+// Every partition planned (plan_partition) on `jobs` threads (0: every core), in input order;
+// the first partition's error is the one thrown.
+std::vector<PartitionPlan> plan_partitions(const std::vector<PlanPartitionInput>& partitions,
+                                           const std::set<std::int32_t>& live_brokers,
+                                           const std::set<std::int32_t>& gone_brokers,
+                                           unsigned jobs);
+
+// Gathers partition plans, added in input order, into a RecoveryPlan: the totals, the start
+// order, and the partitions it is asked to keep (plan_recovery keeps every one; a plan that
+// streams its partitions keeps those its report lists, `listed`).
+class RecoveryPlanBuilder {
+ public:
+  explicit RecoveryPlanBuilder(std::set<std::int32_t> gone_brokers);
+  void add(PartitionPlan plan, bool keep = true);
+  RecoveryPlan finish();
+  // What the report says of a partition beyond the totals: it is not healthy (under min ISR
+  // included), or the metadata is older than its replicas, or a replica is another topic's.
+  // A healthy one otherwise is listed only with --all.
+  static bool listed(const PartitionPlan& plan);
+
+ private:
+  void step(std::int32_t broker, StartPhase phase, const std::string& partition);
+  std::set<std::int32_t> gone_;
+  std::map<std::int32_t, StartStep> steps_;
+  RecoveryPlan plan_;
+};
+
 RecoveryPlan plan_recovery(const PlanInput& input);
 
 }  // namespace kepoch::forecast

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -108,17 +109,20 @@ std::optional<bool> committed_at(const CommittedBound& bound, std::int64_t offse
   return false;
 }
 
-void fnv(std::uint64_t& h, const void* data, std::size_t n) {
-  const auto* p = static_cast<const std::uint8_t*>(data);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
+// The content hash: each byte string through std::hash (8 bytes a step; a byte-wise FNV was
+// a seventh of salvage's time, as every record of the new leader's tail is hashed), its
+// length and presence mixed in so that null, empty and moved bytes differ.
+void mix(std::uint64_t& h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
 }
-void fnv_bytes(std::uint64_t& h, const std::optional<std::span<const std::uint8_t>>& bytes) {
-  const std::int64_t size = bytes ? static_cast<std::int64_t>(bytes->size()) : -1;
-  fnv(h, &size, sizeof size);
-  if (bytes) fnv(h, bytes->data(), bytes->size());
+void hash_bytes(std::uint64_t& h, const std::optional<std::span<const std::uint8_t>>& bytes) {
+  if (!bytes) {
+    mix(h, ~0ull);
+    return;
+  }
+  mix(h, bytes->size());
+  mix(h, std::hash<std::string_view>()(
+             std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size())));
 }
 
 }  // namespace
@@ -193,14 +197,13 @@ std::string_view certainty_name(Certainty c) {
 
 std::uint64_t content_hash(const Record& r) {
   std::uint64_t h = 14695981039346656037ull;
-  fnv_bytes(h, r.key);
-  fnv_bytes(h, r.value);
-  const std::int64_t count = static_cast<std::int64_t>(r.headers.size());
-  fnv(h, &count, sizeof count);
+  hash_bytes(h, r.key);
+  hash_bytes(h, r.value);
+  mix(h, r.headers.size());
   for (const auto& header : r.headers) {
-    fnv_bytes(h, std::span<const std::uint8_t>(
-                     reinterpret_cast<const std::uint8_t*>(header.key.data()), header.key.size()));
-    fnv_bytes(h, header.value);
+    hash_bytes(h, std::span<const std::uint8_t>(
+                      reinterpret_cast<const std::uint8_t*>(header.key.data()), header.key.size()));
+    hash_bytes(h, header.value);
   }
   return h;
 }

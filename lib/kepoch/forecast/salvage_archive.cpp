@@ -1,6 +1,7 @@
 #include "kepoch/forecast/salvage_archive.hpp"
 
 #include <istream>
+#include <iterator>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -76,7 +77,7 @@ void write_archive_header(std::ostream& out, std::string_view written_by) {
                      kSalvageVersion, json_string(written_by));
 }
 
-void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
+void append_archive_record(std::string& out, const SalvagedRecord& r) {
   std::string headers = "[";
   for (std::size_t i = 0; i < r.record->headers.size(); ++i) {
     const auto& h = r.record->headers[i];
@@ -93,7 +94,8 @@ void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
   const std::string by = r.presence.by == PresenceBy::none
                              ? "null"
                              : fmt::format("\"{}\"", presence_by_name(r.presence.by));
-  out << fmt::format(
+  fmt::format_to(
+      std::back_inserter(out),
       "{{\"topic\":{},\"partition\":{},\"offset\":{},\"leader_epoch\":{},\"timestamp\":{},"
       "\"timestamp_type\":\"{}\",\"key\":{},\"value\":{},\"headers\":{},\"producer_id\":{},"
       "\"producer_epoch\":{},\"sequence\":{},\"transactional\":{},\"class\":\"{}\","
@@ -104,6 +106,12 @@ void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
       bytes_or_null(r.record->value), headers, r.producer_id, r.producer_epoch, r.sequence,
       r.transactional, salvage_class_name(r.kind), control, optional_bool(r.committed), present, by,
       certainty_name(r.presence.certainty), json_string(r.replica->dir.string()));
+}
+
+void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
+  std::string line;
+  append_archive_record(line, r);
+  out << line;
 }
 
 void write_archive_end(std::ostream& out, std::uint64_t records) {

@@ -35,6 +35,10 @@ inline constexpr std::int64_t kSalvageVersion = 1;
 // Writing, line by line (each ends with '\n').
 void write_archive_header(std::ostream& out, std::string_view written_by);
 void write_archive_record(std::ostream& out, const SalvagedRecord& record);
+// The same line appended to `out`: a writer that gathers many lines before writing them (one
+// line of a 1 KiB value is larger than a file stream's direct-write threshold, so a stream
+// written line by line makes a system call per record).
+void append_archive_record(std::string& out, const SalvagedRecord& record);
 void write_archive_end(std::ostream& out, std::uint64_t records);
 
 // One record read back.

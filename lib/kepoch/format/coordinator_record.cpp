@@ -150,53 +150,134 @@ std::string transaction_state_name(std::int64_t status) {
   return std::to_string(status);
 }
 
-CoordinatorRecord decode_coordinator_record(CoordinatorLog log,
-                                            std::optional<std::span<const std::uint8_t>> key,
-                                            std::optional<std::span<const std::uint8_t>> value,
-                                            std::uint64_t key_position,
-                                            std::uint64_t value_position) {
-  if (!key) {
-    throw FormatError(key_position,
-                      fmt::format("a record of the {} log without a key (Kafka: \"message had a "
-                                  "missing key\")",
-                                  coordinator_log_name(log)));
-  }
-  CoordinatorRecord r;
-  ByteReader kin(*key, key_position);
+namespace {
+
+// The key's record type, checked as Kafka's serde checks it; `kin` left at the key's fields.
+const CoordinatorRecordType& read_type(CoordinatorLog log, ByteReader& kin,
+                                       std::uint64_t key_position) {
   const std::int16_t type = read_version(kin, "key");
-  r.type = coordinator_record_type(log, type);
-  if (!r.type) {
+  const CoordinatorRecordType* t = coordinator_record_type(log, type);
+  if (!t) {
     throw FormatError(key_position,
                       fmt::format("Unknown record type {} (not a type of the {} log through "
                                   "Kafka 4.4)",
                                   type, coordinator_log_name(log)));
   }
-  FlexibleReader kf(kin, r.notes);
-  r.key = decode_schema_fields(kf, r.type->key, static_cast<std::uint32_t>(r.type->key_version),
-                               SchemaBytes::base64);
-  if (!kin.at_end())
-    r.notes.push_back(
-        fmt::format("{} byte(s) after the key's fields (Kafka reads past them)", kin.remaining()));
-  if (!value) return r;  // a tombstone
-  ByteReader vin(*value, value_position);
+  return *t;
+}
+
+[[noreturn]] void missing_key(CoordinatorLog log, std::uint64_t key_position) {
+  throw FormatError(key_position,
+                    fmt::format("a record of the {} log without a key (Kafka: \"message had a "
+                                "missing key\")",
+                                coordinator_log_name(log)));
+}
+
+std::int16_t read_value_version(ByteReader& vin, const RecordSchema& schema,
+                                std::uint64_t value_position) {
   const std::int16_t version = read_version(vin, "value");
-  const RecordSchema& schema = r.type->value;
   if (version < schema.first_version || version > schema.last_version) {
     throw FormatError(value_position,
                       fmt::format("{} version {} is not one Kafka writes ({}-{})", schema.name,
                                   version, schema.first_version, schema.last_version));
   }
+  return version;
+}
+
+void after_key(const ByteReader& kin, std::vector<std::string>& notes) {
+  if (!kin.at_end())
+    notes.push_back(
+        fmt::format("{} byte(s) after the key's fields (Kafka reads past them)", kin.remaining()));
+}
+
+void after_value(const ByteReader& vin, std::vector<std::string>& notes) {
+  if (!vin.at_end())
+    notes.push_back(fmt::format("{} byte(s) after the value's fields (Kafka reads past them)",
+                                vin.remaining()));
+}
+
+// Whether the record's value is decoded and then changed for DumpLogSegments (a classic
+// group's members' protocol bytes, a transaction's state named): written from its tree.
+bool edited_value(const CheckedCoordinatorRecord& r) {
+  return (r.log == CoordinatorLog::offsets && r.type->type == 2) ||
+         r.log == CoordinatorLog::transactions;
+}
+
+}  // namespace
+
+CoordinatorRecord decode_coordinator_record(CoordinatorLog log,
+                                            std::optional<std::span<const std::uint8_t>> key,
+                                            std::optional<std::span<const std::uint8_t>> value,
+                                            std::uint64_t key_position,
+                                            std::uint64_t value_position) {
+  if (!key) missing_key(log, key_position);
+  CoordinatorRecord r;
+  ByteReader kin(*key, key_position);
+  r.type = &read_type(log, kin, key_position);
+  FlexibleReader kf(kin, r.notes);
+  r.key = decode_schema_fields(kf, r.type->key, static_cast<std::uint32_t>(r.type->key_version),
+                               SchemaBytes::base64);
+  after_key(kin, r.notes);
+  if (!value) return r;  // a tombstone
+  ByteReader vin(*value, value_position);
+  const RecordSchema& schema = r.type->value;
+  const std::int16_t version = read_value_version(vin, schema, value_position);
   r.value_version = version;
   FlexibleReader vf(vin, r.notes);
   r.value =
       decode_schema_fields(vf, schema, static_cast<std::uint32_t>(version), SchemaBytes::base64);
-  if (!vin.at_end())
-    r.notes.push_back(fmt::format("{} byte(s) after the value's fields (Kafka reads past them)",
-                                  vin.remaining()));
+  after_value(vin, r.notes);
   if (log == CoordinatorLog::offsets && r.type->type == 2)
     decode_consumer_protocol(r.value, value_position);
   if (log == CoordinatorLog::transactions) name_transaction_state(r.value);
   return r;
+}
+
+CheckedCoordinatorRecord check_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position) {
+  if (!key) missing_key(log, key_position);
+  CheckedCoordinatorRecord r;
+  r.log = log;
+  r.key = *key;
+  r.value = value;
+  r.key_position = key_position;
+  r.value_position = value_position;
+  ByteReader kin(*key, key_position);
+  r.type = &read_type(log, kin, key_position);
+  FlexibleReader kf(kin, r.notes);
+  check_schema_fields(kf, r.type->key, static_cast<std::uint32_t>(r.type->key_version));
+  after_key(kin, r.notes);
+  if (!value) return r;
+  ByteReader vin(*value, value_position);
+  const RecordSchema& schema = r.type->value;
+  const std::int16_t version = read_value_version(vin, schema, value_position);
+  r.value_version = version;
+  FlexibleReader vf(vin, r.notes);
+  check_schema_fields(vf, schema, static_cast<std::uint32_t>(version));
+  after_value(vin, r.notes);
+  return r;
+}
+
+CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& r) {
+  return decode_coordinator_record(r.log, r.key, r.value, r.key_position, r.value_position);
+}
+
+void write_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  ByteReader kin(r.key, r.key_position);
+  kin.skip(2, "key");  // the type
+  write_schema_fields(kin, r.type->key, static_cast<std::uint32_t>(r.type->key_version), sink,
+                      SchemaBytes::base64);
+}
+
+void write_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  if (!r.value || !r.value_version) return sink.null();
+  if (edited_value(r)) return write_schema_value(decode_coordinator_record(r).value, sink);
+  ByteReader vin(*r.value, r.value_position);
+  vin.skip(2, "value");  // the version
+  write_schema_fields(vin, r.type->value, static_cast<std::uint32_t>(*r.value_version), sink,
+                      SchemaBytes::base64);
 }
 
 }  // namespace kepoch

@@ -80,4 +80,34 @@ CoordinatorRecord decode_coordinator_record(CoordinatorLog log,
                                             std::uint64_t key_position,
                                             std::uint64_t value_position);
 
+// A record of `log` read and found good (check_coordinator_record), kept as its bytes: what
+// decode_coordinator_record would decode, for a writer that renders it as it reads it
+// (write_coordinator_key/value) instead of from the tree. The spans are the record's (valid
+// while the batch is).
+struct CheckedCoordinatorRecord {
+  CoordinatorLog log = CoordinatorLog::offsets;
+  const CoordinatorRecordType* type = nullptr;
+  std::span<const std::uint8_t> key;
+  std::optional<std::span<const std::uint8_t>> value;  // nullopt: a tombstone
+  std::uint64_t key_position = 0;
+  std::uint64_t value_position = 0;
+  std::optional<std::int16_t> value_version;  // nullopt: a tombstone
+  std::vector<std::string> notes;             // as CoordinatorRecord::notes
+};
+
+// Reads the record as decode_coordinator_record does (the same FormatError for the same
+// bytes, the same notes) without building its fields.
+CheckedCoordinatorRecord check_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position);
+
+// The record's tree, decoded (decode_coordinator_record of its bytes).
+CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& record);
+
+// The events of decode_coordinator_record(record).key and .value (SchemaSink; the value of a
+// tombstone is a null), read from the bytes as they are written.
+void write_coordinator_key(const CheckedCoordinatorRecord& record, SchemaSink& sink);
+void write_coordinator_value(const CheckedCoordinatorRecord& record, SchemaSink& sink);
+
 }  // namespace kepoch

@@ -218,6 +218,228 @@ SchemaValue read_fields(FlexibleReader& f, std::span<const SchemaField> fields,
   return out;
 }
 
+// The same reading as read_field and read_fields, each value handed to a sink as it is read
+// (SchemaSink) instead of stored; with no sink, only read (check_schema_fields). With a sink
+// the bytes are known good, and an object's tagged fields are found before its members are
+// written, so that they come in schema order as read_fields puts them.
+
+std::optional<std::string_view> stream_string(FlexibleReader& f, const ReadContext& c,
+                                              std::string_view name) {
+  ByteReader& in = f.in();
+  std::int64_t n = 0;
+  if (c.flexible) {  // FlexibleReader::nullable_string, without the copy
+    n = static_cast<std::int64_t>(in.unsigned_varint(name)) - 1;
+    if (n < 0) return std::nullopt;
+    if (n > 0x7fff) in.fail(fmt::format("string field {} had invalid length {}", name, n));
+  } else {
+    n = in.i16(name);
+    if (n < 0) return std::nullopt;
+  }
+  const auto b = in.bytes(static_cast<std::size_t>(n), name);
+  return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name, bool may_be_null,
+                  SchemaSink* sink) {
+  ByteReader& in = f.in();
+  const std::uint64_t at = in.position();
+  const std::int64_t len = read_length(in, c, false, name);
+  if (len < 0) {
+    if (!may_be_null) null_refused(at, name);
+    if (sink) sink->null();
+    return;
+  }
+  const auto b = in.bytes(static_cast<std::size_t>(len), name);
+  if (sink) sink->text(c.bytes == SchemaBytes::base64 ? base64_text(b) : "(redacted)");
+}
+
+void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const ReadContext& c,
+                   std::string_view where, SchemaSink* sink);
+
+// read_one.
+void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& c,
+                SchemaSink* sink) {
+  ByteReader& in = f.in();
+  const std::string_view name = field.kafka_name;
+  std::int64_t v = 0;
+  switch (field.type) {
+    case SchemaType::int8:
+      v = in.i8(name);
+      break;
+    case SchemaType::int16:
+      v = in.i16(name);
+      break;
+    case SchemaType::int32:
+      v = in.i32(name);
+      break;
+    case SchemaType::int64:
+      v = in.i64(name);
+      break;
+    case SchemaType::uint16:
+      v = in.u16(name);
+      break;
+    case SchemaType::float64: {
+      const auto d = std::bit_cast<double>(static_cast<std::uint64_t>(in.i64(name)));
+      if (sink) sink->floating(d);
+      return;
+    }
+    case SchemaType::boolean: {
+      const bool b = in.u8(name) != 0;
+      if (sink) sink->boolean(b);
+      return;
+    }
+    case SchemaType::uuid: {
+      const Uuid u = f.uuid(name);
+      if (sink) sink->text(u.to_string());
+      return;
+    }
+    case SchemaType::structure:
+      return stream_fields(f, field.fields, c, name, sink);
+    case SchemaType::string:
+    case SchemaType::bytes:
+      if (sink) sink->null();  // never: read by stream_field
+      return;
+  }
+  if (sink) sink->integer(v);
+}
+
+// read_field.
+void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext& c,
+                  SchemaSink* sink, bool in_tag = false) {
+  const std::string_view name = field.kafka_name;
+  const bool may_be_null = nullable(field, c.version);
+  ByteReader& in = f.in();
+  if (field.array) {
+    const std::uint64_t at = in.position();
+    const std::int64_t n = read_length(in, c, false, name);
+    if (n < 0) {
+      if (!may_be_null) null_refused(at, name);
+      if (sink) sink->null();
+      return;
+    }
+    if (static_cast<std::uint64_t>(n) > in.remaining()) {
+      in.fail(fmt::format(
+          "Tried to allocate a collection of size {}, but there are only {} bytes remaining.", n,
+          in.remaining()));
+    }
+    if (sink) sink->begin_array(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (field.type == SchemaType::string) {
+        const std::uint64_t item_at = in.position();
+        const auto s = stream_string(f, c, name);
+        if (!s) null_refused(item_at, name);
+        if (sink) sink->text(*s);
+      } else if (field.type == SchemaType::bytes) {
+        stream_bytes(f, c, name, false, sink);  // an element is never null
+      } else {
+        stream_one(f, field, c, sink);
+      }
+    }
+    if (sink) sink->end_array();
+    return;
+  }
+  if (field.type == SchemaType::string) {
+    const std::uint64_t at = in.position();
+    const auto s = stream_string(f, c, name);
+    if (!s) {
+      if (!may_be_null) null_refused(at, name);
+      if (sink) sink->null();
+      return;
+    }
+    if (sink) sink->text(*s);
+    return;
+  }
+  if (field.type == SchemaType::bytes) return stream_bytes(f, c, name, may_be_null, sink);
+  if (field.type == SchemaType::structure && may_be_null) {
+    const bool null =
+        in_tag ? static_cast<std::int32_t>(in.unsigned_varint(name)) <= 0 : in.i8(name) < 0;
+    if (null) {
+      if (sink) sink->null();
+      return;
+    }
+  }
+  stream_one(f, field, c, sink);
+}
+
+bool untagged_in(const SchemaField& field, std::uint32_t version) {
+  return in_version(field.first_version, field.last_version, version) && !tagged(field, version);
+}
+bool tagged_in(const SchemaField& field, std::uint32_t version) {
+  return in_version(field.first_version, field.last_version, version) && tagged(field, version);
+}
+
+// read_fields: with a sink, the members in schema order.
+void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const ReadContext& c,
+                   std::string_view where, SchemaSink* sink) {
+  if (!sink) {  // wire order, as read_fields reads (the same errors, the same notes)
+    for (const SchemaField& field : fields)
+      if (untagged_in(field, c.version)) stream_field(f, field, c, nullptr);
+    if (c.flexible) {
+      f.tagged_fields(where, [&](std::uint32_t tag, FlexibleReader& t) {
+        for (const SchemaField& field : fields) {
+          if (field.tag == static_cast<std::int32_t>(tag) && tagged_in(field, c.version)) {
+            stream_field(t, field, c, nullptr, true);
+            return true;
+          }
+        }
+        return false;
+      });
+    }
+    return;
+  }
+  ByteReader& in = f.in();
+  std::size_t present = 0;
+  bool any_tagged = false;
+  for (const SchemaField& field : fields) {
+    present += untagged_in(field, c.version);
+    any_tagged = any_tagged || (c.flexible && tagged_in(field, c.version));
+  }
+  // The tagged section, which follows the untagged fields: each known field's bytes (the last
+  // of a repeated tag, as read_fields keeps it), found by reading past the fields first.
+  std::vector<std::optional<ByteReader>> tagged_bytes;  // by field index; only when tagged
+  std::vector<std::string> ignored;                     // notes: check_schema_fields took them
+  if (any_tagged) {
+    tagged_bytes.resize(fields.size());
+    ByteReader probe = in;
+    FlexibleReader pf(probe, ignored);
+    for (const SchemaField& field : fields)
+      if (untagged_in(field, c.version)) stream_field(pf, field, c, nullptr);
+    const std::uint32_t count = probe.unsigned_varint("tagged field count");
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t tag = probe.unsigned_varint("tag");
+      const std::uint32_t size = probe.unsigned_varint("tagged field size");
+      ByteReader bytes = probe.sub(size, "tagged field");
+      for (std::size_t k = 0; k < fields.size(); ++k) {
+        if (fields[k].tag == static_cast<std::int32_t>(tag) && tagged_in(fields[k], c.version)) {
+          present += !tagged_bytes[k];
+          tagged_bytes[k] = bytes;
+          break;
+        }
+      }
+    }
+  }
+  sink->begin_object(present == 0);
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const SchemaField& field = fields[k];
+    if (untagged_in(field, c.version)) {
+      sink->key(field.name);
+      stream_field(f, field, c, sink);
+    } else if (any_tagged && tagged_bytes[k]) {
+      sink->key(field.name);
+      FlexibleReader t(*tagged_bytes[k], ignored);
+      stream_field(t, field, c, sink, true);
+    }
+  }
+  sink->end_object();
+  if (c.flexible) {  // past the tagged section
+    const std::uint32_t count = in.unsigned_varint("tagged field count");
+    for (std::uint32_t i = 0; i < count; ++i) {
+      in.unsigned_varint("tag");
+      in.skip(in.unsigned_varint("tagged field size"), "tagged field");
+    }
+  }
+}
+
 }  // namespace
 
 std::span<const RecordSchema> metadata_record_schemas() {
@@ -257,6 +479,53 @@ std::string base64_text(std::span<const std::uint8_t> b) {
     out += '=';
   }
   return out;
+}
+
+}  // namespace kepoch
+
+namespace kepoch {
+
+void check_schema_fields(FlexibleReader& f, const RecordSchema& schema, std::uint32_t version) {
+  const bool flexible =
+      schema.flexible_from >= 0 && version >= static_cast<std::uint32_t>(schema.flexible_from);
+  stream_fields(f, schema.fields, ReadContext{version, flexible, SchemaBytes::redacted},
+                schema.name, nullptr);
+}
+
+void write_schema_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
+                         SchemaSink& sink, SchemaBytes bytes) {
+  const bool flexible =
+      schema.flexible_from >= 0 && version >= static_cast<std::uint32_t>(schema.flexible_from);
+  std::vector<std::string> ignored;  // no note: the bytes were checked
+  FlexibleReader f(in, ignored);
+  stream_fields(f, schema.fields, ReadContext{version, flexible, bytes}, schema.name, &sink);
+}
+
+void write_schema_value(const SchemaValue& s, SchemaSink& sink) {
+  switch (s.kind) {
+    case SchemaValue::Kind::null:
+      return sink.null();
+    case SchemaValue::Kind::boolean:
+      return sink.boolean(s.boolean);
+    case SchemaValue::Kind::integer:
+      return sink.integer(s.integer);
+    case SchemaValue::Kind::floating:
+      return sink.floating(s.floating);
+    case SchemaValue::Kind::text:
+      return sink.text(s.text);
+    case SchemaValue::Kind::array:
+      sink.begin_array(s.items.size());
+      for (const auto& item : s.items)
+        write_schema_value(item, sink);
+      return sink.end_array();
+    case SchemaValue::Kind::object:
+      sink.begin_object(s.members.empty());
+      for (const auto& m : s.members) {
+        sink.key(m.name);
+        write_schema_value(m.value, sink);
+      }
+      return sink.end_object();
+  }
 }
 
 }  // namespace kepoch

@@ -108,6 +108,40 @@ enum class SchemaBytes { redacted, base64 };
 SchemaValue decode_schema_fields(FlexibleReader& f, const RecordSchema& schema,
                                  std::uint32_t version, SchemaBytes bytes = SchemaBytes::redacted);
 
+// The events of a decoded body, for a writer that renders it as it is read instead of from a
+// SchemaValue tree (segment dump's coordinator records: building, converting and freeing
+// the tree per record cost many times the reading). The calls describe exactly the tree
+// decode_schema_fields returns: an object's members in schema order, each key() then its
+// value; begin_object's `empty` and begin_array's `size` are known before the members.
+class SchemaSink {
+ public:
+  virtual ~SchemaSink() = default;
+  virtual void begin_object(bool empty) = 0;
+  virtual void end_object() = 0;
+  virtual void key(std::string_view name) = 0;
+  virtual void begin_array(std::size_t size) = 0;
+  virtual void end_array() = 0;
+  virtual void null() = 0;
+  virtual void boolean(bool v) = 0;
+  virtual void integer(std::int64_t v) = 0;
+  virtual void floating(double v) = 0;
+  virtual void text(std::string_view v) = 0;
+};
+
+// Reads the body as decode_schema_fields does, building nothing: the same FormatError for the
+// same bytes, the same notes; leaves `f` after it. For bytes that write_schema_fields then
+// writes.
+void check_schema_fields(FlexibleReader& f, const RecordSchema& schema, std::uint32_t version);
+
+// The tree decode_schema_fields returns for the body at `in`, as events to `sink`, the bytes
+// read as they come (no tree). Only for bytes check_schema_fields accepted (it throws
+// FormatError otherwise, having written part of the body). Leaves `in` after the body.
+void write_schema_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
+                         SchemaSink& sink, SchemaBytes bytes = SchemaBytes::redacted);
+
+// A decoded tree as events (what write_schema_fields writes for the bytes it came from).
+void write_schema_value(const SchemaValue& value, SchemaSink& sink);
+
 // Standard base64 with padding (java.util.Base64, Jackson's default variant).
 std::string base64_text(std::span<const std::uint8_t> bytes);
 

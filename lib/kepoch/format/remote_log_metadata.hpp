@@ -45,17 +45,12 @@
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
+#include "kepoch/epoch/remote_segment_state.hpp"
 #include "kepoch/format/metadata_schema.hpp"
 
 namespace kepoch {
 
-// RemoteLogSegmentState ids; RemotePartitionDeleteState ids.
-enum class RemoteSegmentState : std::int8_t {
-  copy_segment_started = 0,
-  copy_segment_finished = 1,
-  delete_segment_started = 2,
-  delete_segment_finished = 3
-};
+// RemotePartitionDeleteState ids (RemoteLogSegmentState's: epoch/remote_segment_state.hpp).
 enum class RemotePartitionDeleteState : std::int8_t {
   delete_partition_marked = 0,
   delete_partition_started = 1,

@@ -110,6 +110,16 @@ class PartitionReplay {
   // Applies one decoded record (records kepoch did not decode are ignored).
   void apply(const MetadataRecord& record, MetadataPosition at, PartitionReplayVisitor& visit);
 
+  // Each partition a PartitionRecord created, with its registration now, in (topic id text,
+  // partition) order. `f(const PartitionTimeline&, const PartitionRegistration&)`: the
+  // timeline (no steps) is the one every step() of that partition was handed, at the same
+  // address, so a visitor may key what it keeps of the steps by it.
+  template <class F>
+  void for_each_partition(F&& f) const {
+    for (const auto& [key, c] : partitions_)
+      if (c.state) f(c.partition, *c.state);
+  }
+
  private:
   using Key = std::tuple<std::string, std::int32_t>;  // topic id text, partition
   struct Current {

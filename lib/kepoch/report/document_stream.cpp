@@ -207,6 +207,7 @@ class TableDocument : public DocumentStream {
       : out_(out), err_(err), options_(options) {
     if (const Value* f = outline.find("file")) file_ = scalar_text(*f);
     for (const auto& [k, v] : outline.as_object()) {
+      if (is_sentence(k, v)) continue;
       if (is_inline(v) || k == "problems") width_ = std::max(width_, k.size());
       if (v.is_array() && v.as_array().empty()) empty_.push_back(k);
     }
@@ -214,7 +215,12 @@ class TableDocument : public DocumentStream {
 
   void member(std::string_view key, const Value& v) override {
     const std::string k(key);
-    if (k == "problems" && v.is_array()) {
+    if (is_sentence(k, v)) {
+      // The verdict opens the document as text and a blank line, as render_table writes it.
+      for (const auto& line : wrap(cell_text(v), room(0)))
+        out_ << line << '\n';
+      out_ << '\n';
+    } else if (k == "problems" && v.is_array()) {
       problems(v);
     } else if (is_inline(v)) {
       text_lines(bold(escape_control(k)) + std::string(width_ - k.size() + 2, ' '),
@@ -284,9 +290,13 @@ class TableDocument : public DocumentStream {
     shown += "\x1b[0m";
     return shown;
   }
-  std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
+  std::size_t table_width() const { return detail::table_width(options_); }
+  std::size_t room(std::size_t used) const { return room_from(used, table_width()); }
+  static bool is_sentence(const std::string& key, const Value& v) {
+    return key == "summary" && std::holds_alternative<std::string>(v.data());
+  }
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
-    write_wrapped(out_, options_.wide, first, more, text);
+    write_wrapped(out_, table_width(), first, more, text);
   }
   static void append_cell(std::string& line, const std::string& text, std::size_t width,
                           bool last) {

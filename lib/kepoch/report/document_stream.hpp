@@ -24,7 +24,8 @@
 //     of every row inline) and the table's columns and natural widths, from a pass over the
 //     rows made beforehand with TableLayoutBuilder.
 // An element written with begin_element has only inline leading members (scalars, short
-// arrays) and a non-empty nested list; the document has no verdict sentence ("summary").
+// arrays) and a non-empty nested list; a verdict sentence ("summary", a string member)
+// opens the table as text, as render() writes it.
 
 #include <cstddef>
 #include <iosfwd>

@@ -12,21 +12,6 @@ namespace {
 
 constexpr std::string_view kEllipsis = "\xe2\x80\xa6";  // U+2026
 
-bool continuation(char c) {
-  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-// The byte offset where code point `n` starts (text.size() past the end).
-std::size_t byte_of(std::string_view text, std::size_t n) {
-  std::size_t i = 0;
-  for (; i < text.size(); ++i) {
-    if (continuation(text[i])) continue;
-    if (n == 0) return i;
-    --n;
-  }
-  return text.size();
-}
-
 std::size_t total(const std::vector<std::size_t>& widths, std::size_t count) {
   if (count == 0) return 0;
   return std::accumulate(widths.begin(), widths.begin() + static_cast<std::ptrdiff_t>(count),
@@ -51,23 +36,16 @@ bool is_ascii(std::string_view text) {
   return (any & kHigh) == 0;
 }
 
-std::size_t display_width(std::string_view text) {
-  // The common case first (numbers, times, names): ASCII is one column a byte. Only a
-  // shortcut: the rule for any other text is the one below.
-  if (is_ascii(text)) return text.size();
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return !continuation(c); }));
-}
-
 std::string shorten(std::string_view text, std::size_t width) {
   const std::size_t have = display_width(text);
   if (have <= width) return std::string(text);
   if (width == 0) return "";
   const bool path =
       text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos;
-  if (path)
-    return std::string(kEllipsis) + std::string(text.substr(byte_of(text, have - (width - 1))));
-  return std::string(text.substr(0, byte_of(text, width - 1))) + std::string(kEllipsis);
+  // Cut by display columns: a wide character that would straddle the cut is left out (the
+  // result may then be a column short of `width`, never over it).
+  if (path) return std::string(kEllipsis) + std::string(suffix_by_width(text, width - 1));
+  return std::string(prefix_by_width(text, width - 1)) + std::string(kEllipsis);
 }
 
 std::vector<std::string> wrap(std::string_view text, std::size_t width) {
@@ -134,18 +112,18 @@ std::size_t fit_columns(std::vector<std::size_t>& widths, const std::vector<std:
   return count;
 }
 
-std::size_t room_from(std::size_t used, bool wide) {
-  if (wide) return static_cast<std::size_t>(-1) / 2;
-  return kTableWidth > used + 20 ? kTableWidth - used : 20;
+std::size_t room_from(std::size_t used, std::size_t width) {
+  if (width >= kUnbounded) return kUnbounded;
+  return width > used + 20 ? width - used : 20;
 }
 
-void write_wrapped(std::ostream& out, bool wide, const std::string& first, const std::string& more,
-                   const std::string& text) {
-  if (wide || first.size() + display_width(text) <= kTableWidth) {
+void write_wrapped(std::ostream& out, std::size_t width, const std::string& first,
+                   const std::string& more, const std::string& text) {
+  if (width >= kUnbounded || first.size() + display_width(text) <= width) {
     out << first << text << '\n';
     return;
   }
-  const auto lines = wrap(text, room_from(std::max(first.size(), more.size()), wide));
+  const auto lines = wrap(text, room_from(std::max(first.size(), more.size()), width));
   for (std::size_t i = 0; i < lines.size(); ++i)
     out << (i ? more : first) << lines[i] << '\n';
 }

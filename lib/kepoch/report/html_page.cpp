@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/svg.hpp"
 #include "kepoch/report/timeline.hpp"
@@ -44,6 +45,9 @@ constexpr std::string_view kStyle =
     "gap:4px 12px;font-size:12px}"
     "ul.legend li{display:flex;align-items:center;gap:4px}"
     "ul.legend span.sw{display:inline-block;width:14px;height:11px;border:1px solid #0004}"
+    "table.candidates{border-collapse:collapse;font-size:12px;margin:10px 0 0}"
+    "table.candidates caption{text-align:left;font-size:13px;color:#444;padding:0 0 4px}"
+    "table.candidates td,table.candidates th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
     "footer{margin-top:18px;font-size:11px;color:#777}";
 
 std::string page_open(std::string_view title, std::string_view heading) {
@@ -152,6 +156,64 @@ std::vector<std::int64_t> ticks(const Axis& a) {
   return {t.begin(), t.end()};
 }
 
+// A removed span's committed_loss as an attribute: "true", "false" or "unknown" (null).
+std::string_view committed_word(const Value* v) {
+  if (!v || !std::holds_alternative<bool>(v->data())) return "unknown";
+  return std::get<bool>(v->data()) ? "true" : "false";
+}
+
+// Diagonal hatching inside the box (x, y, w, h) as one path: lines rising left to right every
+// 6 px, each cut at the box's sides (no pattern: the page references nothing, not even
+// its own ids through url()).
+std::string hatch(double x, double y, double w, double h) {
+  std::string d;
+  for (double xb = x - h; xb < x + w; xb += 6) {
+    const double x0 = std::max(xb, x), x1 = std::min(xb + h, x + w);
+    if (x1 <= x0) continue;
+    d += fmt::format("M{} {}L{} {}", coord(x0), coord(y + h - (x0 - xb)), coord(x1),
+                     coord(y + h - (x1 - xb)));
+  }
+  return d;
+}
+
+std::string removed_mark(const Axis& a, const std::string& dir, const Value& gone, double y) {
+  const auto start = int_of(gone.find("start"));
+  const auto end = int_of(gone.find("end"));
+  if (!start || !end || *end <= *start) return {};
+  const auto records = int_of(gone.find("records"));
+  const auto lost = int_of(gone.find("lost_records"));
+  const std::string_view committed = committed_word(gone.find("committed_loss"));
+  const double x1 = a.x(std::max(*start, a.lo));
+  const double w = std::max(a.x(std::min(*end, a.hi)) - x1, 2.0);
+  const std::string count = records ? fmt::format("{} record{}", *records, *records == 1 ? "" : "s")
+                                    : std::string("records not counted");
+  const std::string lost_text =
+      lost ? fmt::format("{} lost", *lost) : std::string("lost not known");
+  const std::string_view committed_text = committed == "true"    ? "committed records among them"
+                                          : committed == "false" ? "none committed"
+                                                                 : "committed cannot be ruled out";
+  std::string out = fmt::format(
+      "<g class=\"removed\" data-replica=\"{}\" data-start=\"{}\" data-end=\"{}\" "
+      "data-records=\"{}\" data-lost-records=\"{}\" data-committed-loss=\"{}\">"
+      "<title>removed by the truncation: offsets {}..{}, {}, {}; {}</title>"
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffffa0\" stroke=\"#c62828\" "
+      "stroke-width=\"1.5\"/><path d=\"{}\" stroke=\"#c62828\" stroke-width=\"1.5\"/>",
+      escape(dir), *start, *end, attr(records), attr(lost), committed, *start, *end - 1, count,
+      lost_text, committed_text, coord(x1), coord(y), coord(w), coord(kLaneHeight),
+      hatch(x1, y, w, kLaneHeight));
+  // The count above the bar, where no other mark writes.
+  const bool right = x1 + w / 2 > kPlotRight - 120;
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"{}\" style=\"fill:#c62828\">"
+      "removes {}{}</text></g>\n",
+      coord(right ? x1 + w - 3 : x1 + 3), coord(y - 3), right ? "end" : "start",
+      records ? std::to_string(*records) : std::string("?"),
+      committed == "true"    ? ", committed"
+      : committed == "false" ? ""
+                             : ", committed?");
+  return out;
+}
+
 std::string timeline_svg(const Section& s,
                          std::map<std::optional<std::int64_t>, std::string>& legend) {
   const Value& t = *s.timeline;
@@ -257,6 +319,10 @@ std::string timeline_svg(const Section& s,
         rect(start, end, "whole");
       }
     }
+    // What the replica's truncation removes (`predict`, `plan`): hatched over its bar, with
+    // the count and whether any of it was committed, as the report's "removed" says.
+    if (const Value* gone = r.find("removed"); gone && gone->is_object())
+      out += removed_mark(a, dir, *gone, y);
     // Marks under the bar: high watermark, recovery point, truncation point.
     struct Mark {
       const char* key;
@@ -351,12 +417,45 @@ std::string ids_text(const Value* v) {
 
 }  // namespace
 
+// A plan's candidates for one partition side by side (its "candidates" entries, best first):
+// who could lead, whether Kafka would pick it, and what each choice loses. Empty for reports
+// without candidates (diff, predict).
+std::string candidates_table(const Value& report, const Section& s) {
+  const Value* all = report.find("candidates");
+  if (!all || !all->is_array()) return {};
+  std::string rows;
+  for (const auto& c : all->as_array()) {
+    if (text_of(c.find("topic")) != s.topic || text_of(c.find("partition")) != s.partition)
+      continue;
+    auto yes = [&c](std::string_view k) { return text_of(c.find(k)) == "true" ? "yes" : ""; };
+    const std::string lost = text_of(c.find("lost_records"));
+    const std::string committed = text_of(c.find("committed_lost_records"));
+    const bool possible = text_of(c.find("committed_loss_possible")) == "true";
+    rows += fmt::format(
+        "<tr data-topic=\"{}\" data-partition=\"{}\" data-broker=\"{}\" data-rank=\"{}\" "
+        "data-lost-records=\"{}\" data-committed-lost-records=\"{}\"><td>{}</td><td>broker {}"
+        "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td></tr>\n",
+        escape(s.topic), escape(s.partition), escape(text_of(c.find("broker"))),
+        escape(text_of(c.find("rank"))), escape(lost), escape(committed),
+        escape(text_of(c.find("rank"))), escape(text_of(c.find("broker"))), yes("live"),
+        yes("clean"), yes("kafka_choice"), lost.empty() ? "unknown" : escape(lost),
+        committed.empty() ? "unknown" : escape(committed),
+        possible && committed == "0" ? " (a committed loss cannot be ruled out)" : "",
+        escape(text_of(c.find("truncations"))));
+  }
+  if (rows.empty()) return {};
+  return "<table class=\"candidates\"><caption>Every candidate leader, best first, and what "
+         "electing it loses</caption>\n<tr><th>rank</th><th>leader</th><th>live</th>"
+         "<th>in ISR</th><th>Kafka's choice</th><th>records lost</th><th>committed lost</th>"
+         "<th>followers truncate to (broker@offset)</th></tr>\n" +
+         rows + "</table>\n";
+}
+
 std::string timeline_page(const Value& report, std::string_view command) {
   std::vector<Section> sections;
   collect(report, true, sections);
   std::string heading;
   if (const Value* s = summary_text(report)) heading = scalar_text(*s);
-  if (heading.empty()) heading = text_of(report.find("verdict"));
   if (heading.empty()) heading = std::string(command);
   std::string out = page_open(command, heading);
   if (sections.empty()) out += "<p>No partition to draw: the report holds no timeline.</p>\n";
@@ -372,6 +471,7 @@ std::string timeline_page(const Value& report, std::string_view command) {
     std::string picture = timeline_svg(s, legend);
     out += picture;
     out += legend_html(legend);
+    out += candidates_table(report, s);
     out += "</section>\n";
   }
   return out + page_close();
@@ -404,10 +504,25 @@ std::string history_page(const Value& h) {
     return left + (right - left) * static_cast<double>(o - lo) / static_cast<double>(hi - lo);
   };
 
+  // The time axis beside the offsets: the records' own timestamps, in UTC (a page is read
+  // anywhere), each tick labelled with the last one at or before its offset.
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> times;  // offset -> (ms, iso)
+  auto seen_at = [&times](const Value& v) {
+    const auto at = position(v);
+    const auto ms = int_of(v.find("timestamp"));
+    if (!at || !ms || *ms < 0) return;
+    if (auto iso = iso_time_text(*ms)) times.emplace(*at, std::make_pair(*ms, std::move(*iso)));
+  };
+  for (const auto& p : partitions)
+    for (const auto& s : p.find("steps")->as_array())
+      seen_at(s);
+  for (const auto& b : brokers)
+    seen_at(b);
+
   std::set<std::int64_t> broker_ids;
   for (const auto& b : brokers)
     if (const auto id = int_of(b.find("broker_id"))) broker_ids.insert(*id);
-  const double lane = 30, top = 34;
+  const double lane = 30, top = times.empty() ? 34 : 48;
   const double height =
       top + lane * static_cast<double>(partitions.size() + broker_ids.size()) + 30;
   const std::string target = text_of(h.find("target"));
@@ -422,7 +537,8 @@ std::string history_page(const Value& h) {
 
   std::string out = page_open("kepoch metadata history", heading);
   out +=
-      "<p>Along the metadata log's offsets: each partition's registrations (colour: leader "
+      "<p>Along the metadata log's offsets (and above them the time the records were written): "
+      "each partition's registrations (colour: leader "
       "epoch, label: leader/epoch; grey: no leader), ISR shrink (&#9660;) and expand "
       "(&#9650;) ticks; each broker fenced (red) or unfenced (green).</p>\n";
   out += fmt::format(
@@ -443,6 +559,33 @@ std::string history_page(const Value& h) {
                        : k == 5 ? "end"
                                 : "middle",
                        o);
+  }
+  if (!times.empty()) {
+    // The day once, beside the axis; each tick the time of day (with the day when it differs).
+    const std::string& first = times.begin()->second.second;
+    const std::string day = first.substr(0, first.find('T'));
+    out += fmt::format("<text x=\"8\" y=\"{}\" class=\"small\">time (UTC) {}</text>\n",
+                       coord(axis_y - 15), escape(day));
+    for (int k = 0; k <= 5; ++k) {
+      const std::int64_t o = lo + (hi - lo) * k / 5;
+      auto it = times.upper_bound(o);
+      if (it == times.begin()) continue;  // no record with a time at or before this offset
+      --it;
+      const std::string& iso = it->second.second;
+      const auto t = iso.find('T');
+      const std::string label = t == std::string::npos    ? iso
+                                : iso.substr(0, t) == day ? iso.substr(t + 1)
+                                                          : iso.substr(5);
+      out += fmt::format(
+          "<g class=\"time-tick\" data-offset=\"{}\" data-at-offset=\"{}\" "
+          "data-timestamp=\"{}\"><title>offset {}: the last record at or before it was written "
+          "at {}</title><text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"{}\">{}</text></g>\n",
+          o, it->first, it->second.first, o, escape(iso), coord(x(o)), coord(axis_y - 18),
+          k == 0   ? "start"
+          : k == 5 ? "end"
+                   : "middle",
+          escape(label));
+    }
   }
   std::map<std::optional<std::int64_t>, std::string> legend;
   double y = top;

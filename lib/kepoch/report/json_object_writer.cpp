@@ -312,9 +312,65 @@ void JsonObjectWriter::string(std::string_view k, std::string_view v) {
   append_json_string(out_, v);
 }
 
+namespace {
+
+// v as nlohmann's dump(-1) prints to_json(v), written straight into the text: no
+// ordered_json tree per member (a decoded coordinator record is one per record of a dump,
+// and building and freeing the tree cost more than the decoding). Objects' member names are
+// unique (a report's rule: to_json's operator[] would keep the first place of a repeated
+// one); doubles go through nlohmann, whose shortest round-trip form it alone defines.
+void append_value(TextBuffer& out, const Value& v) {
+  struct Visitor {
+    TextBuffer& out;
+    void operator()(std::monostate) const { out += "null"; }
+    void operator()(bool b) const { out += b ? "true" : "false"; }
+    void operator()(std::int64_t i) const {
+      char* p = out.room(24);
+      out.advance(static_cast<std::size_t>(write_integer(p, i) - p));
+    }
+    void operator()(double d) const { out += nlohmann_dump(nlohmann::ordered_json(d)); }
+    void operator()(const std::string& s) const { escape_json_string(out, s); }
+    void operator()(const Value::Array& a) const {
+      out += '[';
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (i) out += ',';
+        append_value(out, a[i]);
+      }
+      out += ']';
+    }
+    void operator()(const Value::Object& o) const {
+      out += '{';
+      for (std::size_t i = 0; i < o.size(); ++i) {
+        if (i) out += ',';
+        escape_json_string(out, o[i].first);
+        out += ':';
+        append_value(out, o[i].second);
+      }
+      out += '}';
+    }
+  };
+  std::visit(Visitor{out}, v.data());
+}
+
+}  // namespace
+
+void append_json(TextBuffer& out, const Value& v) {
+  append_value(out, v);
+}
+
+void append_json_integer(TextBuffer& out, std::int64_t v) {
+  char* p = out.room(24);
+  out.advance(static_cast<std::size_t>(write_integer(p, v) - p));
+}
+
 void JsonObjectWriter::value(std::string_view k, const Value& v) {
   key(k);
-  out_ += nlohmann_dump(to_json(v));
+  append_value(out_, v);
+}
+
+void JsonObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
+  key(k);
+  member.append_json(out_, times);
 }
 
 // The run's keys, rendered on first use; nullptr if one does not fit a slot (then the run is

@@ -62,6 +62,10 @@ void append_json_string(std::string& out, std::string_view s);
 void append_json_string(TextBuffer& out, std::string_view s);
 // Appends `v` as compact JSON.
 void append_json(std::string& out, const Value& v);
+// The same text, straight into the buffer (no nlohmann tree but for a double).
+void append_json(TextBuffer& out, const Value& v);
+// An integer's decimal text.
+void append_json_integer(TextBuffer& out, std::int64_t v);
 
 class JsonObjectWriter : public ObjectWriter {
  public:
@@ -94,6 +98,7 @@ class JsonObjectWriter : public ObjectWriter {
   void integer(std::string_view key, std::int64_t v) override;
   void string(std::string_view key, std::string_view v) override;
   void value(std::string_view key, const Value& v) override;
+  void lazy_shown(std::string_view key, const LazyMember& member, LazyTimes times) override;
   void begin_objects(std::string_view key) override;
   void begin_object() override;
   void end_object() override;

@@ -20,11 +20,43 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
+
+namespace detail {
+class TextBuffer;
+class YamlEmitter;
+}  // namespace detail
+
+// How a lazy member shows its times (time_fields.hpp): as written, or each integer member
+// named "timestamp" or "*_timestamp" shown as ISO 8601 (beside it in JSON, instead of it in a
+// table, "none" there for NO_TIMESTAMP, and in YAML, null there), in the local zone when
+// `local`.
+struct LazyTimes {
+  bool shown = false;
+  bool local = false;
+};
+
+// A member's value that a writer may render without building it as a Value (a decoded
+// record per record of a dump: building, converting and freeing the tree cost many times
+// the decoding). Each rendering must be exactly the text its writer makes of value() (with
+// its times shown as `times` says, where value() shows them already: TimeWriter wraps it):
+//   append_json    the compact JSON text JsonObjectWriter::value writes;
+//   append_inline  a table's nested member, inline_text (render_detail.hpp);
+//   emit_yaml      emit_yaml's events (yaml_emitter.hpp), not flushed.
+// Every other writer takes value().
+class LazyMember {
+ public:
+  virtual ~LazyMember() = default;
+  virtual Value value() const = 0;
+  virtual void append_json(detail::TextBuffer& out, LazyTimes times) const = 0;
+  virtual void append_inline(std::string& out, LazyTimes times) const = 0;
+  virtual void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const = 0;
+};
 
 // The names of a run of integer members, in order. Made only from an array with static
 // storage (consteval), or a part of one: writers key what they render of the names by its
@@ -77,6 +109,13 @@ class ObjectWriter {
   virtual void string(std::string_view key, std::string_view value) = 0;
   // Any member: an object, an array, a double, ...
   virtual void value(std::string_view key, const Value& value) = 0;
+  // value(key, member.value()), or the member's own rendering (LazyMember).
+  void lazy(std::string_view key, const LazyMember& member) { lazy_shown(key, member, {}); }
+  // The same, the member's times shown as `times` says (a writer that renders the member
+  // itself; value() shows them already).
+  virtual void lazy_shown(std::string_view key, const LazyMember& member, LazyTimes) {
+    value(key, member.value());
+  }
   // A member that is an array of objects: begin_objects(key), then for each object
   // begin_object(), its members, end_object(); then end_objects().
   virtual void begin_objects(std::string_view key) = 0;

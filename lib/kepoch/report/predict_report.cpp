@@ -85,6 +85,34 @@ Value failure_value(const ReplicaForecast& f) {
       .set("action", f.action);
 }
 
+// The follower's path through a tiered leader's remote tier (TierStateMachine), or null.
+Value tier_value(const ReplicaForecast& f) {
+  if (!f.prediction.tier) return Value();
+  const TierRebuild& t = *f.prediction.tier;
+  Value segment;
+  if (t.segment) {
+    segment = Value::object()
+                  .set("segment_id", t.segment->segment_id)
+                  .set("start_offset", t.segment->start_offset)
+                  .set("end_offset", t.segment->end_offset)
+                  .set("leader_epochs", epochs_value(t.segment->leader_epochs));
+  }
+  return Value::object()
+      .set("outcome", tier_outcome_name(t.outcome))
+      .set("refused_fetch_offset", t.refused_offset)
+      .set("leader_log_start_offset", t.leader_log_start)
+      .set("leader_local_log_start_offset", t.leader_local_start)
+      .set("local_start_epoch", t.local_start_epoch ? Value(*t.local_start_epoch) : Value())
+      .set("target_epoch", t.target_epoch ? Value(*t.target_epoch) : Value())
+      .set("segment", std::move(segment))
+      .set("next_offset", t.next_offset ? Value(*t.next_offset) : Value())
+      .set("rebuilt_epochs",
+           t.outcome == TierOutcome::rebuilt ? epochs_value(t.rebuilt_cache) : Value())
+      .set("remote_held_records", f.lost_counted ? Value(f.remote_held_records) : Value())
+      .set("remote_missing_records", f.lost_counted ? Value(f.remote_missing_records) : Value())
+      .set("note", t.note);
+}
+
 Value forecast_fields(const ReplicaForecast& f) {
   Value rounds = Value::array();
   for (const auto& r : f.prediction.rounds)
@@ -115,15 +143,44 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("log_end_offset_after", f.prediction.after.log_end_offset)
       .set("note", note_of(f))
       .set("rounds", std::move(rounds))
-      .set("epochs_after", epochs_value(f.prediction.after.cache.entries()));
+      .set("epochs_after", epochs_value(f.prediction.after.cache.entries()))
+      .set("remote_tier", tier_value(f));
 }
 
 }  // namespace
+
+std::string_view tier_outcome_name(TierOutcome o) {
+  switch (o) {
+    case TierOutcome::rebuilt:
+      return "rebuilt";
+    case TierOutcome::no_remote_segment:
+      return "no_remote_segment";
+    case TierOutcome::remote_unknown:
+      return "remote_unknown";
+    case TierOutcome::no_epoch:
+      return "no_epoch";
+  }
+  return "remote_unknown";
+}
 
 Value outcome_value(const ReplicaForecast& f) {
   if (f.fails()) return Value("fails");
   if (!f.first_append_known) return Value();
   return Value("follows");
+}
+
+Value removed_span_value(const ReplicaForecast& f, std::int64_t log_end_offset) {
+  // Where the batches were read, the removed range says exactly which offsets go; where a
+  // snapshot did not keep them, the cut and the log end do (and the counts are unknown).
+  const std::int64_t start = f.removed_range ? f.removed_range->first : f.prediction.truncate_to;
+  const std::int64_t end = f.removed_range ? f.removed_range->second + 1 : log_end_offset;
+  if (end <= start) return Value();
+  return Value::object()
+      .set("start", start)
+      .set("end", end)
+      .set("records", f.removed_known ? Value(f.removed_records) : Value())
+      .set("lost_records", f.lost_counted ? Value(f.lost_records) : Value())
+      .set("committed_loss", committed_loss_value(f));
 }
 
 Value committed_loss_value(const ReplicaForecast& f) {
@@ -213,7 +270,12 @@ Value prediction_value(const forecast::PartitionPrediction& p, std::string_view 
     comparisons.push_back(f.comparison);
   }
   Value value = predict_value(p.replicas.front(), forecasts, mode);
-  value.set("timeline", timeline_value(p.replicas, 0, comparisons, &p.truncate_to));
+  std::vector<Value> removed(p.replicas.size());
+  for (const auto& f : p.followers)
+    if (!f.forecasts.empty() && f.replica < removed.size())
+      removed[f.replica] =
+          removed_span_value(f.forecasts.front(), p.replicas[f.replica].log_end_offset);
+  value.set("timeline", timeline_value(p.replicas, 0, comparisons, &p.truncate_to, &removed));
   return value;
 }
 

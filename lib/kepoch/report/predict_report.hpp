@@ -68,9 +68,16 @@ Value replica_forecast_value(const ReplicaForecasts& rf);
 Value outcome_value(const ReplicaForecast& f);
 // committed_loss's value: true, false, or null when it cannot be ruled out.
 Value committed_loss_value(const ReplicaForecast& f);
+// The offsets a follower's truncation removes, for its timeline (timeline.hpp "removed"):
+// {"start", "end" ([start, end)), "records", "lost_records" (null: not known),
+// "committed_loss" (as committed_loss_value)}; null when it removes nothing.
+// `log_end_offset` is the follower's before the truncation.
+Value removed_span_value(const ReplicaForecast& f, std::int64_t log_end_offset);
 void add_replica_assumptions(Value& assumptions, const PartitionReplica& replica);
 Value predict_section(const std::string& topic, std::int32_t partition, std::string_view mode,
                       Value leader, Value replicas, Value assumptions);
 std::string_view mode_name(TruncationMode mode);
+// TierOutcome by its field name (rebuilt, no_remote_segment, remote_unknown, no_epoch).
+std::string_view tier_outcome_name(TierOutcome outcome);
 
 }  // namespace kepoch::report

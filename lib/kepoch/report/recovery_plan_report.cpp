@@ -1,6 +1,7 @@
 #include "kepoch/report/recovery_plan_report.hpp"
 
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/predict_report.hpp"
 #include "kepoch/report/timeline.hpp"
 #include "kepoch/storage/replica_diff.hpp"
 
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <set>
 
 namespace kepoch::report {
@@ -96,17 +98,27 @@ Value optional_count(const CandidateOutcome* c, std::uint64_t CandidateOutcome::
 Value follower_row(const PartitionPlan& p, const CandidateOutcome& c,
                    const forecast::FollowerOutcome& f) {
   const ReplicaForecast& r = f.forecast;
-  return Value::object()
-      .set("topic", p.topic)
-      .set("partition", p.partition)
-      .set("candidate", c.broker)
-      .set("follower", f.broker)
-      .set("truncate_to", r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
-      .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
-      .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
-      .set("committed_loss", r.committed_loss()         ? Value(true)
-                             : r.committed_loss_unknown ? Value()
-                                                        : Value(false));
+  Value row =
+      Value::object()
+          .set("topic", p.topic)
+          .set("partition", p.partition)
+          .set("candidate", c.broker)
+          .set("follower", f.broker)
+          .set("truncate_to",
+               r.prediction.unanswered_epoch ? Value() : Value(r.prediction.truncate_to))
+          .set("lost_records", r.lost_counted ? Value(r.lost_records) : Value())
+          .set("committed_lost_records", r.lost_counted ? Value(r.committed_lost_records) : Value())
+          .set("committed_loss", r.committed_loss()         ? Value(true)
+                                 : r.committed_loss_unknown ? Value()
+                                                            : Value(false));
+  // A follower that takes the candidate's remote tier (TierStateMachine), only then: where it
+  // fetches from, how it got there, and what the remote segments hold of what it removes.
+  if (const auto& t = r.prediction.tier) {
+    row.set("remote_tier", std::string(tier_outcome_name(t->outcome)))
+        .set("fetch_from", r.prediction.fetch_from)
+        .set("remote_held_records", r.lost_counted ? Value(r.remote_held_records) : Value());
+  }
+  return row;
 }
 
 }  // namespace
@@ -189,6 +201,83 @@ std::string recommendation_reason(const PartitionPlan& p) {
   return "";
 }
 
+namespace {
+
+// "loses 3 records (1 committed)", or with `would` "would lose ...": the short form of
+// loss_text for the decision that opens the verdict.
+std::string loss_phrase(const CandidateOutcome& c, bool would) {
+  const std::string verb = would ? "would lose" : "loses";
+  if (c.lost_records == 0)
+    return verb + (c.loss_known ? " nothing" : " no record the given states show");
+  std::string s = fmt::format("{} {}{}", verb, c.loss_known ? "" : "at least ",
+                              would ? std::to_string(c.lost_records) : records(c.lost_records));
+  if (c.committed_lost_records > 0) s += fmt::format(" ({} committed)", c.committed_lost_records);
+  return s;
+}
+
+// The decision first, for the person on call: per partition without a live leader (at most
+// three named) what to do and what it costs against Kafka's default, then which stopped
+// brokers start before and after the elections (start_order).
+std::string plan_decision(const RecoveryPlan& plan) {
+  constexpr std::size_t kNamed = 3;
+  std::vector<std::string> acts;
+  std::size_t more = 0;
+  for (const auto& p : plan.partitions) {
+    if (p.kind == RecommendationKind::healthy) continue;
+    if (acts.size() == kNamed) {
+      ++more;
+      continue;
+    }
+    const std::string name = fmt::format("{}-{}", p.topic, p.partition);
+    const CandidateOutcome* chosen = p.chosen_candidate();
+    const CandidateOutcome* kafka = p.kafka_candidate();
+    std::string a;
+    switch (p.kind) {
+      case RecommendationKind::elect_unclean:
+        a = fmt::format("elect broker {} for {} now", *p.chosen, name);
+        break;
+      case RecommendationKind::wait_for_broker:
+        a = fmt::format("wait for broker {} to lead {}", *p.chosen, name);
+        break;
+      case RecommendationKind::kafka_default_best:
+        a = fmt::format("let Kafka elect broker {} for {}", *p.chosen, name);
+        break;
+      default:
+        a = fmt::format("no recommendation for {} until the missing states are given", name);
+        break;
+    }
+    if (chosen) {
+      a += ": it " + loss_phrase(*chosen, false);
+      if (kafka && kafka->broker != chosen->broker)
+        a += ", Kafka's default (broker " + std::to_string(kafka->broker) + ") " +
+             loss_phrase(*kafka, true);
+    }
+    acts.push_back(std::move(a));
+  }
+  if (acts.empty()) return "";
+  std::string s;
+  for (std::size_t i = 0; i < acts.size(); ++i)
+    s += (i == 0 ? "" : "; ") + acts[i];
+  s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+  if (more) s += fmt::format("; and {} more partition(s) (see partitions)", more);
+  std::vector<std::string> first, after;
+  for (const auto& step : plan.start_order) {
+    if (step.phase == StartPhase::first) first.push_back(std::to_string(step.broker));
+    if (step.phase == StartPhase::after_elections) after.push_back(std::to_string(step.broker));
+  }
+  const auto brokers = [](const std::vector<std::string>& ids) {
+    std::string list;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i];
+    return (ids.size() == 1 ? "broker " : "brokers ") + list;
+  };
+  if (!first.empty()) s += "; start " + brokers(first) + " first";
+  if (!after.empty()) s += "; start " + brokers(after) + " after";
+  return s + ". ";
+}
+
+}  // namespace
+
 std::string plan_verdict(const RecoveryPlan& plan) {
   const auto& t = plan.totals;
   // A stale metadata (a stopped broker's own copy of the log) can call a dead broker live:
@@ -205,7 +294,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
   if (t.affected == 0)
     return stale + fmt::format("All {} partition(s) have a live leader{}", t.partitions,
                                stale.empty() ? ": nothing to decide." : " in that metadata.");
-  std::string s = stale;
+  std::string s = stale + plan_decision(plan);
   s += fmt::format("{} of {} partition(s) have no live leader or too small an ISR", t.affected,
                    t.partitions);
   s += fmt::format(": the plan loses {}{} ({} committed), Kafka's default {} ({} committed)",
@@ -235,7 +324,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
 Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) {
   const auto& t = plan.totals;
   Value out = Value::object();
-  out.set("verdict", plan_verdict(plan));
+  out.set("summary", plan_verdict(plan));
   out.set("metadata", context.metadata);
   out.set("cluster_id", context.cluster_id ? Value(*context.cluster_id) : Value());
   out.set("totals",
@@ -327,6 +416,23 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   out.set("partitions", std::move(partitions));
   out.set("candidates", std::move(candidates));
   out.set("followers", std::move(followers));
+  // The runs, and their commands apart: a table shows a list of texts whole (wrapped), where
+  // a column as long as a command would be cut to the terminal's width.
+  Value salvage = Value::array();
+  Value commands = Value::array();
+  for (const auto& s : context.salvages) {
+    salvage.push(Value::object()
+                     .set("topic", s.topic)
+                     .set("partition", s.partition)
+                     .set("follower", s.follower)
+                     .set("follower_live", s.follower_live)
+                     .set("leader", s.leader)
+                     .set("lost_records", s.lost_records)
+                     .set("lost_unknown_records", s.lost_unknown_records));
+    commands.push(s.command);
+  }
+  out.set("salvage", std::move(salvage));
+  out.set("salvage_commands", std::move(commands));
   Value start = Value::array();
   for (const auto& s : plan.start_order) {
     start.push(Value::object()
@@ -352,7 +458,8 @@ Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) 
   return out;
 }
 
-std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
+std::vector<CommandFile> recovery_command_files(
+    const RecoveryPlan& plan, const std::vector<forecast::PlanSalvage>& salvages) {
   using json = nlohmann::ordered_json;
   // Which partitions need what: a replica order with the chosen replica first (so Kafka's
   // unclean rule, the first live replica in assignment order, picks it), and an unclean
@@ -492,6 +599,20 @@ std::vector<CommandFile> recovery_command_files(const RecoveryPlan& plan) {
       reorder.size());
   int n = 0;
   bool reordered = false;
+  if (!salvages.empty()) {
+    // Run on the followers' hosts, not here: named before the steps that truncate them.
+    steps += fmt::format(
+        "\n# 0. First keep the records the plan's truncations remove ({} replica(s)): on each\n"
+        "#    follower's host, before its broker starts (a live one: before the election below),\n"
+        "#    with the leader's state there, run the command; `kepoch replay ARCHIVE` produces\n"
+        "#    the records back once the plan is carried out.\n",
+        salvages.size());
+    for (const auto& s : salvages)
+      steps += fmt::format("#    broker {} ({}-{}, {} record(s) lost{}):\n#      {}\n", s.follower,
+                           s.topic, s.partition, s.lost_records + s.lost_unknown_records,
+                           s.lost_unknown_records ? ", some possibly" : "", s.command);
+    steps += "echo 'before these steps: run the kepoch salvage commands at the top of steps.sh'\n";
+  }
   if (!elect_now.empty()) {
     ++n;
     steps += fmt::format(
@@ -553,9 +674,11 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
     // The known replicas, the leader's first, as diff and predict put them on one axis.
     std::vector<PartitionReplica> replicas;
     std::vector<std::optional<std::int64_t>> truncate_to;
+    std::vector<Value> removed;  // what each follower's truncation removes
     if (const auto it = in.replicas.find(leader->broker); it != in.replicas.end()) {
       replicas.push_back(*it->second);
       truncate_to.emplace_back();
+      removed.emplace_back();
     } else {
       continue;
     }
@@ -568,18 +691,24 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
       if (broker == leader->broker || other_topic(broker)) continue;
       replicas.push_back(*r);
       std::optional<std::int64_t> cut;
+      Value gone;
       for (const auto& f : leader->followers)
-        if (f.broker == broker) cut = f.forecast.prediction.truncate_to;
+        if (f.broker == broker) {
+          cut = f.forecast.prediction.truncate_to;
+          gone = removed_span_value(f.forecast, r->log_end_offset);
+        }
       truncate_to.push_back(cut);
+      removed.push_back(std::move(gone));
     }
     std::vector<ReplicaComparison> comparisons;
     for (std::size_t r = 1; r < replicas.size(); ++r)
       comparisons.push_back(compare_replicas(replicas, r, 0));
-    out.push(Value::object()
-                 .set("topic", p.topic)
-                 .set("partition", p.partition)
-                 .set("leader", leader->broker)
-                 .set("timeline", timeline_value(replicas, 0, comparisons, &truncate_to)));
+    out.push(
+        Value::object()
+            .set("topic", p.topic)
+            .set("partition", p.partition)
+            .set("leader", leader->broker)
+            .set("timeline", timeline_value(replicas, 0, comparisons, &truncate_to, &removed)));
   }
   return out;
 }

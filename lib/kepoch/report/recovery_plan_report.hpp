@@ -1,6 +1,6 @@
 #pragma once
 // The report shape of `kepoch plan`:
-//   {"verdict": "<one sentence>",
+//   {"summary": "<the decision first, then the totals>",
 //    "metadata": "<where the partition states come from>", "cluster_id": str|null,
 //    "totals": {"partitions", "affected", "leaderless", "under_min_isr", "wait",
 //               "elect_unclean", "unknown",
@@ -21,6 +21,12 @@
 //                    "lost_records", "committed_lost_records", "loss_known",
 //                    "truncations"}],   (truncations: "<broker>@<offset>" per follower)
 //    "start_order": [{"broker", "phase", "partitions"}],
+//    "salvage": [{"topic", "partition", "follower", "follower_live", "leader", "lost_records",
+//                 "lost_unknown_records"}],   (forecast::plan_salvages: a follower's
+//                 truncation loses records)
+//    "salvage_commands": [str],   (the `kepoch salvage` run that keeps them, one per entry of
+//                 salvage in order: on the follower's host, before its broker starts or the
+//                 election runs)
 //    "notes": [str], "problems": [{"severity", "message"}],   (problems: replicas of another
 //                                   topic id than the metadata's, left out)
 //    "timelines": [see plan_timelines_value]}
@@ -45,9 +51,11 @@ struct PlanContext {
   std::vector<PlanBroker> brokers;
   std::vector<std::string> notes;
   bool all = false;  // list healthy partitions too
+  std::vector<forecast::PlanSalvage> salvages;
 };
 
-// The one-sentence verdict.
+// The verdict ("summary"): the decision per partition without a live leader (at most three
+// named) and the start order, then the totals.
 std::string plan_verdict(const forecast::RecoveryPlan& plan);
 // Why a partition's recommendation is what it is, in a sentence (with the replicas left out
 // for another topic id, which partition_reason adds).
@@ -69,6 +77,9 @@ struct CommandFile {
   std::string name;
   std::string contents;
 };
-std::vector<CommandFile> recovery_command_files(const forecast::RecoveryPlan& plan);
+// steps.sh names each salvage run (as comments and an echo: it runs on other hosts) before
+// the first step.
+std::vector<CommandFile> recovery_command_files(
+    const forecast::RecoveryPlan& plan, const std::vector<forecast::PlanSalvage>& salvages = {});
 
 }  // namespace kepoch::report

@@ -149,11 +149,12 @@ class TableWriter {
   static std::string cell(const Value& v) { return cell_text(v); }
 
   // The columns left for text that starts at column `used` (at least a few, however deep).
-  std::size_t room(std::size_t used) const { return room_from(used, options_.wide); }
+  std::size_t table_width() const { return detail::table_width(options_); }
+  std::size_t room(std::size_t used) const { return room_from(used, table_width()); }
 
   // Lines of `text` starting at `pad`, wrapped to the width (continuations under `more`).
   void text_lines(const std::string& first, const std::string& more, const std::string& text) {
-    write_wrapped(out_, options_.wide, first, more, text);
+    write_wrapped(out_, table_width(), first, more, text);
   }
 
   // An array of flat objects: one row each.
@@ -338,8 +339,96 @@ std::optional<Format> format_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// render_json's bytes, written as the Value is walked: nlohmann's dump(2) of to_json(value)
+// (serializer::dump's pretty layout: "{\n", each member on a line indented by its depth,
+// "key": value, ",\n" between, "\n" and the closing bracket at the parent's indent; "{}" and
+// "[]" when empty), but with no copy of the tree as nlohmann::ordered_json and no string of
+// the whole document (a large report, `plan` over a big cluster, held both beside its Value).
+// Scalars and keys go through nlohmann's own serializer, so escaping and numbers are its.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  ~JsonWriter() { flush(); }
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+
+  void write(const Value& v, std::size_t indent) {
+    if (const auto* a = std::get_if<Value::Array>(&v.data())) {
+      if (a->empty()) return text("[]");
+      text("[\n");
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        pad(indent + 2);
+        write((*a)[i], indent + 2);
+        text(i + 1 < a->size() ? ",\n" : "\n");
+      }
+      pad(indent);
+      return text("]");
+    }
+    if (const auto* o = std::get_if<Value::Object>(&v.data())) {
+      // A key set twice: ordered_json keeps its first place and last value; to_json says it.
+      if (has_duplicate_key(*o)) return dumped(to_json(v), indent);
+      if (o->empty()) return text("{}");
+      text("{\n");
+      for (std::size_t i = 0; i < o->size(); ++i) {
+        pad(indent + 2);
+        dumped(nlohmann::ordered_json((*o)[i].first), 0);
+        text(": ");
+        write((*o)[i].second, indent + 2);
+        text(i + 1 < o->size() ? ",\n" : "\n");
+      }
+      pad(indent);
+      return text("}");
+    }
+    dumped(to_json(v), indent);
+  }
+
+  void text(std::string_view t) {
+    buffer_.append(t);
+    if (buffer_.size() >= kFlushAt) flush();
+  }
+
+ private:
+  static constexpr std::size_t kFlushAt = 1 << 16;
+
+  static bool has_duplicate_key(const Value::Object& o) {
+    if (o.size() < 2) return false;
+    std::vector<std::string_view> keys;
+    keys.reserve(o.size());
+    for (const auto& [k, e] : o)
+      keys.emplace_back(k);
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  }
+  // A piece nlohmann dumps, its lines after the first indented by `indent` (a string's
+  // newlines are escaped: every newline in the text is the layout's).
+  void dumped(const nlohmann::ordered_json& j, std::size_t indent) {
+    const std::string t = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::size_t from = 0;
+    for (std::size_t nl = t.find('\n'); nl != std::string::npos; nl = t.find('\n', from)) {
+      text(std::string_view(t).substr(from, nl + 1 - from));
+      pad(indent);
+      from = nl + 1;
+    }
+    text(std::string_view(t).substr(from));
+  }
+  void pad(std::size_t n) { buffer_.append(n, ' '); }
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+  std::ostream& out_;
+  std::string buffer_;
+};
+
+}  // namespace
+
 void render_json(const Value& value, std::ostream& out) {
-  out << to_json(value).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  JsonWriter w(out);
+  w.write(value, 0);
+  w.text("\n");
 }
 
 void render_json_line(const Value& value, std::ostream& out) {

@@ -3,9 +3,9 @@
 //
 // Table (people): objects as aligned "key  value" lines, arrays of objects as aligned
 // columns, records of a top-level array separated by a blank line. A record's verdict
-// sentence ("summary", summary.hpp) opens it as plain text. Every line fits 120 columns
-// (long values end in an ellipsis, prose wraps, the rightmost columns of a table too wide
-// go), unless RenderOptions::wide. Arrays named
+// sentence ("summary", summary.hpp) opens it as plain text. Every line fits
+// RenderOptions::width columns (long values end in an ellipsis, prose wraps, the rightmost
+// columns of a table too wide go), unless RenderOptions::wide. Arrays named
 // "problems" (objects with severity, line, message) are diagnostics: in table form each is
 // one line on the error stream, "file:line: severity: message", and stdout keeps a count.
 // JSON and YAML (scripts): the value as is, problems included.
@@ -29,8 +29,10 @@ std::optional<Format> format_from_name(std::string_view name);
 struct RenderOptions {
   bool color_out = false;  // ANSI colour on the output stream (a TTY, NO_COLOR unset)
   bool color_err = false;  // likewise for the error stream
-  // Table: every column in full (`-o wide`); else the table fits 120 columns (fit.hpp).
+  // Table: every column in full (`-o wide`); else the table fits `width` columns (fit.hpp):
+  // the terminal's (the command sets it), 120 when the output is not a terminal.
   bool wide = false;
+  std::size_t width = 120;
   // Times (time_fields.hpp) as ISO 8601: in table and YAML instead of epoch milliseconds,
   // in JSON beside them ("<name>_iso"); in the local zone with local_time, else UTC.
   bool iso_times = false;

@@ -2,9 +2,13 @@
 // Pieces shared by the whole-value renderers (render.cpp) and the streaming ones
 // (stream.cpp). Not part of the library's interface.
 
+#include <algorithm>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "kepoch/report/fit.hpp"
+#include "kepoch/report/render.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report::detail {
@@ -20,5 +24,10 @@ std::string problem_text(const Value& problem, const std::string& file, bool col
 std::string problem_summary(int errors, int warnings, int notes);
 // The line under a table cut at RenderOptions::limit rows: "N more (use -o json or --limit)".
 std::string more_rows_text(std::size_t hidden);
+// The width a table is laid out in: kUnbounded with -o wide, else RenderOptions::width
+// (never below 40 columns: narrower, no table reads, and the floors would not fit).
+inline std::size_t table_width(const RenderOptions& options) {
+  return options.wide ? kUnbounded : std::max<std::size_t>(options.width, 40);
+}
 
 }  // namespace kepoch::report::detail

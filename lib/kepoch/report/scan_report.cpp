@@ -68,6 +68,17 @@ Value epochs_value(const std::vector<EpochEntry>& entries) {
   return v;
 }
 
+// What the leader's remote-log retention does to a segment (epoch/remote_retention.hpp).
+Value fate_value(const std::optional<RemoteSegmentFate>& f) {
+  if (!f) return Value();
+  return Value::object()
+      .set("fate", std::string(remote_fate_name(f->fate)))
+      .set("deleted", remote_fate_deleted(f->fate))
+      .set("pass", f->pass > 0 ? Value(f->pass) : Value())
+      .set("truncation_after", f->truncation_after ? Value(*f->truncation_after) : Value())
+      .set("reason", f->reason);
+}
+
 // compact (the table): a segment is one row, its epochs "epoch@offset ...".
 Value tiered_value(const TieredLogDirView& t, bool compact) {
   if (t.metadata_partitions.empty()) return Value();
@@ -88,6 +99,7 @@ Value tiered_value(const TieredLogDirView& t, bool compact) {
                 .set("state", s.state)
                 .set("leader_epochs", epochs)
                 .set("within_lineage", s.within_lineage ? Value(*s.within_lineage) : Value())
+                .set("fate", s.fate ? Value(std::string(remote_fate_name(s.fate->fate))) : Value())
                 .set("segment_id", s.segment_id.to_string()));
         continue;
       }
@@ -101,7 +113,9 @@ Value tiered_value(const TieredLogDirView& t, bool compact) {
               .set("state", s.state)
               .set("leader_epochs", epochs_value(s.leader_epochs))
               .set("within_lineage", s.within_lineage ? Value(*s.within_lineage) : Value())
-              .set("lineage_reason", s.lineage_reason.empty() ? Value() : Value(s.lineage_reason)));
+              .set("lineage_reason", s.lineage_reason.empty() ? Value() : Value(s.lineage_reason))
+              .set("retention_fate", fate_value(s.fate))
+              .set("retention_fate_kafka_3_9", fate_value(s.fate_kafka_3_9)));
     }
     Value findings = Value::array();
     for (const auto& f : p.findings)
@@ -124,6 +138,7 @@ Value tiered_value(const TieredLogDirView& t, bool compact) {
                    .set("local_end", p.local_replica ? Value(p.local_end) : Value())
                    .set("local_epochs",
                         p.local_replica && !compact ? epochs_value(p.local_epochs) : Value())
+                   .set("log_start_after_retention", opt(p.log_start_after_retention))
                    .set("findings", std::move(findings))
                    .set("segments", std::move(segments)));
   }

@@ -2,11 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/base/text.hpp"
+#include "kepoch/base/time_text.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/report/common_values.hpp"
+#include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/metadata_report.hpp"
 #include "kepoch/report/remote_log_metadata_report.hpp"
+#include "kepoch/report/render_detail.hpp"
+#include "kepoch/report/time_fields.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
 
 namespace kepoch::report {
 namespace {
@@ -126,8 +137,10 @@ Value control_value(const DumpedControl& d) {
 
 Value coordinator_value(const DumpedCoordinator& d) {
   Value v = Value::object();
-  if (d.record) {
-    const CoordinatorRecord& r = *d.record;
+  std::optional<CoordinatorRecord> decoded;
+  if (d.checked) decoded = decode_coordinator_record(*d.checked);
+  if (const auto* record = d.record ? &*d.record : decoded ? &*decoded : nullptr) {
+    const CoordinatorRecord& r = *record;
     v.set("type", r.type->snake_name)
         .set("type_id", r.type->type)
         .set("key", schema_value(r.key))
@@ -137,6 +150,304 @@ Value coordinator_value(const DumpedCoordinator& d) {
   }
   if (d.error) v.set("error", *d.error);
   return v;
+}
+
+namespace {
+
+// The sinks a coordinator record is written to as it is read (SchemaSink), one per format:
+// each makes exactly the text its writer makes of coordinator_value(d) with its times shown
+// (time_fields.hpp), without the Value. They know where they are (in an object, the member's
+// key; in an array) to separate members and to find the time fields: an integer member named
+// "timestamp" or "*_timestamp".
+class SinkBase : public SchemaSink {
+ public:
+  explicit SinkBase(LazyTimes times) : times_(times) {}
+
+ protected:
+  // A member's value or an array's element is next: separate it; returns whether it is a
+  // member's, and of a time field's when `time`.
+  bool next_value() {
+    const bool member = member_;
+    member_ = false;
+    return member;
+  }
+  bool time_member(bool member) const { return member && times_.shown && is_time_field(key_); }
+  // The ISO text of ms, empty for NO_TIMESTAMP.
+  std::string_view iso(std::int64_t ms) {
+    const std::size_t n = write_iso_time(ms, times_.local, iso_);
+    return {iso_, n};
+  }
+  LazyTimes times_;
+  std::string_view key_;
+  bool member_ = false;  // key() was the last call
+  char iso_[kIsoTimeMax];
+};
+
+// Compact JSON: json_object_writer's text of the Value (append_json), a time field followed
+// by "<name>_iso".
+class JsonSink final : public SinkBase {
+ public:
+  JsonSink(detail::TextBuffer& out, LazyTimes times) : SinkBase(times), out_(out) {}
+  void begin_object(bool) override {
+    separate();
+    out_ += '{';
+    push();
+  }
+  void end_object() override {
+    out_ += '}';
+    --depth_;
+  }
+  void key(std::string_view name) override {
+    if (!first_[depth_]) out_ += ',';
+    first_[depth_] = false;
+    detail::append_json_string(out_, name);
+    out_ += ':';
+    key_ = name;
+    member_ = true;
+  }
+  void begin_array(std::size_t) override {
+    separate();
+    out_ += '[';
+    push();
+  }
+  void end_array() override {
+    out_ += ']';
+    --depth_;
+  }
+  void null() override {
+    separate();
+    out_ += "null";
+  }
+  void boolean(bool v) override {
+    separate();
+    out_ += v ? "true" : "false";
+  }
+  void integer(std::int64_t v) override {
+    const bool time = time_member(separate());
+    detail::append_json_integer(out_, v);
+    if (!time) return;
+    out_ += ',';
+    if (key_.size() + 4 <= sizeof iso_key_) {  // a schema's names are short
+      std::memcpy(iso_key_, key_.data(), key_.size());
+      std::memcpy(iso_key_ + key_.size(), "_iso", 4);
+      detail::append_json_string(out_, std::string_view(iso_key_, key_.size() + 4));
+    } else {
+      detail::append_json_string(out_, std::string(key_) + "_iso");
+    }
+    out_ += ':';
+    const std::string_view text = iso(v);
+    if (text.empty())
+      out_ += "null";
+    else
+      detail::append_json_string(out_, text);
+  }
+  void floating(double v) override {
+    separate();
+    detail::append_json(out_, Value(v));
+  }
+  void text(std::string_view v) override {
+    separate();
+    detail::append_json_string(out_, v);
+  }
+
+ private:
+  // Before a value: a comma before an array's later elements; returns whether it is a
+  // member's.
+  bool separate() {
+    if (next_value()) return true;
+    if (depth_ > 0) {
+      if (!first_[depth_]) out_ += ',';
+      first_[depth_] = false;
+    }
+    return false;
+  }
+  void push() {
+    if (++depth_ >= first_.size()) throw std::logic_error("coordinator record nested too deep");
+    first_[depth_] = true;
+  }
+  detail::TextBuffer& out_;
+  // Per depth: nothing written in it yet. The schemas nest a few levels (the generated
+  // table's structs), a sink lives for one record: no allocation.
+  std::array<bool, 64> first_{};
+  std::size_t depth_ = 0;
+  char iso_key_[64];
+};
+
+// A table's nested member: inline_text of the Value ("{key: value, ...}", "[a, b]", scalars
+// as cell_text), a time field's milliseconds shown as its ISO text ("none" for NO_TIMESTAMP).
+class InlineSink final : public SinkBase {
+ public:
+  InlineSink(std::string& out, LazyTimes times) : SinkBase(times), out_(out) {}
+  void begin_object(bool) override { open('{'); }
+  void end_object() override { close('}'); }
+  void key(std::string_view name) override {
+    separate();
+    if (needs_escape(name))
+      out_ += escape_control(name);
+    else
+      out_ += name;
+    out_ += ": ";
+    key_ = name;
+    member_ = true;
+  }
+  void begin_array(std::size_t) override { open('['); }
+  void end_array() override { close(']'); }
+  void null() override { scalar("-"); }
+  void boolean(bool v) override { scalar(v ? "true" : "false"); }
+  void integer(std::int64_t v) override {
+    if (time_member(member_)) {
+      const std::string_view text = iso(v);
+      return scalar(text.empty() ? std::string_view("none") : text);
+    }
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    scalar(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
+  void floating(double v) override {
+    const std::string text = detail::cell_text(Value(v));
+    scalar(text);
+  }
+  void text(std::string_view v) override {
+    if (needs_escape(v))
+      scalar(escape_control(v));
+    else
+      scalar(v);
+  }
+
+ private:
+  // inline_text joins an array's texts with ", " after a text that is not empty (an empty
+  // first string is followed by none), an object's members likewise (never empty).
+  void separate() {
+    if (!member_ && depth_ > 0 && out_.size() > starts_[depth_ - 1]) out_ += ", ";
+  }
+  void scalar(std::string_view text) {
+    if (!next_value()) separate();
+    out_ += text;
+  }
+  void open(char c) {
+    if (!next_value()) separate();
+    out_ += c;
+    if (depth_ == starts_.size()) throw std::logic_error("coordinator record nested too deep");
+    starts_[depth_++] = out_.size();
+  }
+  void close(char c) {
+    out_ += c;
+    --depth_;
+  }
+  std::string& out_;
+  std::array<std::size_t, 64> starts_{};  // per open group: where its text begins (JsonSink)
+  std::size_t depth_ = 0;
+};
+
+// YAML: emit_yaml's events for the Value, a time field's milliseconds shown as its ISO text
+// (null for NO_TIMESTAMP).
+class YamlSink final : public SinkBase {
+ public:
+  YamlSink(detail::YamlEmitter& e, LazyTimes times) : SinkBase(times), e_(e) {}
+  void begin_object(bool empty) override {
+    next_value();
+    e_.begin_map(empty);
+  }
+  void end_object() override { e_.end_map(); }
+  void key(std::string_view name) override {
+    e_.string(name);
+    key_ = name;
+    member_ = true;
+  }
+  void begin_array(std::size_t size) override {
+    next_value();
+    e_.begin_seq(size == 0);
+  }
+  void end_array() override { e_.end_seq(); }
+  void null() override {
+    next_value();
+    e_.null();
+  }
+  void boolean(bool v) override {
+    next_value();
+    e_.boolean(v);
+  }
+  void integer(std::int64_t v) override {
+    if (!time_member(next_value())) return e_.integer(v);
+    const std::string_view text = iso(v);
+    if (text.empty()) return e_.null();
+    e_.string(text, detail::needs_quotes(text));
+  }
+  void floating(double v) override {
+    next_value();
+    e_.real(v);
+  }
+  void text(std::string_view v) override {
+    next_value();
+    e_.string(v, detail::needs_quotes(v));
+  }
+
+ private:
+  detail::YamlEmitter& e_;
+};
+
+// coordinator_value(d) as events: the record read from its bytes when it was only checked.
+void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
+  const CheckedCoordinatorRecord* checked = d.checked ? &*d.checked : nullptr;
+  const CoordinatorRecord* record = d.record ? &*d.record : nullptr;
+  const CoordinatorRecordType* type = checked ? checked->type : record ? record->type : nullptr;
+  sink.begin_object(!type && !d.error);
+  if (type) {
+    sink.key("type");
+    sink.text(type->snake_name);
+    sink.key("type_id");
+    sink.integer(type->type);
+    sink.key("key");
+    checked ? write_coordinator_key(*checked, sink) : write_schema_value(record->key, sink);
+    const auto version = checked ? checked->value_version : record->value_version;
+    sink.key("value_version");
+    version ? sink.integer(*version) : sink.null();
+    sink.key("value");
+    checked ? write_coordinator_value(*checked, sink) : write_schema_value(record->value, sink);
+    const std::vector<std::string>& notes = checked ? checked->notes : record->notes;
+    if (!notes.empty()) {
+      sink.key("notes");
+      sink.begin_array(notes.size());
+      for (const auto& n : notes)
+        sink.text(n);
+      sink.end_array();
+    }
+  }
+  if (d.error) {
+    sink.key("error");
+    sink.text(*d.error);
+  }
+  sink.end_object();
+}
+
+// coordinator_value(d), written without building it (one per record of a __consumer_offsets
+// dump).
+class CoordinatorMember final : public LazyMember {
+ public:
+  explicit CoordinatorMember(const DumpedCoordinator& d) : d_(d) {}
+  Value value() const override { return coordinator_value(d_); }
+  void append_json(detail::TextBuffer& out, LazyTimes times) const override {
+    JsonSink sink(out, times);
+    write_coordinator(d_, sink);
+  }
+  void append_inline(std::string& out, LazyTimes times) const override {
+    InlineSink sink(out, times);
+    write_coordinator(d_, sink);
+  }
+  void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
+    YamlSink sink(e, times);
+    write_coordinator(d_, sink);
+  }
+
+ private:
+  const DumpedCoordinator& d_;
+};
+
+}  // namespace
+
+void write_coordinator_member(ObjectWriter& w, std::string_view key,
+                              const DumpedCoordinator& coordinator) {
+  w.lazy(key, CoordinatorMember(coordinator));
 }
 
 namespace {
@@ -193,32 +504,48 @@ Value remote_value(const DumpedBatch& b, std::span<const std::uint8_t> entry, co
   return Value::object().set("error", error).set("position", position);
 }
 
-// A record as an object of the list begun by begin_objects.
+// A record's integer members, in the order every form writes them.
+constexpr std::string_view kRecordNames[] = {"offset",   "timestamp",  "sequence", "size",
+                                             "key_size", "value_size", "headers"};
+struct RecordIntegers {
+  std::int64_t values[std::size(kRecordNames)];
+  explicit RecordIntegers(const Record& r)
+      : values{r.offset,
+               r.timestamp,
+               r.sequence,
+               r.size_in_bytes,
+               r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
+               r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
+               static_cast<std::int64_t>(r.headers.size())} {}
+};
+
+// A record of a plain v2 data batch (no decode, no data): its integers only, the object in
+// one call. The usual record: write_records picks this path once per batch.
+void write_plain_record(ObjectWriter& w, const Record& r) {
+  const RecordIntegers i(r);
+  w.integers_object(kRecordNames, i.values);
+}
+
+// A record as an object of the list begun by begin_objects, with whatever decode its
+// batch and segment ask for.
 void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
                   const Record& r, const DumpedControl* control,
                   const DumpedCoordinator* coordinator, DataFormat data, RecordDecoding* decoding) {
   const bool decode = decoding && decoding->remote_log_metadata && !control &&
                       !b.header.is_control() && r.magic >= 2;
-  static constexpr std::string_view kNames[] = {"offset",   "timestamp",  "sequence", "size",
-                                                "key_size", "value_size", "headers"};
-  const std::int64_t values[] = {r.offset,
-                                 r.timestamp,
-                                 r.sequence,
-                                 r.size_in_bytes,
-                                 r.key ? static_cast<std::int64_t>(r.key->size()) : -1,
-                                 r.value ? static_cast<std::int64_t>(r.value->size()) : -1,
-                                 static_cast<std::int64_t>(r.headers.size())};
-  // The usual record, its integers only: the object in one call.
+  const MemberNames names(kRecordNames);
+  const RecordIntegers integers(r);
+  const std::span<const std::int64_t> values(integers.values);
   if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none && !decode)
-    return w.integers_object(kNames, values);
+    return w.integers_object(names, values);
   w.begin_object();
   if (coordinator) {
     // The decode right after the offset: what a table's record line shows first.
-    w.integer(kNames[0], values[0]);
-    w.value("coordinator", coordinator_value(*coordinator));
-    w.integers(MemberNames(kNames).part(1, std::size(kNames) - 1), std::span(values).subspan(1));
+    w.integer(kRecordNames[0], values[0]);
+    write_coordinator_member(w, "coordinator", *coordinator);
+    w.integers(names.part(1, std::size(kRecordNames) - 1), values.subspan(1));
   } else {
-    w.integers(kNames, values);
+    w.integers(names, values);
   }
   if (r.magic < 2) {
     w.integer("magic", r.magic);
@@ -239,10 +566,21 @@ void write_records(ObjectWriter& w, DumpedBatch& b, DataFormat data, RecordDecod
   w.begin_objects("records");
   const std::span<const std::uint8_t> entry = b.unwalked.value_or(std::span<const std::uint8_t>{});
   if (b.unwalked) {  // walked here, one record at a time
-    walk_records(b, [&](const Record& r, const DumpedControl* control,
-                        const DumpedCoordinator* coordinator) {
-      write_record(w, b, entry, r, control, coordinator, data, decoding);
-    });
+    // Which form its records take is the batch's and the segment's to decide, once per
+    // batch: a plain v2 data batch's records go straight to integers_object, with none of
+    // the decoders' tests per record.
+    const bool plain = b.header.is_v2() && !b.header.is_control() && !b.coordinator &&
+                       data == DataFormat::none && !(decoding && decoding->remote_log_metadata);
+    if (plain) {
+      walk_records(b, [&w](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
+        write_plain_record(w, r);
+      });
+    } else {
+      walk_records(b, [&](const Record& r, const DumpedControl* control,
+                          const DumpedCoordinator* coordinator) {
+        write_record(w, b, entry, r, control, coordinator, data, decoding);
+      });
+    }
   }
   for (std::size_t i = 0; i < b.records.size(); ++i)
     write_record(w, b, entry, b.records[i], i < b.controls.size() ? &b.controls[i] : nullptr,

@@ -50,6 +50,10 @@ Value control_value(const DumpedControl& control);
 // A coordinator log's record decoded: type, type_id, key, value_version and value (both null
 // for a tombstone), notes; or error.
 Value coordinator_value(const DumpedCoordinator& coordinator);
+// w.value(key, coordinator_value(coordinator)), written by `w` from the record's bytes as it
+// reads them when its writer can (ObjectWriter::lazy).
+void write_coordinator_member(ObjectWriter& w, std::string_view key,
+                              const DumpedCoordinator& coordinator);
 // The columns a person sees in table form.
 std::vector<std::string> batch_table_columns();
 

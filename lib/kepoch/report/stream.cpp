@@ -333,7 +333,7 @@ class TableStream : public ReportStream {
       is_sentence(k, v) ? sentence(v) : field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
     rows_.reset(std::move(table_columns));
-    rows_.fit(options_.wide ? 0 : kTableWidth);
+    rows_.fit(options_.wide ? 0 : table_width(options_));
   }
 
   void min_column_width(std::string_view column, std::size_t width) override {
@@ -377,7 +377,7 @@ class TableStream : public ReportStream {
     if (rows_.empty()) out_ << "  (none)\n";
     more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
-      out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
+      out_ << shorten("  (not shown: " + left + "; use -o wide)", table_width(options_)) << '\n';
     for (const auto& [k, v] : fields.as_object())
       field(k, cell_text(v));
     out_ << bold(std::string(list_key)) << ":\n";
@@ -389,7 +389,7 @@ class TableStream : public ReportStream {
     if (rows_.empty()) out_ << "  (none)\n";
     more_rows();
     if (const std::string left = rows_.dropped(); !left.empty())
-      out_ << shorten("  (not shown: " + left + "; use -o wide)", kTableWidth) << '\n';
+      out_ << shorten("  (not shown: " + left + "; use -o wide)", table_width(options_)) << '\n';
     fields(trailer);
   }
 
@@ -417,14 +417,16 @@ class TableStream : public ReportStream {
     text_.clear();
   }
 
-  // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields.
+  // The verdict sentence (summary.hpp) is the item's opening text, not one of its fields;
+  // so is the closing sentence of what was found after it (segment dump's records_summary).
   static bool is_sentence(const std::string& key, const Value& v) {
-    return key == "summary" && std::holds_alternative<std::string>(v.data());
+    return (key == "summary" || key == "records_summary") &&
+           std::holds_alternative<std::string>(v.data());
   }
 
   // The verdict opens the item as text and a blank line, as render_table writes it.
   void sentence(const Value& v) {
-    write_wrapped(out_, options_.wide, "", "", cell_text(v));
+    write_wrapped(out_, table_width(options_), "", "", cell_text(v));
     out_ << '\n';
   }
 
@@ -460,8 +462,7 @@ class TableStream : public ReportStream {
   void field(const std::string& k, const std::string& v) {
     const std::size_t column = std::max(width_, k.size()) + 2;
     out_ << bold(k) << std::string(column - k.size(), ' ')
-         << (options_.wide ? v : shorten(v, kTableWidth > column + 20 ? kTableWidth - column : 20))
-         << '\n';
+         << (options_.wide ? v : shorten(v, room_from(column, table_width(options_)))) << '\n';
   }
   std::ostream& out_;
   std::ostream& err_;

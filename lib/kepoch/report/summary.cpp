@@ -8,6 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "kepoch/base/time_text.hpp"
+#include "kepoch/metadata/partition_history.hpp"
+#include "kepoch/storage/segment_dump.hpp"
+
 namespace kepoch::report {
 namespace {
 
@@ -124,7 +128,7 @@ Clause follower_clause(const Value& r) {
     if (kept && kept->is_object())
       return {c.verdict, false,
               fmt::format("{} truncates nothing but keeps batches that differ from the "
-                          "leader's (offsets {}..{}): a committed loss cannot be ruled out{}",
+                          "leader's (offsets {}..{}), possibly committed ones{}",
                           name, text_at(*kept, "first"), text_at(*kept, "last"), after)};
     if (fails || follow_unknown)
       return {c.verdict, false, fmt::format("{} truncates nothing{}", name, after)};
@@ -142,7 +146,15 @@ Clause follower_clause(const Value& r) {
   } else if (*lost == 0 && unknown == 0) {
     // Records below the leader's log start are not fetched back: the leader deleted them.
     const auto below = int_at(r, "below_leader_start_records").value_or(0);
-    if (below == 0)
+    const Value* tier = r.find("remote_tier");
+    const auto remote =
+        tier && tier->is_object() ? int_at(*tier, "remote_held_records").value_or(0) : 0;
+    if (remote > 0)
+      text += fmt::format(
+          ": removes {} ({} held in remote storage, {} below the leader's log start; the rest "
+          "fetched back), none lost",
+          records(*removed), remote, below);
+    else if (below == 0)
       text += fmt::format(": removes {}, all fetched back from the leader, none lost",
                           records(*removed));
     else if (below >= *removed)
@@ -163,11 +175,10 @@ Clause follower_clause(const Value& r) {
                                               ? "1 of them"
                                               : fmt::format("{} of them", committed.value_or(0)));
   } else if (!committed_loss) {
-    text += unknown > 0 ? fmt::format(
-                              ", and {} the leader could not show: a committed loss "
-                              "cannot be ruled out",
-                              records(unknown))
-                        : ", and a committed loss cannot be ruled out";
+    // The opening says a committed loss cannot be ruled out: the clause says which records.
+    text += unknown > 0 ? fmt::format(", and {} the leader could not show, possibly committed",
+                                      records(unknown))
+                        : ", possibly committed";
   } else if (lost && *lost > 0) {
     text += ", none committed";
   }
@@ -610,6 +621,198 @@ std::string what_if_summary(const Value& w) {
                           "not proven safe."
                         : " Some settings could not be read (see the warnings).";
   return out;
+}
+
+// ---- segment dump ---------------------------------------------------------------------------
+
+void SegmentFacts::add(const DumpedBatch& b) {
+  const BatchHeader& h = b.header;
+  ++batches;
+  records += h.is_v2() ? static_cast<std::uint64_t>(std::max(h.records_count, 0)) : 1;
+  if (h.is_control()) ++control_batches;
+  if (h.is_transactional()) ++transactional_batches;
+  if (!first_offset) first_offset = h.base_offset;
+  last_offset = last_offset ? std::max(*last_offset, h.last_offset()) : h.last_offset();
+  if (h.is_v2()) {
+    min_epoch =
+        min_epoch ? std::min(*min_epoch, h.partition_leader_epoch) : h.partition_leader_epoch;
+    max_epoch =
+        max_epoch ? std::max(*max_epoch, h.partition_leader_epoch) : h.partition_leader_epoch;
+  }
+  for (const std::int64_t t : {h.base_timestamp, h.max_timestamp}) {
+    if (t < 0) continue;  // NO_TIMESTAMP (legacy magic 0), or a timestamp Kafka never writes
+    first_time = first_time ? std::min(*first_time, t) : t;
+    last_time = last_time ? std::max(*last_time, t) : t;
+  }
+  if (b.invalid) {
+    ++invalid_batches;
+    if (!first_invalid_offset) first_invalid_offset = h.base_offset;
+  }
+  const bool bad_control = std::any_of(b.controls.begin(), b.controls.end(),
+                                       [](const DumpedControl& c) { return c.error.has_value(); });
+  if (b.records_error || bad_control || b.coordinator_error_count) {
+    record_errors += std::max<std::uint64_t>(b.coordinator_error_count, 1);
+    if (!first_record_error_offset) first_record_error_offset = h.base_offset;
+  }
+}
+
+bool SegmentFacts::findings() const {
+  return invalid_batches > 0 || record_errors > 0 || nothing_selected || unloadable_name ||
+         end.reason == LogEndReason::corrupt_size;
+}
+
+std::string segment_summary(const std::string& file, const SegmentFacts& f) {
+  // What is in it: counts, offsets, epochs, time span.
+  std::string held;
+  if (f.batches == 0) {
+    held = "no batch";
+  } else {
+    held = fmt::format(
+        "{} ({}), offsets {}..{}", plural(static_cast<std::int64_t>(f.batches), "batch", "batches"),
+        records(static_cast<std::int64_t>(f.records)), *f.first_offset, *f.last_offset);
+    if (f.min_epoch)
+      held += *f.min_epoch == *f.max_epoch
+                  ? fmt::format(", leader epoch {}", *f.min_epoch)
+                  : fmt::format(", leader epochs {}..{}", *f.min_epoch, *f.max_epoch);
+    if (f.first_time) {
+      const auto a = iso_time_text(*f.first_time).value_or("?");
+      const auto b = iso_time_text(*f.last_time).value_or("?");
+      held += a == b ? fmt::format(", written at {}", a) : fmt::format(", written {} to {}", a, b);
+    }
+    std::vector<std::string> kinds;
+    if (f.control_batches)
+      kinds.push_back(
+          plural(static_cast<std::int64_t>(f.control_batches), "control batch", "control batches"));
+    if (f.transactional_batches)
+      kinds.push_back(
+          fmt::format("{} transactional", static_cast<std::int64_t>(f.transactional_batches)));
+    if (!kinds.empty()) held += " (" + joined(kinds, ", ") + ")";
+  }
+  // With --max-batches or a filter, the sentence is about the batches the dump shows.
+  const bool part = f.stopped_early || f.filtered;
+  const std::string whose = f.stopped_early ? fmt::format("The first batches of {}", file)
+                            : f.filtered    ? fmt::format("The selected batches of {}", file)
+                                            : file;
+  const std::string verb = part ? "hold" : "holds";
+  // What is wrong, worst first: each of these decides exit 1.
+  std::vector<std::string> damage;
+  if (f.unloadable_name)
+    damage.push_back("Kafka cannot load a segment of this name (" + *f.unloadable_name + ")");
+  if (f.end.reason == LogEndReason::corrupt_size)
+    damage.push_back(
+        fmt::format("a corrupt batch size at byte {} ends the walk ({} bytes not read)",
+                    f.end.position, f.end.trailing_bytes));
+  if (f.invalid_batches)
+    damage.push_back(fmt::format(
+        "{} Kafka's ensureValid (the first at offset {})",
+        plural(static_cast<std::int64_t>(f.invalid_batches), "batch fails", "batches fail"),
+        f.first_invalid_offset.value_or(-1)));
+  if (f.record_errors)
+    damage.push_back(fmt::format("{} (the first in the batch at offset {})",
+                                 plural(static_cast<std::int64_t>(f.record_errors),
+                                        "record does not decode", "records do not decode"),
+                                 f.first_record_error_offset.value_or(-1)));
+  // A torn tail (partial header or batch) is what a write cut short leaves: the walk stops
+  // there as Kafka's does, the batches before it are whole (a warning, exit 0).
+  const std::string tail =
+      f.end.reason == LogEndReason::partial_header || f.end.reason == LogEndReason::partial_batch
+          ? fmt::format(
+                " It ends in a partial batch at byte {} ({} bytes), as a write cut short "
+                "leaves.",
+                f.end.position, f.end.trailing_bytes)
+          : "";
+  if (!damage.empty())
+    return fmt::format("{} is damaged: {}. {} {} {}.{}", file, joined(damage, "; "),
+                       part ? whose : "It", verb, held, tail);
+  if (f.nothing_selected)
+    return fmt::format(
+        "Nothing selected: no batch of {} is at or after --from-offset or in the "
+        "--from-time/--until range.{}",
+        file, tail);
+  // Headers and checksums sound, the records not yet decoded: nothing here says the
+  // records are whole; the closing sentence does, and the exit code follows it.
+  if (f.records_later)
+    return fmt::format(
+        "{} {} {}; its batch headers and checksums are sound, and the closing sentence says "
+        "whether every record decodes.{}",
+        whose, verb, held, tail);
+  return fmt::format("{} {} {}; no damage found.{}", whose, verb, held, tail);
+}
+
+std::string segment_records_summary(const SegmentFacts& printed) {
+  if (!printed.record_errors) return "Every record read decodes.";
+  return fmt::format("{} (the first in the batch at offset {}).",
+                     plural(static_cast<std::int64_t>(printed.record_errors),
+                            "record does not decode", "records do not decode"),
+                     printed.first_record_error_offset.value_or(-1));
+}
+
+// ---- metadata history -----------------------------------------------------------------------
+
+void HistoryTally::step(const PartitionTimeline& t, const PartitionStep& s, bool shown) {
+  Partition& p = partitions_[{t.topic_id.to_string(), t.partition}];
+  p.name = fmt::format("{}-{}", t.topic, t.partition);
+  p.leaderless = s.state.leader == -1;
+  const auto has = [&](std::string_view cause) {
+    return std::find(s.causes.begin(), s.causes.end(), cause) != s.causes.end();
+  };
+  p.deleted = has("deleted");
+  if (!shown) return;
+  p.shown = true;
+  if (has("leader_change") || has("unclean_election")) ++p.elections;
+  if (has("unclean_election"))
+    unclean_.push_back({p.name, s.at.snapshot ? -1 : s.at.offset, s.state.leader});
+}
+
+std::string HistoryTally::sentence(std::size_t partitions,
+                                   const std::vector<std::string>& problems) const {
+  std::vector<const Partition*> changed;
+  std::size_t elections = 0, leaderless = 0;
+  for (const auto& [key, p] : partitions_) {
+    if (p.elections) changed.push_back(&p);
+    elections += p.elections;
+    if (p.shown && p.leaderless && !p.deleted) ++leaderless;
+  }
+  // Most changes first: the partitions an operator looks at.
+  std::stable_sort(changed.begin(), changed.end(), [](const Partition* a, const Partition* b) {
+    return a->elections > b->elections;
+  });
+  std::string out;
+  if (!problems.empty())
+    out = fmt::format("The replay found {}, the first: {}. ",
+                      plural(static_cast<std::int64_t>(problems.size()), "problem", "problems"),
+                      problems.front());
+  if (partitions == 0) {
+    out += "No partition to show";
+  } else if (changed.empty()) {
+    out += fmt::format("{}: none changed leader",
+                       plural(static_cast<std::int64_t>(partitions), "partition", "partitions"));
+  } else {
+    std::vector<std::string> each;
+    for (const auto* p : changed)
+      each.push_back(p->elections == 1 ? p->name + " once"
+                                       : fmt::format("{} {} times", p->name, p->elections));
+    out += fmt::format(
+        "{}: {} changed leader ({}; {})",
+        plural(static_cast<std::int64_t>(partitions), "partition", "partitions"), changed.size(),
+        plural(static_cast<std::int64_t>(elections), "election", "elections"), names(each));
+  }
+  if (leaderless) out += fmt::format(", {} without a leader at the end", leaderless);
+  if (unclean_.empty()) return out + "; no unclean election.";
+  // In log order (a snapshot's first), however the replay handed the partitions on.
+  std::vector<Unclean> in_order = unclean_;
+  std::stable_sort(in_order.begin(), in_order.end(),
+                   [](const Unclean& a, const Unclean& b) { return a.offset < b.offset; });
+  std::vector<std::string> where;
+  for (const auto& u : in_order) {
+    const std::string at =
+        u.offset < 0 ? "in the snapshot" : fmt::format("at metadata offset {}", u.offset);
+    where.push_back(fmt::format("{} {} (broker {} elected)", u.name, at, u.leader));
+  }
+  return out + fmt::format("; {}: {}.",
+                           plural(static_cast<std::int64_t>(unclean_.size()), "unclean election",
+                                  "unclean elections"),
+                           names(where, 5));
 }
 
 }  // namespace kepoch::report

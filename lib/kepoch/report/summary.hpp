@@ -10,10 +10,24 @@
 // dir or a warning about what could not be read all say so.
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "kepoch/report/value.hpp"
+#include "kepoch/storage/log_segment_reader.hpp"
+
+namespace kepoch {
+// Declared only: partition_history.hpp names the metadata record types, which this header's
+// includers (beside epoch/election) must not see.
+struct PartitionTimeline;
+struct PartitionStep;
+struct DumpedBatch;
+}  // namespace kepoch
 
 namespace kepoch::report {
 
@@ -41,6 +55,69 @@ std::string scan_summary(const Value& scan_report, std::size_t unreadable);
 std::string restart_summary(const Value& restart_report);
 // `cluster what-if` (what_if_report.hpp).
 std::string what_if_summary(const Value& what_if_report);
+
+// `segment dump` of one .log: what it holds and its damage, gathered batch by batch from
+// the very walk that decides the exit code (every field below is one of its facts).
+struct SegmentFacts {
+  std::uint64_t batches = 0;
+  std::uint64_t records = 0;  // the batches' record counts (a legacy entry: 1)
+  std::uint64_t control_batches = 0;
+  std::uint64_t transactional_batches = 0;
+  std::optional<std::int64_t> first_offset, last_offset;
+  std::optional<std::int32_t> min_epoch, max_epoch;   // partition leader epochs (v2 batches)
+  std::optional<std::int64_t> first_time, last_time;  // smallest and largest batch timestamp
+  std::uint64_t invalid_batches = 0;                  // Kafka's ensureValid fails (CRC, size, ...)
+  std::optional<std::int64_t> first_invalid_offset;
+  std::uint64_t record_errors =
+      0;  // records or control/coordinator/tiered records that do not decode
+  std::optional<std::int64_t> first_record_error_offset;
+  LogEnd end;
+  bool stopped_early = false;                  // --max-batches reached
+  bool filtered = false;                       // --from-offset or a time range chose the batches
+  bool nothing_selected = false;               // the filters chose none of the file's batches
+  std::optional<std::string> unloadable_name;  // why Kafka cannot load a segment of its name
+  // The records are decoded after the sentence is said (as they are printed, in one walk):
+  // these facts come from the batches' headers and checksums alone, and the closing
+  // sentence (segment_records_summary) says whether every record decodes.
+  bool records_later = false;
+
+  // One batch as the walk met it.
+  void add(const DumpedBatch& batch);
+  // Whether the dump exits 1 (the sentence opens with the damage then).
+  bool findings() const;
+};
+// `file` is the name the report gives the file.
+std::string segment_summary(const std::string& file, const SegmentFacts& facts);
+// The closing sentence of a dump whose records were decoded after its opening sentence
+// (SegmentFacts::records_later): `printed` are the facts of the walk that decoded them.
+std::string segment_records_summary(const SegmentFacts& printed);
+
+// `metadata history`: which partitions changed leader how often and where the unclean
+// elections were, from the replayed steps' typed fields (leader, causes), in the order the
+// replay hands them on.
+class HistoryTally {
+ public:
+  // Every step of the replay; `shown`: the step is in the report (within the time range).
+  void step(const PartitionTimeline& partition, const PartitionStep& step, bool shown);
+  // `partitions`: how many the report lists; `problems`: the report's problems (exit 1).
+  std::string sentence(std::size_t partitions, const std::vector<std::string>& problems) const;
+
+ private:
+  struct Partition {
+    std::string name;
+    std::size_t elections = 0;  // a new leader (leader_change, unclean_election) shown
+    bool leaderless = false;    // its last step left it without a leader
+    bool deleted = false;
+    bool shown = false;  // a step of it is in the report
+  };
+  struct Unclean {
+    std::string name;
+    std::int64_t offset = -1;  // -1: in the snapshot the replay started from
+    std::int32_t leader = -1;
+  };
+  std::map<std::tuple<std::string, std::int32_t>, Partition> partitions_;
+  std::vector<Unclean> unclean_;
+};
 
 // A replica dir as the sentences name it: its last two path components ("broker-1/d-0"),
 // enough to tell brokers apart without the common prefix.

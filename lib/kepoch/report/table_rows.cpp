@@ -338,6 +338,15 @@ void TableRows::value(std::string_view key, const Value& v) {
   if (v.is_array()) nested_objects(v);
 }
 
+// A nested object's member rendered by itself, as value() shows it (inline_text).
+void TableRows::lazy_shown(std::string_view key, const LazyMember& member, LazyTimes times) {
+  if (!in_object_) return value(key, member.value());
+  lines_ += ' ';
+  lines_ += key;
+  lines_ += ": ";
+  member.append_inline(lines_, times);
+}
+
 void TableRows::begin_objects(std::string_view key) {
   list_key_ = key;
   list_objects_ = 0;

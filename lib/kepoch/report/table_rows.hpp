@@ -55,6 +55,7 @@ class TableRows : private ObjectWriter {
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
   void scalars(const MemberNames& names, std::span<const Scalar> values) override;
   void value(std::string_view key, const Value& v) override;
+  void lazy_shown(std::string_view key, const LazyMember& member, LazyTimes times) override;
   void begin_objects(std::string_view key) override;
   void begin_object() override;
   void end_object() override;

@@ -135,12 +135,38 @@ class TimeWriter : public ObjectWriter {
     if (!has_time_fields(v)) return inner_->value(key, v);
     inner_->value(key, with_iso_times(v, format_, local_));
   }
+  // The member rendered by the inner writer with its times shown; value() shows them too,
+  // for a writer that takes it.
+  void lazy_shown(std::string_view key, const LazyMember& member, LazyTimes) override {
+    const Shown shown(member, format_, local_);
+    inner_->lazy_shown(key, shown, LazyTimes{true, local_});
+  }
   void begin_objects(std::string_view key) override { inner_->begin_objects(key); }
   void begin_object() override { inner_->begin_object(); }
   void end_object() override { inner_->end_object(); }
   void end_objects() override { inner_->end_objects(); }
 
  private:
+  class Shown final : public LazyMember {
+   public:
+    Shown(const LazyMember& member, Format format, bool local)
+        : member_(member), format_(format), local_(local) {}
+    Value value() const override { return with_iso_times(member_.value(), format_, local_); }
+    void append_json(detail::TextBuffer& out, LazyTimes times) const override {
+      member_.append_json(out, times);
+    }
+    void append_inline(std::string& out, LazyTimes times) const override {
+      member_.append_inline(out, times);
+    }
+    void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
+      member_.emit_yaml(e, times);
+    }
+
+   private:
+    const LazyMember& member_;
+    Format format_;
+    bool local_;
+  };
   // The run's members as shown, into run.shown; returns their names.
   MemberNames show(RunTimes& run, const MemberNames& names, std::span<const std::int64_t> values) {
     Scalar* const out = run.shown.data();

@@ -63,7 +63,8 @@ constexpr std::string_view kGlyphs =
 
 Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t reference,
                      const std::vector<ReplicaComparison>& comparisons,
-                     const std::vector<std::optional<std::int64_t>>* truncations) {
+                     const std::vector<std::optional<std::int64_t>>* truncations,
+                     const std::vector<Value>* removed) {
   std::int64_t lo = replicas.front().loaded.log_start_offset, hi = 0;
   for (const auto& r : replicas) {
     lo = std::min(lo, r.loaded.log_start_offset);
@@ -84,21 +85,29 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
         if (c.replica == i) rel = relation(c);
       // Where it truncates if the reference leads: the Fetch divergence rule `predict` runs
       // (AbstractFetcherThread.truncateOnFetchResponse against the leader's epoch cache).
-      truncate_to =
-          truncations
-              ? optional_value((*truncations)[i])
-              : Value(
-                    predict_truncation(ref.as_leader, r.loaded, TruncationMode::fetch).truncate_to);
+      // A tiered reference (PartitionReplica::remote_tier): the path through its remote tier
+      // (TierStateMachine), unknown (null) where the remote metadata is not given.
+      if (truncations) {
+        truncate_to = optional_value((*truncations)[i]);
+      } else {
+        LeaderAnswers answers = answers_of(ref.as_leader, r.loaded.cache);
+        add_tier_answers(answers, ref, ref.as_leader);
+        const TruncationPrediction p = predict_truncation(answers, r.loaded, TruncationMode::fetch);
+        truncate_to = p.tier && p.tier->outcome == TierOutcome::remote_unknown
+                          ? Value()
+                          : Value(p.truncate_to);
+      }
     }
-    list.push(Value::object()
-                  .set("dir", r.dir.string())
-                  .set("relation", rel)
-                  .set("log_start_offset", r.loaded.log_start_offset)
-                  .set("log_end_offset", r.log_end_offset)
-                  .set("hw", optional_value(r.high_watermark))
-                  .set("recovery_point", optional_value(r.recovery_point))
-                  .set("truncate_to", std::move(truncate_to))
-                  .set("spans", spans_value(r)));
+    Value replica = Value::object()
+                        .set("dir", r.dir.string())
+                        .set("relation", rel)
+                        .set("log_start_offset", r.loaded.log_start_offset)
+                        .set("log_end_offset", r.log_end_offset)
+                        .set("hw", optional_value(r.high_watermark))
+                        .set("recovery_point", optional_value(r.recovery_point))
+                        .set("truncate_to", std::move(truncate_to));
+    if (removed) replica.set("removed", i < removed->size() ? (*removed)[i] : Value());
+    list.push(std::move(replica.set("spans", spans_value(r))));
   }
   return Value::object()
       .set("from", lo)

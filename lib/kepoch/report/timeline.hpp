@@ -8,6 +8,9 @@
 //    where a replica's history leaves the reference's, or null), "reference" (its dir),
 //    "replicas": [{"dir", "relation", "log_start_offset", "log_end_offset", "hw",
 //      "recovery_point", "truncate_to", "spans": [{"epoch", "start", "end"}]}]}
+// `predict` and `plan` timelines add to each replica "removed": the offsets its truncation
+// removes, {"start", "end", "records", "lost_records", "committed_loss"} (predict_report.hpp's
+// removed_span_value), null for the leader and a replica that loses nothing.
 // A span is the offsets [start, end) the replica holds at one leader epoch, as its epoch
 // cache says (epoch null: offsets below the cache's first entry). "relation" is the
 // replica's against the reference: reference, identical, lagging (a strict prefix of it:
@@ -34,9 +37,11 @@ namespace kepoch::report {
 
 // `truncate_to` (one per replica, when given): where each replica truncates, as the caller
 // forecast it (`predict`'s mode); by default the Fetch divergence rule against the reference.
+// `removed` (one per replica, when given): each replica's "removed" value.
 Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t reference,
                      const std::vector<ReplicaComparison>& comparisons,
-                     const std::vector<std::optional<std::int64_t>>* truncate_to = nullptr);
+                     const std::vector<std::optional<std::int64_t>>* truncate_to = nullptr,
+                     const std::vector<Value>* removed = nullptr);
 
 // The first offset an axis of `room` units draws: the timeline's "from", or, when the
 // offsets do not fit and there is a fork, a little before the fork (the offsets below it

@@ -135,6 +135,12 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
   emit_yaml(emitter_, v);
 }
 
+void YamlObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
+  key(k);
+  member.emit_yaml(emitter_, times);
+  emitter_.flush();  // as emit_yaml does
+}
+
 const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberNames& names,
                                                                 MapStart start) {
   const std::size_t column =

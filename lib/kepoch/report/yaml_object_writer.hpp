@@ -36,6 +36,7 @@ class YamlObjectWriter : public ObjectWriter {
   void integer(std::string_view key, std::int64_t v) override;
   void string(std::string_view key, std::string_view v) override;
   void value(std::string_view key, const Value& v) override;
+  void lazy_shown(std::string_view key, const LazyMember& member, LazyTimes times) override;
   void begin_objects(std::string_view key) override;
   void begin_object() override;
   void end_object() override;

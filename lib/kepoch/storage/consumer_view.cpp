@@ -86,6 +86,8 @@ std::optional<std::vector<TransactionBatch>> transaction_batches_from(
       b.transactional = h.is_transactional();
       b.control = h.is_control();
       b.producer_id = h.producer_id;
+      b.producer_epoch = h.producer_epoch;
+      b.max_timestamp = h.max_timestamp;
       if (b.control) {
         if (!control_reader) control_reader.emplace(s.file, /*load_batches=*/true);
         control_reader->seek(h.position);

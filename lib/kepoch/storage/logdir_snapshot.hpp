@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -101,5 +102,35 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out,
 LogDirSnapshot read_logdir_snapshot(const std::filesystem::path& file);
 // The same from text (`name` is used in errors and replica names).
 LogDirSnapshot parse_logdir_snapshot(std::string_view text, const std::filesystem::path& name);
+
+// Partition order: by topic name (bytes), then partition number. write_logdir_snapshot
+// writes a snapshot's replicas in it, across all its log dirs; KRaft's metadata replay lists
+// partitions in it too (metadata/partition_history's timeline_order).
+bool partition_before(std::string_view topic_a, std::int32_t partition_a, std::string_view topic_b,
+                      std::int32_t partition_b);
+
+// A snapshot file read one replica at a time (`plan` merges a cluster's snapshots as sorted
+// streams): only the window of text around the current line and the current replica are
+// held. The same checks and errors as read_logdir_snapshot, and one more: the replicas must
+// come in partition order (an InputError naming the file and the line of the first that does
+// not; snapshots of kepochs before 2026-12 list each log dir's partition dirs by name, which
+// puts orders-10 before orders-2). A regular file only (not standard input).
+class LogDirSnapshotStream {
+ public:
+  // Reads the header line (InputError when it is not a snapshot's).
+  explicit LogDirSnapshotStream(const std::filesystem::path& file);
+  ~LogDirSnapshotStream();
+  LogDirSnapshotStream(LogDirSnapshotStream&&) noexcept;
+
+  // window, log_dirs, node_id, cluster_id; `skipped` as far as read (whole once next() has
+  // returned false); `replicas` stays empty.
+  const LogDirSnapshot& header() const;
+  // The next replica (and the log dir it was in); false once the end line is read and checked.
+  bool next(PartitionReplica& replica, std::string* log_dir = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace kepoch

@@ -9,7 +9,9 @@
 
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <utility>
 
 #include "kepoch/base/error.hpp"
@@ -321,30 +323,55 @@ bool fast_batch(std::string_view line, const StoredBatches& stored, BatchSummary
 class SnapshotParser {
  public:
   SnapshotParser(std::string_view text, const fs::path& name) : text_(text), name_(name) {}
+  // Streamed: the file is read a window at a time (a line at most kMaxSnapshotLineBytes),
+  // and replicas must come in partition order (next()).
+  SnapshotParser(const ReadOnlyFile* file, const fs::path& name)
+      : name_(name), file_(file), ordered_(true) {}
 
   LogDirSnapshot parse() {
     LogDirSnapshot s;
+    start(s);
+    for (;;) {
+      PartitionReplica r;
+      std::string log_dir;
+      if (!next(s, r, log_dir)) break;
+      s.replicas.push_back(std::move(r));
+      s.log_dir_of.push_back(std::move(log_dir));
+    }
+    return s;
+  }
+
+  // The header line, into s.
+  void start(LogDirSnapshot& s) {
     s.file = name_;
     header(next_line("the header line"), s);
-    std::uint64_t batch_lines = 0;
+  }
+
+  // The next replica with its batches (skipped lines on the way go to s.skipped); false after
+  // the end line, which is checked, as is that nothing follows it.
+  bool next(LogDirSnapshot& s, PartitionReplica& r, std::string& log_dir) {
     for (;;) {
       if (const auto raw = peek_line()) {
-        PartitionReplica r;
-        std::string log_dir;
         std::uint64_t kept = 0;
         if (fast_replica(*raw, name_, r, log_dir, kept)) {
           skip_line(*raw);
+          in_order(r.topic, r.partition);
           const std::string name = r.topic + "-" + std::to_string(r.partition);
-          read_batches(kept, name, *r.stored, batch_lines);
-          s.replicas.push_back(std::move(r));
-          s.log_dir_of.push_back(std::move(log_dir));
-          continue;
+          read_batches(kept, name, *r.stored, batch_lines_);
+          ++replicas_;
+          return true;
         }
+        r = PartitionReplica();
       }
       const json line = next_line("a replica, skipped or end line");
       if (line.contains("end")) {
-        end(line, s, batch_lines);
-        break;
+        end(line, batch_lines_);
+        fill();
+        if (pos_ < text_.size()) {
+          ++line_no_;
+          fail_text("", "nothing after the end line", "more text");
+        }
+        return false;
       }
       if (line.contains("skipped")) {
         const json& k = object(line, "skipped", "skipped");
@@ -353,13 +380,10 @@ class SnapshotParser {
         continue;
       }
       if (!line.contains("replica")) fail("", "a replica, skipped or end line", line);
-      replica(line, s, batch_lines);
+      replica(line, r, log_dir, batch_lines_);
+      ++replicas_;
+      return true;
     }
-    if (pos_ < text_.size()) {
-      ++line_no_;
-      fail_text("", "nothing after the end line", "more text");
-    }
-    return s;
   }
 
  private:
@@ -377,9 +401,49 @@ class SnapshotParser {
     fail_text(field, expected, text);
   }
 
+  // Streamed reads need replicas in partition order (topic, then partition number), as
+  // write_logdir_snapshot writes them: a plan merges the brokers' snapshots as sorted streams.
+  void in_order(const std::string& topic, std::int32_t partition) {
+    if (!ordered_) return;
+    if (last_ && partition_before(topic, partition, last_->first, last_->second))
+      fail_text("replica",
+                fmt::format("{}-{} or a later partition (partition order: topic, then partition "
+                            "number, as `kepoch logdir snapshot` writes them; take the "
+                            "snapshot again with this kepoch)",
+                            last_->first, last_->second),
+                fmt::format("{}-{}", topic, partition));
+    last_.emplace(topic, partition);
+  }
+
+  // Streamed: moves the unread text to the front of the window and reads on until it holds a
+  // whole line (or kMaxSnapshotLineBytes + 1 bytes of one, or the end of the file).
+  void fill() {
+    if (!file_) return;
+    for (;;) {
+      if (text_.find('\n', pos_) != std::string_view::npos) return;
+      if (text_.size() - pos_ > kMaxSnapshotLineBytes || read_at_ >= file_->size()) return;
+      buffer_.erase(0, pos_);
+      pos_ = 0;
+      const std::size_t have = buffer_.size();
+      const std::size_t want = std::max<std::size_t>(have * 2, 16u << 10);
+      buffer_.resize(want);
+      const std::size_t got = file_->read_at(
+          read_at_, std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(buffer_.data()) + have,
+                                            want - have));
+      buffer_.resize(have + got);
+      read_at_ += got;
+      text_ = buffer_;
+      if (got == 0) {
+        read_at_ = file_->size();  // shorter than at open: the text ends here
+        return;
+      }
+    }
+  }
+
   // The next line, not consumed, when it is whole and within bounds (otherwise next_line
   // reads it and says what is wrong).
-  std::optional<std::string_view> peek_line() const {
+  std::optional<std::string_view> peek_line() {
+    fill();
     if (pos_ >= text_.size()) return std::nullopt;
     const std::size_t nl = text_.find('\n', pos_);
     if (nl == std::string_view::npos || nl - pos_ > kMaxSnapshotLineBytes) return std::nullopt;
@@ -392,6 +456,7 @@ class SnapshotParser {
 
   json next_line(std::string_view expected) {
     ++line_no_;
+    fill();
     if (pos_ >= text_.size()) fail_text("", expected, "the end of the file (truncated snapshot?)");
     const std::size_t nl = text_.find('\n', pos_);
     if (nl == std::string_view::npos)
@@ -568,10 +633,11 @@ class SnapshotParser {
     if (fields != expected_fields) fail("batch_fields", expected_fields.dump(), fields);
   }
 
-  void replica(const json& line, LogDirSnapshot& s, std::uint64_t& batch_lines) {
+  void replica(const json& line, PartitionReplica& r, std::string& log_dir,
+               std::uint64_t& batch_lines) {
     const json& o = object(line, "replica", "replica");
-    PartitionReplica r;
-    const std::string log_dir = string(o, "log_dir", "replica.log_dir");
+    r = PartitionReplica();
+    log_dir = string(o, "log_dir", "replica.log_dir");
     const std::string name = string(o, "name", "replica.name");
     r.dir = name_.string() + ":" + name;
     r.topic = string(o, "topic", "replica.topic");
@@ -579,6 +645,7 @@ class SnapshotParser {
     if (name != fmt::format("{}-{}", r.topic, r.partition))
       fail("replica.name", fmt::format("\"{}-{}\" (topic-partition)", r.topic, r.partition),
            json(name));
+    in_order(r.topic, r.partition);
     const json& id = field(o, "topic_id", "replica.topic_id");
     if (!id.is_null()) {
       if (!id.is_string()) fail("replica.topic_id", "a topic id string or null", id);
@@ -632,16 +699,14 @@ class SnapshotParser {
            json(kept));
     read_batches(kept, name, stored, batch_lines);
     r.stored = std::move(stored);
-    s.replicas.push_back(std::move(r));
-    s.log_dir_of.push_back(log_dir);
   }
 
   // A replica's `kept` batch lines.
   void read_batches(std::uint64_t kept, const std::string& name, StoredBatches& stored,
                     std::uint64_t& batch_lines) {
     // A batch line takes at least 32 bytes: no more can follow than the text holds.
-    stored.batches.reserve(static_cast<std::size_t>(
-        std::min<std::uint64_t>(kept, (text_.size() - std::min(pos_, text_.size())) / 32)));
+    stored.batches.reserve(
+        static_cast<std::size_t>(std::min<std::uint64_t>(kept, remaining_bytes() / 32)));
     for (std::uint64_t i = 0; i < kept; ++i) {
       BatchSummary b;
       const auto raw = peek_line();
@@ -714,13 +779,17 @@ class SnapshotParser {
     return b;
   }
 
-  void end(const json& line, const LogDirSnapshot& s, std::uint64_t batch_lines) {
+  std::uint64_t remaining_bytes() const {
+    const std::uint64_t in_window = text_.size() - std::min(pos_, text_.size());
+    return file_ ? in_window + (file_->size() - std::min(read_at_, file_->size())) : in_window;
+  }
+
+  void end(const json& line, std::uint64_t batch_lines) {
     const json& e = object(line, "end", "end");
     const auto replicas = integer<std::uint64_t>(e, "replicas", "end.replicas");
     const auto batches = integer<std::uint64_t>(e, "batches", "end.batches");
-    if (replicas != s.replicas.size())
-      fail("end.replicas", fmt::format("{} (the replica lines read)", s.replicas.size()),
-           json(replicas));
+    if (replicas != replicas_)
+      fail("end.replicas", fmt::format("{} (the replica lines read)", replicas_), json(replicas));
     if (batches != batch_lines)
       fail("end.batches", fmt::format("{} (the batch lines read)", batch_lines), json(batches));
   }
@@ -729,6 +798,14 @@ class SnapshotParser {
   fs::path name_;
   std::size_t pos_ = 0;
   int line_no_ = 0;
+  std::uint64_t replicas_ = 0;
+  std::uint64_t batch_lines_ = 0;
+  // Streamed: the file, how far it is read, the window of it held.
+  const ReadOnlyFile* file_ = nullptr;
+  std::uint64_t read_at_ = 0;
+  std::string buffer_;
+  bool ordered_ = false;
+  std::optional<std::pair<std::string, std::int32_t>> last_;
 };
 
 }  // namespace
@@ -739,6 +816,42 @@ LogDirSnapshot parse_logdir_snapshot(std::string_view text, const fs::path& name
 
 LogDirSnapshot read_logdir_snapshot(const fs::path& file) {
   return parse_logdir_snapshot(read_input_file(file, kMaxSnapshotBytes), input_name(file));
+}
+
+bool partition_before(std::string_view topic_a, std::int32_t partition_a, std::string_view topic_b,
+                      std::int32_t partition_b) {
+  if (topic_a != topic_b) return topic_a < topic_b;
+  return partition_a < partition_b;
+}
+
+struct LogDirSnapshotStream::Impl {
+  Impl(const fs::path& path) : file(path), parser(&file, input_name(path)) {}
+  ReadOnlyFile file;
+  SnapshotParser parser;
+  LogDirSnapshot header;
+  bool done = false;
+};
+
+LogDirSnapshotStream::LogDirSnapshotStream(const fs::path& file)
+    : impl_(std::make_unique<Impl>(file)) {
+  impl_->parser.start(impl_->header);
+}
+LogDirSnapshotStream::~LogDirSnapshotStream() = default;
+LogDirSnapshotStream::LogDirSnapshotStream(LogDirSnapshotStream&&) noexcept = default;
+
+const LogDirSnapshot& LogDirSnapshotStream::header() const {
+  return impl_->header;
+}
+
+bool LogDirSnapshotStream::next(PartitionReplica& replica, std::string* log_dir) {
+  if (impl_->done) return false;
+  std::string dir;
+  if (!impl_->parser.next(impl_->header, replica, dir)) {
+    impl_->done = true;
+    return false;
+  }
+  if (log_dir) *log_dir = std::move(dir);
+  return true;
 }
 
 }  // namespace kepoch

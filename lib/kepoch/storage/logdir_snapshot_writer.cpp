@@ -8,7 +8,9 @@
 //             "batch_fields": ["ordinal", "base_offset", "last_offset", "records", "size",
 //                              "crc", "epoch", "records_before", "bytes_before",
 //                              "digest_before"]}
-//   per partition replica (log dirs in argument order, partition dirs in name order):
+//   per partition replica, in partition order (topic, then partition number; the log dirs'
+//   replicas together, one partition's in argument order; older kepochs wrote each log dir's
+//   partition dirs in name order, orders-10 before orders-2):
 //            {"replica": {"log_dir", "name", "topic", "partition", "topic_id": str|null,
 //              "clean_shutdown": bool, "high_watermark": int|null, "recovery_point": int|null,
 //              "log_start_checkpoint": int|null, "checkpoint_entries": [[epoch, start], ...],
@@ -36,7 +38,9 @@
 //            digest_before: chain_batch_digest over the batches before it, a uint64):
 //            {"batch": [ordinal, base_offset, last_offset, records, size, crc, epoch,
 //                       records_before, bytes_before, digest_before]}
-//   per partition dir that could not be loaded or is not a replica diff/predict take:
+//   per partition dir that could not be loaded or is not a replica diff/predict take (log
+//   dirs in argument order, each one's dirs Kafka does not load in name order, then those
+//   that could not be loaded, in the order above):
 //            {"skipped": {"dir", "reason"}}
 //   last     {"end": {"replicas": R, "batches": B}}   (B: batch lines in the file)
 //
@@ -59,6 +63,7 @@
 #include "kepoch/storage/consumer_view.hpp"
 #include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/partition_dir.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -294,42 +299,61 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';
   SnapshotSummary summary;
-  for (const auto& log_dir : log_dirs) {
-    std::vector<SnapshotSkip> skipped;
-    for (const auto& dir : partition_dirs_of_log_dir(log_dir, skipped)) {
-      PartitionReplica r;
-      try {
-        r = load_partition_replica(dir);
-      } catch (const InputError& e) {
-        skipped.push_back({dir.string(), e.what(), /*unreadable=*/true});
-        continue;
-      }
-      StoredBatches totals;
-      const std::vector<BatchSummary> kept = kept_batches(r, totals, window);
-      json line = replica_json(r, log_dir);
-      line["batch_count"] = totals.batch_count;
-      line["records"] = totals.records;
-      line["bytes"] = totals.bytes;
-      line["kept_batches"] = kept.size();
-      line["transactions"] = transactions_json(r, kept, totals.batch_count);
-      out << json{{"replica", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-          << '\n';
-      for (const auto& b : kept) {
-        out << json{{"batch",
-                     {b.ordinal, b.base_offset, b.last_offset, b.records, b.size, b.crc, b.epoch,
-                      b.records_before, b.bytes_before, b.digest_before}}}
-                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-            << '\n';
-      }
-      ++summary.replicas;
-      summary.kept_batches += kept.size();
-      summary.batches += totals.batch_count;
+  // Every log dir's replicas in one partition order (logdir_snapshot.hpp), so that a plan can
+  // merge a cluster's snapshots as sorted streams; each log dir's skipped dirs after them.
+  struct Found {
+    std::size_t log_dir;
+    fs::path dir;
+    std::string topic;
+    std::int32_t partition = 0;
+  };
+  std::vector<Found> found;
+  std::vector<std::vector<SnapshotSkip>> skipped(log_dirs.size());
+  for (std::size_t i = 0; i < log_dirs.size(); ++i)
+    for (auto& dir : partition_dirs_of_log_dir(log_dirs[i], skipped[i])) {
+      const PartitionDirParse name = partition_dir_name_of(dir);
+      found.push_back({i, std::move(dir), name.name ? name.name->topic : std::string(),
+                       name.name ? name.name->partition : 0});
     }
-    for (const auto& s : skipped)
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    return partition_before(a.topic, a.partition, b.topic, b.partition);
+  });
+  for (const auto& f : found) {
+    const fs::path& log_dir = log_dirs[f.log_dir];
+    PartitionReplica r;
+    try {
+      r = load_partition_replica(f.dir);
+    } catch (const InputError& e) {
+      skipped[f.log_dir].push_back({f.dir.string(), e.what(), /*unreadable=*/true});
+      continue;
+    }
+    StoredBatches totals;
+    const std::vector<BatchSummary> kept = kept_batches(r, totals, window);
+    json line = replica_json(r, log_dir);
+    line["batch_count"] = totals.batch_count;
+    line["records"] = totals.records;
+    line["bytes"] = totals.bytes;
+    line["kept_batches"] = kept.size();
+    line["transactions"] = transactions_json(r, kept, totals.batch_count);
+    out << json{{"replica", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
+    for (const auto& b : kept) {
+      out << json{{"batch",
+                   {b.ordinal, b.base_offset, b.last_offset, b.records, b.size, b.crc, b.epoch,
+                    b.records_before, b.bytes_before, b.digest_before}}}
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+          << '\n';
+    }
+    ++summary.replicas;
+    summary.kept_batches += kept.size();
+    summary.batches += totals.batch_count;
+  }
+  for (const auto& list : skipped) {
+    for (const auto& s : list)
       out << json{{"skipped", {{"dir", s.dir}, {"reason", s.reason}}}}.dump(
                  -1, ' ', false, nlohmann::json::error_handler_t::replace)
           << '\n';
-    summary.skipped.insert(summary.skipped.end(), skipped.begin(), skipped.end());
+    summary.skipped.insert(summary.skipped.end(), list.begin(), list.end());
   }
   out << json{{"end", {{"replicas", summary.replicas}, {"batches", summary.kept_batches}}}}.dump(
              -1, ' ', false, nlohmann::json::error_handler_t::replace)

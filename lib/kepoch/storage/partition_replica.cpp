@@ -146,4 +146,23 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
   return range;
 }
 
+bool shows_remote_tier(const PartitionReplica& r) {
+  return r.log_start_checkpoint && !r.segments.empty() &&
+         *r.log_start_checkpoint < r.segments.front().base_offset;
+}
+
+void add_tier_answers(LeaderAnswers& answers, const PartitionReplica& leader,
+                      const ReplicaLog& leader_log) {
+  if (!leader.remote_tier) return;
+  // The first local offset: the first segment's base (an empty log: its end).
+  const std::int64_t local_start =
+      leader.segments.empty()
+          ? leader_log.log_end_offset
+          : std::max(leader.segments.front().base_offset, leader.log_start_checkpoint.value_or(0));
+  // LogLoader with remote storage enabled: logStartOffset = the checkpoint's value.
+  answers.log_start_offset = std::min(leader.log_start_checkpoint.value_or(0), local_start);
+  answers.tier = tier_answers_of(leader_log.cache, leader_log.log_end_offset, local_start,
+                                 leader.remote_tier->remote_log);
+}
+
 }  // namespace kepoch

@@ -29,11 +29,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
+#include "kepoch/epoch/tiered_fetch.hpp"
 #include "kepoch/epoch/truncation.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/transaction_batch.hpp"
@@ -94,6 +96,10 @@ struct PartitionReplica {
   // The replica dir; for a replica read from a snapshot, "<snapshot file>:<topic>-<partition>"
   // (reports name replicas by it).
   std::filesystem::path dir;
+  // For a replica read from a snapshot: its dir on the broker's host as the snapshot recorded
+  // it ("<log dir>/<topic>-<partition>"; empty when it does not say): where a command run on
+  // that host (`kepoch salvage`) reads its records.
+  std::string recorded_dir;
   std::string topic;
   std::int32_t partition = 0;
   std::optional<Uuid> topic_id;
@@ -120,7 +126,25 @@ struct PartitionReplica {
   // With LoadDepth::tail, the segments the load did not read keep batches 0 and no
   // next_offset, and rebuilt_entries holds only the batches it read.
   LoadDepth depth = LoadDepth::whole;
+  // Set by the caller for a replica of a tiered partition (KIP-405) that followers fetch
+  // from: its log start is then the whole log's (LogLoader with remote storage enabled keeps
+  // log-start-offset-checkpoint's value below its first local segment), and `remote_log` the
+  // partition's __remote_log_metadata (null: not given, so the remote tier is unknown).
+  struct RemoteTier {
+    std::shared_ptr<const RemoteLogIndex> remote_log;
+    std::string source;  // where the metadata was read, or why it is missing
+  };
+  std::optional<RemoteTier> remote_tier;
 };
+
+// Whether `leader`'s files show the sign of a tiered log: a log-start-offset-checkpoint below
+// its first local segment (LogLoader keeps it only with remote storage enabled; a checkpoint
+// not yet written after a deletion shows it too, which is why the metadata decides).
+bool shows_remote_tier(const PartitionReplica& replica);
+
+// The leader's answers with its tier (LeaderAnswers::tier) when `leader.remote_tier` is set.
+void add_tier_answers(LeaderAnswers& answers, const PartitionReplica& leader,
+                      const ReplicaLog& leader_log);
 
 // Throws InputError when the directory cannot be read, its name is not a partition's, or
 // its leader-epoch-checkpoint is one Kafka would refuse to load.

@@ -39,10 +39,11 @@ ReplicaForecast forecast_replica(const PartitionReplica& leader, const Partition
   const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
-  return forecast_replica(answers_of(leader.as_leader, follower.loaded.cache), batches,
-                          "the snapshot of " + leader.dir.string() + " did not keep", follower,
-                          mode, std::nullopt,
-                          high_watermark_doubts(follower, &leader, leader_clean));
+  LeaderAnswers answers = answers_of(leader.as_leader, follower.loaded.cache);
+  add_tier_answers(answers, leader, leader.as_leader);
+  return forecast_replica(
+      answers, batches, "the snapshot of " + leader.dir.string() + " did not keep", follower, mode,
+      std::nullopt, high_watermark_doubts(follower, &leader, leader_clean));
 }
 
 namespace {
@@ -144,7 +145,9 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
   const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
-  return forecast_replica(answers_of(leader_log, follower.loaded.cache), batches,
+  LeaderAnswers answers = answers_of(leader_log, follower.loaded.cache);
+  add_tier_answers(answers, leader, leader_log);
+  return forecast_replica(answers, batches,
                           "the snapshot of " + leader.dir.string() + " did not keep", follower,
                           mode, bound.below, bound.doubts);
 }
@@ -223,7 +226,19 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   // Where the leader can hold a removed batch: from its log start to its log end; a removed
   // batch reaching its log end is lost without asking.
   const std::int64_t leader_end = leader_end_of(answers);
-  const std::int64_t leader_start = answers.log_start_offset;
+  // A tiered leader's batches: from its local log start (below, remote segments).
+  const std::int64_t leader_start =
+      answers.tier ? answers.tier->local_log_start_offset : answers.log_start_offset;
+  // The tier step (TierStateMachine): what the follower removes below the refused fetch
+  // offset agrees with the leader's epoch lineage (the divergence check passed it), so it is
+  // held where remote storage holds that lineage's offsets.
+  const TierRebuild* tier =
+      f.prediction.tier && (f.prediction.tier->outcome == TierOutcome::rebuilt ||
+                            f.prediction.tier->outcome == TierOutcome::remote_unknown)
+          ? &*f.prediction.tier
+          : nullptr;
+  std::uint64_t remote_unknown_committed = 0;
+  std::optional<std::pair<std::int64_t, std::int64_t>> remote_unknown_range;
   const auto may_be_held = [&](const BatchRange::Batch& b) {
     return b.last_offset < leader_end && b.last_offset >= leader_start;
   };
@@ -265,7 +280,35 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   std::uint64_t committed_unknown = 0;
   for (const auto& b : removed.batches) {
     const auto records = static_cast<std::uint64_t>(b.records);
-    if (b.last_offset < leader_start) {
+    if (tier && b.last_offset < leader_start) {
+      if (b.last_offset < answers.log_start_offset) {
+        f.below_leader_start_records += records;
+        continue;
+      }
+      if (b.last_offset < tier->refused_offset) {
+        const auto first = remote_holds(*answers.tier, std::max(cut, b.base_offset));
+        const auto last = remote_holds(*answers.tier, b.last_offset);
+        if (first && last && *first && *last) {
+          f.remote_held_records += records;
+          continue;
+        }
+        if (first && last) {  // the metadata says no finished segment holds them: lost
+          f.remote_missing_records += records;
+        } else {
+          f.lost_unknown_records += records;
+          remote_unknown_committed += committed_part(b);
+          remote_unknown_range = std::pair{
+              remote_unknown_range ? remote_unknown_range->first : std::max(cut, b.base_offset),
+              b.last_offset};
+          f.lost_unknown_range = std::pair{
+              f.lost_unknown_range ? f.lost_unknown_range->first : std::max(cut, b.base_offset),
+              b.last_offset};
+          continue;
+        }
+      }
+      // else: removed by the divergence step, below the leader's local start: another
+      // branch than the leader's, lost (counted below)
+    } else if (b.last_offset < leader_start) {
       f.below_leader_start_records += records;
       continue;
     }
@@ -303,6 +346,17 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   // cut below the log start). Kafka deletes all of its segments when it loads the log
   // (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd), so the offsets below that log
   // start were never deleted on purpose: what the followers remove there may be committed.
+  if (remote_unknown_range) {
+    f.lost_known = false;
+    f.committed_loss_unknown = f.committed_loss_unknown || remote_unknown_committed > 0;
+    f.unanswered.push_back(fmt::format(
+        "whether remote storage holds offsets {} to {}, which the follower removes when it "
+        "rebuilds from the remote tier ({} below the high watermark): {}",
+        remote_unknown_range->first, remote_unknown_range->second, remote_unknown_committed,
+        answers.tier->remote ? "the remote log metadata names no segment of the leader's "
+                               "lineage for part of them"
+                             : "no __remote_log_metadata given (--remote-log-metadata)"));
+  }
   if (f.below_leader_start_records > 0 && answers.log_end_offset >= 0 &&
       leader_start > answers.log_end_offset) {
     f.lost_counted = f.lost_known = false;

@@ -40,6 +40,12 @@ struct ReplicaForecast {
   std::uint64_t lost_unknown_records = 0;  // removed, and not known whether held
   std::optional<std::pair<std::int64_t, std::int64_t>> lost_unknown_range;  // [first, last]
   std::uint64_t below_leader_start_records = 0;
+  // A tiered leader (LeaderAnswers::tier), the follower rebuilding from its remote tier:
+  // removed records of the leader's lineage that finished remote segments hold (not lost),
+  // and those the metadata says no segment holds (no copy left in the cluster: counted in
+  // lost_records too).
+  std::uint64_t remote_held_records = 0;
+  std::uint64_t remote_missing_records = 0;
   // Transactions as consumers see them (storage/consumer_view): lost records of aborted
   // transactions and lost control records (COMMIT/ABORT markers) are counted here, not in
   // lost_records and committed_lost_records, which count the data a consumer reads

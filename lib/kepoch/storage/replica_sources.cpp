@@ -53,9 +53,13 @@ ReplicaSource from_snapshot(const std::string& argument, const fs::path& file,
   s.node_id = snap.node_id;
   s.cluster_id = snap.cluster_id;
   if (s.node_id || s.cluster_id) s.identity_file = input_name(file);
-  for (auto& r : snap.replicas) {
-    if (!partition || fmt::format("{}-{}", r.topic, r.partition) == *partition)
-      s.replicas.push_back(std::move(r));
+  for (std::size_t i = 0; i < snap.replicas.size(); ++i) {
+    auto& r = snap.replicas[i];
+    const std::string name = fmt::format("{}-{}", r.topic, r.partition);
+    if (partition && name != *partition) continue;
+    if (i < snap.log_dir_of.size() && !snap.log_dir_of[i].empty())
+      r.recorded_dir = (fs::path(snap.log_dir_of[i]) / name).string();
+    s.replicas.push_back(std::move(r));
   }
   if (partition && s.replicas.empty()) {
     throw UsageError(fmt::format("{}: the snapshot holds no partition {} (it holds {} replicas)",

@@ -37,10 +37,13 @@ DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint
   DumpedCoordinator c;
   const bool legacy = section.empty();
   try {
-    c.record = decode_coordinator_record(
-        *out.coordinator, r.key, r.value,
-        legacy ? out.header.position : position_in(out, section, r.key),
-        legacy ? out.header.position : position_in(out, section, r.value));
+    const std::uint64_t key_at = legacy ? out.header.position : position_in(out, section, r.key);
+    const std::uint64_t value_at =
+        legacy ? out.header.position : position_in(out, section, r.value);
+    if (out.coordinator_checked)
+      c.checked = check_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
+    else
+      c.record = decode_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
   } catch (const FormatError& e) {
     c.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
     if (out.coordinator_errors.size() < kMaxKeptCoordinatorErrors)
@@ -93,19 +96,22 @@ void read_records(DumpedBatch& out, std::span<const std::uint8_t> entry, KeepCon
     }
     RecordReader reader(h, section, h.position + kBatchHeaderSize);
     Record r;
-    while (reader.next(r)) {
-      if (!h.is_control()) {
-        if (!out.coordinator) {
-          visit(r, nullptr, nullptr);
-          continue;
-        }
+    // Which decode a record gets is the batch's (control) and the segment's (coordinator)
+    // to decide, once: the loop of a plain data batch, the usual one, only reads and visits.
+    if (h.is_control()) {
+      while (reader.next(r)) {
+        const DumpedControl control = decode_control(out, section, r);
+        if (keep == KeepControls::all || control.error) out.controls.push_back(control);
+        visit(r, &control, nullptr);
+      }
+    } else if (out.coordinator) {
+      while (reader.next(r)) {
         const DumpedCoordinator c = decode_coordinator(out, section, r);
         visit(r, nullptr, &c);
-        continue;
       }
-      const DumpedControl control = decode_control(out, section, r);
-      if (keep == KeepControls::all || control.error) out.controls.push_back(control);
-      visit(r, &control, nullptr);
+    } else {
+      while (reader.next(r))
+        visit(r, nullptr, nullptr);
     }
   } catch (const FormatError& e) {
     out.records_error = fmt::format("at byte {}: {}", e.position(), e.what());
@@ -153,8 +159,13 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
     reset(batch);
     batch.header = entry->header;
     batch.coordinator = options.coordinator;
+    batch.coordinator_checked = options.coordinator_checked;
     if (entry->loaded) {
-      batch.computed_crc = compute_batch_crc(batch.header, entry->bytes);
+      const std::uint64_t i = summary.batches;
+      batch.computed_crc =
+          i < options.known_crcs.size() && options.known_crcs[i] == batch.header.crc
+              ? batch.header.crc
+              : compute_batch_crc(batch.header, entry->bytes);
       batch.invalid = validate_batch(batch.header, batch.computed_crc);
       batch.crc_valid = batch.computed_crc == batch.header.crc;
       if (options.records && options.walk_records) {

@@ -39,9 +39,18 @@ struct SegmentDumpOptions {
   // (format/coordinator_record.hpp), as DumpLogSegments' --offsets-decoder and
   // --transaction-log-decoder decode them.
   std::optional<CoordinatorLog> coordinator;
+  // With coordinator: each record only checked (DumpedCoordinator::checked), not decoded into
+  // a tree, for a caller that writes it from its bytes (segment dump's reports).
+  bool coordinator_checked = false;
   // Read the file on a second thread while the batches are visited
   // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
   bool read_ahead = false;
+  // The CRCs a previous walk of the same file with the same selection computed, in walk
+  // order (DumpedBatch::computed_crc). A loaded batch whose stored CRC equals its entry is
+  // taken as checked without computing it again: the entry equals the stored CRC only when
+  // that walk found it valid, and a batch rewritten between the walks (another stored CRC)
+  // is computed as usual.
+  std::span<const std::uint32_t> known_crcs;
 };
 
 // A control batch's record decoded (format/control_record.hpp): its key when readable, and
@@ -51,9 +60,12 @@ struct DumpedControl {
   std::optional<std::string> error;
 };
 
-// A data record of a coordinator log decoded: the record, or what failed and where.
+// A data record of a coordinator log decoded: the record (or with
+// SegmentDumpOptions::coordinator_checked, the record checked and kept as its bytes), or what
+// failed and where.
 struct DumpedCoordinator {
   std::optional<CoordinatorRecord> record;
+  std::optional<CheckedCoordinatorRecord> checked;
   std::optional<std::string> error;  // "record at offset N: at byte P: what"
 };
 
@@ -72,6 +84,7 @@ struct DumpedBatch {
   std::optional<std::string> records_error;
   std::vector<std::string> records_notes;       // what Kafka reads past (legacy wrappers)
   std::optional<CoordinatorLog> coordinator;    // options.coordinator
+  bool coordinator_checked = false;             // options.coordinator_checked
   std::vector<std::string> coordinator_errors;  // the first kMaxKeptCoordinatorErrors failures
   std::uint64_t coordinator_error_count = 0;    // all of them
   // options.walk_records: the entry's bytes (valid during the visit), not yet walked.

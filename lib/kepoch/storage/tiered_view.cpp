@@ -3,16 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <tuple>
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/epoch/leader_epoch_cache.hpp"
 #include "kepoch/epoch/remote_lineage.hpp"
 #include "kepoch/format/leader_epoch_checkpoint.hpp"
+#include "kepoch/format/offset_checkpoint.hpp"
 #include "kepoch/format/remote_log_metadata.hpp"
 #include "kepoch/storage/checkpoint_files.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/partition_dir.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
@@ -34,6 +38,7 @@ struct PartitionKey {
 
 struct Replay {
   std::map<PartitionKey, TieredPartitionView> partitions;
+  std::map<PartitionKey, std::shared_ptr<RemoteLogIndex>> indexes;
   std::map<std::string, std::pair<PartitionKey, RemoteSegmentView>> segments;  // by id text
 };
 
@@ -69,10 +74,22 @@ void apply(Replay& r, const RemoteLogMetadata& m) {
       for (const auto& [e, o] : m.segment_leader_epochs)
         s.leader_epochs.push_back({e, o});
       s.state = remote_segment_state_name(m.state).value_or("UNKNOWN");
+      auto& index = r.indexes[key];
+      if (!index) index = std::make_shared<RemoteLogIndex>();
+      RemoteSegment rs;
+      rs.segment_id = m.segment_id.to_string();
+      rs.start_offset = m.start_offset;
+      rs.end_offset = m.end_offset;
+      rs.leader_epochs = s.leader_epochs;
+      rs.max_timestamp_ms = m.max_timestamp_ms;
+      rs.size_in_bytes = m.segment_size_in_bytes;
+      index->add_copy_started(std::move(rs));
       return;
     }
     case Kind::segment_update: {
       partition_of(r, m.partition);
+      if (const auto index = r.indexes.find(key_of(m.partition)); index != r.indexes.end())
+        index->second->update(m.segment_id.to_string(), static_cast<RemoteSegmentState>(m.state));
       auto [it, added] = r.segments.try_emplace(m.segment_id.to_string());
       if (added) {  // an update of a segment whose copy record is not here (compacted? lost?)
         it->second.first = key_of(m.partition);
@@ -92,7 +109,9 @@ void apply(Replay& r, const RemoteLogMetadata& m) {
   }
 }
 
-void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirView& view) {
+void read_metadata_partition(const fs::path& dir,
+                             const std::function<void(const RemoteLogMetadata&)>& apply,
+                             std::vector<LogDirProblem>& problems, std::uint64_t& records) {
   SegmentDumpOptions options;
   options.records = true;
   for (const auto& segment : live_segments(dir)) {
@@ -100,7 +119,7 @@ void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirVi
     const auto summary = dump_segment(segment.path, options, [&](const DumpedBatch& b) {
       if (b.header.is_control()) return;
       for (const auto& r : b.records) {
-        ++view.records;
+        ++records;
         std::string error;
         std::uint64_t at = b.header.position;
         if (!r.value) {
@@ -108,28 +127,28 @@ void read_metadata_partition(const fs::path& dir, Replay& replay, TieredLogDirVi
         } else {
           try {
             const auto rec = decode_remote_log_metadata_record(*r.value, 0);
-            if (rec.metadata) apply(replay, *rec.metadata);
+            if (rec.metadata) apply(*rec.metadata);
             continue;
           } catch (const FormatError& e) {
             error = fmt::format("at byte {} of the value: {}", e.position(), e.what());
           }
         }
-        view.problems.push_back({file, "error",
-                                 fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
-                                             "RemoteLogMetadataSerde refuses it)",
-                                             at, r.offset, error),
-                                 "remote-log-metadata-unreadable"});
+        problems.push_back({file, "error",
+                            fmt::format("batch at byte {}: record at offset {}: {} (Kafka's "
+                                        "RemoteLogMetadataSerde refuses it)",
+                                        at, r.offset, error),
+                            "remote-log-metadata-unreadable"});
       }
       if (b.records_error)
-        view.problems.push_back(
+        problems.push_back(
             {file, "error",
              fmt::format("batch at byte {}: {}", b.header.position, *b.records_error),
              "remote-log-metadata-unreadable"});
     });
     if (summary.end.reason == LogEndReason::corrupt_size)
-      view.problems.push_back(
-          {file, "error", fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
-           "remote-log-metadata-unreadable"});
+      problems.push_back({file, "error",
+                          fmt::format("at byte {}: {}", summary.end.position, summary.end.message),
+                          "remote-log-metadata-unreadable"});
   }
 }
 
@@ -147,8 +166,66 @@ std::vector<EpochEntry> local_epochs(const fs::path& replica_dir) {
   }
 }
 
+// The log dir's log-start-offset-checkpoint entry of the partition; none when the file or
+// the entry is missing or unreadable (Kafka then starts the log at its first segment).
+std::optional<std::int64_t> log_start_checkpoint(const fs::path& log_dir, const std::string& topic,
+                                                 std::int32_t partition) {
+  const fs::path file = log_dir / "log-start-offset-checkpoint";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  try {
+    const auto cp =
+        read_offset_checkpoint(read_small_file(file, kMaxCheckpointBytes), file.string());
+    if (cp.failure) return std::nullopt;
+    std::optional<std::int64_t> out;
+    for (const auto& e : cp.entries)  // the last duplicate wins, as Kafka's map
+      if (e.topic == topic && e.partition == partition) out = e.offset;
+    return out;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 std::string offsets(std::int64_t a, std::int64_t b) {
   return a == b ? fmt::format("offset {}", a) : fmt::format("offsets {}-{}", a, b);
+}
+
+// The retention passes were this replica the leader (epoch/remote_retention.hpp), by 4.x's
+// rules and 3.9's; each segment's fate, and a finding for those that stay.
+void forecast_retention(TieredPartitionView& p) {
+  const std::int64_t log_start =
+      std::min(p.log_start_checkpoint.value_or(p.local_start), p.local_start);
+  RetentionForecast f4, f39;
+  try {
+    f4 = forecast_remote_retention(*p.index, p.local_epochs, log_start, p.local_end,
+                                   RetentionRules::kafka_4);
+    f39 = forecast_remote_retention(*p.index, p.local_epochs, log_start, p.local_end,
+                                    RetentionRules::kafka_3_9);
+  } catch (const InvalidEpochEntry&) {
+    return;  // an epoch Kafka's cache refuses: no forecast
+  }
+  p.log_start_after_retention = f4.log_start_after;
+  std::map<std::string, const RemoteSegmentFate*> by_id4, by_id39;
+  for (const auto& x : f4.segments)
+    by_id4[x.segment_id] = &x;
+  for (const auto& x : f39.segments)
+    by_id39[x.segment_id] = &x;
+  for (auto& s : p.segments) {
+    const std::string id = s.segment_id.to_string();
+    const auto a = by_id4.find(id);
+    if (a == by_id4.end()) continue;
+    s.fate = *a->second;
+    const auto b = by_id39.find(id);
+    if (b != by_id39.end() && b->second->fate != a->second->fate) s.fate_kafka_3_9 = *b->second;
+    if (s.fate->fate == RemoteFate::leaked)
+      p.findings.push_back({"warning", "leaked",
+                            fmt::format("segment {} ({}) leaks: {}", id,
+                                        offsets(s.start_offset, s.end_offset), s.fate->reason)});
+    else if (s.fate->fate == RemoteFate::awaits_truncation)
+      p.findings.push_back({"warning", "awaits_truncation",
+                            fmt::format("segment {} ({}) stays in remote storage: {}", id,
+                                        offsets(s.start_offset, s.end_offset), s.fate->reason)});
+  }
 }
 
 }  // namespace
@@ -182,10 +259,9 @@ void judge_tiered_partition(TieredPartitionView& p) {
         p.findings.push_back(
             {"warning", "outside_lineage",
              fmt::format("segment {} ({}) is outside this replica's leader epoch lineage: {}; "
-                         "Kafka's retention by time or size skips it (it leaks until the log "
-                         "start passes all its epochs and the leader-epoch-cache truncation "
-                         "deletes it), and a consumer fetching these offsets from remote "
-                         "storage may read a branch this replica does not hold",
+                         "Kafka's retention by time or size skips it, and a consumer fetching "
+                         "these offsets from remote storage may read a branch this replica "
+                         "does not hold",
                          id, offsets(s.start_offset, s.end_offset), check.reason)});
     }
     if (!p.remote_start) p.remote_start = s.start_offset;
@@ -203,6 +279,7 @@ void judge_tiered_partition(TieredPartitionView& p) {
     end = std::max(end.value_or(s.end_offset), s.end_offset);
   }
   p.remote_end = end;
+  if (p.local_replica && p.index) forecast_retention(p);
   if (p.local_replica && end && p.local_start > *end + 1) {
     p.findings.push_back({"warning", "local_gap",
                           fmt::format("{} are neither in remote storage (it ends at {}) nor "
@@ -222,7 +299,9 @@ TieredLogDirView read_tiered_view(const LogDirScan& scan) {
     if (p.topic != kRemoteLogMetadataTopic || !p.state.empty()) continue;
     view.metadata_partitions.push_back(p.name);
     try {
-      read_metadata_partition(p.dir, replay, view);
+      read_metadata_partition(
+          p.dir, [&](const RemoteLogMetadata& m) { apply(replay, m); }, view.problems,
+          view.records);
     } catch (const InputError& e) {
       view.problems.push_back(
           {p.dir.string(), "error", e.what(), "remote-log-metadata-unreadable"});
@@ -238,12 +317,117 @@ TieredLogDirView read_tiered_view(const LogDirScan& scan) {
         p.local_start = local.log_start_offset;
         p.local_end = local.log_end_offset;
         p.local_epochs = local_epochs(local.dir);
+        p.log_start_checkpoint = log_start_checkpoint(scan.dir, p.topic, p.partition);
       }
     }
+    if (const auto index = replay.indexes.find(key); index != replay.indexes.end())
+      p.index = index->second;
     judge_tiered_partition(p);
     view.partitions.push_back(std::move(p));
   }
   return view;
+}
+
+std::vector<fs::path> remote_log_metadata_dirs_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : list_log_dir(dir).dirs)
+    if (e.kind == LogDirEntryKind::replica && e.partition &&
+        e.partition->topic == kRemoteLogMetadataTopic)
+      out.push_back(e.path);
+  return out;
+}
+
+RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
+  RemoteLogIndexes out;
+  std::vector<fs::path> dirs;
+  for (const auto& path : paths) {
+    const std::string name =
+        path.filename().empty() ? path.parent_path().filename().string() : path.filename().string();
+    if (name.rfind(std::string(kRemoteLogMetadataTopic) + "-", 0) == 0) {
+      dirs.push_back(path);
+      continue;
+    }
+    auto in = remote_log_metadata_dirs_in(path);
+    if (in.empty())
+      throw InputError(path.string(),
+                       "neither a __remote_log_metadata-N partition dir nor a log dir holding "
+                       "one");
+    dirs.insert(dirs.end(), in.begin(), in.end());
+  }
+  std::uint64_t records = 0;
+  for (const auto& dir : dirs) {
+    out.metadata_partitions.push_back(dir.string());
+    // One partition's events share a metadata partition, so its order is the log's.
+    read_metadata_partition(
+        dir,
+        [&](const RemoteLogMetadata& m) {
+          using Kind = RemoteLogMetadata::Kind;
+          if (m.kind != Kind::segment && m.kind != Kind::segment_update) return;
+          auto& index = out.partitions[{m.partition.topic, m.partition.partition}];
+          if (!index) index = std::make_shared<RemoteLogIndex>();
+          if (m.kind == Kind::segment) {
+            RemoteSegment s;
+            s.segment_id = m.segment_id.to_string();
+            s.start_offset = m.start_offset;
+            s.end_offset = m.end_offset;
+            for (const auto& [e, o] : m.segment_leader_epochs)
+              s.leader_epochs.push_back({e, o});
+            index->add_copy_started(std::move(s));
+          } else {
+            index->update(m.segment_id.to_string(), static_cast<RemoteSegmentState>(m.state));
+          }
+        },
+        out.problems, records);
+  }
+  return out;
+}
+
+RemoteTierAttacher::RemoteTierAttacher(const std::vector<fs::path>& metadata) {
+  if (!metadata.empty()) given_ = read_remote_log_indexes(metadata);
+}
+
+void RemoteTierAttacher::attach(PartitionReplica& r) {
+  const bool sign = shows_remote_tier(r);
+  if (given_) {
+    const auto it = given_->partitions.find({r.topic, r.partition});
+    if (it != given_->partitions.end())
+      r.remote_tier = PartitionReplica::RemoteTier{it->second, "--remote-log-metadata"};
+    else if (sign)
+      r.remote_tier = PartitionReplica::RemoteTier{
+          nullptr, "the __remote_log_metadata given names no segment of the partition"};
+    return;
+  }
+  if (!sign) return;
+  const fs::path log_dir = r.dir.parent_path();
+  std::error_code ec;
+  if (r.stored || !fs::is_directory(log_dir, ec)) {
+    r.remote_tier = PartitionReplica::RemoteTier{nullptr, "no __remote_log_metadata given"};
+    return;
+  }
+  auto found = by_log_dir_.find(log_dir.string());
+  if (found == by_log_dir_.end()) {
+    RemoteLogIndexes read;
+    try {
+      const auto dirs = remote_log_metadata_dirs_in(log_dir);
+      if (!dirs.empty()) read = read_remote_log_indexes(dirs);
+    } catch (const InputError&) {
+    }
+    found = by_log_dir_.emplace(log_dir.string(), std::move(read)).first;
+  }
+  const auto it = found->second.partitions.find({r.topic, r.partition});
+  r.remote_tier =
+      it != found->second.partitions.end()
+          ? PartitionReplica::RemoteTier{it->second, log_dir.string()}
+          : PartitionReplica::RemoteTier{
+                nullptr, "no __remote_log_metadata of the partition in " + log_dir.string()};
+}
+
+void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
+                         const std::vector<fs::path>& metadata) {
+  RemoteTierAttacher attacher(metadata);
+  for (auto& group : groups)
+    for (auto& r : group)
+      attacher.attach(r);
 }
 
 }  // namespace kepoch

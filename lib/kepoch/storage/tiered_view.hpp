@@ -23,13 +23,18 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
 #include "kepoch/epoch/epoch_entry.hpp"
+#include "kepoch/epoch/remote_retention.hpp"
+#include "kepoch/epoch/tiered_fetch.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/partition_replica.hpp"
 
 namespace kepoch {
 
@@ -44,6 +49,12 @@ struct RemoteSegmentView {
       state;  // the last state (RemoteLogSegmentState name); "UNKNOWN" without a copy record
   std::optional<bool> within_lineage;  // with a local replica: isRemoteSegmentWithinLeaderEpochs
   std::string lineage_reason;
+  // With a local replica, were it the leader: what the remote-log retention does to the
+  // segment once retention reaches every segment of its lineage (epoch/remote_retention.hpp),
+  // by Kafka 4.x's rules; `fate_kafka_3_9` only where 3.9's differ. None: no forecast (the
+  // segment was gone before, or the replica's epochs are unreadable).
+  std::optional<RemoteSegmentFate> fate;
+  std::optional<RemoteSegmentFate> fate_kafka_3_9;
 };
 
 struct TieredFinding {
@@ -65,6 +76,13 @@ struct TieredPartitionView {
   std::int64_t local_start = 0;          // its first local offset (LogDirScan's log start)
   std::int64_t local_end = 0;            // its log end offset
   std::vector<EpochEntry> local_epochs;  // its leader-epoch-checkpoint
+  // Its log start offset (log-start-offset-checkpoint: the whole log's, below local_start on
+  // a tiered log); none: the retention forecast assumes local_start.
+  std::optional<std::int64_t> log_start_checkpoint;
+  // The partition's __remote_log_metadata replayed as the broker's metadata cache holds it.
+  std::shared_ptr<RemoteLogIndex> index;
+  // Were the local replica the leader: its log start after the retention passes (fates).
+  std::optional<std::int64_t> log_start_after_retention;
   std::vector<TieredFinding> findings;
 };
 
@@ -76,11 +94,50 @@ struct TieredLogDirView {
 };
 
 // The findings of one partition whose segments and local replica are filled in (sorts the
-// segments, sets remote_start/remote_end, within_lineage and findings). Pure.
+// segments, sets remote_start/remote_end, within_lineage, the retention fates when `index`
+// is set, and findings). Pure.
 void judge_tiered_partition(TieredPartitionView& partition);
 
 // Reads `scan`'s __remote_log_metadata partitions (none: an empty view) and the local
 // replicas' leader-epoch-checkpoints. Read-only.
 TieredLogDirView read_tiered_view(const LogDirScan& scan);
+
+// Each tiered partition's __remote_log_metadata replayed in the topic's order into a
+// RemoteLogIndex (epoch/tiered_fetch.hpp: what a broker's metadata manager answers), for the
+// follower's path through the remote tier in `predict`. `paths` are __remote_log_metadata-N
+// dirs or log dirs holding them. Records that do not decode are problems (file, byte
+// offset); a path that is neither throws InputError. Read-only.
+struct RemoteLogIndexes {
+  std::map<std::pair<std::string, std::int32_t>, std::shared_ptr<RemoteLogIndex>> partitions;
+  std::vector<std::string> metadata_partitions;  // the dirs read
+  std::vector<LogDirProblem> problems;
+};
+RemoteLogIndexes read_remote_log_indexes(const std::vector<std::filesystem::path>& paths);
+
+// The __remote_log_metadata-N dirs of log dir `dir` (none: empty). Read-only.
+std::vector<std::filesystem::path> remote_log_metadata_dirs_in(const std::filesystem::path& dir);
+
+// Which replicas `predict` forecasts against as tiered leaders (PartitionReplica::remote_tier):
+//   - with `metadata` (--remote-log-metadata) every replica of a partition it names, with
+//     that partition's index; a replica showing the tiered sign (shows_remote_tier) of a
+//     partition it does not name, with none (unknown);
+//   - without it, only replicas showing the sign: the __remote_log_metadata-N dirs of the
+//     replica's own log dir when it has them, else none (the remote tier unknown).
+// A replica without the sign and not named costs nothing (no file is read).
+void attach_remote_tiers(std::vector<std::vector<PartitionReplica>>& groups,
+                         const std::vector<std::filesystem::path>& metadata);
+
+// The same choice one replica at a time (`plan` attaches each replica as its state is read):
+// the --remote-log-metadata given read once (InputError as read_remote_log_indexes), a log
+// dir's own __remote_log_metadata read once per log dir. Not thread-safe.
+class RemoteTierAttacher {
+ public:
+  explicit RemoteTierAttacher(const std::vector<std::filesystem::path>& metadata);
+  void attach(PartitionReplica& replica);
+
+ private:
+  std::optional<RemoteLogIndexes> given_;
+  std::map<std::string, RemoteLogIndexes> by_log_dir_;
+};
 
 }  // namespace kepoch

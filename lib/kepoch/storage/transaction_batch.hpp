@@ -20,6 +20,11 @@ struct TransactionBatch {
   bool transactional = false;
   bool control = false;
   std::int64_t producer_id = -1;
+  // The producer epoch and largest timestamp of the batch header (-1: not kept, as in a log
+  // dir snapshot): what ProducerStateManager records as the producer's epoch and
+  // lastTimestamp (DescribeProducers' ProducerEpoch and LastTimestamp).
+  std::int16_t producer_epoch = -1;
+  std::int64_t max_timestamp = -1;
   // The first record's type, for a control batch (nullopt: not read or not readable).
   std::optional<ControlRecordType> marker;
 };

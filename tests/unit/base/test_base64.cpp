@@ -32,3 +32,17 @@ TEST_CASE("base64 decoding is strict", "[base][base64]") {
   CHECK_FALSE(base64_decode("Zm9-"));      // URL-safe alphabet
   CHECK_FALSE(base64_decode("Zm 9"));
 }
+
+TEST_CASE("base64 round-trips every byte value at every tail length", "[base][base64]") {
+  std::vector<std::uint8_t> all;
+  for (int i = 0; i < 300; ++i)
+    all.push_back(static_cast<std::uint8_t>(i * 7 + 3));
+  for (std::size_t n = 0; n <= all.size(); ++n) {
+    const std::vector<std::uint8_t> part(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::string text = base64_encode(part);
+    CHECK(text.size() == (n + 2) / 3 * 4);
+    CHECK(base64_decode(text) == part);
+  }
+  CHECK_FALSE(base64_decode("Zm9\xff"));  // a byte above 0x7f is in no alphabet
+  CHECK_FALSE(base64_decode("Zm=v"));     // '=' before a data character of the last group
+}

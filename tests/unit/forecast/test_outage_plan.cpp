@@ -4,11 +4,22 @@
 
 #include "kepoch/forecast/outage_plan.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
+#include "kepoch/report/recovery_plan_report.hpp"
+#include "kepoch/report/render.hpp"
+#include "kepoch/storage/logdir_snapshot.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -94,4 +105,128 @@ TEST_CASE("the one-cluster rule holds for the metadata too", "[outage_plan]") {
   // A state without a broker id never reaches the plan.
   states[1].broker.reset();
   CHECK_THROWS_AS(plan_outage(states, metadata, {}), UsageError);
+}
+
+namespace {
+
+// The report `plan` prints, as JSON: the plan's Value with its timelines.
+std::string plan_json(const OutagePlan& out, bool all) {
+  report::Value v = report::recovery_plan_value(
+      out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, all, out.salvages});
+  v.set("timelines", report::plan_timelines_value(out.plan, out.input));
+  std::ostringstream text, err;
+  report::render(v, report::Format::json, text, err, {});
+  return text.str();
+}
+
+// Each log dir's snapshot, written to a scratch dir removed at the end.
+struct ScratchSnapshots {
+  fs::path dir;
+  std::vector<std::string> files;
+  explicit ScratchSnapshots(const std::vector<fs::path>& log_dirs) {
+    char tmpl[] = "/tmp/kepoch-plan-stream-XXXXXX";
+    dir = ::mkdtemp(tmpl);
+    for (std::size_t i = 0; i < log_dirs.size(); ++i) {
+      files.push_back((dir / ("b" + std::to_string(i + 1) + ".snap")).string());
+      std::ofstream out(files.back());
+      write_logdir_snapshot(out, {log_dirs[i]});
+    }
+  }
+  ~ScratchSnapshots() { fs::remove_all(dir); }
+};
+
+void same_plans(const std::vector<std::string>& args, const std::vector<std::int32_t>& ids,
+                const std::function<PlanMetadata(const std::vector<BrokerState>&)>& metadata,
+                const std::vector<std::int32_t>& gone) {
+  for (const bool all : {false, true}) {
+    std::vector<BrokerState> whole = load_broker_states(args, 2);
+    check_one_cluster(whole, ids);
+    PlanMetadata m = metadata(whole);
+    const OutagePlan held = plan_outage(std::move(whole), m, gone);
+
+    std::vector<StreamedBrokerState> streams = open_broker_states(args, 2);
+    for (std::size_t i = 0; i < streams.size(); ++i)
+      streams[i].state.broker = ids[i];
+    const OutagePlan streamed = plan_outage_streamed(std::move(streams), m, gone, all, 1);
+    CHECK(plan_json(streamed, all) == plan_json(held, all));
+    CHECK(streamed.plan.totals.partitions == held.plan.totals.partitions);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the streamed plan's report is byte for byte the held plan's", "[outage_plan]") {
+  SECTION("divergence/before's snapshots, d-0 without a live leader: candidates and timelines") {
+    const fs::path before = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/divergence/before";
+    const ScratchSnapshots snaps({before / "broker-1", before / "broker-2", before / "broker-3"});
+    same_plans(snaps.files, {1, 2, 3},
+               [](const std::vector<BrokerState>& states) { return flags_metadata(states); }, {});
+    // Broker 1 given up: the plan elects among the others.
+    same_plans(snaps.files, {1, 2, 3},
+               [](const std::vector<BrokerState>& states) { return flags_metadata(states); }, {1});
+  }
+  SECTION("tests/data/logdir (a snapshot and the log dir) against the metadata log") {
+    const fs::path logdir = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/logdir";
+    const ScratchSnapshots snaps({logdir});
+    const auto from_log = [](const std::vector<BrokerState>&) {
+      return metadata_from_log(
+          read_logged_metadata(fs::path(KEPOCH_SOURCE_DIR) / "tests/data/metadata", {}),
+          "tests/data/metadata", {});
+    };
+    same_plans(snaps.files, {1}, from_log, {});
+    same_plans({logdir.string()}, {1}, from_log, {});
+  }
+}
+
+TEST_CASE(
+    "the plan names a salvage run for each follower its chosen leader truncates with records "
+    "lost: the follower's replica dir read against the leader's state",
+    "[outage_plan][salvage]") {
+  std::vector<BrokerState> states = divergence_states({1, 2, 3});
+  PlanMetadata metadata = flags_metadata(states);
+  const OutagePlan out = plan_outage(std::move(states), std::move(metadata), {});
+  REQUIRE(out.plan.partitions.size() == 1);
+  const CandidateOutcome* chosen = out.plan.partitions[0].chosen_candidate();
+  REQUIRE(chosen);
+  const auto dir = [](std::int32_t id) {
+    return (fs::path(KEPOCH_SOURCE_DIR) /
+            ("tests/data/divergence/before/broker-" + std::to_string(id) + "/d-0"))
+        .string();
+  };
+  // One run per follower that loses records (ReplicaForecast's lost, known or not), no other.
+  std::size_t losing = 0;
+  for (const auto& f : chosen->followers) {
+    if (f.forecast.lost_records + f.forecast.lost_unknown_records == 0) continue;
+    REQUIRE(losing < out.salvages.size());
+    const PlanSalvage& s = out.salvages[losing++];
+    CHECK(s.topic == "d");
+    CHECK(s.partition == 0);
+    CHECK(s.follower == f.broker);
+    CHECK(s.leader == chosen->broker);
+    CHECK(s.lost_records == f.forecast.lost_records);
+    CHECK(s.follower_live == (f.broker != 1));  // --alive 2,3
+    CHECK(s.command == "kepoch salvage --archive d-0.broker-" + std::to_string(f.broker) +
+                           ".salvage.jsonl --leader " + dir(chosen->broker) + " " + dir(f.broker));
+  }
+  CHECK(losing == out.salvages.size());
+  CHECK(losing > 0);  // the fixture's brokers diverged: whoever leads, another loses records
+
+  // A gone broker's disk is lost: nothing to salvage from it.
+  std::vector<BrokerState> again = divergence_states({1, 2, 3});
+  PlanMetadata metadata2 = flags_metadata(again);
+  std::vector<std::int32_t> gone;
+  for (const auto& s : out.salvages)
+    gone.push_back(s.follower);
+  const OutagePlan without = plan_outage(std::move(again), std::move(metadata2), gone);
+  for (const auto& s : without.salvages)
+    CHECK(std::find(gone.begin(), gone.end(), s.follower) == gone.end());
+}
+
+TEST_CASE("shell_word quotes what a shell would read otherwise", "[outage_plan][salvage]") {
+  CHECK(shell_word("/var/lib/kafka/d-0") == "/var/lib/kafka/d-0");
+  CHECK(shell_word("b1.snap:d-0") == "b1.snap:d-0");
+  CHECK(shell_word("my dir/d-0") == "'my dir/d-0'");
+  CHECK(shell_word("it's") == "'it'\\''s'");
+  CHECK(shell_word("") == "''");
+  CHECK(shell_word("$HOME") == "'$HOME'");
 }

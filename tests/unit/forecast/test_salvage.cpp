@@ -10,9 +10,11 @@
 #include <sstream>
 #include <string>
 
+#include "kepoch/base/crc32c.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/salvage.hpp"
 #include "kepoch/forecast/salvage_archive.hpp"
+#include "support/scratch_files.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -84,7 +86,75 @@ std::map<std::int64_t, Seen> salvage_all(const TruncationPredictions& p, std::st
   return seen;
 }
 
+// The transactions fixture as a new leader holding its batches again at offsets 100 on: a
+// producer's retry after an election (the same batch, producer id, epoch and sequences, at
+// other offsets: a v2 batch's CRC does not cover its base offset). With `epoch_bump`, each
+// batch's producer epoch is one higher (the CRC, which covers it, recomputed): a producer
+// that bumped its epoch and re-sent.
+struct RetriedLeader {
+  test::ScratchReplica scratch{std::string(KEPOCH_SOURCE_DIR) + "/tests/data/transactions/tx-0"};
+  explicit RetriedLeader(bool epoch_bump) {
+    namespace fs = std::filesystem;
+    auto log = test::slurp(scratch.file("00000000000000000000.log"));
+    for (std::size_t at = 0; at + 61 <= log.size();) {
+      const auto be = [&](std::size_t from, int n) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < n; ++i)
+          v = v << 8 | log[from + static_cast<std::size_t>(i)];
+        return v;
+      };
+      const auto put = [&](std::size_t from, int n, std::uint64_t v) {
+        for (int i = n - 1; i >= 0; --i, v >>= 8)
+          log[from + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v);
+      };
+      const std::size_t size = 12 + be(at + 8, 4);
+      put(at, 8, be(at, 8) + 100);
+      if (epoch_bump) {
+        put(at + 51, 2, be(at + 51, 2) + 1);
+        put(at + 17, 4, kepoch::crc32c(std::span(log).subspan(at + 21, size - 21)));
+      }
+      at += size;
+    }
+    for (const auto& f : fs::directory_iterator(scratch.dir))
+      if (f.path().filename() != "partition.metadata") fs::remove(f.path());
+    test::spit(scratch.file("00000000000000000100.log"), log);
+  }
+  PartitionReplica replica() const {
+    return load_partition_replica(scratch.dir, {}, LoadDepth::tail);
+  }
+};
+
 }  // namespace
+
+TEST_CASE(
+    "A record the new leader holds with its producer id and epoch and sequence at other "
+    "offsets (an idempotent producer's retry) is present by producer_sequence and certain: "
+    "with another producer epoch only by content (ProducerStateEntry.findDuplicateBatch)",
+    "[forecast][salvage]") {
+  {
+    const RetriedLeader leader(false);
+    const auto seen = salvage_all(losing(leader.replica(), tx_replica(), 7), nullptr);
+    REQUIRE(seen.size() == 2);  // plain-0, plain-1: idempotent, not transactional
+    for (const auto& [offset, s] : seen) {
+      CHECK(s.producer_id >= 0);
+      CHECK(s.presence.present == true);
+      CHECK(s.presence.by == PresenceBy::producer_sequence);
+      CHECK(s.presence.certainty == Certainty::certain);
+    }
+  }
+  {
+    // Kafka's duplicate check compares the producer epoch first: a batch of another epoch is
+    // never the same batch, whatever its sequences. The same key, value and headers remain.
+    const RetriedLeader leader(true);
+    const auto seen = salvage_all(losing(leader.replica(), tx_replica(), 7), nullptr);
+    REQUIRE(seen.size() == 2);
+    for (const auto& [offset, s] : seen) {
+      CHECK(s.presence.present == true);
+      CHECK(s.presence.by == PresenceBy::content);
+      CHECK(s.presence.certainty == Certainty::likely);
+    }
+  }
+}
 
 TEST_CASE("A transactional batch's class is its producer's next marker (COMMIT, ABORT), or open",
           "[forecast][salvage]") {

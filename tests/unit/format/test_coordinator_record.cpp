@@ -62,6 +62,10 @@ CoordinatorRecord decode(CoordinatorLog log, const RawRecord& r) {
   return decode_coordinator_record(log, span_of(r.key), span_of(r.value), 1000, 2000);
 }
 
+CheckedCoordinatorRecord check(CoordinatorLog log, const RawRecord& r) {
+  return check_coordinator_record(log, span_of(r.key), span_of(r.value), 1000, 2000);
+}
+
 // The FormatError `f` throws, its position and message.
 template <typename F>
 std::pair<std::uint64_t, std::string> failure(F f) {
@@ -139,12 +143,16 @@ TEST_CASE(
         REQUIRE(ok.type);
         CHECK(ok.notes.empty());
         CHECK(ok.value_version.has_value() == r.value.has_value());
+        // check_coordinator_record (segment dump's, building nothing) reads as the decode:
+        // the same notes, and below the same error at the same byte for every cut.
+        CHECK(check(log, r).notes == ok.notes);
         for (std::size_t n = 0; n < r.key->size(); ++n) {
           RawRecord cut = r;
           cut.key->resize(n);
           const auto [at, what] = failure([&] { decode(log, cut); });
           CHECK(at >= 1000);
           CHECK(at <= 1000 + n);
+          CHECK(failure([&] { check(log, cut); }) == std::pair(at, what));
         }
         if (!r.value) continue;
         for (std::size_t n = 0; n < r.value->size(); ++n) {
@@ -153,6 +161,7 @@ TEST_CASE(
           const auto [at, what] = failure([&] { decode(log, cut); });
           CHECK(at >= 2000);
           CHECK(at <= 2000 + n);
+          CHECK(failure([&] { check(log, cut); }) == std::pair(at, what));
         }
       }
     }

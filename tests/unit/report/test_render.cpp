@@ -4,10 +4,12 @@
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "kepoch/format/checkpoint_check.hpp"
 #include "kepoch/report/checkpoint_report.hpp"
 #include "kepoch/report/render.hpp"
+#include "kepoch/report/render_detail.hpp"
 
 using namespace kepoch;
 using report::Value;
@@ -48,6 +50,41 @@ TEST_CASE("JSON: an array of file objects with the documented fields", "[report]
   CHECK(f["problems"][0]["severity"] == "error");
   CHECK(f["problems"][0]["line"] == 4);
   CHECK(f["problems"][0]["kafka_exception"] == "java.lang.NumberFormatException");
+}
+
+// render_json writes as it walks the Value; its bytes must stay nlohmann's dump(2) of the
+// whole tree, which it was before (every command's -o json, plan's over a big cluster too).
+TEST_CASE("JSON: written as the tree is walked, byte for byte nlohmann's dump",
+          "[report][render]") {
+  Value v =
+      Value::object()
+          .set("summary", "a \"quoted\"\nline\twith \x01 and \xff\xfe bytes")
+          .set("empty_object", Value::object())
+          .set("empty_array", Value::array())
+          .set("n", std::int64_t{-42})
+          .set("x", 0.1)
+          .set("big", 1e300)
+          .set("yes", true)
+          .set("none", Value())
+          .set("nested", Value::array()
+                             .push(Value::object().set("k", Value::array().push(Value::array())))
+                             .push(Value::array().push(std::int64_t{1}).push("two"))
+                             .push(Value::object()
+                                       .set("dup", std::int64_t{1})
+                                       .set("other", Value::object().set("deep", "d"))
+                                       .set("dup", Value::array().push(std::int64_t{2}))));
+  const std::vector<const Value*> pieces{&v, v.find("nested"), v.find("n"), v.find("empty_object")};
+  for (const Value* w : pieces) {
+    std::ostringstream out;
+    report::render_json(*w, out);
+    CHECK(out.str() == report::detail::to_json(*w).dump(2, ' ', false,
+                                                        nlohmann::json::error_handler_t::replace) +
+                           "\n");
+  }
+  // The key set twice keeps its first place and takes its last value (ordered_json's []).
+  std::ostringstream out;
+  report::render_json(*v.find("nested"), out);
+  CHECK(out.str().find("\"dup\": [\n      2\n    ],\n    \"other\"") != std::string::npos);
 }
 
 TEST_CASE("YAML: the same tree, strings that look like numbers stay strings", "[report][render]") {

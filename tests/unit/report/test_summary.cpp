@@ -2,7 +2,9 @@
 // field leaves the verdict open.
 #include <catch2/catch.hpp>
 
+#include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/report/summary.hpp"
+#include "kepoch/storage/segment_dump.hpp"
 
 using namespace kepoch::report;
 
@@ -246,4 +248,136 @@ TEST_CASE("logdir scan: an error of the log dir itself is never \"No error found
   CHECK(s ==
         "Errors found. data/l: 2 partitions, none with a problem, 1 error in the log dir itself "
         "(see problems).");
+}
+
+// ---- segment dump and metadata history (issue 38) -------------------------------------------
+
+namespace {
+
+kepoch::DumpedBatch batch(std::int64_t base, std::int32_t count, std::int32_t epoch,
+                          std::int64_t time) {
+  kepoch::DumpedBatch b;
+  b.header.magic = 2;
+  b.header.base_offset = base;
+  b.header.last_offset_delta = count - 1;
+  b.header.records_count = count;
+  b.header.partition_leader_epoch = epoch;
+  b.header.base_timestamp = time;
+  b.header.max_timestamp = time + 10;
+  b.crc_valid = true;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("segment dump: what the segment holds, and no damage only when none was found",
+          "[report][summary]") {
+  SegmentFacts f;
+  f.add(batch(0, 5, 0, 1764404962173));
+  f.add(batch(5, 3, 2, 1764404970173));
+  CHECK_FALSE(f.findings());
+  CHECK(segment_summary("d-0/00000000000000000000.log", f) ==
+        "d-0/00000000000000000000.log holds 2 batches (8 records), offsets 0..7, leader epochs "
+        "0..2, written 2025-11-29T08:29:22.173Z to 2025-11-29T08:29:30.183Z; no damage found.");
+  // A batch that fails ensureValid: exit 1, and the sentence opens with it.
+  kepoch::DumpedBatch bad = batch(8, 1, 2, 1764404971000);
+  bad.invalid = "Record is corrupt (stored crc = 1, computed crc = 2)";
+  f.add(bad);
+  CHECK(f.findings());
+  CHECK(segment_summary("s.log", f)
+            .starts_with("s.log is damaged: 1 batch fails Kafka's ensureValid (the first at offset "
+                         "8). It holds 3 "
+                         "batches (9 records)"));
+  // A torn tail is a warning (exit 0): said, never as damage.
+  SegmentFacts torn;
+  torn.add(batch(0, 1, 0, 1764404962173));
+  torn.end.reason = kepoch::LogEndReason::partial_batch;
+  torn.end.position = 80;
+  torn.end.trailing_bytes = 20;
+  CHECK_FALSE(torn.findings());
+  const std::string t = segment_summary("s.log", torn);
+  CHECK(t.find("no damage found. It ends in a partial batch at byte 80 (20 bytes)") !=
+        std::string::npos);
+  // A corrupt size and a filter that selects nothing decide exit 1.
+  SegmentFacts none;
+  none.filtered = true;
+  none.nothing_selected = true;
+  CHECK(none.findings());
+  CHECK(segment_summary("s.log", none).starts_with("Nothing selected: no batch of s.log"));
+  SegmentFacts corrupt;
+  corrupt.end.reason = kepoch::LogEndReason::corrupt_size;
+  corrupt.end.position = 12;
+  CHECK(corrupt.findings());
+  CHECK(segment_summary("s.log", corrupt).starts_with("s.log is damaged: a corrupt batch size"));
+}
+
+TEST_CASE("segment dump: records decoded after the opening are never called whole by it",
+          "[report][summary]") {
+  // The opening's facts come from the headers and checksums; the records are decoded while
+  // printed. The opening never says "no damage found" then, and the closing sentence says
+  // what the decode found.
+  SegmentFacts opening;
+  opening.records_later = true;
+  opening.add(batch(0, 5, 0, 1764404962173));
+  CHECK_FALSE(opening.findings());
+  const std::string s = segment_summary("s.log", opening);
+  CHECK(s ==
+        "s.log holds 1 batch (5 records), offsets 0..4, leader epoch 0, written "
+        "2025-11-29T08:29:22.173Z to 2025-11-29T08:29:22.183Z; its batch headers and checksums "
+        "are sound, and the closing sentence says whether every record decodes.");
+  CHECK(s.find("no damage") == std::string::npos);
+  SegmentFacts printed;
+  printed.add(batch(0, 5, 0, 1764404962173));
+  CHECK(segment_records_summary(printed) == "Every record read decodes.");
+  kepoch::DumpedBatch undecodable = batch(5, 3, 0, 1764404963000);
+  undecodable.records_error = "at byte 120: a varint runs past the records section";
+  printed.add(undecodable);
+  CHECK(printed.findings());
+  CHECK(segment_records_summary(printed) ==
+        "1 record does not decode (the first in the batch at offset 5).");
+  // Damage in the headers is said first as before, whatever the records hold.
+  kepoch::DumpedBatch bad = batch(8, 1, 0, 1764404971000);
+  bad.invalid = "Record is corrupt (stored crc = 1, computed crc = 2)";
+  opening.add(bad);
+  CHECK(segment_summary("s.log", opening).starts_with("s.log is damaged: 1 batch fails"));
+}
+
+TEST_CASE("metadata history: leader changes counted per partition, unclean elections placed",
+          "[report][summary]") {
+  kepoch::PartitionTimeline d0;
+  d0.topic = "d";
+  d0.partition = 0;
+  kepoch::PartitionTimeline e1 = d0;
+  e1.topic = "e";
+  e1.partition = 1;
+  const auto step = [](std::int64_t offset, std::int32_t leader, std::vector<std::string> causes) {
+    kepoch::PartitionStep s;
+    s.at.offset = offset;
+    s.state.leader = leader;
+    s.causes = std::move(causes);
+    return s;
+  };
+  HistoryTally tally;
+  tally.step(d0, step(10, 1, {"created"}), true);
+  tally.step(e1, step(11, 2, {"created"}), true);
+  tally.step(d0, step(20, 2, {"leader_change", "isr_shrink"}), true);
+  tally.step(d0, step(30, -1, {"leader_lost"}), true);
+  tally.step(d0, step(40, 1, {"unclean_election"}), true);
+  tally.step(e1, step(41, 2, {"leader_epoch_bump"}), true);  // the same leader: no change
+  CHECK(tally.sentence(2, {}) ==
+        "2 partitions: 1 changed leader (2 elections; d-0 2 times); 1 unclean election: d-0 at "
+        "metadata offset 40 (broker 1 elected).");
+  // Problems decide exit 1: the sentence opens with them.
+  CHECK(tally.sentence(2, {"record at offset 7: bad"})
+            .starts_with("The replay found 1 problem, the first: record at offset 7: bad. 2 "
+                         "partitions"));
+  HistoryTally quiet;
+  quiet.step(e1, step(11, -1, {"created"}), true);
+  CHECK(quiet.sentence(1, {}) ==
+        "1 partition: none changed leader, 1 without a leader at the end; no unclean election.");
+  // Steps outside the time range are not counted.
+  HistoryTally ranged;
+  ranged.step(d0, step(10, 1, {"created"}), false);
+  ranged.step(d0, step(20, 2, {"leader_change"}), false);
+  CHECK(ranged.sentence(0, {}) == "No partition to show; no unclean election.");
 }

@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include "support/source_dir.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -508,4 +511,117 @@ TEST_CASE("a snapshot of an older kepoch (no transactions) reads, its transactio
   // A bad kind is refused with the line and field.
   CHECK_THAT(refusal(replaced(text, "\"abort\"", "\"rollback\"")),
              Catch::Contains("replica.transactions.batches[].kind: expected \"transactional\""));
+}
+
+namespace {
+
+// A scratch log dir holding copies of tests/data/logdir/t-0 (Kafka 4.1.1's) under other
+// partition numbers: partition order and name order differ from partition 10 on.
+struct ScratchLogDir {
+  fs::path dir;
+  explicit ScratchLogDir(const std::vector<int>& partitions) {
+    char tmpl[] = "/tmp/kepoch-order-XXXXXX";
+    dir = ::mkdtemp(tmpl);
+    for (const int p : partitions)
+      fs::copy(kLogDir / "t-0", dir / ("t-" + std::to_string(p)), fs::copy_options::recursive);
+    fs::copy(kLogDir / "meta.properties", dir / "meta.properties");
+  }
+  ~ScratchLogDir() { fs::remove_all(dir); }
+};
+
+std::vector<std::string> names_of(const std::vector<PartitionReplica>& replicas) {
+  std::vector<std::string> out;
+  for (const auto& r : replicas)
+    out.push_back(r.topic + "-" + std::to_string(r.partition));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot lists its replicas in partition order across its log dirs",
+          "[storage][LogDirSnapshot]") {
+  const ScratchLogDir a({10, 2});
+  const ScratchLogDir b({3});
+  std::ostringstream out;
+  write_logdir_snapshot(out, {a.dir, b.dir});
+  const LogDirSnapshot s = parse_logdir_snapshot(out.str(), "b1.snap");
+  // Name order would put t-10 first, and each log dir's before the next one's.
+  CHECK(names_of(s.replicas) == std::vector<std::string>{"t-2", "t-3", "t-10"});
+  CHECK(s.log_dir_of == std::vector<std::string>{a.dir.string(), b.dir.string(), a.dir.string()});
+}
+
+TEST_CASE("a snapshot read as a stream gives the replicas a whole read gives, one at a time",
+          "[storage][LogDirSnapshot]") {
+  const ScratchLogDir a({10, 2, 0});
+  const fs::path file = a.dir / "b1.snap";  // not a partition dir: the writer's input is read first
+  {
+    std::ostringstream out;
+    write_logdir_snapshot(out, {a.dir, kLogDir});
+    std::ofstream(file) << out.str();
+  }
+  const LogDirSnapshot whole = read_logdir_snapshot(file);
+  LogDirSnapshotStream stream(file);
+  CHECK(stream.header().node_id == whole.node_id);
+  CHECK(stream.header().cluster_id == whole.cluster_id);
+  std::vector<PartitionReplica> streamed;
+  std::vector<std::string> dirs;
+  PartitionReplica r;
+  std::string dir;
+  while (stream.next(r, &dir)) {
+    streamed.push_back(r);
+    dirs.push_back(dir);
+  }
+  CHECK_FALSE(stream.next(r));
+  REQUIRE(names_of(streamed) == names_of(whole.replicas));
+  CHECK(dirs == whole.log_dir_of);
+  for (std::size_t i = 0; i < streamed.size(); ++i) {
+    CHECK(streamed[i].dir == whole.replicas[i].dir);
+    same_log(streamed[i].loaded, whole.replicas[i].loaded);
+    REQUIRE(streamed[i].stored);
+    CHECK(streamed[i].stored->batches.size() == whole.replicas[i].stored->batches.size());
+    CHECK(streamed[i].stored->records == whole.replicas[i].stored->records);
+  }
+  CHECK(stream.header().skipped.size() == whole.skipped.size());
+}
+
+TEST_CASE("a snapshot stream refuses a replica out of partition order, naming file and line",
+          "[storage][LogDirSnapshot]") {
+  const ScratchLogDir a({2, 10});
+  std::ostringstream out;
+  write_logdir_snapshot(out, {a.dir});
+  // Move t-10's lines (its replica line and its batches) before t-2's, as an older kepoch
+  // wrote them (partition dirs in name order).
+  std::istringstream in(out.str());
+  std::vector<std::vector<std::string>> blocks(1);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("{\"replica\":", 0) == 0 || line.rfind("{\"end\":", 0) == 0)
+      blocks.emplace_back();
+    blocks.back().push_back(line);
+  }
+  REQUIRE(blocks.size() == 4);  // header, t-2, t-10, end
+  std::swap(blocks[1], blocks[2]);
+  const fs::path file = a.dir / "old.snap";
+  {
+    std::ofstream f(file);
+    for (const auto& b : blocks)
+      for (const auto& l : b)
+        f << l << '\n';
+  }
+  // A whole read (diff, predict) takes it as it always did.
+  CHECK(names_of(read_logdir_snapshot(file).replicas) == std::vector<std::string>{"t-10", "t-2"});
+  LogDirSnapshotStream stream(file);
+  PartitionReplica r;
+  REQUIRE(stream.next(r));
+  CHECK(r.partition == 10);
+  const std::string t2_line = std::to_string(2 + blocks[1].size());  // header, t-10's lines, t-2
+  try {
+    stream.next(r);
+    FAIL("accepted a replica out of order");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Catch::Contains(file.string() + ":" + t2_line + ":"));
+    CHECK_THAT(what, Catch::Contains("expected t-10 or a later partition"));
+    CHECK_THAT(what, Catch::Contains("found t-2"));
+  }
 }

@@ -88,3 +88,52 @@ TEST_CASE("without a local replica the lineage is not judged") {
   CHECK_FALSE(p.segments[0].within_lineage.has_value());
   CHECK(p.findings.empty());
 }
+
+TEST_CASE("each remote segment's retention fate, from the metadata cache replayed") {
+  // The unclean election of tiered-unclean-vs-kafka: the losing leader's 1024-2043 was
+  // replaced in epoch 0 by the new leader's copy from 1024 (leaked); its 2044-3067 goes by
+  // the leader-epoch-cache truncation once retention moves the log start to 3068.
+  TieredPartitionView p;
+  auto index = std::make_shared<RemoteLogIndex>();
+  const auto add = [&](std::int64_t start, std::int64_t end, std::vector<EpochEntry> epochs,
+                       std::uint8_t tag) {
+    RemoteSegmentView s = segment(start, end, epochs);
+    s.segment_id.bytes[1] = tag;  // distinct ids (segment() tags only the start's low byte)
+    p.segments.push_back(s);
+    RemoteSegment r;
+    r.segment_id = s.segment_id.to_string();
+    r.start_offset = start;
+    r.end_offset = end;
+    r.leader_epochs = epochs;
+    index->add_copy_started(r);
+    index->update(r.segment_id, RemoteSegmentState::copy_segment_finished);
+    return r.segment_id;
+  };
+  const auto s0 = add(0, 1023, {{0, 0}}, 1);
+  const auto s1 = add(1024, 2043, {{0, 1024}}, 2);
+  const auto s2 = add(2044, 3067, {{0, 2044}}, 3);
+  const auto t1 = add(1024, 2043, {{0, 1024}, {2, 1500}}, 4);
+  const auto t2 = add(2044, 3067, {{2, 2044}}, 5);
+  p.index = index;
+  p.local_replica = true;
+  p.local_start = 3068;
+  p.local_end = 3500;
+  p.log_start_checkpoint = 0;
+  p.local_epochs = {{0, 0}, {2, 1500}};
+  judge_tiered_partition(p);
+  std::map<std::string, std::string> fate;
+  for (const auto& s : p.segments) {
+    REQUIRE(s.fate);
+    fate[s.segment_id.to_string()] = std::string(remote_fate_name(s.fate->fate));
+    CHECK_FALSE(s.fate_kafka_3_9);  // 3.9's rules agree here
+  }
+  CHECK(fate[s0] == "retention");
+  CHECK(fate[t1] == "retention");
+  CHECK(fate[t2] == "retention");
+  CHECK(fate[s2] == "epoch_cache_truncation");
+  CHECK(fate[s1] == "leaked");
+  CHECK(p.log_start_after_retention == 3068);
+  const auto k = kinds(p);
+  CHECK(std::count(k.begin(), k.end(), "leaked") == 1);
+  CHECK(std::count(k.begin(), k.end(), "outside_lineage") == 2);
+}

@@ -13,7 +13,7 @@ namespace {
 
 using namespace tables;
 
-constexpr std::array<const MessageSchema*, 22> kSchemas = {
+constexpr std::array<const MessageSchema*, 34> kSchemas = {
     &kApiVersionsRequest,
     &kApiVersionsResponse,
     &kMetadataRequest,
@@ -36,6 +36,18 @@ constexpr std::array<const MessageSchema*, 22> kSchemas = {
     &kSaslAuthenticateResponse,
     &kFetchRequest,
     &kFetchResponse,
+    &kFindCoordinatorRequest,
+    &kFindCoordinatorResponse,
+    &kDescribeProducersRequest,
+    &kDescribeProducersResponse,
+    &kListTransactionsRequest,
+    &kListTransactionsResponse,
+    &kDescribeTransactionsRequest,
+    &kDescribeTransactionsResponse,
+    &kListGroupsRequest,
+    &kListGroupsResponse,
+    &kOffsetFetchRequest,
+    &kOffsetFetchResponse,
 };
 
 }  // namespace

@@ -30,5 +30,17 @@ extern const MessageSchema kSaslAuthenticateRequest;
 extern const MessageSchema kSaslAuthenticateResponse;
 extern const MessageSchema kFetchRequest;
 extern const MessageSchema kFetchResponse;
+extern const MessageSchema kFindCoordinatorRequest;
+extern const MessageSchema kFindCoordinatorResponse;
+extern const MessageSchema kDescribeProducersRequest;
+extern const MessageSchema kDescribeProducersResponse;
+extern const MessageSchema kListTransactionsRequest;
+extern const MessageSchema kListTransactionsResponse;
+extern const MessageSchema kDescribeTransactionsRequest;
+extern const MessageSchema kDescribeTransactionsResponse;
+extern const MessageSchema kListGroupsRequest;
+extern const MessageSchema kListGroupsResponse;
+extern const MessageSchema kOffsetFetchRequest;
+extern const MessageSchema kOffsetFetchResponse;
 
 }  // namespace kepoch::cluster::protocol::tables

@@ -1,0 +1,39 @@
+#pragma once
+// The report shape of consumer groups' fates (forecast/group_fate), `predict --offsets`'s
+// "consumer_groups" member of each partition section:
+//   {"offsets_partitions": [dir...], "client" (java, librdkafka-2.0), "consumed_from",
+//   "divergence_offset",
+//    "consumed_log_end_offset", "leader_epoch", "leader_log_start_offset",
+//    "leader_log_end_offset", "latest_offset", "affected_groups", "unknown_groups",
+//    "groups": [{"group", "auto_offset_reset", "action", "next_position", "consumed_lost",
+//      "reread", "skipped_unseen", "exception", "divergent_offset", "committed_offset",
+//      "committed_leader_epoch", "validated", "epoch_end_offset", "epoch_end_epoch",
+//      "consumed_lost_from", "reread_from", "skipped_from", "rule"}]}
+// One row per group and policy. action: no_change, truncation_detected (seek back to the
+// divergence), validation_reset, out_of_range_reset, log_truncation_exception,
+// out_of_range_exception, silent_skip, or unknown (the committed offset is not known: a
+// transactional commit awaits its marker; every other field null). Counts are offsets;
+// reread and skipped_unseen are null after an exception or a by_duration reset (no
+// position). affected_groups counts the groups with any row other than no_change;
+// unknown_groups those whose offset is unknown. Groups coordinated by __consumer_offsets
+// partitions not given are not listed: the sentence says which partitions were read.
+
+#include <string>
+#include <vector>
+
+#include "kepoch/forecast/group_fate.hpp"
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+Value group_fates_value(const forecast::PartitionGroupFates& fates,
+                        const std::vector<std::string>& offsets_partitions);
+
+// Whether a consumer_groups value leaves a group affected or unknown (what the exit code
+// and the sentence read).
+bool groups_affected(const Value& consumer_groups);
+
+// The consumer groups in a sentence, from the value's typed fields.
+std::string group_fates_summary(const Value& consumer_groups);
+
+}  // namespace kepoch::report
