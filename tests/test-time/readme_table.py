@@ -73,7 +73,7 @@ def write(log, build, readme):
     block = [BEGIN,
              f"The last recorded run: `CI=true bash .ci/run` in a clean clone of commit {commit}, {day}, "
              f"{unit} unit, {cli} CLI and {kafka} Kafka tests, {asan} under ASan+UBSan, {fuzz} fuzz targets, "
-             f"on a {os.cpu_count()}-core {cpu} (ccache warm; other sessions' builds may have shared the machine):",
+             f"on a {os.cpu_count()}-core {cpu} (ccache as the run found it; other sessions' builds may have shared the machine):",
              "", "```text", *stage_table(log), "```", END]
     text = open(readme).read()
     if BEGIN not in text or END not in text:
