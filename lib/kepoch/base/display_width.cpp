@@ -1,5 +1,7 @@
 #include "kepoch/base/display_width.hpp"
 
+#include "kepoch/base/text.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -298,45 +300,22 @@ bool in(const Range* begin, const Range* end, char32_t cp) {
 // The code point at text[i] and its length in bytes; an invalid or cut sequence is one byte
 // (width 1, code point U+FFFD's width).
 std::size_t decode(std::string_view text, std::size_t i, char32_t& cp) {
-  const auto b = static_cast<unsigned char>(text[i]);
-  if (b < 0x80) {
-    cp = b;
-    return 1;
-  }
-  std::size_t n = 0;
-  char32_t min = 0;
-  if (b >= 0xC2 && b <= 0xDF) {
-    n = 2, min = 0x80;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    n = 3, min = 0x800;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    n = 4, min = 0x10000;
-  } else {
-    cp = 0xFFFD;
-    return 1;
-  }
-  if (i + n > text.size()) {
-    cp = 0xFFFD;
-    return 1;
-  }
-  char32_t c = b & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto t = static_cast<unsigned char>(text[i + k]);
-    if ((t & 0xC0) != 0x80) {
-      cp = 0xFFFD;
-      return 1;
-    }
-    c = (c << 6) | (t & 0x3F);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-    cp = 0xFFFD;
-    return 1;
-  }
-  cp = c;
-  return n;
+  const std::size_t n = utf8_decode(text, i, cp);
+  if (n != 0) return n;
+  cp = 0xFFFD;  // a stray byte shows as one replacement character
+  return 1;
 }
 
-bool ascii(std::string_view text) {
+}  // namespace
+
+int code_point_width(char32_t cp) {
+  if (cp < 0x300) return 1;  // Latin-1 has no mark and no wide character (U+00AD shows)
+  if (in(std::begin(kZeroWidth), std::end(kZeroWidth), cp)) return 0;
+  if (cp >= 0x1100 && in(std::begin(kWide), std::end(kWide), cp)) return 2;
+  return 1;
+}
+
+bool is_ascii(std::string_view text) {
   // Eight bytes at a time: any byte with its high bit set is not ASCII.
   constexpr std::uint64_t kHigh = 0x8080808080808080ull;
   std::size_t i = 0;
@@ -351,18 +330,9 @@ bool ascii(std::string_view text) {
   return (any & kHigh) == 0;
 }
 
-}  // namespace
-
-int code_point_width(char32_t cp) {
-  if (cp < 0x300) return 1;  // Latin-1 has no mark and no wide character (U+00AD shows)
-  if (in(std::begin(kZeroWidth), std::end(kZeroWidth), cp)) return 0;
-  if (cp >= 0x1100 && in(std::begin(kWide), std::end(kWide), cp)) return 2;
-  return 1;
-}
-
 std::size_t display_width(std::string_view text) {
   // The common case (numbers, times, names): ASCII is one column a byte.
-  if (ascii(text)) return text.size();
+  if (is_ascii(text)) return text.size();
   std::size_t width = 0;
   char32_t cp = 0;
   for (std::size_t i = 0; i < text.size();) {

@@ -26,6 +26,9 @@ int code_point_width(char32_t cp);
 // Columns of UTF-8 text.
 std::size_t display_width(std::string_view text);
 
+// Whether every byte of `text` is ASCII (below 0x80): its display width is then its size.
+bool is_ascii(std::string_view text);
+
 // The longest prefix of text that takes at most `columns` columns, whole characters only
 // (a wide character that would straddle the limit is left out), with any zero-width marks
 // that follow the last character kept with it.

@@ -5,30 +5,9 @@
 namespace kepoch {
 namespace {
 
-// The length of the valid UTF-8 sequence at s[i], or 0 when the byte there starts none.
 std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned min = 0;
-  if (b < 0x80) return 1;
-  if (b >= 0xC2 && b <= 0xDF) {
-    n = 2, min = 0x80;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    n = 3, min = 0x800;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    n = 4, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  unsigned cp = b & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
+  char32_t cp;
+  return utf8_decode(s, i, cp);
 }
 
 bool is_control(std::string_view s, std::size_t i, std::size_t n) {
@@ -39,6 +18,33 @@ bool is_control(std::string_view s, std::size_t i, std::size_t n) {
 }
 
 }  // namespace
+
+std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  cp = b;
+  if (b < 0x80) return 1;
+  std::size_t n = 0;
+  char32_t min = 0;
+  if (b >= 0xC2 && b <= 0xDF) {
+    n = 2, min = 0x80;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    n = 3, min = 0x800;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    n = 4, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  char32_t c = b & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto t = static_cast<unsigned char>(s[i + k]);
+    if ((t & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (t & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+  cp = c;
+  return n;
+}
 
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;

@@ -9,6 +9,10 @@
 
 namespace kepoch {
 
+// The valid UTF-8 sequence at s[i] (i < s.size()): its length, with its code point in cp;
+// 0 when the byte there starts none (overlong, surrogate, cut short, beyond U+10FFFF).
+std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp);
+
 // The longest prefix of text of at most max_bytes that does not cut a UTF-8 character.
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 

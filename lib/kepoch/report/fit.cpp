@@ -21,21 +21,6 @@ std::size_t total(const std::vector<std::size_t>& widths, std::size_t count) {
 
 }  // namespace
 
-bool is_ascii(std::string_view text) {
-  // Eight bytes at a time: any byte with its high bit set is not ASCII.
-  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-  std::size_t i = 0;
-  std::uint64_t any = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + i, 8);
-    any |= word;
-  }
-  for (; i < text.size(); ++i)
-    any |= static_cast<unsigned char>(text[i]);
-  return (any & kHigh) == 0;
-}
-
 std::string shorten(std::string_view text, std::size_t width) {
   const std::size_t have = display_width(text);
   if (have <= width) return std::string(text);

@@ -26,8 +26,7 @@ inline constexpr std::size_t kMinColumn = 8;
 
 // Display columns of `text` (base/display_width.hpp).
 using kepoch::display_width;
-// Whether every byte of `text` is ASCII (below 0x80): display_width is then its size.
-bool is_ascii(std::string_view text);
+using kepoch::is_ascii;
 
 // `text` in at most `width` columns: as is when it fits; else a path (a '/' and no space)
 // keeps its end ("…/broker-1/d-0", the part that tells replicas apart), other text its
