@@ -206,7 +206,8 @@ std::string live_group_fates_summary(const Value& partitions) {
         fmt::format("{} re-read{} records", reread.size(), reread.size() == 1 ? "s" : ""));
   if (!uncertain.empty())
     parts_text.push_back(fmt::format(
-        "{} may skip records unseen (no committed leader epoch, the old leader's log not given)",
+        "{} with consumed records unknown (no committed leader epoch, the old leader's log not "
+        "given: they may skip records unseen)",
         uncertain.size()));
   if (!unknown.empty()) parts_text.push_back(fmt::format("{} unknown", unknown.size()));
   std::string joined;

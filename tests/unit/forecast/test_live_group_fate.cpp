@@ -8,7 +8,11 @@
 
 #include <string>
 
+#include <sstream>
+
 #include "kepoch/forecast/live_group_fate.hpp"
+#include "kepoch/report/group_fate_report.hpp"
+#include "kepoch/report/render.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -183,4 +187,33 @@ TEST_CASE("what-if: the partitions led uncleanly list their groups as unknown, n
     CHECK(g.outcomes.empty());
   }
   CHECK(group(fates[0], "e0-past").unknown_reason.find("broker 3") != std::string::npos);
+}
+
+TEST_CASE("the live report: unknown counts are null, never 0, and the sentence says so",
+          "[live_group_fate]") {
+  const PartitionReplica b2 = load_partition_replica(fixture("broker-2/f-0"));
+  const auto f = elected_group_fates(b2, 3, scene_offsets(), {OffsetResetPolicy::earliest});
+  const report::Value v = report::live_group_fates_value(f, true);
+  CHECK(report::scalar_text(*v.find("topic")) == "f");
+  CHECK(v.find("consumed_from")->is_null());
+  CHECK(report::scalar_text(*v.find("leader_log_end_offset")) == "18");
+  CHECK(report::scalar_text(*v.find("uncertain_groups")) == "2");  // none-inside, none-past
+  CHECK(report::scalar_text(*v.find("unknown_groups")) == "3");
+  for (const auto& row : v.find("groups")->as_array()) {
+    const std::string g = report::scalar_text(*row.find("group"));
+    if (g == "none-inside") CHECK(row.find("consumed_lost")->is_null());
+    if (g == "e0-past") CHECK(report::scalar_text(*row.find("consumed_lost")) == "10");
+  }
+  report::Value all = report::Value::array();
+  all.push(v);
+  CHECK(report::live_groups_affected(all));
+  const std::string s = report::live_group_fates_summary(all);
+  CHECK(s.find("6") != std::string::npos);
+  CHECK(s.find("2 with consumed records unknown") != std::string::npos);
+  CHECK(s.find("3 unknown") != std::string::npos);
+  std::ostringstream out, err;
+  report::render(all, report::Format::table, out, err);
+  INFO(out.str());
+  CHECK(out.str().find("e0-past") != std::string::npos);
+  CHECK(out.str().find("unknown_groups") != std::string::npos);
 }
