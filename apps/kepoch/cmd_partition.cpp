@@ -53,7 +53,7 @@ int run(const InspectOptions& o, const Globals& globals) {
                                             {&replica}, findings));
         if (findings) code = std::max(code, static_cast<int>(kFindings));
       }
-      list.push(std::move(v));
+      list.push(report::with_summary(v, report::inspect_summary(v)));
     } catch (const InputError& e) {
       print_error(e.what(), globals);
       code = kInput;

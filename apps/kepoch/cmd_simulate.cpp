@@ -40,16 +40,7 @@ int run(const SimulateOptions& o, const Globals& globals) {
     outcomes.push_back(std::move(out));
   }
   emit(report::simulate_value(o.scenario, scenario, outcomes), globals);
-  bool any_expectation = false, failed = false;
-  for (const auto& out : outcomes) {
-    any_expectation = any_expectation || out.expectation_given;
-    failed = failed || !out.expectation_failures.empty();
-  }
-  if (any_expectation) return failed ? kFindings : kOk;
-  // No expectation: losing acknowledged records under the first rule run (epoch unless
-  // --rule hw) is the finding, or records that may be lost (no leader at the end).
-  const sim::Verdict& first = outcomes.front().run.verdict;
-  return first.lost_acknowledged.empty() && first.maybe_lost_acknowledged.empty() ? kOk : kFindings;
+  return report::simulation_findings(outcomes) ? kFindings : kOk;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // The report shape of `segment dump` for the other files of a segment (one item per file,
 // its entries streamed), beside the .log shape of segment_report.hpp:
-//   {"file", "kind": "index|timeindex|txnindex|snapshot", "base_offset", "size",
+//   {"summary" (index_summary), "file", "kind": "index|timeindex|txnindex|snapshot",
+//    "base_offset", "size",
 //    snapshot only: "version", "crc", "crc_valid",
 //    "entries": [
 //      index:     {"offset", "position"}                       (absolute offset)
@@ -34,7 +35,13 @@
 
 namespace kepoch::report {
 
+// The leading fields, "summary" first: index_summary.
 Value index_fields(const std::string& file, const IndexFileDump& dump);
+// The verdict sentence of one index or snapshot file: damaged or not (an error among the
+// trailer's problems, the exit code's predicate), what it holds (entries and the offsets
+// they span; a snapshot's producers, open transactions and offset) and what Kafka does
+// with it.
+std::string index_summary(const std::string& file, const IndexFileDump& dump);
 // Calls `emit` with each listed entry, in file order.
 void for_each_index_entry(const IndexFileDump& dump, const std::function<void(Value)>& emit);
 // `file` stands in for the path Kafka prints in its messages.

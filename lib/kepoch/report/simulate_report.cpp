@@ -1,5 +1,7 @@
 #include "kepoch/report/simulate_report.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "kepoch/report/common_values.hpp"
@@ -134,6 +136,48 @@ Value differences(const SimulationRun& epoch, const SimulationRun& hw) {
   return out;
 }
 
+std::string rule_words(sim::Rule rule) {
+  return rule == sim::Rule::epoch ? "the leader-epoch rule" : "the pre-0.11 high-watermark rule";
+}
+
+// "m2 (offset 1)", at most three, then how many more.
+std::string produced_names(const std::vector<sim::Produced>& list) {
+  std::string out;
+  for (std::size_t i = 0; i < list.size() && i < 3; ++i)
+    out += fmt::format("{}{} (offset {})", i ? ", " : "", list[i].value, list[i].offset);
+  if (list.size() > 3) out += fmt::format(" and {} more", list.size() - 3);
+  return out;
+}
+
+// What one rule's run ends with: acknowledged records lost, maybe lost, divergent offsets.
+std::string run_clause(const SimulationOutcome& o) {
+  const sim::Verdict& v = o.run.verdict;
+  std::vector<std::string> parts;
+  if (!v.lost_acknowledged.empty())
+    parts.push_back(fmt::format("{} {} lost", produced_names(v.lost_acknowledged),
+                                v.lost_acknowledged.size() == 1 ? "is" : "are"));
+  if (!v.maybe_lost_acknowledged.empty())
+    parts.push_back(fmt::format("{} may be lost (no leader at the end)",
+                                produced_names(v.maybe_lost_acknowledged)));
+  if (parts.empty())
+    parts.push_back(v.acknowledged.empty()
+                        ? std::string("no record is acknowledged")
+                        : fmt::format("all {} acknowledged record{} kept", v.acknowledged.size(),
+                                      v.acknowledged.size() == 1 ? " is" : "s are"));
+  if (!v.divergent_offsets.empty()) {
+    std::string offsets;
+    for (std::size_t i = 0; i < v.divergent_offsets.size() && i < 5; ++i)
+      offsets += fmt::format("{}{}", i ? ", " : "", v.divergent_offsets[i]);
+    if (v.divergent_offsets.size() > 5) offsets += ", ...";
+    parts.push_back(fmt::format("the replicas disagree at offset{} {}",
+                                v.divergent_offsets.size() == 1 ? "" : "s", offsets));
+  }
+  std::string out = fmt::format("under {} ", rule_words(o.run.rule));
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return out;
+}
+
 }  // namespace
 
 Value log_value(const std::vector<sim::SimRecord>& records) {
@@ -199,12 +243,66 @@ Value simulate_value(const std::string& scenario_path, const sim::Scenario& scen
     all_hold = all_hold && o.expectation_failures.empty();
   }
   Value out = Value::object()
+                  .set("summary", simulate_summary(runs))
                   .set("scenario", scenario_path)
                   .set("description", scenario.description)
                   .set("runs", std::move(run_values));
   if (runs.size() == 2) out.set("differences", differences(runs[0].run, runs[1].run));
   return out.set("verdicts", std::move(verdicts))
       .set("expect_holds", any_expectation ? Value(all_hold) : Value());
+}
+
+}  // namespace kepoch::report
+
+namespace kepoch::report {
+
+bool simulation_findings(const std::vector<SimulationOutcome>& runs) {
+  bool any_expectation = false, failed = false;
+  for (const auto& out : runs) {
+    any_expectation = any_expectation || out.expectation_given;
+    failed = failed || !out.expectation_failures.empty();
+  }
+  if (any_expectation) return failed;
+  // No expectation: losing acknowledged records under the first rule run (epoch unless
+  // --rule hw) is the finding, or records that may be lost (no leader at the end).
+  if (runs.empty()) return false;
+  const sim::Verdict& first = runs.front().run.verdict;
+  return !first.lost_acknowledged.empty() || !first.maybe_lost_acknowledged.empty();
+}
+
+std::string simulate_summary(const std::vector<SimulationOutcome>& runs) {
+  if (runs.empty()) return "Nothing was simulated.";
+  bool any_expectation = false;
+  const SimulationOutcome* failing = nullptr;
+  for (const auto& o : runs) {
+    any_expectation = any_expectation || o.expectation_given;
+    if (!failing && !o.expectation_failures.empty()) failing = &o;
+  }
+  // The decision, on simulation_findings' own facts.
+  std::string out;
+  if (failing) {
+    out = fmt::format("The scenario's expectation fails under {}: {}{}.",
+                      rule_words(failing->run.rule), failing->expectation_failures.front(),
+                      failing->expectation_failures.size() > 1
+                          ? fmt::format(" (and {} more)", failing->expectation_failures.size() - 1)
+                          : "");
+  } else if (any_expectation) {
+    out = "The scenario's expectations hold.";
+  } else {
+    const SimulationOutcome& first = runs.front();
+    const sim::Verdict& v = first.run.verdict;
+    out =
+        !v.lost_acknowledged.empty()
+            ? fmt::format("Acknowledged records are lost under {}.", rule_words(first.run.rule))
+        : !v.maybe_lost_acknowledged.empty()
+            ? fmt::format("Acknowledged records may be lost under {}.", rule_words(first.run.rule))
+            : fmt::format("No acknowledged record is lost under {}.", rule_words(first.run.rule));
+  }
+  std::string details;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    details += (i ? "; " : "") + run_clause(runs[i]);
+  details[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(details[0])));
+  return out + " " + details + ".";
 }
 
 }  // namespace kepoch::report

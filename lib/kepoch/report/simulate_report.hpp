@@ -1,6 +1,6 @@
 #pragma once
 // The report shape of `simulate`:
-//   {"scenario", "description",
+//   {"summary" (simulate_summary), "scenario", "description",
 //    "runs": [{"rule": "epoch|hw",
 //      "steps": [{"step", "action", "line", "leader" (name or null), "leader_epoch", "isr",
 //        "notes": [sentences],
@@ -35,6 +35,13 @@ struct SimulationOutcome {
 // The log as the seeds draw it: "offset:epoch:value", runs of unnamed records as
 // "first-last:epoch".
 Value log_value(const std::vector<sim::SimRecord>& records);
+
+// Whether the simulation is a finding (exit 1): an expectation that fails; with none given,
+// acknowledged records lost or maybe lost under the first rule run.
+bool simulation_findings(const std::vector<SimulationOutcome>& runs);
+// The verdict sentence: the expectations' outcome (or, without one, the first rule's loss),
+// then what each rule's run ends with.
+std::string simulate_summary(const std::vector<SimulationOutcome>& runs);
 
 Value simulate_value(const std::string& scenario_path, const sim::Scenario& scenario,
                      const std::vector<SimulationOutcome>& runs);

@@ -490,6 +490,61 @@ std::string verify_summary(const Value& v) {
                      warned);
 }
 
+std::string inspect_summary(const Value& v) {
+  const std::string name = replica_name(text_at(v, "dir"));
+  const Value* controller = v.find("controller");
+  // The exit code's finding (--metadata): an epoch of the replica's cache the controller
+  // never issued with a leader (controller_report.hpp); it leads.
+  std::string out;
+  if (controller && controller->is_object() && size_at(*controller, "findings") > 0) {
+    const auto& first = array_at(*controller, "findings").front();
+    out = fmt::format("{}'s epoch cache disagrees with the controller's log: {}{}. ", name,
+                      text_at(first, "message"),
+                      size_at(*controller, "findings") > 1
+                          ? fmt::format(" (and {} more)", size_at(*controller, "findings") - 1)
+                          : "");
+  }
+  const auto start = int_at(v, "log_start_offset").value_or(0);
+  const auto end = int_at(v, "log_end_offset").value_or(0);
+  const auto segments = static_cast<std::int64_t>(size_at(v, "segments"));
+  out += fmt::format("{} holds {} in {}", name,
+                     start == end ? fmt::format("no record (log end {})", end)
+                                  : fmt::format("offsets {}..{}", start, end - 1),
+                     plural(segments, "segment", "segments"));
+  const Value* hw = v.find("high_watermark");
+  out += hw && !hw->is_null() ? fmt::format(", high watermark {}", text_at(v, "high_watermark"))
+                              : ", high watermark unknown";
+  const auto& cache = array_at(v, "loaded_epoch_cache");
+  if (!cache.empty())
+    out += fmt::format(", latest leader epoch {} from offset {}", text_at(cache.back(), "epoch"),
+                       text_at(cache.back(), "start_offset"));
+  const Value* cmp = v.find("checkpoint_vs_rebuilt");
+  if (cmp && bool_at(*cmp, "equal").value_or(false))
+    out += "; its leader-epoch-checkpoint agrees with the batches";
+  else if (cmp)
+    out += fmt::format(
+        "; its leader-epoch-checkpoint differs from the batches ({} only in the checkpoint, {} "
+        "only in the batches)",
+        size_at(*cmp, "only_in_checkpoint"), size_at(*cmp, "only_in_rebuilt"));
+  if (!bool_at(v, "clean_shutdown").value_or(false)) out += "; no clean shutdown recorded";
+  if (controller && controller->is_object()) {
+    const Value* leader = controller->find("leader");
+    const Value* issued = controller->find("issued");  // null: no timeline for the partition
+    if (!issued || issued->is_null())
+      out += "; the metadata log has no record of the partition";
+    else if (!leader || int_at(*controller, "leader").value_or(-1) < 0)
+      out += "; the controller's log leaves it without a leader";
+    else
+      out += fmt::format("; the controller's log: leader {} at epoch {}", scalar_text(*leader),
+                         text_at(*controller, "leader_epoch"));
+  }
+  out += ".";
+  if (const auto notes = size_at(v, "notes"); notes > 0)
+    out +=
+        fmt::format(" {} (see notes).", plural(static_cast<std::int64_t>(notes), "note", "notes"));
+  return out;
+}
+
 std::string scan_summary(const Value& scan, std::size_t unreadable) {
   std::vector<std::string> parts;
   bool bad = false;
@@ -745,6 +800,62 @@ std::string segment_records_summary(const SegmentFacts& printed) {
                      plural(static_cast<std::int64_t>(printed.record_errors),
                             "record does not decode", "records do not decode"),
                      printed.first_record_error_offset.value_or(-1));
+}
+
+// ---- metadata dump ------------------------------------------------------------------------
+
+void MetadataDumpFacts::add(std::int64_t offset, std::int64_t timestamp, std::int32_t epoch,
+                            bool decoded) {
+  ++selected;
+  if (!first_offset) first_offset = offset;
+  last_offset = offset;
+  if (timestamp >= 0) {
+    first_time = first_time ? std::min(*first_time, timestamp) : timestamp;
+    last_time = last_time ? std::max(*last_time, timestamp) : timestamp;
+  }
+  last_epoch = epoch;
+  if (!decoded) ++undecoded;
+}
+
+std::string metadata_dump_summary(const std::string& target, const MetadataDumpFacts& f,
+                                  const std::vector<std::string>& problems) {
+  std::string held;
+  if (f.selected == 0) {
+    held = "no record";
+  } else {
+    held = f.filtered
+               ? fmt::format("{} of {}", f.selected, records(static_cast<std::int64_t>(f.read)))
+               : records(static_cast<std::int64_t>(f.selected));
+    held += *f.first_offset == *f.last_offset
+                ? fmt::format(" at offset {}", *f.first_offset)
+                : fmt::format(", offsets {}..{}", *f.first_offset, *f.last_offset);
+    if (f.first_time) {
+      const auto a = iso_time_text(*f.first_time).value_or("?");
+      const auto b = iso_time_text(*f.last_time).value_or("?");
+      held += a == b ? fmt::format(", written at {}", a) : fmt::format(", written {} to {}", a, b);
+    }
+    if (f.last_epoch) held += fmt::format(", last Raft epoch {}", *f.last_epoch);
+  }
+  const std::string what = f.snapshot ? "The snapshot " + target : target;
+  // The range chose nothing of what was read (cmd_metadata adds that problem last).
+  if (f.filtered && f.selected == 0 && f.read > 0) {
+    std::string out = fmt::format(
+        "Nothing selected: no record of {} falls in the --from-time/--until range ({} read).",
+        target, records(static_cast<std::int64_t>(f.read)));
+    if (problems.size() > 1)
+      out += fmt::format(
+          " {}, the first: {}.",
+          plural(static_cast<std::int64_t>(problems.size() - 1), "other problem", "other problems"),
+          problems.front());
+    return out;
+  }
+  if (problems.size() == 1)
+    return fmt::format("{} has a problem: {}. It holds {}.", what, problems.front(), held);
+  if (!problems.empty())
+    return fmt::format("{} has {}, the first: {}. It holds {}.", what,
+                       plural(static_cast<std::int64_t>(problems.size()), "problem", "problems"),
+                       problems.front(), held);
+  return fmt::format("{} holds {}; every record decodes.", what, held);
 }
 
 // ---- metadata history -----------------------------------------------------------------------

@@ -49,6 +49,10 @@ std::string paired_predict_summary(const Value& paired_report);
 std::string paired_diff_summary(const Value& paired_report);
 // `partition verify` (verify_report.hpp): one replica.
 std::string verify_summary(const Value& verify_report);
+// `partition inspect` (partition_report.hpp; with --metadata, its "controller"): the
+// replica's offsets, segments, high watermark and latest epoch, whether its checkpoint
+// agrees with the batches; an epoch the controller never issued (exit 1) leads.
+std::string inspect_summary(const Value& inspect_report);
 // `logdir scan` (scan_report.hpp); `unreadable`: the log dirs left out of it.
 std::string scan_summary(const Value& scan_report, std::size_t unreadable);
 // `cluster predict` (restart_report.hpp).
@@ -91,6 +95,25 @@ std::string segment_summary(const std::string& file, const SegmentFacts& facts);
 // The closing sentence of a dump whose records were decoded after its opening sentence
 // (SegmentFacts::records_later): `printed` are the facts of the walk that decoded them.
 std::string segment_records_summary(const SegmentFacts& printed);
+
+// `metadata dump`: what the metadata log holds, gathered record by record in a walk before
+// the dump is written (the records the time range selects; `problems` decide exit 1).
+struct MetadataDumpFacts {
+  std::uint64_t read = 0;      // every record the walk visited
+  std::uint64_t selected = 0;  // those in the time range (all without one)
+  std::optional<std::int64_t> first_offset, last_offset;  // of the selected records
+  std::optional<std::int64_t> first_time, last_time;      // smallest and largest timestamp
+  std::optional<std::int32_t> last_epoch;  // the Raft epoch of the last selected record's batch
+  std::uint64_t undecoded = 0;             // selected records that do not decode
+  bool filtered = false;                   // a time range chose the records
+  bool snapshot = false;                   // the target is a KRaft snapshot (.checkpoint)
+
+  void add(std::int64_t offset, std::int64_t timestamp, std::int32_t epoch, bool decoded);
+};
+// `problems`: the walk's (invalid batches, corrupt tails, undecodable records, nothing
+// selected); any of them is exit 1 and leads the sentence.
+std::string metadata_dump_summary(const std::string& target, const MetadataDumpFacts& facts,
+                                  const std::vector<std::string>& problems);
 
 // `metadata history`: which partitions changed leader how often and where the unclean
 // elections were, from the replayed steps' typed fields (leader, causes), in the order the
