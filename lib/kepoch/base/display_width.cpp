@@ -347,6 +347,12 @@ std::string_view prefix_by_width(std::string_view text, std::size_t columns) {
   char32_t cp = 0;
   std::size_t i = 0;
   while (i < text.size()) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII: one byte, one column
+      if (width == columns) break;
+      ++width;
+      ++i;
+      continue;
+    }
     const std::size_t n = decode(text, i, cp);
     const auto w = static_cast<std::size_t>(code_point_width(cp));
     if (width + w > columns) break;

@@ -250,11 +250,35 @@ void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name
     return;
   }
   const auto b = in.bytes(static_cast<std::size_t>(len), name);
-  if (sink) sink->text(c.bytes == SchemaBytes::base64 ? base64_text(b) : "(redacted)");
+  if (!sink) return;
+  if (c.bytes == SchemaBytes::base64)
+    sink->bytes(b);
+  else
+    sink->text("(redacted)");
 }
 
 void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const ReadContext& c,
                    std::string_view where, SchemaSink* sink);
+
+// Uuid::to_string's text (Kafka's Uuid.toString: URL-safe base64 without padding, always 22
+// characters) written in place: a dump shows one or more per record.
+constexpr std::size_t kUuidTextSize = 22;
+void write_uuid_text(const Uuid& u, char (&out)[kUuidTextSize]) {
+  static constexpr char kUrlAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::uint32_t acc = 0;
+  int nbits = 0;
+  std::size_t n = 0;
+  for (const auto b : u.bytes) {
+    acc = (acc << 8) | b;
+    nbits += 8;
+    while (nbits >= 6) {
+      nbits -= 6;
+      out[n++] = kUrlAlphabet[(acc >> nbits) & 0x3f];
+    }
+  }
+  out[n] = kUrlAlphabet[(acc << (6 - nbits)) & 0x3f];  // 128 bits: 21 sextets and 2 bits
+}
 
 // read_one.
 void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& c,
@@ -290,7 +314,10 @@ void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& 
     }
     case SchemaType::uuid: {
       const Uuid u = f.uuid(name);
-      if (sink) sink->text(u.to_string());
+      if (!sink) return;
+      char text[kUuidTextSize];
+      write_uuid_text(u, text);
+      sink->text(std::string_view(text, sizeof text));
       return;
     }
     case SchemaType::structure:
@@ -460,25 +487,37 @@ SchemaValue decode_schema_fields(FlexibleReader& f, const RecordSchema& schema,
 }
 
 std::string base64_text(std::span<const std::uint8_t> b) {
+  std::string out(base64_size(b.size()), '\0');
+  write_base64(b, out.data());
+  return out;
+}
+
+char* write_base64(std::span<const std::uint8_t> b, char* p) {
   static constexpr char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((b.size() + 2) / 3 * 4);
   std::size_t i = 0;
   for (; i + 2 < b.size(); i += 3) {
     const std::uint32_t v = (std::uint32_t{b[i]} << 16) | (std::uint32_t{b[i + 1]} << 8) | b[i + 2];
-    for (int s = 18; s >= 0; s -= 6)
-      out += kAlphabet[(v >> s) & 0x3f];
+    *p++ = kAlphabet[(v >> 18) & 0x3f];
+    *p++ = kAlphabet[(v >> 12) & 0x3f];
+    *p++ = kAlphabet[(v >> 6) & 0x3f];
+    *p++ = kAlphabet[v & 0x3f];
   }
   if (i < b.size()) {
     const std::uint32_t v =
         (std::uint32_t{b[i]} << 16) | (i + 1 < b.size() ? std::uint32_t{b[i + 1]} << 8 : 0);
-    out += kAlphabet[(v >> 18) & 0x3f];
-    out += kAlphabet[(v >> 12) & 0x3f];
-    out += i + 1 < b.size() ? kAlphabet[(v >> 6) & 0x3f] : '=';
-    out += '=';
+    *p++ = kAlphabet[(v >> 18) & 0x3f];
+    *p++ = kAlphabet[(v >> 12) & 0x3f];
+    *p++ = i + 1 < b.size() ? kAlphabet[(v >> 6) & 0x3f] : '=';
+    *p++ = '=';
   }
-  return out;
+  return p;
+}
+
+void SchemaSink::bytes(std::span<const std::uint8_t> v) {
+  base64_.resize(base64_size(v.size()));
+  write_base64(v, base64_.data());
+  text(base64_);
 }
 
 }  // namespace kepoch

@@ -118,6 +118,8 @@ class SchemaSink {
   virtual ~SchemaSink() = default;
   virtual void begin_object(bool empty) = 0;
   virtual void end_object() = 0;
+  // `name`: a schema field's snake_case name (the generated tables') or a writer's own
+  // literal, never text from the bytes: [a-z0-9_] only, which a sink may copy as it is.
   virtual void key(std::string_view name) = 0;
   virtual void begin_array(std::size_t size) = 0;
   virtual void end_array() = 0;
@@ -126,6 +128,13 @@ class SchemaSink {
   virtual void integer(std::int64_t v) = 0;
   virtual void floating(double v) = 0;
   virtual void text(std::string_view v) = 0;
+  // A bytes field shown as base64 (SchemaBytes::base64): text() of base64_text(v), made in a
+  // buffer kept from call to call. Its own event so that a sink can read the bytes themselves
+  // (coordinator_record's consumer protocol).
+  virtual void bytes(std::span<const std::uint8_t> v);
+
+ private:
+  std::string base64_;
 };
 
 // Reads the body as decode_schema_fields does, building nothing: the same FormatError for the
@@ -144,5 +153,11 @@ void write_schema_value(const SchemaValue& value, SchemaSink& sink);
 
 // Standard base64 with padding (java.util.Base64, Jackson's default variant).
 std::string base64_text(std::span<const std::uint8_t> bytes);
+// The same text written at `out` (base64_size(bytes.size()) chars, which never need escaping
+// in JSON or a table); returns its end.
+constexpr std::size_t base64_size(std::size_t n) {
+  return (n + 2) / 3 * 4;
+}
+char* write_base64(std::span<const std::uint8_t> bytes, char* out);
 
 }  // namespace kepoch

@@ -200,8 +200,14 @@ class JsonSink final : public SinkBase {
   void key(std::string_view name) override {
     if (!first_[depth_]) out_ += ',';
     first_[depth_] = false;
-    detail::append_json_string(out_, name);
-    out_ += ':';
+    // A schema's field name or one of write_coordinator's: snake_case ASCII (SchemaSink::key),
+    // JSON as it is, copied without looking for bytes to escape.
+    char* p = out_.room(name.size() + 3);
+    *p = '"';
+    std::memcpy(p + 1, name.data(), name.size());
+    p[name.size() + 1] = '"';
+    p[name.size() + 2] = ':';
+    out_.advance(name.size() + 3);
     key_ = name;
     member_ = true;
   }
@@ -249,6 +255,15 @@ class JsonSink final : public SinkBase {
     separate();
     detail::append_json_string(out_, v);
   }
+  void bytes(std::span<const std::uint8_t> v) override {
+    separate();  // base64 needs no escaping
+    const std::size_t n = base64_size(v.size());
+    char* p = out_.room(n + 2);
+    *p = '"';
+    write_base64(v, p + 1);
+    p[n + 1] = '"';
+    out_.advance(n + 2);
+  }
 
  private:
   // Before a value: a comma before an array's later elements; returns whether it is a
@@ -282,10 +297,7 @@ class InlineSink final : public SinkBase {
   void end_object() override { close('}'); }
   void key(std::string_view name) override {
     separate();
-    if (needs_escape(name))
-      out_ += escape_control(name);
-    else
-      out_ += name;
+    out_ += name;  // snake_case ASCII (SchemaSink::key): nothing to escape
     out_ += ": ";
     key_ = name;
     member_ = true;
@@ -312,6 +324,12 @@ class InlineSink final : public SinkBase {
       scalar(escape_control(v));
     else
       scalar(v);
+  }
+  void bytes(std::span<const std::uint8_t> v) override {
+    if (!next_value()) separate();  // scalar() of base64, which never needs escaping
+    const std::size_t at = out_.size();
+    out_.resize(at + base64_size(v.size()));
+    write_base64(v, out_.data() + at);
   }
 
  private:

@@ -7,6 +7,7 @@
 // coordinator_value decodes it) through the same stream. And the bytes path's tagged fields:
 // a value whose tagged section holds a known field and an unknown one, written in schema
 // order as the tree puts them.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include "support/source_dir.hpp"
 
@@ -138,4 +139,116 @@ TEST_CASE("coordinator records from their bytes: tagged fields in schema order, 
   const auto [yaml_bytes, yaml_tree] = both_ways<report::detail::YamlObjectWriter, std::string>(d);
   CHECK(yaml_bytes == yaml_tree);
   CHECK(yaml_bytes.find("topic_id: AQIDBAUGBwgJCgsMDQ4PEA") != std::string::npos);
+}
+
+namespace {
+
+void put_i16(std::vector<std::uint8_t>& out, int v) {
+  out.push_back(static_cast<std::uint8_t>((v >> 8) & 0xff));
+  out.push_back(static_cast<std::uint8_t>(v & 0xff));
+}
+void put_i32(std::vector<std::uint8_t>& out, std::int32_t v) {
+  for (int s = 24; s >= 0; s -= 8)
+    out.push_back(static_cast<std::uint8_t>((static_cast<std::uint32_t>(v) >> s) & 0xff));
+}
+void put_i64(std::vector<std::uint8_t>& out, std::int64_t v) {
+  put_i32(out, static_cast<std::int32_t>(v >> 32));
+  put_i32(out, static_cast<std::int32_t>(v & 0xffffffff));
+}
+void put_string(std::vector<std::uint8_t>& out, std::string_view s) {  // classic: int16 length
+  put_i16(out, static_cast<int>(s.size()));
+  out.insert(out.end(), s.begin(), s.end());
+}
+void put_bytes(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& b) {
+  put_i32(out, static_cast<std::int32_t>(b.size()));
+  out.insert(out.end(), b.begin(), b.end());
+}
+
+// The record's coordinator member as JSON and YAML, from its bytes and from its tree.
+void check_both_ways(CoordinatorLog log, const std::vector<std::uint8_t>& key,
+                     const std::vector<std::uint8_t>& value, std::string_view expect_json) {
+  DumpedCoordinator d;
+  d.checked = check_coordinator_record(log, std::span<const std::uint8_t>(key),
+                                       std::span<const std::uint8_t>(value), 10, 100);
+  const auto [json_bytes, json_tree] =
+      both_ways<report::detail::JsonObjectWriter, report::detail::TextBuffer>(d);
+  const std::string json(json_bytes.data(), json_bytes.size());
+  CHECK(json == std::string(json_tree.data(), json_tree.size()));
+  CHECK(json.find(expect_json) != std::string::npos);
+  const auto [yaml_bytes, yaml_tree] = both_ways<report::detail::YamlObjectWriter, std::string>(d);
+  CHECK(yaml_bytes == yaml_tree);
+}
+
+}  // namespace
+
+// DumpLogSegments' OffsetsMessageParser decodes a "consumer" group's member subscription and
+// assignment (ConsumerProtocol) and keeps the bytes when they do not read; the fixtures Kafka
+// wrote hold only bytes that read. Here each way a member's bytes can fail, beside ones that
+// read, written from the bytes as from the tree.
+TEST_CASE("coordinator records from their bytes: a consumer group's protocol bytes, good or not",
+          "[coordinator][report]") {
+  std::vector<std::uint8_t> key;
+  put_i16(key, 2);  // GroupMetadata
+  put_string(key, "g");
+  std::vector<std::uint8_t> good_assignment;  // ConsumerProtocolAssignment v0: t [2], no data
+  put_i16(good_assignment, 0);
+  put_i32(good_assignment, 1);
+  put_string(good_assignment, "t");
+  put_i32(good_assignment, 1);
+  put_i32(good_assignment, 2);
+  put_i32(good_assignment, -1);
+  std::vector<std::uint8_t> bad_version;  // ConsumerProtocolSubscription v127
+  put_i16(bad_version, 127);
+  std::vector<std::uint8_t> short_body;  // v0 with 5 topics and no bytes for them
+  put_i16(short_body, 0);
+  put_i32(short_body, 5);
+  for (const std::string protocol_type : {"consumer", "connect"}) {
+    INFO(protocol_type);
+    std::vector<std::uint8_t> value;
+    put_i16(value, 0);  // GroupMetadataValue v0
+    put_string(value, protocol_type);
+    put_i32(value, 1);  // generation
+    put_string(value, "range");
+    put_string(value, "m1");
+    put_i32(value, 2);  // members
+    for (const auto& [subscription, assignment] :
+         {std::pair{bad_version, good_assignment},
+          std::pair{short_body, std::vector<std::uint8_t>{}}}) {
+      put_string(value, "m1");
+      put_string(value, "c");
+      put_string(value, "/h");
+      put_i32(value, 10000);
+      put_bytes(value, subscription);
+      put_bytes(value, assignment);
+    }
+    check_both_ways(
+        CoordinatorLog::offsets, key, value,
+        protocol_type == "consumer"
+            ? std::string(
+                  R"("subscription":"AH8=","assignment":{"assigned_partitions":[{"topic":"t","partitions":[2]}],"user_data":null})")
+            : R"("subscription":"AH8=","assignment":")" + base64_text(good_assignment) + "\"");
+  }
+}
+
+// TransactionLogMessageParser names the status (TransactionState.stateName); a status Kafka
+// has no state for shows as its number.
+TEST_CASE("coordinator records from their bytes: a transaction's state named",
+          "[coordinator][report]") {
+  std::vector<std::uint8_t> key;
+  put_i16(key, 0);
+  put_string(key, "tx");
+  for (const auto& [status, name] : {std::pair{4, "CompleteCommit"}, std::pair{42, "42"}}) {
+    std::vector<std::uint8_t> value;
+    put_i16(value, 0);  // TransactionLogValue v0
+    put_i64(value, 7);  // producer_id
+    put_i16(value, 1);  // producer_epoch
+    put_i32(value, 60000);
+    value.push_back(static_cast<std::uint8_t>(status));
+    put_i32(value, 0);  // no partitions
+    put_i64(value, 1796292658428);
+    put_i64(value, 1796292658428);
+    check_both_ways(
+        CoordinatorLog::transactions, key, value,
+        fmt::format(R"("transaction_status":{},"transaction_state":"{}")", status, name));
+  }
 }
