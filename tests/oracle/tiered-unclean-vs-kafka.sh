@@ -123,7 +123,7 @@ kill -CONT "$pid"
 
 # 3b. g: broker 1 (down since step 3) as a follower of broker 2, its remote part forked off.
 mkdir -p "$SCRATCH/g-b1" "$SCRATCH/g-b3"
-cp -a "$("$KC" logdir 1)"/g-0 "$SCRATCH/g-b1/"
+cp -a "$("$KC" logdir 1)"/. "$SCRATCH/g-b1/"
 pid=$("$KC" pid 3)
 kill -STOP "$pid"
 cp -a "$("$KC" logdir 3)"/__remote_log_metadata-* "$SCRATCH/g-b3/"
@@ -274,7 +274,16 @@ done
 "$KC" truncation-lines 1 g-0 > "$SCRATCH/g-truncation.txt"
 mapfile -t gfiles < <(find "$KEPOCH_REMOTE_STORAGE/kafka-tiered-storage" -path '*/g-0-*' -name '*.log' | sort)
 (( ${#gfiles[@]} )) || fail "g: no remote segment file"
-"$KC" dump-log --files "$(IFS=,; echo "${gfiles[*]}")" > "$SCRATCH/g-remote-dump.txt" ||
+# DumpLogSegments takes a segment's base offset from its file name: each remote file (named
+# BASE-SEGMENTID.log by LocalTieredStorage) copied as BASE.log into a dir of its own.
+gcopies=()
+for f in "${gfiles[@]}"; do
+  n=$(basename "$f" .log)
+  mkdir -p "$SCRATCH/g-remote/${n#*-}"
+  cp "$f" "$SCRATCH/g-remote/${n#*-}/${n%%-*}.log"
+  gcopies+=("$SCRATCH/g-remote/${n#*-}/${n%%-*}.log")
+done
+"$KC" dump-log --files "$(IFS=,; echo "${gcopies[*]}")" > "$SCRATCH/g-remote-dump.txt" ||
   fail "kafka-dump-log of g's remote segments"
 python3 - "$SCRATCH" <<'PY' ||
 import json, os, re, sys

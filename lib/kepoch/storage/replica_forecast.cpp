@@ -202,8 +202,11 @@ void count_remote_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   for (const auto& r : f.prediction.rounds)
     if (r.branch != TruncationBranch::tiered) diverged = std::min(diverged, r.truncate_to);
   const std::int64_t local_start = follower.loaded.log_start_offset;
-  const std::int64_t log_start = std::min(follower.log_start_checkpoint.value_or(local_start),
-                                          local_start);
+  // Its whole log's start: log-start-offset-checkpoint's; a partition without an entry
+  // starts at 0 (LogManager.loadLog: logStartOffsets.getOrDefault(topicPartition, 0L)), and
+  // what the metadata does not describe above it is unknown, not safe.
+  const std::int64_t log_start =
+      std::min(follower.log_start_checkpoint.value_or(0), local_start);
   const std::int64_t from = std::max({diverged, log_start, answers.log_start_offset});
   if (from >= local_start) return;
   f.remote_removed_range = std::pair{from, local_start - 1};
