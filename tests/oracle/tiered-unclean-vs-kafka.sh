@@ -17,6 +17,20 @@
 #      replaced by re-uploading the same epoch from the same base offset: kepoch's per-segment
 #      retention_fate (logdir scan) against the remote directory and the broker's log lines.
 #
+# And the losing branch's old leader as a follower (issue 36, losses over the whole log):
+#   g  replicas 1,2 (leader 1), tiered, 1 MiB segments, local.retention.bytes=1, no retention.
+#   1-3 as u: 1500 records in sync, 2500 on broker 1 alone (it copies epoch-0 segments broker 2
+#      never had, and deletes them locally), broker 1 killed, broker 2 elected uncleanly, 500
+#      records on it.
+#   3b. kepoch predict and plan of broker 1's g-0 against broker 2's (broker 3's
+#      __remote_log_metadata): broker 1 truncates below its local log start, so its lineage's
+#      records that only remote segments hold are forked off with its local log
+#      (UnifiedLog.truncateTo -> truncateFullyAndStartAt). Kafka's word, after broker 1 starts
+#      in step 6: its "Truncating to offset X" line, and the records of broker 1's lineage
+#      (batches whose partitionLeaderEpoch is broker 1's epoch for their offset) in the
+#      remote directory's g-0 segment files, kafka-dump-log's count, from X to broker 1's first
+#      local segment.
+#
 # And, on the same cluster, a follower far behind a tiered leader (TierStateMachine):
 #   f  replicas 3,1 (leader 3), tiered, 1 MiB segments, local.retention.bytes=1.
 #   1. 1500 records in sync.
@@ -74,18 +88,27 @@ wait_finished() {  # wait_finished MIN [BROKER_ID]
   --config segment.bytes=1048576 --config local.retention.bytes=1 >/dev/null
 produce u 1500 all
 wait_finished 1 1
+"$KC" create-topic g --assignment 1:2 --config remote.storage.enable=true \
+  --config segment.bytes=1048576 --config local.retention.bytes=1 >/dev/null
+produce g 1500 all
 "$KC" create-topic f --assignment 3:1 --config remote.storage.enable=true \
   --config segment.bytes=1048576 --config local.retention.bytes=1 >/dev/null
 produce f 1500 all
 "$KC" stop 2 >/dev/null
 "$KC" wait-isr u 0 "1" 60 >/dev/null
+"$KC" wait-isr g 0 "1" 60 >/dev/null
 produce u 2500 1
 wait_finished 3 1
+produce g 2500 1
+TOPIC=g wait_finished 3 1
 "$KC" kill 1 >/dev/null
 "$KC" cont 2 >/dev/null
 "$KC" wait-brokers 2,3 60 >/dev/null
 "$KC" elect-unclean u 0 >/dev/null || fail "the unclean election failed"
 "$KC" wait-leader u 0 2 60 >/dev/null
+"$KC" elect-unclean g 0 >/dev/null || fail "the unclean election of g failed"
+"$KC" wait-leader g 0 2 60 >/dev/null
+produce g 500 1
 produce u 3000 1
 wait_finished 2 2
 produce f 3000 1
@@ -97,6 +120,20 @@ pid=$("$KC" pid 2)
 kill -STOP "$pid"
 cp -a "$B2"/. "$SCRATCH/b2/"
 kill -CONT "$pid"
+
+# 3b. g: broker 1 (down since step 3) as a follower of broker 2, its remote part forked off.
+mkdir -p "$SCRATCH/g-b1" "$SCRATCH/g-b3"
+cp -a "$("$KC" logdir 1)"/. "$SCRATCH/g-b1/"
+pid=$("$KC" pid 3)
+kill -STOP "$pid"
+cp -a "$("$KC" logdir 3)"/__remote_log_metadata-* "$SCRATCH/g-b3/"
+kill -CONT "$pid"
+"$KEPOCH" predict -o json --remote-log-metadata "$SCRATCH/g-b3" --leader "$SCRATCH/b2/g-0" \
+  "$SCRATCH/g-b1/g-0" > "$SCRATCH/predict-g.json" || true
+"$KEPOCH" predict --remote-log-metadata "$SCRATCH/g-b3" --leader "$SCRATCH/b2/g-0" \
+  "$SCRATCH/g-b1/g-0" > "$SCRATCH/predict-g.txt" || true
+"$KEPOCH" plan -o json --remote-log-metadata "$SCRATCH/g-b3" --ids 2,1 --replicas 1,2 --isr 2 \
+  --alive 2 "$SCRATCH/b2/g-0" "$SCRATCH/g-b1/g-0" > "$SCRATCH/plan-g.json" || true
 "$KEPOCH" logdir scan -o json "$SCRATCH/b2" > "$SCRATCH/scan.json" || true
 python3 - "$SCRATCH/scan.json" > "$SCRATCH/outside.txt" <<'PY' || fail "logdir scan's view of u"
 import json, sys
@@ -224,4 +261,70 @@ print(f"f: the follower rebuilt from remote segment {t['segment']['segment_id']}
       f"epochs {entries}: as kepoch said")
 PY
   fail "the far-behind follower of f: kepoch's forecast disagrees with Kafka"
+
+# 3b, Kafka's word: broker 1 (started in step 6) truncates g-0 from broker 2's answer; the
+# remote directory's g-0 segment files hold what broker 1's lineage uploaded.
+for ((i = 0; i < 60; i++)); do
+  "$KC" truncation-lines 1 g-0 | grep -qE 'Truncating to offset [0-9]+' && break
+  sleep 1
+done
+"$KC" truncation-lines 1 g-0 > "$SCRATCH/g-truncation.txt"
+mapfile -t gfiles < <(find "$KEPOCH_REMOTE_STORAGE/kafka-tiered-storage" -path '*/g-0-*' -name '*.log' | sort)
+(( ${#gfiles[@]} )) || fail "g: no remote segment file"
+# DumpLogSegments takes a segment's base offset from its file name: each remote file (named
+# BASE-SEGMENTID.log by LocalTieredStorage) copied as BASE.log into a dir of its own.
+gcopies=()
+for f in "${gfiles[@]}"; do
+  n=$(basename "$f" .log)
+  mkdir -p "$SCRATCH/g-remote/${n#*-}"
+  cp "$f" "$SCRATCH/g-remote/${n#*-}/${n%%-*}.log"
+  gcopies+=("$SCRATCH/g-remote/${n#*-}/${n%%-*}.log")
+done
+"$KC" dump-log --files "$(IFS=,; echo "${gcopies[*]}")" > "$SCRATCH/g-remote-dump.txt" ||
+  fail "kafka-dump-log of g's remote segments"
+python3 - "$SCRATCH" <<'PY' ||
+import json, os, re, sys
+d = sys.argv[1]
+lines = open(f"{d}/g-truncation.txt").read()
+cuts = [int(x) for x in re.findall(r"Truncating to offset (\d+)", lines)]
+print("Kafka:", lines.strip().splitlines()[-3:] if lines.strip() else "(no line)")
+assert cuts, "broker 1 logged no truncation of g-0"
+x = cuts[0]
+b1 = f"{d}/g-b1/g-0"
+local_start = min(int(f[:-4]) for f in os.listdir(b1) if f.endswith(".log"))
+cp = open(f"{b1}/leader-epoch-checkpoint").read().split("\n")
+entries = [[int(v) for v in l.split()] for l in cp[2:] if l.strip()]
+def epoch_at(o):
+    e = None
+    for ep, st in entries:
+        if st <= o: e = ep
+    return e
+held = set()
+for m in re.finditer(r"baseOffset: (\d+) lastOffset: (\d+) count: (\d+).*?partitionLeaderEpoch: (\d+)",
+                     open(f"{d}/g-remote-dump.txt").read()):
+    base, last, count, epoch = map(int, m.groups())
+    assert count == last - base + 1, f"a compacted batch in a tiered log: {m.group(0)}"
+    if epoch_at(base) == epoch:
+        held.update(range(max(base, x), min(last, local_start - 1) + 1))
+kafka_lost = len(held)
+r = json.load(open(f"{d}/predict-g.json"))["replicas"][0]
+rr = r.get("remote_removed")
+print(f"kepoch: truncate_to {r['truncate_to']}, remote_removed {json.dumps(rr)}")
+print(f"Kafka: truncates to {x}; broker 1's local log started at {local_start}; its lineage's "
+      f"records in remote segments from {x}: {kafka_lost}")
+assert r["truncate_to"] == x, f"kepoch truncates to {r['truncate_to']}, Kafka to {x}"
+assert x < local_start, f"the premise: Kafka truncated at {x}, above broker 1's local start {local_start}"
+assert rr and rr["range"] == {"first": x, "last": local_start - 1}, rr
+assert rr["lost_records"] == kafka_lost and not rr["undescribed_ranges"], \
+    f"kepoch counts {rr['lost_records']} remote records forked off, Kafka's files hold {kafka_lost}"
+assert kafka_lost > 0, "the premise: broker 1 uploaded records of its own branch"
+assert r["committed_loss"] is True, r["committed_loss"]
+text = open(f"{d}/predict-g.txt").read()
+assert f"forks off {kafka_lost} records held in remote segments" in text, text
+plan = json.load(open(f"{d}/plan-g.json"))
+rows = [f for f in plan["followers"] if f["candidate"] == 2 and f["follower"] == 1]
+assert rows and rows[0].get("remote_lost_records") == kafka_lost, f"plan's follower row: {rows}"
+print(f"g: broker 1 forks off {kafka_lost} remote records from {x} to {local_start - 1}: as kepoch said")
+PY
+  fail "g: kepoch's count of the tiered follower's remote records disagrees with Kafka"
 echo "tiered-unclean-vs-kafka: Kafka ${KEPOCH_KAFKA_VERSION:-(default)}: pass"

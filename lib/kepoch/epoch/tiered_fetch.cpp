@@ -218,6 +218,49 @@ TierRebuild build_remote_log_aux_state(const TierAnswers& tier, std::int64_t lea
   return r;
 }
 
+namespace {
+void add_range(std::vector<std::pair<std::int64_t, std::int64_t>>& ranges, std::int64_t first,
+               std::int64_t last) {
+  if (!ranges.empty() && ranges.back().second + 1 == first)
+    ranges.back().second = last;
+  else
+    ranges.emplace_back(first, last);
+}
+}  // namespace
+
+RemoteCoverage remote_lineage_coverage(const std::vector<EpochEntry>& entries,
+                                       const RemoteLogIndex& index, std::int64_t from,
+                                       std::int64_t until) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // [first, last + 1)
+  for (const RemoteSegment* s : index.all_segments()) {
+    if (s->state != RemoteSegmentState::copy_segment_finished) continue;
+    for (const auto& [epoch, start] : s->leader_epochs) {
+      // The replica's own range of this epoch: [its start, the next entry's start).
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i].epoch != epoch) continue;
+        const std::int64_t end_in_cache =
+            i + 1 < entries.size() ? entries[i + 1].start_offset : until;
+        const std::int64_t lo = std::max({start, entries[i].start_offset, from});
+        const std::int64_t hi = std::min({epoch_end_in(*s, epoch) + 1, end_in_cache, until});
+        if (lo < hi) spans.emplace_back(lo, hi);
+      }
+    }
+  }
+  std::sort(spans.begin(), spans.end());
+  RemoteCoverage out;
+  std::int64_t at = from;
+  for (const auto& [lo, hi] : spans) {
+    if (hi <= at) continue;
+    const std::int64_t first = std::max(lo, at);
+    if (first > at) add_range(out.not_described, at, first - 1);
+    add_range(out.held, first, hi - 1);
+    out.held_offsets += static_cast<std::uint64_t>(hi - first);
+    at = hi;
+  }
+  if (at < until) add_range(out.not_described, at, until - 1);
+  return out;
+}
+
 std::optional<bool> remote_holds(const TierAnswers& tier, std::int64_t offset) {
   if (!tier.remote) return std::nullopt;
   const auto epoch = epoch_for_offset(tier.leader_entries, offset);

@@ -131,6 +131,22 @@ struct TierRebuild {
 TierRebuild build_remote_log_aux_state(const TierAnswers& tier, std::int64_t leader_log_start,
                                        std::int64_t fetch_offset);
 
+// Which offsets of [from, until) of a replica's lineage (its epoch cache `entries`) finished
+// remote segments hold: every segment listAllRemoteLogSegments gives in COPY_SEGMENT_FINISHED,
+// including those the cache no longer lists under an epoch (a later copy of the same epoch
+// from the same offset displaced them: the records are still in remote storage), each epoch's
+// offsets in it (the next epoch's start - 1, else its end) where the replica's cache gives the
+// same epoch (one (epoch, offset) is one record: the leader of an epoch writes each offset
+// once). `held`: so held; `not_described`: no finished segment of the lineage holds them.
+struct RemoteCoverage {
+  std::uint64_t held_offsets = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> held;           // [first, last], merged
+  std::vector<std::pair<std::int64_t, std::int64_t>> not_described;  // [first, last], merged
+};
+RemoteCoverage remote_lineage_coverage(const std::vector<EpochEntry>& entries,
+                                       const RemoteLogIndex& index, std::int64_t from,
+                                       std::int64_t until);
+
 // Whether remote storage holds offset `offset` of the leader's lineage for a consumer
 // (RemoteLogManager.read: the leader's epoch for the offset, then segment_for): nullopt when
 // no metadata is given.

@@ -76,9 +76,13 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, const Bounds& boun
                                         leader_clean ? CommittedBound{bound.below, {}} : bound,
                                         TruncationMode::fetch)};
     c.removed_records += f.forecast.removed_records;
-    c.lost_records = std::max(c.lost_records, f.forecast.lost_records);
+    // A tiered follower's records forked off in remote segments count with its local ones
+    // (committed: uploaded below the last stable offset).
+    c.lost_records =
+        std::max(c.lost_records, f.forecast.lost_records + f.forecast.remote_lost_records);
     c.committed_lost_records =
-        std::max(c.committed_lost_records, f.forecast.committed_lost_records);
+        std::max(c.committed_lost_records,
+                 f.forecast.committed_lost_records + f.forecast.remote_lost_records);
     c.loss_known = c.loss_known && f.forecast.lost_known && f.forecast.lost_counted;
     c.committed_loss_possible = c.committed_loss_possible || f.forecast.committed_loss_possible();
     c.followers.push_back(std::move(f));

@@ -113,6 +113,23 @@ Value tier_value(const ReplicaForecast& f) {
       .set("note", t.note);
 }
 
+// What a tiered follower's truncation takes from remote storage (ReplicaForecast's remote_*
+// fields), or null when it truncates nothing below its local log start.
+Value remote_removed_value(const ReplicaForecast& f) {
+  if (!f.remote_removed_range) return Value();
+  const auto ranges = [](const std::vector<std::pair<std::int64_t, std::int64_t>>& rs) {
+    Value out = Value::array();
+    for (const auto& r : rs)
+      out.push(range_value(r));
+    return out;
+  };
+  return Value::object()
+      .set("range", range_value(f.remote_removed_range))
+      .set("lost_records", Value(f.remote_lost_records))
+      .set("lost_ranges", ranges(f.remote_lost_ranges))
+      .set("undescribed_ranges", ranges(f.remote_undescribed));
+}
+
 Value forecast_fields(const ReplicaForecast& f) {
   Value rounds = Value::array();
   for (const auto& r : f.prediction.rounds)
@@ -144,7 +161,8 @@ Value forecast_fields(const ReplicaForecast& f) {
       .set("note", note_of(f))
       .set("rounds", std::move(rounds))
       .set("epochs_after", epochs_value(f.prediction.after.cache.entries()))
-      .set("remote_tier", tier_value(f));
+      .set("remote_tier", tier_value(f))
+      .set("remote_removed", remote_removed_value(f));
 }
 
 }  // namespace

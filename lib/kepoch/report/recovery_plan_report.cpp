@@ -118,6 +118,11 @@ Value follower_row(const PartitionPlan& p, const CandidateOutcome& c,
         .set("fetch_from", r.prediction.fetch_from)
         .set("remote_held_records", r.lost_counted ? Value(r.remote_held_records) : Value());
   }
+  // A tiered follower truncating below its local log start: its lineage's records that only
+  // remote segments hold, forked off (null where the metadata does not describe them all).
+  if (r.remote_removed_range)
+    row.set("remote_lost_records",
+            r.remote_undescribed.empty() ? Value(r.remote_lost_records) : Value());
   return row;
 }
 

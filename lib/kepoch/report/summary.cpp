@@ -139,11 +139,33 @@ Clause follower_clause(const Value& r) {
   }
   std::string text = fully ? fmt::format("{} is truncated fully, to {}", name, truncate_to)
                            : fmt::format("{} truncates to {}", name, truncate_to);
+  // A tiered follower truncating below its local log start (predict_report's remote_removed):
+  // what its lineage held only in remote segments, forked off with it.
+  std::string remote_text;
+  std::int64_t remote_lost = 0;
+  if (const Value* rr = r.find("remote_removed"); rr && rr->is_object()) {
+    remote_lost = int_at(*rr, "lost_records").value_or(0);
+    const auto undescribed = array_at(*rr, "undescribed_ranges").size();
+    const Value* range = rr->find("range");
+    const std::string span = range && range->is_object()
+                                 ? fmt::format("offsets {}..{}", text_at(*range, "first"),
+                                               text_at(*range, "last"))
+                                 : std::string("its remote offsets");
+    if (remote_lost > 0)
+      remote_text = fmt::format(
+          "; below its local log start it forks off {} held in remote segments ({}), committed",
+          records(remote_lost), span);
+    if (undescribed > 0)
+      remote_text += fmt::format(
+          "; what remote storage holds of {} is not described by the remote log metadata given, "
+          "possibly committed",
+          span);
+  }
   if (!removed) {
     text += ": how many records it removes is unknown (the snapshot did not keep that batch)";
   } else if (!lost) {
     text += fmt::format(": removes {}; how many are lost is unknown", records(*removed));
-  } else if (*lost == 0 && unknown == 0) {
+  } else if (*lost == 0 && unknown == 0 && remote_lost == 0) {
     // Records below the leader's log start are not fetched back: the leader deleted them.
     const auto below = int_at(r, "below_leader_start_records").value_or(0);
     const Value* tier = r.find("remote_tier");
@@ -166,14 +188,20 @@ Clause follower_clause(const Value& r) {
           ": removes {} ({} below the leader's log start, deleted there; the rest "
           "fetched back), none lost",
           records(*removed), below);
+  } else if (*lost == 0 && unknown == 0) {
+    text += fmt::format(": loses none of the {} it removes from its local log", records(*removed));
   } else {
     text += fmt::format(": loses {}", records(*lost));
     if (*removed > *lost + unknown) text += fmt::format(" of {} removed", *removed);
   }
   if (committed_loss == true) {
-    text += fmt::format(", {} committed", committed.value_or(0) == 1
-                                              ? "1 of them"
-                                              : fmt::format("{} of them", committed.value_or(0)));
+    // (true from remote segments alone: the local clause then says nothing of it)
+    if (committed.value_or(0) > 0)
+      text += fmt::format(", {} committed", committed.value_or(0) == 1
+                                                ? "1 of them"
+                                                : fmt::format("{} of them", committed.value_or(0)));
+    else if (lost && *lost > 0)
+      text += ", none of them committed";
   } else if (!committed_loss) {
     // The opening says a committed loss cannot be ruled out: the clause says which records.
     text += unknown > 0 ? fmt::format(", and {} the leader could not show, possibly committed",
@@ -182,6 +210,7 @@ Clause follower_clause(const Value& r) {
   } else if (lost && *lost > 0) {
     text += ", none committed";
   }
+  text += remote_text;
   c.text = std::move(text) + after;
   return c;
 }

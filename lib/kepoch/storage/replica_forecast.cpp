@@ -187,6 +187,59 @@ std::uint64_t records_between(const BatchRange::Batch& b, std::int64_t from, std
   return static_cast<std::uint64_t>(std::min<std::int64_t>(hi - lo, b.records));
 }
 
+// The follower's remote part the truncation forks off (ReplicaForecast::remote_*). Where its
+// log stops being the leader's: the lowest offset the OffsetsForLeaderEpoch rounds (or an
+// out-of-range reset) truncate it to; the tier step that may follow (TierStateMachine) is not
+// a divergence: what lies below its refused fetch offset is the leader's lineage too, in the
+// same remote segments. Below the leader's log start the leader deleted those offsets itself.
+// Not for --mode hw (before 0.11: a truncation to the high watermark keeps no lineage to
+// compare, and tiered storage needs 3.6).
+void count_remote_removed(ReplicaForecast& f, const LeaderAnswers& answers,
+                          const PartitionReplica& follower) {
+  if (f.mode == TruncationMode::hw) return;
+  if (!follower.remote_tier && !shows_remote_tier(follower)) return;
+  std::int64_t diverged = follower.log_end_offset;
+  for (const auto& r : f.prediction.rounds)
+    if (r.branch != TruncationBranch::tiered) diverged = std::min(diverged, r.truncate_to);
+  const std::int64_t local_start = follower.loaded.log_start_offset;
+  // Its whole log's start: log-start-offset-checkpoint's; a partition without an entry
+  // starts at 0 (LogManager.loadLog: logStartOffsets.getOrDefault(topicPartition, 0L)), and
+  // what the metadata does not describe above it is unknown, not safe.
+  const std::int64_t log_start =
+      std::min(follower.log_start_checkpoint.value_or(0), local_start);
+  const std::int64_t from = std::max({diverged, log_start, answers.log_start_offset});
+  if (from >= local_start) return;
+  f.remote_removed_range = std::pair{from, local_start - 1};
+  const RemoteLogIndex* index =
+      follower.remote_tier && follower.remote_tier->remote_log
+          ? follower.remote_tier->remote_log.get()
+          : nullptr;
+  std::string why;
+  if (index) {
+    const RemoteCoverage c =
+        remote_lineage_coverage(follower.loaded.cache.entries(), *index, from, local_start);
+    f.remote_lost_records = c.held_offsets;
+    f.remote_lost_ranges = c.held;
+    f.remote_undescribed = c.not_described;
+    why = "the remote log metadata names no finished segment of its lineage there";
+  } else {
+    f.remote_undescribed.emplace_back(from, local_start - 1);
+    why = follower.remote_tier ? follower.remote_tier->source
+                               : std::string("no __remote_log_metadata given");
+    why += " (--remote-log-metadata)";
+  }
+  if (f.remote_undescribed.empty()) return;
+  f.lost_known = false;
+  f.committed_loss_unknown = true;
+  std::string ranges;
+  for (const auto& [a, b] : f.remote_undescribed)
+    ranges += fmt::format("{}{} to {}", ranges.empty() ? "" : ", ", a, b);
+  f.unanswered.push_back(fmt::format(
+      "what {} removes from remote storage at offsets {} (below its local log start {}, "
+      "uploaded below a last stable offset, so committed if there): {}",
+      follower.dir.string(), ranges, local_start, why));
+}
+
 void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
                    const LeaderBatchLookup& leader_batches, std::string_view leader_source,
                    const PartitionReplica& follower, std::int64_t committed_below,
@@ -196,6 +249,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   const std::int64_t cut = f.prediction.truncated_fully
                                ? std::min(follower.loaded.log_start_offset, follower.log_end_offset)
                                : f.prediction.truncate_to;
+  count_remote_removed(f, answers, follower);
   if (cut >= follower.log_end_offset) return;
 
   const BatchRange removed = batches_from(follower, cut);

@@ -46,6 +46,27 @@ struct ReplicaForecast {
   // lost_records too).
   std::uint64_t remote_held_records = 0;
   std::uint64_t remote_missing_records = 0;
+  // A tiered follower (its log start below its first local segment, PartitionReplica's
+  // log_start_checkpoint) truncating below its local log start: UnifiedLog.truncateTo then
+  // takes truncateFullyAndStartAt(target), and the offsets of its lineage from there up to its
+  // local start live only in remote segments, which the new leader's lineage does not take
+  // (at and past the truncation offset its epochs differ, or it holds none). Counted from the
+  // partition's __remote_log_metadata (remote_lineage_coverage over the follower's epochs):
+  //   remote_removed_range  [max(truncation offset, its log start, the leader's), local start)
+  //                         as [first, last];
+  //   remote_lost_records   the offsets finished segments of its lineage hold there: each a
+  //                         record (a tiered topic is never compacted: LogConfig refuses
+  //                         remote.storage.enable with cleanup.policy=compact), committed
+  //                         (RLMCopyTask.copyLogSegmentsToRemote uploads only segments below
+  //                         the last stable offset), control and aborted records not told
+  //                         apart (the metadata does not say);
+  //   remote_undescribed    ranges no finished segment of its lineage describes (or all of
+  //                         it, without metadata): unknown, so a committed loss cannot be
+  //                         ruled out.
+  std::optional<std::pair<std::int64_t, std::int64_t>> remote_removed_range;
+  std::uint64_t remote_lost_records = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> remote_lost_ranges;
+  std::vector<std::pair<std::int64_t, std::int64_t>> remote_undescribed;
   // Transactions as consumers see them (storage/consumer_view): lost records of aborted
   // transactions and lost control records (COMMIT/ABORT markers) are counted here, not in
   // lost_records and committed_lost_records, which count the data a consumer reads
@@ -83,7 +104,9 @@ struct ReplicaForecast {
   std::optional<std::pair<std::int64_t, std::int64_t>> kept_divergent_range;
   std::vector<std::string> unanswered;
   // Committed records are certainly lost.
-  bool committed_loss() const { return lost_counted && committed_lost_records > 0; }
+  bool committed_loss() const {
+    return (lost_counted && committed_lost_records > 0) || remote_lost_records > 0;
+  }
   // Committed records are lost, or may be: what an exit code must not call safe.
   bool committed_loss_possible() const { return committed_loss() || committed_loss_unknown; }
   // The follower will be marked failed, or that cannot be ruled out.
