@@ -89,6 +89,38 @@ wait_new_leader() {
   fail "no new leader for $1-$2 after 30 s (was $3)"
 }
 
+# unclean_ahead_and_diverge: topics `ahead` and `diverge` (partition 0, replicas 1,2,3). Brokers
+# 2 and 3 are SIGSTOPped until only the leader, broker 1, is in the ISR; it writes three acks=1
+# records (u5..) nobody else gets and is killed. Broker 2 is resumed and wins an unclean
+# election, then broker 3. On `diverge` broker 2 writes four other records (c5..) at those
+# offsets. Broker 1 stays down; brokers 2 and 3 are the ISR.
+unclean_ahead_and_diverge() {
+  for t in ahead diverge; do
+    "$KC" wait-isr "$t" 0 "1,2,3" 60 >/dev/null
+    if [[ $("$KC" leader "$t" 0) != 1 ]]; then
+      "$KC" elect-preferred "$t" 0 >/dev/null
+      "$KC" wait-leader "$t" 0 1 >/dev/null
+    fi
+  done
+  "$KC" stop 2
+  "$KC" stop 3
+  "$KC" wait-isr ahead 0 "1" 60 >/dev/null
+  "$KC" wait-isr diverge 0 "1" 60 >/dev/null
+  "$KC" produce ahead 3 --acks 1 --prefix u --start 5 >/dev/null
+  "$KC" produce diverge 3 --acks 1 --prefix u --start 5 >/dev/null
+  "$KC" kill 1 >/dev/null
+  "$KC" cont 2 >/dev/null
+  "$KC" wait-brokers 2 60 >/dev/null
+  for t in ahead diverge; do
+    "$KC" elect-unclean "$t" 0 >/dev/null
+    "$KC" wait-leader "$t" 0 2 60 >/dev/null
+  done
+  "$KC" cont 3 >/dev/null
+  "$KC" produce diverge 4 --acks 1 --prefix c --start 5 >/dev/null
+  "$KC" wait-isr ahead 0 "2,3" 60 >/dev/null
+  "$KC" wait-isr diverge 0 "2,3" 60 >/dev/null
+}
+
 # Epoch history of a partition dir as Kafka's own DumpLogSegments prints it:
 # "epoch first_offset" for every change of partitionLeaderEpoch between batches.
 kafka_batch_epochs() {

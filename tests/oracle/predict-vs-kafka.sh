@@ -55,30 +55,7 @@ check_after epochs 1 3
 
 # 3 and 4. The leader (broker 1) writes acks=1 records nobody else gets, and dies; broker 2
 # wins an unclean election. For `diverge` it then writes other records at those offsets.
-for t in ahead diverge; do
-  "$KC" wait-isr "$t" 0 "1,2,3" 60 >/dev/null
-  if [[ $("$KC" leader "$t" 0) != 1 ]]; then
-    "$KC" elect-preferred "$t" 0 >/dev/null
-    "$KC" wait-leader "$t" 0 1 >/dev/null
-  fi
-done
-"$KC" stop 2
-"$KC" stop 3
-"$KC" wait-isr ahead 0 "1" 60 >/dev/null
-"$KC" wait-isr diverge 0 "1" 60 >/dev/null
-"$KC" produce ahead 3 --acks 1 --prefix u --start 5 >/dev/null
-"$KC" produce diverge 3 --acks 1 --prefix u --start 5 >/dev/null
-"$KC" kill 1 >/dev/null
-"$KC" cont 2 >/dev/null
-"$KC" wait-brokers 2 60 >/dev/null
-for t in ahead diverge; do
-  "$KC" elect-unclean "$t" 0 >/dev/null
-  "$KC" wait-leader "$t" 0 2 60 >/dev/null
-done
-"$KC" cont 3 >/dev/null
-"$KC" produce diverge 4 --acks 1 --prefix c --start 5 >/dev/null
-"$KC" wait-isr ahead 0 "2,3" 60 >/dev/null
-"$KC" wait-isr diverge 0 "2,3" 60 >/dev/null
+unclean_ahead_and_diverge
 predict_now ahead 2 1
 predict_now diverge 2 1
 "$KC" start 1 >/dev/null
