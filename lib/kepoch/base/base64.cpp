@@ -27,9 +27,16 @@ int value_of(char c) {
 }  // namespace
 
 std::string base64_encode(std::span<const std::uint8_t> bytes) {
+  std::string out;
+  base64_append(out, bytes);
+  return out;
+}
+
+void base64_append(std::string& out, std::span<const std::uint8_t> bytes) {
   // Written in place (no append per character): salvage encodes every key, value and header.
-  std::string out((bytes.size() + 2) / 3 * 4, '=');
-  char* o = out.data();
+  const std::size_t at = out.size();
+  out.resize(at + (bytes.size() + 2) / 3 * 4, '=');
+  char* o = out.data() + at;
   const std::size_t full = bytes.size() / 3 * 3;
   std::size_t i = 0;
   for (; i < full; i += 3) {
@@ -48,7 +55,6 @@ std::string base64_encode(std::span<const std::uint8_t> bytes) {
     o[1] = kAlphabet[(group >> 12) & 0x3f];
     if (i + 1 < bytes.size()) o[2] = kAlphabet[(group >> 6) & 0x3f];
   }
-  return out;
 }
 
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {

@@ -13,6 +13,8 @@
 namespace kepoch {
 
 std::string base64_encode(std::span<const std::uint8_t> bytes);
+// The same text appended to `out` (no string of its own: salvage writes every key and value).
+void base64_append(std::string& out, std::span<const std::uint8_t> bytes);
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text);
 
 }  // namespace kepoch

@@ -28,15 +28,19 @@ std::vector<const SegmentSummary*> segments_from(const PartitionReplica& replica
   return out;
 }
 
-// Every batch of the loaded log from `from` to the log end, records walked, in order. A
-// batch past the log end (cut by recovery) is not the log's.
+// Every batch of the loaded log from `from` to the log end, records walked, in order: one
+// streamed pass, entered at the offset index's entry for `from` (tail_start_position), the
+// next window read while this one is walked (read_ahead). A batch past the log end (cut by
+// recovery) is not the log's.
 void walk_tail(const PartitionReplica& replica, std::int64_t from,
                const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit) {
   SegmentDumpOptions options;
   options.records = true;
   options.walk_records = true;
   options.from_offset = from;
+  options.read_ahead = true;
   for (const SegmentSummary* s : segments_from(replica, from)) {
+    options.start_position = tail_start_position(replica, *s, from);
     dump_segment(s->file, options, [&](DumpedBatch& b) {
       if (b.header.last_offset() < from || b.header.next_offset() > replica.log_end_offset) return;
       if (b.invalid)
@@ -260,9 +264,12 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
                                  "records {} to {} from the replica dir itself",
                                  rs.removed_range->first, rs.removed_range->second));
   const std::int64_t first = rs.removed_range->first;
-  const auto txn_batches = transaction_batches_from(follower, first);
-  const auto classes =
-      transaction_classes(txn_batches ? *txn_batches : std::vector<TransactionBatch>{});
+  // A transactional batch's class is known only from a marker later in the log: the
+  // transaction batches (headers and markers) are read once, from the first transactional
+  // batch of the tail on, when the walk meets it. A tail without one (most) is read once.
+  // Pairing from there pairs as from `first`: the batches before it are plain data, and a
+  // marker with no transactional batch before it closes nothing (transaction_classes).
+  std::optional<std::unordered_map<std::int64_t, SalvageClass>> classes;
   walk_tail(follower, first, [&](DumpedBatch& b, const SegmentSummary& s) {
     const BatchHeader& h = b.header;
     SalvagedRecord out;
@@ -278,8 +285,12 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
     if (h.is_control()) {
       kind = SalvageClass::control;
     } else if (h.is_transactional()) {
-      const auto it = classes.find(h.base_offset);
-      kind = it == classes.end() ? SalvageClass::open : it->second;
+      if (!classes) {
+        const auto batches = transaction_batches_from(follower, std::max(first, h.base_offset));
+        classes = transaction_classes(batches ? *batches : std::vector<TransactionBatch>{});
+      }
+      const auto it = classes->find(h.base_offset);
+      kind = it == classes->end() ? SalvageClass::open : it->second;
     }
     const bool same_batch = index.read && index.same_batch(h);
     walk_records(b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {

@@ -1,5 +1,6 @@
 #include "kepoch/forecast/salvage_archive.hpp"
 
+#include <algorithm>
 #include <istream>
 #include <iterator>
 
@@ -18,8 +19,33 @@ std::string json_string(std::string_view text) {
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string bytes_or_null(const std::optional<std::span<const std::uint8_t>>& bytes) {
-  return bytes ? "\"" + base64_encode(*bytes) + "\"" : std::string("null");
+// json_string's text appended to `out`: a plain ASCII text (topic names, most paths) is
+// quoted as it is, which is what nlohmann writes for it (it escapes only '"', '\\' and the
+// bytes below 0x20); anything else through json_string.
+void append_json_string(std::string& out, std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += json_string(text);
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
+
+// Bytes as a JSON string of their base64, or null.
+void append_bytes_or_null(std::string& out,
+                          const std::optional<std::span<const std::uint8_t>>& bytes) {
+  if (!bytes) {
+    out += "null";
+    return;
+  }
+  out += '"';
+  base64_append(out, *bytes);
+  out += '"';
 }
 
 std::string optional_bool(const std::optional<bool>& b) {
@@ -78,34 +104,45 @@ void write_archive_header(std::ostream& out, std::string_view written_by) {
 }
 
 void append_archive_record(std::string& out, const SalvagedRecord& r) {
-  std::string headers = "[";
+  // Written piece by piece into `out` (no string per field): the line is salvage's output per
+  // record, and every key, value and header goes through base64 into it.
+  const auto o = std::back_inserter(out);
+  out += "{\"topic\":";
+  append_json_string(out, r.topic);
+  fmt::format_to(o,
+                 ",\"partition\":{},\"offset\":{},\"leader_epoch\":{},\"timestamp\":{},"
+                 "\"timestamp_type\":\"{}\",\"key\":",
+                 r.partition, r.offset, r.leader_epoch, r.timestamp,
+                 r.log_append_time ? "log_append_time" : "create_time");
+  append_bytes_or_null(out, r.record->key);
+  out += ",\"value\":";
+  append_bytes_or_null(out, r.record->value);
+  out += ",\"headers\":[";
   for (std::size_t i = 0; i < r.record->headers.size(); ++i) {
     const auto& h = r.record->headers[i];
-    if (i) headers += ',';
-    headers += fmt::format(
-        "{{\"key\":\"{}\",\"value\":{}}}",
-        base64_encode({reinterpret_cast<const std::uint8_t*>(h.key.data()), h.key.size()}),
-        bytes_or_null(h.value));
+    if (i) out += ',';
+    out += "{\"key\":\"";
+    base64_append(out, {reinterpret_cast<const std::uint8_t*>(h.key.data()), h.key.size()});
+    out += "\",\"value\":";
+    append_bytes_or_null(out, h.value);
+    out += '}';
   }
-  headers += ']';
+  out += ']';
   const std::string control =
       r.control ? fmt::format("\"{}\"", control_type_name(*r.control)) : "null";
-  const std::string present = optional_bool(r.presence.present);
   const std::string by = r.presence.by == PresenceBy::none
                              ? "null"
                              : fmt::format("\"{}\"", presence_by_name(r.presence.by));
-  fmt::format_to(
-      std::back_inserter(out),
-      "{{\"topic\":{},\"partition\":{},\"offset\":{},\"leader_epoch\":{},\"timestamp\":{},"
-      "\"timestamp_type\":\"{}\",\"key\":{},\"value\":{},\"headers\":{},\"producer_id\":{},"
-      "\"producer_epoch\":{},\"sequence\":{},\"transactional\":{},\"class\":\"{}\","
-      "\"control_type\":{},\"committed\":{},\"on_new_leader\":{{\"present\":{},\"by\":{},"
-      "\"certainty\":\"{}\"}},\"replica\":{}}}\n",
-      json_string(r.topic), r.partition, r.offset, r.leader_epoch, r.timestamp,
-      r.log_append_time ? "log_append_time" : "create_time", bytes_or_null(r.record->key),
-      bytes_or_null(r.record->value), headers, r.producer_id, r.producer_epoch, r.sequence,
-      r.transactional, salvage_class_name(r.kind), control, optional_bool(r.committed), present, by,
-      certainty_name(r.presence.certainty), json_string(r.replica->dir.string()));
+  fmt::format_to(o,
+                 ",\"producer_id\":{},\"producer_epoch\":{},\"sequence\":{},\"transactional\":{},"
+                 "\"class\":\"{}\",\"control_type\":{},\"committed\":{},"
+                 "\"on_new_leader\":{{\"present\":{},\"by\":{},\"certainty\":\"{}\"}},"
+                 "\"replica\":",
+                 r.producer_id, r.producer_epoch, r.sequence, r.transactional,
+                 salvage_class_name(r.kind), control, optional_bool(r.committed),
+                 optional_bool(r.presence.present), by, certainty_name(r.presence.certainty));
+  append_json_string(out, r.replica->dir.string());
+  out += "}\n";
 }
 
 void write_archive_record(std::ostream& out, const SalvagedRecord& r) {

@@ -49,6 +49,13 @@ std::optional<ControlRecordType> marker_of(const LogSegmentReader::Entry& e) {
 
 }  // namespace
 
+std::uint64_t tail_start_position(const PartitionReplica& replica, const SegmentSummary& segment,
+                                  std::int64_t from) {
+  if (segment.base_offset < from && (replica.depth == LoadDepth::tail || !replica.recovery_stop))
+    return seek_position(segment.file, segment.base_offset, from);
+  return 0;
+}
+
 std::optional<std::vector<TransactionBatch>> transaction_batches_from(
     const PartitionReplica& replica, std::int64_t from) {
   if (replica.stored) {
@@ -72,8 +79,7 @@ std::optional<std::vector<TransactionBatch>> transaction_batches_from(
     // recovery cut the log (then read as the loader did, from the segment's start); a
     // control batch's bytes (its marker) are read on their own.
     LogSegmentReader reader(s.file, /*load_batches=*/false);
-    if (s.base_offset < from && (replica.depth == LoadDepth::tail || !replica.recovery_stop))
-      reader.seek(seek_position(s.file, s.base_offset, from));
+    reader.seek(tail_start_position(replica, s, from));
     std::optional<LogSegmentReader> control_reader;
     while (const auto* e = reader.next()) {
       const BatchHeader& h = e->header;

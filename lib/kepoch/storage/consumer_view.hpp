@@ -27,6 +27,13 @@ enum class RecordKind { data, aborted, control };
 // The kind of each batch of `batches` (a stretch of one log, in offset order). Pure.
 std::vector<RecordKind> consumer_kinds(const std::vector<TransactionBatch>& batches);
 
+// Where a walk of `segment` (one of `replica`'s) for the batches ending at or after `from`
+// starts: the offset index's entry for `from` (segment_seek.hpp), unless the segment starts
+// at or above `from` or recovery cut a wholly loaded log (then read as the loader did, from
+// the segment's start: 0).
+std::uint64_t tail_start_position(const PartitionReplica& replica, const SegmentSummary& segment,
+                                  std::int64_t from);
+
 // The batches of `replica`'s loaded log from the one holding offset `from` to its log end,
 // with their transaction attributes and each control batch's marker. For a replica read from
 // a snapshot: its stored transactional and control batches from that batch on (the others

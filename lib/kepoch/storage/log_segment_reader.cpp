@@ -17,9 +17,11 @@ namespace {
 // Loading batches: read 256 KiB at a time (or one whole larger batch), so the bytes just
 // copied from the page cache are still in the core's L2 cache when the CRC reads them.
 constexpr std::size_t kWindow = 256u << 10;
-// A header outside the window while loading batches: read this much from it. The batch read
-// that follows refills the window from the batch's start when the batch does not fit, so a
-// large batch is copied once (plus this probe), not a partial window and then again whole.
+// A header outside the window while loading batches, after an entry larger than this: read
+// this much from it. The batch read that follows refills the window from the batch's start
+// when the batch does not fit, so a large batch is copied once (plus this probe), not a
+// partial window and then again whole. After a smaller entry a whole window is read: small
+// batches come a window at a time (a probe after each would be one pread per few batches).
 constexpr std::size_t kProbe = 4u << 10;
 // Headers only: read 16 KiB at a time. Small batches still come dozens per read; of a large
 // batch only its first bytes are copied, the rest is skipped.
@@ -266,9 +268,10 @@ void LogSegmentReader::refill(std::uint64_t position, std::size_t n) {
   const std::uint64_t left = file_.size() > position ? file_.size() - position : 0;
   // Loading batches, the rest of the file fits the window: read it all in one call (a
   // small segment is then one read, no probe).
-  const std::size_t refill = n > kBatchHeaderSize || (load_batches_ && left <= kWindow)
-                                 ? kWindow
-                                 : (load_batches_ ? kProbe : kHeaderWindow);
+  const std::size_t refill =
+      n > kBatchHeaderSize || (load_batches_ && left <= kWindow)
+          ? kWindow
+          : (load_batches_ ? (last_total_ > kProbe ? kProbe : kWindow) : kHeaderWindow);
   const std::size_t want = std::max(n, refill);
   const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(want, left));
   if (buffer_.size() < len) buffer_.resize(len);
@@ -373,6 +376,7 @@ const LogSegmentReader::Entry* LogSegmentReader::next() {
                             size_field, kMinRecordOverhead, file_.path()));
   }
   const std::uint64_t total = entry.header.size_in_bytes();
+  last_total_ = total;
   // A v2 entry shorter than 61 bytes: read no header field past its own end.
   if (total < head.size()) entry.header = read_batch_header(head.first(total), position_);
   if (position_ + total > size) {

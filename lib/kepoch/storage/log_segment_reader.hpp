@@ -85,7 +85,8 @@ class LogSegmentReader {
   const std::uint8_t* data_ = nullptr;  // the window's bytes: in buffer_ or an ahead buffer
   std::uint64_t buffer_start_ = 0;
   std::size_t buffer_len_ = 0;
-  std::uint64_t refills_ = 0;  // window reads so far
+  std::uint64_t refills_ = 0;     // window reads so far
+  std::uint64_t last_total_ = 0;  // the size of the last entry walked (refill's probe)
   Entry entry_;
   LogEnd end_;
   // read_ahead(): a ring of windows read by a second thread; holding_ is 0 while the window

@@ -147,6 +147,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
                                 const std::function<void(DumpedBatch&)>& visit) {
   LogSegmentReader reader(path, /*load_batches=*/true);
   if (options.read_ahead) reader.read_ahead();
+  if (options.start_position > 0) reader.seek(options.start_position);
   SegmentDumpSummary summary;
   DumpedBatch batch;  // one for every visit: its buffers keep their capacity
   while (auto entry = reader.next()) {

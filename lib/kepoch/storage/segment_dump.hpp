@@ -31,6 +31,9 @@ struct SegmentDumpOptions {
   bool walk_records = false;
   std::optional<std::uint64_t> max_batches;  // stop after this many batches
   std::optional<std::int64_t> from_offset;   // skip batches that end before this offset
+  // Start the walk at this byte position instead of the file's start: an entry's position,
+  // such as seek_position's answer (segment_seek.hpp) for from_offset.
+  std::uint64_t start_position = 0;
   // Only batches whose max_timestamp is in this range: as Kafka's time index and
   // LogSegment.findOffsetByTimestamp judge a batch, by its largest timestamp. A batch without
   // one (NO_TIMESTAMP: legacy magic 0) is in no range.
