@@ -26,7 +26,17 @@ FIELDS = ["ordinal", "base_offset", "last_offset", "records", "size", "crc", "ep
           "records_before", "bytes_before", "digest_before"]
 
 
+_BATCHES = {}
+
+
 def batches(n_batches, diverged_from=None):
+    key = (n_batches, diverged_from)
+    if key not in _BATCHES:
+        _BATCHES[key] = _batches(n_batches, diverged_from)
+    return _BATCHES[key]
+
+
+def _batches(n_batches, diverged_from=None):
     """(base, last, crc, epoch) per batch; from `diverged_from` on, epoch 1 and other CRCs."""
     out = []
     for i in range(n_batches):
@@ -34,6 +44,23 @@ def batches(n_batches, diverged_from=None):
         crc = zlib.crc32(f"{i}:{epoch}".encode())
         out.append((i * BATCH_RECORDS, i * BATCH_RECORDS + BATCH_RECORDS - 1, crc, epoch))
     return out
+
+
+_BATCH_TEXT = {}
+
+
+def batch_text(bl):
+    """The batch lines of a replica: the same for every replica with the same batches, so made
+    once (the generator writes GBs at 1,000 brokers; this is most of its time otherwise)."""
+    key = tuple(bl)
+    text = _BATCH_TEXT.get(key)
+    if text is None:
+        text = "".join(json.dumps({"batch": [i, base, last, BATCH_RECORDS, BATCH_SIZE, crc, epoch,
+                                             i * BATCH_RECORDS, i * BATCH_SIZE, i]},
+                                  separators=(",", ":")) + "\n"
+                       for i, (base, last, crc, epoch) in enumerate(bl))
+        _BATCH_TEXT[key] = text
+    return text
 
 
 def replica_lines(log_dir, topic, partition, bl, hw):
@@ -54,12 +81,7 @@ def replica_lines(log_dir, topic, partition, bl, hw):
                          "next_offset": leo}],
            "notes": [], "batch_count": len(bl), "records": len(bl) * BATCH_RECORDS,
            "bytes": len(bl) * BATCH_SIZE, "kept_batches": len(bl)}
-    lines = [json.dumps({"replica": rep}, separators=(",", ":"))]
-    for i, (base, last, crc, epoch) in enumerate(bl):
-        lines.append(json.dumps({"batch": [i, base, last, BATCH_RECORDS, BATCH_SIZE, crc, epoch,
-                                           i * BATCH_RECORDS, i * BATCH_SIZE, i]},
-                                separators=(",", ":")))
-    return lines
+    return json.dumps({"replica": rep}, separators=(",", ":")) + "\n" + batch_text(bl)
 
 
 def main():
@@ -102,8 +124,7 @@ def main():
                                  "leader_epoch": 1, **state}) + "\n")
         for r in reps:
             bl, hw = logs[r]
-            lines = replica_lines(f"/data/b{r}", topic, part, bl, hw)
-            files[r][0].write("\n".join(lines) + "\n")
+            files[r][0].write(replica_lines(f"/data/b{r}", topic, part, bl, hw))
             files[r][1] += 1
             files[r][2] += len(bl)
     for f, replicas, batch_lines in files.values():

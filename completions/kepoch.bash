@@ -75,7 +75,7 @@ _kepoch() {
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o"|"cluster describe|--limit") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o"|"cluster watch|--limit") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o"|"cluster audit|--limit") ((i++)) ;;
-      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o"|"cluster predict|--limit") ((i++)) ;;
+      "cluster predict|--log-dir"|"cluster predict|--broker"|"cluster predict|--auto-offset-reset"|"cluster predict|--client"|"cluster predict|--bootstrap"|"cluster predict|-b"|"cluster predict|-X"|"cluster predict|--command-config"|"cluster predict|--cluster"|"cluster predict|--timeout"|"cluster predict|--topic"|"cluster predict|--output"|"cluster predict|-o"|"cluster predict|--limit") ((i++)) ;;
       "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o"|"cluster what-if|--limit") ((i++)) ;;
       "cluster hanging|--partition"|"cluster hanging|--broker"|"cluster hanging|--max-transaction-timeout"|"cluster hanging|--bootstrap"|"cluster hanging|-b"|"cluster hanging|-X"|"cluster hanging|--command-config"|"cluster hanging|--cluster"|"cluster hanging|--timeout"|"cluster hanging|--topic"|"cluster hanging|--output"|"cluster hanging|-o"|"cluster hanging|--limit") ((i++)) ;;
       "cluster groups|--group"|"cluster groups|--bootstrap"|"cluster groups|-b"|"cluster groups|-X"|"cluster groups|--command-config"|"cluster groups|--cluster"|"cluster groups|--timeout"|"cluster groups|--topic"|"cluster groups|--output"|"cluster groups|-o"|"cluster groups|--limit") ((i++)) ;;
@@ -249,6 +249,8 @@ _kepoch() {
     "cluster audit|--limit") :; return ;;
     "cluster predict|--log-dir") _kepoch_files -d; return ;;
     "cluster predict|--broker") :; return ;;
+    "cluster predict|--auto-offset-reset") COMPREPLY=($(compgen -W "earliest latest none by_duration all" -- "$cur")); return ;;
+    "cluster predict|--client") COMPREPLY=($(compgen -W "java librdkafka-2.0" -- "$cur")); return ;;
     "cluster predict|--bootstrap"|"cluster predict|-b") :; return ;;
     "cluster predict|-X") :; return ;;
     "cluster predict|--command-config") _kepoch_files; return ;;
@@ -374,10 +376,10 @@ _kepoch() {
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster predict")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --log-dir --broker --details --groups --auto-offset-reset --client --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster what-if")
-      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --stop --kill --groups --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "cluster hanging")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --partition --broker --max-transaction-timeout --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

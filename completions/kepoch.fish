@@ -118,7 +118,7 @@ function __kepoch_path
                 set skip 1
             case 'cluster audit|--bootstrap' 'cluster audit|-b' 'cluster audit|-X' 'cluster audit|--command-config' 'cluster audit|--cluster' 'cluster audit|--timeout' 'cluster audit|--topic' 'cluster audit|--output' 'cluster audit|-o' 'cluster audit|--limit'
                 set skip 1
-            case 'cluster predict|--log-dir' 'cluster predict|--broker' 'cluster predict|--bootstrap' 'cluster predict|-b' 'cluster predict|-X' 'cluster predict|--command-config' 'cluster predict|--cluster' 'cluster predict|--timeout' 'cluster predict|--topic' 'cluster predict|--output' 'cluster predict|-o' 'cluster predict|--limit'
+            case 'cluster predict|--log-dir' 'cluster predict|--broker' 'cluster predict|--auto-offset-reset' 'cluster predict|--client' 'cluster predict|--bootstrap' 'cluster predict|-b' 'cluster predict|-X' 'cluster predict|--command-config' 'cluster predict|--cluster' 'cluster predict|--timeout' 'cluster predict|--topic' 'cluster predict|--output' 'cluster predict|-o' 'cluster predict|--limit'
                 set skip 1
             case 'cluster what-if|--bootstrap' 'cluster what-if|-b' 'cluster what-if|-X' 'cluster what-if|--command-config' 'cluster what-if|--cluster' 'cluster what-if|--timeout' 'cluster what-if|--topic' 'cluster what-if|--stop' 'cluster what-if|--output' 'cluster what-if|-o' 'cluster what-if|--limit'
                 set skip 1
@@ -519,6 +519,9 @@ complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l help -s h -d 'Pri
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l log-dir -x -a '(__fish_complete_directories)' -d 'The stopped broker'\''s log dir (log.dirs)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l broker -x -d 'The stopped broker'\''s id (default: node.id in the log dir'\''s meta.properties)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l details -d 'Add each follower'\''s forecast in `kepoch predict`'\''s shape: the leader'\''s answers, the rounds, the epochs after'
+complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l groups -d 'Forecast each consumer group'\''s next fetch on the partitions this broker will lead: committed offsets and leader epochs read live (OffsetFetch), judged against this replica'\''s log'
+complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l auto-offset-reset -x -a 'earliest latest none by_duration all' -d 'The groups'\'' auto.offset.reset (Kafka does not store it): earliest, latest, none, by_duration, or all (earliest, latest and none side by side)'
+complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l client -x -a 'java librdkafka-2.0' -d 'The groups'\'' client: java (the Java consumer 2.3+, and librdkafka 2.1+: KIP-320 validation with the committed leader epoch) or librdkafka-2.0 (librdkafka before 2.1, Debian 12'\''s 2.0.2: no validation)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l bootstrap -s b -x -d 'Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -s X -x -d 'A librdkafka property, KEY=VALUE (repeatable; like kcat): security.protocol, sasl.mechanisms, sasl.username, sasl.password, ssl.ca.location, ...'
 complete -c kepoch -n '__kepoch_at '\''cluster predict'\''' -l command-config -r -F -d 'The Java client'\''s properties file (as kafka-topics --command-config)'
@@ -544,6 +547,7 @@ complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l topic -x -d 'Only
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l exclude-internal -d 'Leave out internal topics (__consumer_offsets, __transaction_state)'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l stop -x -d 'Brokers to stop, in this order, each fully handled by the controller before the next'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l kill -d 'A crash (kill -9) instead of a controlled shutdown (kafka-server-stop, SIGTERM): the same leaders, ISR and ELR once the controller fences the broker, but only after broker.session.timeout.ms, and with ELR the broker leaves the ELR when it comes back'
+complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l groups -d 'List the consumer groups with committed offsets (read live) on each partition the stops lead uncleanly: their fate is unknown here'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
 complete -c kepoch -n '__kepoch_at '\''cluster what-if'\''' -l local -d 'Times in the local zone (TZ), with its offset, instead of UTC; also the zone of a --from-time/--until written without one'

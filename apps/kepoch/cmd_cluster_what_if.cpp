@@ -12,9 +12,12 @@
 
 #include "cluster_options.hpp"
 #include "exit_codes.hpp"
+#include "group_fate_options.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/forecast/live_group_fate.hpp"
 #include "kepoch/live/stop_forecast.hpp"
+#include "kepoch/report/group_fate_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/what_if_report.hpp"
 
@@ -24,6 +27,7 @@ namespace {
 struct WhatIfOptions {
   std::vector<std::int32_t> stop;
   bool kill = false;
+  bool groups = false;
 };
 
 void check_distinct(const std::vector<std::int32_t>& stop) {
@@ -54,9 +58,28 @@ int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfO
   check_alive(view, o.stop);
   const auto kind = o.kill ? live::ShutdownKind::kill : live::ShutdownKind::controlled;
   const live::StopForecast forecast = live::forecast_stop(view, o.stop, kind);
-  const report::Value value = report::what_if_value(view, forecast);
-  emit(report::with_summary(value, report::what_if_summary(value)), globals);
-  return live::count_outcomes(forecast).findings() ? kFindings : kOk;
+  report::Value value = report::what_if_value(view, forecast);
+  std::string sentence = report::what_if_summary(value);
+  bool groups_hit = false;
+  if (o.groups) {
+    // Each group with an offset where the stops elect uncleanly (offsets read live, as
+    // `cluster groups` reads them): unknown, the elected replica's log is not here.
+    std::vector<std::string> warnings;
+    const auto live = forecast::read_live_group_offsets(client, warnings);
+    report::Value groups = report::Value::array();
+    for (const auto& p : forecast::stop_group_fates(forecast, live))
+      groups.push(report::live_group_fates_value(p, live.complete));
+    report::Value list = report::Value::array();
+    for (auto& w : warnings)
+      list.push(std::move(w));
+    const std::string g = report::live_group_fates_summary(groups);
+    if (!g.empty()) sentence += " " + g;
+    groups_hit = report::live_groups_affected(groups);
+    value.set("consumer_groups", std::move(groups));
+    value.set("group_warnings", std::move(list));
+  }
+  emit(report::with_summary(value, sentence), globals);
+  return live::count_outcomes(forecast).findings() || groups_hit ? kFindings : kOk;
 }
 
 }  // namespace
@@ -84,9 +107,13 @@ void register_cluster_what_if(CLI::App* group, Globals& globals) {
                 "SIGTERM): the same leaders, ISR and ELR once the controller fences the "
                 "broker, but only after broker.session.timeout.ms, and with ELR the broker "
                 "leaves the ELR when it comes back");
+  cmd->add_flag("--groups", o.groups,
+                "List the consumer groups with committed offsets (read live) on each partition "
+                "the stops lead uncleanly: their fate is unknown here");
   cmd->footer(
       "Examples:\n"
       "  kepoch cluster what-if -b kafka-1:9092 --stop 2  # live\n"
+      "  kepoch cluster what-if -b kafka-1:9092 --stop 2,3 --groups -o json  # live\n"
       "  kepoch cluster what-if --cluster prod --stop 2,3 --topic 'orders.*' -o json  # live\n"
       "  kepoch cluster what-if -b kafka-1:9092 --stop 3 --kill  # live\n"
       "\nThe controller's own rules (KRaft: ReplicationControlManager, PartitionChangeBuilder;\n"
@@ -95,8 +122,13 @@ void register_cluster_what_if(CLI::App* group, Globals& globals) {
       "now: the alive brokers, each partition's ISR and ELR, the topics'\n"
       "min.insync.replicas and unclean.leader.election.enable, ELR on or off (the finalized\n"
       "eligible.leader.replicas.version); assumes no reassignment in progress.\n"
+      "--groups: where a partition would be led uncleanly, each group with a committed offset\n"
+      "there (OffsetFetch, as `cluster groups` reads them) is listed as unknown: the elected\n"
+      "replica's log is on its broker, and its fate is `cluster predict --groups`' (on that\n"
+      "log dir) or `predict --offsets`'. A clean election keeps every committed record.\n"
       "Exit status: 0 no partition would be under min ISR, unavailable or led uncleanly,\n"
-      "1 some would, 2 usage (e.g. --stop names a broker that is not alive), 3 a settings\n"
+      "1 some would, or a consumer group's fate is unknown (--groups), 2 usage (e.g. --stop names "
+      "a broker that is not alive), 3 a settings\n"
       "file cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run_what_if(c, t, o, globals); });
 }

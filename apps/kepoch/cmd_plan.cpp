@@ -22,6 +22,7 @@
 #include "kepoch/forecast/plan_metadata.hpp"
 #include "kepoch/report/group_fate_report.hpp"
 #include "kepoch/report/html_page.hpp"
+#include "kepoch/report/plan_json_stream.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/tiered_view.hpp"
@@ -152,6 +153,13 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
   const forecast::ReplicaPrepare attach = [&tiers](PartitionReplica& r) { tiers.attach(r); };
   StepProgress progress(globals, "plan");
   forecast::OutagePlan out;
+  // -o json with nothing else that reads the whole plan (--offsets, --html, --out-dir): the
+  // listed partitions go to the report a block at a time (report/plan_json_stream.hpp), so
+  // memory does not grow with them; the same bytes as the Value rendered whole.
+  std::optional<report::PlanJsonStream> json;
+  if (o.replicas.empty() && globals.render_format() == report::Format::json && !globals.quiet &&
+      !committed && !o.html && o.out_dir.empty())
+    json.emplace(o.all, /*iso_times=*/true, globals.local_time);
   if (o.replicas.empty()) {
     // The metadata from a log or a live cluster: the states are streams in partition order,
     // merged as the partitions are planned (forecast::plan_outage_streamed), so memory does
@@ -169,8 +177,13 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     progress.step(0, 0, "reading the metadata");
     forecast::PlanMetadata metadata = read_metadata(o, c, t, globals, heads);
     progress.step(0, 0, "reading the states, ranking the candidates");
+    forecast::ListedSink sink;
+    if (json)
+      sink = [&json](forecast::RecoveryPlan& listed, forecast::PlanInput& input) {
+        json->add(listed, input);
+      };
     out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all, 0,
-                                         attach);
+                                         attach, sink);
   } else {
     progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
     std::vector<forecast::BrokerState> states =
@@ -182,6 +195,16 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
     out = forecast::plan_outage(std::move(states), std::move(metadata), o.gone, 0, attach);
   }
 
+  if (json) {
+    report::Value head =
+        report::recovery_plan_value(out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes,
+                                               o.all, out.salvages, out.unheld_decisions});
+    head.set("timelines", report::Value::array());
+    progress.done();
+    json->write(head, std::cout);
+    std::cout.flush();
+    return out.plan.totals.safe() ? kOk : kFindings;
+  }
   if (!o.out_dir.empty()) write_commands(o.out_dir, out, o.states);
   report::Value value = report::recovery_plan_value(
       out.plan, {out.metadata, out.cluster_id, out.brokers, out.notes, o.all, out.salvages});

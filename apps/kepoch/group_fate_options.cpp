@@ -21,6 +21,10 @@ void add_group_fate_options(CLI::App* cmd, GroupFateOptions& o) {
                   "Forecast each consumer group's next fetch: a __consumer_offsets-N dir, or a "
                   "log dir holding __consumer_offsets partitions (the coordinator's copy)")
       ->type_name("DIR");
+  add_group_policy_options(cmd, o);
+}
+
+void add_group_policy_options(CLI::App* cmd, GroupFateOptions& o) {
   cmd->add_option("--auto-offset-reset", o.auto_offset_reset,
                   "The groups' auto.offset.reset (Kafka does not store it): earliest, latest, "
                   "none, by_duration, or all (earliest, latest and none side by side)")

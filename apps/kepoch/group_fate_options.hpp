@@ -24,6 +24,8 @@ struct GroupFateOptions {
 };
 
 void add_group_fate_options(CLI::App* cmd, GroupFateOptions& o);
+// --auto-offset-reset and --client alone (the live commands read the offsets live).
+void add_group_policy_options(CLI::App* cmd, GroupFateOptions& o);
 
 // The __consumer_offsets partitions read, as the report lists them.
 std::vector<std::string> offsets_partitions_of(const CommittedOffsets& offsets);

@@ -85,10 +85,30 @@ PY
 "$KC" wait-isr f 0 "1" 60 >/dev/null
 "$KC" produce f 10 --acks 1 --prefix u --start 10 >/dev/null
 "$KC" kill 1 >/dev/null
+# Live, before the election (issue 35 item 3): broker 1 fenced, f-0 leaderless, broker 2
+# stopped; with unclean.leader.election.enable on f, the controller elects broker 2 when it
+# returns. `kepoch cluster predict --groups` on broker 2's log dir forecasts each group's
+# next fetch from the offsets it reads live (OffsetFetch at broker 3, the coordinators now).
+"$KC" wait-leader f 0 -1 60 >/dev/null
+"$KC" set-topic-config f unclean.leader.election.enable=true >/dev/null
+B2="$("$KC" logdir 2)"
+LIVE="$("$KC" live-bootstrap)"
+expect_exit 1 "$KEPOCH" cluster predict -o json -b "$LIVE" --log-dir "$B2" --broker 2 --topic f --groups
+cp "$SCRATCH/out" "$D/cluster-predict.json"
+expect_exit 1 "$KEPOCH" cluster predict -o json -b "$LIVE" --log-dir "$B2" --broker 2 --topic f --groups \
+  --client librdkafka-2.0
+cp "$SCRATCH/out" "$D/cluster-predict-rdkafka.json"
 "$KC" cont 2 >/dev/null
 "$KC" wait-brokers 2,3 60 >/dev/null
-"$KC" elect-unclean f 0 >/dev/null
+# The controller elects broker 2 on its return (unclean); the command is for a controller
+# that has not yet (ELECTION_NOT_NEEDED once it has).
+"$KC" elect-unclean f 0 >/dev/null 2>&1 || true
 "$KC" wait-leader f 0 2 60 >/dev/null
+# Each group's next fetch now, on the log cluster predict saw (nothing written since).
+probe probe "$BOOT" f "${probes[@]}" > "$D/live-probe.out" 2>"$D/live-probe.err" ||
+  { cat "$D/live-probe.out" "$D/live-probe.err"; fail "the probe failed (after the election)"; }
+"$KEPOCH_CONSUMER_PROBE" "$BOOT" f "${rdprobes[@]}" > "$D/live-rdkafka.out" 2>"$D/live-rdkafka.err" ||
+  { cat "$D/live-rdkafka.out" "$D/live-rdkafka.err"; fail "the librdkafka probe failed (after the election)"; }
 "$KC" produce f 8 --acks 1 --prefix n --start 10 >/dev/null
 
 B1="$("$KC" logdir 1)"
@@ -130,3 +150,49 @@ python3 "$(dirname "$0")/compare_consumer_fate.py" "$D/predict.json" "$D/probe.o
 python3 "$(dirname "$0")/compare_consumer_fate.py" "$D/predict-rdkafka.json" "$D/rdkafka.out" r- 6 \
   no_change silent_skip out_of_range_reset out_of_range_exception ||
   fail "a librdkafka consumer's fate differs from kepoch's forecast (--client librdkafka-2.0)"
+
+# cluster predict's forecast, made before the election, against the same consumers right
+# after it: broker 2 leads f-0 (outcome leads) and every group's next position or exception
+# is the consumer's. Without broker 1's log, a commit without an epoch cannot tell no_change
+# from silent_skip (consumed_lost, reread, skipped_unseen null); a commit with one places the
+# divergence in broker 2's epoch history, and its consumed_lost equals offline predict's,
+# which had both logs.
+for side in "" -rdkafka; do
+  python3 - "$D/cluster-predict$side.json" "$D/predict$side.json" "$D/live$side.json" <<'PY' ||
+import json, sys
+live, offline = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+rows = [r for r in live["partitions"] if r["topic"] == "f" and r["partition"] == 0]
+assert rows and rows[0]["outcome"] == "leads", rows
+parts = [p for p in live["consumer_groups"] if p["topic"] == "f" and p["partition"] == 0]
+assert len(parts) == 1, live["consumer_groups"]
+p = parts[0]
+assert p["groups_complete"] is True and p["consumed_from"] is None, p
+assert p["leader_log_end_offset"] == 10 and p["latest_offset"] == 10, p
+want = {(r["group"], r["auto_offset_reset"]): r for r in offline["consumer_groups"]["groups"]}
+got = {(r["group"], r["auto_offset_reset"]): r for r in p["groups"]}
+assert set(got) == set(want), sorted(set(got) ^ set(want))
+known = uncertain = 0
+for k, r in got.items():
+    assert r["committed_offset"] == want[k]["committed_offset"], (k, r, want[k])
+    assert r["committed_leader_epoch"] == want[k]["committed_leader_epoch"], (k, r, want[k])
+    if r["consumed_lost"] is None:
+        uncertain += 1
+        assert r["committed_leader_epoch"] is None, (k, r)
+        assert r["reread"] is None and r["skipped_unseen"] is None, (k, r)
+    else:
+        known += 1
+        assert r["consumed_lost"] == want[k]["consumed_lost"], (k, r["consumed_lost"], want[k]["consumed_lost"])
+assert known and uncertain, (known, uncertain)
+assert p["uncertain_groups"] > 0 and "Consumer groups" in live["summary"]["text"], live["summary"]
+json.dump({"consumer_groups": p}, open(sys.argv[3], "w"))
+print(f"cluster predict{{side}}: {len(got)} rows, {known} with consumed_lost (offline's), "
+      f"{uncertain} without (no epoch)".replace("{side}", sys.argv[1].endswith("rdkafka.json") and " (librdkafka-2.0)" or ""))
+PY
+    fail "cluster predict --groups$side: not the forecast expected"
+done
+python3 "$(dirname "$0")/compare_consumer_fate.py" "$D/live.json" "$D/live-probe.out" j- 18 \
+  no_change truncation_detected log_truncation_exception out_of_range_reset \
+  out_of_range_exception || fail "a Java consumer's fate differs from cluster predict's forecast"
+python3 "$(dirname "$0")/compare_consumer_fate.py" "$D/live-rdkafka.json" "$D/live-rdkafka.out" r- 6 \
+  no_change out_of_range_reset out_of_range_exception ||
+  fail "a librdkafka consumer's fate differs from cluster predict's forecast (--client librdkafka-2.0)"

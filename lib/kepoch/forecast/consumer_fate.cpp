@@ -67,6 +67,13 @@ std::string_view fate_action_name(FateAction action) {
 ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& consumed,
                            const CommittedPosition& committed, OffsetResetPolicy policy,
                            ConsumerClient client) {
+  return consumer_fate(leader, std::optional<ConsumedLog>(consumed), committed, policy, client);
+}
+
+ConsumerFate consumer_fate(const ConsumerLeaderView& leader,
+                           const std::optional<ConsumedLog>& consumed,
+                           const CommittedPosition& committed, OffsetResetPolicy policy,
+                           ConsumerClient client) {
   ConsumerFate f;
   const bool resets = policy != OffsetResetPolicy::none;  // hasDefaultOffsetResetPolicy
   // What the consumer read, below its committed offset: with a committed epoch, records of
@@ -74,8 +81,14 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
   // (the very lookup KIP-320's validation makes, whether or not the client makes it);
   // without one, the previous leader's log, which the new leader's keeps up to the
   // divergence. What it read below that point is still in the log, the rest is gone.
-  std::int64_t divergence = consumed.divergence_offset;
-  std::int64_t read_end = std::min(committed.offset, consumed.log_end_offset);
+  // Not knowing the log consumed before, and no committed epoch to place the divergence: the
+  // next fetch is still the new leader's to decide, what was read is not known.
+  std::optional<std::int64_t> divergence;
+  std::int64_t read_end = committed.offset;
+  if (consumed) {
+    divergence = consumed->divergence_offset;
+    read_end = std::min(committed.offset, consumed->log_end_offset);
+  }
   if (committed.leader_epoch && *committed.leader_epoch >= 0) {
     const EpochEntry lineage =
         leader.cache.end_offset_for(*committed.leader_epoch, leader.log_end_offset);
@@ -84,8 +97,12 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
       read_end = committed.offset;
     }
   }
-  const std::int64_t seen_end = std::min(committed.offset, divergence);
-  f.consumed_lost = {divergence, read_end};
+  const bool read_known = divergence.has_value();
+  const std::int64_t seen_end = read_known ? std::min(committed.offset, *divergence) : 0;
+  if (read_known)
+    f.consumed_lost = {*divergence, read_end};
+  else
+    f.lost_known = false;
   std::optional<std::int64_t> position = committed.offset;
   f.rule = "Fetcher: the committed position fetched as it is";
 
@@ -157,6 +174,15 @@ ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& 
   f.next_position = position;
   if (!position) {  // by_duration: the offset depends on the time of the reset
     f.counts_known = false;
+    return f;
+  }
+  if (!read_known) {
+    f.counts_known = false;
+    if (f.action == FateAction::no_change && !f.validated)
+      f.rule =
+          "no epoch to validate: fetched at the committed offset; whether the new leader's "
+          "records below it are skipped unseen (silent_skip) depends on the log consumed "
+          "before, which is not given";
     return f;
   }
   if (*position < seen_end) f.reread = {*position, seen_end};

@@ -96,13 +96,28 @@ struct ConsumerFate {
   OffsetSpan reread;                             // consumed before, read again
   OffsetSpan skipped_unseen;                     // moved past without ever reading them
   OffsetSpan consumed_lost;                      // consumed, and gone from the log for good
-  // Whether reread/skipped_unseen are known (not after an exception or by_duration).
+  // Whether reread/skipped_unseen are known (not after an exception or by_duration, nor when
+  // the log consumed before is not known and the committed epoch does not place it).
   bool counts_known = true;
+  // Whether consumed_lost is known (false only when the log consumed before is not known and
+  // the committed epoch does not place the divergence).
+  bool lost_known = true;
   std::string_view rule;  // the Kafka class and method that decided
 };
 
 // The consumer's next fetch after the change, from its committed position.
 ConsumerFate consumer_fate(const ConsumerLeaderView& leader, const ConsumedLog& consumed,
+                           const CommittedPosition& committed, OffsetResetPolicy policy,
+                           ConsumerClient client = ConsumerClient::java);
+
+// The same when the log consumed before is not known (the old leader's log is not at hand,
+// as `cluster predict` meets an unclean election): the next fetch is decided by the new
+// leader alone; what was consumed and lost, re-read or skipped is known only where the
+// committed leader epoch places the divergence in the new leader's epoch history (KIP-320's
+// lookup). Otherwise lost_known and counts_known are false; a fetch at the old offset is then
+// no_change or silent_skip, which the log consumed before would tell: the rule says so.
+ConsumerFate consumer_fate(const ConsumerLeaderView& leader,
+                           const std::optional<ConsumedLog>& consumed,
                            const CommittedPosition& committed, OffsetResetPolicy policy,
                            ConsumerClient client = ConsumerClient::java);
 

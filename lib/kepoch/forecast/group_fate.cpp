@@ -72,7 +72,7 @@ PartitionGroupFates group_fates_of(const PartitionReplica& leader,
   for (const auto& key : offsets.pending_keys) {
     if (key.topic != out.topic || key.partition != out.partition) continue;
     if (offsets.offsets.count(key)) continue;
-    out.groups.push_back({key.group, std::nullopt, {}});
+    out.groups.push_back({key.group, std::nullopt, {}, {}});
   }
   std::sort(out.groups.begin(), out.groups.end(),
             [](const GroupFate& a, const GroupFate& b) { return a.group < b.group; });

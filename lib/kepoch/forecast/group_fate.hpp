@@ -36,6 +36,8 @@ struct GroupFate {
   std::string group;
   std::optional<CommittedOffset> committed;  // nullopt: unknown (a pending transaction)
   std::vector<GroupOutcome> outcomes;        // one per policy asked for; empty when unknown
+  // Why the committed offset is unknown; empty: a transactional commit awaits its marker.
+  std::string unknown_reason;
 };
 
 struct PartitionGroupFates {
@@ -44,6 +46,9 @@ struct PartitionGroupFates {
   ConsumerLeaderView leader;
   std::int32_t leader_epoch = 0;  // the epoch consumers meet the new leader at
   ConsumedLog consumed;
+  // false: the log consumers read before is not given (live, the old leader's); `consumed`
+  // and `previous_leader` then mean nothing, and each fate says what it cannot know.
+  bool consumed_known = true;
   std::string previous_leader;  // the replica consumers read before (its dir)
   bool previous_is_leader = false;
   ConsumerClient client = ConsumerClient::java;

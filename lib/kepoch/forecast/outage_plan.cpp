@@ -61,9 +61,18 @@ std::vector<PlanSalvage> plan_salvages(const RecoveryPlan& plan, const PlanInput
 namespace {
 
 // What the report says beside the plan: the metadata's source, each broker, the notes.
+// Per broker whose state is missing, the partitions needing a decision it is a replica of.
+using MissingCounts = std::map<std::int32_t, std::uint64_t>;
+void count_missing(const PartitionPlan& p, MissingCounts& missing) {
+  if (p.kind != RecommendationKind::healthy)
+    for (const auto id : p.unknown_replicas)
+      ++missing[id];
+}
+
 void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
                         const std::map<std::int32_t, std::string>& source_of,
-                        const std::set<std::int32_t>& assigned, std::uint64_t not_in_metadata) {
+                        const std::set<std::int32_t>& assigned, std::uint64_t not_in_metadata,
+                        const MissingCounts* counted = nullptr) {
   const PlanInput& input = out.input;
   out.salvages = plan_salvages(out.plan, input, input.live_brokers);
   out.metadata = std::move(metadata.description);
@@ -80,11 +89,12 @@ void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
                            src == source_of.end() ? std::string() : src->second});
   }
   // What a missing broker leaves unknown.
-  std::map<std::int32_t, std::uint64_t> missing;
-  for (const auto& p : out.plan.partitions)
-    if (p.kind != RecommendationKind::healthy)
-      for (const auto id : p.unknown_replicas)
-        ++missing[id];
+  MissingCounts missing;
+  if (counted)
+    missing = *counted;
+  else
+    for (const auto& p : out.plan.partitions)
+      count_missing(p, missing);
   for (const auto& [id, count] : missing)
     out.notes.push_back(
         source_of.count(id)
@@ -150,7 +160,7 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs,
-                                const ReplicaPrepare& prepare) {
+                                const ReplicaPrepare& prepare, const ListedSink& sink) {
   OutagePlan out;
   std::vector<std::unique_ptr<ReplicaStream>> streams;
   for (auto& s : states) {
@@ -178,8 +188,12 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     return partition_before(all_partitions[a].topic, all_partitions[a].partition,
                             all_partitions[b].topic, all_partitions[b].partition);
   };
-  if (!std::is_sorted(order.begin(), order.end(), before))
-    std::stable_sort(order.begin(), order.end(), before);
+  const bool in_order = std::is_sorted(order.begin(), order.end(), before);
+  if (!in_order) std::stable_sort(order.begin(), order.end(), before);
+  // Handed to the sink block by block: the blocks are in the metadata's order.
+  const bool stream_listed = sink && in_order;
+  MissingCounts missing;
+  std::size_t named = 0;  // partitions needing a decision held for the verdict
 
   // Per stream: the replica read but not yet handed out (it belongs to a later block).
   std::vector<std::optional<PartitionReplica>> heads(streams.size());
@@ -284,6 +298,28 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     }
     std::vector<PartitionPlan> plans =
         plan_partitions(inputs, input.live_brokers, input.gone_brokers, jobs);
+    if (stream_listed) {
+      RecoveryPlan listed;
+      PlanInput listed_input;
+      listed_input.live_brokers = input.live_brokers;
+      listed_input.gone_brokers = input.gone_brokers;
+      listed_input.jobs = jobs;
+      for (std::size_t j = 0; j < block.size(); ++j) {
+        count_missing(plans[j], missing);
+        const bool is_listed = all || RecoveryPlanBuilder::listed(plans[j]);
+        if (is_listed) {
+          listed.partitions.push_back(plans[j]);
+          listed_input.partitions.push_back(std::move(inputs[j]));
+        }
+        const bool decision = plans[j].kind != RecommendationKind::healthy;
+        if (decision && named == kNamedDecisions) ++out.unheld_decisions;
+        const bool hold = decision && named < kNamedDecisions;
+        if (hold) ++named;
+        builder.add(std::move(plans[j]), hold);
+      }
+      if (!listed.partitions.empty()) sink(listed, listed_input);
+      continue;
+    }
     for (std::size_t j = 0; j < block.size(); ++j) {
       if (!all && !RecoveryPlanBuilder::listed(plans[j])) {
         builder.add(std::move(plans[j]), false);
@@ -314,7 +350,29 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     input.partitions.push_back(std::move(k.input));
   }
   out.plan = builder.finish();
+  if (stream_listed) {
+    finish_outage_plan(out, metadata, source_of, assigned, not_in_metadata, &missing);
+    return out;
+  }
   finish_outage_plan(out, metadata, source_of, assigned, not_in_metadata);
+  if (sink) {  // not in partition order: everything listed, at once, in the metadata's order
+    RecoveryPlan listed;
+    listed.partitions = std::move(out.plan.partitions);
+    out.plan.partitions.clear();
+    for (auto& p : listed.partitions) {
+      if (p.kind == RecommendationKind::healthy) continue;
+      if (named < kNamedDecisions) {
+        out.plan.partitions.push_back(p);
+        ++named;
+      } else {
+        ++out.unheld_decisions;
+      }
+    }
+    out.salvages.clear();
+    sink(listed, input);
+    input.partitions.clear();
+    out.kept_replicas.clear();
+  }
   return out;
 }
 

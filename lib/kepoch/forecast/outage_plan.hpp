@@ -68,6 +68,9 @@ struct OutagePlan {
   // metadata does not hold, the states' notes, the metadata's notes, in that order.
   std::vector<std::string> notes;
   std::vector<PlanSalvage> salvages;  // plan_salvages of plan
+  // plan_outage_streamed with a sink: the partitions needing a decision beyond those
+  // plan.partitions holds.
+  std::uint64_t unheld_decisions = 0;
 };
 
 // Refuses (UsageError) what check_one_cluster refuses (without ids) and a state of another
@@ -89,8 +92,20 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 // those with candidates, for the timelines), so the report is byte for byte plan_outage's.
 // `input.partitions` and `plan.partitions` then hold the kept partitions, in the metadata's
 // order.
+//
+// With `sink`, the listed partitions are handed to it a block at a time (their plans, and an
+// input of their partitions whose replicas live until it returns), in the metadata's order,
+// instead of kept: memory then holds one block whatever the cluster's size. `plan.partitions`
+// keeps only the first kNamedDecisions partitions needing a decision (the verdict names them)
+// and `unheld_decisions` counts the others; `salvages` and `input.partitions` stay empty (the
+// sink has each block's: plan_salvages of it). A metadata whose partitions are not in
+// partition order (a live cluster's answer) is sorted for the merge, so its blocks are not in
+// its order: the listed partitions are then kept and handed over once, at the end.
+using ListedSink = std::function<void(RecoveryPlan& listed, PlanInput& input)>;
+inline constexpr std::size_t kNamedDecisions = 3;  // as report::plan_verdict's
+
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0,
-                                const ReplicaPrepare& prepare = {});
+                                const ReplicaPrepare& prepare = {}, const ListedSink& sink = {});
 
 }  // namespace kepoch::forecast

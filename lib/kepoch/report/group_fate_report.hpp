@@ -36,4 +36,17 @@ bool groups_affected(const Value& consumer_groups);
 // The consumer groups in a sentence, from the value's typed fields.
 std::string group_fates_summary(const Value& consumer_groups);
 
+// Live (`cluster predict --groups`, `cluster what-if --groups`): one partition's groups, in
+// the shape above without offsets_partitions, opened by "topic" and "partition", with
+// "uncertain_groups" (groups fetched at a known position whose consumed records are not
+// known: no committed leader epoch, the old leader's log not given; consumed_lost, reread and
+// skipped_unseen null) and "groups_complete" (false: some broker did not list its groups).
+// consumed_from, divergence_offset and consumed_log_end_offset are null (the old leader's log
+// is not given live), the leader_* fields too when the new leader's log is not given.
+Value live_group_fates_value(const forecast::PartitionGroupFates& fates, bool complete);
+// The sentence over an array of those ("" when empty).
+std::string live_group_fates_summary(const Value& partitions);
+// Whether any group is affected, unknown, may be affected, or groups may be missing.
+bool live_groups_affected(const Value& partitions);
+
 }  // namespace kepoch::report

@@ -218,10 +218,10 @@ std::string loss_phrase(const CandidateOutcome& c, bool would) {
 // The decision first, for the person on call: per partition without a live leader (at most
 // three named) what to do and what it costs against Kafka's default, then which stopped
 // brokers start before and after the elections (start_order).
-std::string plan_decision(const RecoveryPlan& plan) {
-  constexpr std::size_t kNamed = 3;
+std::string plan_decision(const RecoveryPlan& plan, std::uint64_t unheld) {
+  constexpr std::size_t kNamed = forecast::kNamedDecisions;
   std::vector<std::string> acts;
-  std::size_t more = 0;
+  std::uint64_t more = unheld;
   for (const auto& p : plan.partitions) {
     if (p.kind == RecommendationKind::healthy) continue;
     if (acts.size() == kNamed) {
@@ -278,7 +278,7 @@ std::string plan_decision(const RecoveryPlan& plan) {
 
 }  // namespace
 
-std::string plan_verdict(const RecoveryPlan& plan) {
+std::string plan_verdict(const RecoveryPlan& plan, std::uint64_t unheld_decisions) {
   const auto& t = plan.totals;
   // A stale metadata (a stopped broker's own copy of the log) can call a dead broker live:
   // nothing the plan says stands on it.
@@ -294,7 +294,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
   if (t.affected == 0)
     return stale + fmt::format("All {} partition(s) have a live leader{}", t.partitions,
                                stale.empty() ? ": nothing to decide." : " in that metadata.");
-  std::string s = stale + plan_decision(plan);
+  std::string s = stale + plan_decision(plan, unheld_decisions);
   s += fmt::format("{} of {} partition(s) have no live leader or too small an ISR", t.affected,
                    t.partitions);
   s += fmt::format(": the plan loses {}{} ({} committed), Kafka's default {} ({} committed)",
@@ -324,7 +324,7 @@ std::string plan_verdict(const RecoveryPlan& plan) {
 Value recovery_plan_value(const RecoveryPlan& plan, const PlanContext& context) {
   const auto& t = plan.totals;
   Value out = Value::object();
-  out.set("summary", plan_verdict(plan));
+  out.set("summary", plan_verdict(plan, context.unheld_decisions));
   out.set("metadata", context.metadata);
   out.set("cluster_id", context.cluster_id ? Value(*context.cluster_id) : Value());
   out.set("totals",

@@ -52,11 +52,15 @@ struct PlanContext {
   std::vector<std::string> notes;
   bool all = false;  // list healthy partitions too
   std::vector<forecast::PlanSalvage> salvages;
+  // Partitions needing a decision that plan.partitions does not hold (a streamed plan holds
+  // the first forecast::kNamedDecisions: OutagePlan::unheld_decisions), counted in the verdict.
+  std::uint64_t unheld_decisions = 0;
 };
 
 // The verdict ("summary"): the decision per partition without a live leader (at most three
 // named) and the start order, then the totals.
-std::string plan_verdict(const forecast::RecoveryPlan& plan);
+// `unheld_decisions` as PlanContext's.
+std::string plan_verdict(const forecast::RecoveryPlan& plan, std::uint64_t unheld_decisions = 0);
 // Why a partition's recommendation is what it is, in a sentence (with the replicas left out
 // for another topic id, which partition_reason adds).
 std::string partition_reason(const forecast::PartitionPlan& p);

@@ -88,12 +88,10 @@ class LogSegmentReader {
   std::uint64_t refills_ = 0;  // window reads so far
   Entry entry_;
   LogEnd end_;
-  // read_ahead(): two buffers, each room for the end of the window before it (a batch cut
-  // by the window's end) and then a window read by the thread; holding_ is the one holding
-  // the window (-1: buffer_), the thread reads into the other. Declared last: the thread
-  // stops before the file and the buffers go.
+  // read_ahead(): a ring of windows read by a second thread; holding_ is 0 while the window
+  // is in one of its slots, -1 while it is in buffer_. Declared last: the thread stops
+  // before the file goes.
   class ReadAhead;
-  std::unique_ptr<std::uint8_t[]> ahead_buffers_[2];
   int holding_ = -1;
   std::unique_ptr<ReadAhead> ahead_;
 };

@@ -229,7 +229,7 @@ FullWalk walk_full(const fs::path& p, bool ahead, std::size_t seek_at = 0) {
 }
 
 // The transactional segment's first batch (148 bytes), grown to `total` bytes of zeros
-// after its own: a batch larger than the reader's window, its CRC no matter here.
+// after its own: a batch larger than the reader's windows, its CRC no matter here.
 std::vector<std::uint8_t> grown_batch(const std::vector<std::uint8_t>& segment, std::size_t total) {
   std::vector<std::uint8_t> b(segment.begin(), segment.begin() + 148);
   b.resize(total, 0);
@@ -250,7 +250,12 @@ TEST_CASE("read ahead on a second thread: the same entries as reading in place",
       bytes.insert(bytes.end(), segment.begin(), segment.end());
   };
   small(1500);
-  for (const std::size_t total : {(256u << 10) + 1, 700u << 10, (256u << 10) - 100, 3000u}) {
+  // The sizes around 256 KiB (the in-place window) and 512 KiB (the read-ahead window, with
+  // a window's room in front for a cut batch); 1 MiB and more span several read-ahead
+  // windows and, gathered, leave part of the next batches behind them.
+  for (const std::size_t total :
+       {(256u << 10) + 1, 700u << 10, (256u << 10) - 100, 3000u, (512u << 10) + 1,
+        (512u << 10) - 100, (1u << 20) + 1, 2560u << 10, 1536u << 10, 1400u << 10}) {
     const auto big = grown_batch(segment, total);
     bytes.insert(bytes.end(), big.begin(), big.end());
     small(700);

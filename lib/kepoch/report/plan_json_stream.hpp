@@ -1,0 +1,55 @@
+#pragma once
+// `kepoch plan -o json` in bounded memory (issue 41): the plan's JSON document
+// (recovery_plan_report.hpp's shape, byte for byte render_json's) written from a plan whose
+// listed partitions were handed over a block at a time (forecast::plan_outage_streamed's
+// sink). Each block's list elements (partitions, candidates, followers, salvage,
+// salvage_commands, problems, timelines) are rendered at once, as render_json renders them
+// inside the document (nlohmann's dump(2) at their depth), to anonymous temporary files
+// (std::tmpfile: no name, gone when closed, never in a log dir); write() then writes the
+// document: its head (the verdict and totals first, which need every partition) from the
+// plan, each list copied from its file. Memory holds one block, not the report.
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kepoch/forecast/outage_plan.hpp"
+#include "kepoch/report/recovery_plan_report.hpp"
+#include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+
+class PlanJsonStream {
+ public:
+  // `iso_times`, `local`: as RenderOptions' (the time members shown as render() shows them).
+  PlanJsonStream(bool all, bool iso_times, bool local);
+  ~PlanJsonStream();
+  PlanJsonStream(const PlanJsonStream&) = delete;
+  PlanJsonStream& operator=(const PlanJsonStream&) = delete;
+
+  // One block of listed partitions, in the plan's order.
+  void add(const forecast::RecoveryPlan& listed, const forecast::PlanInput& input);
+  // The document: `head` is recovery_plan_value's (with "timelines") of the plan without its
+  // listed partitions; its lists named above are replaced by what add() gathered.
+  void write(const Value& head, std::ostream& out);
+
+ private:
+  struct Spill {
+    std::FILE* file = nullptr;
+    std::uint64_t elements = 0;
+  };
+  Spill& spill(const std::string& key);
+  void put(Spill& s, const Value& element);
+  void copy(Spill& s, std::ostream& out, bool& first);
+
+  bool all_;
+  bool iso_times_;
+  bool local_;
+  std::vector<std::pair<std::string, Spill>> spills_;
+  Spill warnings_;  // problems of severity "warning": after every "error" (as the report)
+};
+
+}  // namespace kepoch::report
