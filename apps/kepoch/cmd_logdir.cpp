@@ -110,16 +110,27 @@ struct SnapshotCommandOptions {
   std::uint32_t window = kDefaultSnapshotWindow;
 };
 
-report::Value snapshot_value(const std::string& file, const SnapshotSummary& s) {
+report::Value snapshot_value(const std::string& file, const std::vector<std::string>& dirs,
+                             const SnapshotSummary& s) {
   report::Value skipped = report::Value::array();
   for (const auto& k : s.skipped)
-    skipped.push(report::Value::object().set("dir", k.dir).set("reason", k.reason));
-  return report::Value::object()
-      .set("file", file)
-      .set("replicas", s.replicas)
-      .set("batches", s.batches)
-      .set("kept_batches", s.kept_batches)
-      .set("skipped", std::move(skipped));
+    skipped.push(report::Value::object()
+                     .set("dir", k.dir)
+                     .set("reason", k.reason)
+                     .set("unreadable", k.unreadable));
+  report::Value log_dirs = report::Value::array();
+  for (const auto& d : dirs)
+    log_dirs.push(d);
+  report::Value value = report::Value::object()
+                            .set("file", file)
+                            .set("broker", s.node_id ? report::Value(*s.node_id) : report::Value())
+                            .set("log_dirs", std::move(log_dirs))
+                            .set("replicas", s.replicas)
+                            .set("batches", s.batches)
+                            .set("kept_batches", s.kept_batches)
+                            .set("skipped", std::move(skipped));
+  std::string sentence = report::logdir_snapshot_summary(value);
+  return report::with_summary(std::move(value), std::move(sentence));
 }
 
 int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
@@ -158,7 +169,7 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   write_output("--file", o.file, OutputKind::logdir_snapshot, o.dirs, "snapshot file",
                [&](std::ostream& out) { summary = write_logdir_snapshot(out, dirs, options); });
   progress.done();
-  emit(snapshot_value(o.file, summary), globals);
+  emit(snapshot_value(o.file, o.dirs, summary), globals);
   return left_out(summary);
 }
 

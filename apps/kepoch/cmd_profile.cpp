@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "exit_codes.hpp"
 #include "globals.hpp"
@@ -23,6 +24,7 @@
 #include "kepoch/cluster/cluster_profiles.hpp"
 #include "kepoch/cluster/redaction.hpp"
 #include "kepoch/cluster/settings_sources.hpp"
+#include "kepoch/report/summary.hpp"
 #include "kepoch/report/value.hpp"
 #include "output_file.hpp"
 
@@ -71,11 +73,13 @@ int run_list(const ProfileOptions& o, const Globals& globals) {
             .set("command_config", p.command_config ? Value(p.command_config->string()) : Value())
             .set("properties", std::move(keys)));
   }
-  emit(Value::object()
-           .set("file", file.path)
-           .set("current_profile", file.current_profile ? Value(*file.current_profile) : Value())
-           .set("profiles", std::move(profiles)),
-       globals);
+  Value report =
+      Value::object()
+          .set("file", file.path)
+          .set("current_profile", file.current_profile ? Value(*file.current_profile) : Value())
+          .set("profiles", std::move(profiles));
+  std::string sentence = report::profile_list_summary(report);
+  emit(report::with_summary(std::move(report), std::move(sentence)), globals);
   return kOk;
 }
 
@@ -92,16 +96,19 @@ int run_show(const ProfileOptions& o, const Globals& globals) {
   }
   for (const auto& p : file.profiles) {
     if (p.name != name) continue;
-    emit(Value::object()
-             .set("name", p.name)
-             .set("file", p.path)
-             .set("line", p.line)
-             .set("current", file.current_profile == p.name)
-             .set("bootstrap",
-                  p.bootstrap ? Value(cluster::without_credentials(*p.bootstrap)) : Value())
-             .set("command_config", p.command_config ? Value(p.command_config->string()) : Value())
-             .set("properties", properties_value(p)),
-         globals);
+    // The sentence reads this report, whose values are redacted already: it cannot say more.
+    Value report =
+        Value::object()
+            .set("name", p.name)
+            .set("file", p.path)
+            .set("line", p.line)
+            .set("current", file.current_profile == p.name)
+            .set("bootstrap",
+                 p.bootstrap ? Value(cluster::without_credentials(*p.bootstrap)) : Value())
+            .set("command_config", p.command_config ? Value(p.command_config->string()) : Value())
+            .set("properties", properties_value(p));
+    std::string sentence = report::profile_show_summary(report);
+    emit(report::with_summary(std::move(report), std::move(sentence)), globals);
     return kOk;
   }
   std::string known;
@@ -121,11 +128,22 @@ int run_use(const ProfileOptions& o, const Globals& globals) {
                     path.string()));
   const std::string text = read_small_file(path, kMaxConfigBytes);
   const std::string edited = cluster::with_current_profile(text, path.string(), o.name);
+  // The profile current before the edit, for the sentence; unknown (left out) when the file
+  // does not parse as profiles.
+  std::optional<Value> previous;
+  try {
+    const auto before = cluster::parse_profiles_file(text, path.string());
+    previous = before.current_profile ? Value(*before.current_profile) : Value();
+  } catch (const InputError&) {
+  }
   // Through output_file.hpp: a symbolic link (a dotfiles repo) is edited through its target,
   // never inside a log dir; replaced whole, permission bits kept.
   write_output("profile use", path.string(), OutputKind::config_edit, {}, "config file",
                [&edited](std::ostream& out) { out << edited; });
-  emit(Value::object().set("file", path.string()).set("current_profile", o.name), globals);
+  Value report = Value::object().set("file", path.string()).set("current_profile", o.name);
+  if (previous) report.set("previous_profile", *previous);
+  std::string sentence = report::profile_use_summary(report);
+  emit(report::with_summary(std::move(report), std::move(sentence)), globals);
   return kOk;
 }
 

@@ -17,9 +17,8 @@
 #     logdir scan, diff, predict, plan, salvage, replay, metadata history), the dumps and
 #     inspections (checkpoint dump, segment dump of an index or a producer snapshot,
 #     partition inspect, metadata dump) and simulate alike: every example of a single
-#     kepoch command but those in $no_summary (completion and version have no JSON form;
-#     profile's and logdir snapshot's reports have no summary yet), and pipelines, which
-#     are held to running. (The live examples exit 4, checked above.)
+#     kepoch command but those in $no_summary (completion and version have no JSON form),
+#     and pipelines, which are held to running. (The live examples exit 4, checked above.)
 . "$(dirname "$0")/common.sh"
 
 W="$SCRATCH/world"
@@ -114,7 +113,7 @@ mkdir -p "$W/zsh" "$W/.config/fish/completions"
 export HOME="$W" XDG_CONFIG_HOME="$W/config"
 cd "$W"
 ran=0 live=0 verdicts=0
-no_summary='completion|version|profile|logdir snapshot'
+no_summary='completion|version'
 
 declare -A seen
 while IFS=$'\t' read -r page example; do

@@ -955,4 +955,185 @@ std::string HistoryTally::sentence(std::size_t partitions,
                            names(where, 5));
 }
 
+// ---- profile and logdir snapshot -----------------------------------------------------------
+
+namespace {
+
+// The value of a JAAS option as shown (`username="alice"`), or "" (absent, or shown as ***).
+std::string jaas_option(std::string_view jaas, std::string_view name) {
+  for (std::size_t at = jaas.find(name); at != std::string_view::npos;
+       at = jaas.find(name, at + 1)) {
+    const bool starts =
+        at == 0 || std::isspace(static_cast<unsigned char>(jaas[at - 1])) || jaas[at - 1] == ';';
+    std::size_t i = at + name.size();
+    while (i < jaas.size() && jaas[i] == ' ')
+      ++i;
+    if (!starts || i >= jaas.size() || jaas[i] != '=') continue;
+    ++i;
+    while (i < jaas.size() && jaas[i] == ' ')
+      ++i;
+    std::string value;
+    if (i < jaas.size() && jaas[i] == '"') {
+      const auto close = jaas.find('"', i + 1);
+      if (close == std::string_view::npos) return {};
+      value = std::string(jaas.substr(i + 1, close - i - 1));
+    } else {
+      const auto stop = jaas.find_first_of(" ;", i);
+      value =
+          std::string(jaas.substr(i, stop == std::string_view::npos ? jaas.size() - i : stop - i));
+    }
+    return value.find("***") == std::string::npos ? value : std::string();
+  }
+  return {};
+}
+
+// The user of `user:***@host` in a (redacted) bootstrap list, or "".
+std::string address_user(std::string_view bootstrap) {
+  const auto at = bootstrap.find('@');
+  if (at == std::string_view::npos) return {};
+  auto start = bootstrap.rfind("//", at);
+  start = start == std::string_view::npos ? 0 : start + 2;
+  const auto comma = bootstrap.rfind(',', at);
+  if (comma != std::string_view::npos && comma + 1 > start) start = comma + 1;
+  std::string user(bootstrap.substr(start, at - start));
+  if (const auto colon = user.find(':'); colon != std::string::npos) user.resize(colon);
+  while (!user.empty() && user.front() == ' ')
+    user.erase(user.begin());
+  return user.find("***") == std::string::npos ? user : std::string();
+}
+
+}  // namespace
+
+std::string profile_list_summary(const Value& list) {
+  const std::string file = text_at(list, "file");
+  std::vector<std::string> all;
+  for (const auto& p : array_at(list, "profiles"))
+    all.push_back(text_at(p, "name"));
+  if (all.empty())
+    return fmt::format(
+        "No profiles in {}: live commands need -b until its clusters: section names one.", file);
+  std::string out = fmt::format(
+      "{} in {} ({}); ", plural(static_cast<std::int64_t>(all.size()), "profile", "profiles"), file,
+      names(all, 5));
+  const Value* current = list.find("current_profile");
+  if (current && !current->is_null())
+    out += fmt::format("the current one is {}.", scalar_text(*current));
+  else
+    out += "none is current: a live command needs -b, --cluster or KEPOCH_CLUSTER.";
+  return out;
+}
+
+std::string profile_show_summary(const Value& show) {
+  const std::string name = text_at(show, "name");
+  std::string out = fmt::format(
+      "Profile {}{}", name, bool_at(show, "current").value_or(false) ? " (the current one)" : "");
+  const Value* props = show.find("properties");
+  const auto property = [props](std::string_view key) -> std::string {
+    if (!props || !props->is_object()) return {};
+    const Value* v = props->find(key);
+    return v ? scalar_text(*v) : std::string();
+  };
+  const Value* bootstrap = show.find("bootstrap");
+  std::string user;
+  if (!bootstrap || bootstrap->is_null()) {
+    out += " names no bootstrap brokers (a live command needs -b with it)";
+  } else {
+    const std::string list = scalar_text(*bootstrap);
+    std::int64_t brokers = 0;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+      const auto comma = list.find(',', from);
+      const auto item =
+          list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+      if (item.find_first_not_of(' ') != std::string::npos) ++brokers;
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+    out += fmt::format(" reaches {}", plural(brokers, "bootstrap broker", "bootstrap brokers"));
+    user = address_user(list);
+  }
+  const std::string protocol = property("security.protocol");
+  const std::string mechanism = property("sasl.mechanism").empty()
+                                    ? property("sasl.mechanisms")  // librdkafka's name
+                                    : property("sasl.mechanism");
+  const Value* command_config = show.find("command_config");
+  const bool has_command_config = command_config && !command_config->is_null();
+  if (!protocol.empty() && protocol.find("***") == std::string::npos)
+    out += fmt::format(" over {}", protocol);
+  else if (!has_command_config)
+    out += " over PLAINTEXT (no security.protocol set)";
+  if (!mechanism.empty() && mechanism.find("***") == std::string::npos)
+    out += fmt::format(" ({})", mechanism);
+  if (user.empty()) user = property("sasl.username");  // librdkafka's; not a secret
+  if (user.empty()) user = jaas_option(property("sasl.jaas.config"), "username");
+  if (!user.empty() && user.find("***") == std::string::npos)
+    out += fmt::format(" as user {}", user);
+  if (has_command_config)
+    out += fmt::format(", with the client settings of {} (named, not read)",
+                       scalar_text(*command_config));
+  std::int64_t hidden = 0;
+  if (props && props->is_object())
+    for (const auto& [key, value] : props->as_object())
+      hidden += scalar_text(value).find("***") != std::string::npos ? 1 : 0;
+  if (bootstrap && !bootstrap->is_null() &&
+      scalar_text(*bootstrap).find("***") != std::string::npos)
+    ++hidden;
+  if (hidden > 0)
+    out += fmt::format("; {} shown as ***", plural(hidden, "secret value", "secret values"));
+  return out + ".";
+}
+
+std::string profile_use_summary(const Value& use) {
+  const std::string name = text_at(use, "current_profile");
+  std::string out = fmt::format("{} is now the current profile in {}", name, text_at(use, "file"));
+  const Value* previous = use.find("previous_profile");
+  if (!previous) {
+    // not known: the file did not parse as profiles before the edit
+  } else if (previous->is_null())
+    out += " (none was before)";
+  else if (scalar_text(*previous) == name)
+    out += " (it was already)";
+  else
+    out += fmt::format(" (was {})", scalar_text(*previous));
+  return out + ": live commands use it when they name no cluster.";
+}
+
+std::string logdir_snapshot_summary(const Value& snap) {
+  std::vector<std::string> dirs;
+  for (const auto& d : array_at(snap, "log_dirs"))
+    dirs.push_back(scalar_text(d));
+  const Value* broker = snap.find("broker");
+  const std::string whose = broker && !broker->is_null()
+                                ? fmt::format("broker {}", scalar_text(*broker))
+                                : std::string("a broker of unknown id");
+  const auto replicas = int_at(snap, "replicas").value_or(0);
+  const auto batches = int_at(snap, "batches").value_or(0);
+  const auto kept = int_at(snap, "kept_batches").value_or(0);
+  std::vector<std::string> unreadable;
+  std::int64_t other = 0;
+  for (const auto& k : array_at(snap, "skipped")) {
+    if (bool_at(k, "unreadable").value_or(true))
+      unreadable.push_back(replica_name(text_at(k, "dir")));
+    else
+      ++other;
+  }
+  std::string out;
+  if (!unreadable.empty())
+    out = fmt::format(
+        "The snapshot is not the whole broker: {} could not be read and {} left "
+        "out ({}). ",
+        plural(static_cast<std::int64_t>(unreadable.size()), "replica", "replicas"),
+        unreadable.size() == 1 ? "is" : "are", names(unreadable));
+  out += fmt::format("Wrote a snapshot of {} of {} ({} {}{}) to {}: ",
+                     plural(replicas, "partition replica", "partition replicas"), whose,
+                     dirs.size() == 1 ? "log dir" : "log dirs", joined(dirs, ", "),
+                     broker && !broker->is_null() ? "" : ", no meta.properties read",
+                     text_at(snap, "file"));
+  out += fmt::format("{} of their {} kept", kept, plural(batches, "batch header", "batch headers"));
+  if (other > 0)
+    out += fmt::format("; {} that {} no live replica skipped", plural(other, "dir", "dirs"),
+                       other == 1 ? "holds" : "hold");
+  return out + ".";
+}
+
 }  // namespace kepoch::report

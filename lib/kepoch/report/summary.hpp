@@ -142,6 +142,20 @@ class HistoryTally {
   std::vector<Unclean> unclean_;
 };
 
+// `profile list`: how many profiles the config file names and which one is current
+// ({"file", "current_profile", "profiles": [{"name", ...}]}).
+std::string profile_list_summary(const Value& list_report);
+// `profile show`: where the profile reaches (its bootstrap brokers, the security protocol and
+// SASL mechanism, the user) and how many secret values show as ***. Built from the report,
+// whose values are redacted already (cluster/redaction.hpp), so it cannot say a secret.
+std::string profile_show_summary(const Value& show_report);
+// `profile use` ({"file", "current_profile", "previous_profile"}).
+std::string profile_use_summary(const Value& use_report);
+// `logdir snapshot --file` ({"file", "broker", "log_dirs", "replicas", "batches",
+// "kept_batches", "skipped": [{"dir", "reason", "unreadable"}]}): what was written, and first
+// the replicas left out because they could not be read (exit 1: not the whole broker).
+std::string logdir_snapshot_summary(const Value& snapshot_report);
+
 // A replica dir as the sentences name it: its last two path components ("broker-1/d-0"),
 // enough to tell brokers apart without the common prefix.
 std::string replica_name(std::string_view dir);

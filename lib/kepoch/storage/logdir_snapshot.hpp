@@ -87,6 +87,8 @@ struct SnapshotSummary {
   std::uint64_t kept_batches = 0;
   std::uint64_t batches = 0;  // in the replicas' loaded logs
   std::vector<SnapshotSkip> skipped;
+  // node.id of the first meta.properties that reads (the header's node_id), if any.
+  std::optional<std::int32_t> node_id;
 };
 
 // Writes the snapshot of `log_dirs` to `out`. A partition dir that cannot be loaded is

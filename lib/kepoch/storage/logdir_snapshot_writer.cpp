@@ -273,6 +273,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
   // broker, or of another cluster): the first meta.properties that reads.
   json node_id = nullptr;
   json cluster_id = nullptr;
+  std::optional<std::int32_t> broker;
   for (const auto& d : log_dirs) {
     std::error_code ec;
     const fs::path file = d / kMetaPropertiesName;
@@ -281,6 +282,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
       const MetaProperties meta = read_meta_properties(read_small_file(file, 64 * 1024));
       if (meta.failure) continue;
       if (meta.node_id) node_id = *meta.node_id;
+      broker = meta.node_id;
       if (meta.cluster_id) cluster_id = *meta.cluster_id;
       break;
     } catch (const InputError&) {
@@ -299,6 +301,7 @@ SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::p
              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';
   SnapshotSummary summary;
+  summary.node_id = broker;
   // Every log dir's replicas in one partition order (logdir_snapshot.hpp), so that a plan can
   // merge a cluster's snapshots as sorted streams; each log dir's skipped dirs after them.
   struct Found {
