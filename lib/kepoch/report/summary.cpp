@@ -147,10 +147,10 @@ Clause follower_clause(const Value& r) {
     remote_lost = int_at(*rr, "lost_records").value_or(0);
     const auto undescribed = array_at(*rr, "undescribed_ranges").size();
     const Value* range = rr->find("range");
-    const std::string span = range && range->is_object()
-                                 ? fmt::format("offsets {}..{}", text_at(*range, "first"),
-                                               text_at(*range, "last"))
-                                 : std::string("its remote offsets");
+    const std::string span =
+        range && range->is_object()
+            ? fmt::format("offsets {}..{}", text_at(*range, "first"), text_at(*range, "last"))
+            : std::string("its remote offsets");
     if (remote_lost > 0)
       remote_text = fmt::format(
           "; below its local log start it forks off {} held in remote segments ({}), committed",

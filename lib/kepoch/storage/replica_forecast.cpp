@@ -205,15 +205,13 @@ void count_remote_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   // Its whole log's start: log-start-offset-checkpoint's; a partition without an entry
   // starts at 0 (LogManager.loadLog: logStartOffsets.getOrDefault(topicPartition, 0L)), and
   // what the metadata does not describe above it is unknown, not safe.
-  const std::int64_t log_start =
-      std::min(follower.log_start_checkpoint.value_or(0), local_start);
+  const std::int64_t log_start = std::min(follower.log_start_checkpoint.value_or(0), local_start);
   const std::int64_t from = std::max({diverged, log_start, answers.log_start_offset});
   if (from >= local_start) return;
   f.remote_removed_range = std::pair{from, local_start - 1};
-  const RemoteLogIndex* index =
-      follower.remote_tier && follower.remote_tier->remote_log
-          ? follower.remote_tier->remote_log.get()
-          : nullptr;
+  const RemoteLogIndex* index = follower.remote_tier && follower.remote_tier->remote_log
+                                    ? follower.remote_tier->remote_log.get()
+                                    : nullptr;
   std::string why;
   if (index) {
     const RemoteCoverage c =

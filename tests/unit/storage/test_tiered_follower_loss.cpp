@@ -100,10 +100,10 @@ TEST_CASE("Tiered follower truncating below its local log start: remote records 
   const PartitionReplica l = new_leader();
   PartitionReplica f = tiered_follower();
   SECTION("the metadata describes its lineage: 300 remote records lost, committed") {
-    f.remote_tier = PartitionReplica::RemoteTier{
-        index_of({segment("s0", 0, 299, 0), segment("s1", 300, 499, 1),
-                  segment("s2", 500, 699, 1)}),
-        "test"};
+    f.remote_tier =
+        PartitionReplica::RemoteTier{index_of({segment("s0", 0, 299, 0), segment("s1", 300, 499, 1),
+                                               segment("s2", 500, 699, 1)}),
+                                     "test"};
     const ReplicaForecast x = forecast_replica(l, f, TruncationMode::fetch);
     CHECK(x.prediction.truncate_to == 400);  // OffsetsForLeaderEpoch(1) -> (1, 400)
     CHECK_FALSE(x.prediction.truncated_fully);
@@ -112,8 +112,7 @@ TEST_CASE("Tiered follower truncating below its local log start: remote records 
     REQUIRE(x.remote_removed_range);
     CHECK(*x.remote_removed_range == std::pair<std::int64_t, std::int64_t>{400, 699});
     CHECK(x.remote_lost_records == 300);
-    CHECK(x.remote_lost_ranges ==
-          std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
+    CHECK(x.remote_lost_ranges == std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
     CHECK(x.remote_undescribed.empty());
     CHECK(x.lost_known);
     CHECK(x.committed_loss());
@@ -123,8 +122,7 @@ TEST_CASE("Tiered follower truncating below its local log start: remote records 
         index_of({segment("s0", 0, 299, 0), segment("s1", 300, 499, 1)}), "test"};
     const ReplicaForecast x = forecast_replica(l, f, TruncationMode::fetch);
     CHECK(x.remote_lost_records == 100);
-    CHECK(x.remote_undescribed ==
-          std::vector<std::pair<std::int64_t, std::int64_t>>{{500, 699}});
+    CHECK(x.remote_undescribed == std::vector<std::pair<std::int64_t, std::int64_t>>{{500, 699}});
     CHECK_FALSE(x.lost_known);
     CHECK(x.committed_loss_possible());
   }
@@ -135,22 +133,19 @@ TEST_CASE("Tiered follower truncating below its local log start: remote records 
         index_of({segment("s1", 300, 499, 1), segment("x", 500, 699, 3)}), "test"};
     const ReplicaForecast x = forecast_replica(l, f, TruncationMode::fetch);
     CHECK(x.remote_lost_records == 100);
-    CHECK(x.remote_undescribed ==
-          std::vector<std::pair<std::int64_t, std::int64_t>>{{500, 699}});
+    CHECK(x.remote_undescribed == std::vector<std::pair<std::int64_t, std::int64_t>>{{500, 699}});
   }
   SECTION("no metadata given: the whole remote range unknown") {
     f.remote_tier = PartitionReplica::RemoteTier{nullptr, "no __remote_log_metadata given"};
     const ReplicaForecast x = forecast_replica(l, f, TruncationMode::fetch);
     CHECK(x.remote_lost_records == 0);
-    CHECK(x.remote_undescribed ==
-          std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
+    CHECK(x.remote_undescribed == std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
     CHECK(x.committed_loss_possible());
     CHECK_FALSE(x.unanswered.empty());
   }
   SECTION("the sign alone (no remote_tier attached) still counts the range as unknown") {
     const ReplicaForecast x = forecast_replica(l, f, TruncationMode::fetch);
-    CHECK(x.remote_undescribed ==
-          std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
+    CHECK(x.remote_undescribed == std::vector<std::pair<std::int64_t, std::int64_t>>{{400, 699}});
     CHECK(x.committed_loss_possible());
   }
   SECTION("a truncation at or above its local log start takes nothing remote") {
