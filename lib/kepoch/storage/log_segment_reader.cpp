@@ -307,7 +307,8 @@ void LogSegmentReader::refill_ahead(std::uint64_t position, std::size_t n) {
   if (tail <= ReadAhead::kTailRoom) {
     const ReadAhead::Slot slot = ahead_->take();
     std::uint8_t* const window_start = slot.base + ReadAhead::kTailRoom;
-    std::memcpy(window_start - tail, tail_from, tail);
+    // No tail (a stream just started) may come from an empty buffer's null data().
+    if (tail > 0) std::memcpy(window_start - tail, tail_from, tail);
     if (holding_ == 0) ahead_->release();  // the slot the tail came from
     data_ = window_start - tail;
     buffer_len_ = tail + slot.got;
