@@ -46,6 +46,24 @@ bool bool_of(const Value* v, bool fallback) {
   return b ? *b : fallback;
 }
 
+// The clauses both fate sentences (offline and live) share, in the order a reader weighs them.
+void append_fate_clauses(std::vector<std::string>& parts_text, const std::set<std::string>& lose,
+                         std::int64_t lost_total, const std::set<std::string>& fail,
+                         const std::set<std::string>& skip, const std::set<std::string>& reread) {
+  if (!lose.empty())
+    parts_text.push_back(fmt::format("{} lose{} {} consumed offset(s) for good", lose.size(),
+                                     lose.size() == 1 ? "s" : "", lost_total));
+  if (!fail.empty())
+    parts_text.push_back(fmt::format("{} fail{} with auto.offset.reset=none", fail.size(),
+                                     fail.size() == 1 ? "s" : ""));
+  if (!skip.empty())
+    parts_text.push_back(
+        fmt::format("{} skip{} records unseen", skip.size(), skip.size() == 1 ? "s" : ""));
+  if (!reread.empty())
+    parts_text.push_back(
+        fmt::format("{} re-read{} records", reread.size(), reread.size() == 1 ? "s" : ""));
+}
+
 }  // namespace
 
 Value group_fates_value(const forecast::PartitionGroupFates& f,
@@ -192,18 +210,7 @@ std::string live_group_fates_summary(const Value& partitions) {
     }
   if (n == 0) return "";
   std::vector<std::string> parts_text;
-  if (!lose.empty())
-    parts_text.push_back(fmt::format("{} lose{} {} consumed offset(s) for good", lose.size(),
-                                     lose.size() == 1 ? "s" : "", lost_total));
-  if (!fail.empty())
-    parts_text.push_back(fmt::format("{} fail{} with auto.offset.reset=none", fail.size(),
-                                     fail.size() == 1 ? "s" : ""));
-  if (!skip.empty())
-    parts_text.push_back(
-        fmt::format("{} skip{} records unseen", skip.size(), skip.size() == 1 ? "s" : ""));
-  if (!reread.empty())
-    parts_text.push_back(
-        fmt::format("{} re-read{} records", reread.size(), reread.size() == 1 ? "s" : ""));
+  append_fate_clauses(parts_text, lose, lost_total, fail, skip, reread);
   if (!uncertain.empty())
     parts_text.push_back(fmt::format(
         "{} with consumed records unknown (no committed leader epoch, the old leader's log not "
@@ -274,18 +281,7 @@ std::string group_fates_summary(const Value& v) {
   std::int64_t lost_total = 0;
   for (const auto& [g, n] : lost)
     lost_total += n;
-  if (!lose.empty())
-    parts_text.push_back(fmt::format("{} lose{} {} consumed offset(s) for good", lose.size(),
-                                     lose.size() == 1 ? "s" : "", lost_total));
-  if (!fail.empty())
-    parts_text.push_back(fmt::format("{} fail{} with auto.offset.reset=none", fail.size(),
-                                     fail.size() == 1 ? "s" : ""));
-  if (!skip.empty())
-    parts_text.push_back(
-        fmt::format("{} skip{} records unseen", skip.size(), skip.size() == 1 ? "s" : ""));
-  if (!reread.empty())
-    parts_text.push_back(
-        fmt::format("{} re-read{} records", reread.size(), reread.size() == 1 ? "s" : ""));
+  append_fate_clauses(parts_text, lose, lost_total, fail, skip, reread);
   if (!unknown.empty())
     parts_text.push_back(fmt::format("{} unknown (a transaction's offset commit awaits its marker)",
                                      unknown.size()));
