@@ -4,6 +4,9 @@
 #include <cstring>
 #include <sstream>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/time_fields.hpp"
@@ -32,12 +35,19 @@ std::string indented_json(const Value& v, std::size_t depth) {
   return out;
 }
 
+// An anonymous file for a spilled list: tmpfile() (on /tmp's disk, so a big plan's lists do
+// not sit in memory), else an anonymous memory file - a host or a chroot with no writable /tmp
+// still gets its report, the same bytes.
 std::FILE* temporary_file() {
-  std::FILE* f = std::tmpfile();
-  if (!f)
-    throw InputError("temporary file",
-                     std::string("cannot create one for the report: ") + std::strerror(errno));
-  return f;
+  if (std::FILE* f = std::tmpfile()) return f;
+  const int tmpfile_errno = errno;
+  const int fd = ::memfd_create("kepoch-plan-report", MFD_CLOEXEC);
+  if (fd >= 0) {
+    if (std::FILE* f = ::fdopen(fd, "w+")) return f;
+    ::close(fd);
+  }
+  throw InputError("temporary file", std::string("cannot create one for the report: ") +
+                                         std::strerror(tmpfile_errno));
 }
 
 }  // namespace
