@@ -86,21 +86,17 @@ std::vector<Uuid> FlexibleReader::uuid_array(std::string_view field) {
 }
 
 void FlexibleReader::tagged_fields(std::string_view where, const TagHandler& known) {
-  const std::uint32_t count = in_.unsigned_varint("tagged field count");
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t tag = in_.unsigned_varint("tag");
-    const std::uint32_t size = in_.unsigned_varint("tagged field size");
-    ByteReader field = in_.sub(size, "tagged field");
-    FlexibleReader f(field, notes_);
-    if (known && known(tag, f)) {
-      if (!field.at_end())
-        notes_.push_back(fmt::format("{} bytes left unread in tagged field {} of {}",
-                                     field.remaining(), tag, where));
-      continue;
-    }
-    notes_.push_back(
-        fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
-  }
+  tagged_fields_with(where, [&known](std::uint32_t tag, FlexibleReader& f) {
+    return known && known(tag, f);
+  });
+}
+
+void FlexibleReader::note_left_unread(std::size_t left, std::uint32_t tag, std::string_view where) {
+  notes_.push_back(fmt::format("{} bytes left unread in tagged field {} of {}", left, tag, where));
+}
+
+void FlexibleReader::note_unknown(std::uint32_t tag, std::uint32_t size, std::string_view where) {
+  notes_.push_back(fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
 }
 
 }  // namespace kepoch

@@ -47,8 +47,28 @@ class FlexibleReader {
   // skipped with a note naming `where`. Without `known`, every tag is unknown.
   using TagHandler = std::function<bool(std::uint32_t tag, FlexibleReader& field)>;
   void tagged_fields(std::string_view where, const TagHandler& known = {});
+  // The same, `known` called directly (no std::function per section: a schema walk reads one
+  // section per struct of every record).
+  template <class Known>
+  void tagged_fields_with(std::string_view where, Known&& known) {
+    const std::uint32_t count = in_.unsigned_varint("tagged field count");
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t tag = in_.unsigned_varint("tag");
+      const std::uint32_t size = in_.unsigned_varint("tagged field size");
+      ByteReader field = in_.sub(size, "tagged field");
+      FlexibleReader f(field, notes_);
+      if (known(tag, f)) {
+        if (!field.at_end()) note_left_unread(field.remaining(), tag, where);
+        continue;
+      }
+      note_unknown(tag, size, where);
+    }
+  }
 
  private:
+  void note_left_unread(std::size_t left, std::uint32_t tag, std::string_view where);
+  void note_unknown(std::uint32_t tag, std::uint32_t size, std::string_view where);
+
   ByteReader& in_;
   std::vector<std::string>& notes_;
 };

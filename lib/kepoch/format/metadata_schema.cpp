@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <bit>
+#include <memory>
 
 #include "kepoch/base/byte_reader.hpp"
 
@@ -222,10 +224,99 @@ SchemaValue read_fields(FlexibleReader& f, std::span<const SchemaField> fields,
 // (SchemaSink) instead of stored; with no sink, only read (check_schema_fields). With a sink
 // the bytes are known good, and an object's tagged fields are found before its members are
 // written, so that they come in schema order as read_fields puts them.
+//
+// The walk reads a struct's fields as compiled for the version being read (CompiledFields,
+// made once per struct and version and kept): which fields the version has, which are
+// tagged and nullable, and the nested structs' own compiled fields. read_fields tests each
+// field's versions per record; a dump of __consumer_offsets walks millions of records of a
+// few schemas, and those tests, with the count of an object's members and the second read of
+// its untagged fields to find its tagged section, were a fifth of its time.
 
-std::optional<std::string_view> stream_string(FlexibleReader& f, const ReadContext& c,
+struct CompiledFields;
+
+struct CompiledField {
+  const SchemaField* field;
+  const CompiledFields* nested;  // a struct's fields at the same version; else nullptr
+  bool nullable;                 // at the version
+  bool tagged;                   // at the version: read from the tagged section
+};
+
+struct CompiledFields {
+  std::string_view where;            // the struct's name in notes: the schema's or field's
+  std::vector<CompiledField> fields;  // the fields the version has, schema order
+  std::size_t untagged = 0;           // how many of them are not tagged
+  std::size_t tagged = 0;
+  // Every tagged field comes after every untagged one in schema order (Kafka's schemas put
+  // them last): the untagged are then written as they are read, the tagged after them from
+  // the section that follows, without reading the untagged twice.
+  bool tagged_last = true;
+};
+
+const CompiledFields& compiled_fields(std::span<const SchemaField> fields, std::uint32_t version,
+                                      std::string_view where);
+
+std::unique_ptr<CompiledFields> compile_fields(std::span<const SchemaField> fields,
+                                               std::uint32_t version, std::string_view where) {
+  auto out = std::make_unique<CompiledFields>();
+  out->where = where;
+  for (const SchemaField& field : fields) {
+    if (!in_version(field.first_version, field.last_version, version)) continue;
+    const bool is_tagged = tagged(field, version);
+    if (is_tagged)
+      ++out->tagged;
+    else if (out->tagged > 0)
+      out->tagged_last = false;
+    else
+      ++out->untagged;
+    const CompiledFields* nested = field.type == SchemaType::structure
+                                       ? &compiled_fields(field.fields, version, field.kafka_name)
+                                       : nullptr;
+    out->fields.push_back({&field, nested, nullable(field, version), is_tagged});
+  }
+  if (!out->tagged_last) {  // untagged counts every untagged field
+    out->untagged = 0;
+    for (const CompiledField& f : out->fields)
+      out->untagged += !f.tagged;
+  }
+  return out;
+}
+
+// The compiled fields of (fields, version, where), made on first use. Per thread: no lock
+// (kepoch decodes on one thread; the cache is small: one entry per struct and version read).
+const CompiledFields& compiled_fields(std::span<const SchemaField> fields, std::uint32_t version,
+                                      std::string_view where) {
+  struct Key {
+    const SchemaField* fields;
+    std::size_t size;
+    std::uint32_t version;
+    const char* where;
+    std::size_t where_size;
+    bool operator==(const Key&) const = default;
+  };
+  struct Entry {
+    Key key;
+    std::unique_ptr<CompiledFields> compiled;
+  };
+  // A few dozen entries at most (the structs of the schemas a log holds, at the versions it
+  // holds); the last one found is tried first: a record's key and value alternate.
+  thread_local std::vector<Entry> cache;
+  thread_local std::size_t last = 0;
+  const Key key{fields.data(), fields.size(), version, where.data(), where.size()};
+  if (last < cache.size() && cache[last].key == key) return *cache[last].compiled;
+  for (std::size_t i = 0; i < cache.size(); ++i) {
+    if (cache[i].key == key) {
+      last = i;
+      return *cache[i].compiled;
+    }
+  }
+  auto compiled = compile_fields(fields, version, where);  // may add nested entries first
+  cache.push_back({key, std::move(compiled)});
+  last = cache.size() - 1;
+  return *cache.back().compiled;
+}
+
+std::optional<std::string_view> stream_string(ByteReader& in, const ReadContext& c,
                                               std::string_view name) {
-  ByteReader& in = f.in();
   std::int64_t n = 0;
   if (c.flexible) {  // FlexibleReader::nullable_string, without the copy
     n = static_cast<std::int64_t>(in.unsigned_varint(name)) - 1;
@@ -239,9 +330,8 @@ std::optional<std::string_view> stream_string(FlexibleReader& f, const ReadConte
   return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name, bool may_be_null,
+void stream_bytes(ByteReader& in, const ReadContext& c, std::string_view name, bool may_be_null,
                   SchemaSink* sink) {
-  ByteReader& in = f.in();
   const std::uint64_t at = in.position();
   const std::int64_t len = read_length(in, c, false, name);
   if (len < 0) {
@@ -257,19 +347,19 @@ void stream_bytes(FlexibleReader& f, const ReadContext& c, std::string_view name
     sink->text("(redacted)");
 }
 
-void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const ReadContext& c,
-                   std::string_view where, SchemaSink* sink);
+void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadContext& c,
+                   SchemaSink* sink);
 
 // Uuid::to_string's text (Kafka's Uuid.toString: URL-safe base64 without padding, always 22
 // characters) written in place: a dump shows one or more per record.
 constexpr std::size_t kUuidTextSize = 22;
-void write_uuid_text(const Uuid& u, char (&out)[kUuidTextSize]) {
+void write_uuid_text(std::span<const std::uint8_t> bytes, char (&out)[kUuidTextSize]) {
   static constexpr char kUrlAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   std::uint32_t acc = 0;
   int nbits = 0;
   std::size_t n = 0;
-  for (const auto b : u.bytes) {
+  for (const auto b : bytes) {
     acc = (acc << 8) | b;
     nbits += 8;
     while (nbits >= 6) {
@@ -281,9 +371,10 @@ void write_uuid_text(const Uuid& u, char (&out)[kUuidTextSize]) {
 }
 
 // read_one.
-void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& c,
+void stream_one(FlexibleReader& f, const CompiledField& cf, const ReadContext& c,
                 SchemaSink* sink) {
   ByteReader& in = f.in();
+  const SchemaField& field = *cf.field;
   const std::string_view name = field.kafka_name;
   std::int64_t v = 0;
   switch (field.type) {
@@ -313,15 +404,15 @@ void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& 
       return;
     }
     case SchemaType::uuid: {
-      const Uuid u = f.uuid(name);
+      const auto bytes = in.bytes(16, name);
       if (!sink) return;
       char text[kUuidTextSize];
-      write_uuid_text(u, text);
+      write_uuid_text(bytes, text);
       sink->text(std::string_view(text, sizeof text));
       return;
     }
     case SchemaType::structure:
-      return stream_fields(f, field.fields, c, name, sink);
+      return stream_fields(f, *cf.nested, c, sink);
     case SchemaType::string:
     case SchemaType::bytes:
       if (sink) sink->null();  // never: read by stream_field
@@ -331,10 +422,11 @@ void stream_one(FlexibleReader& f, const SchemaField& field, const ReadContext& 
 }
 
 // read_field.
-void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext& c,
+void stream_field(FlexibleReader& f, const CompiledField& cf, const ReadContext& c,
                   SchemaSink* sink, bool in_tag = false) {
+  const SchemaField& field = *cf.field;
   const std::string_view name = field.kafka_name;
-  const bool may_be_null = nullable(field, c.version);
+  const bool may_be_null = cf.nullable;
   ByteReader& in = f.in();
   if (field.array) {
     const std::uint64_t at = in.position();
@@ -353,13 +445,13 @@ void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext
     for (std::int64_t i = 0; i < n; ++i) {
       if (field.type == SchemaType::string) {
         const std::uint64_t item_at = in.position();
-        const auto s = stream_string(f, c, name);
+        const auto s = stream_string(in, c, name);
         if (!s) null_refused(item_at, name);
         if (sink) sink->text(*s);
       } else if (field.type == SchemaType::bytes) {
-        stream_bytes(f, c, name, false, sink);  // an element is never null
+        stream_bytes(in, c, name, false, sink);  // an element is never null
       } else {
-        stream_one(f, field, c, sink);
+        stream_one(f, cf, c, sink);
       }
     }
     if (sink) sink->end_array();
@@ -367,7 +459,7 @@ void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext
   }
   if (field.type == SchemaType::string) {
     const std::uint64_t at = in.position();
-    const auto s = stream_string(f, c, name);
+    const auto s = stream_string(in, c, name);
     if (!s) {
       if (!may_be_null) null_refused(at, name);
       if (sink) sink->null();
@@ -376,7 +468,7 @@ void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext
     if (sink) sink->text(*s);
     return;
   }
-  if (field.type == SchemaType::bytes) return stream_bytes(f, c, name, may_be_null, sink);
+  if (field.type == SchemaType::bytes) return stream_bytes(in, c, name, may_be_null, sink);
   if (field.type == SchemaType::structure && may_be_null) {
     const bool null =
         in_tag ? static_cast<std::int32_t>(in.unsigned_varint(name)) <= 0 : in.i8(name) < 0;
@@ -385,86 +477,126 @@ void stream_field(FlexibleReader& f, const SchemaField& field, const ReadContext
       return;
     }
   }
-  stream_one(f, field, c, sink);
+  stream_one(f, cf, c, sink);
 }
 
-bool untagged_in(const SchemaField& field, std::uint32_t version) {
-  return in_version(field.first_version, field.last_version, version) && !tagged(field, version);
+// The tagged field of `fields` with `tag`, the first in schema order (read_fields' search).
+const CompiledField* tagged_field(const CompiledFields& fields, std::uint32_t tag) {
+  for (const CompiledField& cf : fields.fields)
+    if (cf.tagged && cf.field->tag == static_cast<std::int32_t>(tag)) return &cf;
+  return nullptr;
 }
-bool tagged_in(const SchemaField& field, std::uint32_t version) {
-  return in_version(field.first_version, field.last_version, version) && tagged(field, version);
+
+// Past a tagged section whose fields were read already (with a sink: the bytes were checked).
+void skip_tagged_section(ByteReader& in) {
+  const std::uint32_t count = in.unsigned_varint("tagged field count");
+  for (std::uint32_t i = 0; i < count; ++i) {
+    in.unsigned_varint("tag");
+    in.skip(in.unsigned_varint("tagged field size"), "tagged field");
+  }
 }
+
+// The most tagged fields of one struct the one-pass write takes (Kafka's have one or two).
+constexpr std::size_t kMaxOnePassTagged = 8;
 
 // read_fields: with a sink, the members in schema order.
-void stream_fields(FlexibleReader& f, std::span<const SchemaField> fields, const ReadContext& c,
-                   std::string_view where, SchemaSink* sink) {
+void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadContext& c,
+                   SchemaSink* sink) {
   if (!sink) {  // wire order, as read_fields reads (the same errors, the same notes)
-    for (const SchemaField& field : fields)
-      if (untagged_in(field, c.version)) stream_field(f, field, c, nullptr);
+    for (const CompiledField& cf : fields.fields)
+      if (!cf.tagged) stream_field(f, cf, c, nullptr);
     if (c.flexible) {
-      f.tagged_fields(where, [&](std::uint32_t tag, FlexibleReader& t) {
-        for (const SchemaField& field : fields) {
-          if (field.tag == static_cast<std::int32_t>(tag) && tagged_in(field, c.version)) {
-            stream_field(t, field, c, nullptr, true);
-            return true;
-          }
-        }
-        return false;
+      f.tagged_fields_with(fields.where, [&](std::uint32_t tag, FlexibleReader& t) {
+        const CompiledField* cf = tagged_field(fields, tag);
+        if (!cf) return false;
+        stream_field(t, *cf, c, nullptr, true);
+        return true;
       });
     }
     return;
   }
   ByteReader& in = f.in();
-  std::size_t present = 0;
-  bool any_tagged = false;
-  for (const SchemaField& field : fields) {
-    present += untagged_in(field, c.version);
-    any_tagged = any_tagged || (c.flexible && tagged_in(field, c.version));
+  if (!c.flexible || fields.tagged == 0) {  // no tagged field to place: one pass
+    sink->begin_object(fields.untagged == 0);
+    for (const CompiledField& cf : fields.fields) {
+      if (cf.tagged) continue;  // a tag below the flexible versions: never on the wire
+      sink->key(cf.field->name);
+      stream_field(f, cf, c, sink);
+    }
+    sink->end_object();
+    if (c.flexible) skip_tagged_section(in);
+    return;
   }
-  // The tagged section, which follows the untagged fields: each known field's bytes (the last
-  // of a repeated tag, as read_fields keeps it), found by reading past the fields first.
-  std::vector<std::optional<ByteReader>> tagged_bytes;  // by field index; only when tagged
-  std::vector<std::string> ignored;                     // notes: check_schema_fields took them
-  if (any_tagged) {
-    tagged_bytes.resize(fields.size());
-    ByteReader probe = in;
-    FlexibleReader pf(probe, ignored);
-    for (const SchemaField& field : fields)
-      if (untagged_in(field, c.version)) stream_field(pf, field, c, nullptr);
-    const std::uint32_t count = probe.unsigned_varint("tagged field count");
+  std::vector<std::string> ignored;  // notes: check_schema_fields took them
+  if (fields.tagged_last && fields.untagged > 0 && fields.tagged <= kMaxOnePassTagged) {
+    // The untagged members as they are read, then the tagged ones from the section that
+    // follows them, in schema order (the last of a repeated tag, as read_fields keeps it).
+    sink->begin_object(false);
+    for (std::size_t k = 0; k < fields.untagged; ++k) {
+      const CompiledField& cf = fields.fields[k];
+      sink->key(cf.field->name);
+      stream_field(f, cf, c, sink);
+    }
+    std::array<std::optional<ByteReader>, kMaxOnePassTagged> found;
+    const std::uint32_t count = in.unsigned_varint("tagged field count");
     for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t tag = probe.unsigned_varint("tag");
-      const std::uint32_t size = probe.unsigned_varint("tagged field size");
-      ByteReader bytes = probe.sub(size, "tagged field");
-      for (std::size_t k = 0; k < fields.size(); ++k) {
-        if (fields[k].tag == static_cast<std::int32_t>(tag) && tagged_in(fields[k], c.version)) {
-          present += !tagged_bytes[k];
-          tagged_bytes[k] = bytes;
-          break;
-        }
-      }
+      const std::uint32_t tag = in.unsigned_varint("tag");
+      const std::uint32_t size = in.unsigned_varint("tagged field size");
+      ByteReader bytes = in.sub(size, "tagged field");
+      if (const CompiledField* cf = tagged_field(fields, tag))
+        found[static_cast<std::size_t>(cf - fields.fields.data()) - fields.untagged] = bytes;
+    }
+    for (std::size_t j = 0; j < fields.tagged; ++j) {
+      if (!found[j]) continue;
+      const CompiledField& cf = fields.fields[fields.untagged + j];
+      sink->key(cf.field->name);
+      FlexibleReader t(*found[j], ignored);
+      stream_field(t, cf, c, sink, true);
+    }
+    sink->end_object();
+    return;
+  }
+  // Tagged fields among the untagged ones (or only tagged ones: whether the object is empty
+  // is known after its section): the section found first, by reading past the untagged.
+  std::size_t present = fields.untagged;
+  std::vector<std::optional<ByteReader>> tagged_bytes(fields.fields.size());
+  ByteReader probe = in;
+  FlexibleReader pf(probe, ignored);
+  for (const CompiledField& cf : fields.fields)
+    if (!cf.tagged) stream_field(pf, cf, c, nullptr);
+  const std::uint32_t count = probe.unsigned_varint("tagged field count");
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t tag = probe.unsigned_varint("tag");
+    const std::uint32_t size = probe.unsigned_varint("tagged field size");
+    ByteReader bytes = probe.sub(size, "tagged field");
+    if (const CompiledField* cf = tagged_field(fields, tag)) {
+      auto& slot = tagged_bytes[static_cast<std::size_t>(cf - fields.fields.data())];
+      present += !slot;
+      slot = bytes;
     }
   }
   sink->begin_object(present == 0);
-  for (std::size_t k = 0; k < fields.size(); ++k) {
-    const SchemaField& field = fields[k];
-    if (untagged_in(field, c.version)) {
-      sink->key(field.name);
-      stream_field(f, field, c, sink);
-    } else if (any_tagged && tagged_bytes[k]) {
-      sink->key(field.name);
+  for (std::size_t k = 0; k < fields.fields.size(); ++k) {
+    const CompiledField& cf = fields.fields[k];
+    if (!cf.tagged) {
+      sink->key(cf.field->name);
+      stream_field(f, cf, c, sink);
+    } else if (tagged_bytes[k]) {
+      sink->key(cf.field->name);
       FlexibleReader t(*tagged_bytes[k], ignored);
-      stream_field(t, field, c, sink, true);
+      stream_field(t, cf, c, sink, true);
     }
   }
   sink->end_object();
-  if (c.flexible) {  // past the tagged section
-    const std::uint32_t count = in.unsigned_varint("tagged field count");
-    for (std::uint32_t i = 0; i < count; ++i) {
-      in.unsigned_varint("tag");
-      in.skip(in.unsigned_varint("tagged field size"), "tagged field");
-    }
-  }
+  skip_tagged_section(in);
+}
+
+const CompiledFields& compiled_schema(const RecordSchema& schema, std::uint32_t version) {
+  return compiled_fields(schema.fields, version, schema.name);
+}
+
+bool flexible_at(const RecordSchema& schema, std::uint32_t version) {
+  return schema.flexible_from >= 0 && version >= static_cast<std::uint32_t>(schema.flexible_from);
 }
 
 }  // namespace
@@ -525,19 +657,16 @@ void SchemaSink::bytes(std::span<const std::uint8_t> v) {
 namespace kepoch {
 
 void check_schema_fields(FlexibleReader& f, const RecordSchema& schema, std::uint32_t version) {
-  const bool flexible =
-      schema.flexible_from >= 0 && version >= static_cast<std::uint32_t>(schema.flexible_from);
-  stream_fields(f, schema.fields, ReadContext{version, flexible, SchemaBytes::redacted},
-                schema.name, nullptr);
+  stream_fields(f, compiled_schema(schema, version),
+                ReadContext{version, flexible_at(schema, version), SchemaBytes::redacted}, nullptr);
 }
 
 void write_schema_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
                          SchemaSink& sink, SchemaBytes bytes) {
-  const bool flexible =
-      schema.flexible_from >= 0 && version >= static_cast<std::uint32_t>(schema.flexible_from);
   std::vector<std::string> ignored;  // no note: the bytes were checked
   FlexibleReader f(in, ignored);
-  stream_fields(f, schema.fields, ReadContext{version, flexible, bytes}, schema.name, &sink);
+  stream_fields(f, compiled_schema(schema, version),
+                ReadContext{version, flexible_at(schema, version), bytes}, &sink);
 }
 
 void write_schema_value(const SchemaValue& s, SchemaSink& sink) {
