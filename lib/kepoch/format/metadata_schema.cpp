@@ -282,36 +282,45 @@ std::unique_ptr<CompiledFields> compile_fields(std::span<const SchemaField> fiel
 }
 
 // The compiled fields of (fields, version, where), made on first use. Per thread: no lock
-// (kepoch decodes on one thread; the cache is small: one entry per struct and version read).
+// (the cache is small: one entry per struct and version read). A record's key and value are
+// looked up per record: a direct-mapped front (plain data, no thread_local initialisation)
+// finds them without a search.
+struct CompiledKey {
+  const SchemaField* fields = nullptr;
+  std::size_t size = 0;
+  std::uint32_t version = 0;
+  const char* where = nullptr;
+  std::size_t where_size = 0;
+  bool operator==(const CompiledKey&) const = default;
+};
+
 const CompiledFields& compiled_fields(std::span<const SchemaField> fields, std::uint32_t version,
                                       std::string_view where) {
-  struct Key {
-    const SchemaField* fields;
-    std::size_t size;
-    std::uint32_t version;
-    const char* where;
-    std::size_t where_size;
-    bool operator==(const Key&) const = default;
+  struct Front {
+    CompiledKey key;
+    const CompiledFields* compiled;
   };
+  constexpr int kFrontBits = 6;
+  thread_local std::array<Front, std::size_t{1} << kFrontBits> front{};
+  const CompiledKey key{fields.data(), fields.size(), version, where.data(), where.size()};
+  Front& slot = front[static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(fields.data()) + version) * 0x9E3779B97F4A7C15ull) >>
+      (64 - kFrontBits))];
+  if (slot.compiled && slot.key == key) return *slot.compiled;
   struct Entry {
-    Key key;
+    CompiledKey key;
     std::unique_ptr<CompiledFields> compiled;
   };
-  // A few dozen entries at most (the structs of the schemas a log holds, at the versions it
-  // holds); the last one found is tried first: a record's key and value alternate.
-  thread_local std::vector<Entry> cache;
-  thread_local std::size_t last = 0;
-  const Key key{fields.data(), fields.size(), version, where.data(), where.size()};
-  if (last < cache.size() && cache[last].key == key) return *cache[last].compiled;
-  for (std::size_t i = 0; i < cache.size(); ++i) {
-    if (cache[i].key == key) {
-      last = i;
-      return *cache[i].compiled;
+  thread_local std::vector<Entry> cache;  // a few dozen entries at most
+  for (const Entry& e : cache) {
+    if (e.key == key) {
+      slot = {key, e.compiled.get()};
+      return *e.compiled;
     }
   }
   auto compiled = compile_fields(fields, version, where);  // may add nested entries first
   cache.push_back({key, std::move(compiled)});
-  last = cache.size() - 1;
+  slot = {key, cache.back().compiled.get()};
   return *cache.back().compiled;
 }
 

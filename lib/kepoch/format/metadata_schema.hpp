@@ -128,6 +128,9 @@ class SchemaSink {
   virtual void integer(std::int64_t v) = 0;
   virtual void floating(double v) = 0;
   virtual void text(std::string_view v) = 0;
+  // text(v) of a name from kepoch's own tables (a record type's snake_case name): ASCII that
+  // no format escapes, which a sink may copy as it is.
+  virtual void name(std::string_view v) { text(v); }
   // A bytes field shown as base64 (SchemaBytes::base64): text() of base64_text(v), made in a
   // buffer kept from call to call. Its own event so that a sink can read the bytes themselves
   // (coordinator_record's consumer protocol).

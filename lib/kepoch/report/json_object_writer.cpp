@@ -258,6 +258,32 @@ constexpr std::size_t kScalarRoom = 24;  // an integer, true, false, null
 
 }  // namespace
 
+namespace {
+bool holds_key(const std::string& name, const std::string& text, std::string_view k) {
+  return !text.empty() && name.size() == k.size() &&  // text is never empty once set
+         same_bytes(name.data(), k.data(), k.size());
+}
+}  // namespace
+
+// Two ways per set (the slot and its neighbour): two names a record writes each time may
+// share a slot ("offset" and "coordinator" of a decoded record did, and were each rendered
+// again for every record). The name found in the neighbour, or rendered into the slot, whose
+// name moves to the neighbour.
+JsonObjectWriter::RenderedKey& JsonObjectWriter::missed_key(std::size_t slot, std::string_view k) {
+  RenderedKey& other = keys_[slot ^ 1];
+  if (holds_key(other.name, other.text, k)) return other;
+  RenderedKey& cached = keys_[slot];
+  if (!cached.text.empty()) std::swap(cached, other);
+  cached.name.assign(k);
+  cached.text.clear();
+  append_json_string(cached.text, k);
+  cached.text += ':';
+  cached.padded.fill(0);
+  if (cached.text.size() <= cached.padded.size())
+    std::memcpy(cached.padded.data(), cached.text.data(), cached.text.size());
+  return cached;
+}
+
 // A member's key as `"key":`, rendered once per name: the writers pass the same few names
 // (mostly literals) for every batch and record. The slot is chosen by the name's address and
 // size, and taken only when the name's bytes match. Leaves room for a scalar value.
@@ -266,17 +292,9 @@ void JsonObjectWriter::key(std::string_view k) {
   const auto slot = static_cast<std::size_t>(
       ((reinterpret_cast<std::uintptr_t>(k.data()) + k.size()) * 0x9E3779B97F4A7C15ull) >>
       (64 - kKeySlotBits));
-  RenderedKey& cached = keys_[slot];
-  if (cached.text.empty() || cached.name.size() != k.size() ||
-      !same_bytes(cached.name.data(), k.data(), k.size())) {  // text is never empty once set
-    cached.name.assign(k);
-    cached.text.clear();
-    append_json_string(cached.text, k);
-    cached.text += ':';
-    cached.padded.fill(0);
-    if (cached.text.size() <= cached.padded.size())
-      std::memcpy(cached.padded.data(), cached.text.data(), cached.text.size());
-  }
+  RenderedKey* found = &keys_[slot];
+  if (!holds_key(found->name, found->text, k)) found = &missed_key(slot, k);
+  const RenderedKey& cached = *found;
   const std::size_t n = cached.text.size();
   char* p = out_.room(1 + std::max(n, cached.padded.size()) + kScalarRoom);
   const std::size_t comma = first_ ? 0 : 1;

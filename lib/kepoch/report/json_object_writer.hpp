@@ -127,6 +127,7 @@ class JsonObjectWriter : public ObjectWriter {
     std::string text;               // "name":
     std::array<char, 32> padded{};  // text, zero-padded, when it fits
   };
+  RenderedKey& missed_key(std::size_t slot, std::string_view k);
   static constexpr int kKeySlotBits = 8;
   static constexpr std::size_t kKeySlots = std::size_t{1} << kKeySlotBits;
 

@@ -183,6 +183,33 @@ class SinkBase : public SchemaSink {
   char iso_[kIsoTimeMax];
 };
 
+// Copies the n bytes of a short text (a field name, a time's text: mostly 4-32 bytes) as two
+// overlapping fixed-size copies, no call: a record's dump copies a dozen of them.
+inline void copy_short(char* to, const char* from, std::size_t n) {
+  if (n >= 16 && n <= 32) {
+    std::memcpy(to, from, 16);
+    std::memcpy(to + n - 16, from + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
+// `text` in quotes, as it is: a text that needs no JSON escaping (a schema's snake_case name,
+// a time's ISO text).
+void append_quoted(detail::TextBuffer& out, std::string_view text) {
+  char* p = out.room(text.size() + 2);
+  *p = '"';
+  copy_short(p + 1, text.data(), text.size());
+  p[text.size() + 1] = '"';
+  out.advance(text.size() + 2);
+}
+
 // Compact JSON: json_object_writer's text of the Value (append_json), a time field followed
 // by "<name>_iso".
 class JsonSink final : public SinkBase {
@@ -204,7 +231,7 @@ class JsonSink final : public SinkBase {
     // JSON as it is, copied without looking for bytes to escape.
     char* p = out_.room(name.size() + 3);
     *p = '"';
-    std::memcpy(p + 1, name.data(), name.size());
+    copy_short(p + 1, name.data(), name.size());
     p[name.size() + 1] = '"';
     p[name.size() + 2] = ':';
     out_.advance(name.size() + 3);
@@ -232,20 +259,23 @@ class JsonSink final : public SinkBase {
     const bool time = time_member(separate());
     detail::append_json_integer(out_, v);
     if (!time) return;
-    out_ += ',';
-    if (key_.size() + 4 <= sizeof iso_key_) {  // a schema's names are short
-      std::memcpy(iso_key_, key_.data(), key_.size());
-      std::memcpy(iso_key_ + key_.size(), "_iso", 4);
-      detail::append_json_string(out_, std::string_view(iso_key_, key_.size() + 4));
-    } else {
-      detail::append_json_string(out_, std::string(key_) + "_iso");
-    }
-    out_ += ':';
+    // ,"<name>_iso": then the time's text or null; a schema's name and an ISO time need no
+    // escaping (snake_case, digits and -:.TZ+).
+    char* p = out_.room(key_.size() + 8);
+    *p = ',';
+    *++p = '"';
+    copy_short(p + 1, key_.data(), key_.size());
+    std::memcpy(p + 1 + key_.size(), "_iso\":", 6);
+    out_.advance(key_.size() + 8);
     const std::string_view text = iso(v);
     if (text.empty())
       out_ += "null";
     else
-      detail::append_json_string(out_, text);
+      append_quoted(out_, text);
+  }
+  void name(std::string_view v) override {
+    separate();
+    append_quoted(out_, v);
   }
   void floating(double v) override {
     separate();
@@ -285,7 +315,6 @@ class JsonSink final : public SinkBase {
   // table's structs), a sink lives for one record: no allocation.
   std::array<bool, 64> first_{};
   std::size_t depth_ = 0;
-  char iso_key_[64];
 };
 
 // A table's nested member: inline_text of the Value ("{key: value, ...}", "[a, b]", scalars
@@ -412,7 +441,7 @@ void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
   sink.begin_object(!type && !d.error);
   if (type) {
     sink.key("type");
-    sink.text(type->snake_name);
+    sink.name(type->snake_name);
     sink.key("type_id");
     sink.integer(type->type);
     sink.key("key");
