@@ -343,9 +343,18 @@ std::size_t display_width(std::string_view text) {
 }
 
 std::string_view prefix_by_width(std::string_view text, std::size_t columns) {
-  std::size_t width = 0;
-  char32_t cp = 0;
+  // The ASCII bytes that open the text, up to `columns` of them, eight at a time: each is one
+  // column (the loop below would take them one by one; a table cuts every decoded record's
+  // line here).
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  const std::size_t ascii_end = std::min(text.size(), columns);
   std::size_t i = 0;
+  for (std::uint64_t word; i + 8 <= ascii_end; i += 8) {
+    std::memcpy(&word, text.data() + i, 8);
+    if (word & kHigh) break;
+  }
+  std::size_t width = i;
+  char32_t cp = 0;
   while (i < text.size()) {
     if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII: one byte, one column
       if (width == columns) break;

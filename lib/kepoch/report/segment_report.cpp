@@ -325,9 +325,20 @@ class InlineSink final : public SinkBase {
   void begin_object(bool) override { open('{'); }
   void end_object() override { close('}'); }
   void key(std::string_view name) override {
-    separate();
-    out_ += name;  // snake_case ASCII (SchemaSink::key): nothing to escape
-    out_ += ": ";
+    // ", " when separate() would write it, the name (snake_case ASCII, SchemaSink::key:
+    // nothing to escape) and ": ", in one append.
+    const bool comma = depth_ > 0 && out_.size() > starts_[depth_ - 1];
+    if (name.size() <= 32) {
+      char text[36];
+      std::memcpy(text, ", ", 2);
+      copy_short(text + 2, name.data(), name.size());
+      std::memcpy(text + 2 + name.size(), ": ", 2);
+      out_.append(text + (comma ? 0 : 2), name.size() + (comma ? 4 : 2));
+    } else {
+      separate();
+      out_ += name;
+      out_ += ": ";
+    }
     key_ = name;
     member_ = true;
   }
