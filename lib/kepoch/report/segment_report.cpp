@@ -321,39 +321,40 @@ class JsonSink final : public SinkBase {
 // as cell_text), a time field's milliseconds shown as its ISO text ("none" for NO_TIMESTAMP).
 class InlineSink final : public SinkBase {
  public:
-  InlineSink(std::string& out, LazyTimes times) : SinkBase(times), out_(out) {}
+  // The text is made in a buffer of the thread's, kept from record to record (TextBuffer:
+  // room and advance inline, where each std::string append was a call), and appended to
+  // `out` whole by finish().
+  InlineSink(std::string& out, LazyTimes times) : SinkBase(times), out_(out), text_(scratch()) {
+    text_.clear();
+  }
+  void finish() { out_.append(text_.data(), text_.size()); }
   void begin_object(bool) override { open('{'); }
   void end_object() override { close('}'); }
   void key(std::string_view name) override {
     // ", " when separate() would write it, the name (snake_case ASCII, SchemaSink::key:
-    // nothing to escape) and ": ", in one append.
-    const bool comma = depth_ > 0 && out_.size() > starts_[depth_ - 1];
-    if (name.size() <= 32) {
-      char text[36];
-      std::memcpy(text, ", ", 2);
-      copy_short(text + 2, name.data(), name.size());
-      std::memcpy(text + 2 + name.size(), ": ", 2);
-      out_.append(text + (comma ? 0 : 2), name.size() + (comma ? 4 : 2));
-    } else {
-      separate();
-      out_ += name;
-      out_ += ": ";
-    }
+    // nothing to escape) and ": ".
+    const bool comma = depth_ > 0 && text_.size() > starts_[depth_ - 1];
+    char* p = text_.room(name.size() + 4);
+    std::memcpy(p, ", ", 2);
+    p += comma ? 2 : 0;
+    copy_short(p, name.data(), name.size());
+    std::memcpy(p + name.size(), ": ", 2);
+    text_.advance(name.size() + (comma ? 4 : 2));
     key_ = name;
     member_ = true;
   }
   void begin_array(std::size_t) override { open('['); }
   void end_array() override { close(']'); }
-  void null() override { scalar("-"); }
-  void boolean(bool v) override { scalar(v ? "true" : "false"); }
+  void null() override { literal("-"); }
+  void boolean(bool v) override { v ? literal("true") : literal("false"); }
   void integer(std::int64_t v) override {
     if (time_member(member_)) {
       const std::string_view text = iso(v);
-      return scalar(text.empty() ? std::string_view("none") : text);
+      return text.empty() ? literal("none") : scalar(text);
     }
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    scalar(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    if (!next_value()) separate();
+    char* p = text_.room(24);
+    text_.advance(static_cast<std::size_t>(std::to_chars(p, p + 24, v).ptr - p));
   }
   void floating(double v) override {
     const std::string text = detail::cell_text(Value(v));
@@ -365,34 +366,48 @@ class InlineSink final : public SinkBase {
     else
       scalar(v);
   }
+  void name(std::string_view v) override { scalar(v); }  // snake_case ASCII: no escape
   void bytes(std::span<const std::uint8_t> v) override {
     if (!next_value()) separate();  // scalar() of base64, which never needs escaping
-    const std::size_t at = out_.size();
-    out_.resize(at + base64_size(v.size()));
-    write_base64(v, out_.data() + at);
+    const std::size_t n = base64_size(v.size());
+    write_base64(v, text_.room(n));
+    text_.advance(n);
   }
 
  private:
+  static detail::TextBuffer& scratch() {
+    thread_local detail::TextBuffer buffer;
+    return buffer;
+  }
   // inline_text joins an array's texts with ", " after a text that is not empty (an empty
   // first string is followed by none), an object's members likewise (never empty).
   void separate() {
-    if (!member_ && depth_ > 0 && out_.size() > starts_[depth_ - 1]) out_ += ", ";
+    if (!member_ && depth_ > 0 && text_.size() > starts_[depth_ - 1]) text_ += ", ";
   }
   void scalar(std::string_view text) {
     if (!next_value()) separate();
-    out_ += text;
+    char* p = text_.room(text.size());
+    copy_short(p, text.data(), text.size());
+    text_.advance(text.size());
+  }
+  template <std::size_t N>
+  void literal(const char (&text)[N]) {  // a literal's own size: copied inline
+    if (!next_value()) separate();
+    std::memcpy(text_.room(N - 1), text, N - 1);
+    text_.advance(N - 1);
   }
   void open(char c) {
     if (!next_value()) separate();
-    out_ += c;
+    text_ += c;
     if (depth_ == starts_.size()) throw std::logic_error("coordinator record nested too deep");
-    starts_[depth_++] = out_.size();
+    starts_[depth_++] = text_.size();
   }
   void close(char c) {
-    out_ += c;
+    text_ += c;
     --depth_;
   }
   std::string& out_;
+  detail::TextBuffer& text_;
   std::array<std::size_t, 64> starts_{};  // per open group: where its text begins (JsonSink)
   std::size_t depth_ = 0;
 };
@@ -491,6 +506,7 @@ class CoordinatorMember final : public LazyMember {
   void append_inline(std::string& out, LazyTimes times) const override {
     InlineSink sink(out, times);
     write_coordinator(d_, sink);
+    sink.finish();
   }
   void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
     YamlSink sink(e, times);
