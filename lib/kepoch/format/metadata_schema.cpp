@@ -250,7 +250,39 @@ struct CompiledFields {
   // them last): the untagged are then written as they are read, the tagged after them from
   // the section that follows, without reading the untagged twice.
   bool tagged_last = true;
+  // The check's steps through the untagged fields, wire order: a run of fixed-size fields
+  // (integers, booleans, uuids: only their length can be wrong) taken as one length test, or
+  // one field read as stream_field reads it. A run too short for its bytes is read field by
+  // field, to fail at the same field with the same error.
+  struct CheckStep {
+    std::uint32_t fixed;  // the run's bytes; 0: one field read by stream_field
+    std::uint32_t first;  // its first field's index in fields
+    std::uint32_t count;
+  };
+  std::vector<CheckStep> check_steps;
 };
+
+// The bytes of a field that is always the same size, else 0.
+std::uint32_t fixed_size(const SchemaField& field, bool may_be_null) {
+  if (field.array || may_be_null) return 0;
+  switch (field.type) {
+    case SchemaType::int8:
+    case SchemaType::boolean:
+      return 1;
+    case SchemaType::int16:
+    case SchemaType::uint16:
+      return 2;
+    case SchemaType::int32:
+      return 4;
+    case SchemaType::int64:
+    case SchemaType::float64:
+      return 8;
+    case SchemaType::uuid:
+      return 16;
+    default:
+      return 0;
+  }
+}
 
 const CompiledFields& compiled_fields(std::span<const SchemaField> fields, std::uint32_t version,
                                       std::string_view where);
@@ -272,6 +304,20 @@ std::unique_ptr<CompiledFields> compile_fields(std::span<const SchemaField> fiel
                                        ? &compiled_fields(field.fields, version, field.kafka_name)
                                        : nullptr;
     out->fields.push_back({&field, nested, nullable(field, version), is_tagged});
+  }
+  for (std::size_t k = 0; k < out->fields.size(); ++k) {
+    const CompiledField& cf = out->fields[k];
+    if (cf.tagged) continue;
+    const std::uint32_t size = fixed_size(*cf.field, cf.nullable);
+    auto& steps = out->check_steps;
+    const bool extends = size > 0 && !steps.empty() && steps.back().fixed > 0 &&
+                         steps.back().first + steps.back().count == k;
+    if (extends) {
+      steps.back().fixed += size;
+      ++steps.back().count;
+    } else {
+      steps.push_back({size, static_cast<std::uint32_t>(k), 1});
+    }
   }
   if (!out->tagged_last) {  // untagged counts every untagged field
     out->untagged = 0;
@@ -512,8 +558,15 @@ constexpr std::size_t kMaxOnePassTagged = 8;
 void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadContext& c,
                    SchemaSink* sink) {
   if (!sink) {  // wire order, as read_fields reads (the same errors, the same notes)
-    for (const CompiledField& cf : fields.fields)
-      if (!cf.tagged) stream_field(f, cf, c, nullptr);
+    ByteReader& in = f.in();
+    for (const CompiledFields::CheckStep& step : fields.check_steps) {
+      if (step.fixed > 0 && in.remaining() >= step.fixed) {
+        in.skip(step.fixed, fields.where);
+        continue;
+      }
+      for (std::uint32_t k = step.first; k < step.first + step.count; ++k)
+        stream_field(f, fields.fields[k], c, nullptr);
+    }
     if (c.flexible) {
       f.tagged_fields_with(fields.where, [&](std::uint32_t tag, FlexibleReader& t) {
         const CompiledField* cf = tagged_field(fields, tag);
