@@ -86,9 +86,8 @@ std::vector<Uuid> FlexibleReader::uuid_array(std::string_view field) {
 }
 
 void FlexibleReader::tagged_fields(std::string_view where, const TagHandler& known) {
-  tagged_fields_with(where, [&known](std::uint32_t tag, FlexibleReader& f) {
-    return known && known(tag, f);
-  });
+  tagged_fields_with(
+      where, [&known](std::uint32_t tag, FlexibleReader& f) { return known && known(tag, f); });
 }
 
 void FlexibleReader::note_left_unread(std::size_t left, std::uint32_t tag, std::string_view where) {
@@ -96,7 +95,8 @@ void FlexibleReader::note_left_unread(std::size_t left, std::uint32_t tag, std::
 }
 
 void FlexibleReader::note_unknown(std::uint32_t tag, std::uint32_t size, std::string_view where) {
-  notes_.push_back(fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
+  notes_.push_back(
+      fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
 }
 
 }  // namespace kepoch

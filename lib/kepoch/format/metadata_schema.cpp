@@ -242,7 +242,7 @@ struct CompiledField {
 };
 
 struct CompiledFields {
-  std::string_view where;            // the struct's name in notes: the schema's or field's
+  std::string_view where;             // the struct's name in notes: the schema's or field's
   std::vector<CompiledField> fields;  // the fields the version has, schema order
   std::size_t untagged = 0;           // how many of them are not tagged
   std::size_t tagged = 0;

@@ -272,8 +272,8 @@ TEST_CASE(
       // The key at the version its fields are read at, the value at each version.
       compare(t.key, static_cast<std::uint32_t>(t.key_version), Shape::full, SchemaBytes::base64,
               counts);
-      compare(t.key, static_cast<std::uint32_t>(t.key_version), Shape::nulls,
-              SchemaBytes::base64, counts);
+      compare(t.key, static_cast<std::uint32_t>(t.key_version), Shape::nulls, SchemaBytes::base64,
+              counts);
       compare_all_versions(t.value, SchemaBytes::base64, counts);
     }
   }
