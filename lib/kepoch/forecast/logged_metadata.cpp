@@ -142,7 +142,9 @@ std::optional<LoggedTopicConfig> logged_config(const DynamicConfigs& configs,
   return LoggedTopicConfig{v->value, v->cluster_default};
 }
 
-std::span<const std::int32_t> ids(const BrokerIds& v) { return {v.data(), v.size()}; }
+std::span<const std::int32_t> ids(const BrokerIds& v) {
+  return {v.data(), v.size()};
+}
 
 }  // namespace
 
@@ -156,7 +158,9 @@ struct LoggedPartitions::Store {
   std::vector<std::uint32_t> order;  // the slots listed, in the log's order
 };
 
-std::size_t LoggedPartitions::size() const { return store_ ? store_->order.size() : 0; }
+std::size_t LoggedPartitions::size() const {
+  return store_ ? store_->order.size() : 0;
+}
 
 std::string_view LoggedPartitions::topic(std::size_t i) const {
   return store_->names[store_->slots[store_->order[i]].name];
@@ -425,9 +429,8 @@ LoggedMetadata LoggedMetadataReplay::finish(const TopicSelection& selection) {
       of[by[i]] = static_cast<std::uint32_t>(i);
     return of;
   };
-  const auto name_rank = rank(names, [&](std::uint32_t a, std::uint32_t b) {
-    return store.names[a] < store.names[b];
-  });
+  const auto name_rank = rank(
+      names, [&](std::uint32_t a, std::uint32_t b) { return store.names[a] < store.names[b]; });
   const auto id_rank = rank(s.topics.size(), [&](std::uint32_t a, std::uint32_t b) {
     return s.topics[a].id_text < s.topics[b].id_text;
   });

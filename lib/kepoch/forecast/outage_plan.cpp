@@ -281,8 +281,8 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
       const std::int32_t broker = *out.states[i].broker;
       for (auto& r : got[i]) {
         if (prepare) prepare(r);
-        auto [lo, hi] = std::equal_range(
-            inputs.begin(), inputs.end(), r, [&](const auto& a, const auto& b) {
+        auto [lo, hi] =
+            std::equal_range(inputs.begin(), inputs.end(), r, [&](const auto& a, const auto& b) {
               return partition_before(a.topic, a.partition, b.topic, b.partition);
             });
         for (auto it = lo; it != hi; ++it) {

@@ -104,7 +104,8 @@ PlanPartitionInput plan_input(LoggedPartition p, const AssumedConfig& assumed) {
 }  // namespace
 
 std::string_view PlanMetadata::topic(std::size_t i) const {
-  return i < logged.size() ? logged.topic(i) : std::string_view(partitions[i - logged.size()].topic);
+  return i < logged.size() ? logged.topic(i)
+                           : std::string_view(partitions[i - logged.size()].topic);
 }
 
 std::int32_t PlanMetadata::partition(std::size_t i) const {
@@ -150,7 +151,8 @@ PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
   std::vector<PlanPartitionInput> topics;
   std::set<std::string_view> seen;
   for (std::size_t i = 0; i < m.logged.size(); ++i)
-    if (seen.insert(m.logged.topic(i)).second) topics.push_back(plan_input(m.logged.at(i), assumed));
+    if (seen.insert(m.logged.topic(i)).second)
+      topics.push_back(plan_input(m.logged.at(i), assumed));
   topics.insert(topics.end(), m.partitions.begin(), m.partitions.end());
   std::swap(topics, m.partitions);
   add_config_notes(m, "metadata log", "", "--unclean", "--min-isr");

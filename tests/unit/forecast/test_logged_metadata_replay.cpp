@@ -16,8 +16,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "kepoch/format/metadata_record.hpp"
 #include "kepoch/forecast/logged_metadata.hpp"
+#include "kepoch/format/metadata_record.hpp"
 #include "kepoch/metadata/dynamic_configs.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
@@ -156,7 +156,9 @@ MetadataRecord rec(MetadataBody body) {
   return r;
 }
 
-MetadataRecord topic(const std::string& name, const Uuid& u) { return rec(TopicRecord{name, u}); }
+MetadataRecord topic(const std::string& name, const Uuid& u) {
+  return rec(TopicRecord{name, u});
+}
 
 MetadataRecord created(const Uuid& u, std::int32_t p, BrokerIds replicas, std::int32_t leader,
                        std::int32_t epoch) {
