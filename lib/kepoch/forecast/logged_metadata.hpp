@@ -10,15 +10,21 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <regex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "kepoch/base/uuid.hpp"
 #include "kepoch/forecast/config_source.hpp"
+
+namespace kepoch {
+struct MetadataRecord;
+}
 
 namespace kepoch::forecast {
 
@@ -39,9 +45,35 @@ struct LoggedPartition {
   std::vector<std::pair<std::int32_t, std::int32_t>> issued;  // (epoch, leader)
 };
 
+// The partitions of a replayed log, held compactly (LoggedMetadataReplay): 64 bytes a
+// partition for a few replicas and issued epochs (the topic a number, the lists inline),
+// against ~800 for a LoggedPartition and the replay's registration, so a plan of two
+// million partitions holds ~130 MiB of them. Each is made whole on demand, in the log's
+// order: topic name, then partition, ties in topic id order (PartitionHistory::timelines').
+class LoggedPartitions {
+ public:
+  struct Store;
+  LoggedPartitions() = default;
+  explicit LoggedPartitions(std::shared_ptr<const Store> store) : store_(std::move(store)) {}
+  std::size_t size() const;
+  std::string_view topic(std::size_t i) const;
+  std::int32_t partition(std::size_t i) const;
+  LoggedPartition at(std::size_t i) const;
+
+ private:
+  std::shared_ptr<const Store> store_;
+};
+
 struct LoggedMetadata {
   std::set<std::int32_t> live;  // brokers whose last registration event left them unfenced
-  std::vector<LoggedPartition> partitions;  // topics not removed, selected
+  // Topics not removed, selected: read_logged_metadata's in `compact`, or (made by hand)
+  // in `partitions`; the compact ones come first.
+  LoggedPartitions compact;
+  std::vector<LoggedPartition> partitions;
+  std::size_t size() const { return compact.size() + partitions.size(); }
+  LoggedPartition at(std::size_t i) const {
+    return i < compact.size() ? compact.at(i) : partitions[i - compact.size()];
+  }
   // unclean.leader.election.enable and min.insync.replicas as nodes' own dynamic configs
   // (BROKER resource "<node id>"): config name -> node id -> value.
   std::map<std::string, std::map<std::string, std::string>> node_configs;
@@ -53,6 +85,27 @@ struct LoggedMetadata {
 struct TopicSelection {
   std::optional<std::regex> topic;
   bool exclude_internal = false;
+};
+
+// The replay a plan makes of the log, record by record: what PartitionReplay
+// (metadata/partition_history.hpp) and DynamicConfigs make of the same records, cut to what a
+// plan reads (each partition's replicas, ISR, ELR, last known ELR, leader and leader epoch,
+// the leader epochs issued with their leaders, whether its topic was removed; the brokers'
+// last events; the topic configs) and held compactly (LoggedPartitions).
+class LoggedMetadataReplay {
+ public:
+  LoggedMetadataReplay();
+  ~LoggedMetadataReplay();
+  LoggedMetadataReplay(const LoggedMetadataReplay&) = delete;
+  LoggedMetadataReplay& operator=(const LoggedMetadataReplay&) = delete;
+  // `offset`: the record's in the log (-1 for a snapshot's), for the orphans' messages.
+  void apply(const MetadataRecord& record, std::int64_t offset);
+  // The partitions selected, in the log's order; the replay is spent.
+  LoggedMetadata finish(const TopicSelection& selection);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
 };
 
 // Told what the replay reads, for a progress line: `files` once, before the replay (the

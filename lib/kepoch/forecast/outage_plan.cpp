@@ -121,6 +121,7 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
                        const ReplicaPrepare& prepare) {
   check_one_cluster(states, {});  // every broker known (a caller's check_one_cluster set them)
   check_metadata_cluster(states, metadata.cluster_id);
+  metadata.materialize();
   OutagePlan out;
   out.states = std::move(states);
   // Each partition's replicas with known state, by broker.
@@ -179,17 +180,24 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   input.jobs = jobs;
 
   // The metadata's partitions in partition order, the order of the streams (the metadata
-  // log's already is; a live cluster's answer need not be).
-  std::vector<PlanPartitionInput>& all_partitions = metadata.partitions;
-  std::vector<std::size_t> order(all_partitions.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
+  // log's already is; a live cluster's answer need not be). Each is taken (made, from the
+  // log's compact partitions) when its block is planned.
+  const std::size_t count = metadata.size();
   const auto before = [&](std::size_t a, std::size_t b) {
-    return partition_before(all_partitions[a].topic, all_partitions[a].partition,
-                            all_partitions[b].topic, all_partitions[b].partition);
+    return partition_before(metadata.topic(a), metadata.partition(a), metadata.topic(b),
+                            metadata.partition(b));
   };
-  const bool in_order = std::is_sorted(order.begin(), order.end(), before);
-  if (!in_order) std::stable_sort(order.begin(), order.end(), before);
+  bool in_order = true;
+  for (std::size_t i = 1; i < count && in_order; ++i)
+    in_order = !before(i, i - 1);
+  std::vector<std::size_t> order;  // empty when in order: position i is partition i
+  if (!in_order) {
+    order.resize(count);
+    for (std::size_t i = 0; i < count; ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), before);
+  }
+  const auto index_at = [&](std::size_t pos) { return in_order ? pos : order[pos]; };
   // Handed to the sink block by block: the blocks are in the metadata's order.
   const bool stream_listed = sink && in_order;
   MissingCounts missing;
@@ -213,19 +221,18 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
   std::vector<Kept> kept;
 
-  // Reads every stream up to `last` (all of it when unset): the replicas of the block's
-  // partitions to `got`, the others' names to `unlisted`.
-  const auto read_block = [&](const std::vector<std::size_t>& block, bool to_end) {
+  // Reads every stream up to the block's last partition (all of it when `to_end`): the
+  // replicas of the block's partitions (`block`, in partition order) to `got`, the others'
+  // names to `unlisted`.
+  const auto read_block = [&](const std::vector<PlanPartitionInput>& block, bool to_end) {
     const auto in_block = [&](const PartitionReplica& r) {
-      const auto it =
-          std::lower_bound(block.begin(), block.end(), r, [&](std::size_t i, const auto& x) {
-            return partition_before(all_partitions[i].topic, all_partitions[i].partition, x.topic,
-                                    x.partition);
+      const auto it = std::lower_bound(
+          block.begin(), block.end(), r, [&](const PlanPartitionInput& p, const auto& x) {
+            return partition_before(p.topic, p.partition, x.topic, x.partition);
           });
-      return it != block.end() && all_partitions[*it].topic == r.topic &&
-             all_partitions[*it].partition == r.partition;
+      return it != block.end() && it->topic == r.topic && it->partition == r.partition;
     };
-    const PlanPartitionInput* last = to_end ? nullptr : &all_partitions[block.back()];
+    const PlanPartitionInput* last = to_end ? nullptr : &block.back();
     parallel_for(streams.size(), jobs, [&](std::size_t i) {
       try {
         got[i].clear();
@@ -261,41 +268,33 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
 
   constexpr std::size_t kBlock = 4096;
-  for (std::size_t from = 0; from < order.size(); from += kBlock) {
-    const std::vector<std::size_t> block(
-        order.begin() + static_cast<std::ptrdiff_t>(from),
-        order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), from + kBlock)));
-    read_block(block, false);
+  for (std::size_t from = 0; from < count; from += kBlock) {
+    std::vector<std::size_t> block;  // the metadata's indexes
+    std::vector<PlanPartitionInput> inputs;
+    for (std::size_t pos = from; pos < std::min(count, from + kBlock); ++pos) {
+      block.push_back(index_at(pos));
+      inputs.push_back(metadata.take(block.back()));
+    }
+    read_block(inputs, false);
     // Each replica to its partition(s), as plan_outage joins them.
     for (std::size_t i = 0; i < streams.size(); ++i) {
       const std::int32_t broker = *out.states[i].broker;
       for (auto& r : got[i]) {
         if (prepare) prepare(r);
         auto [lo, hi] =
-            std::equal_range(block.begin(), block.end(), r, [&](const auto& a, const auto& b) {
-              if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::size_t>)
-                return partition_before(all_partitions[a].topic, all_partitions[a].partition,
-                                        b.topic, b.partition);
-              else
-                return partition_before(a.topic, a.partition, all_partitions[b].topic,
-                                        all_partitions[b].partition);
+            std::equal_range(inputs.begin(), inputs.end(), r, [&](const auto& a, const auto& b) {
+              return partition_before(a.topic, a.partition, b.topic, b.partition);
             });
         for (auto it = lo; it != hi; ++it) {
-          PlanPartitionInput& p = all_partitions[*it];
+          PlanPartitionInput& p = *it;
           if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
               p.state.replicas.end())
             p.replicas[broker] = &r;
         }
       }
     }
-    std::vector<PlanPartitionInput> inputs;
-    inputs.reserve(block.size());
-    for (const auto i : block) {
-      assigned.insert(all_partitions[i].state.replicas.begin(),
-                      all_partitions[i].state.replicas.end());
-      inputs.push_back(std::move(all_partitions[i]));
-      all_partitions[i] = PlanPartitionInput();
-    }
+    for (const auto& in : inputs)
+      assigned.insert(in.state.replicas.begin(), in.state.replicas.end());
     std::vector<PartitionPlan> plans =
         plan_partitions(inputs, input.live_brokers, input.gone_brokers, jobs);
     if (stream_listed) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <set>
 #include <utility>
 
 #include "kepoch/base/error.hpp"
@@ -70,41 +71,92 @@ PlanMetadata metadata_from_cluster(const live::ClusterView& view) {
   return m;
 }
 
+namespace {
+
+// A partition of the log as the plan takes it: its topic's config, else the cluster
+// default, else `assumed`.
+PlanPartitionInput plan_input(LoggedPartition p, const AssumedConfig& assumed) {
+  PlanPartitionInput in;
+  in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
+  in.topic = std::move(p.topic);
+  in.partition = p.partition;
+  in.state.replicas = std::move(p.replicas);
+  in.state.isr = std::move(p.isr);
+  in.state.elr = std::move(p.elr);
+  in.state.last_known_elr = std::move(p.last_known_elr);
+  in.state.leader = p.leader;
+  in.state.leader_epoch = p.leader_epoch;
+  in.leader_epoch_known = true;
+  const ResolvedConfig<bool> unclean = logged_unclean_leader_election(p.unclean, assumed.unclean);
+  const ResolvedConfig<std::int32_t> min_isr =
+      logged_min_insync_replicas(p.min_isr, assumed.min_isr);
+  in.unclean_allowed = unclean.value;
+  in.unclean_source = unclean.source;
+  in.min_isr = min_isr.value;
+  in.min_isr_source = min_isr.source;
+  if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
+  in.issued_epochs.reserve(p.issued.size());
+  for (const auto& [epoch, leader] : p.issued)
+    in.issued_epochs.push_back({epoch, leader});
+  return in;
+}
+
+}  // namespace
+
+std::string_view PlanMetadata::topic(std::size_t i) const {
+  return i < logged.size() ? logged.topic(i)
+                           : std::string_view(partitions[i - logged.size()].topic);
+}
+
+std::int32_t PlanMetadata::partition(std::size_t i) const {
+  return i < logged.size() ? logged.partition(i) : partitions[i - logged.size()].partition;
+}
+
+PlanPartitionInput PlanMetadata::take(std::size_t i) {
+  if (i < logged.size()) return plan_input(logged.at(i), assumed);
+  PlanPartitionInput in = std::move(partitions[i - logged.size()]);
+  partitions[i - logged.size()] = PlanPartitionInput();
+  return in;
+}
+
+void PlanMetadata::materialize() {
+  if (logged.size() == 0) return;
+  std::vector<PlanPartitionInput> all;
+  all.reserve(size());
+  for (std::size_t i = 0; i < logged.size(); ++i)
+    all.push_back(plan_input(logged.at(i), assumed));
+  for (auto& p : partitions)
+    all.push_back(std::move(p));
+  partitions = std::move(all);
+  logged = LoggedPartitions();
+}
+
 PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
                                const AssumedConfig& assumed) {
   PlanMetadata m;
   m.description = "metadata log " + dir;
   m.live = logged.live;
+  m.assumed = assumed;
+  // The compact partitions stay compact (made one at a time by take); those made by hand
+  // are moved.
+  m.logged = std::move(logged.compact);
   m.partitions.reserve(logged.partitions.size());
-  // Each partition's lists moved, not copied: the log's partitions are not held twice.
   for (auto& p : logged.partitions) {
-    PlanPartitionInput in;
-    in.elr_enabled = !p.elr.empty() || !p.last_known_elr.empty();
-    in.topic = std::move(p.topic);
-    in.partition = p.partition;
-    in.state.replicas = std::move(p.replicas);
-    in.state.isr = std::move(p.isr);
-    in.state.elr = std::move(p.elr);
-    in.state.last_known_elr = std::move(p.last_known_elr);
-    in.state.leader = p.leader;
-    in.state.leader_epoch = p.leader_epoch;
-    in.leader_epoch_known = true;
-    const ResolvedConfig<bool> unclean = logged_unclean_leader_election(p.unclean, assumed.unclean);
-    const ResolvedConfig<std::int32_t> min_isr =
-        logged_min_insync_replicas(p.min_isr, assumed.min_isr);
-    in.unclean_allowed = unclean.value;
-    in.unclean_source = unclean.source;
-    in.min_isr = min_isr.value;
-    in.min_isr_source = min_isr.source;
-    if (!p.topic_id.is_zero()) in.topic_id = p.topic_id;
-    in.issued_epochs.reserve(p.issued.size());
-    for (const auto& [epoch, leader] : p.issued)
-      in.issued_epochs.push_back({epoch, leader});
+    m.partitions.push_back(plan_input(std::move(p), assumed));
     p = LoggedPartition();
-    m.partitions.push_back(std::move(in));
   }
   m.notes = logged.problems;
+  // The notes read each topic's config once: one partition per topic stands for all of
+  // its partitions (their configs are the topic's).
+  std::vector<PlanPartitionInput> topics;
+  std::set<std::string_view> seen;
+  for (std::size_t i = 0; i < m.logged.size(); ++i)
+    if (seen.insert(m.logged.topic(i)).second)
+      topics.push_back(plan_input(m.logged.at(i), assumed));
+  topics.insert(topics.end(), m.partitions.begin(), m.partitions.end());
+  std::swap(topics, m.partitions);
   add_config_notes(m, "metadata log", "", "--unclean", "--min-isr");
+  std::swap(topics, m.partitions);
   // A node's own dynamic config comes before the cluster-wide default on that node
   // (KafkaConfigSchema.resolveEffectiveTopicConfig: topic, node, cluster default, static),
   // for the active controller's elections and for a leader's acks=all check; the log does not

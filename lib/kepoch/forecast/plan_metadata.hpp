@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/forecast/broker_state.hpp"
@@ -19,25 +20,38 @@
 
 namespace kepoch::forecast {
 
-struct PlanMetadata {
-  std::string description;                // "live cluster (host:port)", "metadata log DIR", "flags"
-  std::optional<std::string> cluster_id;  // the live cluster's; unset: not said
-  std::set<std::int32_t> live;            // brokers up and unfenced
-  std::vector<PlanPartitionInput> partitions;
-  std::vector<std::string> notes;
-};
-
-// A live cluster's answer. Each topic's configs as DescribeConfigs resolved them on the
-// broker that answered (config_source.hpp); ELR as `cluster what-if` decides it
-// (live::elr_setting: the finalized feature, else the partitions' ELR).
-PlanMetadata metadata_from_cluster(const live::ClusterView& view);
-
 // The values the flags give for what the metadata log cannot hold (a node's static config,
 // else Kafka's default: config_source.hpp).
 struct AssumedConfig {
   bool unclean = kDefaultUncleanLeaderElection;
   std::int32_t min_isr = kDefaultMinInsyncReplicas;
 };
+
+struct PlanMetadata {
+  std::string description;                // "live cluster (host:port)", "metadata log DIR", "flags"
+  std::optional<std::string> cluster_id;  // the live cluster's; unset: not said
+  std::set<std::int32_t> live;            // brokers up and unfenced
+  std::vector<PlanPartitionInput> partitions;
+  // The metadata log's partitions, made one at a time (take): held compactly
+  // (LoggedPartitions), not as a PlanPartitionInput each, so a plan streaming them holds
+  // ~64 bytes a partition. They come before `partitions`.
+  LoggedPartitions logged;
+  AssumedConfig assumed;  // what `logged`'s partitions take where the log sets no config
+  std::vector<std::string> notes;
+
+  std::size_t size() const { return logged.size() + partitions.size(); }
+  std::string_view topic(std::size_t i) const;
+  std::int32_t partition(std::size_t i) const;
+  // The partition i, moved out of `partitions` or made from `logged` (once each).
+  PlanPartitionInput take(std::size_t i);
+  // Every partition in `partitions` (a caller that holds them all).
+  void materialize();
+};
+
+// A live cluster's answer. Each topic's configs as DescribeConfigs resolved them on the
+// broker that answered (config_source.hpp); ELR as `cluster what-if` decides it
+// (live::elr_setting: the finalized feature, else the partitions' ELR).
+PlanMetadata metadata_from_cluster(const live::ClusterView& view);
 
 // The metadata log read from `dir`: each topic's config, else the cluster default, else
 // `assumed`; ELR enabled where a partition records one; the nodes' own dynamic configs said
