@@ -2,12 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
-#include <new>
 
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
@@ -201,10 +197,6 @@ constexpr std::uint64_t kPositionBits = 48;
 constexpr std::uint64_t kPositionMask = (std::uint64_t{1} << kPositionBits) - 1;
 }  // namespace
 
-void KeptBatches::FreeChunk::operator()(Packed* p) const {
-  std::free(p);
-}
-
 bool KeptBatches::keep(const DumpedBatch& b) {
   if (refused_) return false;
   const BatchHeader& h = b.header;
@@ -223,16 +215,12 @@ bool KeptBatches::keep(const DumpedBatch& b) {
     refused_ = true;
     return false;
   }
-  if (size_ == chunks_.size() * kPerChunk) {
-    void* chunk = std::aligned_alloc(kChunkBytes, kChunkBytes);
-    if (!chunk) throw std::bad_alloc();
-    ::madvise(chunk, kChunkBytes, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
-    chunks_.emplace_back(static_cast<Packed*>(chunk));
-  }
+  if (size_ == chunks_.size() * kPerChunk)
+    chunks_.emplace_back(new Packed[kPerChunk]);  // left unset: each is written when kept
   Packed& p = chunks_.back()[size_ % kPerChunk];
   p = Packed{};
-  p.position_epoch = h.position |
-                     (std::uint64_t{static_cast<std::uint16_t>(h.producer_epoch)} << kPositionBits);
+  p.position_epoch =
+      h.position | (std::uint64_t{static_cast<std::uint16_t>(h.producer_epoch)} << kPositionBits);
   p.base_offset = h.base_offset;
   p.max_timestamp = h.max_timestamp;
   p.producer_id = h.producer_id;
@@ -276,9 +264,9 @@ void KeptBatches::restore(std::size_t i, DumpedBatch& out) const {
     out.crc_valid = (p.flags & kCrcValid) != 0;
     out.computed_crc = h.crc;
     if (!*out.crc_valid) {
-      const auto it = std::lower_bound(
-          invalid_.begin(), invalid_.end(), i,
-          [](const InvalidCrc& c, std::size_t index) { return c.index < index; });
+      const auto it =
+          std::lower_bound(invalid_.begin(), invalid_.end(), i,
+                           [](const InvalidCrc& c, std::size_t index) { return c.index < index; });
       out.computed_crc = it->computed_crc;  // kept with it (keep())
     }
     out.invalid = validate_batch(h, out.computed_crc);
@@ -288,7 +276,8 @@ void KeptBatches::restore(std::size_t i, DumpedBatch& out) const {
 std::uint64_t KeptBatches::next_position() const {
   if (size_ == 0) return 0;
   const Packed& p = at(size_ - 1);
-  return (p.position_epoch & kPositionMask) + kLogOverhead + static_cast<std::uint32_t>(p.size_field);
+  return (p.position_epoch & kPositionMask) + kLogOverhead +
+         static_cast<std::uint32_t>(p.size_field);
 }
 
 SegmentDumpSummary replay_segment(const std::filesystem::path& path,

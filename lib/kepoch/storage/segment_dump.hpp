@@ -117,7 +117,8 @@ struct SegmentDumpSummary {
 // (its header, its CRC verdict; an invalid batch's computed CRC 16 more) up to a byte budget:
 // beyond it, or at a batch whose fields do not fit the compact form (a position past 2^48,
 // timestamps more than 2^31 ms apart), keeping stops and the replay reads the rest of the
-// file from there, so memory stays bounded whatever the file's size.
+// file from there, so memory stays bounded whatever the file's size (the budget rounded up
+// to the 2 MiB chunks it is kept in).
 class KeptBatches {
  public:
   static constexpr std::size_t kDefaultMaxBytes = 64u << 20;  // 1 Mi batches (1 GiB of 1 KiB)
@@ -129,7 +130,9 @@ class KeptBatches {
   std::size_t size() const { return size_; }
   // Every batch offered was kept (the replay needs no read).
   bool complete() const { return !refused_; }
-  std::size_t bytes() const { return size_ * sizeof(Packed) + invalid_.size() * sizeof(InvalidCrc); }
+  std::size_t bytes() const {
+    return size_ * sizeof(Packed) + invalid_.size() * sizeof(InvalidCrc);
+  }
   // Batch i as the walk visited it: header, crc_valid, computed_crc, invalid; the rest empty.
   void restore(std::size_t i, DumpedBatch& out) const;
   // The file position just past the last kept batch (0 when none is kept).
@@ -157,19 +160,17 @@ class KeptBatches {
     std::uint64_t index;
     std::uint32_t computed_crc;
   };
-  // The batches in chunks of 2 MiB (never moved or copied as they grow), each asked of the
-  // kernel as one huge page: a GiB of small batches keeps 64 MiB, which in 4 KiB pages
-  // costs 16,384 page faults.
+  // The batches in chunks of 2 MiB, never moved or copied as they grow (a vector grown by
+  // doubling copies up to 32 MiB and faults its pages in twice). Asking for huge pages
+  // (madvise) saved the page faults but not the time on the VM measured: the kernel zeroes
+  // the same bytes either way.
   static constexpr std::size_t kChunkBytes = 2u << 20;
   static constexpr std::size_t kPerChunk = kChunkBytes / sizeof(Packed);
-  struct FreeChunk {
-    void operator()(Packed* p) const;
-  };
   const Packed& at(std::size_t i) const { return chunks_[i / kPerChunk][i % kPerChunk]; }
   std::size_t max_bytes_;
   bool refused_ = false;
   std::size_t size_ = 0;
-  std::vector<std::unique_ptr<Packed[], FreeChunk>> chunks_;
+  std::vector<std::unique_ptr<Packed[]>> chunks_;
   std::vector<InvalidCrc> invalid_;  // in index order
 };
 

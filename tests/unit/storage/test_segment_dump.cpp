@@ -2,8 +2,8 @@
 // printing walk instead of computing them again, only where the batch's stored CRC equals
 // the known one (Kafka's DefaultRecordBatch.ensureValid found it valid then).
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -98,15 +98,14 @@ std::string metadata_log() {
 // Everything a headers-only visit hands its visitor, as text.
 std::string visited(const DumpedBatch& b) {
   const BatchHeader& h = b.header;
-  return fmt::format(
-      "{} {} {} {} {} {} {} {} {} {} {} {} {} {} | {} {} {} | {} {} {} {} {} {} {}", h.position,
-      h.base_offset, h.size_field, h.magic, h.partition_leader_epoch, h.crc, h.attributes,
-      h.last_offset_delta, h.base_timestamp, h.max_timestamp, h.producer_id, h.producer_epoch,
-      h.base_sequence, h.records_count,
-      b.crc_valid ? (*b.crc_valid ? "valid" : "invalid") : "unloaded", b.computed_crc,
-      b.invalid.value_or("-"), b.records.size(), b.controls.size(), b.records_error.has_value(),
-      b.records_notes.size(), b.coordinator_error_count, b.unwalked.has_value(),
-      b.coordinator_checked);
+  return fmt::format("{} {} {} {} {} {} {} {} {} {} {} {} {} {} | {} {} {} | {} {} {} {} {} {} {}",
+                     h.position, h.base_offset, h.size_field, h.magic, h.partition_leader_epoch,
+                     h.crc, h.attributes, h.last_offset_delta, h.base_timestamp, h.max_timestamp,
+                     h.producer_id, h.producer_epoch, h.base_sequence, h.records_count,
+                     b.crc_valid ? (*b.crc_valid ? "valid" : "invalid") : "unloaded",
+                     b.computed_crc, b.invalid.value_or("-"), b.records.size(), b.controls.size(),
+                     b.records_error.has_value(), b.records_notes.size(), b.coordinator_error_count,
+                     b.unwalked.has_value(), b.coordinator_checked);
 }
 
 struct Walked {
@@ -115,8 +114,9 @@ struct Walked {
 };
 
 std::string summary_text(const SegmentDumpSummary& s) {
-  return fmt::format("{} {} {} {} {} {}", s.batches, s.stopped_early, log_end_reason_name(s.end.reason),
-                     s.end.position, s.end.trailing_bytes, s.end.message);
+  return fmt::format("{} {} {} {} {} {}", s.batches, s.stopped_early,
+                     log_end_reason_name(s.end.reason), s.end.position, s.end.trailing_bytes,
+                     s.end.message);
 }
 
 // The checking walk (keeping into `kept`), then the printing walk replayed from it.
@@ -127,9 +127,8 @@ Walked replayed(const std::string& file, const SegmentDumpOptions& o, KeptBatche
     kept.keep(b);
   });
   Walked again;
-  again.summary = replay_segment(file, o, kept, first.summary, [&](DumpedBatch& b) {
-    again.batches.push_back(visited(b));
-  });
+  again.summary = replay_segment(file, o, kept, first.summary,
+                                 [&](DumpedBatch& b) { again.batches.push_back(visited(b)); });
   return again;
 }
 
