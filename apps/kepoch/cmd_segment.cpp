@@ -147,21 +147,32 @@ void end_facts(const std::string& file, const SegmentOptions& o, const TimeRange
 // (4 bytes each, 16 MiB: a GiB of 256-byte batches); the rest are computed again.
 constexpr std::size_t kMaxKnownCrcs = 4u << 20;
 
-// The header walk: each batch's header checked and its CRC computed, no record read. The
-// CRCs are kept (up to kMaxKnownCrcs) so that the printing walk need not compute them again.
-report::SegmentFacts header_facts(const std::string& file, const SegmentOptions& o,
-                                  const TimeRange& time, std::vector<std::uint32_t>& crcs) {
-  LogWalk walk = log_walk(file, o, time);
+// What the header walk hands the printing walk: its facts (the opening verdict), each
+// batch's CRC (up to kMaxKnownCrcs) so that the printing walk need not compute it again,
+// and, for a headers-only dump, the batches themselves (KeptBatches, bounded) so that it
+// need not read the file again either.
+struct HeaderWalk {
   report::SegmentFacts facts;
+  std::vector<std::uint32_t> crcs;
+  std::optional<KeptBatches> kept;  // a headers-only dump
+  SegmentDumpSummary summary;
+};
+
+// The header walk: each batch's header checked and its CRC computed, no record read.
+void header_walk(const std::string& file, const SegmentOptions& o, const TimeRange& time,
+                 HeaderWalk& out) {
+  LogWalk walk = log_walk(file, o, time);
+  report::SegmentFacts& facts = out.facts;
   facts.records_later = walk.options.records;
+  if (!walk.options.records) out.kept.emplace();
   walk.options.records = false;
   walk.options.coordinator.reset();
-  const auto summary = dump_segment(file, walk.options, [&](DumpedBatch& b) {
+  out.summary = dump_segment(file, walk.options, [&](DumpedBatch& b) {
     facts.add(b);
-    if (crcs.size() < kMaxKnownCrcs) crcs.push_back(b.computed_crc);
+    if (out.kept && out.kept->keep(b)) return;  // its CRC is kept with it
+    if (out.crcs.size() < kMaxKnownCrcs) out.crcs.push_back(b.computed_crc);
   });
-  end_facts(file, o, time, summary, facts, nullptr);
-  return facts;
+  end_facts(file, o, time, out.summary, facts, nullptr);
 }
 
 // One .log: its batches streamed, with `opening` (the header walk's facts, whose verdict
@@ -171,9 +182,10 @@ report::SegmentFacts header_facts(const std::string& file, const SegmentOptions&
 // the records this walk found undecodable.
 int dump_log(const std::string& file, const SegmentFileTarget& target, const SegmentOptions& o,
              const TimeRange& time, report::ReportStream& stream,
-             const report::SegmentFacts* opening, std::span<const std::uint32_t> known_crcs = {}) {
+             const HeaderWalk* header = nullptr) {
   LogWalk walk = log_walk(file, o, time);
-  walk.options.known_crcs = known_crcs;
+  const report::SegmentFacts* opening = header ? &header->facts : nullptr;
+  if (header) walk.options.known_crcs = header->crcs;
   const SegmentDumpOptions& options = walk.options;
   report::RecordDecoding& decoding = walk.decoding;
   report::SegmentFacts facts;
@@ -189,7 +201,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       fields.set(k, v);
     stream.begin_item(fields, "batches", report::batch_table_columns());
   };
-  const auto summary = dump_segment(file, options, [&](DumpedBatch& b) {
+  const auto print = [&](DumpedBatch& b) {
     if (!started) {
       begin();
       started = true;
@@ -214,7 +226,11 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
         ++more_bad;
       }
     }
-  });
+  };
+  // A headers-only dump prints the batches the header walk kept, without reading them again.
+  const auto summary = header && header->kept
+                           ? replay_segment(file, options, *header->kept, header->summary, print)
+                           : dump_segment(file, options, print);
   if (!started) begin();
   report::Value trailer = report::segment_trailer(summary, bad);
   if (more_bad) trailer.set("unreported_bad_batches", more_bad);
@@ -286,10 +302,11 @@ int run(const SegmentOptions& o, const Globals& globals) {
         file_code = dump_log(file, target, o, time, *stream, nullptr);
       } else {
         // The verdict opens the report, so the file is walked twice: first its headers and
-        // checksums for the facts (no record decoded), then printed.
-        std::vector<std::uint32_t> crcs;
-        const report::SegmentFacts opening = header_facts(file, o, time, crcs);
-        file_code = dump_log(file, target, o, time, *stream, &opening, crcs);
+        // checksums for the facts (no record decoded), then printed (a headers-only dump
+        // from what the first walk kept, up to KeptBatches' budget).
+        HeaderWalk header;
+        header_walk(file, o, time, header);
+        file_code = dump_log(file, target, o, time, *stream, &header);
       }
       code = std::max(code, file_code);
     } catch (const InputError& e) {

@@ -22,6 +22,23 @@ std::size_t total(const std::vector<std::size_t>& widths, std::size_t count) {
 }  // namespace
 
 std::string shorten(std::string_view text, std::size_t width) {
+  // ASCII (a table's numbers, most names): a column a byte, so the cut is by bytes; the same
+  // text as the general rule below makes of it, without decoding (a table that cuts a
+  // column cuts it in every row).
+  if (is_ascii(text)) {
+    if (text.size() <= width) return std::string(text);
+    if (width == 0) return "";
+    std::string out;
+    out.reserve(width - 1 + kEllipsis.size());
+    if (text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos) {
+      out += kEllipsis;
+      out += text.substr(text.size() - (width - 1));
+    } else {
+      out += text.substr(0, width - 1);
+      out += kEllipsis;
+    }
+    return out;
+  }
   const std::size_t have = display_width(text);
   if (have <= width) return std::string(text);
   if (width == 0) return "";

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <iterator>
 
+#include "kepoch/base/display_width.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/report/fit.hpp"
 #include "kepoch/report/render_detail.hpp"
@@ -132,32 +134,55 @@ void TableRows::header(const std::function<std::string(const std::string&)>& bol
 }
 
 void TableRows::row(std::string& out) {
-  out += "  ";
-  for (std::size_t i = 0; i < columns_.size(); ++i) {
+  // First each cell's text and width (widening or shortening as the row needs), then the
+  // row written in one piece: a million rows are a million appends, not sixteen million.
+  const std::size_t n = columns_.size();
+  row_texts_.resize(n);
+  row_widths_.resize(n);
+  if (row_shortened_.size() < n) row_shortened_.resize(n);
+  std::size_t bytes = 3;  // the leading two spaces, the newline
+  for (std::size_t i = 0; i < n; ++i) {
     std::string_view cell = set_[i] ? std::string_view(cells_[i]) : "-";
     std::size_t w = set_[i] ? cell_widths_[i] : 1;
-    std::string shortened;
     if (w > widths_[i]) {
       std::size_t most = w;
       if (budget_) {  // widen while the row still fits, then shorten
-        std::size_t others = 2 + 2 * (columns_.size() - 1);
-        for (std::size_t j = 0; j < columns_.size(); ++j)
+        std::size_t others = 2 + 2 * (n - 1);
+        for (std::size_t j = 0; j < n; ++j)
           if (j != i) others += widths_[j];
         most = budget_ > others ? std::max(widths_[i], std::min(w, budget_ - others)) : widths_[i];
       }
       widths_[i] = most;
       if (w > most) {
-        shortened = shorten(cell, most);
-        cell = shortened;
-        w = display_width(cell);
+        const bool ascii = is_ascii(cell);
+        row_shortened_[i] = shorten(cell, most);
+        cell = row_shortened_[i];
+        // An ASCII text shortened is `most` columns: its first most - 1 characters (or its
+        // last, a path) and the ellipsis; none when most is 0.
+        w = ascii ? std::min(most, cell.size()) : display_width(cell);
       }
     }
-    if (i + 1 < columns_.size())
-      append_padded(out, cell, w, widths_[i]);
-    else
-      out += cell;
+    row_texts_[i] = cell;
+    row_widths_[i] = w;
+    bytes += cell.size();
+    if (i + 1 < n) bytes += widths_[i] > w ? widths_[i] - w + 2 : 2;
   }
-  out += '\n';
+  const std::size_t at = out.size();
+  out.resize(at + bytes);
+  char* p = out.data() + at;
+  *p++ = ' ';
+  *p++ = ' ';
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view cell = row_texts_[i];
+    std::memcpy(p, cell.data(), cell.size());
+    p += cell.size();
+    if (i + 1 < n) {
+      const std::size_t pad = widths_[i] > row_widths_[i] ? widths_[i] - row_widths_[i] + 2 : 2;
+      std::memset(p, ' ', pad);
+      p += pad;
+    }
+  }
+  *p = '\n';
 }
 
 std::size_t TableRows::column_of(std::string_view key) {

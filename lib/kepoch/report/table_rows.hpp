@@ -91,6 +91,10 @@ class TableRows : private ObjectWriter {
   std::vector<std::size_t> cell_widths_;
   std::vector<bool> set_;
   std::string lines_;
+  // row()'s cells as written (a shortened cell's text in row_shortened_) and their widths.
+  std::vector<std::string_view> row_texts_;
+  std::vector<std::size_t> row_widths_;
+  std::vector<std::string> row_shortened_;
   bool choosing_ = false;       // this element chooses the columns
   bool row_done_ = false;       // this element's row is written (spilled)
   bool spilled_ = false;        // this element wrote to spill_

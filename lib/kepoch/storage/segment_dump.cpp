@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "kepoch/base/byte_reader.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/format/legacy_record.hpp"
@@ -182,6 +185,121 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
     visit(batch);
   }
   summary.end = reader.end();
+  return summary;
+}
+
+static_assert(sizeof(KeptBatches::Packed) == 64, "a kept batch is 64 bytes");
+
+namespace {
+constexpr std::uint8_t kLoaded = 1;
+constexpr std::uint8_t kCrcValid = 2;
+constexpr std::uint64_t kPositionBits = 48;
+constexpr std::uint64_t kPositionMask = (std::uint64_t{1} << kPositionBits) - 1;
+}  // namespace
+
+bool KeptBatches::keep(const DumpedBatch& b) {
+  if (refused_) return false;
+  const BatchHeader& h = b.header;
+  std::int64_t delta = 0;
+  const bool invalid = b.crc_valid && !*b.crc_valid;
+  const std::size_t more = sizeof(Packed) + (invalid ? sizeof(InvalidCrc) : 0);
+  // Only a header's facts are kept: a batch whose records were read is not replayable.
+  if (b.unwalked || !b.records.empty() || !b.controls.empty() || b.records_error ||
+      b.coordinator_error_count || bytes() + more > max_bytes_ || h.position > kPositionMask ||
+      __builtin_sub_overflow(h.base_timestamp, h.max_timestamp, &delta) ||
+      delta < std::numeric_limits<std::int32_t>::min() ||
+      delta > std::numeric_limits<std::int32_t>::max() ||
+      // What restore() derives must be what the walk found (a loaded batch's verdict).
+      (b.crc_valid && (*b.crc_valid != (b.computed_crc == h.crc))) ||
+      (!b.crc_valid && (b.computed_crc != 0 || b.invalid))) {
+    refused_ = true;
+    return false;
+  }
+  if (size_ == chunks_.size() * kPerChunk)
+    chunks_.emplace_back(new Packed[kPerChunk]);  // left unset: each is written when kept
+  Packed& p = chunks_.back()[size_ % kPerChunk];
+  p = Packed{};
+  p.position_epoch =
+      h.position | (std::uint64_t{static_cast<std::uint16_t>(h.producer_epoch)} << kPositionBits);
+  p.base_offset = h.base_offset;
+  p.max_timestamp = h.max_timestamp;
+  p.producer_id = h.producer_id;
+  p.base_timestamp_delta = static_cast<std::int32_t>(delta);
+  p.size_field = h.size_field;
+  p.partition_leader_epoch = h.partition_leader_epoch;
+  p.crc = h.crc;
+  p.last_offset_delta = h.last_offset_delta;
+  p.base_sequence = h.base_sequence;
+  p.records_count = h.records_count;
+  p.magic = h.magic;
+  p.flags = static_cast<std::uint8_t>((b.crc_valid ? kLoaded : 0) |
+                                      (b.crc_valid && *b.crc_valid ? kCrcValid : 0));
+  p.attributes = h.attributes;
+  if (invalid) invalid_.push_back({size_, b.computed_crc});
+  ++size_;
+  return true;
+}
+
+void KeptBatches::restore(std::size_t i, DumpedBatch& out) const {
+  const Packed& p = at(i);
+  BatchHeader& h = out.header;
+  h.position = p.position_epoch & kPositionMask;
+  h.producer_epoch = static_cast<std::int16_t>(p.position_epoch >> kPositionBits);
+  h.base_offset = p.base_offset;
+  h.max_timestamp = p.max_timestamp;
+  h.base_timestamp = p.max_timestamp + p.base_timestamp_delta;  // in range: keep() checked
+  h.producer_id = p.producer_id;
+  h.size_field = p.size_field;
+  h.partition_leader_epoch = p.partition_leader_epoch;
+  h.crc = p.crc;
+  h.last_offset_delta = p.last_offset_delta;
+  h.base_sequence = p.base_sequence;
+  h.records_count = p.records_count;
+  h.magic = p.magic;
+  h.attributes = p.attributes;
+  out.crc_valid.reset();
+  out.computed_crc = 0;
+  out.invalid.reset();
+  if (p.flags & kLoaded) {
+    out.crc_valid = (p.flags & kCrcValid) != 0;
+    out.computed_crc = h.crc;
+    if (!*out.crc_valid) {
+      const auto it =
+          std::lower_bound(invalid_.begin(), invalid_.end(), i,
+                           [](const InvalidCrc& c, std::size_t index) { return c.index < index; });
+      out.computed_crc = it->computed_crc;  // kept with it (keep())
+    }
+    out.invalid = validate_batch(h, out.computed_crc);
+  }
+}
+
+std::uint64_t KeptBatches::next_position() const {
+  if (size_ == 0) return 0;
+  const Packed& p = at(size_ - 1);
+  return (p.position_epoch & kPositionMask) + kLogOverhead +
+         static_cast<std::uint32_t>(p.size_field);
+}
+
+SegmentDumpSummary replay_segment(const std::filesystem::path& path,
+                                  const SegmentDumpOptions& options, const KeptBatches& kept,
+                                  const SegmentDumpSummary& first,
+                                  const std::function<void(DumpedBatch&)>& visit) {
+  DumpedBatch batch;
+  batch.coordinator = options.coordinator;
+  batch.coordinator_checked = options.coordinator_checked;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    kept.restore(i, batch);
+    visit(batch);
+  }
+  if (kept.complete()) return first;
+  // The rest read as the first walk read it: from just past the last kept batch, the same
+  // filters, what is left of --max-batches, the CRCs the first walk computed for them
+  // (options.known_crcs: those of the batches after the kept ones).
+  SegmentDumpOptions rest = options;
+  if (kept.size() > 0) rest.start_position = kept.next_position();
+  if (rest.max_batches) rest.max_batches = *rest.max_batches - kept.size();
+  SegmentDumpSummary summary = dump_segment(path, rest, visit);
+  summary.batches += kept.size();
   return summary;
 }
 
