@@ -147,7 +147,8 @@ SalvageResult salvage_restart(const RestartForecast& restart,
 bool restart_loses_records(const RestartForecast& restart);
 
 // The 64-bit content hash `content` presence compares: key, value and headers, each with
-// its presence (null differs from empty). FNV-1a over a length-prefixed encoding.
+// its presence (null differs from empty): each byte string's length and a 64-bit hash of it
+// (wyhash's construction), mixed. Not cryptographic: records built to collide can pass.
 std::uint64_t content_hash(const Record& record);
 
 }  // namespace kepoch::forecast

@@ -10,10 +10,15 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "kepoch/base/crc32c.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/salvage.hpp"
 #include "kepoch/forecast/salvage_archive.hpp"
+#include "kepoch/storage/consumer_view.hpp"
+#include "kepoch/storage/partition_replica.hpp"
+#include "support/forecast_fixtures.hpp"
 #include "support/scratch_files.hpp"
 #include "support/source_dir.hpp"
 
@@ -124,7 +129,184 @@ struct RetriedLeader {
   }
 };
 
+// The transactions fixture's batches (Kafka 4.1.1's bytes, unchanged) split into several
+// segments, as a log rolled between them: segment 0 holds [0-2] and the COMMIT marker 3,
+// segment 4 holds [4-5] and the ABORT marker 6, segment 7 holds [7-8]. Each segment has an
+// offset index with an entry per batch (last offset -> position, as LogSegment.append
+// writes them), so a walk from an offset inside a segment enters it at that batch
+// (segment_seek), not at the segment's start.
+struct SplitReplica {
+  test::ScratchReplica scratch{std::string(KEPOCH_SOURCE_DIR) + "/tests/data/transactions/tx-0"};
+  SplitReplica() {
+    namespace fs = std::filesystem;
+    const auto log = test::slurp(scratch.file("00000000000000000000.log"));
+    for (const auto& f : fs::directory_iterator(scratch.dir))
+      if (f.path().extension() != ".metadata" && f.path().filename() != "leader-epoch-checkpoint")
+        fs::remove(f.path());
+    const auto be = [&](std::size_t from, int n) {
+      std::uint64_t v = 0;
+      for (int i = 0; i < n; ++i)
+        v = v << 8 | log[from + static_cast<std::size_t>(i)];
+      return v;
+    };
+    const auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
+      for (int shift = 24; shift >= 0; shift -= 8)
+        out.push_back(static_cast<std::uint8_t>(v >> shift));
+    };
+    std::vector<std::uint8_t> segment, index;
+    std::int64_t base = 0;
+    const auto flush = [&] {
+      if (segment.empty()) return;
+      const std::string name = fmt::format("{:020}", base);
+      test::spit(scratch.file(name + ".log"), segment);
+      test::spit(scratch.file(name + ".index"), index);
+      segment.clear();
+      index.clear();
+    };
+    for (std::size_t at = 0; at + 61 <= log.size();) {
+      const std::size_t size = 12 + be(at + 8, 4);
+      const auto first = static_cast<std::int64_t>(be(at, 8));
+      const std::int64_t last = first + static_cast<std::int64_t>(be(at + 23, 4));
+      if (first == 4 || first == 7) {  // a new segment starts at this batch
+        flush();
+        base = first;
+      }
+      put32(index, static_cast<std::uint32_t>(last - base));
+      put32(index, static_cast<std::uint32_t>(segment.size()));
+      segment.insert(segment.end(), log.begin() + static_cast<std::ptrdiff_t>(at),
+                     log.begin() + static_cast<std::ptrdiff_t>(at + size));
+      at += size;
+    }
+    flush();
+    scratch.clean_shutdown();
+    scratch.recovery_point("tx", 9);
+  }
+  PartitionReplica replica() const {
+    return load_partition_replica(scratch.dir, {}, LoadDepth::tail);
+  }
+};
+
+// The archive's lines with the replica dir `dir` written as "R" (the same records read from
+// two copies of a replica are the same lines but for it).
+std::string without_dir(std::string archive, const std::string& dir) {
+  const std::string quoted = "\"" + dir + "\"";
+  for (auto at = archive.find(quoted); at != std::string::npos; at = archive.find(quoted))
+    archive.replace(at, quoted.size(), "\"R\"");
+  return archive;
+}
+
 }  // namespace
+
+TEST_CASE(
+    "A removed tail that starts inside a segment and spans several is salvaged as from one "
+    "segment: the same archive, line for line, entering each segment at its index entry",
+    "[forecast][salvage]") {
+  const SplitReplica split;
+  const PartitionReplica whole = tx_replica();
+  REQUIRE(split.replica().segments.size() == 3);
+  // From 3 (the COMMIT marker, in segment 0 after [0-2]), 5 (inside the batch [4-5]) and 8
+  // (inside the last batch), against a leader holding the same batches, one holding them
+  // again at other offsets (producer sequences), and one read from a snapshot.
+  for (const std::int64_t from : {0, 3, 5, 8}) {
+    for (int leader_kind = 0; leader_kind < 3; ++leader_kind) {
+      INFO("from " << from << ", leader " << leader_kind);
+      const RetriedLeader retried(false);
+      const auto leader = [&] {
+        if (leader_kind == 1) return retried.replica();
+        PartitionReplica l = tx_replica();
+        if (leader_kind == 2) l.stored = StoredBatches{};
+        return l;
+      };
+      std::string a, b;
+      const auto seen_whole = salvage_all(losing(leader(), tx_replica(), from), &a);
+      const auto seen_split = salvage_all(losing(leader(), split.replica(), from), &b);
+      CHECK(static_cast<std::int64_t>(seen_split.size()) == 9 - from);
+      CHECK(seen_split.begin()->first == from);
+      CHECK(without_dir(b, split.scratch.dir.string()) == without_dir(a, whole.dir.string()));
+    }
+  }
+  // The classes of the split copy's records are the fixture's: the markers that close the
+  // transactions lie in other segments than some of their batches.
+  const auto seen = salvage_all(losing(tx_replica(), split.replica(), 0), nullptr);
+  REQUIRE(seen.size() == 9);
+  CHECK(seen.at(2).kind == SalvageClass::committed_transaction);
+  CHECK(seen.at(3).control == ControlRecordType::commit);
+  CHECK(seen.at(5).kind == SalvageClass::aborted);
+  CHECK(seen.at(6).control == ControlRecordType::abort);
+  CHECK(seen.at(8).kind == SalvageClass::data);
+}
+
+TEST_CASE(
+    "The forecast salvage starts from counts the removed records and their kinds in one walk "
+    "of the follower's tail: the same as its batches (batches_from) and its transaction "
+    "batches (transaction_batches_from, consumer_kinds), also across segments",
+    "[forecast][salvage][replica_forecast]") {
+  const SplitReplica split;
+  // The leader holds nothing from the cut on: every removed batch is lost, by its kind.
+  for (const std::int64_t cut : {0, 3, 5, 7, 8}) {
+    for (const bool split_copy : {false, true}) {
+      INFO("cut " << cut << (split_copy ? ", split" : ", one segment"));
+      const PartitionReplica follower = split_copy ? split.replica() : tx_replica();
+      const ReplicaForecast f = test::forecast_from(follower, cut);
+      // The oracle: the two walks the forecast made before, each on its own.
+      const BatchRange removed = batches_from(follower, cut);
+      const auto batches = transaction_batches_from(follower, cut);
+      REQUIRE(batches);
+      const std::vector<RecordKind> kinds = consumer_kinds(*batches);
+      std::uint64_t data = 0, aborted = 0, control = 0;
+      for (std::size_t i = 0; i < batches->size(); ++i) {
+        const auto n = static_cast<std::uint64_t>((*batches)[i].records);
+        (kinds[i] == RecordKind::aborted   ? aborted
+         : kinds[i] == RecordKind::control ? control
+                                           : data) += n;
+      }
+      CHECK(f.removed_records == removed.records);
+      CHECK(f.removed_bytes == removed.bytes);
+      CHECK(f.lost_records == data);
+      CHECK(f.lost_aborted_records == aborted);
+      CHECK(f.lost_control_records == control);
+      CHECK(f.transactions_known);
+    }
+  }
+  // The fixture's numbers, from 3: the COMMIT marker, [4-5] aborted, the ABORT marker, [7-8].
+  const ReplicaForecast f = test::forecast_from(split.replica(), 3);
+  CHECK(f.removed_records == 6);
+  CHECK(f.lost_records == 2);
+  CHECK(f.lost_aborted_records == 2);
+  CHECK(f.lost_control_records == 2);
+}
+
+TEST_CASE(
+    "A record removed from two followers is archived once (the second counts it archived "
+    "before), whichever order their offsets come in",
+    "[forecast][salvage]") {
+  const SplitReplica split;
+  PartitionPrediction p;
+  p.replicas.push_back(tx_replica());     // the leader
+  p.replicas.push_back(tx_replica());     // loses 5..8
+  p.replicas.push_back(split.replica());  // loses 2..8: 5..8 are the first follower's already
+  for (const auto& [replica, from] :
+       {std::pair{1u, std::int64_t{5}}, std::pair{2u, std::int64_t{2}}}) {
+    FollowerPrediction f;
+    f.replica = replica;
+    ReplicaForecast forecast;
+    forecast.prediction.truncate_to = from;
+    forecast.removed_range = std::make_pair(from, std::int64_t{8});
+    forecast.removed_records = static_cast<std::uint64_t>(9 - from);
+    f.forecasts.push_back(forecast);
+    p.followers.push_back(f);
+  }
+  TruncationPredictions predictions;
+  predictions.partitions.push_back(std::move(p));
+  std::vector<std::int64_t> offsets;
+  const SalvageResult result = salvage_removed(
+      predictions, false, [&](const SalvagedRecord& r) { offsets.push_back(r.offset); });
+  CHECK(offsets == std::vector<std::int64_t>{5, 6, 7, 8, 2, 3, 4});
+  REQUIRE(result.partitions.size() == 1);
+  CHECK(result.partitions[0].replicas[0].archived_before == 0);
+  CHECK(result.partitions[0].replicas[1].archived_before == 4);
+  CHECK(result.totals.records == 7);
+}
 
 TEST_CASE(
     "A record the new leader holds with its producer id and epoch and sequence at other "
@@ -227,6 +409,32 @@ TEST_CASE(
 }
 
 TEST_CASE("Content hash: null differs from empty and headers count", "[forecast][salvage]") {
+  {
+    // Equal bytes hash equal at every length (the 32-byte steps, the 8-byte steps and the
+    // last bytes), and one changed byte anywhere changes the hash.
+    std::vector<std::uint8_t> bytes(100);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<std::uint8_t>(i * 37 + 11);
+    for (std::size_t n = 0; n <= bytes.size(); ++n) {
+      std::vector<std::uint8_t> copy(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+      Record x, y;
+      x.value = std::span<const std::uint8_t>(bytes.data(), n);
+      y.value = std::span<const std::uint8_t>(copy);
+      CHECK(content_hash(x) == content_hash(y));
+      for (std::size_t at = 0; at < n; ++at) {
+        copy[at] ^= 0x40;
+        CHECK(content_hash(x) != content_hash(y));
+        copy[at] ^= 0x40;
+      }
+      // The same bytes split otherwise between key and value differ.
+      if (n > 0) {
+        Record z;
+        z.key = std::span<const std::uint8_t>(bytes.data(), 1);
+        z.value = std::span<const std::uint8_t>(bytes.data() + 1, n - 1);
+        CHECK(content_hash(x) != content_hash(z));
+      }
+    }
+  }
   const std::uint8_t a[] = {'a'};
   Record x, y;
   x.value = std::span<const std::uint8_t>(a, 1);
