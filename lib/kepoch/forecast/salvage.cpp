@@ -15,6 +15,44 @@
 #include "kepoch/storage/segment_dump.hpp"
 
 namespace kepoch::forecast {
+
+// What the new leader holds (named, not in the anonymous namespace: LeaderTails::Read,
+// declared in the header, keeps one).
+struct ProducerSequence {
+  std::int64_t producer_id;
+  std::int16_t epoch;
+  std::int32_t sequence;
+  auto operator<=>(const ProducerSequence&) const = default;
+};
+
+// What the new leader holds from an offset on. Sorted lists, built once the leader's tail is
+// read, not a hash node per record: every record of that tail is listed.
+struct LeaderIndex {
+  bool read = false;
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;  // base, last, crc
+  std::vector<ProducerSequence> sequences;                                     // sorted
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> contents;  // hash -> records left to match
+
+  bool same_batch(const BatchHeader& h) const {
+    const auto at =
+        std::lower_bound(batches.begin(), batches.end(), h.base_offset,
+                         [](const auto& b, std::int64_t base) { return std::get<0>(b) < base; });
+    return at != batches.end() && std::get<0>(*at) == h.base_offset &&
+           std::get<1>(*at) == h.last_offset() && std::get<2>(*at) == h.crc;
+  }
+  bool holds_sequence(const ProducerSequence& p) const {
+    return std::binary_search(sequences.begin(), sequences.end(), p);
+  }
+  // A leader record with this content not matched yet: matched now (each matches one).
+  bool take_content(std::uint64_t hash) {
+    const auto at = std::lower_bound(contents.begin(), contents.end(), hash,
+                                     [](const auto& c, std::uint64_t h) { return c.first < h; });
+    if (at == contents.end() || at->first != hash || at->second == 0) return false;
+    --at->second;
+    return true;
+  }
+};
+
 namespace {
 
 // The segments of `replica` to read for offsets from `from` on: from the last one starting
@@ -62,48 +100,24 @@ void throw_records_error(const DumpedBatch& b, const SegmentSummary& s) {
                      0, b.header.position);
 }
 
-struct ProducerSequence {
-  std::int64_t producer_id;
-  std::int16_t epoch;
-  std::int32_t sequence;
-  auto operator<=>(const ProducerSequence&) const = default;
-};
-
-// What the new leader holds from an offset on. Sorted lists, built once the leader's tail is
-// read, not a hash node per record: every record of that tail is listed.
-struct LeaderIndex {
-  bool read = false;
-  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;  // base, last, crc
-  std::vector<ProducerSequence> sequences;                                     // sorted
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> contents;  // hash -> records left to match
-
-  bool same_batch(const BatchHeader& h) const {
-    const auto at =
-        std::lower_bound(batches.begin(), batches.end(), h.base_offset,
-                         [](const auto& b, std::int64_t base) { return std::get<0>(b) < base; });
-    return at != batches.end() && std::get<0>(*at) == h.base_offset &&
-           std::get<1>(*at) == h.last_offset() && std::get<2>(*at) == h.crc;
-  }
-  bool holds_sequence(const ProducerSequence& p) const {
-    return std::binary_search(sequences.begin(), sequences.end(), p);
-  }
-  // A leader record with this content not matched yet: matched now (each matches one).
-  bool take_content(std::uint64_t hash) {
-    const auto at = std::lower_bound(contents.begin(), contents.end(), hash,
-                                     [](const auto& c, std::uint64_t h) { return c.first < h; });
-    if (at == contents.end() || at->first != hash || at->second == 0) return false;
-    --at->second;
-    return true;
-  }
-};
-
-LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from) {
+// Reads the leader's tail from `from` to its log end; `range` (when given) is told each
+// batch as batches_from's walk (BatchCursor) would count it below `until`.
+LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from,
+                        BatchRange* range = nullptr, std::int64_t until = INT64_MAX) {
   LeaderIndex index;
   if (leader.stored) return index;  // a snapshot keeps no record bytes
   index.read = true;
   std::vector<std::uint64_t> hashes;
   walk_tail(leader, from, [&](DumpedBatch& b, const SegmentSummary& s) {
     const BatchHeader& h = b.header;
+    if (range && h.base_offset < until) {
+      constexpr std::size_t kMaxBatches = 1u << 20;  // batches_from's default
+      const std::int32_t records = h.is_v2() ? h.records_count : 1;
+      range->records += static_cast<std::uint64_t>(records);
+      range->bytes += h.size_in_bytes();
+      if (range->batches.size() < kMaxBatches)
+        range->batches.push_back({h.base_offset, h.last_offset(), records, h.crc});
+    }
     index.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
     if (h.is_control()) return;
     walk_records(b, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
@@ -421,8 +435,48 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
 
 }  // namespace
 
+struct LeaderTails::Read {
+  std::string leader;  // its dir
+  std::int64_t from = 0;
+  LeaderIndex index;
+};
+
+LeaderTails::LeaderTails() = default;
+LeaderTails::~LeaderTails() = default;
+
+BatchRange LeaderTails::batches(const PartitionReplica& leader, std::int64_t from,
+                                std::int64_t until) {
+  // A snapshot (no record bytes to keep), or a second ask for the same leader (another
+  // follower's truncation offset): the headers alone, as without LeaderTails.
+  const bool read_before = std::any_of(reads_.begin(), reads_.end(), [&](const auto& r) {
+    return r && r->leader == leader.dir.native();
+  });
+  if (leader.stored || read_before) return batches_from(leader, from, until);
+  BatchRange range;
+  auto read = std::make_unique<Read>();
+  read->leader = leader.dir.native();
+  read->from = from;
+  read->index = read_leader(leader, from, &range, until);
+  reads_.push_back(std::move(read));
+  return range;
+}
+
+std::unique_ptr<LeaderTails::Read> LeaderTails::take(const PartitionReplica& leader,
+                                                     std::int64_t from) {
+  for (auto& r : reads_)
+    if (r && r->leader == leader.dir.native() && r->from == from) return std::move(r);
+  return nullptr;
+}
+
+bool LeaderTails::holds(const PartitionReplica& leader, std::int64_t from) const {
+  return std::any_of(reads_.begin(), reads_.end(), [&](const auto& r) {
+    return r && r->leader == leader.dir.native() && r->from == from;
+  });
+}
+
 SalvageResult salvage_removed(const TruncationPredictions& predictions, bool leader_clean,
-                              const std::function<void(const SalvagedRecord&)>& visit) {
+                              const std::function<void(const SalvagedRecord&)>& visit,
+                              LeaderTails* tails) {
   SalvageResult result;
   for (const PartitionPrediction& p : predictions.partitions) {
     const PartitionReplica& leader = p.replicas.front();
@@ -443,7 +497,10 @@ SalvageResult salvage_removed(const TruncationPredictions& predictions, bool lea
       lowest = lowest ? std::min(*lowest, range->first) : range->first;
     }
     LeaderIndex index;
-    if (lowest) index = read_leader(leader, *lowest);
+    if (lowest) {
+      auto read = tails ? tails->take(leader, *lowest) : nullptr;
+      index = read ? std::move(read->index) : read_leader(leader, *lowest);
+    }
     ps.leader_read = index.read;
     ArchivedRecords archived;  // (epoch, offset), 2+ followers
     for (const auto& f : p.followers) {

@@ -135,17 +135,19 @@ CommittedBound committed_bound(const PartitionReplica& follower,
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
-                                  TruncationMode mode, bool leader_clean) {
+                                  TruncationMode mode, bool leader_clean,
+                                  const LeaderBatchLookup* leader_batches) {
   return forecast_follower(leader, leader_log, follower,
-                           committed_bound(follower, known, leader_clean), mode);
+                           committed_bound(follower, known, leader_clean), mode, leader_batches);
 }
 
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower, const CommittedBound& bound,
-                                  TruncationMode mode) {
-  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
+                                  TruncationMode mode, const LeaderBatchLookup* leader_batches) {
+  const LeaderBatchLookup from_segments = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
+  const LeaderBatchLookup& batches = leader_batches ? *leader_batches : from_segments;
   LeaderAnswers answers = answers_of(leader_log, follower.loaded.cache);
   add_tier_answers(answers, leader, leader_log);
   return forecast_replica(answers, batches,

@@ -277,6 +277,78 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "The leader's tail read once for the forecast and for what it holds (LeaderTails) gives "
+    "the forecast and the archive that two reads give",
+    "[forecast][salvage]") {
+  const std::string divergence = std::string(KEPOCH_SOURCE_DIR) + "/tests/data/divergence/before/";
+  const auto load = [](const std::string& dir) {
+    return load_partition_replica(dir, {}, LoadDepth::tail);
+  };
+  const SplitReplica split;
+  // Kafka's own divergence (broker 2 or 3 leads, broker 1 loses 5..7: the forecast asks the
+  // leader's batches there), and the split transactions copy against a leader holding the
+  // same batches again at 100 on (the follower truncates fully below the leader's log
+  // start: the forecast asks nothing, salvage reads the leader itself).
+  const RetriedLeader retried(false);
+  struct Case {
+    PartitionReplica leader;
+    PartitionReplica follower;
+    bool forecast_reads_leader;
+  };
+  std::vector<Case> cases;
+  cases.push_back({load(divergence + "broker-2/d-0"), load(divergence + "broker-1/d-0"), true});
+  cases.push_back({load(divergence + "broker-3/d-0"), load(divergence + "broker-1/d-0"), true});
+  cases.push_back({retried.replica(), split.replica(), false});
+  for (auto& c : cases) {
+    INFO(c.leader.dir.string() << " leads " << c.follower.dir.string());
+    const auto predict = [&](LeaderTails* tails) {
+      std::vector<std::vector<PartitionReplica>> groups{{c.leader, c.follower}};
+      LeaderBatchReader reader;
+      if (tails)
+        reader = [tails](const PartitionReplica& l, std::int64_t from, std::int64_t until) {
+          return tails->batches(l, from, until);
+        };
+      return predict_truncations(std::move(groups), {TruncationMode::fetch}, nullptr, reader);
+    };
+    const TruncationPredictions plain = predict(nullptr);
+    LeaderTails tails;
+    const TruncationPredictions shared = predict(&tails);
+    REQUIRE(shared.partitions[0].followers[0].forecasts[0].removed_range);
+    // The forecast read the leader's tail from where the follower's removed records start.
+    CHECK(tails.holds(shared.partitions[0].replicas[0],
+                      shared.partitions[0].followers[0].forecasts[0].removed_range->first) ==
+          c.forecast_reads_leader);
+    const ReplicaForecast& a = plain.partitions[0].followers[0].forecasts[0];
+    const ReplicaForecast& b = shared.partitions[0].followers[0].forecasts[0];
+    CHECK(a.prediction.truncate_to == b.prediction.truncate_to);
+    CHECK(a.removed_records == b.removed_records);
+    CHECK(a.removed_bytes == b.removed_bytes);
+    CHECK(a.removed_range == b.removed_range);
+    CHECK(a.lost_records == b.lost_records);
+    CHECK(a.committed_lost_records == b.committed_lost_records);
+    CHECK(a.lost_unknown_records == b.lost_unknown_records);
+    REQUIRE(a.removed_range);
+    CHECK(a.removed_records > 0);
+    std::string without, with;
+    const auto archive = [](const TruncationPredictions& p, LeaderTails* t, std::string& out) {
+      std::ostringstream o;
+      const SalvageResult r = salvage_removed(
+          p, false, [&](const SalvagedRecord& rec) { write_archive_record(o, rec); }, t);
+      out = o.str();
+      return r.totals;
+    };
+    const SalvageCounts x = archive(plain, nullptr, without);
+    const SalvageCounts y = archive(shared, &tails, with);
+    CHECK(with == without);
+    CHECK(x.records == y.records);
+    CHECK(x.present == y.present);
+    CHECK(x.to_replay == y.to_replay);
+    // The read was taken: a second salvage reads the leader itself, the same again.
+    CHECK_FALSE(tails.holds(shared.partitions[0].replicas[0], a.removed_range->first));
+  }
+}
+
+TEST_CASE(
     "A record removed from two followers is archived once (the second counts it archived "
     "before), whichever order their offsets come in",
     "[forecast][salvage]") {
