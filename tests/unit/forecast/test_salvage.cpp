@@ -381,6 +381,57 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Records whose leader epochs fall as their offsets rise (a damaged log) are archived once "
+    "each, and a second such follower's are all archived before",
+    "[forecast][salvage]") {
+  // The split copy with each batch's partition leader epoch (bytes 12-15, outside the CRC)
+  // set to 9, 8, 7, 6, 5 in offset order.
+  const SplitReplica split;
+  for (const auto& f : std::filesystem::directory_iterator(split.scratch.dir)) {
+    if (f.path().extension() != ".log") continue;
+    auto log = test::slurp(f.path());
+    for (std::size_t at = 0; at + 61 <= log.size();) {
+      std::uint64_t base = 0;
+      for (int i = 0; i < 8; ++i)
+        base = base << 8 | log[at + static_cast<std::size_t>(i)];
+      const std::size_t size =
+          12 + (std::size_t{log[at + 8]} << 24 | std::size_t{log[at + 9]} << 16 |
+                std::size_t{log[at + 10]} << 8 | log[at + 11]);
+      // Batch bases 0, 3, 4, 6, 7: epochs 9, 8, 7, 6, 5.
+      const std::uint8_t epoch = base == 0 ? 9 : base == 3 ? 8 : base == 4 ? 7 : base == 6 ? 6 : 5;
+      log[at + 12] = log[at + 13] = log[at + 14] = 0;
+      log[at + 15] = epoch;
+      at += size;
+    }
+    test::spit(f.path(), log);
+  }
+  PartitionPrediction p;
+  p.replicas.push_back(tx_replica());     // the leader
+  p.replicas.push_back(split.replica());  // loses 0..8
+  p.replicas.push_back(split.replica());  // the same records again
+  for (const unsigned replica : {1u, 2u}) {
+    FollowerPrediction f;
+    f.replica = replica;
+    ReplicaForecast forecast;
+    forecast.removed_range = std::make_pair(std::int64_t{0}, std::int64_t{8});
+    forecast.removed_records = 9;
+    f.forecasts.push_back(forecast);
+    p.followers.push_back(f);
+  }
+  TruncationPredictions predictions;
+  predictions.partitions.push_back(std::move(p));
+  std::vector<std::pair<std::int32_t, std::int64_t>> seen;
+  const SalvageResult result = salvage_removed(predictions, false, [&](const SalvagedRecord& r) {
+    seen.emplace_back(r.leader_epoch, r.offset);
+  });
+  REQUIRE(seen.size() == 9);
+  CHECK(seen.front() == std::pair<std::int32_t, std::int64_t>{9, 0});
+  CHECK(seen.back() == std::pair<std::int32_t, std::int64_t>{5, 8});
+  CHECK(result.partitions[0].replicas[0].archived_before == 0);
+  CHECK(result.partitions[0].replicas[1].archived_before == 9);
+}
+
+TEST_CASE(
     "A record the new leader holds with its producer id and epoch and sequence at other "
     "offsets (an idempotent producer's retry) is present by producer_sequence and certain: "
     "with another producer epoch only by content (ProducerStateEntry.findDuplicateBatch)",
