@@ -124,14 +124,21 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
     groups.push_back(std::move(g.replicas));
   // The forecast predict makes (fetch mode: every KRaft broker), so the archive holds what
   // predict says is removed.
+  // The leaders' tails are read once, for the forecast and for what each leader holds.
+  forecast::LeaderTails tails;
   const forecast::TruncationPredictions predictions = forecast::predict_truncations(
-      std::move(groups), {TruncationMode::fetch}, election ? &*election : nullptr);
+      std::move(groups), {TruncationMode::fetch}, election ? &*election : nullptr,
+      [&tails](const PartitionReplica& leader, std::int64_t from, std::int64_t until) {
+        return tails.batches(leader, from, until);
+      });
   progress.step(0, 0, "reading the removed records");
   forecast::SalvageResult result;
   const bool clean = election && election->clean();
   archive_and_report(
       o, inputs,
-      [&](const auto& visit) { return forecast::salvage_removed(predictions, clean, visit); },
+      [&](const auto& visit) {
+        return forecast::salvage_removed(predictions, clean, visit, &tails);
+      },
       result);
   progress.done();
   return finish(o, result, globals);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace kepoch {
 namespace {
@@ -17,6 +18,15 @@ constexpr std::array<std::int8_t, 256> kValues = [] {
   t.fill(-1);
   for (std::size_t i = 0; i < kAlphabet.size(); ++i)
     t[static_cast<unsigned char>(kAlphabet[i])] = static_cast<std::int8_t>(i);
+  return t;
+}();
+
+// The two characters of each 12-bit value, first in the low byte: a group of three bytes
+// is two lookups (salvage encodes every key, value and header byte through this).
+constexpr std::array<std::array<char, 2>, 4096> kPairs = [] {
+  std::array<std::array<char, 2>, 4096> t{};
+  for (std::size_t i = 0; i < t.size(); ++i)
+    t[i] = {kAlphabet[i >> 6], kAlphabet[i & 0x3f]};
   return t;
 }();
 
@@ -42,10 +52,8 @@ void base64_append(std::string& out, std::span<const std::uint8_t> bytes) {
   for (; i < full; i += 3) {
     const std::uint32_t group =
         std::uint32_t(bytes[i]) << 16 | std::uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
-    o[0] = kAlphabet[group >> 18];
-    o[1] = kAlphabet[(group >> 12) & 0x3f];
-    o[2] = kAlphabet[(group >> 6) & 0x3f];
-    o[3] = kAlphabet[group & 0x3f];
+    std::memcpy(o, kPairs[group >> 12].data(), 2);
+    std::memcpy(o + 2, kPairs[group & 0xfff].data(), 2);
     o += 4;
   }
   if (i < bytes.size()) {  // one or two bytes left: two or one '=' stay

@@ -97,9 +97,12 @@ void keep_divergent_batches(ReplicaForecast& f, const ReplicaComparison& c,
       follower.dir.string(), *c.fork_by_batches, keeps_until - 1));
 }
 
-PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
-                                      const std::vector<TruncationMode>& modes,
-                                      const Election* election) {
+namespace {
+
+PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> replicas,
+                                              const std::vector<TruncationMode>& modes,
+                                              const Election* election,
+                                              const LeaderBatchReader& leader_batches) {
   PartitionPrediction p;
   p.replicas = std::move(replicas);
   if (election) p.new_leader_epoch = elect_leader_epoch(p.replicas);
@@ -114,13 +117,17 @@ PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
   for (const auto& r : p.replicas)
     known.push_back(&r);
   p.truncate_to.push_back(std::nullopt);
+  const LeaderBatchLookup lookup = [&](std::int64_t from, std::int64_t until) {
+    return leader_batches(leader, from, until);
+  };
+  const LeaderBatchLookup* batches = leader_batches ? &lookup : nullptr;
   for (std::size_t i = 1; i < p.replicas.size(); ++i) {
     FollowerPrediction fp;
     fp.replica = i;
     fp.comparison = compare_replicas(p.replicas, i, 0);
     for (auto mode : modes) {
-      fp.forecasts.push_back(
-          forecast_follower(leader, leader.as_leader, p.replicas[i], known, mode, leader_clean));
+      fp.forecasts.push_back(forecast_follower(leader, leader.as_leader, p.replicas[i], known, mode,
+                                               leader_clean, batches));
       keep_divergent_batches(fp.forecasts.back(), fp.comparison, p.replicas[i]);
     }
     const ReplicaForecast& main = fp.forecasts.front();
@@ -131,12 +138,22 @@ PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
   return p;
 }
 
+}  // namespace
+
+PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
+                                      const std::vector<TruncationMode>& modes,
+                                      const Election* election) {
+  return predict_partition_reading(std::move(replicas), modes, election, {});
+}
+
 TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
                                           const std::vector<TruncationMode>& modes,
-                                          Election* election) {
+                                          Election* election,
+                                          const LeaderBatchReader& leader_batches) {
   TruncationPredictions out;
   for (auto& replicas : groups) {
-    out.partitions.push_back(predict_partition(std::move(replicas), modes, election));
+    out.partitions.push_back(
+        predict_partition_reading(std::move(replicas), modes, election, leader_batches));
     out.committed_loss = out.committed_loss || out.partitions.back().committed_loss;
     if (election) election->new_leader_epoch = out.partitions.back().new_leader_epoch;
   }

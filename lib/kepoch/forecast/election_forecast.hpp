@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,9 +106,15 @@ struct TruncationPredictions {
   std::vector<PartitionPrediction> partitions;
   bool committed_loss = false;  // in any partition
 };
+// How the forecasts read a leader replica's batches (LeaderBatchLookup's answer for
+// `leader`); unset: batches_from. Salvage reads the leader's tail once for the forecast and
+// for what the leader holds (salvage.hpp, LeaderTails).
+using LeaderBatchReader = std::function<BatchRange(const PartitionReplica& leader,
+                                                   std::int64_t from, std::int64_t until)>;
 TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
                                           const std::vector<TruncationMode>& modes,
-                                          Election* election);
+                                          Election* election,
+                                          const LeaderBatchReader& leader_batches = {});
 
 // Whether the main mode removes records the leader does not hold (lost), or may (not known
 // whether held): what `kepoch salvage` would keep.

@@ -1,6 +1,7 @@
 #include "kepoch/forecast/salvage.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -14,6 +15,44 @@
 #include "kepoch/storage/segment_dump.hpp"
 
 namespace kepoch::forecast {
+
+// What the new leader holds (named, not in the anonymous namespace: LeaderTails::Read,
+// declared in the header, keeps one).
+struct ProducerSequence {
+  std::int64_t producer_id;
+  std::int16_t epoch;
+  std::int32_t sequence;
+  auto operator<=>(const ProducerSequence&) const = default;
+};
+
+// What the new leader holds from an offset on. Sorted lists, built once the leader's tail is
+// read, not a hash node per record: every record of that tail is listed.
+struct LeaderIndex {
+  bool read = false;
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;  // base, last, crc
+  std::vector<ProducerSequence> sequences;                                     // sorted
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> contents;  // hash -> records left to match
+
+  bool same_batch(const BatchHeader& h) const {
+    const auto at =
+        std::lower_bound(batches.begin(), batches.end(), h.base_offset,
+                         [](const auto& b, std::int64_t base) { return std::get<0>(b) < base; });
+    return at != batches.end() && std::get<0>(*at) == h.base_offset &&
+           std::get<1>(*at) == h.last_offset() && std::get<2>(*at) == h.crc;
+  }
+  bool holds_sequence(const ProducerSequence& p) const {
+    return std::binary_search(sequences.begin(), sequences.end(), p);
+  }
+  // A leader record with this content not matched yet: matched now (each matches one).
+  bool take_content(std::uint64_t hash) {
+    const auto at = std::lower_bound(contents.begin(), contents.end(), hash,
+                                     [](const auto& c, std::uint64_t h) { return c.first < h; });
+    if (at == contents.end() || at->first != hash || at->second == 0) return false;
+    --at->second;
+    return true;
+  }
+};
+
 namespace {
 
 // The segments of `replica` to read for offsets from `from` on: from the last one starting
@@ -61,50 +100,85 @@ void throw_records_error(const DumpedBatch& b, const SegmentSummary& s) {
                      0, b.header.position);
 }
 
-struct ProducerSequence {
-  std::int64_t producer_id;
-  std::int16_t epoch;
-  std::int32_t sequence;
-  bool operator==(const ProducerSequence&) const = default;
-};
-struct ProducerSequenceHash {
-  std::size_t operator()(const ProducerSequence& p) const {
-    return std::hash<std::int64_t>()(p.producer_id * 1000003 + p.epoch * 7919 + p.sequence);
-  }
-};
-
-// What the new leader holds from an offset on.
-struct LeaderIndex {
-  bool read = false;
-  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;  // base, last, crc
-  std::unordered_set<ProducerSequence, ProducerSequenceHash> sequences;
-  std::unordered_map<std::uint64_t, std::uint32_t> contents;  // hash -> records left to match
-
-  bool same_batch(const BatchHeader& h) const {
-    const auto at =
-        std::lower_bound(batches.begin(), batches.end(), h.base_offset,
-                         [](const auto& b, std::int64_t base) { return std::get<0>(b) < base; });
-    return at != batches.end() && std::get<0>(*at) == h.base_offset &&
-           std::get<1>(*at) == h.last_offset() && std::get<2>(*at) == h.crc;
-  }
-};
-
-LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from) {
+// Reads the leader's tail from `from` to its log end; `range` (when given) is told each
+// batch as batches_from's walk (BatchCursor) would count it below `until`.
+LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from,
+                        BatchRange* range = nullptr, std::int64_t until = INT64_MAX) {
   LeaderIndex index;
   if (leader.stored) return index;  // a snapshot keeps no record bytes
   index.read = true;
+  std::vector<std::uint64_t> hashes;
   walk_tail(leader, from, [&](DumpedBatch& b, const SegmentSummary& s) {
     const BatchHeader& h = b.header;
+    if (range && h.base_offset < until) {
+      constexpr std::size_t kMaxBatches = 1u << 20;  // batches_from's default
+      const std::int32_t records = h.is_v2() ? h.records_count : 1;
+      range->records += static_cast<std::uint64_t>(records);
+      range->bytes += h.size_in_bytes();
+      if (range->batches.size() < kMaxBatches)
+        range->batches.push_back({h.base_offset, h.last_offset(), records, h.crc});
+    }
     index.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
     if (h.is_control()) return;
     walk_records(b, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
-      if (h.producer_id >= 0) index.sequences.insert({h.producer_id, h.producer_epoch, r.sequence});
-      ++index.contents[content_hash(r)];
+      if (h.producer_id >= 0)
+        index.sequences.push_back({h.producer_id, h.producer_epoch, r.sequence});
+      hashes.push_back(content_hash(r));
     });
     throw_records_error(b, s);
   });
+  // Sorted once: same_batch looks the batches up by base offset (the first of equal ones, as
+  // the walk listed them); sequences and contents by value, contents counted.
+  const auto by_base = [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); };
+  if (!std::is_sorted(index.batches.begin(), index.batches.end(), by_base))
+    std::stable_sort(index.batches.begin(), index.batches.end(), by_base);
+  std::sort(index.sequences.begin(), index.sequences.end());
+  std::sort(hashes.begin(), hashes.end());
+  for (const auto hash : hashes) {
+    if (!index.contents.empty() && index.contents.back().first == hash)
+      ++index.contents.back().second;
+    else
+      index.contents.emplace_back(hash, 1);
+  }
   return index;
 }
+
+// The (leader epoch, offset) of the records archived from a partition's earlier followers
+// (a record removed from two followers is archived once), without a tree node per record:
+// the earlier followers' sorted, and the current follower's in walk order, which in a
+// well-formed log ascends (epochs never fall as offsets rise). A record out of that order (a
+// hostile or damaged log) goes to a set of its own, so no input makes a lookup linear.
+class ArchivedRecords {
+ public:
+  using Key = std::pair<std::int32_t, std::int64_t>;
+  // Whether (epoch, offset) was archived already; if not, it is now.
+  bool insert(std::int32_t epoch, std::int64_t offset) {
+    const Key key{epoch, offset};
+    if (std::binary_search(earlier_.begin(), earlier_.end(), key)) return false;
+    if (current_.empty() || current_.back() < key) {
+      if (out_of_order_.contains(key)) return false;
+      current_.push_back(key);
+      return true;
+    }
+    if (std::binary_search(current_.begin(), current_.end(), key)) return false;
+    return out_of_order_.insert(key).second;
+  }
+  // The current follower's records join the earlier ones'.
+  void next_follower() {
+    current_.insert(current_.end(), out_of_order_.begin(), out_of_order_.end());
+    out_of_order_.clear();
+    std::sort(current_.begin(), current_.end());
+    const auto middle = static_cast<std::ptrdiff_t>(earlier_.size());
+    earlier_.insert(earlier_.end(), current_.begin(), current_.end());
+    std::inplace_merge(earlier_.begin(), earlier_.begin() + middle, earlier_.end());
+    current_.clear();
+  }
+
+ private:
+  std::vector<Key> earlier_;
+  std::vector<Key> current_;  // ascending
+  std::set<Key> out_of_order_;
+};
 
 std::optional<bool> committed_at(const CommittedBound& bound, std::int64_t offset) {
   if (offset < bound.below) return true;
@@ -113,20 +187,53 @@ std::optional<bool> committed_at(const CommittedBound& bound, std::int64_t offse
   return false;
 }
 
-// The content hash: each byte string through std::hash (8 bytes a step; a byte-wise FNV was
-// a seventh of salvage's time, as every record of the new leader's tail is hashed), its
-// length and presence mixed in so that null, empty and moved bytes differ.
+// The content hash: each byte string through bytes_hash, its length and presence mixed in so
+// that null, empty and moved bytes differ. Every record of the new leader's tail is hashed
+// (std::hash, 8 bytes a step, was a twelfth of salvage's CPU; a byte-wise FNV before it a
+// seventh).
 void mix(std::uint64_t& h, std::uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
 }
+
+// The 64x64 -> 128-bit product folded to 64 bits (wyhash's mum): a strong mixer that costs
+// one multiplication.
+std::uint64_t fold(std::uint64_t a, std::uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+
+std::uint64_t load64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// A 64-bit hash of `n` bytes, 32 bytes a step in two independent lanes (wyhash's
+// construction: each 16 bytes xor-ed with constants and folded). Not a format: nothing
+// stores it, both tails are hashed by this same build.
+std::uint64_t bytes_hash(const std::uint8_t* p, std::size_t n) {
+  constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
+                          k2 = 0x8ebc6af09c88c6e3ull, k3 = 0x589965cc75374cc3ull;
+  std::uint64_t a = k0 ^ n, b = k3 ^ (n << 1);
+  for (; n >= 32; p += 32, n -= 32) {
+    a = fold(load64(p) ^ k1 ^ a, load64(p + 8) ^ k2);
+    b = fold(load64(p + 16) ^ k3 ^ b, load64(p + 24) ^ k1);
+  }
+  for (; n >= 8; p += 8, n -= 8)
+    a = fold(load64(p) ^ k2 ^ a, k1 ^ b);
+  std::uint64_t last = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    last |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return fold(fold(a ^ last ^ k0, b ^ k2), n ^ k3);
+}
+
 void hash_bytes(std::uint64_t& h, const std::optional<std::span<const std::uint8_t>>& bytes) {
   if (!bytes) {
     mix(h, ~0ull);
     return;
   }
   mix(h, bytes->size());
-  mix(h, std::hash<std::string_view>()(
-             std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size())));
+  mix(h, bytes_hash(bytes->data(), bytes->size()));
 }
 
 }  // namespace
@@ -249,8 +356,7 @@ namespace {
 ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition,
                                 const PartitionReplica& follower, const ReplicaForecast& forecast,
                                 const CommittedBound& bound, LeaderIndex& index,
-                                std::set<std::pair<std::int32_t, std::int64_t>>* archived,
-                                SalvageCounts& totals,
+                                ArchivedRecords* archived, SalvageCounts& totals,
                                 const std::function<void(const SalvagedRecord&)>& visit) {
   ReplicaSalvage rs;
   rs.replica = &follower;
@@ -295,7 +401,7 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
     const bool same_batch = index.read && index.same_batch(h);
     walk_records(b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
       if (r.offset < first) return;
-      if (archived && !archived->insert({h.partition_leader_epoch, r.offset}).second) {
+      if (archived && !archived->insert(h.partition_leader_epoch, r.offset)) {
         ++rs.archived_before;
         return;
       }
@@ -315,12 +421,10 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
       } else if (kind == SalvageClass::control) {
         presence = {false, PresenceBy::none, Certainty::certain};
       } else if (h.producer_id >= 0 &&
-                 index.sequences.contains({h.producer_id, h.producer_epoch, r.sequence})) {
+                 index.holds_sequence({h.producer_id, h.producer_epoch, r.sequence})) {
         presence = {true, PresenceBy::producer_sequence, Certainty::certain};
       } else {
-        auto it = index.contents.find(content_hash(r));
-        if (it != index.contents.end() && it->second > 0) {
-          --it->second;
+        if (index.take_content(content_hash(r))) {
           presence = {true, PresenceBy::content, Certainty::likely};
         } else {
           presence = {false, PresenceBy::none, Certainty::certain};
@@ -338,8 +442,48 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
 
 }  // namespace
 
+struct LeaderTails::Read {
+  std::string leader;  // its dir
+  std::int64_t from = 0;
+  LeaderIndex index;
+};
+
+LeaderTails::LeaderTails() = default;
+LeaderTails::~LeaderTails() = default;
+
+BatchRange LeaderTails::batches(const PartitionReplica& leader, std::int64_t from,
+                                std::int64_t until) {
+  // A snapshot (no record bytes to keep), or a second ask for the same leader (another
+  // follower's truncation offset): the headers alone, as without LeaderTails.
+  const bool read_before = std::any_of(reads_.begin(), reads_.end(), [&](const auto& r) {
+    return r && r->leader == leader.dir.native();
+  });
+  if (leader.stored || read_before) return batches_from(leader, from, until);
+  BatchRange range;
+  auto read = std::make_unique<Read>();
+  read->leader = leader.dir.native();
+  read->from = from;
+  read->index = read_leader(leader, from, &range, until);
+  reads_.push_back(std::move(read));
+  return range;
+}
+
+std::unique_ptr<LeaderTails::Read> LeaderTails::take(const PartitionReplica& leader,
+                                                     std::int64_t from) {
+  for (auto& r : reads_)
+    if (r && r->leader == leader.dir.native() && r->from == from) return std::move(r);
+  return nullptr;
+}
+
+bool LeaderTails::holds(const PartitionReplica& leader, std::int64_t from) const {
+  return std::any_of(reads_.begin(), reads_.end(), [&](const auto& r) {
+    return r && r->leader == leader.dir.native() && r->from == from;
+  });
+}
+
 SalvageResult salvage_removed(const TruncationPredictions& predictions, bool leader_clean,
-                              const std::function<void(const SalvagedRecord&)>& visit) {
+                              const std::function<void(const SalvagedRecord&)>& visit,
+                              LeaderTails* tails) {
   SalvageResult result;
   for (const PartitionPrediction& p : predictions.partitions) {
     const PartitionReplica& leader = p.replicas.front();
@@ -360,15 +504,19 @@ SalvageResult salvage_removed(const TruncationPredictions& predictions, bool lea
       lowest = lowest ? std::min(*lowest, range->first) : range->first;
     }
     LeaderIndex index;
-    if (lowest) index = read_leader(leader, *lowest);
+    if (lowest) {
+      auto read = tails ? tails->take(leader, *lowest) : nullptr;
+      index = read ? std::move(read->index) : read_leader(leader, *lowest);
+    }
     ps.leader_read = index.read;
-    std::set<std::pair<std::int32_t, std::int64_t>> archived;  // (epoch, offset), 2+ followers
+    ArchivedRecords archived;  // (epoch, offset), 2+ followers
     for (const auto& f : p.followers) {
       const PartitionReplica& follower = p.replicas[f.replica];
       ps.replicas.push_back(salvage_follower(ps.topic, ps.partition, follower, f.forecasts.front(),
                                              committed_bound(follower, known, leader_clean), index,
                                              removing > 1 ? &archived : nullptr, result.totals,
                                              visit));
+      archived.next_follower();
     }
     result.partitions.push_back(std::move(ps));
   }

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -128,13 +129,40 @@ struct SalvageResult {
   SalvageCounts totals;
 };
 
+// The new leaders' tails, each read once for both the forecast and salvage: the forecast
+// asks a leader's batches from the truncation offset on (which removed batches it holds,
+// predict_truncations' LeaderBatchReader), and salvage reads the same tail's records for
+// what the leader holds already. `batches` reads the leader's whole tail from `from` (its
+// records too) and keeps what salvage needs; salvage_removed takes it when it reads that
+// leader from the same offset, and reads the leader itself otherwise. Holds, until then,
+// what salvage_removed would hold for each leader (its batch list and one hash per record).
+class LeaderTails {
+ public:
+  LeaderTails();
+  ~LeaderTails();
+  LeaderTails(const LeaderTails&) = delete;
+  LeaderTails& operator=(const LeaderTails&) = delete;
+  // batches_from(leader, from, until)'s answer.
+  BatchRange batches(const PartitionReplica& leader, std::int64_t from, std::int64_t until);
+  struct Read;  // one leader's tail (salvage.cpp)
+  // The tail of `leader` read from `from`, if it was (taken: a second call answers null).
+  std::unique_ptr<Read> take(const PartitionReplica& leader, std::int64_t from);
+  // Whether it is held (read, not taken yet).
+  bool holds(const PartitionReplica& leader, std::int64_t from) const;
+
+ private:
+  std::vector<std::unique_ptr<Read>> reads_;
+};
+
 // Streams every removed record of every follower of `predictions` (the main mode's
 // forecast) to `visit`, in partition, then follower, then offset order. `leader_clean`: the
 // leader was elected cleanly (the forecast's committed bound takes it). Throws InputError
 // naming the segment and byte offset where a removed batch cannot be read, and for a
 // follower read from a snapshot (it keeps no record bytes) that loses records.
+// `tails`: the leaders' tails the forecast read (LeaderTails), taken where they serve.
 SalvageResult salvage_removed(const TruncationPredictions& predictions, bool leader_clean,
-                              const std::function<void(const SalvagedRecord&)>& visit);
+                              const std::function<void(const SalvagedRecord&)>& visit,
+                              LeaderTails* tails = nullptr);
 
 // The same for a stopped broker's restart against the live cluster (restart_forecast): each
 // replica that follows a live leader and loses records. The leader's records are not read
@@ -147,7 +175,8 @@ SalvageResult salvage_restart(const RestartForecast& restart,
 bool restart_loses_records(const RestartForecast& restart);
 
 // The 64-bit content hash `content` presence compares: key, value and headers, each with
-// its presence (null differs from empty). FNV-1a over a length-prefixed encoding.
+// its presence (null differs from empty): each byte string's length and a 64-bit hash of it
+// (wyhash's construction), mixed. Not cryptographic: records built to collide can pass.
 std::uint64_t content_hash(const Record& record);
 
 }  // namespace kepoch::forecast

@@ -1,6 +1,7 @@
 #include "kepoch/forecast/salvage_archive.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <istream>
 #include <iterator>
 
@@ -48,8 +49,27 @@ void append_bytes_or_null(std::string& out,
   out += '"';
 }
 
-std::string optional_bool(const std::optional<bool>& b) {
+std::string_view optional_bool(const std::optional<bool>& b) {
   return !b ? "null" : *b ? "true" : "false";
+}
+
+// An integer as fmt's "{}" writes it (decimal, '-' for a negative one).
+template <typename T>
+void append_integer(std::string& out, T value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
+// A name (from a fixed set of plain ASCII words) quoted, or null.
+void append_quoted_or_null(std::string& out, const std::optional<std::string_view>& name) {
+  if (!name) {
+    out += "null";
+    return;
+  }
+  out += '"';
+  out += *name;
+  out += '"';
 }
 
 [[noreturn]] void bad(const std::string& path, int line, const std::string& what) {
@@ -104,16 +124,21 @@ void write_archive_header(std::ostream& out, std::string_view written_by) {
 }
 
 void append_archive_record(std::string& out, const SalvagedRecord& r) {
-  // Written piece by piece into `out` (no string per field): the line is salvage's output per
-  // record, and every key, value and header goes through base64 into it.
-  const auto o = std::back_inserter(out);
+  // Written piece by piece into `out` (no string per field, no format string parsed per
+  // record): the line is salvage's output per record, and every key, value and header goes
+  // through base64 into it. The text is what fmt's "{}" writes for each field.
   out += "{\"topic\":";
   append_json_string(out, r.topic);
-  fmt::format_to(o,
-                 ",\"partition\":{},\"offset\":{},\"leader_epoch\":{},\"timestamp\":{},"
-                 "\"timestamp_type\":\"{}\",\"key\":",
-                 r.partition, r.offset, r.leader_epoch, r.timestamp,
-                 r.log_append_time ? "log_append_time" : "create_time");
+  out += ",\"partition\":";
+  append_integer(out, r.partition);
+  out += ",\"offset\":";
+  append_integer(out, r.offset);
+  out += ",\"leader_epoch\":";
+  append_integer(out, r.leader_epoch);
+  out += ",\"timestamp\":";
+  append_integer(out, r.timestamp);
+  out += r.log_append_time ? ",\"timestamp_type\":\"log_append_time\",\"key\":"
+                           : ",\"timestamp_type\":\"create_time\",\"key\":";
   append_bytes_or_null(out, r.record->key);
   out += ",\"value\":";
   append_bytes_or_null(out, r.record->value);
@@ -127,21 +152,32 @@ void append_archive_record(std::string& out, const SalvagedRecord& r) {
     append_bytes_or_null(out, h.value);
     out += '}';
   }
-  out += ']';
-  const std::string control =
-      r.control ? fmt::format("\"{}\"", control_type_name(*r.control)) : "null";
-  const std::string by = r.presence.by == PresenceBy::none
-                             ? "null"
-                             : fmt::format("\"{}\"", presence_by_name(r.presence.by));
-  fmt::format_to(o,
-                 ",\"producer_id\":{},\"producer_epoch\":{},\"sequence\":{},\"transactional\":{},"
-                 "\"class\":\"{}\",\"control_type\":{},\"committed\":{},"
-                 "\"on_new_leader\":{{\"present\":{},\"by\":{},\"certainty\":\"{}\"}},"
-                 "\"replica\":",
-                 r.producer_id, r.producer_epoch, r.sequence, r.transactional,
-                 salvage_class_name(r.kind), control, optional_bool(r.committed),
-                 optional_bool(r.presence.present), by, certainty_name(r.presence.certainty));
-  append_json_string(out, r.replica->dir.string());
+  out += "],\"producer_id\":";
+  append_integer(out, r.producer_id);
+  out += ",\"producer_epoch\":";
+  append_integer(out, r.producer_epoch);
+  out += ",\"sequence\":";
+  append_integer(out, r.sequence);
+  out += r.transactional ? ",\"transactional\":true,\"class\":\""
+                         : ",\"transactional\":false,\"class\":\"";
+  out += salvage_class_name(r.kind);
+  out += "\",\"control_type\":";
+  append_quoted_or_null(out, r.control
+                                 ? std::optional<std::string_view>(control_type_name(*r.control))
+                                 : std::nullopt);
+  out += ",\"committed\":";
+  out += optional_bool(r.committed);
+  out += ",\"on_new_leader\":{\"present\":";
+  out += optional_bool(r.presence.present);
+  out += ",\"by\":";
+  append_quoted_or_null(out,
+                        r.presence.by == PresenceBy::none
+                            ? std::nullopt
+                            : std::optional<std::string_view>(presence_by_name(r.presence.by)));
+  out += ",\"certainty\":\"";
+  out += certainty_name(r.presence.certainty);
+  out += "\"},\"replica\":";
+  append_json_string(out, r.replica->dir.native());
   out += "}\n";
 }
 

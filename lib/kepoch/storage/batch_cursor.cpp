@@ -2,6 +2,7 @@
 #include "kepoch/storage/batch_cursor.hpp"
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/storage/consumer_view.hpp"
 #include "kepoch/storage/segment_seek.hpp"
 
 namespace kepoch {
@@ -24,6 +25,8 @@ bool BatchCursor::open_next_segment() {
     if (later_starts_before) continue;
     if (s.base_offset >= until_) return false;
     reader_.emplace(s.file, /*load_batches=*/false);
+    control_reader_.reset();
+    open_ = &s;
     if (replica_.depth == LoadDepth::tail && from_ > s.base_offset)
       reader_->seek(seek_position(s.file, s.base_offset, from_));
     return true;
@@ -46,13 +49,24 @@ const BatchCursor::Batch* BatchCursor::next() {
     }
     if (h.last_offset() < from_) continue;
     if (h.base_offset >= until_) break;
-    batch_ = Batch{h.base_offset, h.last_offset(), h.is_v2() ? h.records_count : 1, h.crc,
-                   h.size_in_bytes()};
+    batch_ = Batch{h.base_offset,   h.last_offset(),   h.is_v2() ? h.records_count : 1,
+                   h.crc,           h.size_in_bytes(), h.is_transactional(),
+                   h.is_control(),  h.producer_id,     h.producer_epoch,
+                   h.max_timestamp, h.position};
     return &batch_;
   }
   done_ = true;
   reader_.reset();
   return nullptr;
+}
+
+std::optional<ControlRecordType> BatchCursor::control_marker() {
+  if (!reader_ || !open_) return std::nullopt;
+  if (!control_reader_) control_reader_.emplace(open_->file, /*load_batches=*/true);
+  control_reader_->seek(batch_.position);
+  const auto* loaded = control_reader_->next();
+  if (!loaded || loaded->header.base_offset != batch_.base_offset) return std::nullopt;
+  return control_marker_of(*loaded);
 }
 
 }  // namespace kepoch

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "kepoch/format/control_record.hpp"
 #include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 
@@ -24,6 +25,14 @@ class BatchCursor {
     std::int32_t records = 0;  // 1 for a legacy entry
     std::uint32_t crc = 0;
     std::uint64_t size = 0;  // bytes, log overhead included
+    // The transaction attributes (record_batch.hpp), for a pass that also decides what a
+    // consumer reads (consumer_view.hpp) without a second walk.
+    bool transactional = false;
+    bool control = false;
+    std::int64_t producer_id = -1;
+    std::int16_t producer_epoch = -1;
+    std::int64_t max_timestamp = -1;
+    std::uint64_t position = 0;  // in its segment file
   };
 
   // The batches whose last offset is >= from and whose base offset is < until, in log order,
@@ -36,6 +45,10 @@ class BatchCursor {
   // next call.
   const Batch* next();
 
+  // The current batch's transaction marker (a control batch's first record key), read from
+  // its bytes on their own (the walk reads headers only); nullopt when it cannot be read.
+  std::optional<ControlRecordType> control_marker();
+
  private:
   bool open_next_segment();
 
@@ -44,6 +57,8 @@ class BatchCursor {
   std::int64_t until_;
   std::size_t segment_ = 0;  // the next segment to open
   std::optional<LogSegmentReader> reader_;
+  std::optional<LogSegmentReader> control_reader_;  // control_marker's, on the same segment
+  const SegmentSummary* open_ = nullptr;            // the segment reader_ walks
   bool done_ = false;
   Batch batch_;
 };

@@ -30,9 +30,7 @@ std::vector<RecordKind> consumer_kinds(const std::vector<TransactionBatch>& batc
   return kinds;  // what stays open is data: the transaction may still commit
 }
 
-namespace {
-
-std::optional<ControlRecordType> marker_of(const LogSegmentReader::Entry& e) {
+std::optional<ControlRecordType> control_marker_of(const LogSegmentReader::Entry& e) {
   // Kafka writes control batches uncompressed (MemoryRecords.withEndTransactionMarker).
   if (!e.loaded || e.header.codec() != 0 || e.bytes.size() < kBatchHeaderSize) return std::nullopt;
   std::optional<ControlRecordType> type;
@@ -46,8 +44,6 @@ std::optional<ControlRecordType> marker_of(const LogSegmentReader::Entry& e) {
   }
   return type;
 }
-
-}  // namespace
 
 std::uint64_t tail_start_position(const PartitionReplica& replica, const SegmentSummary& segment,
                                   std::int64_t from) {
@@ -98,7 +94,8 @@ std::optional<std::vector<TransactionBatch>> transaction_batches_from(
         if (!control_reader) control_reader.emplace(s.file, /*load_batches=*/true);
         control_reader->seek(h.position);
         const auto* loaded = control_reader->next();
-        if (loaded && loaded->header.base_offset == h.base_offset) b.marker = marker_of(*loaded);
+        if (loaded && loaded->header.base_offset == h.base_offset)
+          b.marker = control_marker_of(*loaded);
       }
       out.push_back(b);
     }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kepoch/format/control_record.hpp"
+#include "kepoch/storage/log_segment_reader.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 #include "kepoch/storage/transaction_batch.hpp"
 
@@ -26,6 +27,10 @@ enum class RecordKind { data, aborted, control };
 
 // The kind of each batch of `batches` (a stretch of one log, in offset order). Pure.
 std::vector<RecordKind> consumer_kinds(const std::vector<TransactionBatch>& batches);
+
+// A control batch's marker: the ControlRecordType of its first record's key, from the
+// loaded entry `e` (nullopt when not loaded, compressed, or unreadable).
+std::optional<ControlRecordType> control_marker_of(const LogSegmentReader::Entry& e);
 
 // Where a walk of `segment` (one of `replica`'s) for the batches ending at or after `from`
 // starts: the offset index's entry for `from` (segment_seek.hpp), unless the segment starts

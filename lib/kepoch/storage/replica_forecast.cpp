@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "kepoch/storage/batch_cursor.hpp"
 #include "kepoch/storage/consumer_view.hpp"
 
 namespace kepoch {
@@ -134,17 +135,19 @@ CommittedBound committed_bound(const PartitionReplica& follower,
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
-                                  TruncationMode mode, bool leader_clean) {
+                                  TruncationMode mode, bool leader_clean,
+                                  const LeaderBatchLookup* leader_batches) {
   return forecast_follower(leader, leader_log, follower,
-                           committed_bound(follower, known, leader_clean), mode);
+                           committed_bound(follower, known, leader_clean), mode, leader_batches);
 }
 
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower, const CommittedBound& bound,
-                                  TruncationMode mode) {
-  const LeaderBatchLookup batches = [&leader](std::int64_t from, std::int64_t until) {
+                                  TruncationMode mode, const LeaderBatchLookup* leader_batches) {
+  const LeaderBatchLookup from_segments = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
+  const LeaderBatchLookup& batches = leader_batches ? *leader_batches : from_segments;
   LeaderAnswers answers = answers_of(leader_log, follower.loaded.cache);
   add_tier_answers(answers, leader, leader_log);
   return forecast_replica(answers, batches,
@@ -162,15 +165,61 @@ std::int64_t leader_end_of(const LeaderAnswers& answers) {
                                      : std::numeric_limits<std::int64_t>::max();
 }
 
-// Each removed batch's kind as a consumer reads it, by base offset (all data when unknown).
+// The batches a truncation at `cut` removes (batches_from(follower, cut)) and, for a replica
+// read from its segments, in the same walk, its transactional and control batches with their
+// markers: all that consumer_kinds needs (a batch that is neither is data), so the removed
+// tail is read once, not once for the counts and again for the kinds.
+struct RemovedTail {
+  BatchRange range;
+  std::optional<std::vector<TransactionBatch>> transactions;  // nullopt: a snapshot's
+};
+
+RemovedTail removed_tail(const PartitionReplica& follower, std::int64_t cut) {
+  RemovedTail out;
+  if (follower.stored) {
+    out.range = batches_from(follower, cut);
+    return out;
+  }
+  out.transactions.emplace();
+  BatchCursor cursor(follower, cut);
+  constexpr std::size_t kMaxBatches = 1u << 20;  // batches_from's default
+  while (const auto* b = cursor.next()) {
+    out.range.records += static_cast<std::uint64_t>(b->records);
+    out.range.bytes += b->size;
+    if (out.range.batches.size() < kMaxBatches)
+      out.range.batches.push_back({b->base_offset, b->last_offset, b->records, b->crc});
+    if (!b->transactional && !b->control) continue;
+    TransactionBatch t;
+    t.base_offset = b->base_offset;
+    t.last_offset = b->last_offset;
+    t.records = b->records;
+    t.transactional = b->transactional;
+    t.control = b->control;
+    t.producer_id = b->producer_id;
+    t.producer_epoch = b->producer_epoch;
+    t.max_timestamp = b->max_timestamp;
+    if (b->control) t.marker = cursor.control_marker();
+    out.transactions->push_back(t);
+  }
+  return out;
+}
+
+// Each removed batch's kind as a consumer reads it, by base offset (all data when unknown;
+// a batch not listed is data): from the walk's transaction batches, or for a snapshot its
+// stored ones.
 std::map<std::int64_t, RecordKind> removed_kinds(ReplicaForecast& f,
                                                  const PartitionReplica& follower,
-                                                 std::int64_t cut) {
+                                                 const RemovedTail& tail, std::int64_t cut) {
   std::map<std::int64_t, RecordKind> out;
-  const auto batches = transaction_batches_from(follower, cut);
+  std::optional<std::vector<TransactionBatch>> stored;
+  const std::vector<TransactionBatch>* batches = tail.transactions ? &*tail.transactions : nullptr;
   if (!batches) {
-    f.transactions_known = false;
-    return out;
+    stored = transaction_batches_from(follower, cut);
+    if (!stored) {
+      f.transactions_known = false;
+      return out;
+    }
+    batches = &*stored;
   }
   const std::vector<RecordKind> kinds = consumer_kinds(*batches);
   for (std::size_t i = 0; i < batches->size(); ++i)
@@ -250,7 +299,8 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   count_remote_removed(f, answers, follower);
   if (cut >= follower.log_end_offset) return;
 
-  const BatchRange removed = batches_from(follower, cut);
+  const RemovedTail tail = removed_tail(follower, cut);
+  const BatchRange& removed = tail.range;
   f.removed_records = removed.records;
   f.removed_bytes = removed.bytes;
   if (!removed.counts_known) {
@@ -302,9 +352,14 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
     at_leader = leader_batches(from, until);
     read_until = at_leader.batches_complete ? until : at_leader.complete_until;
   }
-  std::map<std::int64_t, BatchRange::Batch> held;
-  for (const auto& b : at_leader.batches)
-    held.emplace(b.base_offset, b);
+  // The leader's batches by base offset (the first of equal ones): a sorted list, not a map
+  // node per batch (a removed tail of 100,000 batches is as many of the leader's).
+  std::vector<BatchRange::Batch>& held = at_leader.batches;
+  const auto by_base = [](const BatchRange::Batch& a, const BatchRange::Batch& b) {
+    return a.base_offset < b.base_offset;
+  };
+  if (!std::is_sorted(held.begin(), held.end(), by_base))
+    std::stable_sort(held.begin(), held.end(), by_base);
 
   // Records of a batch below the high watermark were acknowledged to acks=all producers and
   // may have been consumed.
@@ -317,7 +372,7 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
   // batch is not held by the leader.
   std::optional<std::map<std::int64_t, RecordKind>> kinds;
   const auto kind_of = [&](const BatchRange::Batch& b) {
-    if (!kinds) kinds = removed_kinds(f, follower, cut);
+    if (!kinds) kinds = removed_kinds(f, follower, tail, cut);
     const auto it = kinds->find(b.base_offset);
     return it == kinds->end() ? RecordKind::data : it->second;
   };
@@ -375,8 +430,9 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
       continue;
     }
     if (may_be_held(b)) {
-      const auto it = held.find(b.base_offset);
-      if (it != held.end() && it->second.last_offset == b.last_offset && it->second.crc == b.crc)
+      const auto it = std::lower_bound(held.begin(), held.end(), b, by_base);
+      if (it != held.end() && it->base_offset == b.base_offset &&
+          it->last_offset == b.last_offset && it->crc == b.crc)
         continue;  // fetched again
     }
     const RecordKind kind = kind_of(b);

@@ -198,12 +198,16 @@ CommittedBound committed_bound(const PartitionReplica& follower,
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
-                                  TruncationMode mode, bool leader_clean);
+                                  TruncationMode mode, bool leader_clean,
+                                  const LeaderBatchLookup* leader_batches = nullptr);
 // The same with the follower's committed_bound already made (it does not depend on the
 // leader: a plan makes it once per follower for all its candidates; a clean leader's is the
 // bound without its doubts).
+// `leader_batches`, when given, answers for the leader's segments instead of batches_from
+// (salvage reads the leader's tail once, for this and for what the leader holds).
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower, const CommittedBound& bound,
-                                  TruncationMode mode);
+                                  TruncationMode mode,
+                                  const LeaderBatchLookup* leader_batches = nullptr);
 
 }  // namespace kepoch

@@ -10,10 +10,15 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "kepoch/base/crc32c.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/salvage.hpp"
 #include "kepoch/forecast/salvage_archive.hpp"
+#include "kepoch/storage/consumer_view.hpp"
+#include "kepoch/storage/partition_replica.hpp"
+#include "support/forecast_fixtures.hpp"
 #include "support/scratch_files.hpp"
 #include "support/source_dir.hpp"
 
@@ -124,7 +129,307 @@ struct RetriedLeader {
   }
 };
 
+// The transactions fixture's batches (Kafka 4.1.1's bytes, unchanged) split into several
+// segments, as a log rolled between them: segment 0 holds [0-2] and the COMMIT marker 3,
+// segment 4 holds [4-5] and the ABORT marker 6, segment 7 holds [7-8]. Each segment has an
+// offset index with an entry per batch (last offset -> position, as LogSegment.append
+// writes them), so a walk from an offset inside a segment enters it at that batch
+// (segment_seek), not at the segment's start.
+struct SplitReplica {
+  test::ScratchReplica scratch{std::string(KEPOCH_SOURCE_DIR) + "/tests/data/transactions/tx-0"};
+  SplitReplica() {
+    namespace fs = std::filesystem;
+    const auto log = test::slurp(scratch.file("00000000000000000000.log"));
+    for (const auto& f : fs::directory_iterator(scratch.dir))
+      if (f.path().extension() != ".metadata" && f.path().filename() != "leader-epoch-checkpoint")
+        fs::remove(f.path());
+    const auto be = [&](std::size_t from, int n) {
+      std::uint64_t v = 0;
+      for (int i = 0; i < n; ++i)
+        v = v << 8 | log[from + static_cast<std::size_t>(i)];
+      return v;
+    };
+    const auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
+      for (int shift = 24; shift >= 0; shift -= 8)
+        out.push_back(static_cast<std::uint8_t>(v >> shift));
+    };
+    std::vector<std::uint8_t> segment, index;
+    std::int64_t base = 0;
+    const auto flush = [&] {
+      if (segment.empty()) return;
+      const std::string name = fmt::format("{:020}", base);
+      test::spit(scratch.file(name + ".log"), segment);
+      test::spit(scratch.file(name + ".index"), index);
+      segment.clear();
+      index.clear();
+    };
+    for (std::size_t at = 0; at + 61 <= log.size();) {
+      const std::size_t size = 12 + be(at + 8, 4);
+      const auto first = static_cast<std::int64_t>(be(at, 8));
+      const std::int64_t last = first + static_cast<std::int64_t>(be(at + 23, 4));
+      if (first == 4 || first == 7) {  // a new segment starts at this batch
+        flush();
+        base = first;
+      }
+      put32(index, static_cast<std::uint32_t>(last - base));
+      put32(index, static_cast<std::uint32_t>(segment.size()));
+      segment.insert(segment.end(), log.begin() + static_cast<std::ptrdiff_t>(at),
+                     log.begin() + static_cast<std::ptrdiff_t>(at + size));
+      at += size;
+    }
+    flush();
+    scratch.clean_shutdown();
+    scratch.recovery_point("tx", 9);
+  }
+  PartitionReplica replica() const {
+    return load_partition_replica(scratch.dir, {}, LoadDepth::tail);
+  }
+};
+
+// The archive's lines with the replica dir `dir` written as "R" (the same records read from
+// two copies of a replica are the same lines but for it).
+std::string without_dir(std::string archive, const std::string& dir) {
+  const std::string quoted = "\"" + dir + "\"";
+  for (auto at = archive.find(quoted); at != std::string::npos; at = archive.find(quoted))
+    archive.replace(at, quoted.size(), "\"R\"");
+  return archive;
+}
+
 }  // namespace
+
+TEST_CASE(
+    "A removed tail that starts inside a segment and spans several is salvaged as from one "
+    "segment: the same archive, line for line, entering each segment at its index entry",
+    "[forecast][salvage]") {
+  const SplitReplica split;
+  const PartitionReplica whole = tx_replica();
+  REQUIRE(split.replica().segments.size() == 3);
+  // From 3 (the COMMIT marker, in segment 0 after [0-2]), 5 (inside the batch [4-5]) and 8
+  // (inside the last batch), against a leader holding the same batches, one holding them
+  // again at other offsets (producer sequences), and one read from a snapshot.
+  for (const std::int64_t from : {0, 3, 5, 8}) {
+    for (int leader_kind = 0; leader_kind < 3; ++leader_kind) {
+      INFO("from " << from << ", leader " << leader_kind);
+      const RetriedLeader retried(false);
+      const auto leader = [&] {
+        if (leader_kind == 1) return retried.replica();
+        PartitionReplica l = tx_replica();
+        if (leader_kind == 2) l.stored = StoredBatches{};
+        return l;
+      };
+      std::string a, b;
+      const auto seen_whole = salvage_all(losing(leader(), tx_replica(), from), &a);
+      const auto seen_split = salvage_all(losing(leader(), split.replica(), from), &b);
+      CHECK(static_cast<std::int64_t>(seen_split.size()) == 9 - from);
+      CHECK(seen_split.begin()->first == from);
+      CHECK(without_dir(b, split.scratch.dir.string()) == without_dir(a, whole.dir.string()));
+    }
+  }
+  // The classes of the split copy's records are the fixture's: the markers that close the
+  // transactions lie in other segments than some of their batches.
+  const auto seen = salvage_all(losing(tx_replica(), split.replica(), 0), nullptr);
+  REQUIRE(seen.size() == 9);
+  CHECK(seen.at(2).kind == SalvageClass::committed_transaction);
+  CHECK(seen.at(3).control == ControlRecordType::commit);
+  CHECK(seen.at(5).kind == SalvageClass::aborted);
+  CHECK(seen.at(6).control == ControlRecordType::abort);
+  CHECK(seen.at(8).kind == SalvageClass::data);
+}
+
+TEST_CASE(
+    "The forecast salvage starts from counts the removed records and their kinds in one walk "
+    "of the follower's tail: the same as its batches (batches_from) and its transaction "
+    "batches (transaction_batches_from, consumer_kinds), also across segments",
+    "[forecast][salvage][replica_forecast]") {
+  const SplitReplica split;
+  // The leader holds nothing from the cut on: every removed batch is lost, by its kind.
+  for (const std::int64_t cut : {0, 3, 5, 7, 8}) {
+    for (const bool split_copy : {false, true}) {
+      INFO("cut " << cut << (split_copy ? ", split" : ", one segment"));
+      const PartitionReplica follower = split_copy ? split.replica() : tx_replica();
+      const ReplicaForecast f = test::forecast_from(follower, cut);
+      // The oracle: the two walks the forecast made before, each on its own.
+      const BatchRange removed = batches_from(follower, cut);
+      const auto batches = transaction_batches_from(follower, cut);
+      REQUIRE(batches);
+      const std::vector<RecordKind> kinds = consumer_kinds(*batches);
+      std::uint64_t data = 0, aborted = 0, control = 0;
+      for (std::size_t i = 0; i < batches->size(); ++i) {
+        const auto n = static_cast<std::uint64_t>((*batches)[i].records);
+        (kinds[i] == RecordKind::aborted   ? aborted
+         : kinds[i] == RecordKind::control ? control
+                                           : data) += n;
+      }
+      CHECK(f.removed_records == removed.records);
+      CHECK(f.removed_bytes == removed.bytes);
+      CHECK(f.lost_records == data);
+      CHECK(f.lost_aborted_records == aborted);
+      CHECK(f.lost_control_records == control);
+      CHECK(f.transactions_known);
+    }
+  }
+  // The fixture's numbers, from 3: the COMMIT marker, [4-5] aborted, the ABORT marker, [7-8].
+  const ReplicaForecast f = test::forecast_from(split.replica(), 3);
+  CHECK(f.removed_records == 6);
+  CHECK(f.lost_records == 2);
+  CHECK(f.lost_aborted_records == 2);
+  CHECK(f.lost_control_records == 2);
+}
+
+TEST_CASE(
+    "The leader's tail read once for the forecast and for what it holds (LeaderTails) gives "
+    "the forecast and the archive that two reads give",
+    "[forecast][salvage]") {
+  const std::string divergence = std::string(KEPOCH_SOURCE_DIR) + "/tests/data/divergence/before/";
+  const auto load = [](const std::string& dir) {
+    return load_partition_replica(dir, {}, LoadDepth::tail);
+  };
+  const SplitReplica split;
+  // Kafka's own divergence (broker 2 or 3 leads, broker 1 loses 5..7: the forecast asks the
+  // leader's batches there), and the split transactions copy against a leader holding the
+  // same batches again at 100 on (the follower truncates fully below the leader's log
+  // start: the forecast asks nothing, salvage reads the leader itself).
+  const RetriedLeader retried(false);
+  struct Case {
+    PartitionReplica leader;
+    PartitionReplica follower;
+    bool forecast_reads_leader;
+  };
+  std::vector<Case> cases;
+  cases.push_back({load(divergence + "broker-2/d-0"), load(divergence + "broker-1/d-0"), true});
+  cases.push_back({load(divergence + "broker-3/d-0"), load(divergence + "broker-1/d-0"), true});
+  cases.push_back({retried.replica(), split.replica(), false});
+  for (auto& c : cases) {
+    INFO(c.leader.dir.string() << " leads " << c.follower.dir.string());
+    const auto predict = [&](LeaderTails* tails) {
+      std::vector<std::vector<PartitionReplica>> groups{{c.leader, c.follower}};
+      LeaderBatchReader reader;
+      if (tails)
+        reader = [tails](const PartitionReplica& l, std::int64_t from, std::int64_t until) {
+          return tails->batches(l, from, until);
+        };
+      return predict_truncations(std::move(groups), {TruncationMode::fetch}, nullptr, reader);
+    };
+    const TruncationPredictions plain = predict(nullptr);
+    LeaderTails tails;
+    const TruncationPredictions shared = predict(&tails);
+    REQUIRE(shared.partitions[0].followers[0].forecasts[0].removed_range);
+    // The forecast read the leader's tail from where the follower's removed records start.
+    CHECK(tails.holds(shared.partitions[0].replicas[0],
+                      shared.partitions[0].followers[0].forecasts[0].removed_range->first) ==
+          c.forecast_reads_leader);
+    const ReplicaForecast& a = plain.partitions[0].followers[0].forecasts[0];
+    const ReplicaForecast& b = shared.partitions[0].followers[0].forecasts[0];
+    CHECK(a.prediction.truncate_to == b.prediction.truncate_to);
+    CHECK(a.removed_records == b.removed_records);
+    CHECK(a.removed_bytes == b.removed_bytes);
+    CHECK(a.removed_range == b.removed_range);
+    CHECK(a.lost_records == b.lost_records);
+    CHECK(a.committed_lost_records == b.committed_lost_records);
+    CHECK(a.lost_unknown_records == b.lost_unknown_records);
+    REQUIRE(a.removed_range);
+    CHECK(a.removed_records > 0);
+    std::string without, with;
+    const auto archive = [](const TruncationPredictions& p, LeaderTails* t, std::string& out) {
+      std::ostringstream o;
+      const SalvageResult r = salvage_removed(
+          p, false, [&](const SalvagedRecord& rec) { write_archive_record(o, rec); }, t);
+      out = o.str();
+      return r.totals;
+    };
+    const SalvageCounts x = archive(plain, nullptr, without);
+    const SalvageCounts y = archive(shared, &tails, with);
+    CHECK(with == without);
+    CHECK(x.records == y.records);
+    CHECK(x.present == y.present);
+    CHECK(x.to_replay == y.to_replay);
+    // The read was taken: a second salvage reads the leader itself, the same again.
+    CHECK_FALSE(tails.holds(shared.partitions[0].replicas[0], a.removed_range->first));
+  }
+}
+
+TEST_CASE(
+    "A record removed from two followers is archived once (the second counts it archived "
+    "before), whichever order their offsets come in",
+    "[forecast][salvage]") {
+  const SplitReplica split;
+  PartitionPrediction p;
+  p.replicas.push_back(tx_replica());     // the leader
+  p.replicas.push_back(tx_replica());     // loses 5..8
+  p.replicas.push_back(split.replica());  // loses 2..8: 5..8 are the first follower's already
+  for (const auto& [replica, from] :
+       {std::pair{1u, std::int64_t{5}}, std::pair{2u, std::int64_t{2}}}) {
+    FollowerPrediction f;
+    f.replica = replica;
+    ReplicaForecast forecast;
+    forecast.prediction.truncate_to = from;
+    forecast.removed_range = std::make_pair(from, std::int64_t{8});
+    forecast.removed_records = static_cast<std::uint64_t>(9 - from);
+    f.forecasts.push_back(forecast);
+    p.followers.push_back(f);
+  }
+  TruncationPredictions predictions;
+  predictions.partitions.push_back(std::move(p));
+  std::vector<std::int64_t> offsets;
+  const SalvageResult result = salvage_removed(
+      predictions, false, [&](const SalvagedRecord& r) { offsets.push_back(r.offset); });
+  CHECK(offsets == std::vector<std::int64_t>{5, 6, 7, 8, 2, 3, 4});
+  REQUIRE(result.partitions.size() == 1);
+  CHECK(result.partitions[0].replicas[0].archived_before == 0);
+  CHECK(result.partitions[0].replicas[1].archived_before == 4);
+  CHECK(result.totals.records == 7);
+}
+
+TEST_CASE(
+    "Records whose leader epochs fall as their offsets rise (a damaged log) are archived once "
+    "each, and a second such follower's are all archived before",
+    "[forecast][salvage]") {
+  // The split copy with each batch's partition leader epoch (bytes 12-15, outside the CRC)
+  // set to 9, 8, 7, 6, 5 in offset order.
+  const SplitReplica split;
+  for (const auto& f : std::filesystem::directory_iterator(split.scratch.dir)) {
+    if (f.path().extension() != ".log") continue;
+    auto log = test::slurp(f.path());
+    for (std::size_t at = 0; at + 61 <= log.size();) {
+      std::uint64_t base = 0;
+      for (int i = 0; i < 8; ++i)
+        base = base << 8 | log[at + static_cast<std::size_t>(i)];
+      const std::size_t size =
+          12 + (std::size_t{log[at + 8]} << 24 | std::size_t{log[at + 9]} << 16 |
+                std::size_t{log[at + 10]} << 8 | log[at + 11]);
+      // Batch bases 0, 3, 4, 6, 7: epochs 9, 8, 7, 6, 5.
+      const std::uint8_t epoch = base == 0 ? 9 : base == 3 ? 8 : base == 4 ? 7 : base == 6 ? 6 : 5;
+      log[at + 12] = log[at + 13] = log[at + 14] = 0;
+      log[at + 15] = epoch;
+      at += size;
+    }
+    test::spit(f.path(), log);
+  }
+  PartitionPrediction p;
+  p.replicas.push_back(tx_replica());     // the leader
+  p.replicas.push_back(split.replica());  // loses 0..8
+  p.replicas.push_back(split.replica());  // the same records again
+  for (const unsigned replica : {1u, 2u}) {
+    FollowerPrediction f;
+    f.replica = replica;
+    ReplicaForecast forecast;
+    forecast.removed_range = std::make_pair(std::int64_t{0}, std::int64_t{8});
+    forecast.removed_records = 9;
+    f.forecasts.push_back(forecast);
+    p.followers.push_back(f);
+  }
+  TruncationPredictions predictions;
+  predictions.partitions.push_back(std::move(p));
+  std::vector<std::pair<std::int32_t, std::int64_t>> seen;
+  const SalvageResult result = salvage_removed(predictions, false, [&](const SalvagedRecord& r) {
+    seen.emplace_back(r.leader_epoch, r.offset);
+  });
+  REQUIRE(seen.size() == 9);
+  CHECK(seen.front() == std::pair<std::int32_t, std::int64_t>{9, 0});
+  CHECK(seen.back() == std::pair<std::int32_t, std::int64_t>{5, 8});
+  CHECK(result.partitions[0].replicas[0].archived_before == 0);
+  CHECK(result.partitions[0].replicas[1].archived_before == 9);
+}
 
 TEST_CASE(
     "A record the new leader holds with its producer id and epoch and sequence at other "
@@ -227,6 +532,32 @@ TEST_CASE(
 }
 
 TEST_CASE("Content hash: null differs from empty and headers count", "[forecast][salvage]") {
+  {
+    // Equal bytes hash equal at every length (the 32-byte steps, the 8-byte steps and the
+    // last bytes), and one changed byte anywhere changes the hash.
+    std::vector<std::uint8_t> bytes(100);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<std::uint8_t>(i * 37 + 11);
+    for (std::size_t n = 0; n <= bytes.size(); ++n) {
+      std::vector<std::uint8_t> copy(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+      Record x, y;
+      x.value = std::span<const std::uint8_t>(bytes.data(), n);
+      y.value = std::span<const std::uint8_t>(copy);
+      CHECK(content_hash(x) == content_hash(y));
+      for (std::size_t at = 0; at < n; ++at) {
+        copy[at] ^= 0x40;
+        CHECK(content_hash(x) != content_hash(y));
+        copy[at] ^= 0x40;
+      }
+      // The same bytes split otherwise between key and value differ.
+      if (n > 0) {
+        Record z;
+        z.key = std::span<const std::uint8_t>(bytes.data(), 1);
+        z.value = std::span<const std::uint8_t>(bytes.data() + 1, n - 1);
+        CHECK(content_hash(x) != content_hash(z));
+      }
+    }
+  }
   const std::uint8_t a[] = {'a'};
   Record x, y;
   x.value = std::span<const std::uint8_t>(a, 1);
