@@ -521,15 +521,14 @@ std::map<std::pair<std::string, std::int32_t>, TierBoundary> ClusterClient::tier
       std::vector<protocol::OffsetQuery> queries = partitions;
       for (auto& q : queries)
         q.timestamp = timestamp;
-      const auto response = protocol::ListOffsetsResponse::from(channel.send(
-          ApiKey::kListOffsets, speaks, protocol::make_list_offsets_request(queries)));
+      const auto response = protocol::ListOffsetsResponse::from(
+          channel.send(ApiKey::kListOffsets, speaks, protocol::make_list_offsets_request(queries)));
       for (const auto& o : response.partitions) {
         auto it = out.find({o.topic, o.partition});
         if (it == out.end()) continue;
         if (o.error_code != 0) {
           it->second.why.push_back(fmt::format("broker {} answered ListOffsets {} with {}", leader,
-                                               timestamp,
-                                               protocol::error_code_name(o.error_code)));
+                                               timestamp, protocol::error_code_name(o.error_code)));
           continue;
         }
         (timestamp == protocol::kEarliestLocalTimestamp ? it->second.earliest_local

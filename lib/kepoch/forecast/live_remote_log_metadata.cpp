@@ -6,10 +6,10 @@
 #include <limits>
 #include <regex>
 
+#include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/format/record_batch.hpp"
-#include "kepoch/base/error.hpp"
 #include "kepoch/storage/segment_dump.hpp"
 
 namespace kepoch::forecast {
@@ -53,9 +53,9 @@ void read_entry(LiveRemoteLogMetadata& out, std::int32_t partition,
     if (keep_records) out.records.push_back(std::move(got));
   });
   if (batch.records_error)
-    unknown(out, fmt::format("{}-{}: a batch at offset {} does not read: {}",
-                             kRemoteLogMetadataTopic, partition, batch.header.base_offset,
-                             *batch.records_error));
+    unknown(out,
+            fmt::format("{}-{}: a batch at offset {} does not read: {}", kRemoteLogMetadataTopic,
+                        partition, batch.header.base_offset, *batch.records_error));
 }
 
 }  // namespace
@@ -67,7 +67,8 @@ LiveRemoteLogMetadata read_live_remote_log_metadata(cluster::ClusterClient& clie
   const std::string topic_name(kRemoteLogMetadataTopic);
   live::ClusterView view;
   try {
-    view = client.read_view(cluster::ViewRequest{std::regex(topic_name), false, false, true, false});
+    view =
+        client.read_view(cluster::ViewRequest{std::regex(topic_name), false, false, true, false});
   } catch (const cluster::ClusterError& e) {
     unknown(out, fmt::format("{}: {}", topic_name, e.what()));
     return out;
@@ -100,7 +101,7 @@ LiveRemoteLogMetadata read_live_remote_log_metadata(cluster::ClusterClient& clie
       for (const auto& entry : got.entries)
         read_entry(out, p.partition, entry, keep_records);
       // Read up to the high watermark the Fetch answered: every record a consumer reads.
-      if (got.read_until < got.high_watermark && *p.high_watermark > *p.log_start_offset)
+      if (got.read_until<got.high_watermark&& * p.high_watermark> * p.log_start_offset)
         unknown(out, fmt::format("{}: read stopped at offset {} below the high watermark {}{}",
                                  where, got.read_until, got.high_watermark,
                                  got.notes.empty() ? "" : ": " + got.notes.back()));

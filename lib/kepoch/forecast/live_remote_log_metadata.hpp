@@ -45,8 +45,8 @@ struct LiveRemoteLogMetadata {
 
 // Reads the topic (a new Metadata request for it alone). `partitions`: only these of its
 // partitions (none: all). Never throws ClusterError: a failure is the unknown_reason.
-LiveRemoteLogMetadata read_live_remote_log_metadata(cluster::ClusterClient& client,
-                                                    bool keep_records,
-                                                    const std::vector<std::int32_t>& partitions = {});
+LiveRemoteLogMetadata read_live_remote_log_metadata(
+    cluster::ClusterClient& client, bool keep_records,
+    const std::vector<std::int32_t>& partitions = {});
 
 }  // namespace kepoch::forecast

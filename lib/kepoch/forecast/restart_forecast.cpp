@@ -302,7 +302,6 @@ void keep_in_scope(std::vector<PartitionReplica>& replicas, const RestartScope& 
   replicas.erase(first_out, replicas.end());
 }
 
-
 // The tier of each `follows` partition, as a follower's fetcher meets it (TierStateMachine):
 // the leader's ListOffsets -4/-5 answers, its epochs up to its local log start's epoch (asked
 // as the rounds ask: one OffsetForLeaderEpoch request per leader per round), and the live
@@ -352,10 +351,9 @@ void add_tiers(RestartForecast& out, cluster::ClusterClient& client) {
 
   const LiveRemoteLogMetadata meta = read_live_remote_log_metadata(client, /*keep_records=*/false);
   out.remote_metadata =
-      meta.complete
-          ? fmt::format("__remote_log_metadata read live: {} partition(s), {} record(s)",
-                        meta.partitions_read.size(), meta.record_count)
-          : "__remote_log_metadata could not be read whole: " + meta.unknown_reason;
+      meta.complete ? fmt::format("__remote_log_metadata read live: {} partition(s), {} record(s)",
+                                  meta.partitions_read.size(), meta.record_count)
+                    : "__remote_log_metadata could not be read whole: " + meta.unknown_reason;
   for (const auto& p : meta.indexes.problems)
     out.warnings.push_back(fmt::format("{}: {}", p.file, p.message));
   for (auto& r : out.partitions) {
@@ -432,7 +430,8 @@ void add_tiers(RestartForecast& out, cluster::ClusterClient& client) {
     if (r.outcome != RestartOutcome::follows || !r.answers.tier) continue;
     TierAnswers& t = *r.answers.tier;
     if (!t.local_start_epoch) continue;
-    if (*t.local_start_epoch != 0) t.earlier_epoch_end = r.answers.end_offsets[*t.local_start_epoch - 1];
+    if (*t.local_start_epoch != 0)
+      t.earlier_epoch_end = r.answers.end_offsets[*t.local_start_epoch - 1];
     if (auto entries = leader_entries_from_answers(r.answers.end_offsets, *t.local_start_epoch,
                                                    r.answers.log_start_offset))
       t.leader_entries = std::move(*entries);

@@ -377,9 +377,8 @@ RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
     out.metadata_partitions.push_back(dir.string());
     // One partition's events share a metadata partition, so its order is the log's.
     read_metadata_partition(
-        dir,
-        [&](const RemoteLogMetadata& m) { add_remote_log_metadata(out, m); },
-        out.problems, records);
+        dir, [&](const RemoteLogMetadata& m) { add_remote_log_metadata(out, m); }, out.problems,
+        records);
   }
   return out;
 }
