@@ -22,13 +22,15 @@ void unknown(LiveRemoteLogMetadata& out, std::string why) {
   out.complete = false;
 }
 
+}  // namespace
+
 // Each record of one fetched batch entry (control batches hold none of the topic's records).
-void read_entry(LiveRemoteLogMetadata& out, std::int32_t partition,
-                const std::vector<std::uint8_t>& entry, bool keep_records) {
+void add_fetched_entry(LiveRemoteLogMetadata& out, std::int32_t partition,
+                       std::span<const std::uint8_t> entry, bool keep_records) {
   DumpedBatch batch;
   batch.header = read_batch_header(entry, 0);
   if (batch.header.is_control()) return;
-  batch.unwalked = std::span<const std::uint8_t>(entry);
+  batch.unwalked = entry;
   walk_records(batch, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
     ++out.record_count;
     LiveRemoteLogMetadataRecord got{partition, r.offset, std::nullopt, {}};
@@ -57,8 +59,6 @@ void read_entry(LiveRemoteLogMetadata& out, std::int32_t partition,
             fmt::format("{}-{}: a batch at offset {} does not read: {}", kRemoteLogMetadataTopic,
                         partition, batch.header.base_offset, *batch.records_error));
 }
-
-}  // namespace
 
 LiveRemoteLogMetadata read_live_remote_log_metadata(cluster::ClusterClient& client,
                                                     bool keep_records,
@@ -99,7 +99,7 @@ LiveRemoteLogMetadata read_live_remote_log_metadata(cluster::ClusterClient& clie
           p.leader, topic_name, topic->topic_id, p.partition, p.leader_epoch, *p.log_start_offset,
           std::numeric_limits<std::int64_t>::max(), /*keep_entries=*/true);
       for (const auto& entry : got.entries)
-        read_entry(out, p.partition, entry, keep_records);
+        add_fetched_entry(out, p.partition, entry, keep_records);
       // Read up to the high watermark the Fetch answered: every record a consumer reads.
       if (got.read_until<got.high_watermark&& * p.high_watermark> * p.log_start_offset)
         unknown(out, fmt::format("{}: read stopped at offset {} below the high watermark {}{}",

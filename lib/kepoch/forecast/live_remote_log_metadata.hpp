@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ struct LiveRemoteLogMetadata {
   RemoteLogIndexes indexes;  // metadata_partitions holds "__remote_log_metadata-N (live)"
   std::vector<std::string> warnings;
 };
+
+// One whole batch entry of partition `partition` as a Fetch returned it (the log's bytes):
+// each record decoded and replayed into `out.indexes` (with keep_records, kept in
+// `out.records`); a record that does not decode is counted in `errors` and a problem; a batch
+// whose records do not read makes `out` incomplete. Pure: what read_live_remote_log_metadata
+// does with every entry it fetches.
+void add_fetched_entry(LiveRemoteLogMetadata& out, std::int32_t partition,
+                       std::span<const std::uint8_t> entry, bool keep_records);
 
 // Reads the topic (a new Metadata request for it alone). `partitions`: only these of its
 // partitions (none: all). Never throws ClusterError: a failure is the unknown_reason.
