@@ -27,6 +27,7 @@
 #include "kepoch/report/summary.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/remote_index_cache.hpp"
 #include "kepoch/storage/tiered_view.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
@@ -72,11 +73,18 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
   progress.done();
   // Tiered storage: each log dir's __remote_log_metadata partitions replayed; a record that
   // does not decode is an error of the log dir.
+  // The remote index cache, cross-checked against that view; a name or index that stops
+  // the broker at start-up is an error of the log dir.
   std::vector<TieredLogDirView> tiered;
+  std::vector<std::optional<RemoteIndexCacheView>> caches;
   for (auto& s : scans) {
     tiered.push_back(s.unreadable ? TieredLogDirView{} : read_tiered_view(s));
     for (const auto& p : tiered.back().problems)
       s.problems.push_back(p);
+    caches.push_back(s.unreadable ? std::nullopt : read_log_dir_index_cache(s, tiered.back()));
+    if (caches.back())
+      for (auto& p : remote_index_cache_problems(*caches.back()))
+        s.problems.push_back(std::move(p));
   }
 
   int code = kOk;
@@ -94,7 +102,7 @@ int run_scan(const ScanOptions& o, const Globals& globals) {
   }
   if (!any_readable) return code;
   report::Value value =
-      report::scan_value(scans, o.all, globals.output == OutputFormat::table, &tiered);
+      report::scan_value(scans, o.all, globals.output == OutputFormat::table, &tiered, &caches);
   value = report::with_summary(value, report::scan_summary(value, unreadable));
   if (globals.output == OutputFormat::jsonl) {
     emit_lines(value);
@@ -196,7 +204,8 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "retention_fate\n"
       "\nEach partition dir (topic-partition, and the -delete/-future/-stray forms) is checked\n"
       "as `partition verify` does; __cluster_metadata-0 is included (the KRaft metadata log),\n"
-      "remote-log-index-cache is skipped with a note. Any other dir (lost+found, t-abc) is an\n"
+      "remote-log-index-cache is no partition (read as the remote index cache, below). Any\n"
+      "other dir (lost+found, t-abc) is an\n"
       "error: Kafka's LogManager refuses its name and the broker does not start. A partition\n"
       "dir that is a symbolic link to the log dir or above is a warning. The root checkpoint\n"
       "files are validated too. A partition dir given instead of a log dir is refused (exit 3).\n"
@@ -207,6 +216,11 @@ void register_logdir(CLI::App& app, Globals& globals) {
       "section: each tiered partition's remote segments, lineage findings, and per segment\n"
       "its retention_fate, what the leader's remote retention does to it (retention,\n"
       "log_start, delete_retried, epoch_cache_truncation, awaits_truncation, leaked).\n"
+      "remote-log-index-cache (tiered storage's RemoteIndexCache) gets a remote_index_cache\n"
+      "section: per cached entry (<offset>_<segment id>.index|.timeindex|.txnindex, .deleted,\n"
+      ".tmp) its state, at_startup (what RemoteIndexCache.init does: loaded, deleted, left,\n"
+      "broker_fails) and metadata (its segment in __remote_log_metadata: live, deleted, unknown,\n"
+      "...). A name init cannot read or a corrupt cached index stops the broker: an error.\n"
       "Exit status: 0 no errors, 1 error findings, 3 a log dir cannot be read.");
   scan->callback([&globals] { globals.exit_code = run_scan(o, globals); });
 

@@ -20,6 +20,9 @@ cp -a "$DATA/logdir" "$DATA/transactions" "$DATA/codecs" "$DATA/metadata" "$DATA
 cp -a "$DATA/divergence/before" "$RO/divergence/"
 cp -a "$DATA/leader-changes"/broker-* "$RO/leader-changes/"
 cp -a "$DATA/clean-3replica"/broker-* "$RO/clean-3replica/"
+# A tiered broker's log dir with the remote-log-index-cache Kafka filled (logdir scan reads it).
+mkdir -p "$RO/tiered-index-cache"
+cp -a "$DATA/tiered/index-cache/broker-1" "$RO/tiered-index-cache/"
 
 ro_require_strace
 chmod -R a-w "$RO"
@@ -40,10 +43,11 @@ run() {
 
 LOGDIRS=("$RO/logdir" "$RO/transactions" "$RO/codecs" "$RO/metadata" "$RO/compacted"
   "$RO/kraft-standalone" "$RO"/divergence/before/broker-* "$RO"/leader-changes/broker-*
-  "$RO"/clean-3replica/broker-*)
+  "$RO"/clean-3replica/broker-* "$RO/tiered-index-cache/broker-1")
 mapfile -t PARTS < <(find "$RO" -mindepth 2 -type f -name partition.metadata -printf '%h\n' | sort)
 mapfile -t SEGFILES < <(find "$RO" -type f \( -name '*.log' -o -name '*.index' -o -name '*.timeindex' \
-  -o -name '*.txnindex' -o -name '*.snapshot' -o -name '*.checkpoint' \) | sort)
+  -o -name '*.txnindex' -o -name '*.snapshot' -o -name '*.checkpoint' \) \
+  -not -path '*/remote-log-index-cache/*' | sort)
 ((${#PARTS[@]} >= 15)) || fail "found only ${#PARTS[@]} partition dirs"
 
 for fmt in table json; do
@@ -130,5 +134,8 @@ if ! cmp -s "$SCRATCH/manifest-before" "$SCRATCH/manifest-after"; then
   fail "the copied log dirs changed after $runs commands"
 fi
 opens=$(ro_check_traces "$RO" "$SCRATCH"/trace/*)
+# The proof covers the remote index cache: logdir scan opened its indexes (read-only, above).
+cache_opens=$(cat "$SCRATCH"/trace/* | grep -c 'remote-log-index-cache/[^"]*\.\(index\|timeindex\|txnindex\)"' || true)
+((cache_opens > 0)) || fail "no command opened a file of the remote-log-index-cache copy"
 echo "strace: $opens opens under the copied log dirs, none for writing"
 echo "read-only: $runs commands over ${#LOGDIRS[@]} log dirs, ${#PARTS[@]} partition dirs and ${#SEGFILES[@]} segment files; manifest of $(grep -c . "$SCRATCH/manifest-before") lines unchanged"

@@ -13,6 +13,15 @@ std::int32_t latest_epoch_of(const PartitionReplica& r) {
 
 }  // namespace
 
+void set_leader_view(PartitionGroupFates& out, ReplicaLog view, std::int32_t epoch) {
+  if (view.cache.latest_epoch().value_or(-1) < epoch) become_leader(view, epoch);
+  out.leader.cache = view.cache;
+  out.leader.log_start_offset = view.log_start_offset;
+  out.leader.log_end_offset = view.log_end_offset;
+  out.leader.latest_offset = view.log_end_offset;
+  out.leader_epoch = view.cache.latest_epoch().value_or(epoch);
+}
+
 PartitionGroupFates group_fates_of(const PartitionReplica& leader,
                                    const std::vector<FateFollower>& followers,
                                    const CommittedOffsets& offsets,
@@ -23,17 +32,11 @@ PartitionGroupFates group_fates_of(const PartitionReplica& leader,
   out.topic = leader.topic;
   out.partition = leader.partition;
 
-  // The new leader as consumers meet it.
-  ReplicaLog view = leader.as_leader;
+  // The new leader as consumers meet it: elected at an epoch above every other replica's.
   std::int32_t highest = -1;  // of the other replicas
   for (const auto& f : followers)
     highest = std::max(highest, latest_epoch_of(*f.replica));
-  if (view.cache.latest_epoch().value_or(-1) <= highest) become_leader(view, highest + 1);
-  out.leader.cache = view.cache;
-  out.leader.log_start_offset = view.log_start_offset;
-  out.leader.log_end_offset = view.log_end_offset;
-  out.leader.latest_offset = view.log_end_offset;
-  out.leader_epoch = view.cache.latest_epoch().value_or(-1);
+  set_leader_view(out, leader.as_leader, highest + 1);
 
   // The log consumers read before: the follower whose truncation removes the most (the old
   // leader, which took records no other replica has); none removing anything, the leader's.

@@ -61,6 +61,14 @@ struct FateFollower {
   std::int64_t truncate_to = 0;
 };
 
+// The leader view both group fates start from (the offline one, group_fates_of, and the live
+// one, elected_group_fates): `view`, the new leader's log, as Partition.makeLeader leaves it:
+// `epoch` started at its log end (LeaderEpochFileCache.assign) unless its cache already
+// reaches that epoch. Sets out.leader (cache, log start and end; latest_offset, what
+// ListOffsets LATEST answers, its log end: alone in the ISR, its high watermark is its log end,
+// Partition.maybeIncrementLeaderHW) and out.leader_epoch (the latest epoch of the view).
+void set_leader_view(PartitionGroupFates& out, ReplicaLog view, std::int32_t epoch);
+
 // The fates with `leader` leading (its as_leader log: with an election's new epoch already
 // added, or given the next one here) and `followers` truncating as forecast: what `plan`
 // asks for its chosen candidate.

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "kepoch/cluster/cluster_client.hpp"
-#include "kepoch/epoch/truncation.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -105,17 +104,9 @@ PartitionGroupFates elected_group_fates(const PartitionReplica& leader, std::int
   out.topic = leader.topic;
   out.partition = leader.partition;
   // The log as the returning broker loads it, then Partition.makeLeader at the new epoch.
-  ReplicaLog view = leader.loaded;
-  if (view.cache.latest_epoch().value_or(-1) < leader_epoch) become_leader(view, leader_epoch);
-  out.leader.cache = view.cache;
-  out.leader.log_start_offset = view.log_start_offset;
-  out.leader.log_end_offset = view.log_end_offset;
-  // Alone in the ISR, the leader's high watermark is its log end (Partition.
-  // maybeIncrementLeaderHW), what ListOffsets LATEST answers.
-  out.leader.latest_offset = view.log_end_offset;
-  out.leader_epoch = view.cache.latest_epoch().value_or(leader_epoch);
+  set_leader_view(out, leader.loaded, leader_epoch);
   out.consumed_known = false;
-  out.consumed = {view.log_end_offset, view.log_end_offset};
+  out.consumed = {out.leader.log_end_offset, out.leader.log_end_offset};
   add_groups(out, offsets, policies, std::nullopt, nullptr);
   return out;
 }

@@ -148,10 +148,56 @@ Value tiered_value(const TieredLogDirView& t, bool compact) {
       .set("partitions", std::move(parts));
 }
 
+// compact (the table): an entry's files as a count, its note left to JSON/YAML.
+Value remote_index_cache_value(const RemoteIndexCacheView& c, bool compact) {
+  auto opt = [](const auto& v) { return v ? Value(*v) : Value(); };
+  Value entries = Value::array();
+  for (const auto& e : c.entries) {
+    Value files = Value::array();
+    for (const auto& f : e.files)
+      files.push(f);
+    Value row = Value::object()
+                    .set("start_offset", opt(e.start_offset))
+                    .set("segment_id", e.segment_id.to_string())
+                    .set("state", e.state)
+                    .set("at_startup", e.at_startup)
+                    .set("metadata", e.metadata)
+                    .set("topic", e.topic.empty() ? Value() : Value(e.topic))
+                    .set("partition", opt(e.partition));
+    if (compact) {
+      row.set("files", e.files.size()).set("bytes", e.bytes);
+    } else {
+      row.set("files", std::move(files))
+          .set("bytes", e.bytes)
+          .set("segment_state", opt(e.segment_state))
+          .set("metadata_start_offset", opt(e.metadata_start_offset))
+          .set("metadata_end_offset", opt(e.metadata_end_offset))
+          .set("startup_note", e.startup_note);
+    }
+    entries.push(std::move(row));
+  }
+  Value findings = Value::array();
+  for (const auto& f : c.findings)
+    findings.push(Value::object()
+                      .set("severity", f.severity)
+                      .set("kind", f.kind)
+                      .set("file", f.file)
+                      .set("message", f.message));
+  return Value::object()
+      .set("dir", c.dir.string())
+      .set("files", c.files)
+      .set("bytes", c.bytes)
+      .set("metadata_read", c.metadata_read)
+      .set("unreadable", opt(c.unreadable))
+      .set("findings", std::move(findings))
+      .set("entries", std::move(entries));
+}
+
 }  // namespace
 
 Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact,
-                 const std::vector<TieredLogDirView>* tiered) {
+                 const std::vector<TieredLogDirView>* tiered,
+                 const std::vector<std::optional<RemoteIndexCacheView>>* caches) {
   Value dirs = Value::array();
   for (std::size_t i = 0; i < scans.size(); ++i) {
     const LogDirScan& s = scans[i];
@@ -198,6 +244,14 @@ Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact,
     if (tiered && i < tiered->size()) {
       Value t = tiered_value((*tiered)[i], compact);
       if (!compact || !t.is_null()) dir.set("tiered", std::move(t));
+    }
+    // null when the log dir has no remote-log-index-cache (left out of the table).
+    if (caches && i < caches->size()) {
+      const auto& c = (*caches)[i];
+      if (c)
+        dir.set("remote_index_cache", remote_index_cache_value(*c, compact));
+      else if (!compact)
+        dir.set("remote_index_cache", Value());
     }
     dirs.push(std::move(dir));
   }

@@ -14,10 +14,12 @@
 // `compact` (for the table view) keeps, per partition row, only name, log_end_offset,
 // segments, bytes, errors, warnings and first_problem (first error, else first warning).
 
+#include <optional>
 #include <vector>
 
 #include "kepoch/report/value.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
+#include "kepoch/storage/remote_index_cache.hpp"
 #include "kepoch/storage/tiered_view.hpp"
 
 namespace kepoch::report {
@@ -29,7 +31,16 @@ namespace kepoch::report {
 // "local_end", "local_epochs": [{"epoch", "start_offset"}], "findings": [{"severity", "kind",
 // "message"}], "segments": [{"segment_id", "start_offset", "end_offset", "size_in_bytes",
 // "broker_id", "state", "leader_epochs", "within_lineage", "lineage_reason"}]}]}.
+// With `caches` (one per scan, storage/remote_index_cache.hpp): each log dir's
+// "remote_index_cache" member, null when it has no remote-log-index-cache dir, else {"dir",
+// "files", "bytes", "metadata_read", "unreadable", "entries": [{"segment_id", "start_offset",
+// "state" (cached, incomplete, marked_for_deletion, download_unfinished, other), "at_startup"
+// (loaded, deleted, broker_fails, left), "startup_note", "files" ([names]; the table: a
+// count), "bytes", "metadata" (live, copying, deleting, deleted, unknown, not_read), "topic",
+// "partition", "segment_state", "metadata_start_offset", "metadata_end_offset"}],
+// "findings": [{"severity", "kind", "file", "message"}]}. The table leaves it out when null.
 Value scan_value(const std::vector<LogDirScan>& scans, bool all, bool compact = false,
-                 const std::vector<TieredLogDirView>* tiered = nullptr);
+                 const std::vector<TieredLogDirView>* tiered = nullptr,
+                 const std::vector<std::optional<RemoteIndexCacheView>>* caches = nullptr);
 
 }  // namespace kepoch::report

@@ -162,7 +162,8 @@ std::string kafka_reading(const LogDirEntry& e) {
           "fatal fault); move the directory out of the log dir",
           one_line(*e.kafka_failure));
     case LogDirEntryKind::remote_index_cache:
-      return "skipped, not a partition dir (the tiered-storage remote index cache)";
+      return "skipped, not a partition dir (tiered storage's remote index cache: its entries are "
+             "under remote_index_cache)";
     case LogDirEntryKind::metadata_log:
       return "the KRaft metadata log (loaded by the Raft layer, not LogManager)";
     case LogDirEntryKind::replica:

@@ -319,6 +319,7 @@ void list_scan_dir(LogDirScan& scan) {
     switch (e.kind) {
       case LogDirEntryKind::remote_index_cache:
         scan.notes.push_back(e.name + ": " + kafka_reading(e));
+        scan.remote_index_cache = e.path;
         continue;
       case LogDirEntryKind::refused_name:
         scan.problems.push_back({e.path.string(), "error", kafka_reading(e), "startup-fatal"});
@@ -363,6 +364,7 @@ void list_scan_dir(LogDirScan& scan) {
             .what();
     scan.notes.clear();
     scan.problems.clear();
+    scan.remote_index_cache.reset();
   }
 }
 

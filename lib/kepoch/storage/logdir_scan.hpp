@@ -6,7 +6,8 @@
 // Which subdirectories are partitions: LogManager.loadLogs' rule, from log_dir.hpp (the
 // names UnifiedLog.parseTopicPartitionName accepts, and the -delete/-future/-stray forms).
 // `__cluster_metadata-0` is scanned too, with a note: it is the KRaft metadata log, which the
-// Raft layer loads, not LogManager; remote-log-index-cache is skipped with a note. Any other
+// Raft layer loads, not LogManager; remote-log-index-cache is not a partition (a note; its
+// entries: remote_index_cache.hpp). Any other
 // directory (lost+found, t-abc, -0, an offset past Integer.MAX_VALUE) is an error: Kafka's
 // KafkaException stops the broker at startup. A symbolic link is followed as Kafka follows
 // it, with a warning. A partition dir given instead of a log dir is refused with the command
@@ -98,6 +99,8 @@ struct LogDirScan {
   std::vector<RootCheckpointSummary> checkpoints;  // root checkpoint files, in name order
   std::vector<std::string> notes;                  // skipped dirs, the metadata log, ...
   std::vector<LogDirProblem> problems;             // entries Kafka refuses or follows
+  // <dir>/remote-log-index-cache when it is there (read by remote_index_cache.hpp).
+  std::optional<std::filesystem::path> remote_index_cache;
 
   bool checkpoints_valid() const;
   std::size_t with_errors() const;    // partitions with an error finding or unreadable

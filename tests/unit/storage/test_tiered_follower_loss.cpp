@@ -11,29 +11,14 @@
 #include <memory>
 
 #include "kepoch/storage/replica_forecast.hpp"
+#include "support/tiered_fixtures.hpp"
 
 using namespace kepoch;
 
 namespace {
 
-RemoteSegment segment(const std::string& id, std::int64_t start, std::int64_t end,
-                      std::int32_t epoch) {
-  RemoteSegment s;
-  s.segment_id = id;
-  s.start_offset = start;
-  s.end_offset = end;
-  s.leader_epochs = {{epoch, start}};
-  return s;
-}
-
-std::shared_ptr<RemoteLogIndex> index_of(const std::vector<RemoteSegment>& segments) {
-  auto index = std::make_shared<RemoteLogIndex>();
-  for (const auto& s : segments) {
-    index->add_copy_started(s);
-    index->update(s.segment_id, RemoteSegmentState::copy_segment_finished);
-  }
-  return index;
-}
+using test::index_of;
+using test::segment;
 
 // The new leader, elected uncleanly: epochs 0@0, 1@300, 2@400 (it had the old leader's epoch 1
 // up to 399), log end 450, not tiered.
@@ -67,23 +52,7 @@ PartitionReplica tiered_follower() {
   SegmentSummary seg;
   seg.base_offset = 700;
   r.segments.push_back(seg);
-  StoredBatches s;
-  for (std::int64_t o = 700; o < 900; ++o) {
-    BatchSummary b;
-    b.ordinal = static_cast<std::uint64_t>(o - 700);
-    b.base_offset = b.last_offset = o;
-    b.records = 1;
-    b.size = 80;
-    b.crc = static_cast<std::uint32_t>(o);
-    b.epoch = 1;
-    b.records_before = s.records;
-    b.bytes_before = s.bytes;
-    s.records += 1;
-    s.bytes += 80;
-    s.batches.push_back(b);
-  }
-  s.batch_count = s.batches.size();
-  r.stored = s;
+  r.stored = test::single_record_batches(700, 900, [](std::int64_t) { return 1; });
   r.loaded.cache.assign({0, 0});
   r.loaded.cache.assign({1, 300});
   r.log_end_offset = r.loaded.log_end_offset = 900;

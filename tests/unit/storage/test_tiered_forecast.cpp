@@ -8,29 +8,14 @@
 #include <memory>
 
 #include "kepoch/storage/replica_forecast.hpp"
+#include "support/tiered_fixtures.hpp"
 
 using namespace kepoch;
 
 namespace {
 
-RemoteSegment segment(const std::string& id, std::int64_t start, std::int64_t end,
-                      std::int32_t epoch) {
-  RemoteSegment s;
-  s.segment_id = id;
-  s.start_offset = start;
-  s.end_offset = end;
-  s.leader_epochs = {{epoch, start}};
-  return s;
-}
-
-std::shared_ptr<RemoteLogIndex> index_of(const std::vector<RemoteSegment>& segments) {
-  auto index = std::make_shared<RemoteLogIndex>();
-  for (const auto& s : segments) {
-    index->add_copy_started(s);
-    index->update(s.segment_id, RemoteSegmentState::copy_segment_finished);
-  }
-  return index;
-}
+using test::index_of;
+using test::segment;
 
 // The leader: epochs 0@0, 1@300, 2@600, log end 900, local log from 700 (its
 // log-start-offset-checkpoint says 0: LogLoader with remote storage keeps it).
@@ -59,23 +44,7 @@ PartitionReplica follower() {
   r.topic = "t";
   r.clean_shutdown = true;
   r.high_watermark = 440;
-  StoredBatches s;
-  for (std::int64_t o = 0; o < 450; ++o) {
-    BatchSummary b;
-    b.ordinal = static_cast<std::uint64_t>(o);
-    b.base_offset = b.last_offset = o;
-    b.records = 1;
-    b.size = 80;
-    b.crc = static_cast<std::uint32_t>(o);
-    b.epoch = o < 300 ? 0 : 1;
-    b.records_before = s.records;
-    b.bytes_before = s.bytes;
-    s.records += 1;
-    s.bytes += 80;
-    s.batches.push_back(b);
-  }
-  s.batch_count = s.batches.size();
-  r.stored = s;
+  r.stored = test::single_record_batches(0, 450, [](std::int64_t o) { return o < 300 ? 0 : 1; });
   r.loaded.cache.assign({0, 0});
   r.loaded.cache.assign({1, 300});
   r.log_end_offset = r.loaded.log_end_offset = 450;
