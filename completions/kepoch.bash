@@ -72,6 +72,7 @@ _kepoch() {
       "cluster|what-if") path="cluster what-if" ;;
       "cluster|hanging") path="cluster hanging" ;;
       "cluster|groups") path="cluster groups" ;;
+      "cluster|remote-log-metadata") path="cluster remote-log-metadata" ;;
       "cluster describe|--bootstrap"|"cluster describe|-b"|"cluster describe|-X"|"cluster describe|--command-config"|"cluster describe|--cluster"|"cluster describe|--timeout"|"cluster describe|--topic"|"cluster describe|--output"|"cluster describe|-o"|"cluster describe|--limit") ((i++)) ;;
       "cluster watch|--bootstrap"|"cluster watch|-b"|"cluster watch|-X"|"cluster watch|--command-config"|"cluster watch|--cluster"|"cluster watch|--timeout"|"cluster watch|--topic"|"cluster watch|--interval"|"cluster watch|--duration"|"cluster watch|--count"|"cluster watch|--output"|"cluster watch|-o"|"cluster watch|--limit") ((i++)) ;;
       "cluster audit|--bootstrap"|"cluster audit|-b"|"cluster audit|-X"|"cluster audit|--command-config"|"cluster audit|--cluster"|"cluster audit|--timeout"|"cluster audit|--topic"|"cluster audit|--output"|"cluster audit|-o"|"cluster audit|--limit") ((i++)) ;;
@@ -79,6 +80,7 @@ _kepoch() {
       "cluster what-if|--bootstrap"|"cluster what-if|-b"|"cluster what-if|-X"|"cluster what-if|--command-config"|"cluster what-if|--cluster"|"cluster what-if|--timeout"|"cluster what-if|--topic"|"cluster what-if|--stop"|"cluster what-if|--output"|"cluster what-if|-o"|"cluster what-if|--limit") ((i++)) ;;
       "cluster hanging|--partition"|"cluster hanging|--broker"|"cluster hanging|--max-transaction-timeout"|"cluster hanging|--bootstrap"|"cluster hanging|-b"|"cluster hanging|-X"|"cluster hanging|--command-config"|"cluster hanging|--cluster"|"cluster hanging|--timeout"|"cluster hanging|--topic"|"cluster hanging|--output"|"cluster hanging|-o"|"cluster hanging|--limit") ((i++)) ;;
       "cluster groups|--group"|"cluster groups|--bootstrap"|"cluster groups|-b"|"cluster groups|-X"|"cluster groups|--command-config"|"cluster groups|--cluster"|"cluster groups|--timeout"|"cluster groups|--topic"|"cluster groups|--output"|"cluster groups|-o"|"cluster groups|--limit") ((i++)) ;;
+      "cluster remote-log-metadata|--metadata-partition"|"cluster remote-log-metadata|--bootstrap"|"cluster remote-log-metadata|-b"|"cluster remote-log-metadata|-X"|"cluster remote-log-metadata|--command-config"|"cluster remote-log-metadata|--cluster"|"cluster remote-log-metadata|--timeout"|"cluster remote-log-metadata|--output"|"cluster remote-log-metadata|-o"|"cluster remote-log-metadata|--limit") ((i++)) ;;
       "profile|--output"|"profile|-o"|"profile|--limit") ((i++)) ;;
       "profile|list") path="profile list" ;;
       "profile|show") path="profile show" ;;
@@ -288,6 +290,14 @@ _kepoch() {
     "cluster groups|--topic") :; return ;;
     "cluster groups|--output"|"cluster groups|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "cluster groups|--limit") :; return ;;
+    "cluster remote-log-metadata|--metadata-partition") :; return ;;
+    "cluster remote-log-metadata|--bootstrap"|"cluster remote-log-metadata|-b") :; return ;;
+    "cluster remote-log-metadata|-X") :; return ;;
+    "cluster remote-log-metadata|--command-config") _kepoch_files; return ;;
+    "cluster remote-log-metadata|--cluster") _kepoch_profiles; return ;;
+    "cluster remote-log-metadata|--timeout") :; return ;;
+    "cluster remote-log-metadata|--output"|"cluster remote-log-metadata|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
+    "cluster remote-log-metadata|--limit") :; return ;;
     "profile|--output"|"profile|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
     "profile|--limit") :; return ;;
     "profile list|--output"|"profile list|-o") COMPREPLY=($(compgen -W "table wide json yaml jsonl" -- "$cur")); return ;;
@@ -365,7 +375,7 @@ _kepoch() {
       else _kepoch_files; fi ;;
     "cluster")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
-      else COMPREPLY=($(compgen -W "describe watch audit predict what-if hanging groups" -- "$cur")); fi ;;
+      else COMPREPLY=($(compgen -W "describe watch audit predict what-if hanging groups remote-log-metadata" -- "$cur")); fi ;;
     "cluster describe")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --under-replicated-partitions --under-min-isr-partitions --at-min-isr-partitions --unavailable-partitions --leader-not-preferred --no-sizes --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
@@ -386,6 +396,9 @@ _kepoch() {
       else :; fi ;;
     "cluster groups")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --group --bootstrap -b -X --command-config --cluster --timeout --verbose -v --topic --exclude-internal --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
+      else :; fi ;;
+    "cluster remote-log-metadata")
+      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --metadata-partition --bootstrap -b -X --command-config --cluster --timeout --verbose -v --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))
       else :; fi ;;
     "profile")
       if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--help -h --output -o --no-color --local --limit --quiet -q --overwrite" -- "$cur"))

@@ -112,6 +112,8 @@ function __kepoch_path
                 set path 'cluster hanging'
             case 'cluster|groups'
                 set path 'cluster groups'
+            case 'cluster|remote-log-metadata'
+                set path 'cluster remote-log-metadata'
             case 'cluster describe|--bootstrap' 'cluster describe|-b' 'cluster describe|-X' 'cluster describe|--command-config' 'cluster describe|--cluster' 'cluster describe|--timeout' 'cluster describe|--topic' 'cluster describe|--output' 'cluster describe|-o' 'cluster describe|--limit'
                 set skip 1
             case 'cluster watch|--bootstrap' 'cluster watch|-b' 'cluster watch|-X' 'cluster watch|--command-config' 'cluster watch|--cluster' 'cluster watch|--timeout' 'cluster watch|--topic' 'cluster watch|--interval' 'cluster watch|--duration' 'cluster watch|--count' 'cluster watch|--output' 'cluster watch|-o' 'cluster watch|--limit'
@@ -125,6 +127,8 @@ function __kepoch_path
             case 'cluster hanging|--partition' 'cluster hanging|--broker' 'cluster hanging|--max-transaction-timeout' 'cluster hanging|--bootstrap' 'cluster hanging|-b' 'cluster hanging|-X' 'cluster hanging|--command-config' 'cluster hanging|--cluster' 'cluster hanging|--timeout' 'cluster hanging|--topic' 'cluster hanging|--output' 'cluster hanging|-o' 'cluster hanging|--limit'
                 set skip 1
             case 'cluster groups|--group' 'cluster groups|--bootstrap' 'cluster groups|-b' 'cluster groups|-X' 'cluster groups|--command-config' 'cluster groups|--cluster' 'cluster groups|--timeout' 'cluster groups|--topic' 'cluster groups|--output' 'cluster groups|-o' 'cluster groups|--limit'
+                set skip 1
+            case 'cluster remote-log-metadata|--metadata-partition' 'cluster remote-log-metadata|--bootstrap' 'cluster remote-log-metadata|-b' 'cluster remote-log-metadata|-X' 'cluster remote-log-metadata|--command-config' 'cluster remote-log-metadata|--cluster' 'cluster remote-log-metadata|--timeout' 'cluster remote-log-metadata|--output' 'cluster remote-log-metadata|-o' 'cluster remote-log-metadata|--limit'
                 set skip 1
             case 'profile|--output' 'profile|-o' 'profile|--limit'
                 set skip 1
@@ -454,6 +458,7 @@ complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a predict -d 'Where a stopp
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a what-if -d 'Before maintenance: what the controller would do to each partition if these brokers stopped now (leaders, ISR, ELR), and which would fall under min ISR, go offline or be led uncleanly'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a hanging -d 'Hanging transactions, as kafka-transactions.sh find-hanging finds them, each with the abort command that ends it'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a groups -d 'Consumer groups and their committed offsets with leader epochs, read live'
+complete -c kepoch -n '__kepoch_at '\''cluster'\''' -a remote-log-metadata -d 'The tiered-storage metadata topic __remote_log_metadata read live, each record decoded'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l help -s h -d 'Print this help message and exit'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
 complete -c kepoch -n '__kepoch_at '\''cluster'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
@@ -588,6 +593,20 @@ complete -c kepoch -n '__kepoch_at '\''cluster groups'\''' -l local -d 'Times in
 complete -c kepoch -n '__kepoch_at '\''cluster groups'\''' -l limit -x -d 'Table rows shown per list, then "N more (use -o json or --limit)"; 0 shows all. Default: 50 when stdout is a terminal, else all. JSON and YAML are never cut'
 complete -c kepoch -n '__kepoch_at '\''cluster groups'\''' -l quiet -s q -d 'Print nothing on stdout and no findings on stderr: the exit code is the answer (an input kepoch cannot read or a usage error is still one line on stderr)'
 complete -c kepoch -n '__kepoch_at '\''cluster groups'\''' -l overwrite -d 'Let an output flag (--html, --file, --out-dir) replace an existing file kepoch did not write; never one the command reads, nor one inside a log dir'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l help -s h -d 'Print this help message and exit'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l metadata-partition -x -d 'Only this partition of __remote_log_metadata (repeatable; default: all)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l bootstrap -s b -x -d 'Bootstrap brokers, HOST:PORT[,HOST:PORT...] (as bootstrap.servers)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -s X -x -d 'A librdkafka property, KEY=VALUE (repeatable; like kcat): security.protocol, sasl.mechanisms, sasl.username, sasl.password, ssl.ca.location, ...'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l command-config -r -F -d 'The Java client'\''s properties file (as kafka-topics --command-config)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l cluster -x -a '(kepoch profile list --names 2>/dev/null)' -d 'A named profile of ~/.config/kepoch/config.yaml (default: $KEPOCH_CLUSTER, else the current profile of `kepoch profile use` when -b is not given)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l timeout -x -d 'Seconds to wait for a broker before giving up (exit 4)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l verbose -s v -d 'Show the connection settings and where each came from (secrets redacted)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l output -s o -x -a 'table wide json yaml jsonl' -d 'Output format: table (people; fits 120 columns), wide (the table with every column in full), json, yaml, or jsonl (JSON lines: one object per batch, index entry or partition in the streaming outputs, else the document on one line)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l no-color -d 'Never colour the output (also: NO_COLOR=1)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l local -d 'Times in the local zone (TZ), with its offset, instead of UTC; also the zone of a --from-time/--until written without one'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l limit -x -d 'Table rows shown per list, then "N more (use -o json or --limit)"; 0 shows all. Default: 50 when stdout is a terminal, else all. JSON and YAML are never cut'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l quiet -s q -d 'Print nothing on stdout and no findings on stderr: the exit code is the answer (an input kepoch cannot read or a usage error is still one line on stderr)'
+complete -c kepoch -n '__kepoch_at '\''cluster remote-log-metadata'\''' -l overwrite -d 'Let an output flag (--html, --file, --out-dir) replace an existing file kepoch did not write; never one the command reads, nor one inside a log dir'
 complete -c kepoch -n '__kepoch_at '\''profile'\''' -a list -d 'Every profile, and which one is current'
 complete -c kepoch -n '__kepoch_at '\''profile'\''' -a show -d 'One profile'\''s settings (the current one without NAME); secrets are ***'
 complete -c kepoch -n '__kepoch_at '\''profile'\''' -a use -d 'Make NAME the current profile: live commands use it when they name no cluster'

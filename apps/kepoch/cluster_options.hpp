@@ -52,5 +52,6 @@ void register_cluster_predict(CLI::App* group, Globals& globals);
 void register_cluster_what_if(CLI::App* group, Globals& globals);
 void register_cluster_hanging(CLI::App* group, Globals& globals);
 void register_cluster_groups(CLI::App* group, Globals& globals);
+void register_cluster_remote_log_metadata(CLI::App* group, Globals& globals);
 
 }  // namespace kepoch::cli

@@ -262,6 +262,7 @@ void register_cluster(CLI::App& app, Globals& globals) {
   register_cluster_what_if(group, globals);
   register_cluster_hanging(group, globals);
   register_cluster_groups(group, globals);
+  register_cluster_remote_log_metadata(group, globals);
   group->footer(
       "Examples:\n"
       "  kepoch cluster describe -b kafka-1:9092  # live\n"

@@ -231,6 +231,71 @@ kill -CONT "$pid"
 # broker 1 down) rebuilds from the remote tier, as predict says.
 "$KEPOCH" plan -o json --remote-log-metadata "$SCRATCH/b3" --ids 3,1 --replicas 3,1 --isr 3 \
   --alive 3 "$SCRATCH/b3/f-0" "$SCRATCH/b1/f-0" > "$SCRATCH/plan-f.json" || true
+# Live (issue 36): `cluster predict` on broker 1's log dir (down since step 3) against the
+# live leaders reads the tier as a follower does (ListOffsets -4/-5, the leader's epochs,
+# __remote_log_metadata consumed live), and must forecast f-0 and g-0 as offline predict did
+# from the leaders' dirs and broker 3's metadata (and so as Kafka then does: the checks below
+# hold the offline forecasts to Kafka's log lines and files). The live decode of
+# __remote_log_metadata equals `segment dump`'s decode of broker 3's copy, record by record.
+"$KEPOCH" cluster predict -b "$("$KC" live-bootstrap)" --log-dir "$B1" --details -o json \
+  > "$SCRATCH/cluster-predict.json" 2> "$SCRATCH/cluster-predict.err" ||
+  [[ $? -le 1 ]] || fail "cluster predict failed: $(cat "$SCRATCH/cluster-predict.err")"
+"$KEPOCH" cluster remote-log-metadata -b "$("$KC" live-bootstrap)" -o json \
+  > "$SCRATCH/rlm-live.json" || fail "cluster remote-log-metadata did not read the topic whole"
+mkdir -p "$SCRATCH/rlm-b3"
+pid=$("$KC" pid 3)
+kill -STOP "$pid"
+cp -a "$B3"/__remote_log_metadata-* "$SCRATCH/rlm-b3/"
+kill -CONT "$pid"
+"$KEPOCH" segment dump -o json "$SCRATCH"/rlm-b3/__remote_log_metadata-*/*.log \
+  > "$SCRATCH/rlm-offline.json" || fail "segment dump of broker 3's __remote_log_metadata"
+python3 - "$SCRATCH" <<'PY' ||
+import json, os, sys
+d = sys.argv[1]
+live = json.load(open(f"{d}/rlm-live.json"))
+assert live["complete"] and live["errors"] == 0, {k: live[k] for k in ("complete", "errors")}
+off = {}
+for f in json.load(open(f"{d}/rlm-offline.json")):
+    part = int(os.path.basename(os.path.dirname(f["file"])).rsplit("-", 1)[1])
+    for b in f["batches"]:
+        for r in b.get("records", []):
+            off[(part, r["offset"])] = r["remote_log_metadata"]
+got = {(r["partition"], r["offset"]): r["remote_log_metadata"] for r in live["records"]}
+assert got, "the live read found no record"
+bad = [k for k in got if off.get(k) != got[k]]
+assert not bad, f"live and offline decodes differ at {bad[:3]}: {[(got[k], off.get(k)) for k in bad[:2]]}"
+# Every record the offline copy holds below what the live read reached is in the live read.
+top = {}
+for p, o in got:
+    top[p] = max(top.get(p, -1), o)
+missing = [k for k in off if k[1] <= top.get(k[0], -1) and k not in got]
+assert not missing, f"records broker 3 holds that the live read missed: {missing[:5]}"
+print(f"cluster remote-log-metadata: {len(got)} records, each equal to segment dump's decode")
+cp = json.load(open(f"{d}/cluster-predict.json"))
+sections = {(s["topic"], s["partition"]): s for s in cp["forecasts"]}
+def live_replica(topic):
+    s = sections.get((topic, 0))
+    assert s, f"cluster predict forecast no {topic}-0: {[r for r in cp['partitions'] if r['topic'] == topic]}"
+    return s["replicas"][0]
+keys = ("truncate_to", "fetch_from", "truncated_fully", "removed_records", "lost_records",
+        "epochs_after", "remote_removed", "committed_loss")
+for topic, name in (("f", "predict-f.json"), ("g", "predict-g.json")):
+    off_r = json.load(open(f"{d}/{name}"))["replicas"][0]
+    live_r = live_replica(topic)
+    for k in keys:
+        assert live_r.get(k) == off_r.get(k), f"{topic}-0 {k}: live {live_r.get(k)}, offline {off_r.get(k)}"
+    lt, ot = live_r.get("remote_tier"), off_r.get("remote_tier")
+    if ot:
+        for k in ("outcome", "next_offset", "leader_local_log_start_offset", "rebuilt_epochs", "segment"):
+            assert lt and lt.get(k) == ot.get(k), f"{topic}-0 remote_tier {k}: live {lt and lt.get(k)}, offline {ot.get(k)}"
+    else:
+        assert not lt, f"{topic}-0: live takes the remote tier, offline does not: {lt}"
+    print(f"{topic}-0: cluster predict equals offline predict: " +
+          json.dumps({k: live_r.get(k) for k in ("truncate_to", "fetch_from", "remote_removed")}))
+t = [s for s in cp["forecasts"] if s["topic"] == "f"][0]["leader"]["tier"]
+assert t["tiered"] and t["local_log_start_offset"] > 1500 and t["latest_tiered_offset"] >= t["local_log_start_offset"] - 1, t
+PY
+  fail "live cluster predict or remote-log-metadata disagrees with the offline forecast and decode"
 "$KC" start 1 >/dev/null
 "$KC" wait-isr f 0 "1,3" 120 >/dev/null || fail "broker 1 did not rejoin f's ISR"
 python3 - "$SCRATCH/predict-f.json" "$B1" "$B1/../server.log" <<'PY' ||

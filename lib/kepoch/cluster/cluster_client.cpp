@@ -370,8 +370,8 @@ const protocol::FetchedPartition* find_fetched(const protocol::FetchResponse& re
 LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::string& topic,
                                             const std::string& topic_id, std::int32_t partition,
                                             std::int32_t leader_epoch, std::int64_t from,
-                                            std::int64_t until) {
-  LeaderBatches out{{}, false, from, -1, -1, {}};
+                                            std::int64_t until, bool keep_entries) {
+  LeaderBatches out{{}, false, from, -1, -1, {}, {}};
   // A client that has not read a view yet learns the brokers' addresses from Metadata.
   if (!addresses_.contains(leader)) {
     for (const auto& b : protocol::MetadataResponse::from(send_metadata_request()).brokers)
@@ -440,6 +440,10 @@ LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::stri
       if (from >= until || h.base_offset >= until) break;
       out.batches.push_back(
           {h.base_offset, h.last_offset(), h.records_count, h.crc, h.partition_leader_epoch});
+      if (keep_entries) {
+        const auto begin = p->records.begin() + static_cast<std::ptrdiff_t>(h.position);
+        out.entries.emplace_back(begin, begin + static_cast<std::ptrdiff_t>(h.size_in_bytes()));
+      }
     }
     std::int64_t next = fetched.batches.empty() ? offset : fetched.batches.back().next_offset();
     if (!fetched.batches.empty()) out.read_until = next;
@@ -486,6 +490,59 @@ LeaderBatches ClusterClient::leader_batches(std::int32_t leader, const std::stri
   }
   out.notes.push_back(fmt::format("{}: read stopped after {} Fetch rounds of {} bytes at offset {}",
                                   where, kLeaderFetchRounds, kLeaderFetchBytes, offset));
+  return out;
+}
+
+std::map<std::pair<std::string, std::int32_t>, TierBoundary> ClusterClient::tier_boundaries(
+    std::int32_t leader, const std::vector<protocol::OffsetQuery>& partitions) {
+  std::map<std::pair<std::string, std::int32_t>, TierBoundary> out;
+  for (const auto& q : partitions)
+    out[{q.topic, q.partition}];
+  if (partitions.empty()) return out;
+  if (!addresses_.contains(leader)) {
+    for (const auto& b : protocol::MetadataResponse::from(send_metadata_request()).brokers)
+      addresses_[b.node_id] = BrokerAddress{b.host, static_cast<std::uint16_t>(b.port)};
+  }
+  try {
+    BrokerChannel& channel = broker(leader);
+    const std::int16_t speaks = channel.version_for(ApiKey::kListOffsets);
+    for (const std::int64_t timestamp :
+         {protocol::kEarliestLocalTimestamp, protocol::kLatestTieredTimestamp}) {
+      const std::int16_t needs = protocol::list_offsets_min_version(timestamp);
+      if (speaks < needs) {
+        for (auto& [key, b] : out) {
+          b.why.push_back(fmt::format(
+              "broker {} speaks ListOffsets up to v{}; timestamp {} needs v{} ({})", leader, speaks,
+              timestamp, needs, needs == 9 ? "KIP-1005, Kafka 3.9" : "KIP-405, Kafka 3.4"));
+          if (timestamp == protocol::kEarliestLocalTimestamp) b.predates_tiered_storage = true;
+        }
+        continue;
+      }
+      std::vector<protocol::OffsetQuery> queries = partitions;
+      for (auto& q : queries)
+        q.timestamp = timestamp;
+      const auto response = protocol::ListOffsetsResponse::from(
+          channel.send(ApiKey::kListOffsets, speaks, protocol::make_list_offsets_request(queries)));
+      for (const auto& o : response.partitions) {
+        auto it = out.find({o.topic, o.partition});
+        if (it == out.end()) continue;
+        if (o.error_code != 0) {
+          it->second.why.push_back(fmt::format("broker {} answered ListOffsets {} with {}", leader,
+                                               timestamp, protocol::error_code_name(o.error_code)));
+          continue;
+        }
+        (timestamp == protocol::kEarliestLocalTimestamp ? it->second.earliest_local
+                                                        : it->second.latest_tiered) = o;
+      }
+    }
+  } catch (const ClusterError&) {
+    brokers_.erase(leader);
+    throw;
+  }
+  for (auto& [key, b] : out)
+    if (!b.predates_tiered_storage && !b.earliest_local && b.why.empty())
+      b.why.push_back(fmt::format("broker {} did not answer ListOffsets -4 for {}-{}", leader,
+                                  key.first, key.second));
   return out;
 }
 

@@ -26,6 +26,7 @@
 
 #include "kepoch/cluster/cluster_connector.hpp"
 #include "kepoch/cluster/protocol/groups.hpp"
+#include "kepoch/cluster/protocol/list_offsets.hpp"
 #include "kepoch/cluster/protocol/offset_for_leader_epoch.hpp"
 #include "kepoch/cluster/protocol/transactions.hpp"
 #include "kepoch/live/cluster_view.hpp"
@@ -59,6 +60,24 @@ struct LeaderBatches {
   std::int64_t high_watermark;
   std::int64_t log_start_offset;
   std::vector<std::string> notes;
+  // With keep_entries: each batch's whole entry as the leader sent it (the log's bytes), in
+  // the order of `batches`, for a caller that reads the records.
+  std::vector<std::vector<std::uint8_t>> entries;
+};
+
+// A tiered partition's local/remote boundary as its leader answers ListOffsets with the
+// special timestamps (`kafka-get-offsets --time -4/-5`): EARLIEST_LOCAL (-4, v8+) is the
+// leader's local log start and its epoch (UnifiedLog.fetchOffsetByTimestamp:
+// localLogStartOffset with LeaderEpochFileCache.epochForOffset), LATEST_TIERED (-5, v9+) the
+// highest offset remote storage holds of the leader's lineage (-1 when none). nullopt: not
+// asked, the broker does not speak that version (`why` says so), or it answered an error.
+struct TierBoundary {
+  std::optional<protocol::ListedOffset> earliest_local;
+  std::optional<protocol::ListedOffset> latest_tiered;
+  std::vector<std::string> why;  // what is missing, in sentences
+  // The broker speaks no ListOffsets version carrying -4: it is older than Kafka 3.4, and
+  // tiered storage (KIP-405) came with 3.6, so it has no remote tier.
+  bool predates_tiered_storage = false;
 };
 
 class ClusterClient {
@@ -91,7 +110,15 @@ class ClusterClient {
   // FENCED_LEADER_EPOCH, OFFSET_OUT_OF_RANGE, ...), naming the error.
   LeaderBatches leader_batches(std::int32_t leader, const std::string& topic,
                                const std::string& topic_id, std::int32_t partition,
-                               std::int32_t leader_epoch, std::int64_t from, std::int64_t until);
+                               std::int32_t leader_epoch, std::int64_t from, std::int64_t until,
+                               bool keep_entries = false);
+
+  // ListOffsets -4 and -5 on broker `leader` for each query's partition (its timestamp is
+  // ignored; current_leader_epoch fences a stale leader), each at the lowest version that
+  // carries it or higher (protocol::list_offsets_min_version). ClusterError when the broker
+  // cannot be reached.
+  std::map<std::pair<std::string, std::int32_t>, TierBoundary> tier_boundaries(
+      std::int32_t leader, const std::vector<protocol::OffsetQuery>& partitions);
 
   // The transaction APIs `kafka-transactions.sh find-hanging` uses (KIP-664), after a
   // read_view (the brokers and leaders are that view's).

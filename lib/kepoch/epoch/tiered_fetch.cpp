@@ -160,6 +160,22 @@ TierAnswers tier_answers_of(const LeaderEpochCache& leader, std::int64_t leader_
   return t;
 }
 
+std::optional<std::vector<EpochEntry>> leader_entries_from_answers(
+    const std::map<std::int32_t, EpochEntry>& answers, std::int32_t upto, std::int64_t log_start) {
+  std::vector<EpochEntry> out;
+  std::int64_t previous_end = log_start;
+  for (std::int32_t e = 0; e <= upto; ++e) {
+    const auto it = answers.find(e);
+    if (it == answers.end()) return std::nullopt;
+    const EpochEntry& a = it->second;
+    if (a.epoch == e && a.start_offset != kUndefinedEpochOffset &&
+        (e == 0 ? a.start_offset > log_start : a.start_offset > previous_end))
+      out.push_back({e, previous_end});
+    if (a.start_offset != kUndefinedEpochOffset) previous_end = a.start_offset;
+  }
+  return out;
+}
+
 TierRebuild build_remote_log_aux_state(const TierAnswers& tier, std::int64_t leader_log_start,
                                        std::int64_t fetch_offset) {
   TierRebuild r;

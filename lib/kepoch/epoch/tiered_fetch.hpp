@@ -104,6 +104,18 @@ TierAnswers tier_answers_of(const LeaderEpochCache& leader, std::int64_t leader_
                             std::int64_t local_log_start,
                             std::shared_ptr<const RemoteLogIndex> remote);
 
+// A live leader's answers, for a follower that cannot read the leader's files: its epoch cache
+// entries up to epoch `upto` rebuilt from its OffsetsForLeaderEpoch answers (`answers`: epoch
+// asked -> (epoch, end offset), every epoch 0..upto asked), by LeaderEpochFileCache.endOffsetFor:
+// for an epoch e of the cache its own end is the next entry's start and the answer for e-1 ends
+// at e's start; an epoch not in the cache is answered with the floor epoch (another number), or,
+// below the first entry, with e itself and the first entry's start (so its answer ends where
+// e-1's does). So e is an entry iff answer(e) names e and ends past answer(e-1)'s end; its
+// start is answer(e-1)'s end, for e = 0 `log_start` (LeaderEpochFileCache.truncateFromStart
+// keeps the first entry at the log start). nullopt when an epoch up to `upto` is not answered.
+std::optional<std::vector<EpochEntry>> leader_entries_from_answers(
+    const std::map<std::int32_t, EpochEntry>& answers, std::int32_t upto, std::int64_t log_start);
+
 enum class TierOutcome {
   rebuilt,            // a segment found: truncate fully, start at its end + 1
   no_remote_segment,  // none holds (target epoch, L-1): Kafka retries without end

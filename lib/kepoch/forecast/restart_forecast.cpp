@@ -11,10 +11,12 @@
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
+#include "kepoch/forecast/live_remote_log_metadata.hpp"
 #include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/live/zk_controller.hpp"
 #include "kepoch/storage/broker_identity.hpp"
 #include "kepoch/storage/replica_sources.hpp"
+#include "kepoch/storage/tiered_view.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -300,6 +302,142 @@ void keep_in_scope(std::vector<PartitionReplica>& replicas, const RestartScope& 
   replicas.erase(first_out, replicas.end());
 }
 
+// The tier of each `follows` partition, as a follower's fetcher meets it (TierStateMachine):
+// the leader's ListOffsets -4/-5 answers, its epochs up to its local log start's epoch (asked
+// as the rounds ask: one OffsetForLeaderEpoch request per leader per round), and the live
+// __remote_log_metadata for the partitions whose leader or own files show a remote tier.
+void add_tiers(RestartForecast& out, cluster::ClusterClient& client) {
+  std::map<std::int32_t, std::vector<PartitionRestart*>> by_leader;
+  for (auto& r : out.partitions)
+    if (r.outcome == RestartOutcome::follows) by_leader[r.live->leader].push_back(&r);
+  bool need_metadata = false;
+  for (auto& [leader, restarts] : by_leader) {
+    std::vector<cluster::protocol::OffsetQuery> queries;
+    for (const PartitionRestart* r : restarts)
+      queries.push_back({r->replica.topic, r->replica.partition, 0, r->live->leader_epoch});
+    std::map<std::pair<std::string, std::int32_t>, cluster::TierBoundary> got;
+    std::string failed;
+    try {
+      got = client.tier_boundaries(leader, queries);
+    } catch (const cluster::ClusterError& e) {
+      failed = fmt::format("leader broker {} could not be asked ListOffsets -4/-5: {}", leader,
+                           e.what());
+      out.warnings.push_back(failed);
+    }
+    for (PartitionRestart* r : restarts) {
+      PartitionRestart::LiveTier t;
+      const auto it = got.find({r->replica.topic, r->replica.partition});
+      if (it == got.end()) {
+        t.unknown.push_back(failed.empty() ? "the leader did not answer ListOffsets -4" : failed);
+      } else {
+        const cluster::TierBoundary& b = it->second;
+        if (b.earliest_local) {
+          t.local_log_start_offset = b.earliest_local->offset;
+          t.local_log_start_epoch = b.earliest_local->leader_epoch;
+        }
+        if (b.latest_tiered) t.latest_tiered_offset = b.latest_tiered->offset;
+        // A broker without -4 predates Kafka 3.4, and tiered storage came with 3.6: no tier.
+        for (const auto& w : b.why)
+          if (!b.predates_tiered_storage || b.earliest_local) t.unknown.push_back(w);
+        if (b.predates_tiered_storage && !b.earliest_local) t.unknown.clear();
+      }
+      t.tiered = t.local_log_start_offset && r->live->log_start_offset &&
+                 *t.local_log_start_offset > *r->live->log_start_offset;
+      need_metadata = need_metadata || t.tiered || shows_remote_tier(r->replica);
+      r->tier = std::move(t);
+    }
+  }
+  if (!need_metadata) return;
+
+  const LiveRemoteLogMetadata meta = read_live_remote_log_metadata(client, /*keep_records=*/false);
+  out.remote_metadata =
+      meta.complete ? fmt::format("__remote_log_metadata read live: {} partition(s), {} record(s)",
+                                  meta.partitions_read.size(), meta.record_count)
+                    : "__remote_log_metadata could not be read whole: " + meta.unknown_reason;
+  for (const auto& p : meta.indexes.problems)
+    out.warnings.push_back(fmt::format("{}: {}", p.file, p.message));
+  for (auto& r : out.partitions) {
+    if (!r.tier) continue;
+    const bool sign = shows_remote_tier(r.replica);
+    if (!r.tier->tiered && !sign) continue;
+    std::shared_ptr<const RemoteLogIndex> index;
+    if (meta.complete) {
+      const auto it = meta.indexes.partitions.find({r.replica.topic, r.replica.partition});
+      // Read whole and naming no segment of it: the partition has none in remote storage.
+      index = it != meta.indexes.partitions.end() ? it->second
+                                                  : std::make_shared<const RemoteLogIndex>();
+      r.tier->metadata = "__remote_log_metadata (live)";
+    } else {
+      r.tier->metadata = "__remote_log_metadata not read: " + meta.unknown_reason;
+    }
+    // The follower's own remote part (count_remote_removed) and, were it the leader's, the
+    // same partition's segments: one topic describes both.
+    r.replica.remote_tier = PartitionReplica::RemoteTier{index, r.tier->metadata};
+    if (!r.tier->tiered) continue;
+    TierAnswers t;
+    t.local_log_start_offset = *r.tier->local_log_start_offset;
+    if (*r.tier->local_log_start_epoch >= 0) t.local_start_epoch = *r.tier->local_log_start_epoch;
+    t.remote = index;
+    r.answers.tier = std::move(t);
+  }
+
+  // The leader's epochs 0..E (E: its local log start's): E-1's end for the target epoch
+  // (TierStateMachine.buildRemoteLogAuxState's fetchEarlierEpochEndOffset), and the cache the
+  // rebuild assigns below the segment's end (kepoch's derivation, as offline: the leader's
+  // entries below it).
+  const auto next_tier_question = [](const PartitionRestart& r) -> std::optional<std::int32_t> {
+    if (r.outcome != RestartOutcome::follows || !r.answers.tier ||
+        !r.answers.tier->local_start_epoch)
+      return std::nullopt;
+    for (std::int32_t e = 0; e <= *r.answers.tier->local_start_epoch; ++e)
+      if (!r.answers.end_offsets.count(e)) return e;
+    return std::nullopt;
+  };
+  for (int round = 0; round < kMaxRounds; ++round) {
+    std::map<std::int32_t, std::vector<std::pair<PartitionRestart*, std::int32_t>>> asking;
+    for (auto& r : out.partitions)
+      if (const auto e = next_tier_question(r)) asking[r.live->leader].push_back({&r, *e});
+    if (asking.empty()) break;
+    ++out.rounds;
+    for (auto& [leader, asked] : asking) {
+      std::vector<cluster::protocol::EpochQuery> queries;
+      for (const auto& [r, epoch] : asked)
+        queries.push_back({r->replica.topic, r->replica.partition, epoch, r->live->leader_epoch});
+      try {
+        std::map<std::pair<std::string, std::int32_t>, cluster::protocol::EpochEndOffset> got;
+        for (const auto& a : client.end_offsets_for(leader, queries))
+          got[{a.topic, a.partition}] = a;
+        for (const auto& [r, epoch] : asked) {
+          const auto it = got.find({r->replica.topic, r->replica.partition});
+          if (it == got.end()) {
+            r->outcome = RestartOutcome::unanswered;
+            r->reason = fmt::format("leader broker {} did not answer for this partition", leader);
+            continue;
+          }
+          record_answer(*r, epoch, it->second.error_code, it->second.leader_epoch,
+                        it->second.end_offset);
+        }
+      } catch (const cluster::ClusterError& e) {
+        out.warnings.push_back(fmt::format("leader broker {}: {}", leader, e.what()));
+        for (const auto& [r, epoch] : asked) {
+          r->outcome = RestartOutcome::unanswered;
+          r->reason = fmt::format("leader broker {} could not be asked: {}", leader, e.what());
+        }
+      }
+    }
+  }
+  for (auto& r : out.partitions) {
+    if (r.outcome != RestartOutcome::follows || !r.answers.tier) continue;
+    TierAnswers& t = *r.answers.tier;
+    if (!t.local_start_epoch) continue;
+    if (*t.local_start_epoch != 0)
+      t.earlier_epoch_end = r.answers.end_offsets[*t.local_start_epoch - 1];
+    if (auto entries = leader_entries_from_answers(r.answers.end_offsets, *t.local_start_epoch,
+                                                   r.answers.log_start_offset))
+      t.leader_entries = std::move(*entries);
+  }
+}
+
 }  // namespace
 
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
@@ -358,6 +496,7 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
       *r = classify(std::move(r->replica), context);
   }
 
+  add_tiers(out, client);
   for (auto& r : out.partitions) {
     if (r.outcome != RestartOutcome::follows) continue;
     if (!r.live->log_start_offset)
@@ -383,6 +522,14 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
                     partition.leader),
         r.replica, TruncationMode::fetch, std::nullopt,
         high_watermark_doubts(r.replica, /*leader=*/nullptr, /*leader_clean=*/false));
+    // The leader's tier could not be asked: a fetch it refuses with
+    // OFFSET_MOVED_TO_TIERED_STORAGE, and the remote part, cannot be ruled out.
+    if (r.tier && !r.tier->unknown.empty() && !r.tier->local_log_start_offset) {
+      r.forecast->lost_known = false;
+      r.forecast->committed_loss_unknown = true;
+      for (const auto& u : r.tier->unknown)
+        r.forecast->unanswered.push_back("the leader's local log start (ListOffsets -4): " + u);
+    }
   }
   return out;
 }

@@ -65,6 +65,17 @@ struct PartitionRestart {
   // this log): an unclean election, or a broker that did not shut down cleanly leading again
   // where other replicas may hold writes it had not flushed; empty when neither applies.
   std::string lead_risk;
+  // follows: the leader's tier as it answered ListOffsets -4/-5, and where the partition's
+  // remote segments were read (live __remote_log_metadata); nullopt when not asked.
+  struct LiveTier {
+    std::optional<std::int64_t> local_log_start_offset;  // -4 (EARLIEST_LOCAL)
+    std::optional<std::int32_t> local_log_start_epoch;   // its epoch (-1: none)
+    std::optional<std::int64_t> latest_tiered_offset;    // -5 (LATEST_TIERED)
+    bool tiered = false;               // the leader's local log starts above its log start
+    std::string metadata;              // the remote metadata's source, or why it is unknown
+    std::vector<std::string> unknown;  // what could not be asked, in sentences
+  };
+  std::optional<LiveTier> tier;
 };
 
 // What classify() needs of the cluster for one replica.
@@ -103,7 +114,11 @@ struct RestartForecast {
   std::vector<std::string> notes;            // replica dirs left out, and why
   std::vector<std::string> warnings;         // what could not be read or asked
   int rounds = 0;                            // OffsetForLeaderEpoch rounds
-  int views = 0;                             // cluster views read (more when leadership moved)
+  // Tiered partitions (KIP-405): __remote_log_metadata consumed live, when a follows
+  // replica's leader or its own files show a remote tier; `remote_metadata` says how it went
+  // (empty: not read).
+  std::string remote_metadata;
+  int views = 0;  // cluster views read (more when leadership moved)
 };
 
 // Which of the log dir's replicas to forecast (the others are left out with a note).
@@ -113,11 +128,18 @@ struct RestartScope {
 };
 
 // Reads the log dir (InputError when it cannot), the cluster (ClusterError), asks the
-// leaders, and forecasts every replica in `scope`. `broker` overrides meta.properties' node.id. For
-// a replica that would lose batches, the leader's batches over that range, below the leader's log
-// end offset (its answer for its own epoch; past it every removed batch is lost), are read with a
-// consumer Fetch (ClusterClient::leader_batches) to tell the batches fetched again (same offsets
-// and CRC) from those lost; what the Fetch cannot reach (past the high watermark) is unknown.
+// leaders, and forecasts every replica in `scope`. A tiered partition is taken as a follower
+// meets it (the engine's LeaderAnswers::tier, epoch/tiered_fetch): the leader's local/remote
+// boundary from ListOffsets -4 (EARLIEST_LOCAL, with its epoch) and -5, its epoch cache up to
+// that epoch from OffsetsForLeaderEpoch answers (leader_entries_from_answers), and the remote
+// segments from __remote_log_metadata consumed live (forecast/live_remote_log_metadata), which
+// also give the follower's own remote part (ReplicaForecast::remote_removed_range); metadata
+// that cannot be read is unknown, as offline without --remote-log-metadata. `broker` overrides
+// meta.properties' node.id. For a replica that would lose batches, the leader's batches over that
+// range, below the leader's log end offset (its answer for its own epoch; past it every removed
+// batch is lost), are read with a consumer Fetch (ClusterClient::leader_batches) to tell the
+// batches fetched again (same offsets and CRC) from those lost; what the Fetch cannot reach (past
+// the high watermark) is unknown.
 RestartForecast forecast_restart(const std::filesystem::path& log_dir,
                                  std::optional<std::int32_t> broker, cluster::ClusterClient& client,
                                  const RestartScope& scope = {});

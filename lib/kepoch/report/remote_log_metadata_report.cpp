@@ -1,5 +1,7 @@
 #include "kepoch/report/remote_log_metadata_report.hpp"
 
+#include <fmt/format.h>
+
 #include "kepoch/report/common_values.hpp"
 
 namespace kepoch::report {
@@ -36,6 +38,46 @@ Value remote_log_metadata_value(const RemoteLogMetadataRecord& record) {
   if (m.kind != Kind::partition_delete) v.set("custom_metadata", m.custom_metadata);
   if (!record.notes.empty()) v.set("notes", strings_value(record.notes));
   return v;
+}
+
+Value live_remote_log_metadata_value(const forecast::LiveRemoteLogMetadata& live) {
+  Value v = Value::object().set("complete", live.complete);
+  if (!live.complete) v.set("unknown_reason", live.unknown_reason);
+  Value partitions = Value::array();
+  for (const auto p : live.partitions_read)
+    partitions.push(p);
+  Value records = Value::array();
+  for (const auto& r : live.records) {
+    Value one = Value::object().set("partition", r.partition).set("offset", r.offset);
+    if (r.record)
+      one.set("remote_log_metadata", remote_log_metadata_value(*r.record));
+    else
+      one.set("error", r.error);
+    records.push(std::move(one));
+  }
+  Value warnings = Value::array();
+  for (const auto& w : live.warnings)
+    warnings.push(w);
+  return v.set("partitions_read", partitions)
+      .set("record_count", live.record_count)
+      .set("errors", live.errors)
+      .set("records", records)
+      .set("warnings", warnings);
+}
+
+std::string live_remote_log_metadata_summary(const forecast::LiveRemoteLogMetadata& live) {
+  if (!live.complete)
+    return "__remote_log_metadata could not be read whole, so the remote segments it describes "
+           "are unknown: " +
+           live.unknown_reason + ".";
+  if (live.errors > 0)
+    return fmt::format(
+        "__remote_log_metadata read whole ({} record(s) in {} partition(s)); {} record(s) do not "
+        "decode (Kafka's RemoteLogMetadataSerde refuses them).",
+        live.record_count, live.partitions_read.size(), live.errors);
+  return fmt::format(
+      "__remote_log_metadata read whole: {} record(s) in {} partition(s), every one decoded.",
+      live.record_count, live.partitions_read.size());
 }
 
 }  // namespace kepoch::report

@@ -13,11 +13,20 @@
 #include <cstdint>
 #include <span>
 
+#include "kepoch/forecast/live_remote_log_metadata.hpp"
 #include "kepoch/format/remote_log_metadata.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
 
 Value remote_log_metadata_value(const RemoteLogMetadataRecord& record);
+
+// `cluster remote-log-metadata`: the topic read live,
+//   {"complete", "unknown_reason"?, "partitions_read": [N], "record_count", "errors",
+//    "records": [{"partition", "offset", "remote_log_metadata": remote_log_metadata_value}
+//                or {"partition", "offset", "error"}], "warnings"}
+// and its verdict sentence (read whole and every record decoded, or what is missing).
+Value live_remote_log_metadata_value(const forecast::LiveRemoteLogMetadata& live);
+std::string live_remote_log_metadata_summary(const forecast::LiveRemoteLogMetadata& live);
 
 }  // namespace kepoch::report

@@ -89,13 +89,30 @@ Value leader_value(const PartitionRestart& r) {
                      .set("epoch_asked", asked)
                      .set("epoch", e.epoch)
                      .set("end_offset", e.start_offset));
-  return Value::object()
-      .set("broker", r.live->leader)
-      .set("leader_epoch", r.live->leader_epoch)
-      .set("log_end_offset", r.answers.log_end_offset)
-      .set("high_watermark", optional_value(r.live->high_watermark))
-      .set("log_start_offset", optional_value(r.live->log_start_offset))
-      .set("answers", std::move(answers));
+  Value leader = Value::object()
+                     .set("broker", r.live->leader)
+                     .set("leader_epoch", r.live->leader_epoch)
+                     .set("log_end_offset", r.answers.log_end_offset)
+                     .set("high_watermark", optional_value(r.live->high_watermark))
+                     .set("log_start_offset", optional_value(r.live->log_start_offset))
+                     .set("answers", std::move(answers));
+  // Tiered storage: the boundary as kafka-get-offsets --time -4/-5 gives it, and the source
+  // of the remote segments the forecast read.
+  if (r.tier) {
+    Value unknown = Value::array();
+    for (const auto& u : r.tier->unknown)
+      unknown.push(u);
+    leader.set("tier",
+               Value::object()
+                   .set("local_log_start_offset", optional_value(r.tier->local_log_start_offset))
+                   .set("local_log_start_epoch", optional_value(r.tier->local_log_start_epoch))
+                   .set("latest_tiered_offset", optional_value(r.tier->latest_tiered_offset))
+                   .set("tiered", r.tier->tiered)
+                   .set("remote_log_metadata",
+                        r.tier->metadata.empty() ? Value() : Value(r.tier->metadata))
+                   .set("unknown", std::move(unknown)));
+  }
+  return leader;
 }
 
 // The replica's forecast in `predict`'s section shape, the live leader in place of a dir.
@@ -194,6 +211,7 @@ Value assumptions_value(const forecast::RestartForecast& f) {
       "committed: below the high watermark this broker had checkpointed; without a clean "
       "shutdown that checkpoint may lag the high watermark it held (written every "
       "replica.high.watermark.checkpoint.interval.ms), so a loss above it is not ruled out");
+  if (!f.remote_metadata.empty()) a.push(f.remote_metadata);
   for (const auto& n : f.notes)
     a.push(n);
   return a;

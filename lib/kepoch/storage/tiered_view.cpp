@@ -337,6 +337,24 @@ std::vector<fs::path> remote_log_metadata_dirs_in(const fs::path& dir) {
   return out;
 }
 
+void add_remote_log_metadata(RemoteLogIndexes& out, const RemoteLogMetadata& m) {
+  using Kind = RemoteLogMetadata::Kind;
+  if (m.kind != Kind::segment && m.kind != Kind::segment_update) return;
+  auto& index = out.partitions[{m.partition.topic, m.partition.partition}];
+  if (!index) index = std::make_shared<RemoteLogIndex>();
+  if (m.kind == Kind::segment) {
+    RemoteSegment s;
+    s.segment_id = m.segment_id.to_string();
+    s.start_offset = m.start_offset;
+    s.end_offset = m.end_offset;
+    for (const auto& [e, o] : m.segment_leader_epochs)
+      s.leader_epochs.push_back({e, o});
+    index->add_copy_started(std::move(s));
+  } else {
+    index->update(m.segment_id.to_string(), static_cast<RemoteSegmentState>(m.state));
+  }
+}
+
 RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
   RemoteLogIndexes out;
   std::vector<fs::path> dirs;
@@ -359,25 +377,8 @@ RemoteLogIndexes read_remote_log_indexes(const std::vector<fs::path>& paths) {
     out.metadata_partitions.push_back(dir.string());
     // One partition's events share a metadata partition, so its order is the log's.
     read_metadata_partition(
-        dir,
-        [&](const RemoteLogMetadata& m) {
-          using Kind = RemoteLogMetadata::Kind;
-          if (m.kind != Kind::segment && m.kind != Kind::segment_update) return;
-          auto& index = out.partitions[{m.partition.topic, m.partition.partition}];
-          if (!index) index = std::make_shared<RemoteLogIndex>();
-          if (m.kind == Kind::segment) {
-            RemoteSegment s;
-            s.segment_id = m.segment_id.to_string();
-            s.start_offset = m.start_offset;
-            s.end_offset = m.end_offset;
-            for (const auto& [e, o] : m.segment_leader_epochs)
-              s.leader_epochs.push_back({e, o});
-            index->add_copy_started(std::move(s));
-          } else {
-            index->update(m.segment_id.to_string(), static_cast<RemoteSegmentState>(m.state));
-          }
-        },
-        out.problems, records);
+        dir, [&](const RemoteLogMetadata& m) { add_remote_log_metadata(out, m); }, out.problems,
+        records);
   }
   return out;
 }

@@ -33,6 +33,7 @@
 #include "kepoch/epoch/epoch_entry.hpp"
 #include "kepoch/epoch/remote_retention.hpp"
 #include "kepoch/epoch/tiered_fetch.hpp"
+#include "kepoch/format/remote_log_metadata.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 
@@ -113,6 +114,12 @@ struct RemoteLogIndexes {
   std::vector<LogDirProblem> problems;
 };
 RemoteLogIndexes read_remote_log_indexes(const std::vector<std::filesystem::path>& paths);
+
+// One decoded record replayed into `out` (a segment's copy record or a state update; the
+// other kinds change no index), in the topic's order: what read_remote_log_indexes does with
+// each record of a partition dir, and what `cluster predict` does with each record consumed
+// live (forecast/live_remote_log_metadata). Pure.
+void add_remote_log_metadata(RemoteLogIndexes& out, const RemoteLogMetadata& record);
 
 // The __remote_log_metadata-N dirs of log dir `dir` (none: empty). Read-only.
 std::vector<std::filesystem::path> remote_log_metadata_dirs_in(const std::filesystem::path& dir);

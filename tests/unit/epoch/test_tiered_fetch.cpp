@@ -274,3 +274,35 @@ TEST_CASE("RemoteLogManager.read: which offsets of the leader's lineage remote s
   none.remote = nullptr;
   CHECK_FALSE(remote_holds(none, 0).has_value());
 }
+
+// A live leader's cache up to the epoch of its local log start, from OffsetsForLeaderEpoch
+// answers (LeaderEpochFileCache.endOffsetFor, as the leader computes them here by
+// LeaderEpochCache::end_offset_for): the entries below equal the cache's own, whether epoch 0
+// is an entry or lies below the first one, with gaps between epochs and a first entry moved
+// to the log start by truncateFromStart.
+TEST_CASE("leader_entries_from_answers rebuilds the leader's cache from its answers",
+          "[epoch][tiered]") {
+  const auto check = [](Entries entries, std::int64_t log_start, std::int64_t log_end,
+                        std::int32_t upto) {
+    LeaderEpochCache cache;
+    for (const auto& e : entries)
+      cache.assign(e);
+    std::map<std::int32_t, EpochEntry> answers;
+    for (std::int32_t e = 0; e <= upto; ++e)
+      answers[e] = cache.end_offset_for(e, log_end);
+    Entries want;
+    for (const auto& e : cache.entries())
+      if (e.epoch <= upto) want.push_back(e);
+    const auto got = leader_entries_from_answers(answers, upto, log_start);
+    REQUIRE(got);
+    CHECK(*got == want);
+  };
+  check({{0, 0}, {1, 100}, {4, 250}, {5, 900}}, 0, 1000, 4);
+  check({{0, 0}, {1, 100}, {4, 250}, {5, 900}}, 0, 1000, 5);  // the latest epoch: the log end
+  check({{2, 1200}, {3, 1500}, {7, 2000}}, 1200, 2500, 7);    // epochs 0, 1 below the first
+  check({{1, 0}, {2, 10}}, 0, 50, 2);                         // epoch 0 never led
+  check({{0, 0}}, 0, 50, 0);
+  // A question not answered: nothing is made up.
+  std::map<std::int32_t, EpochEntry> partial{{0, {0, 100}}, {2, {2, 300}}};
+  CHECK_FALSE(leader_entries_from_answers(partial, 2, 0));
+}

@@ -125,7 +125,9 @@ struct FakeLeader {
       out.set_string("name", t.as_struct().get_string("name"));
       for (const auto& p : t.as_struct().get_array("partitions")) {
         const Struct& q = p.as_struct();
-        const bool earliest = q.get_int64("timestamp") == -2;
+        // -2 and -4 (EARLIEST_LOCAL): a log without a remote tier starts locally where it
+        // starts (UnifiedLog.localLogStartOffset == logStartOffset).
+        const bool earliest = q.get_int64("timestamp") == -2 || q.get_int64("timestamp") == -4;
         out.add_element("partitions")
             .set_int32("partition_index", q.get_int32("partition_index"))
             .set_int16("error_code", 0)

@@ -22,6 +22,13 @@ Struct make_list_offsets_request(std::span<const OffsetQuery> queries, std::int8
   return body;
 }
 
+std::int16_t list_offsets_min_version(std::int64_t timestamp) {
+  if (timestamp == kLatestTieredTimestamp) return 9;
+  if (timestamp == kEarliestLocalTimestamp) return 8;
+  if (timestamp == kMaxTimestamp) return 7;
+  return 0;
+}
+
 ListOffsetsResponse ListOffsetsResponse::from(const Struct& body) {
   ListOffsetsResponse out;
   out.throttle_time_ms = body.get_int32("throttle_time_ms");

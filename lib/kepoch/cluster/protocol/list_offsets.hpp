@@ -20,6 +20,13 @@ inline constexpr std::int64_t kMaxTimestamp = -3;            // v7+
 inline constexpr std::int64_t kEarliestLocalTimestamp = -4;  // v8+
 inline constexpr std::int64_t kLatestTieredTimestamp = -5;   // v9+
 
+// The lowest ListOffsets version that carries `timestamp` (ListOffsetsRequest.Builder's
+// minVersion: 9 with requireTieredStorageTimestamp (KIP-1005, Kafka 3.9), 8 with
+// requireEarliestLocalTimestamp (KIP-405, 3.4), 7 with requireMaxTimestamp (KIP-734, 3.0),
+// else 0). A broker whose highest version is below it cannot be asked: the Java client throws
+// UnsupportedVersionException rather than send it.
+std::int16_t list_offsets_min_version(std::int64_t timestamp);
+
 struct OffsetQuery {
   std::string topic;
   std::int32_t partition = 0;
