@@ -211,12 +211,15 @@ void record_answer(PartitionRestart& r, std::int32_t epoch, std::int16_t error_c
 
 namespace {
 
-// One round: every replica still asking puts its next question to its leader.
+using NextQuestion = std::optional<std::int32_t> (*)(const PartitionRestart&);
+
+// One round: every replica still asking (`next`: the epoch it asks next, if any) puts its
+// question to its leader. Returns whether any was asked.
 bool ask_round(std::vector<PartitionRestart>& restarts, cluster::ClusterClient& client,
-               std::vector<std::string>& warnings) {
+               std::vector<std::string>& warnings, NextQuestion next = next_question) {
   std::map<std::int32_t, std::vector<std::pair<PartitionRestart*, std::int32_t>>> by_leader;
   for (auto& r : restarts)
-    if (const auto epoch = next_question(r)) by_leader[r.live->leader].push_back({&r, *epoch});
+    if (const auto epoch = next(r)) by_leader[r.live->leader].push_back({&r, *epoch});
   for (auto& [leader, asked] : by_leader) {
     std::vector<cluster::protocol::EpochQuery> queries;
     for (const auto& [r, epoch] : asked)
@@ -394,37 +397,8 @@ void add_tiers(RestartForecast& out, cluster::ClusterClient& client) {
     return std::nullopt;
   };
   for (int round = 0; round < kMaxRounds; ++round) {
-    std::map<std::int32_t, std::vector<std::pair<PartitionRestart*, std::int32_t>>> asking;
-    for (auto& r : out.partitions)
-      if (const auto e = next_tier_question(r)) asking[r.live->leader].push_back({&r, *e});
-    if (asking.empty()) break;
+    if (!ask_round(out.partitions, client, out.warnings, next_tier_question)) break;
     ++out.rounds;
-    for (auto& [leader, asked] : asking) {
-      std::vector<cluster::protocol::EpochQuery> queries;
-      for (const auto& [r, epoch] : asked)
-        queries.push_back({r->replica.topic, r->replica.partition, epoch, r->live->leader_epoch});
-      try {
-        std::map<std::pair<std::string, std::int32_t>, cluster::protocol::EpochEndOffset> got;
-        for (const auto& a : client.end_offsets_for(leader, queries))
-          got[{a.topic, a.partition}] = a;
-        for (const auto& [r, epoch] : asked) {
-          const auto it = got.find({r->replica.topic, r->replica.partition});
-          if (it == got.end()) {
-            r->outcome = RestartOutcome::unanswered;
-            r->reason = fmt::format("leader broker {} did not answer for this partition", leader);
-            continue;
-          }
-          record_answer(*r, epoch, it->second.error_code, it->second.leader_epoch,
-                        it->second.end_offset);
-        }
-      } catch (const cluster::ClusterError& e) {
-        out.warnings.push_back(fmt::format("leader broker {}: {}", leader, e.what()));
-        for (const auto& [r, epoch] : asked) {
-          r->outcome = RestartOutcome::unanswered;
-          r->reason = fmt::format("leader broker {} could not be asked: {}", leader, e.what());
-        }
-      }
-    }
   }
   for (auto& r : out.partitions) {
     if (r.outcome != RestartOutcome::follows || !r.answers.tier) continue;
