@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include "exit_codes.hpp"
 #include "globals.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/read_only_file.hpp"
 #include "kepoch/forecast/replay.hpp"
 #include "kepoch/report/summary.hpp"
 #include "output_file.hpp"
@@ -45,8 +48,13 @@ std::string what_changes() {
 
 std::uint64_t file_size(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw InputError(path, "not a regular file: give the archive `kepoch salvage` wrote");
+  if (::stat(path.c_str(), &st) != 0) throw InputError(path, not_file_or_dir_text(path));
+  if (S_ISDIR(st.st_mode))
+    throw InputError(path, "is a directory, expected the archive file `kepoch salvage` wrote");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, fmt::format("not a regular file ({}): give the archive file `kepoch "
+                                       "salvage` wrote",
+                                       file_type_text(st.st_mode)));
   return static_cast<std::uint64_t>(st.st_size);
 }
 
@@ -87,7 +95,14 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
   const std::string target_topic = o.selection.to_topic.value_or("");
   std::uint64_t resume_from = 0;
   if (!o.from_start && !o.dry_run) {
-    if (std::ifstream in(o.progress); in) {
+    // A progress file that is there but cannot be read is an error, never "none": replaying
+    // from the start would produce every delivered record a second time.
+    struct stat st {};
+    if (::stat(o.progress.c_str(), &st) == 0) {
+      std::ifstream in(o.progress, std::ios::binary);
+      if (!in)
+        throw InputError(o.progress, fmt::format("cannot be opened: {} (--from-start ignores it)",
+                                                 std::strerror(errno)));
       const forecast::ArchiveReplayProgress p = forecast::read_replay_progress(in, o.progress);
       if (p.archive_bytes != archive_bytes)
         throw UsageError(fmt::format(
@@ -103,7 +118,8 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
     }
   }
   std::ifstream archive(o.archive, std::ios::binary);
-  if (!archive) throw InputError(o.archive, "cannot be opened");
+  if (!archive)
+    throw InputError(o.archive, fmt::format("cannot be opened: {}", std::strerror(errno)));
   std::optional<cluster::ConnectionSettings> settings;
   if (!o.dry_run) settings = settings_from(conn);
   struct sigaction action {};
@@ -124,6 +140,11 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
         if (!o.dry_run) write_progress(done, false);
       },
       [&](std::uint64_t delivered) { progress.count(delivered, 0, "records delivered"); }, g_stop);
+  if (resume_from > c.records)  // nothing was produced: every record counted as done before
+    throw InputError(o.progress,
+                     fmt::format("says {} records are done, the archive holds {}: the progress "
+                                 "of another archive (--from-start ignores it)",
+                                 resume_from, c.records));
   if (!o.dry_run) write_progress(c.done, c.done == c.records);
   progress.done();
   const std::string target =

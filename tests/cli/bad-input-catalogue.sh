@@ -65,6 +65,21 @@ lines[n - 1] = eval(expr)
 open('s.snap', 'w').write('\n'.join(lines))
 EOF
 }
+# a salvage archive of divergence/before's broker 1 (3 records, lines 2-4; line 5 the end)
+arch() { "$KEPOCH" salvage --archive a.jsonl --leader "$DATA/divergence/before/broker-2/d-0" "$DATA/divergence/before/broker-1/d-0" >/dev/null || [[ $? == 1 ]]; }
+# archline N EXPR: line N of a.jsonl becomes the Python expression EXPR (j: the line's JSON)
+archline() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+n, expr = int(sys.argv[1]), sys.argv[2]
+lines = open('a.jsonl').read().split('\n')
+j = json.loads(lines[n - 1])
+lines[n - 1] = eval(expr)
+open('a.jsonl', 'w').write('\n'.join(lines))
+EOF
+}
+# a progress file of a.jsonl whose members after "format" are the JSON text $1
+progress() { printf '{"format":"kepoch-replay-progress",%s}\n' "$1" > a.jsonl.progress; }
 lec() { python3 -c "import sys; n=int(sys.argv[1]); print(0); print(n); [print(i, i * 10) for i in range(n)]" "$1" >leader-epoch-checkpoint; }
 
 # Known limit: a snapshot is JSON, so a non-UTF-8 byte in a topic name is written as U+FFFD and
@@ -233,6 +248,36 @@ snap-deep-obj   | snap; snapline 2 "'{\"replica\":{\"log_dir\":' + '{\"a\":' * 2
 snap-8mb-value  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '\"}'" | 3 | s.snap:2: replica: expected an object, found "xxxxxxxxxx | diff s.snap s.snap
 snap-8mb-token  | snap; snapline 2 "'{\"replica\":\"' + 'x' * 8000000 + '}'" | 3 | xxxxxxxxxx... (8000 | diff s.snap s.snap
 snap-line-cap   | snap; snapline 2 "'{\"replica\":\"' + 'x' * (64 << 20) + '\"}'" | 3 | s.snap:2: expected a line of at most 67108864 bytes, found 67108878 bytes | diff s.snap s.snap
+arc-dry-run     | arch                        | 0 | Dry run: 3 records would be replayed to their own topics and partitions | replay --dry-run @
+arc-empty       | : > a.jsonl                 | 3 | kepoch: @:1: expected the header line, found an empty file: not a salvage archive | replay --dry-run @
+arc-binary      | head -c 300 $LOG > a.jsonl  | 3 | @:1: not a salvage archive: expected line 1 to be {"format":"kepoch-salvage-archive",...}, found 300 bytes of binary data (a byte 0x00 at byte 0 is not UTF-8 text) | replay --dry-run @
+arc-version-2   | arch; archline 1 "json.dumps({**j, 'version': 2})" | 3 | @:1: archive version 2: this kepoch reads versions 1 to 1 | replay --dry-run @
+arc-cut-line    | arch; head -n 3 a.jsonl > t; mv t a.jsonl | 3 | @:4: expected a record or the end line, found the end of the file after 2 records: a copy cut short | replay --dry-run @
+arc-cut-mid     | arch; truncate -s -60 a.jsonl | 3 | @:4: expected a JSON object, found "{"topic":"d" | replay --dry-run @
+arc-1g-line     | arch; head -n 2 a.jsonl > t; truncate -s 1G t; mv t a.jsonl | 3 | @:3: expected a line of at most 67108864 bytes (a salvage archive's record), found 67174401 bytes without a newline and more after them | replay --dry-run @
+arc-bad-base64  | arch; archline 2 "json.dumps({**j, 'key': 'Y!=='})" | 3 | @:2: "key": expected standard base64 (RFC 4648, padded), found the string "Y!==" | replay --dry-run @
+arc-base64-len  | arch; archline 3 "json.dumps({**j, 'value': 'YQ='})" | 3 | @:3: "value": expected standard base64 (RFC 4648, padded), found the string "YQ=" | replay --dry-run @
+arc-offset-2^64 | arch; archline 2 "json.dumps({**j, 'offset': 2**64 - 1})" | 3 | @:2: "offset": expected an integer in [-9223372036854775808, 9223372036854775807], found 18446744073709551615 | replay --dry-run @
+arc-epoch-huge  | arch; archline 2 "json.dumps({**j, 'leader_epoch': 2**31})" | 3 | @:2: "leader_epoch": expected an integer in [-2147483648, 2147483647], found 2147483648 | replay --dry-run @
+arc-type        | arch; archline 2 "json.dumps({**j, 'partition': '0'})" | 3 | @:2: "partition": expected an integer in [-2147483648, 2147483647], found the string "0" | replay --dry-run @
+arc-missing     | arch; archline 2 "json.dumps({k: v for k, v in j.items() if k != 'timestamp'})" | 3 | @:2: expected a "timestamp" member, found none | replay --dry-run @
+arc-headers     | arch; archline 2 "json.dumps({**j, 'headers': [1]})" | 3 | @:2: "headers": expected {"key":...,"value":...} objects, found 1 | replay --dry-run @
+arc-class       | arch; archline 2 "json.dumps({**j, 'class': 'bogus'})" | 3 | @:2: "class": expected data, committed_transaction, aborted, open or control, found "bogus" | replay --dry-run @
+arc-dup-line    | arch; sed -i 2p a.jsonl     | 3 | @:3: d-0 offset 5 of leader epoch 0 is archived already (salvage archives a record once): a duplicated line, which replay would produce twice | replay --dry-run @
+arc-end-count   | arch; archline 5 "json.dumps({'end': {'records': 2}})" | 3 | @:5: the end line counts 2 records, the archive holds 3 | replay --dry-run @
+arc-after-end   | arch; echo x >> a.jsonl     | 3 | @:6: expected the end of the file after the end line, found "x" | replay --dry-run @
+arc-dir         | mkdir a.jsonl               | 3 | kepoch: @: is a directory, expected the archive file `kepoch salvage` wrote | replay --dry-run @
+arc-fifo        | mkfifo a.jsonl              | 3 | kepoch: @: not a regular file (a FIFO or pipe) | replay --dry-run @
+arc-dev-zero    | :                           | 3 | kepoch: /dev/zero: not a regular file (a character device) | replay --dry-run /dev/zero
+arc-no-file     | :                           | 3 | kepoch: gone.jsonl: no such file or directory | replay --dry-run gone.jsonl
+arc-prog-type   | arch; progress '"version":"x"' | 3 | @.progress:1: not a replay progress file: expected version 1, found "x" | replay -b 127.0.0.1:1 @
+arc-prog-neg    | arch; progress "\"version\":1,\"archive\":\"a.jsonl\",\"archive_bytes\":$(stat -c %s a.jsonl),\"target\":\"\",\"done\":-1,\"complete\":false" | 3 | @.progress:1: not a replay progress file: "done": expected a whole number, found -1 | replay -b 127.0.0.1:1 @
+arc-prog-past   | arch; progress "\"version\":1,\"archive\":\"a.jsonl\",\"archive_bytes\":$(stat -c %s a.jsonl),\"target\":\"\",\"done\":1000,\"complete\":false" | 3 | @.progress: says 1000 records are done, the archive holds 3: the progress of another archive | replay -b 127.0.0.1:1 @
+snap-1g-line    | snap; head -n 1 s.snap > t.snap; truncate -s 1G t.snap | 3 | t.snap:2: expected a line of at most 67108864 bytes, found more than 67108864 bytes without a newline | predict --leader t.snap s.snap
+rcache-index    | cp $DATA/tiered/index-cache/broker-1/remote-log-index-cache/1024_buGAJsixSqyOmGN3Dqm_sw.index . | 0 | base_offset 1024 | segment dump @
+rcache-timeidx  | cp $DATA/tiered/index-cache/broker-1/remote-log-index-cache/1024_buGAJsixSqyOmGN3Dqm_sw.timeindex . | 0 | "remote_segment_id":"buGAJsixSqyOmGN3Dqm_sw" | segment dump -o json @
+rcache-junk-id  | head -c 24 /dev/zero > 5_junk.index | 3 | or in the remote index cache's <offset>_<segment id> names before the '_' | segment dump @
+rcache-big      | mkdir l; cp -r $DATA/tiered/index-cache/broker-1/. l; chmod -R u+w l; truncate -s 1500M l/remote-log-index-cache/1024_buGAJsixSqyOmGN3Dqm_sw.index | 0 | whether Kafka can load it is unknown | logdir scan l
 ksnap-cut       | ksnap; truncate -s -9 $(oldest) | 3 | damaged snapshot | metadata history @
 ksnap-crc       | ksnap; patch $(oldest) $(oldest) 'flip(len(b) // 2, 3)' | 3 | Record is corrupt | metadata history @
 ksnap-no-header | ksnap; patch $(oldest) $(oldest) 'del b[:12 + struct.unpack(">i", b[8:12])[0]]' | 3 | not a control batch starting with a SnapshotHeader | metadata history @

@@ -102,6 +102,10 @@ for p in "${parts[@]}"; do
   group=checkpoint
   case_ "checkpoint dump $p" checkpoint dump "$p"
 done
+# The remote index cache's <offset>_<segment id> files: base offset from the name's number.
+mapfile -t rcache < <(find tests/data/ -path '*/remote-log-index-cache/*' -type f | LC_ALL=C sort)
+group=segment-dump
+case_ "segment dump remote-log-index-cache" segment dump "${rcache[@]}"
 mapfile -t logdirs < <(find tests/data/ -name '*offset-checkpoint' -printf '%h\n' | LC_ALL=C sort -u)
 for d in "${logdirs[@]}"; do
   group=logdir

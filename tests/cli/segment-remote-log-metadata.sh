@@ -82,4 +82,11 @@ damage name-length '(b.__setitem__(i + 3, 121), i + 4)[1]' "Name needs 120 bytes
 # The state (the byte before the 4-byte tagged section of 4.x's record: TxnIndexEmpty):
 # RemoteLogSegmentState.forId(9) is null, refused as the update is built.
 damage state '(b.__setitem__(i + 108 - 5, 9), i)[1]' "state can not be null"
+# The segment_leader_epochs array's compact length (byte 84 of the value) made 126: Kafka's
+# own check of a collection against the bytes left, never room allocated for 126 elements.
+damage epochs-count '(b.__setitem__(i + 84, 0x7f), i + 85)[1]' \
+  "Tried to allocate a collection of size 126, but there are only 23 bytes remaining."
+# The start offset (byte 48) made negative: RemoteLogSegmentMetadata's constructor refuses it.
+damage start-negative '(b.__setitem__(i + 48, 0xff), i)[1]' \
+  "Unexpected start offset = -72057594037927936. StartOffset for a remote segment cannot be negative"
 echo "segment-remote-log-metadata: pass"

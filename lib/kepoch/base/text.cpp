@@ -62,6 +62,19 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
   return fmt::format("{}... ({} bytes)", utf8_prefix(text, max_bytes), text.size());
 }
 
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes) {
+  const std::string_view head = utf8_prefix(text, max_bytes);
+  for (std::size_t i = 0; i < head.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8_decode(head, i, cp);
+    if (n == 0 || cp == 0)
+      return fmt::format("{} bytes of binary data (a byte 0x{:02x} at byte {} is not UTF-8 text)",
+                         text.size(), static_cast<unsigned char>(head[i]), i);
+    i += n;
+  }
+  return fmt::format("\"{}\"", excerpt(text, max_bytes));
+}
+
 bool needs_escape(std::string_view text) {
   // Printable ASCII (0x20..0x7E), most text, needs nothing: passed a byte at a time without
   // decoding; the first other byte goes to the rule below (each ASCII byte is one character,

@@ -20,6 +20,12 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // "... (N bytes)" when it was cut.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 120);
 
+// A bad value as an error message quotes it: at most max_bytes of text in double quotes (as
+// excerpt cuts it; print_error escapes control characters), or, for bytes that are not UTF-8
+// text or hold a NUL (which would end the message: what() is a C string), a description:
+// "300 bytes of binary data (a byte 0x00 at byte 0 is not UTF-8 text)".
+std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = 60);
+
 // text unchanged when it holds no control character (C0, DEL, C1) and is valid UTF-8;
 // otherwise each such character or stray byte as \n, \r, \t, \e or \xNN and a backslash
 // as \\ (as `ls -b` shows names), so the escaped form cannot be mistaken for a plain one.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 #include "kepoch/cluster/record_producer.hpp"
 
 namespace kepoch::forecast {
@@ -71,26 +72,55 @@ void write_replay_progress(std::ostream& out, const ArchiveReplayProgress& p) {
 }
 
 ArchiveReplayProgress read_replay_progress(std::istream& in, const std::string& path) {
-  std::string line;
-  std::getline(in, line);
-  const auto j = nlohmann::json::parse(line, nullptr, false);
+  // One line, as write_replay_progress writes it: read up to a bound (a path is at most a few
+  // KiB), never a whole file of junk.
+  constexpr std::size_t kMaxProgressBytes = 1u << 20;
+  std::string text(kMaxProgressBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   const auto bad = [&](const std::string& what) -> ArchiveReplayProgress {
     throw InputError(path, "not a replay progress file: " + what, 1);
   };
-  if (j.is_discarded() || !j.is_object()) return bad("line 1 is not a JSON object");
-  if (j.value("format", "") != kReplayProgressFormat)
-    return bad("no \"format\":\"kepoch-replay-progress\"");
-  if (j.value("version", 0) != 1) return bad("version is not 1");
+  const std::size_t nl = text.find('\n');
+  if (nl == std::string::npos && text.size() > kMaxProgressBytes)
+    return bad(fmt::format("expected one line of at most {} bytes, found more", kMaxProgressBytes));
+  const std::string_view line = std::string_view(text).substr(0, nl);
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return bad(fmt::format("expected a JSON object on line 1, found {}",
+                           line.empty() ? std::string("an empty line") : quoted_excerpt(line)));
+  const auto member = [&](const char* name) -> const nlohmann::json& {
+    const auto it = j.find(name);
+    if (it == j.end()) bad(fmt::format("expected a \"{}\" member, found none", name));
+    return *it;
+  };
+  const auto& format = member("format");
+  if (!format.is_string() || format.get_ref<const std::string&>() != kReplayProgressFormat)
+    return bad(fmt::format("expected \"format\":\"{}\"", kReplayProgressFormat));
+  const auto& version = member("version");
+  if (!version.is_number_integer() || version.get<std::int64_t>() != 1)
+    return bad(fmt::format("expected version 1, found {}", excerpt(version.dump(), 60)));
+  // Counts are unsigned: a negative one is refused, never read as 2^64 - 1 (a "done" that
+  // large would skip every record of the archive).
+  const auto count = [&](const char* name) {
+    const auto& v = member(name);
+    if (!v.is_number_unsigned())
+      bad(fmt::format("\"{}\": expected a whole number, found {}", name, excerpt(v.dump(), 60)));
+    return v.get<std::uint64_t>();
+  };
+  const auto text_of = [&](const char* name) {
+    const auto& v = member(name);
+    if (!v.is_string()) bad(fmt::format("\"{}\": expected a string", name));
+    return v.get<std::string>();
+  };
   ArchiveReplayProgress p;
-  try {
-    p.archive = j.at("archive").get<std::string>();
-    p.archive_bytes = j.at("archive_bytes").get<std::uint64_t>();
-    p.target = j.at("target").get<std::string>();
-    p.done = j.at("done").get<std::uint64_t>();
-    p.complete = j.at("complete").get<bool>();
-  } catch (const nlohmann::json::exception&) {
-    return bad("a member is missing or of another type");
-  }
+  p.archive = text_of("archive");
+  p.archive_bytes = count("archive_bytes");
+  p.target = text_of("target");
+  p.done = count("done");
+  const auto& complete = member("complete");
+  if (!complete.is_boolean()) return bad("\"complete\": expected true or false");
+  p.complete = complete.get<bool>();
   return p;
 }
 
@@ -169,6 +199,7 @@ ReplayCounts replay_archive(std::istream& archive, const std::string& path,
     if (skip != ReplaySkip::none || !producer) {
       if (skip == ReplaySkip::none) ++c.selected;
       window.entries.push_back(1);
+      window.trim();  // a dry run holds no entry per record (none waits ahead of it)
       continue;
     }
     ++c.selected;

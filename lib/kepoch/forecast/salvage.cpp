@@ -143,43 +143,6 @@ LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from,
   return index;
 }
 
-// The (leader epoch, offset) of the records archived from a partition's earlier followers
-// (a record removed from two followers is archived once), without a tree node per record:
-// the earlier followers' sorted, and the current follower's in walk order, which in a
-// well-formed log ascends (epochs never fall as offsets rise). A record out of that order (a
-// hostile or damaged log) goes to a set of its own, so no input makes a lookup linear.
-class ArchivedRecords {
- public:
-  using Key = std::pair<std::int32_t, std::int64_t>;
-  // Whether (epoch, offset) was archived already; if not, it is now.
-  bool insert(std::int32_t epoch, std::int64_t offset) {
-    const Key key{epoch, offset};
-    if (std::binary_search(earlier_.begin(), earlier_.end(), key)) return false;
-    if (current_.empty() || current_.back() < key) {
-      if (out_of_order_.contains(key)) return false;
-      current_.push_back(key);
-      return true;
-    }
-    if (std::binary_search(current_.begin(), current_.end(), key)) return false;
-    return out_of_order_.insert(key).second;
-  }
-  // The current follower's records join the earlier ones'.
-  void next_follower() {
-    current_.insert(current_.end(), out_of_order_.begin(), out_of_order_.end());
-    out_of_order_.clear();
-    std::sort(current_.begin(), current_.end());
-    const auto middle = static_cast<std::ptrdiff_t>(earlier_.size());
-    earlier_.insert(earlier_.end(), current_.begin(), current_.end());
-    std::inplace_merge(earlier_.begin(), earlier_.begin() + middle, earlier_.end());
-    current_.clear();
-  }
-
- private:
-  std::vector<Key> earlier_;
-  std::vector<Key> current_;  // ascending
-  std::set<Key> out_of_order_;
-};
-
 std::optional<bool> committed_at(const CommittedBound& bound, std::int64_t offset) {
   if (offset < bound.below) return true;
   for (const auto& d : bound.doubts)

@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <istream>
 #include <iterator>
+#include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kepoch/base/base64.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/text.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -76,36 +80,66 @@ void append_quoted_or_null(std::string& out, const std::optional<std::string_vie
   throw InputError(path, what, line);
 }
 
+// A bad line or value as an error shows it.
+std::string shown(std::string_view text) {
+  if (text.empty()) return "an empty line";
+  return quoted_excerpt(text, 60);
+}
+
+// A JSON value as an error shows it: its type, and a short excerpt of a scalar's text (a
+// value inside a 64 MiB line is never dumped whole, nor walked: nlohmann's dump recurses).
+std::string found(const nlohmann::json& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return "an array";
+  if (v.is_string()) return fmt::format("the string {}", shown(v.get_ref<const std::string&>()));
+  return excerpt(v.dump(), 60);
+}
+
 const nlohmann::json& member(const nlohmann::json& j, const char* name, const std::string& path,
                              int line) {
   const auto it = j.find(name);
-  if (it == j.end()) bad(path, line, fmt::format("no \"{}\" member", name));
+  if (it == j.end()) bad(path, line, fmt::format("expected a \"{}\" member, found none", name));
   return *it;
 }
 
 template <typename T>
 T integer(const nlohmann::json& j, const char* name, const std::string& path, int line) {
   const auto& v = member(j, name, path, line);
-  if (!v.is_number_integer()) bad(path, line, fmt::format("\"{}\" is not an integer", name));
-  const auto n = v.get<std::int64_t>();
-  if (n < std::numeric_limits<T>::min() || n > std::numeric_limits<T>::max())
-    bad(path, line, fmt::format("\"{}\" is out of range: {}", name, n));
-  return static_cast<T>(n);
+  constexpr auto lo = std::numeric_limits<T>::min();
+  constexpr auto hi = std::numeric_limits<T>::max();
+  // An unsigned number (above int64's range too: nlohmann keeps it as a uint64) is compared
+  // as one, never cast to a negative.
+  bool fits = false;
+  if (v.is_number_unsigned())
+    fits = std::cmp_less_equal(v.get<std::uint64_t>(), hi);
+  else if (v.is_number_integer())
+    fits = std::cmp_greater_equal(v.get<std::int64_t>(), lo) &&
+           std::cmp_less_equal(v.get<std::int64_t>(), hi);
+  if (!fits)
+    bad(path, line,
+        fmt::format("\"{}\": expected an integer in [{}, {}], found {}", name, lo, hi, found(v)));
+  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                : static_cast<T>(v.get<std::int64_t>());
 }
 
 std::optional<std::vector<std::uint8_t>> bytes(const nlohmann::json& v, const char* name,
                                                const std::string& path, int line) {
   if (v.is_null()) return std::nullopt;
-  if (!v.is_string()) bad(path, line, fmt::format("\"{}\" is neither base64 nor null", name));
-  auto decoded = base64_decode(v.get<std::string>());
-  if (!decoded) bad(path, line, fmt::format("\"{}\" is not base64", name));
+  if (!v.is_string())
+    bad(path, line, fmt::format("\"{}\": expected base64 or null, found {}", name, found(v)));
+  auto decoded = base64_decode(v.get_ref<const std::string&>());
+  if (!decoded)
+    bad(path, line,
+        fmt::format("\"{}\": expected standard base64 (RFC 4648, padded), found {}", name,
+                    found(v)));
   return decoded;
 }
 
 std::optional<bool> optional_bool_of(const nlohmann::json& v, const char* name,
                                      const std::string& path, int line) {
   if (v.is_null()) return std::nullopt;
-  if (!v.is_boolean()) bad(path, line, fmt::format("\"{}\" is neither true, false nor null", name));
+  if (!v.is_boolean())
+    bad(path, line, fmt::format("\"{}\": expected true, false or null, found {}", name, found(v)));
   return v.get<bool>();
 }
 
@@ -113,7 +147,10 @@ SalvageClass class_of(const std::string& name, const std::string& path, int line
   for (auto c : {SalvageClass::data, SalvageClass::committed_transaction, SalvageClass::aborted,
                  SalvageClass::open, SalvageClass::control})
     if (salvage_class_name(c) == name) return c;
-  bad(path, line, fmt::format("unknown class \"{}\"", name));
+  bad(path, line,
+      fmt::format("\"class\": expected data, committed_transaction, aborted, open or control, "
+                  "found {}",
+                  shown(name)));
 }
 
 }  // namespace
@@ -192,15 +229,16 @@ void write_archive_end(std::ostream& out, std::uint64_t records) {
 }
 
 ArchiveReader::ArchiveReader(std::istream& in, std::string path) : in_(in), path_(std::move(path)) {
-  std::string text;
   line_ = 1;
-  if (!std::getline(in_, text)) bad(path_, 1, "empty: not a salvage archive");
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!read_line(1))
+    bad(path_, 1, "expected the header line, found an empty file: not a salvage archive");
+  nlohmann::json j = nlohmann::json::parse(text_, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("format") || !j["format"].is_string() ||
       j["format"].get<std::string>() != kSalvageFormat)
     bad(path_, 1,
-        fmt::format("not a salvage archive: line 1 is not {{\"format\":\"{}\",...}}",
-                    kSalvageFormat));
+        fmt::format("not a salvage archive: expected line 1 to be {{\"format\":\"{}\",...}}, "
+                    "found {}",
+                    kSalvageFormat, shown(text_)));
   version_ = integer<std::int64_t>(j, "version", path_, 1);
   if (version_ < 1 || version_ > kSalvageVersion)
     bad(path_, 1,
@@ -208,32 +246,105 @@ ArchiveReader::ArchiveReader(std::istream& in, std::string path) : in_(in), path
                     kSalvageVersion));
 }
 
+bool ArchiveReader::read_line(int number) {
+  constexpr std::size_t kRead = 64u << 10;
+  for (;;) {
+    const std::size_t end = buffer_.size();
+    if (const void* nl = std::memchr(buffer_.data() + scanned_, '\n', end - scanned_)) {
+      const std::size_t at =
+          static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data());
+      if (at - pos_ > kMaxArchiveLineBytes) break;
+      text_ = std::string_view(buffer_.data() + pos_, at - pos_);
+      pos_ = scanned_ = at + 1;
+      return true;
+    }
+    scanned_ = end;
+    if (end - pos_ > kMaxArchiveLineBytes) break;
+    if (input_ended_) {
+      if (pos_ == end) return false;
+      text_ = std::string_view(buffer_.data() + pos_, end - pos_);  // the last, without '\n'
+      pos_ = scanned_ = end;
+      return true;
+    }
+    // Room for another read: the unread bytes moved to the front, the buffer grown by an
+    // exact reserve (a vector's own growth would double it) up to what the line's bound needs.
+    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(pos_));
+    scanned_ -= pos_;
+    pos_ = 0;
+    const std::size_t have = buffer_.size();
+    const std::size_t want =
+        std::min(have + std::max(kRead, have), kMaxArchiveLineBytes + 1 + kRead);
+    if (buffer_.capacity() < want) buffer_.reserve(want);
+    buffer_.resize(buffer_.capacity());
+    in_.read(buffer_.data() + have, static_cast<std::streamsize>(buffer_.size() - have));
+    const auto got = static_cast<std::size_t>(in_.gcount());
+    buffer_.resize(have + got);
+    if (got == 0 || !in_) {
+      if (in_.bad()) bad(path_, number, "cannot be read (an I/O error)");
+      if (got == 0) input_ended_ = true;
+      in_.clear(in_.rdstate() & std::ios::badbit);
+    }
+  }
+  bad(path_, number,
+      fmt::format("expected a line of at most {} bytes (a salvage archive's record), found {} "
+                  "bytes without a newline{}",
+                  kMaxArchiveLineBytes, buffer_.size() - pos_,
+                  input_ended_ ? "" : " and more after them"));
+}
+
+void ArchiveReader::check_order(const ArchivedRecord& r) {
+  if (!partition_ || partition_->first != r.topic || partition_->second != r.partition) {
+    if (partition_) finished_.insert(*partition_);
+    if (finished_.contains({r.topic, r.partition}))
+      bad(path_, line_,
+          fmt::format("a record of {}-{} after other partitions' records: salvage writes a "
+                      "partition's records together (a moved or duplicated line?)",
+                      r.topic, r.partition));
+    partition_.emplace(r.topic, r.partition);
+    replica_ = r.replica;
+    keys_ = ArchivedRecords();
+  } else if (r.replica != replica_) {
+    replica_ = r.replica;
+    keys_.next_follower();
+  }
+  if (!keys_.insert(r.leader_epoch, r.offset))
+    bad(path_, line_,
+        fmt::format("{}-{} offset {} of leader epoch {} is archived already (salvage archives a "
+                    "record once): a duplicated line, which replay would produce twice",
+                    r.topic, r.partition, r.offset, r.leader_epoch));
+}
+
 std::optional<ArchivedRecord> ArchiveReader::next() {
   if (ended_) return std::nullopt;
-  std::string text;
-  if (!std::getline(in_, text))
+  if (!read_line(line_ + 1))
     bad(path_, line_ + 1,
-        fmt::format("the archive ends after {} records without its end line: a copy cut short",
+        fmt::format("expected a record or the end line, found the end of the file after {} "
+                    "records: a copy cut short (the archive ends without its end line)",
                     records_));
   ++line_;
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) bad(path_, line_, "not a JSON object");
+  nlohmann::json j = nlohmann::json::parse(text_, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    bad(path_, line_, fmt::format("expected a JSON object, found {}", shown(text_)));
   if (j.contains("end")) {
     const auto& end = j["end"];
-    if (!end.is_object()) bad(path_, line_, "\"end\" is not an object");
+    if (!end.is_object())
+      bad(path_, line_, fmt::format("\"end\": expected an object, found {}", found(end)));
     const auto n = integer<std::int64_t>(end, "records", path_, line_);
     if (n < 0 || static_cast<std::uint64_t>(n) != records_)
       bad(path_, line_,
           fmt::format("the end line counts {} records, the archive holds {}", n, records_));
-    if (std::string rest; std::getline(in_, rest) && !rest.empty())
-      bad(path_, line_ + 1, "a line after the end line");
+    if (read_line(line_ + 1))
+      bad(path_, line_ + 1,
+          fmt::format("expected the end of the file after the end line, found {}", shown(text_)));
     ended_ = true;
     return std::nullopt;
   }
   ArchivedRecord r;
   const auto& topic = member(j, "topic", path_, line_);
-  if (!topic.is_string() || topic.get<std::string>().empty())
-    bad(path_, line_, "\"topic\" is not a topic name");
+  if (!topic.is_string() || topic.get_ref<const std::string&>().empty())
+    bad(path_, line_,
+        fmt::format("\"topic\": expected a topic name, found {}",
+                    topic.is_string() ? "an empty string" : found(topic)));
   r.topic = topic.get<std::string>();
   r.partition = integer<std::int32_t>(j, "partition", path_, line_);
   r.offset = integer<std::int64_t>(j, "offset", path_, line_);
@@ -241,16 +352,23 @@ std::optional<ArchivedRecord> ArchiveReader::next() {
   r.timestamp = integer<std::int64_t>(j, "timestamp", path_, line_);
   const auto& type = member(j, "timestamp_type", path_, line_);
   if (type != "create_time" && type != "log_append_time")
-    bad(path_, line_, "\"timestamp_type\" is neither create_time nor log_append_time");
+    bad(path_, line_,
+        fmt::format("\"timestamp_type\": expected \"create_time\" or \"log_append_time\", "
+                    "found {}",
+                    found(type)));
   r.log_append_time = type == "log_append_time";
   r.key = bytes(member(j, "key", path_, line_), "key", path_, line_);
   r.value = bytes(member(j, "value", path_, line_), "value", path_, line_);
   const auto& headers = member(j, "headers", path_, line_);
-  if (!headers.is_array()) bad(path_, line_, "\"headers\" is not an array");
+  if (!headers.is_array())
+    bad(path_, line_, fmt::format("\"headers\": expected an array, found {}", found(headers)));
   for (const auto& h : headers) {
-    if (!h.is_object()) bad(path_, line_, "a header is not an object");
+    if (!h.is_object())
+      bad(path_, line_,
+          fmt::format("\"headers\": expected {{\"key\":...,\"value\":...}} objects, found {}",
+                      found(h)));
     auto key = bytes(member(h, "key", path_, line_), "headers[].key", path_, line_);
-    if (!key) bad(path_, line_, "a header key is null");
+    if (!key) bad(path_, line_, "\"headers[].key\": expected base64, found null");
     r.headers.push_back({std::move(*key),
                          bytes(member(h, "value", path_, line_), "headers[].value", path_, line_)});
   }
@@ -258,18 +376,23 @@ std::optional<ArchivedRecord> ArchiveReader::next() {
   r.producer_epoch = integer<std::int16_t>(j, "producer_epoch", path_, line_);
   r.sequence = integer<std::int32_t>(j, "sequence", path_, line_);
   const auto& transactional = member(j, "transactional", path_, line_);
-  if (!transactional.is_boolean()) bad(path_, line_, "\"transactional\" is not true or false");
+  if (!transactional.is_boolean())
+    bad(path_, line_,
+        fmt::format("\"transactional\": expected true or false, found {}", found(transactional)));
   r.transactional = transactional.get<bool>();
   const auto& cls = member(j, "class", path_, line_);
-  if (!cls.is_string()) bad(path_, line_, "\"class\" is not a string");
+  if (!cls.is_string())
+    bad(path_, line_, fmt::format("\"class\": expected a string, found {}", found(cls)));
   r.kind = class_of(cls.get<std::string>(), path_, line_);
   r.committed = optional_bool_of(member(j, "committed", path_, line_), "committed", path_, line_);
   const auto& on = member(j, "on_new_leader", path_, line_);
-  if (!on.is_object()) bad(path_, line_, "\"on_new_leader\" is not an object");
+  if (!on.is_object())
+    bad(path_, line_, fmt::format("\"on_new_leader\": expected an object, found {}", found(on)));
   r.present =
       optional_bool_of(member(on, "present", path_, line_), "on_new_leader.present", path_, line_);
   const auto& replica = member(j, "replica", path_, line_);
   if (replica.is_string()) r.replica = replica.get<std::string>();
+  check_order(r);
   ++records_;
   return r;
 }

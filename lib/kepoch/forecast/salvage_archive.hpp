@@ -18,11 +18,14 @@
 // A reader takes a newer minor addition (an unknown member) as it is, and refuses another
 // format or a version above its own.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kepoch/forecast/salvage.hpp"
@@ -31,6 +34,11 @@ namespace kepoch::forecast {
 
 inline constexpr std::string_view kSalvageFormat = "kepoch-salvage-archive";
 inline constexpr std::int64_t kSalvageVersion = 1;
+// The longest line a reader takes (the snapshot files' bound, kMaxSnapshotLineBytes): a
+// record of up to ~48 MiB of key, value and headers (base64 is 4/3 of the bytes), far above
+// the 1,000,000 bytes replay's producer sends (librdkafka's message.max.bytes). A longer
+// line (a file without newlines, a damaged archive) is refused before it is held whole.
+inline constexpr std::size_t kMaxArchiveLineBytes = 64u << 20;
 
 // Writing, line by line (each ends with '\n').
 void write_archive_header(std::ostream& out, std::string_view written_by);
@@ -68,7 +76,12 @@ struct ArchivedRecord {
 
 // Reads an archive line by line: header() once, then next() until it returns nullopt at the
 // end line. Throws InputError naming `path` and the line for anything else: not JSON, another
-// format, a newer version, a missing or mistyped member, bad base64, no end line.
+// format, a newer version, a missing or mistyped member, bad base64, no end line, a line
+// longer than kMaxArchiveLineBytes, anything after the end line, and a record the archive
+// cannot hold twice: the same partition, leader epoch and offset as an earlier record (salvage
+// archives a record once), or a partition's records after another partition's came between
+// (salvage writes a partition's records together): a duplicated or moved line, which replay
+// would produce twice.
 class ArchiveReader {
  public:
   ArchiveReader(std::istream& in, std::string path);
@@ -79,12 +92,31 @@ class ArchiveReader {
   std::uint64_t records() const { return records_; }
 
  private:
+  // The next line, without its '\n', in text_ (the last may lack one); false at the end.
+  // `number` names it in errors.
+  bool read_line(int number);
+  // The order check of a record read from line_.
+  void check_order(const ArchivedRecord& r);
+
   std::istream& in_;
   std::string path_;
   int line_ = 0;
   std::int64_t version_ = 0;
   std::uint64_t records_ = 0;
   bool ended_ = false;
+  // Bytes read ahead of the lines returned: buffer_[pos_, end) unread; no '\n' before
+  // scanned_. Grown by exact reserves, so it never holds more than a line's bound and a read.
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0;
+  std::size_t scanned_ = 0;
+  bool input_ended_ = false;
+  std::string_view text_;
+  // The order check: the partitions whose records are done, and the current partition's
+  // replica and (leader epoch, offset)s.
+  std::optional<std::pair<std::string, std::int32_t>> partition_;
+  std::string replica_;
+  ArchivedRecords keys_;
+  std::set<std::pair<std::string, std::int32_t>> finished_;
 };
 
 }  // namespace kepoch::forecast

@@ -19,8 +19,11 @@ ControlRecordType type_from_id(std::int16_t id) {
 
 std::vector<ControlVoter> leader_change_voters(ByteReader& in, FlexibleReader& f,
                                                std::string_view field) {
-  std::vector<ControlVoter> out(f.array_length(field));
-  for (auto& v : out) {
+  const std::size_t n = f.array_length(field);
+  std::vector<ControlVoter> out;
+  out.reserve(f.reservable(n, 5));  // VoterId, a tagged section
+  for (std::size_t i = 0; i < n; ++i) {
+    ControlVoter& v = out.emplace_back();
     v.voter_id = in.i32("VoterId");
     f.tagged_fields("Voter");
   }
@@ -43,13 +46,16 @@ ControlEndpoint read_endpoint(ByteReader& in, FlexibleReader& f) {
 }
 
 void read_voters(ControlRecord& r, ByteReader& in, FlexibleReader& f) {
-  r.voters.resize(f.array_length("voters"));
-  for (auto& v : r.voters) {
+  const std::size_t voters = f.array_length("voters");
+  r.voters.reserve(f.reservable(voters, 27));  // a voter without endpoints: 27 bytes
+  for (std::size_t i = 0; i < voters; ++i) {
+    ControlVoter& v = r.voters.emplace_back();
     v.voter_id = in.i32("VoterId");
     v.voter_directory_id = f.uuid("VoterDirectoryId");
-    v.endpoints.resize(f.array_length("endpoints"));
-    for (auto& e : v.endpoints)
-      e = read_endpoint(in, f);
+    const std::size_t endpoints = f.array_length("endpoints");
+    v.endpoints.reserve(f.reservable(endpoints, 5));  // two empty strings, Port, tags
+    for (std::size_t k = 0; k < endpoints; ++k)
+      v.endpoints.push_back(read_endpoint(in, f));
     v.min_supported_version = in.i16("MinSupportedVersion");
     v.max_supported_version = in.i16("MaxSupportedVersion");
     f.tagged_fields("KRaftVersionFeature");

@@ -56,33 +56,37 @@ std::optional<std::vector<std::int32_t>> FlexibleReader::nullable_int32_array(
     std::string_view field) {
   const auto n = nullable_array_length(field);
   if (!n) return std::nullopt;
-  std::vector<std::int32_t> out(*n);
-  for (auto& x : out)
-    x = in_.i32(field);
+  std::vector<std::int32_t> out;
+  out.reserve(reservable(*n, 4));
+  for (std::size_t i = 0; i < *n; ++i)
+    out.push_back(in_.i32(field));
   return out;
 }
 
 std::vector<std::int32_t> FlexibleReader::int32_array(std::string_view field) {
-  std::vector<std::int32_t> out(array_length(field));
-  for (auto& x : out)
-    x = in_.i32(field);
-  return out;
+  const std::uint64_t at = in_.position();
+  auto out = nullable_int32_array(field);
+  if (!out)
+    throw FormatError(at, fmt::format("non-nullable field {} was serialized as null", field));
+  return std::move(*out);
 }
 
 std::optional<std::vector<Uuid>> FlexibleReader::nullable_uuid_array(std::string_view field) {
   const auto n = nullable_array_length(field);
   if (!n) return std::nullopt;
-  std::vector<Uuid> out(*n);
-  for (auto& x : out)
-    x = uuid(field);
+  std::vector<Uuid> out;
+  out.reserve(reservable(*n, 16));
+  for (std::size_t i = 0; i < *n; ++i)
+    out.push_back(uuid(field));
   return out;
 }
 
 std::vector<Uuid> FlexibleReader::uuid_array(std::string_view field) {
-  std::vector<Uuid> out(array_length(field));
-  for (auto& x : out)
-    x = uuid(field);
-  return out;
+  const std::uint64_t at = in_.position();
+  auto out = nullable_uuid_array(field);
+  if (!out)
+    throw FormatError(at, fmt::format("non-nullable field {} was serialized as null", field));
+  return std::move(*out);
 }
 
 void FlexibleReader::tagged_fields(std::string_view where, const TagHandler& known) {
@@ -90,11 +94,21 @@ void FlexibleReader::tagged_fields(std::string_view where, const TagHandler& kno
       where, [&known](std::uint32_t tag, FlexibleReader& f) { return known && known(tag, f); });
 }
 
+// A record's notes are capped: a tagged section of a million empty unknown fields (two bytes
+// each) would otherwise hold ~40 times its bytes in notes.
+bool FlexibleReader::note_room() {
+  if (notes_.size() < kMaxNotes) return true;
+  if (notes_.size() == kMaxNotes) notes_.push_back("further notes of this record left out");
+  return false;
+}
+
 void FlexibleReader::note_left_unread(std::size_t left, std::uint32_t tag, std::string_view where) {
+  if (!note_room()) return;
   notes_.push_back(fmt::format("{} bytes left unread in tagged field {} of {}", left, tag, where));
 }
 
 void FlexibleReader::note_unknown(std::uint32_t tag, std::uint32_t size, std::string_view where) {
+  if (!note_room()) return;
   notes_.push_back(
       fmt::format("unknown tagged field {} ({} bytes) in {} skipped", tag, size, where));
 }

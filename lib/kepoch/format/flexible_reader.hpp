@@ -11,6 +11,7 @@
 // A length above the bytes that remain is Kafka's "Tried to allocate a collection of size
 // N, but there are only M bytes remaining." Unknown tagged fields are skipped with a note.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,6 +29,14 @@ class FlexibleReader {
   FlexibleReader(ByteReader& in, std::vector<std::string>& notes) : in_(in), notes_(notes) {}
 
   ByteReader& in() { return in_; }
+
+  // Room to reserve for an array of n elements of at least min_bytes each: no more than the
+  // bytes left can hold. A count is only checked against the bytes left (Kafka's check), so a
+  // count that lies fails when its elements run out, never by allocating (and, with resize,
+  // touching) room for all of them first: ~100 times its bytes for a struct's elements.
+  std::size_t reservable(std::size_t n, std::size_t min_bytes) const {
+    return std::min(n, in_.remaining() / std::max<std::size_t>(min_bytes, 1));
+  }
 
   // A compact array's length: non-nullable (null throws) or nullable (null is nullopt).
   std::size_t array_length(std::string_view field);
@@ -66,6 +75,8 @@ class FlexibleReader {
   }
 
  private:
+  static constexpr std::size_t kMaxNotes = 100;
+  bool note_room();
   void note_left_unread(std::size_t left, std::uint32_t tag, std::string_view where);
   void note_unknown(std::uint32_t tag, std::uint32_t size, std::string_view where);
 

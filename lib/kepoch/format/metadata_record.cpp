@@ -48,16 +48,20 @@ RegisterBrokerRecord read_register_broker(FlexibleReader& f, std::uint32_t versi
   if (version >= 2) r.is_migrating_zk_broker = in.u8("IsMigratingZkBroker") != 0;
   r.incarnation_id = f.uuid("IncarnationId");
   r.broker_epoch = in.i64("BrokerEpoch");
-  r.endpoints.resize(f.array_length("EndPoints"));
-  for (auto& e : r.endpoints) {
+  const std::size_t endpoints = f.array_length("EndPoints");
+  r.endpoints.reserve(f.reservable(endpoints, 7));  // two empty strings, Port, protocol, tags
+  for (std::size_t i = 0; i < endpoints; ++i) {
+    auto& e = r.endpoints.emplace_back();
     e.name = f.string("Name");
     e.host = f.string("Host");
     e.port = in.u16("Port");
     e.security_protocol = in.i16("SecurityProtocol");
     f.tagged_fields("BrokerEndpoint");
   }
-  r.features.resize(f.array_length("Features"));
-  for (auto& x : r.features) {
+  const std::size_t features = f.array_length("Features");
+  r.features.reserve(f.reservable(features, 6));  // an empty string, two versions, tags
+  for (std::size_t i = 0; i < features; ++i) {
+    auto& x = r.features.emplace_back();
     x.name = f.string("Name");
     x.min_supported_version = in.i16("MinSupportedVersion");
     x.max_supported_version = in.i16("MaxSupportedVersion");

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <array>
 #include <bit>
 #include <memory>
@@ -131,7 +133,9 @@ SchemaValue read_field(FlexibleReader& f, const SchemaField& field, const ReadCo
     }
     SchemaValue out;
     out.kind = SchemaValue::Kind::array;
-    out.items.reserve(static_cast<std::size_t>(n));
+    // Room for what the bytes left can hold (an element takes a byte at least; n was checked
+    // against the bytes left only, and an element held is ~100 bytes).
+    out.items.reserve(std::min<std::size_t>(static_cast<std::size_t>(n), 4096));
     for (std::int64_t i = 0; i < n; ++i) {
       if (field.type == SchemaType::string) {
         const std::uint64_t item_at = in.position();

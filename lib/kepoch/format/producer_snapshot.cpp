@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <unordered_map>
 
 #include "kepoch/base/byte_reader.hpp"
@@ -82,7 +84,8 @@ ProducerSnapshot parse_producer_snapshot(std::span<const std::uint8_t> bytes) {
          fmt::format("entry count {} exceeds the {} bytes that follow", count, r.remaining())});
     return s;
   }
-  s.entries.reserve(static_cast<std::size_t>(count));
+  s.entries.reserve(  // no more than the bytes that follow hold: a lying count fails below
+      std::min(static_cast<std::size_t>(count), r.remaining() / ProducerSnapshotEntry::kSize));
   for (std::int32_t i = 0; i < count; ++i) {
     if (r.remaining() < ProducerSnapshotEntry::kSize) {
       // Kafka fails at the first field that does not fit; kepoch names the entry's start.

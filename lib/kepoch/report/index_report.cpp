@@ -232,6 +232,9 @@ Value index_fields(const std::string& file, const IndexFileDump& dump) {
                 .set("file", file)
                 .set("kind", to_string(dump.target.kind))
                 .set("base_offset", base ? Value(*base) : Value());
+  // A remote index cache file (<offset>_<segment id>.index, ...): which remote segment.
+  if (dump.target.remote_segment_id)
+    v.set("remote_segment_id", dump.target.remote_segment_id->to_string());
   if (const auto* s = std::get_if<ProducerSnapshot>(&dump.content)) {
     v.set("size", s->length)
         .set("version", s->version ? Value(*s->version) : Value())

@@ -7,6 +7,7 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/storage/remote_index_cache.hpp"
 
 namespace kepoch {
 
@@ -50,10 +51,21 @@ SegmentFileTarget classify_segment_file(const std::filesystem::path& path,
   const bool relative = t.kind == SegmentFileKind::index || t.kind == SegmentFileKind::timeindex ||
                         t.kind == SegmentFileKind::txnindex;
   if (relative && !t.base_offset) {
+    // The remote index cache's <start offset>_<segment id>.<kind>: Kafka reads the offset
+    // before the '_' (RemoteIndexCache.offsetFromRemoteIndexFileName) and the entries are
+    // relative to it, the remote segment's start offset.
+    const RemoteIndexFileName remote = parse_remote_index_file_name(name);
+    if (remote.start_offset && remote.segment_id) {
+      t.base_offset = remote.start_offset;
+      t.remote_segment_id = remote.segment_id;
+    }
+  }
+  if (relative && !t.base_offset) {
     throw InputError(path.string(),
                      fmt::format("cannot tell the segment base offset from the name (Kafka "
-                                 "reads it as the number before the first '.'); the {} "
-                                 "entries are relative to it: use --base-offset",
+                                 "reads it as the number before the first '.', or in the remote "
+                                 "index cache's <offset>_<segment id> names before the '_'); the "
+                                 "{} entries are relative to it: use --base-offset",
                                  to_string(t.kind)));
   }
   return t;

@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "kepoch/base/read_only_file.hpp"
+#include "kepoch/base/uuid.hpp"
 
 #include "kepoch/format/offset_index.hpp"
 #include "kepoch/format/producer_snapshot.hpp"
@@ -33,13 +34,19 @@ struct SegmentFileTarget {
   // The offset in the name (LogFileUtils.offsetFromFileName), or the forced one. Always set
   // for index, timeindex and txnindex (their entries are relative to it).
   std::optional<std::int64_t> base_offset;
+  // A file of tiered storage's remote index cache (remote_index_cache.hpp): named
+  // <start offset>_<segment id>.index, .timeindex or .txnindex, its base offset the number
+  // before the '_' (RemoteIndexCache.offsetFromRemoteIndexFileName) and this its segment id.
+  std::optional<Uuid> remote_segment_id;
 };
 
 // Tells the kind of `path` from its file name, leftovers included ("<offset>.index.swap"),
 // unless `forced_kind` (one of the five segment kinds) says otherwise; `forced_base_offset`
 // replaces the offset in the name. Throws InputError naming the file when the name is not
 // one of a segment file (a checkpoint, or anything else) and no kind is forced, or when an
-// index kind's base offset cannot be told.
+// index kind's base offset cannot be told. The remote index cache's names
+// (<offset>_<segment id>.index, ...; their .deleted leftovers too) take the offset before the
+// '_' as the base offset.
 SegmentFileTarget classify_segment_file(const std::filesystem::path& path,
                                         std::optional<SegmentFileKind> forced_kind,
                                         std::optional<std::int64_t> forced_base_offset);

@@ -325,8 +325,8 @@ class SnapshotParser {
   SnapshotParser(std::string_view text, const fs::path& name) : text_(text), name_(name) {}
   // Streamed: the file is read a window at a time (a line at most kMaxSnapshotLineBytes),
   // and replicas must come in partition order (next()).
-  SnapshotParser(const ReadOnlyFile* file, const fs::path& name)
-      : name_(name), file_(file), ordered_(true) {}
+  SnapshotParser(const ReadOnlyFile* file, const fs::path& name, bool ordered = true)
+      : name_(name), file_(file), ordered_(ordered) {}
 
   LogDirSnapshot parse() {
     LogDirSnapshot s;
@@ -459,6 +459,9 @@ class SnapshotParser {
     fill();
     if (pos_ >= text_.size()) fail_text("", expected, "the end of the file (truncated snapshot?)");
     const std::size_t nl = text_.find('\n', pos_);
+    if (nl == std::string_view::npos && text_.size() - pos_ > kMaxSnapshotLineBytes)
+      fail_text("", fmt::format("a line of at most {} bytes", kMaxSnapshotLineBytes),
+                fmt::format("more than {} bytes without a newline", kMaxSnapshotLineBytes));
     if (nl == std::string_view::npos)
       fail_text("", fmt::format("{} ending with a newline", expected), "a line cut short");
     const std::string_view line = text_.substr(pos_, nl - pos_);
@@ -815,6 +818,18 @@ LogDirSnapshot parse_logdir_snapshot(std::string_view text, const fs::path& name
 }
 
 LogDirSnapshot read_logdir_snapshot(const fs::path& file) {
+  // A regular file is read a window at a time, as a stream reads it (in any partition order):
+  // a damaged line (a file of zeros without a newline) is refused after kMaxSnapshotLineBytes,
+  // not after the whole file (up to kMaxSnapshotBytes) was read into memory.
+  std::error_code ec;
+  if (file != "-" && fs::is_regular_file(file, ec)) {
+    const ReadOnlyFile f(file);
+    if (f.size() > kMaxSnapshotBytes)
+      throw InputError(f.path(), fmt::format("file is {} bytes, larger than the {} bytes kepoch "
+                                             "reads for this kind of file",
+                                             f.size(), kMaxSnapshotBytes));
+    return SnapshotParser(&f, input_name(file), false).parse();
+  }
   return parse_logdir_snapshot(read_input_file(file, kMaxSnapshotBytes), input_name(file));
 }
 

@@ -326,7 +326,7 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
             "indexes, even after a clean shutdown");
     return entries;
   }
-  SegmentFileTarget target{SegmentFileKind::index, LeftoverState::none, seg.base_offset};
+  SegmentFileTarget target{SegmentFileKind::index, LeftoverState::none, seg.base_offset, {}};
   try {
     const ReadOnlyFile opened = open_in(dir_fd_, *seg.index);
     const auto dump = read_index_file(opened, target);
@@ -352,7 +352,7 @@ std::vector<OffsetIndexEntry> SegmentVerifier::verify_offset_index(const Segment
 
 void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
   if (!seg.timeindex) return;  // Kafka creates an empty one
-  SegmentFileTarget target{SegmentFileKind::timeindex, LeftoverState::none, seg.base_offset};
+  SegmentFileTarget target{SegmentFileKind::timeindex, LeftoverState::none, seg.base_offset, {}};
   try {
     const ReadOnlyFile opened = open_in(dir_fd_, *seg.timeindex);
     const auto dump = read_index_file(opened, target);
@@ -379,7 +379,7 @@ void SegmentVerifier::verify_time_index(const SegmentFiles& seg) {
 
 bool SegmentVerifier::verify_txn_index(const SegmentFiles& seg) {
   if (!seg.txnindex) return true;
-  SegmentFileTarget target{SegmentFileKind::txnindex, LeftoverState::none, seg.base_offset};
+  SegmentFileTarget target{SegmentFileKind::txnindex, LeftoverState::none, seg.base_offset, {}};
   try {
     const ReadOnlyFile opened = open_in(dir_fd_, *seg.txnindex);
     const auto dump = read_index_file(opened, target);
@@ -567,7 +567,7 @@ SegmentResult SegmentVerifier::verify(const SegmentFiles& seg, CrossState& state
 }
 
 void Verifier::verify_snapshot(const DirFile& file, std::int64_t offset, int dir_fd) {
-  SegmentFileTarget target{SegmentFileKind::snapshot, LeftoverState::none, offset};
+  SegmentFileTarget target{SegmentFileKind::snapshot, LeftoverState::none, offset, {}};
   try {
     const auto dump = read_index_file(open_in(dir_fd, file), target);
     const auto& snap = std::get<ProducerSnapshot>(dump.content);

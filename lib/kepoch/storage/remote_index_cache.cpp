@@ -23,9 +23,11 @@ namespace {
 
 constexpr std::string_view kDeletedSuffix = ".deleted";  // LogFileUtils.DELETED_FILE_SUFFIX
 constexpr std::string_view kTmpSuffix = ".tmp";          // RemoteIndexCache.TMP_FILE_SUFFIX
-// A remote segment's index is at most segment.index.bytes (an int); a file larger than
-// this is not read (its entry's check is then unknown, said as such).
-constexpr std::uint64_t kMaxIndexBytes = 1ull << 31;
+// A remote segment's index is at most segment.index.bytes (10 MiB by default; an int) and
+// trimmed to its entries when the segment was rolled; a file larger than this is not read
+// (its entry's check is then unknown, said as such): read whole and parsed, a 2 GiB sparse
+// file took ~6 GiB, and the scan of the whole log dir ran out of memory under a 1 GiB limit.
+constexpr std::uint64_t kMaxIndexBytes = 64ull << 20;
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;

@@ -160,7 +160,7 @@ bool recovered_when_opened(const PartitionDirListing& listing, const SegmentSumm
   const int dir_fd = listing.handle ? listing.handle->fd() : -1;
   const IndexFileDump dump =
       read_index_file(ReadOnlyFile(dir_fd, name.c_str(), path),
-                      {SegmentFileKind::txnindex, LeftoverState::none, segment.base_offset});
+                      {SegmentFileKind::txnindex, LeftoverState::none, segment.base_offset, {}});
   const auto fail = std::get<TransactionIndex>(dump.content).sanity_check(path);
   if (!fail) return false;
   if (fail->exception == kCorruptIndexException) return true;

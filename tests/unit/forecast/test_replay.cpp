@@ -79,3 +79,29 @@ TEST_CASE("A dry run reads the whole archive and counts, producing nothing", "[f
   CHECK(c.delivered == 0);
   CHECK(c.done == 2);
 }
+
+TEST_CASE(
+    "A progress file of the wrong types or a negative count is refused, never read as another "
+    "count",
+    "[forecast][replay]") {
+  const auto refused = [](const std::string& text) {
+    std::istringstream in(text);
+    try {
+      read_replay_progress(in, "p");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string start = R"({"format":"kepoch-replay-progress","version":1,"archive":"a",)";
+  CHECK(refused(start + R"("archive_bytes":9,"target":"","done":-1,"complete":false})")
+            .find(R"("done": expected a whole number, found -1)") != std::string::npos);
+  CHECK(refused(start + R"("archive_bytes":"9","target":"","done":1,"complete":false})")
+            .find("archive_bytes") != std::string::npos);
+  CHECK(
+      refused(R"({"format":"kepoch-replay-progress","version":"1"})").find("expected version 1") !=
+      std::string::npos);
+  CHECK(refused(R"({"format":7})").find("kepoch-replay-progress") != std::string::npos);
+  CHECK(refused(std::string(2u << 20, 'x')).find("at most") != std::string::npos);
+  CHECK(refused(start + R"("archive_bytes":9,"target":"","done":3,"complete":false})").empty());
+}

@@ -608,3 +608,58 @@ TEST_CASE(
     CHECK(e.line() == 2);
   }
 }
+
+TEST_CASE(
+    "An archive holds a record once: a duplicated line, or a partition's records split by "
+    "another's, is refused with its line (the same offset in another leader epoch is another "
+    "record)",
+    "[forecast][salvage]") {
+  const std::string head = R"({"format":"kepoch-salvage-archive","version":1,"written_by":"t"})";
+  const auto rec = [](std::string_view topic, int offset, int epoch, std::string_view replica) {
+    return fmt::format(
+        R"({{"topic":"{}","partition":0,"offset":{},"leader_epoch":{},"timestamp":1,)"
+        R"("timestamp_type":"create_time","key":null,"value":"YQ==","headers":[],)"
+        R"("producer_id":-1,"producer_epoch":-1,"sequence":-1,"transactional":false,)"
+        R"("class":"data","control_type":null,"committed":true,)"
+        R"("on_new_leader":{{"present":false,"by":null,"certainty":"certain"}},"replica":"{}"}})",
+        topic, offset, epoch, replica);
+  };
+  const auto archive = [&](const std::vector<std::string>& records) {
+    std::string text = head + "\n";
+    for (const auto& r : records)
+      text += r + "\n";
+    return text + fmt::format(R"({{"end":{{"records":{}}}}})", records.size()) + "\n";
+  };
+  // The line of the refusal, or 0 when the archive reads.
+  const auto refused_at = [](const std::string& text) {
+    std::istringstream in(text);
+    ArchiveReader reader(in, "a.jsonl");
+    try {
+      while (reader.next()) {
+      }
+    } catch (const InputError& e) {
+      return e.line();
+    }
+    return 0;
+  };
+  // Two followers' records of one partition, none twice; then another partition.
+  CHECK(refused_at(archive({rec("t", 5, 1, "b1"), rec("t", 6, 1, "b1"), rec("t", 5, 2, "b3"),
+                            rec("u", 5, 1, "b1")})) == 0);
+  CHECK(refused_at(archive({rec("t", 5, 1, "b1"), rec("t", 5, 1, "b1")})) == 3);
+  // The second follower's copy of a record the first one's line archived already.
+  CHECK(refused_at(archive({rec("t", 5, 1, "b1"), rec("t", 6, 1, "b1"), rec("t", 6, 1, "b3")})) ==
+        4);
+  // t's records again after u's.
+  CHECK(refused_at(archive({rec("t", 5, 1, "b1"), rec("u", 5, 1, "b1"), rec("t", 6, 1, "b1")})) ==
+        4);
+  // After the end line: nothing, not even an empty line.
+  CHECK(refused_at(archive({rec("t", 5, 1, "b1")}) + "\n") == 4);
+  // A last line without its newline is read.
+  std::string no_newline = archive({rec("t", 5, 1, "b1")});
+  no_newline.pop_back();
+  CHECK(refused_at(no_newline) == 0);
+  // A number past int64's range is refused, never wrapped to a negative one.
+  std::string huge = rec("t", 5, 1, "b1");
+  huge.replace(huge.find(R"("offset":5)"), 10, R"("offset":18446744073709551615)");
+  CHECK(refused_at(archive({huge})) == 2);
+}

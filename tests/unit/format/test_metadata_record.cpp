@@ -265,3 +265,25 @@ TEST_CASE(
     CHECK(v0.notes.size() == 3);  // tags 6, 7, 9
   }
 }
+
+TEST_CASE(
+    "A count the bytes left allow but cannot fill fails at its first missing element, without "
+    "room made for every element first",
+    "[metadata]") {
+  // RegisterBrokerRecord v0: BrokerId, IncarnationId, BrokerEpoch, then EndPoints counted
+  // 20,000,000 (the bytes left: Kafka's check passes) over zero bytes, whose first element's
+  // Name is a null. kepoch once resized the array first: ~1.6 GB of endpoints touched.
+  constexpr std::size_t kCount = 20'000'000;
+  Bytes b = {0x01, 0x00, 0x00, 0, 0, 0, 1};
+  b.insert(b.end(), 16 + 8, 0);
+  for (std::size_t n = kCount + 1; n; n >>= 7)  // the compact length, uvarint
+    b.push_back(static_cast<std::uint8_t>((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+  b.resize(b.size() + kCount, 0);
+  try {
+    decode(b);
+    FAIL("a null Name was read");
+  } catch (const FormatError& e) {
+    CHECK(std::string(e.what()).find("non-nullable field Name was serialized as null") !=
+          std::string::npos);
+  }
+}

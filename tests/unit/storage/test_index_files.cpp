@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/storage/index_files.hpp"
@@ -140,4 +141,33 @@ TEST_CASE("read_index_file: files over the cap, missing files and .log files are
   CHECK_THROWS_AS(read_index_file(log, classify_segment_file(log, std::nullopt, std::nullopt)),
                   InputError);
   CHECK(kMaxIndexFileBytes == 1ull << 30);
+}
+
+TEST_CASE(
+    "classify_segment_file: the remote index cache's <offset>_<segment id> names take the "
+    "number before the '_' as the base offset (RemoteIndexCache.offsetFromRemoteIndexFileName)") {
+  for (const auto& [name, kind] :
+       {std::pair{"1024_buGAJsixSqyOmGN3Dqm_sw.index", SegmentFileKind::index},
+        std::pair{"1024_buGAJsixSqyOmGN3Dqm_sw.timeindex", SegmentFileKind::timeindex},
+        std::pair{"1024_buGAJsixSqyOmGN3Dqm_sw.txnindex", SegmentFileKind::txnindex},
+        std::pair{"1024_buGAJsixSqyOmGN3Dqm_sw.index.deleted", SegmentFileKind::index}}) {
+    INFO(name);
+    const auto t = classify_segment_file(std::string("remote-log-index-cache/") + name,
+                                         std::nullopt, std::nullopt);
+    CHECK(t.kind == kind);
+    CHECK(t.base_offset == std::int64_t{1024});
+    REQUIRE(t.remote_segment_id);
+    CHECK(t.remote_segment_id->to_string() == "buGAJsixSqyOmGN3Dqm_sw");
+  }
+  // --base-offset still wins; a segment's own name is not a remote one.
+  const auto forced =
+      classify_segment_file("0_UH3ecz5GSXSha8XUAXrVJw.index", std::nullopt, std::int64_t{7});
+  CHECK(forced.base_offset == std::int64_t{7});
+  CHECK_FALSE(forced.remote_segment_id);
+  CHECK_FALSE(classify_segment_file("00000000000000000024.index", std::nullopt, std::nullopt)
+                  .remote_segment_id);
+  // Not a segment id after the '_', or no number before it: the base offset is unknown.
+  CHECK(error_of("5_junk.index").find("cannot tell the segment base offset") != std::string::npos);
+  CHECK(error_of("x_UH3ecz5GSXSha8XUAXrVJw.index").find("cannot tell the segment base offset") !=
+        std::string::npos);
 }
