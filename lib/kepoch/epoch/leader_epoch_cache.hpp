@@ -60,6 +60,12 @@ class LeaderEpochCache {
   std::optional<EpochEntry> entry_for(std::int32_t epoch) const;
 
   std::vector<EpochEntry> entries() const;
+  // f(EpochEntry) for each entry, in epoch order: entries() without the copy.
+  template <typename F>
+  void for_each_entry(F&& f) const {
+    for (const auto& [epoch, start] : epochs_)
+      f(EpochEntry{epoch, start});
+  }
   bool empty() const { return epochs_.empty(); }
   std::size_t size() const { return epochs_.size(); }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <iterator>
 #include <utility>
 
 #include <fmt/format.h>
@@ -51,16 +52,24 @@ class SnapshotReplicas : public ReplicaStream {
   explicit SnapshotReplicas(const std::string& file) : file_(file), stream_(file) {}
   const LogDirSnapshot& header() const { return stream_.header(); }
   bool next(PartitionReplica& replica) override {
-    replica = PartitionReplica();
-    std::string log_dir;
-    if (!stream_.next(replica, &log_dir)) return false;
+    if (!stream_.next(replica, &log_dir_)) return false;
     // Where the replica was on its host, as storage/replica_sources records it of a whole
-    // snapshot (the plan's salvage commands name it).
-    if (!log_dir.empty())
-      replica.recorded_dir =
-          (std::filesystem::path(log_dir) / fmt::format("{}-{}", replica.topic, replica.partition))
-              .string();
-    keep_what_plans_read(replica);
+    // snapshot (the plan's salvage commands name it): the log dir / "<topic>-<partition>".
+    if (!log_dir_.empty()) {
+      std::string& out = replica.recorded_dir;
+      if (log_dir_.back() != '/' && !replica.topic.starts_with('/')) {
+        out.assign(log_dir_).append("/").append(replica.topic).append("-");
+        fmt::format_to(std::back_inserter(out), "{}", replica.partition);
+      } else {  // path's own rules for the separator
+        out = (std::filesystem::path(log_dir_) /
+               fmt::format("{}-{}", replica.topic, replica.partition))
+                  .string();
+      }
+    }
+    // keep_what_plans_read's cut, the storage kept for the next replica read into this one.
+    replica.segments.clear();
+    replica.checkpoint_entries.clear();
+    replica.rebuilt_entries.clear();
     return true;
   }
   // As storage/replica_sources says them of a whole snapshot.
@@ -74,6 +83,7 @@ class SnapshotReplicas : public ReplicaStream {
  private:
   std::string file_;
   LogDirSnapshotStream stream_;
+  std::string log_dir_;  // the current replica's
 };
 
 class HeldReplicas : public ReplicaStream {

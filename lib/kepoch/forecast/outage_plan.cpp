@@ -203,10 +203,14 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   MissingCounts missing;
   std::size_t named = 0;  // partitions needing a decision held for the verdict
 
-  // Per stream: the replica read but not yet handed out (it belongs to a later block).
-  std::vector<std::optional<PartitionReplica>> heads(streams.size());
-  std::vector<bool> ended(streams.size(), false);
+  // Per stream: the replicas of the block, got[i][0, used[i]), read into objects kept from
+  // block to block (a stream reuses their storage: nothing allocated per replica once warm),
+  // then the one read but not yet handed out (it belongs to a later block) at got[i][used[i]]
+  // when head[i].
+  std::vector<char> ended(streams.size(), 0);
+  std::vector<char> head(streams.size(), 0);
   std::vector<std::vector<PartitionReplica>> got(streams.size());
+  std::vector<std::size_t> used(streams.size(), 0);
   std::vector<std::vector<std::pair<std::string, std::int32_t>>> unlisted(streams.size());
   std::vector<std::exception_ptr> errors(streams.size());
   std::uint64_t not_in_metadata = 0;
@@ -221,39 +225,52 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
   std::vector<Kept> kept;
 
+  // Per stream: where each of got[i]'s replicas is in the block (its first partition there of
+  // that name).
+  std::vector<std::vector<std::size_t>> where(streams.size());
+
   // Reads every stream up to the block's last partition (all of it when `to_end`): the
-  // replicas of the block's partitions (`block`, in partition order) to `got`, the others'
-  // names to `unlisted`.
+  // replicas of the block's partitions (`block`, in partition order) to `got`, with their
+  // place in `where`, the others' names to `unlisted`. A stream comes in partition order, so
+  // its place in the block only moves forward.
   const auto read_block = [&](const std::vector<PlanPartitionInput>& block, bool to_end) {
-    const auto in_block = [&](const PartitionReplica& r) {
-      const auto it = std::lower_bound(
-          block.begin(), block.end(), r, [&](const PlanPartitionInput& p, const auto& x) {
-            return partition_before(p.topic, p.partition, x.topic, x.partition);
-          });
-      return it != block.end() && it->topic == r.topic && it->partition == r.partition;
-    };
     const PlanPartitionInput* last = to_end ? nullptr : &block.back();
     parallel_for(streams.size(), jobs, [&](std::size_t i) {
       try {
-        got[i].clear();
+        std::vector<PartitionReplica>& pool = got[i];
+        if (head[i] && used[i] > 0) std::swap(pool[0], pool[used[i]]);
+        used[i] = 0;
+        where[i].clear();
         unlisted[i].clear();
+        std::size_t at = 0;  // the block's first partition not before the stream's replica
+        const auto in_block = [&](const PartitionReplica& r) {
+          at = static_cast<std::size_t>(
+              std::lower_bound(block.begin() + static_cast<std::ptrdiff_t>(at), block.end(), r,
+                               [](const PlanPartitionInput& p, const PartitionReplica& x) {
+                                 return partition_before(p.topic, p.partition, x.topic,
+                                                         x.partition);
+                               }) -
+              block.begin());
+          return at < block.size() && block[at].partition == r.partition &&
+                 block[at].topic == r.topic;
+        };
         while (!ended[i]) {
-          if (!heads[i]) {
-            PartitionReplica r;
-            if (!streams[i]->next(r)) {
-              ended[i] = true;
+          if (!head[i]) {
+            if (pool.size() == used[i]) pool.emplace_back();
+            if (!streams[i]->next(pool[used[i]])) {
+              ended[i] = 1;
               break;
             }
-            heads[i] = std::move(r);
+            head[i] = 1;
           }
-          if (last &&
-              partition_before(last->topic, last->partition, heads[i]->topic, heads[i]->partition))
-            break;
-          if (!to_end && in_block(*heads[i]))
-            got[i].push_back(std::move(*heads[i]));
-          else
-            unlisted[i].emplace_back(heads[i]->topic, heads[i]->partition);
-          heads[i].reset();
+          const PartitionReplica& r = pool[used[i]];
+          if (last && partition_before(last->topic, last->partition, r.topic, r.partition)) break;
+          if (!to_end && in_block(r)) {
+            where[i].push_back(at);
+            ++used[i];
+          } else
+            unlisted[i].emplace_back(r.topic, r.partition);
+          head[i] = 0;
         }
       } catch (...) {
         errors[i] = std::current_exception();
@@ -279,14 +296,14 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     // Each replica to its partition(s), as plan_outage joins them.
     for (std::size_t i = 0; i < streams.size(); ++i) {
       const std::int32_t broker = *out.states[i].broker;
-      for (auto& r : got[i]) {
+      for (std::size_t k = 0; k < used[i]; ++k) {
+        PartitionReplica& r = got[i][k];
         if (prepare) prepare(r);
-        auto [lo, hi] =
-            std::equal_range(inputs.begin(), inputs.end(), r, [&](const auto& a, const auto& b) {
-              return partition_before(a.topic, a.partition, b.topic, b.partition);
-            });
-        for (auto it = lo; it != hi; ++it) {
-          PlanPartitionInput& p = *it;
+        for (std::size_t at = where[i][k];
+             at < inputs.size() && inputs[at].partition == r.partition &&
+             inputs[at].topic == r.topic;
+             ++at) {
+          PlanPartitionInput& p = inputs[at];
           if (std::find(p.state.replicas.begin(), p.state.replicas.end(), broker) !=
               p.state.replicas.end())
             p.replicas[broker] = &r;
@@ -306,22 +323,25 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
       for (std::size_t j = 0; j < block.size(); ++j) {
         count_missing(plans[j], missing);
         const bool is_listed = all || RecoveryPlanBuilder::listed(plans[j]);
-        if (is_listed) {
-          listed.partitions.push_back(plans[j]);
-          listed_input.partitions.push_back(std::move(inputs[j]));
-        }
         const bool decision = plans[j].kind != RecommendationKind::healthy;
         if (decision && named == kNamedDecisions) ++out.unheld_decisions;
         const bool hold = decision && named < kNamedDecisions;
         if (hold) ++named;
-        builder.add(std::move(plans[j]), hold);
+        if (hold)
+          builder.add(plans[j], true);
+        else
+          builder.count(plans[j]);
+        if (is_listed) {
+          listed.partitions.push_back(std::move(plans[j]));
+          listed_input.partitions.push_back(std::move(inputs[j]));
+        }
       }
       if (!listed.partitions.empty()) sink(listed, listed_input);
       continue;
     }
     for (std::size_t j = 0; j < block.size(); ++j) {
       if (!all && !RecoveryPlanBuilder::listed(plans[j])) {
-        builder.add(std::move(plans[j]), false);
+        builder.count(plans[j]);
         continue;
       }
       // Its replicas outlive the block: the report's timelines draw them (those with

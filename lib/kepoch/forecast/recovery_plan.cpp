@@ -96,12 +96,12 @@ CandidateOutcome evaluate_candidate(const Replicas& replicas, const Bounds& boun
 // deletes .kafka_cleanshutdown when it starts): the metadata is older than the disks, as a
 // stopped broker's own copy of the metadata log is (it cannot show its own fencing).
 void stale_metadata_findings(const PlanPartitionInput& p, const Replicas& replicas,
-                             const std::set<std::int32_t>& live, PartitionPlan& out) {
+                             bool leader_live, PartitionPlan& out) {
   if (!p.issued_epochs.empty()) {
     const std::int32_t first = p.issued_epochs.front().epoch;
     for (const auto& [broker, r] : replicas) {
-      for (const auto& e : r->loaded.cache.entries()) {
-        if (e.epoch < first) continue;
+      r->loaded.cache.for_each_entry([&, broker = broker](const EpochEntry& e) {
+        if (e.epoch < first) return;
         const auto it =
             std::find_if(p.issued_epochs.begin(), p.issued_epochs.end(),
                          [&](const IssuedLeaderEpoch& i) { return i.epoch == e.epoch; });
@@ -115,10 +115,10 @@ void stale_metadata_findings(const PlanPartitionInput& p, const Replicas& replic
               "broker {}'s replica holds leader epoch {} (from offset {}), which the metadata "
               "issued without a leader",
               broker, e.epoch, e.start_offset));
-      }
+      });
     }
   }
-  if (!p.live_metadata && p.state.leader != kNoLeader && live.count(p.state.leader)) {
+  if (!p.live_metadata && leader_live) {
     const auto it = replicas.find(p.state.leader);
     if (it != replicas.end() && it->second->clean_shutdown)
       out.metadata_findings.push_back(fmt::format(
@@ -224,29 +224,23 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
   out.unclean_source = p.unclean_source;
   out.min_isr_source = p.min_isr_source;
   out.topic_id = p.topic_id;
-  // A replica of another topic id holds none of this topic's records.
-  Replicas replicas;
+  // A replica of another topic id holds none of this topic's records: the known replicas
+  // are then the others (a copy of the map only in that case).
+  Replicas others;
   for (const auto& [broker, r] : p.replicas) {
     if (p.topic_id && r->topic_id && *r->topic_id != *p.topic_id)
       out.other_topic_replicas.push_back({broker, *r->topic_id});
     else
-      replicas.emplace(broker, r);
+      others.emplace(broker, r);
   }
-  // The live brokers among those the partition names: every question the plan and the
-  // election (epoch/election.cpp's acceptable) ask of `live` is about a replica, an ISR, ELR
-  // or last known ELR member, or the leader. Not the whole cluster's set per partition: that
-  // made the plan's cost grow with brokers x partitions.
-  std::set<std::int32_t> live;
-  const auto add_live = [&](std::int32_t id) {
-    if (live_brokers.count(id) && !gone_brokers.count(id)) live.insert(id);
+  const Replicas& replicas = out.other_topic_replicas.empty() ? p.replicas : others;
+  // Whether a broker is live (registered, unfenced, not gone).
+  const auto is_live = [&](std::int32_t id) {
+    return live_brokers.count(id) > 0 && !gone_brokers.count(id);
   };
-  for (const auto* ids : {&p.state.replicas, &p.state.isr, &p.state.elr, &p.state.last_known_elr})
-    for (const auto id : *ids)
-      add_live(id);
-  add_live(p.state.leader);
   for (const auto id : p.state.replicas) {
     if (!replicas.count(id)) out.unknown_replicas.push_back(id);
-    if (!live.count(id)) out.stopped_replicas.push_back(id);
+    if (!is_live(id)) out.stopped_replicas.push_back(id);
   }
   // As recorded, even above the replica's own log end (shown only: what it commits is
   // committed_bound's, per record).
@@ -254,10 +248,11 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     const std::int64_t hw = std::max(r->loaded.high_watermark, r->high_watermark.value_or(0));
     out.highest_high_watermark = std::max(out.highest_high_watermark.value_or(hw), hw);
   }
-  stale_metadata_findings(p, replicas, live, out);
+  const bool leader_live = p.state.leader != kNoLeader && is_live(p.state.leader);
+  stale_metadata_findings(p, replicas, leader_live, out);
   out.state_current = out.metadata_findings.empty();
 
-  if (p.state.leader != kNoLeader && live.count(p.state.leader)) {
+  if (leader_live) {
     out.condition = static_cast<std::int32_t>(p.state.isr.size()) < p.min_isr
                         ? PartitionCondition::under_min_isr
                         : PartitionCondition::healthy;
@@ -269,6 +264,15 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     return out;
   }
 
+  // The live brokers among those the partition names: every question the plan and the
+  // election (epoch/election.cpp's acceptable) ask of `live` is about a replica, an ISR, ELR
+  // or last known ELR member, or the leader. Not the whole cluster's set per partition: that
+  // made the plan's cost grow with brokers x partitions.
+  std::set<std::int32_t> live;
+  for (const auto* ids : {&p.state.replicas, &p.state.isr, &p.state.elr, &p.state.last_known_elr})
+    for (const auto id : *ids)
+      if (is_live(id)) live.insert(id);
+  if (is_live(p.state.leader)) live.insert(p.state.leader);
   // Kafka's choice now, else once every broker that may return is back (a replica whose
   // state is not given returns too: an ISR member among them is Kafka's clean choice).
   KafkaElection kafka = kafka_election(p, live);
@@ -390,6 +394,11 @@ bool RecoveryPlanBuilder::listed(const PartitionPlan& pp) {
 }
 
 void RecoveryPlanBuilder::add(PartitionPlan pp, bool keep) {
+  count(pp);
+  if (keep) plan_.partitions.push_back(std::move(pp));
+}
+
+void RecoveryPlanBuilder::count(const PartitionPlan& pp) {
   PlanTotals& t = plan_.totals;
   ++t.partitions;
   for (const auto id : pp.stopped_replicas)
@@ -403,7 +412,6 @@ void RecoveryPlanBuilder::add(PartitionPlan pp, bool keep) {
       ++t.affected;
       ++t.under_min_isr;
     }
-    if (keep) plan_.partitions.push_back(std::move(pp));
     return;
   }
   const std::string name = fmt::format("{}-{}", pp.topic, pp.partition);
@@ -460,7 +468,6 @@ void RecoveryPlanBuilder::add(PartitionPlan pp, bool keep) {
       step(id, id == pp.chosen ? StartPhase::first : StartPhase::after_elections, name);
     }
   }
-  if (keep) plan_.partitions.push_back(std::move(pp));
 }
 
 RecoveryPlan RecoveryPlanBuilder::finish() {

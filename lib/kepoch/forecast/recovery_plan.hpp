@@ -241,6 +241,8 @@ class RecoveryPlanBuilder {
  public:
   explicit RecoveryPlanBuilder(std::set<std::int32_t> gone_brokers);
   void add(PartitionPlan plan, bool keep = true);
+  // add(plan, false) without a copy: its totals and start order, the plan not kept.
+  void count(const PartitionPlan& plan);
   RecoveryPlan finish();
   // What the report says of a partition beyond the totals: it is not healthy (under min ISR
   // included), or the metadata is older than its replicas, or a replica is another topic's.

@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -19,19 +18,10 @@ const char* const kLists[] = {"partitions",       "candidates", "followers", "sa
                               "salvage_commands", "problems",   "timelines"};
 
 // render_json's text of `v` as a member at `depth` (2 spaces a level) shows it: every line
-// after the first indented (a JSON string never holds a raw line break), no final newline.
+// after the first indented, no final newline.
 std::string indented_json(const Value& v, std::size_t depth) {
-  std::ostringstream text;
-  render_json(v, text);
-  std::string s = text.str();
-  if (!s.empty() && s.back() == '\n') s.pop_back();
-  const std::string pad(2 * depth, ' ');
   std::string out;
-  out.reserve(s.size() + s.size() / 8);
-  for (const char c : s) {
-    out += c;
-    if (c == '\n') out += pad;
-  }
+  append_json(v, 2 * depth, out);
   return out;
 }
 
@@ -76,8 +66,9 @@ void PlanJsonStream::put(Spill& s, const Value& element) {
                            ? with_iso_times(element, Format::json, local_)
                            : element;
   // Elements of a list at depth 1: each at depth 2.
-  const std::string text = (s.elements == 0 ? "    " : ",\n    ") + indented_json(shown, 2);
-  if (std::fwrite(text.data(), 1, text.size(), s.file) != text.size())
+  text_.assign(s.elements == 0 ? "    " : ",\n    ");
+  append_json(shown, 4, text_);
+  if (std::fwrite(text_.data(), 1, text_.size(), s.file) != text_.size())
     throw InputError("temporary file",
                      std::string("cannot write the report: ") + std::strerror(errno));
   ++s.elements;

@@ -49,7 +49,8 @@ class PlanJsonStream {
   bool iso_times_;
   bool local_;
   std::vector<std::pair<std::string, Spill>> spills_;
-  Spill warnings_;  // problems of severity "warning": after every "error" (as the report)
+  Spill warnings_;    // problems of severity "warning": after every "error" (as the report)
+  std::string text_;  // put()'s element text, its capacity kept
 };
 
 }  // namespace kepoch::report

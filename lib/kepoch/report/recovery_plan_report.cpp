@@ -677,11 +677,11 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
     if (!leader && !p.candidates.empty()) leader = &p.candidates.front();
     if (!leader || in.replicas.empty()) continue;
     // The known replicas, the leader's first, as diff and predict put them on one axis.
-    std::vector<PartitionReplica> replicas;
+    std::vector<const PartitionReplica*> replicas;
     std::vector<std::optional<std::int64_t>> truncate_to;
     std::vector<Value> removed;  // what each follower's truncation removes
     if (const auto it = in.replicas.find(leader->broker); it != in.replicas.end()) {
-      replicas.push_back(*it->second);
+      replicas.push_back(it->second);
       truncate_to.emplace_back();
       removed.emplace_back();
     } else {
@@ -694,7 +694,7 @@ Value plan_timelines_value(const forecast::RecoveryPlan& plan, const forecast::P
     };
     for (const auto& [broker, r] : in.replicas) {
       if (broker == leader->broker || other_topic(broker)) continue;
-      replicas.push_back(*r);
+      replicas.push_back(r);
       std::optional<std::int64_t> cut;
       Value gone;
       for (const auto& f : leader->followers)

@@ -346,16 +346,20 @@ namespace {
 // "key": value, ",\n" between, "\n" and the closing bracket at the parent's indent; "{}" and
 // "[]" when empty), but with no copy of the tree as nlohmann::ordered_json and no string of
 // the whole document (a large report, `plan` over a big cluster, held both beside its Value).
-// Scalars and keys go through nlohmann's own serializer, so escaping and numbers are its.
+// Null, booleans, integers and strings of printable ASCII without '"' or '\\' (nearly every
+// key and value) are written directly, as nlohmann writes them; doubles and other strings
+// (escapes, UTF-8, invalid bytes replaced) go through nlohmann's own serializer.
+// With a null stream the text stays in the buffer (append_json).
 class JsonWriter {
  public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  explicit JsonWriter(std::ostream* out, std::string& buffer) : out_(out), buffer_(buffer) {}
   ~JsonWriter() { flush(); }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 
   void write(const Value& v, std::size_t indent) {
-    if (const auto* a = std::get_if<Value::Array>(&v.data())) {
+    const auto& data = v.data();
+    if (const auto* a = std::get_if<Value::Array>(&data)) {
       if (a->empty()) return text("[]");
       text("[\n");
       for (std::size_t i = 0; i < a->size(); ++i) {
@@ -366,14 +370,14 @@ class JsonWriter {
       pad(indent);
       return text("]");
     }
-    if (const auto* o = std::get_if<Value::Object>(&v.data())) {
+    if (const auto* o = std::get_if<Value::Object>(&data)) {
       // A key set twice: ordered_json keeps its first place and last value; to_json says it.
       if (has_duplicate_key(*o)) return dumped(to_json(v), indent);
       if (o->empty()) return text("{}");
       text("{\n");
       for (std::size_t i = 0; i < o->size(); ++i) {
         pad(indent + 2);
-        dumped(nlohmann::ordered_json((*o)[i].first), 0);
+        string((*o)[i].first);
         text(": ");
         write((*o)[i].second, indent + 2);
         text(i + 1 < o->size() ? ",\n" : "\n");
@@ -381,19 +385,47 @@ class JsonWriter {
       pad(indent);
       return text("}");
     }
+    if (const auto* s = std::get_if<std::string>(&data)) return string(*s);
+    if (const auto* i = std::get_if<std::int64_t>(&data)) {
+      char digits[24];
+      const auto end = fmt::format_to(digits, "{}", *i);
+      return text(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    }
+    if (const auto* b = std::get_if<bool>(&data)) return text(*b ? "true" : "false");
+    if (std::holds_alternative<std::monostate>(data)) return text("null");
     dumped(to_json(v), indent);
   }
 
   void text(std::string_view t) {
     buffer_.append(t);
-    if (buffer_.size() >= kFlushAt) flush();
+    if (out_ && buffer_.size() >= kFlushAt) flush();
   }
 
  private:
   static constexpr std::size_t kFlushAt = 1 << 16;
 
+  // A string as nlohmann writes it (ensure_ascii off): printable ASCII other than '"' and
+  // '\\' as it is, in quotes; anything else through nlohmann.
+  void string(const std::string& s) {
+    for (const char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u > 0x7e || c == '"' || c == '\\')
+        return dumped(nlohmann::ordered_json(s), 0);
+    }
+    buffer_ += '"';
+    buffer_ += s;
+    buffer_ += '"';
+    if (out_ && buffer_.size() >= kFlushAt) flush();
+  }
+
   static bool has_duplicate_key(const Value::Object& o) {
     if (o.size() < 2) return false;
+    if (o.size() <= 16) {  // the common case: a record's few members, compared pairwise
+      for (std::size_t i = 1; i < o.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (o[i].first == o[j].first) return true;
+      return false;
+    }
     std::vector<std::string_view> keys;
     keys.reserve(o.size());
     for (const auto& [k, e] : o)
@@ -415,20 +447,27 @@ class JsonWriter {
   }
   void pad(std::size_t n) { buffer_.append(n, ' '); }
   void flush() {
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    if (!out_) return;
+    out_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     buffer_.clear();
   }
 
-  std::ostream& out_;
-  std::string buffer_;
+  std::ostream* out_;
+  std::string& buffer_;
 };
 
 }  // namespace
 
 void render_json(const Value& value, std::ostream& out) {
-  JsonWriter w(out);
+  std::string buffer;
+  JsonWriter w(&out, buffer);
   w.write(value, 0);
   w.text("\n");
+}
+
+void append_json(const Value& value, std::size_t indent, std::string& out) {
+  JsonWriter w(nullptr, out);
+  w.write(value, indent);
 }
 
 void render_json_line(const Value& value, std::ostream& out) {

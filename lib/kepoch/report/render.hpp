@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "kepoch/report/value.hpp"
@@ -45,6 +46,10 @@ void render(const Value& value, Format format, std::ostream& out, std::ostream& 
             const RenderOptions& options = {});
 
 void render_json(const Value& value, std::ostream& out);
+// render_json's text of `value` as it stands `indent` spaces deep in a document: every line
+// after the first indented by that much more (a JSON string never holds a raw line break), no
+// final newline; appended to `out`.
+void append_json(const Value& value, std::size_t indent, std::string& out);
 void render_json_line(const Value& value, std::ostream& out);
 void render_yaml(const Value& value, std::ostream& out);
 void render_table(const Value& value, std::ostream& out, std::ostream& err,

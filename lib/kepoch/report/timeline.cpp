@@ -65,19 +65,30 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
                      const std::vector<ReplicaComparison>& comparisons,
                      const std::vector<std::optional<std::int64_t>>* truncations,
                      const std::vector<Value>* removed) {
-  std::int64_t lo = replicas.front().loaded.log_start_offset, hi = 0;
-  for (const auto& r : replicas) {
-    lo = std::min(lo, r.loaded.log_start_offset);
-    hi = std::max(hi, r.log_end_offset);
+  std::vector<const PartitionReplica*> held;
+  held.reserve(replicas.size());
+  for (const auto& r : replicas)
+    held.push_back(&r);
+  return timeline_value(held, reference, comparisons, truncations, removed);
+}
+
+Value timeline_value(const std::vector<const PartitionReplica*>& replicas, std::size_t reference,
+                     const std::vector<ReplicaComparison>& comparisons,
+                     const std::vector<std::optional<std::int64_t>>* truncations,
+                     const std::vector<Value>* removed) {
+  std::int64_t lo = replicas.front()->loaded.log_start_offset, hi = 0;
+  for (const PartitionReplica* r : replicas) {
+    lo = std::min(lo, r->loaded.log_start_offset);
+    hi = std::max(hi, r->log_end_offset);
   }
   std::optional<std::int64_t> fork;
   for (const auto& c : comparisons)
     for (auto f : {c.fork_by_batches, c.fork_by_epochs})
       if (f && (!fork || *f < *fork)) fork = f;
-  const PartitionReplica& ref = replicas[reference];
+  const PartitionReplica& ref = *replicas[reference];
   Value list = Value::array();
   for (std::size_t i = 0; i < replicas.size(); ++i) {
-    const PartitionReplica& r = replicas[i];
+    const PartitionReplica& r = *replicas[i];
     std::string_view rel = "reference";
     Value truncate_to;
     if (i != reference) {

@@ -42,6 +42,11 @@ Value timeline_value(const std::vector<PartitionReplica>& replicas, std::size_t 
                      const std::vector<ReplicaComparison>& comparisons,
                      const std::vector<std::optional<std::int64_t>>* truncate_to = nullptr,
                      const std::vector<Value>* removed = nullptr);
+// The same over replicas held elsewhere (no copy of them).
+Value timeline_value(const std::vector<const PartitionReplica*>& replicas, std::size_t reference,
+                     const std::vector<ReplicaComparison>& comparisons,
+                     const std::vector<std::optional<std::int64_t>>* truncate_to = nullptr,
+                     const std::vector<Value>* removed = nullptr);
 
 // The first offset an axis of `room` units draws: the timeline's "from", or, when the
 // offsets do not fit and there is a fork, a little before the fork (the offsets below it

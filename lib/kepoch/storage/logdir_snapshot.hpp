@@ -128,6 +128,8 @@ class LogDirSnapshotStream {
   // returned false); `replicas` stays empty.
   const LogDirSnapshot& header() const;
   // The next replica (and the log dir it was in); false once the end line is read and checked.
+  // `replica` is overwritten whole, its lists' storage reused (recycle_replica): reading each
+  // replica into the same object allocates next to nothing once it has grown.
   bool next(PartitionReplica& replica, std::string* log_dir = nullptr);
 
  private:

@@ -70,10 +70,12 @@ class FastLine {
   explicit FastLine(std::string_view line) : p_(line.data()), e_(line.data() + line.size()) {}
 
   bool at_end() const { return p_ == e_; }
-  bool lit(std::string_view s) {
-    if (static_cast<std::size_t>(e_ - p_) < s.size() || std::memcmp(p_, s.data(), s.size()) != 0)
-      return false;
-    p_ += s.size();
+  // A literal's length known where it is compared: the compiler compares it inline.
+  template <std::size_t N>
+  bool lit(const char (&s)[N]) {
+    constexpr std::size_t n = N - 1;
+    if (static_cast<std::size_t>(e_ - p_) < n || std::memcmp(p_, s, n) != 0) return false;
+    p_ += n;
     return true;
   }
   bool peek(char c) const { return p_ < e_ && *p_ == c; }
@@ -113,8 +115,8 @@ class FastLine {
     out = static_cast<T>(m);
     return true;
   }
-  template <typename T>
-  bool field(std::string_view key_colon, T& out) {
+  template <std::size_t N, typename T>
+  bool field(const char (&key_colon)[N], T& out) {
     return lit(key_colon) && integer(out);
   }
   template <typename T>
@@ -159,22 +161,31 @@ class FastLine {
     return lit("]");
   }
   bool log(ReplicaLog& r) {
-    std::vector<EpochEntry> list;
-    return lit("{\"epochs\":") && entries(list) && cache_of(list, r.cache) &&
+    return lit("{\"epochs\":") && cache(r.cache) &&
            field(",\"log_start_offset\":", r.log_start_offset) &&
            field(",\"log_end_offset\":", r.log_end_offset) &&
            field(",\"high_watermark\":", r.high_watermark) && lit("}");
   }
 
-  // The same rule as the general path's cache(): assigned in order, unchanged.
-  static bool cache_of(const std::vector<EpochEntry>& list, LeaderEpochCache& c) {
-    try {
-      for (const auto& e : list)
-        c.assign(e);
-    } catch (const InvalidEpochEntry&) {
-      return false;
-    }
-    return c.size() == list.size() && c.entries() == list;
+  // [[epoch, start_offset], ...] into an empty cache, with the general path's rule (cache():
+  // assigned in order, unchanged): a list assign() leaves as it is is one of entries >= 0
+  // strictly increasing in epoch and in start offset (the cache's invariant), and assigning
+  // such a list in order appends each entry; anything else is left to the general path.
+  bool cache(LeaderEpochCache& c) {
+    if (!lit("[")) return false;
+    if (lit("]")) return true;
+    std::optional<EpochEntry> previous;
+    do {
+      EpochEntry x;
+      if (!lit("[") || !integer(x.epoch) || !lit(",") || !integer(x.start_offset) || !lit("]"))
+        return false;
+      if (x.epoch < 0 || x.start_offset < 0) return false;
+      if (previous && (x.epoch <= previous->epoch || x.start_offset <= previous->start_offset))
+        return false;
+      c.assign(x);
+      previous = x;
+    } while (lit(","));
+    return lit("]");
   }
 
  private:
@@ -183,8 +194,10 @@ class FastLine {
 };
 
 // A replica line ({"replica": {...}}) in the writer's shape; false: read it the general way.
-bool fast_replica(std::string_view line, const fs::path& file, PartitionReplica& r,
-                  std::string& log_dir, std::uint64_t& kept) {
+// `r` is a default replica (recycle_replica), `batches` the storage for its kept batches and
+// `dir_prefix` "<file>:".
+bool fast_replica(std::string_view line, std::string_view dir_prefix, PartitionReplica& r,
+                  std::string& log_dir, std::uint64_t& kept, std::vector<BatchSummary>& batches) {
   FastLine in(line);
   std::string_view dir, name, topic;
   if (!in.lit("{\"replica\":{\"log_dir\":") || !in.string(dir) || !in.lit(",\"name\":") ||
@@ -258,6 +271,7 @@ bool fast_replica(std::string_view line, const fs::path& file, PartitionReplica&
     if (!in.lit("]")) return false;
   }
   StoredBatches stored;
+  stored.batches = std::move(batches);
   if (!in.field(",\"batch_count\":", stored.batch_count) ||
       !in.field(",\"records\":", stored.records) || !in.field(",\"bytes\":", stored.bytes) ||
       !in.field(",\"kept_batches\":", kept))
@@ -292,10 +306,15 @@ bool fast_replica(std::string_view line, const fs::path& file, PartitionReplica&
     if (!in.lit("}")) return false;
     stored.transactions = std::move(t);
   }
-  if (!in.lit("}}") || !in.at_end()) return false;
-  if (kept > stored.batch_count) return false;
+  if (!in.lit("}}") || !in.at_end() || kept > stored.batch_count) {
+    batches = std::move(stored.batches);  // for the general path's replica
+    return false;
+  }
   r.stored = std::move(stored);
-  r.dir = file.string() + ":" + std::string(name);
+  std::string text;
+  text.reserve(dir_prefix.size() + name.size());
+  text.append(dir_prefix).append(name);
+  r.dir = std::move(text);
   log_dir = dir;
   return true;
 }
@@ -322,11 +341,12 @@ bool fast_batch(std::string_view line, const StoredBatches& stored, BatchSummary
 
 class SnapshotParser {
  public:
-  SnapshotParser(std::string_view text, const fs::path& name) : text_(text), name_(name) {}
+  SnapshotParser(std::string_view text, const fs::path& name)
+      : text_(text), name_(name), dir_prefix_(name.string() + ":") {}
   // Streamed: the file is read a window at a time (a line at most kMaxSnapshotLineBytes),
   // and replicas must come in partition order (next()).
   SnapshotParser(const ReadOnlyFile* file, const fs::path& name, bool ordered = true)
-      : name_(name), file_(file), ordered_(ordered) {}
+      : name_(name), dir_prefix_(name.string() + ":"), file_(file), ordered_(ordered) {}
 
   LogDirSnapshot parse() {
     LogDirSnapshot s;
@@ -348,16 +368,17 @@ class SnapshotParser {
   }
 
   // The next replica with its batches (skipped lines on the way go to s.skipped); false after
-  // the end line, which is checked, as is that nothing follows it.
+  // the end line, which is checked, as is that nothing follows it. `r` is overwritten whole;
+  // its lists' storage is reused (recycle_replica).
   bool next(LogDirSnapshot& s, PartitionReplica& r, std::string& log_dir) {
+    std::vector<BatchSummary> batches = recycle_replica(r);
     for (;;) {
       if (const auto raw = peek_line()) {
         std::uint64_t kept = 0;
-        if (fast_replica(*raw, name_, r, log_dir, kept)) {
+        if (fast_replica(*raw, dir_prefix_, r, log_dir, kept, batches)) {
           skip_line(*raw);
           in_order(r.topic, r.partition);
-          const std::string name = r.topic + "-" + std::to_string(r.partition);
-          read_batches(kept, name, *r.stored, batch_lines_);
+          read_batches(kept, r.topic, r.partition, *r.stored, batch_lines_);
           ++replicas_;
           return true;
         }
@@ -412,7 +433,12 @@ class SnapshotParser {
                             "snapshot again with this kepoch)",
                             last_->first, last_->second),
                 fmt::format("{}-{}", topic, partition));
-    last_.emplace(topic, partition);
+    if (last_) {
+      last_->first = topic;  // its storage kept
+      last_->second = partition;
+    } else {
+      last_.emplace(topic, partition);
+    }
   }
 
   // Streamed: moves the unread text to the front of the window and reads on until it holds a
@@ -700,13 +726,13 @@ class SnapshotParser {
     if (kept > stored.batch_count)
       fail("replica.kept_batches", fmt::format("at most batch_count ({})", stored.batch_count),
            json(kept));
-    read_batches(kept, name, stored, batch_lines);
+    read_batches(kept, r.topic, r.partition, stored, batch_lines);
     r.stored = std::move(stored);
   }
 
   // A replica's `kept` batch lines.
-  void read_batches(std::uint64_t kept, const std::string& name, StoredBatches& stored,
-                    std::uint64_t& batch_lines) {
+  void read_batches(std::uint64_t kept, const std::string& topic, std::int32_t partition,
+                    StoredBatches& stored, std::uint64_t& batch_lines) {
     // A batch line takes at least 32 bytes: no more can follow than the text holds.
     stored.batches.reserve(
         static_cast<std::size_t>(std::min<std::uint64_t>(kept, remaining_bytes() / 32)));
@@ -716,7 +742,8 @@ class SnapshotParser {
       if (raw && fast_batch(*raw, stored, b)) {
         skip_line(*raw);
       } else {
-        const std::string expected = fmt::format("batch line {} of {} of {}", i + 1, kept, name);
+        const std::string expected =
+            fmt::format("batch line {} of {} of {}-{}", i + 1, kept, topic, partition);
         b = batch(next_line(expected), expected, stored);
       }
       stored.batches.push_back(b);
@@ -799,6 +826,7 @@ class SnapshotParser {
 
   std::string_view text_;
   fs::path name_;
+  std::string dir_prefix_;  // "<name>:", each replica's dir before its topic-partition
   std::size_t pos_ = 0;
   int line_no_ = 0;
   std::uint64_t replicas_ = 0;
@@ -844,6 +872,7 @@ struct LogDirSnapshotStream::Impl {
   ReadOnlyFile file;
   SnapshotParser parser;
   LogDirSnapshot header;
+  std::string log_dir;  // next()'s when the caller does not take it
   bool done = false;
 };
 
@@ -860,12 +889,11 @@ const LogDirSnapshot& LogDirSnapshotStream::header() const {
 
 bool LogDirSnapshotStream::next(PartitionReplica& replica, std::string* log_dir) {
   if (impl_->done) return false;
-  std::string dir;
+  std::string& dir = log_dir ? *log_dir : impl_->log_dir;
   if (!impl_->parser.next(impl_->header, replica, dir)) {
     impl_->done = true;
     return false;
   }
-  if (log_dir) *log_dir = std::move(dir);
   return true;
 }
 

@@ -146,6 +146,24 @@ BatchRange batches_from(const PartitionReplica& replica, std::int64_t from, std:
   return range;
 }
 
+std::vector<BatchSummary> recycle_replica(PartitionReplica& r) {
+  PartitionReplica fresh;
+  const auto keep = [](auto& from, auto& to) {
+    from.clear();
+    to = std::move(from);
+  };
+  keep(r.recorded_dir, fresh.recorded_dir);
+  keep(r.topic, fresh.topic);
+  keep(r.segments, fresh.segments);
+  keep(r.checkpoint_entries, fresh.checkpoint_entries);
+  keep(r.rebuilt_entries, fresh.rebuilt_entries);
+  keep(r.notes, fresh.notes);
+  std::vector<BatchSummary> batches;
+  if (r.stored) keep(r.stored->batches, batches);
+  r = std::move(fresh);
+  return batches;
+}
+
 bool shows_remote_tier(const PartitionReplica& r) {
   return r.log_start_checkpoint && !r.segments.empty() &&
          *r.log_start_checkpoint < r.segments.front().base_offset;

@@ -137,6 +137,13 @@ struct PartitionReplica {
   std::optional<RemoteTier> remote_tier;
 };
 
+// Makes `replica` what a default-constructed PartitionReplica is, except that its lists
+// (segments, epoch entries, notes) and texts keep their storage for the next replica read
+// into it; the snapshot's kept batches' storage is returned (empty) for the next replica's
+// StoredBatches. A stream read one replica at a time into the same few objects then
+// allocates next to nothing per replica.
+std::vector<BatchSummary> recycle_replica(PartitionReplica& replica);
+
 // Whether `leader`'s files show the sign of a tiered log: a log-start-offset-checkpoint below
 // its first local segment (LogLoader keeps it only with remote storage enabled; a checkpoint
 // not yet written after a deletion shows it too, which is why the metadata decides).

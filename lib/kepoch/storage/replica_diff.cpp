@@ -289,10 +289,11 @@ std::size_t pick_reference(const std::vector<PartitionReplica>& replicas) {
   return best;
 }
 
-ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas,
-                                   std::size_t replica, std::size_t reference) {
-  const PartitionReplica& a = replicas[replica];
-  const PartitionReplica& b = replicas[reference];
+namespace {
+
+// Replica `a` (at `replica` in the caller's list) against the reference `b` (at `reference`).
+ReplicaComparison compare_pair(const PartitionReplica& a, const PartitionReplica& b,
+                               std::size_t replica, std::size_t reference) {
   ReplicaComparison c;
   c.replica = replica;
   c.reference = reference;
@@ -329,6 +330,18 @@ ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas
   if (a.log_end_offset > fork) c.only_here = OffsetRange{fork, a.log_end_offset - 1};
   if (b.log_end_offset > fork) c.only_there = OffsetRange{fork, b.log_end_offset - 1};
   return c;
+}
+
+}  // namespace
+
+ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas,
+                                   std::size_t replica, std::size_t reference) {
+  return compare_pair(replicas[replica], replicas[reference], replica, reference);
+}
+
+ReplicaComparison compare_replicas(const std::vector<const PartitionReplica*>& replicas,
+                                   std::size_t replica, std::size_t reference) {
+  return compare_pair(*replicas[replica], *replicas[reference], replica, reference);
 }
 
 }  // namespace kepoch

@@ -76,5 +76,8 @@ std::int64_t cleaned_until(const BatchRange& range, std::int64_t start);
 std::size_t pick_reference(const std::vector<PartitionReplica>& replicas);
 ReplicaComparison compare_replicas(const std::vector<PartitionReplica>& replicas,
                                    std::size_t replica, std::size_t reference);
+// The same over replicas held elsewhere (no copy of them).
+ReplicaComparison compare_replicas(const std::vector<const PartitionReplica*>& replicas,
+                                   std::size_t replica, std::size_t reference);
 
 }  // namespace kepoch
