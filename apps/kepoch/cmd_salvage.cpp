@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "bulk_output.hpp"
 #include "cluster_options.hpp"
 #include "election_options.hpp"
 #include "exit_codes.hpp"
@@ -38,22 +39,17 @@ void archive_and_report(const SalvageOptions& o, const std::vector<std::string>&
                         const std::function<forecast::SalvageResult(
                             const std::function<void(const forecast::SalvagedRecord&)>&)>& salvage,
                         forecast::SalvageResult& result) {
-  write_output("--archive", o.archive, OutputKind::salvage_archive, inputs, "salvage archive",
-               [&](std::ostream& out) {
-                 forecast::write_archive_header(out, "kepoch " KEPOCH_VERSION);
-                 // Lines gathered and written 1 MiB at a time: written one by one, each
-                 // record's line was a system call of its own (bench/salvage-replay).
-                 std::string pending;
-                 result = salvage([&](const forecast::SalvagedRecord& r) {
-                   forecast::append_archive_record(pending, r);
-                   if (pending.size() >= (1u << 20)) {
-                     out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
-                     pending.clear();
-                   }
-                 });
-                 out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
-                 forecast::write_archive_end(out, result.totals.records);
-               });
+  write_output_bulk("--archive", o.archive, OutputKind::salvage_archive, inputs, "salvage archive",
+                    [&](BulkFileWriter& out) {
+                      out.write(forecast::archive_header_line("kepoch " KEPOCH_VERSION));
+                      // Each line written in place into the writer's chunk (no string of
+                      // its own); a second thread writes the full chunks.
+                      result = salvage([&](const forecast::SalvagedRecord& r) {
+                        char* at = out.room(forecast::archive_record_max_size(r));
+                        out.advance(forecast::write_archive_line(at, r));
+                      });
+                      out.write(forecast::archive_end_line(result.totals.records));
+                    });
 }
 
 int finish(const SalvageOptions& o, const forecast::SalvageResult& result, const Globals& globals) {

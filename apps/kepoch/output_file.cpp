@@ -1,5 +1,7 @@
 #include "output_file.hpp"
 
+#include "bulk_output.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -100,6 +102,71 @@ void replace_whole(const std::string& shown, const OutputDecision& d, std::strin
   }
 }
 
+// A FIFO, a character device or our own standard output or error, written with a
+// BulkFileWriter (no O_DIRECT, no fsync: as write_in_place writes them).
+void bulk_in_place(const std::string& shown, const OutputDecision& d, std::string_view what,
+                   const std::function<void(BulkFileWriter&)>& body) {
+  if (d.waits_for_reader) wait_for_reader(shown, d.write_path);
+  int fd = -1;
+  bool own = false;
+  if (d.write_path == "/dev/stdout" || d.write_path == "/dev/stderr") {
+    // Through the descriptor itself (as write_in_place), after what the stream holds.
+    std::ostream& out = d.write_path == "/dev/stdout" ? std::cout : std::cerr;
+    out.flush();
+    fd = d.write_path == "/dev/stdout" ? STDOUT_FILENO : STDERR_FILENO;
+  } else {
+    fd = ::open(d.write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+      throw InputError(shown, fmt::format("cannot create the {}: {}", what, errno_text(errno)));
+    own = true;
+  }
+  try {
+    BulkFileWriter writer(fd, {});
+    body(writer);
+    writer.finish();
+  } catch (const FileWriteError& e) {
+    if (own) ::close(fd);
+    throw InputError(shown, fmt::format("cannot write the {}: {}", what, e.what()));
+  } catch (...) {
+    if (own) ::close(fd);
+    throw;
+  }
+  if (own && ::close(fd) != 0)
+    throw InputError(shown, fmt::format("cannot write the {}: {}", what, errno_text(errno)));
+}
+
+// replace_whole's temporary file, rename and cleanup, the bytes written with a
+// BulkFileWriter (O_DIRECT where the file system takes it) and fsynced before the rename.
+void bulk_replace_whole(const std::string& shown, const OutputDecision& d, std::string_view what,
+                        const std::function<void(BulkFileWriter&)>& body) {
+  const std::string tmp = fmt::format("{}.kepoch-{}.tmp", d.write_path, ::getpid());
+  struct stat st {};
+  const bool existed = ::stat(d.write_path.c_str(), &st) == 0;
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0)
+    throw InputError(shown, fmt::format("cannot create the {}: {}", what, errno_text(errno)));
+  if (existed) (void)::fchmod(fd, st.st_mode & 07777);
+  bool fd_open = true;
+  try {
+    try {
+      BulkFileWriter writer(fd, {.direct = true, .sync = true});
+      body(writer);
+      writer.finish();  // every byte written and fsynced
+    } catch (const FileWriteError& e) {
+      throw InputError(shown, fmt::format("cannot write the {}: {}", what, e.what()));
+    }
+    fd_open = false;
+    if (::close(fd) != 0)
+      throw InputError(shown, fmt::format("cannot write the {}: {}", what, errno_text(errno)));
+    if (::rename(tmp.c_str(), d.write_path.c_str()) != 0)
+      throw InputError(shown, fmt::format("cannot replace the {}: {}", what, errno_text(errno)));
+  } catch (...) {
+    if (fd_open) ::close(fd);
+    ::unlink(tmp.c_str());  // ours, made above: a half file is no file
+    throw;
+  }
+}
+
 }  // namespace
 
 void set_overwrite(bool overwrite) {
@@ -119,6 +186,16 @@ void write_output(const std::string& flag, const std::string& path, OutputKind k
     write_in_place(path, d, what, body);
   else
     replace_whole(path, d, what, body);
+}
+
+void write_output_bulk(const std::string& flag, const std::string& path, OutputKind kind,
+                       const std::vector<std::string>& inputs, std::string_view what,
+                       const std::function<void(BulkFileWriter&)>& body) {
+  const OutputDecision d = decided(flag, path, kind, inputs);
+  if (d.method == WriteMethod::in_place)
+    bulk_in_place(path, d, what, body);
+  else
+    bulk_replace_whole(path, d, what, body);
 }
 
 }  // namespace kepoch::cli

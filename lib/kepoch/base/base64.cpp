@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace kepoch {
 namespace {
 
@@ -34,20 +38,10 @@ int value_of(char c) {
   return kValues[static_cast<unsigned char>(c)];
 }
 
-}  // namespace
-
-std::string base64_encode(std::span<const std::uint8_t> bytes) {
-  std::string out;
-  base64_append(out, bytes);
-  return out;
-}
-
-void base64_append(std::string& out, std::span<const std::uint8_t> bytes) {
-  // Written in place (no append per character): salvage encodes every key, value and header.
-  const std::size_t at = out.size();
-  out.resize(at + (bytes.size() + 2) / 3 * 4, '=');
-  char* o = out.data() + at;
-  const std::size_t full = bytes.size() / 3 * 3;
+// The table encoder: whole groups two lookups each, then the last one or two bytes with
+// their padding.
+char* encode_portable(char* o, const std::uint8_t* bytes, std::size_t n) {
+  const std::size_t full = n / 3 * 3;
   std::size_t i = 0;
   for (; i < full; i += 3) {
     const std::uint32_t group =
@@ -56,13 +50,99 @@ void base64_append(std::string& out, std::span<const std::uint8_t> bytes) {
     std::memcpy(o + 2, kPairs[group & 0xfff].data(), 2);
     o += 4;
   }
-  if (i < bytes.size()) {  // one or two bytes left: two or one '=' stay
+  if (i < n) {  // one or two bytes left: two or one '='
     std::uint32_t group = std::uint32_t(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) group |= std::uint32_t(bytes[i + 1]) << 8;
+    if (i + 1 < n) group |= std::uint32_t(bytes[i + 1]) << 8;
     o[0] = kAlphabet[group >> 18];
     o[1] = kAlphabet[(group >> 12) & 0x3f];
-    if (i + 1 < bytes.size()) o[2] = kAlphabet[(group >> 6) & 0x3f];
+    o[2] = i + 1 < n ? kAlphabet[(group >> 6) & 0x3f] : '=';
+    o[3] = '=';
+    o += 4;
   }
+  return o;
+}
+
+#if defined(__x86_64__)
+// 24 bytes to 32 characters a step (Mula and Lemire, "Faster Base64 Encoding and Decoding
+// using AVX2 Instructions", 2018): each lane takes 12 bytes, a shuffle puts each group of
+// three as bytes [b1, b0, b2, b1] of a 32-bit word, two multiplies move its four 6-bit
+// values into the word's four bytes, and a 16-entry shuffle table adds to each value the
+// distance to its character ('A', 'a' - 26, '0' - 52, '+' - 62, '/' - 63). Reads 28 bytes
+// per step (two 16-byte loads 12 bytes apart), so it stops with fewer than 28 left and the
+// table encoder writes the rest.
+__attribute__((target("avx2"))) char* encode_avx2(char* o, const std::uint8_t* bytes,
+                                                  std::size_t n) {
+  const __m256i shuffle = _mm256_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,  //
+                                           1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
+  const __m256i mask_ac = _mm256_set1_epi32(0x0fc0fc00);
+  const __m256i mul_ac = _mm256_set1_epi32(0x04000040);
+  const __m256i mask_bd = _mm256_set1_epi32(0x003f03f0);
+  const __m256i mul_bd = _mm256_set1_epi32(0x01000010);
+  const __m256i offsets =
+      _mm256_setr_epi8('a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52,
+                       '0' - 52, '0' - 52, '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0,  //
+                       'a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52,
+                       '0' - 52, '0' - 52, '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0);
+  std::size_t i = 0;
+  for (; n - i >= 28; i += 24) {
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i));
+    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + i + 12));
+    const __m256i in = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), shuffle);
+    // Word bytes [b1, b0, b2, b1] -> [b0 >> 2, (b0 & 3) << 4 | b1 >> 4,
+    // (b1 & 15) << 2 | b2 >> 6, b2 & 63].
+    const __m256i ac = _mm256_mulhi_epu16(_mm256_and_si256(in, mask_ac), mul_ac);
+    const __m256i bd = _mm256_mullo_epi16(_mm256_and_si256(in, mask_bd), mul_bd);
+    const __m256i values = _mm256_or_si256(ac, bd);
+    // Which offset: 0..25 -> 13, 26..51 -> 0, 52..61 -> 1..10, 62 -> 11, 63 -> 12.
+    __m256i pick = _mm256_subs_epu8(values, _mm256_set1_epi8(51));
+    const __m256i upper = _mm256_cmpgt_epi8(_mm256_set1_epi8(26), values);
+    pick = _mm256_or_si256(pick, _mm256_and_si256(upper, _mm256_set1_epi8(13)));
+    const __m256i text = _mm256_add_epi8(values, _mm256_shuffle_epi8(offsets, pick));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), text);
+    o += 32;
+  }
+  return encode_portable(o, bytes + i, n - i);
+}
+
+bool detect_avx2() {
+  return __builtin_cpu_supports("avx2");
+}
+#else
+char* encode_avx2(char* o, const std::uint8_t* bytes, std::size_t n) {
+  return encode_portable(o, bytes, n);
+}
+bool detect_avx2() {
+  return false;
+}
+#endif
+
+const bool kAvx2 = detect_avx2();
+
+}  // namespace
+
+char* base64_write(char* out, std::span<const std::uint8_t> bytes) {
+  return kAvx2 ? encode_avx2(out, bytes.data(), bytes.size())
+               : encode_portable(out, bytes.data(), bytes.size());
+}
+
+char* base64_write_portable(char* out, std::span<const std::uint8_t> bytes) {
+  return encode_portable(out, bytes.data(), bytes.size());
+}
+
+bool base64_uses_avx2() {
+  return kAvx2;
+}
+
+std::string base64_encode(std::span<const std::uint8_t> bytes) {
+  std::string out;
+  base64_append(out, bytes);
+  return out;
+}
+
+void base64_append(std::string& out, std::span<const std::uint8_t> bytes) {
+  const std::size_t at = out.size();
+  out.resize(at + base64_size(bytes.size()));
+  base64_write(out.data() + at, bytes);
 }
 
 std::optional<std::vector<std::uint8_t>> base64_decode(std::string_view text) {

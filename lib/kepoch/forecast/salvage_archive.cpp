@@ -24,56 +24,65 @@ std::string json_string(std::string_view text) {
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// json_string's text appended to `out`: a plain ASCII text (topic names, most paths) is
-// quoted as it is, which is what nlohmann writes for it (it escapes only '"', '\\' and the
-// bytes below 0x20); anything else through json_string.
-void append_json_string(std::string& out, std::string_view text) {
-  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+// Whether nlohmann writes `text` as it is between quotes: plain ASCII (topic names, most
+// paths; it escapes only '"', '\\' and the bytes below 0x20, and replaces invalid UTF-8).
+bool plain_text(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
     const auto u = static_cast<unsigned char>(c);
     return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
   });
-  if (!plain) {
-    out += json_string(text);
-    return;
-  }
-  out += '"';
-  out += text;
-  out += '"';
+}
+
+// The most bytes json_string writes for `text`: an escape (\u00XX) or a replacement
+// character per byte at most, and the quotes.
+std::size_t json_string_max(std::string_view text) {
+  return 6 * text.size() + 2;
+}
+
+char* put(char* o, std::string_view text) {
+  std::memcpy(o, text.data(), text.size());
+  return o + text.size();
+}
+
+// json_string's text: plain text quoted as it is, anything else through json_string.
+char* put_json_string(char* o, std::string_view text) {
+  if (!plain_text(text)) return put(o, json_string(text));
+  *o++ = '"';
+  o = put(o, text);
+  *o++ = '"';
+  return o;
 }
 
 // Bytes as a JSON string of their base64, or null.
-void append_bytes_or_null(std::string& out,
-                          const std::optional<std::span<const std::uint8_t>>& bytes) {
-  if (!bytes) {
-    out += "null";
-    return;
-  }
-  out += '"';
-  base64_append(out, *bytes);
-  out += '"';
+char* put_bytes_or_null(char* o, const std::optional<std::span<const std::uint8_t>>& bytes) {
+  if (!bytes) return put(o, "null");
+  *o++ = '"';
+  o = base64_write(o, *bytes);
+  *o++ = '"';
+  return o;
+}
+
+std::size_t bytes_or_null_max(const std::optional<std::span<const std::uint8_t>>& bytes) {
+  return bytes ? base64_size(bytes->size()) + 2 : 4;
 }
 
 std::string_view optional_bool(const std::optional<bool>& b) {
   return !b ? "null" : *b ? "true" : "false";
 }
 
-// An integer as fmt's "{}" writes it (decimal, '-' for a negative one).
+// An integer as fmt's "{}" writes it (decimal, '-' for a negative one): at most 20 bytes.
 template <typename T>
-void append_integer(std::string& out, T value) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(digits, end);
+char* put_integer(char* o, T value) {
+  return std::to_chars(o, o + 20, value).ptr;
 }
 
 // A name (from a fixed set of plain ASCII words) quoted, or null.
-void append_quoted_or_null(std::string& out, const std::optional<std::string_view>& name) {
-  if (!name) {
-    out += "null";
-    return;
-  }
-  out += '"';
-  out += *name;
-  out += '"';
+char* put_quoted_or_null(char* o, const std::optional<std::string_view>& name) {
+  if (!name) return put(o, "null");
+  *o++ = '"';
+  o = put(o, *name);
+  *o++ = '"';
+  return o;
 }
 
 [[noreturn]] void bad(const std::string& path, int line, const std::string& what) {
@@ -155,67 +164,87 @@ SalvageClass class_of(const std::string& name, const std::string& path, int line
 
 }  // namespace
 
-void write_archive_header(std::ostream& out, std::string_view written_by) {
-  out << fmt::format("{{\"format\":\"{}\",\"version\":{},\"written_by\":{}}}\n", kSalvageFormat,
+std::string archive_header_line(std::string_view written_by) {
+  return fmt::format("{{\"format\":\"{}\",\"version\":{},\"written_by\":{}}}\n", kSalvageFormat,
                      kSalvageVersion, json_string(written_by));
 }
 
-void append_archive_record(std::string& out, const SalvagedRecord& r) {
-  // Written piece by piece into `out` (no string per field, no format string parsed per
-  // record): the line is salvage's output per record, and every key, value and header goes
-  // through base64 into it. The text is what fmt's "{}" writes for each field.
-  out += "{\"topic\":";
-  append_json_string(out, r.topic);
-  out += ",\"partition\":";
-  append_integer(out, r.partition);
-  out += ",\"offset\":";
-  append_integer(out, r.offset);
-  out += ",\"leader_epoch\":";
-  append_integer(out, r.leader_epoch);
-  out += ",\"timestamp\":";
-  append_integer(out, r.timestamp);
-  out += r.log_append_time ? ",\"timestamp_type\":\"log_append_time\",\"key\":"
-                           : ",\"timestamp_type\":\"create_time\",\"key\":";
-  append_bytes_or_null(out, r.record->key);
-  out += ",\"value\":";
-  append_bytes_or_null(out, r.record->value);
-  out += ",\"headers\":[";
+void write_archive_header(std::ostream& out, std::string_view written_by) {
+  out << archive_header_line(written_by);
+}
+
+std::size_t archive_record_max_size(const SalvagedRecord& r) {
+  // The member names, fixed words and punctuation (under 400 bytes), eight integers of at
+  // most 20 bytes, then the strings and byte strings at their largest.
+  std::size_t n = 512 + 8 * 20 + json_string_max(r.topic) +
+                  json_string_max(r.replica->dir.native()) + bytes_or_null_max(r.record->key) +
+                  bytes_or_null_max(r.record->value);
+  for (const auto& h : r.record->headers)
+    n += 32 + base64_size(h.key.size()) + bytes_or_null_max(h.value);
+  return n;
+}
+
+char* write_archive_line(char* o, const SalvagedRecord& r) {
+  // Written piece by piece (no string per field, no format string parsed per record): the
+  // line is salvage's output per record, and every key, value and header goes through
+  // base64 into it. The text is what fmt's "{}" writes for each field.
+  o = put(o, "{\"topic\":");
+  o = put_json_string(o, r.topic);
+  o = put(o, ",\"partition\":");
+  o = put_integer(o, r.partition);
+  o = put(o, ",\"offset\":");
+  o = put_integer(o, r.offset);
+  o = put(o, ",\"leader_epoch\":");
+  o = put_integer(o, r.leader_epoch);
+  o = put(o, ",\"timestamp\":");
+  o = put_integer(o, r.timestamp);
+  o = put(o, r.log_append_time ? ",\"timestamp_type\":\"log_append_time\",\"key\":"
+                               : ",\"timestamp_type\":\"create_time\",\"key\":");
+  o = put_bytes_or_null(o, r.record->key);
+  o = put(o, ",\"value\":");
+  o = put_bytes_or_null(o, r.record->value);
+  o = put(o, ",\"headers\":[");
   for (std::size_t i = 0; i < r.record->headers.size(); ++i) {
     const auto& h = r.record->headers[i];
-    if (i) out += ',';
-    out += "{\"key\":\"";
-    base64_append(out, {reinterpret_cast<const std::uint8_t*>(h.key.data()), h.key.size()});
-    out += "\",\"value\":";
-    append_bytes_or_null(out, h.value);
-    out += '}';
+    if (i) *o++ = ',';
+    o = put(o, "{\"key\":\"");
+    o = base64_write(o, {reinterpret_cast<const std::uint8_t*>(h.key.data()), h.key.size()});
+    o = put(o, "\",\"value\":");
+    o = put_bytes_or_null(o, h.value);
+    *o++ = '}';
   }
-  out += "],\"producer_id\":";
-  append_integer(out, r.producer_id);
-  out += ",\"producer_epoch\":";
-  append_integer(out, r.producer_epoch);
-  out += ",\"sequence\":";
-  append_integer(out, r.sequence);
-  out += r.transactional ? ",\"transactional\":true,\"class\":\""
-                         : ",\"transactional\":false,\"class\":\"";
-  out += salvage_class_name(r.kind);
-  out += "\",\"control_type\":";
-  append_quoted_or_null(out, r.control
-                                 ? std::optional<std::string_view>(control_type_name(*r.control))
-                                 : std::nullopt);
-  out += ",\"committed\":";
-  out += optional_bool(r.committed);
-  out += ",\"on_new_leader\":{\"present\":";
-  out += optional_bool(r.presence.present);
-  out += ",\"by\":";
-  append_quoted_or_null(out,
-                        r.presence.by == PresenceBy::none
-                            ? std::nullopt
-                            : std::optional<std::string_view>(presence_by_name(r.presence.by)));
-  out += ",\"certainty\":\"";
-  out += certainty_name(r.presence.certainty);
-  out += "\"},\"replica\":";
-  append_json_string(out, r.replica->dir.native());
-  out += "}\n";
+  o = put(o, "],\"producer_id\":");
+  o = put_integer(o, r.producer_id);
+  o = put(o, ",\"producer_epoch\":");
+  o = put_integer(o, r.producer_epoch);
+  o = put(o, ",\"sequence\":");
+  o = put_integer(o, r.sequence);
+  o = put(o, r.transactional ? ",\"transactional\":true,\"class\":\""
+                             : ",\"transactional\":false,\"class\":\"");
+  o = put(o, salvage_class_name(r.kind));
+  o = put(o, "\",\"control_type\":");
+  o = put_quoted_or_null(
+      o, r.control ? std::optional<std::string_view>(control_type_name(*r.control)) : std::nullopt);
+  o = put(o, ",\"committed\":");
+  o = put(o, optional_bool(r.committed));
+  o = put(o, ",\"on_new_leader\":{\"present\":");
+  o = put(o, optional_bool(r.presence.present));
+  o = put(o, ",\"by\":");
+  o = put_quoted_or_null(o, r.presence.by == PresenceBy::none
+                                ? std::nullopt
+                                : std::optional<std::string_view>(presence_by_name(r.presence.by)));
+  o = put(o, ",\"certainty\":\"");
+  o = put(o, certainty_name(r.presence.certainty));
+  o = put(o, "\"},\"replica\":");
+  o = put_json_string(o, r.replica->dir.native());
+  return put(o, "}\n");
+}
+
+void append_archive_record(std::string& out, const SalvagedRecord& r) {
+  const std::size_t at = out.size();
+  out.resize(at + archive_record_max_size(r));
+  char* const end = write_archive_line(out.data() + at, r);
+  out.resize(static_cast<std::size_t>(end - out.data()));
 }
 
 void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
@@ -224,8 +253,12 @@ void write_archive_record(std::ostream& out, const SalvagedRecord& r) {
   out << line;
 }
 
+std::string archive_end_line(std::uint64_t records) {
+  return fmt::format("{{\"end\":{{\"records\":{}}}}}\n", records);
+}
+
 void write_archive_end(std::ostream& out, std::uint64_t records) {
-  out << fmt::format("{{\"end\":{{\"records\":{}}}}}\n", records);
+  out << archive_end_line(records);
 }
 
 ArchiveReader::ArchiveReader(std::istream& in, std::string path) : in_(in), path_(std::move(path)) {

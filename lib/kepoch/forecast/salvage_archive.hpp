@@ -43,11 +43,17 @@ inline constexpr std::size_t kMaxArchiveLineBytes = 64u << 20;
 // Writing, line by line (each ends with '\n').
 void write_archive_header(std::ostream& out, std::string_view written_by);
 void write_archive_record(std::ostream& out, const SalvagedRecord& record);
-// The same line appended to `out`: a writer that gathers many lines before writing them (one
+void write_archive_end(std::ostream& out, std::uint64_t records);
+// The same lines as text, for a writer that gathers many lines before writing them (one
 // line of a 1 KiB value is larger than a file stream's direct-write threshold, so a stream
 // written line by line makes a system call per record).
+std::string archive_header_line(std::string_view written_by);
+std::string archive_end_line(std::uint64_t records);
 void append_archive_record(std::string& out, const SalvagedRecord& record);
-void write_archive_end(std::ostream& out, std::uint64_t records);
+// A record's line written at `out`, which has room for archive_record_max_size(record)
+// bytes; returns its end. No allocation for a plain ASCII topic and replica dir.
+std::size_t archive_record_max_size(const SalvagedRecord& record);
+char* write_archive_line(char* out, const SalvagedRecord& record);
 
 // One record read back.
 struct ArchivedRecord {
