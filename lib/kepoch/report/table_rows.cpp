@@ -176,20 +176,15 @@ void TableRows::place_row(std::string& out) {
     bytes += cell.size();
     if (i + 1 < n) bytes += widths_[i] > w ? widths_[i] - w + 2 : 2;
   }
+  // The row's bytes made spaces at once (the leading two, the padding), then the cells.
   const std::size_t at = out.size();
-  out.resize(at + bytes);
-  char* p = out.data() + at;
-  *p++ = ' ';
-  *p++ = ' ';
+  out.resize(at + bytes, ' ');
+  char* p = out.data() + at + 2;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view cell = row_texts_[i];
     std::memcpy(p, cell.data(), cell.size());
     p += cell.size();
-    if (i + 1 < n) {
-      const std::size_t pad = widths_[i] > row_widths_[i] ? widths_[i] - row_widths_[i] + 2 : 2;
-      std::memset(p, ' ', pad);
-      p += pad;
-    }
+    if (i + 1 < n) p += widths_[i] > row_widths_[i] ? widths_[i] - row_widths_[i] + 2 : 2;
   }
   *p = '\n';
 }
