@@ -206,9 +206,7 @@ int dump_log(const std::string& file, const SegmentFileTarget& target, const Seg
       begin();
       started = true;
     }
-    stream.write_element([&](report::ObjectWriter& w) {
-      report::write_batch(w, b, options.records, data, &decoding);
-    });
+    report::stream_batch(stream, b, options.records, data, &decoding);
     const bool bad_control =
         std::any_of(b.controls.begin(), b.controls.end(),
                     [](const DumpedControl& c) { return c.error.has_value(); });

@@ -50,6 +50,17 @@ std::string shorten(std::string_view text, std::size_t width) {
   return std::string(prefix_by_width(text, width - 1)) + std::string(kEllipsis);
 }
 
+void shorten_into(std::string& out, std::string_view text, std::size_t width) {
+  // The ASCII rule of shorten() without a string made per call.
+  if (!is_ascii(text) || text.size() <= width || width == 0 ||
+      (text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos)) {
+    out = shorten(text, width);
+    return;
+  }
+  out.assign(text.substr(0, width - 1));
+  out += kEllipsis;
+}
+
 std::vector<std::string> wrap(std::string_view text, std::size_t width) {
   width = std::max<std::size_t>(width, 1);
   std::vector<std::string> lines;

@@ -32,6 +32,8 @@ using kepoch::is_ascii;
 // keeps its end ("…/broker-1/d-0", the part that tells replicas apart), other text its
 // start ("first line of a mess…").
 std::string shorten(std::string_view text, std::size_t width);
+// out = shorten(text, width), in out's own storage (a table cell cut in every row).
+void shorten_into(std::string& out, std::string_view text, std::size_t width);
 
 // `text` as lines of at most `width` columns, broken at spaces; a word longer than a line
 // is shortened. Never empty (an empty text is one empty line).

@@ -16,6 +16,7 @@
 #include "kepoch/report/metadata_report.hpp"
 #include "kepoch/report/remote_log_metadata_report.hpp"
 #include "kepoch/report/render_detail.hpp"
+#include "kepoch/report/stream.hpp"
 #include "kepoch/report/time_fields.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 
@@ -702,6 +703,55 @@ void write_batch(ObjectWriter& w, DumpedBatch& b, bool with_records, DataFormat 
                                    h.base_timestamp, h.max_timestamp};
   w.integers(kProducer, producer);
   if (with_records) write_records(w, b, data, decoding);
+}
+
+void stream_batch(ReportStream& stream, DumpedBatch& b, bool with_records, DataFormat data,
+                  RecordDecoding* decoding) {
+  if (!with_records) {
+    // write_batch's members in its order, as one run.
+    const BatchHeader& h = b.header;
+    static constexpr std::string_view kBatch[] = {"position",
+                                                  "size",
+                                                  "base_offset",
+                                                  "last_offset",
+                                                  "count",
+                                                  "partition_leader_epoch",
+                                                  "magic",
+                                                  "crc",
+                                                  "crc_valid",
+                                                  "compression",
+                                                  "timestamp_type",
+                                                  "is_control",
+                                                  "is_transactional",
+                                                  "producer_id",
+                                                  "producer_epoch",
+                                                  "base_sequence",
+                                                  "base_timestamp",
+                                                  "max_timestamp"};
+    const auto text = [](std::string_view t) { return Scalar{Scalar::Kind::string, 0, t}; };
+    const auto boolean = [&text](bool v) { return text(v ? "true" : "false"); };
+    const Scalar values[] = {Scalar::of(static_cast<std::int64_t>(h.position)),
+                             Scalar::of(static_cast<std::int64_t>(h.size_in_bytes())),
+                             Scalar::of(h.base_offset),
+                             Scalar::of(h.last_offset()),
+                             Scalar::of(h.is_v2() ? h.records_count : 1),
+                             Scalar::of(h.partition_leader_epoch),
+                             Scalar::of(h.magic),
+                             Scalar::of(h.crc),
+                             b.crc_valid ? boolean(*b.crc_valid) : Scalar{},
+                             text(codec_name(h.codec())),
+                             text(h.log_append_time() ? "log-append-time" : "create-time"),
+                             boolean(h.is_control()),
+                             boolean(h.is_transactional()),
+                             Scalar::of(h.producer_id),
+                             Scalar::of(h.producer_epoch),
+                             Scalar::of(h.base_sequence),
+                             Scalar::of(h.base_timestamp),
+                             Scalar::of(h.max_timestamp)};
+    static_assert(std::size(kBatch) == std::size(values));
+    if (stream.table_row(kBatch, values)) return;
+  }
+  stream.write_element([&](ObjectWriter& w) { write_batch(w, b, with_records, data, decoding); });
 }
 
 Value batch_value(DumpedBatch& b, bool with_records, DataFormat data) {

@@ -25,6 +25,8 @@
 
 namespace kepoch::report {
 
+class ReportStream;
+
 enum class DataFormat { none, text, hex, base64 };
 
 // Which record values are decoded as well (`segment dump` of a __remote_log_metadata
@@ -44,6 +46,11 @@ Value segment_fields(const std::string& file, std::optional<std::int64_t> base_o
 void write_batch(ObjectWriter& w, DumpedBatch& batch, bool with_records, DataFormat data,
                  RecordDecoding* decoding = nullptr);
 Value batch_value(DumpedBatch& batch, bool with_records, DataFormat data);
+// The next element of `stream`: write_batch's, as a table's flat row when the stream is a
+// table and the batch's records are not written (ReportStream::table_row), with the same
+// text.
+void stream_batch(ReportStream& stream, DumpedBatch& batch, bool with_records, DataFormat data,
+                  RecordDecoding* decoding = nullptr);
 Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<DumpedBatch>& bad);
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
 Value control_value(const DumpedControl& control);

@@ -359,8 +359,7 @@ class TableStream : public ReportStream {
     // when each row was written on its own.
     const std::size_t mark = text_.size();
     try {
-      rows_.element(
-          write, [this](const std::string& s) { return bold(s); }, text_, &out_);
+      rows_.element(write, bold_text_, text_, &out_);
     } catch (...) {
       if (rows_.spilled())
         text_.clear();
@@ -369,6 +368,25 @@ class TableStream : public ReportStream {
       throw;
     }
     if (text_.size() >= kFlushAt) flush();
+  }
+
+  // A flat element's row placed as write_element places it (TableRows::flat_element); past
+  // the limit it is only counted (a run of scalars holds nothing to find).
+  bool table_row(const MemberNames& names, std::span<const Scalar> values) override {
+    if (options_.limit && shown_ >= options_.limit) {
+      ++hidden_;
+      return true;
+    }
+    ++shown_;
+    const std::size_t mark = text_.size();
+    try {
+      rows_.flat_element(names, values, bold_text_, text_);
+    } catch (...) {
+      text_.resize(mark);
+      throw;
+    }
+    if (text_.size() >= kFlushAt) flush();
+    return true;
   }
 
   void next_list(const Value& fields, std::string_view list_key,
@@ -471,6 +489,9 @@ class TableStream : public ReportStream {
   std::string file_;
   std::size_t width_ = 0;
   TableRows rows_;
+  const std::function<std::string(const std::string&)> bold_text_ = [this](const std::string& s) {
+    return bold(s);
+  };
   std::string text_;  // rows written, not yet handed to out_ (up to kFlushAt bytes)
   std::size_t shown_ = 0, hidden_ = 0;  // rows of the current list
 };

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,16 @@ class ReportStream {
   // of the Value those calls describe, without building it where the format allows (table,
   // JSON, JSON lines; YAML builds the Value).
   virtual void write_element(const std::function<void(ObjectWriter&)>& write);
+  // The next element as a table row, for an element whose members are one run of scalars
+  // (`values`, a boolean as its text "true" or "false"): the row write_element would write
+  // of w.scalars(names, values), placed without the element being written member by member
+  // (segment dump's million batch rows). Returns false, writing nothing, when this stream is
+  // not a table: the caller writes the element with write_element.
+  virtual bool table_row(const MemberNames& names, std::span<const Scalar> values) {
+    (void)names;
+    (void)values;
+    return false;
+  }
   // Ends the current list and starts another in the same item: `fields` are the members
   // between the two lists (a checkpoint's entries, then its loaded_entries).
   virtual void next_list(const Value& fields, std::string_view list_key,

@@ -139,11 +139,20 @@ void TableRows::row(std::string& out) {
   const std::size_t n = columns_.size();
   row_texts_.resize(n);
   row_widths_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    row_texts_[i] = set_[i] ? std::string_view(cells_[i]) : "-";
+    row_widths_[i] = set_[i] ? cell_widths_[i] : 1;
+  }
+  place_row(out);
+}
+
+void TableRows::place_row(std::string& out) {
+  const std::size_t n = columns_.size();
   if (row_shortened_.size() < n) row_shortened_.resize(n);
   std::size_t bytes = 3;  // the leading two spaces, the newline
   for (std::size_t i = 0; i < n; ++i) {
-    std::string_view cell = set_[i] ? std::string_view(cells_[i]) : "-";
-    std::size_t w = set_[i] ? cell_widths_[i] : 1;
+    std::string_view cell = row_texts_[i];
+    std::size_t w = row_widths_[i];
     if (w > widths_[i]) {
       std::size_t most = w;
       if (budget_) {  // widen while the row still fits, then shorten
@@ -155,7 +164,7 @@ void TableRows::row(std::string& out) {
       widths_[i] = most;
       if (w > most) {
         const bool ascii = is_ascii(cell);
-        row_shortened_[i] = shorten(cell, most);
+        shorten_into(row_shortened_[i], cell, most);
         cell = row_shortened_[i];
         // An ASCII text shortened is `most` columns: its first most - 1 characters (or its
         // last, a path) and the ellipsis; none when most is 0.
@@ -167,22 +176,72 @@ void TableRows::row(std::string& out) {
     bytes += cell.size();
     if (i + 1 < n) bytes += widths_[i] > w ? widths_[i] - w + 2 : 2;
   }
+  // The row's bytes made spaces at once (the leading two, the padding), then the cells.
   const std::size_t at = out.size();
-  out.resize(at + bytes);
-  char* p = out.data() + at;
-  *p++ = ' ';
-  *p++ = ' ';
+  out.resize(at + bytes, ' ');
+  char* p = out.data() + at + 2;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view cell = row_texts_[i];
     std::memcpy(p, cell.data(), cell.size());
     p += cell.size();
-    if (i + 1 < n) {
-      const std::size_t pad = widths_[i] > row_widths_[i] ? widths_[i] - row_widths_[i] + 2 : 2;
-      std::memset(p, ' ', pad);
-      p += pad;
-    }
+    if (i + 1 < n) p += widths_[i] > row_widths_[i] ? widths_[i] - row_widths_[i] + 2 : 2;
   }
   *p = '\n';
+}
+
+const std::vector<std::size_t>& TableRows::flat_values(const MemberNames& names) {
+  if (flat_.generation == generation_ && names.same(flat_.names)) return flat_.columns;
+  flat_.names = names.names();
+  flat_.generation = generation_;
+  flat_.columns.assign(columns_.size(), kNone);
+  for (std::size_t k = 0; k < flat_.names.size(); ++k) {
+    const auto it = std::find(columns_.begin(), columns_.end(), flat_.names[k]);
+    if (it == columns_.end()) continue;
+    std::size_t& shown = flat_.columns[static_cast<std::size_t>(it - columns_.begin())];
+    if (shown == kNone) shown = k;  // the first member of a name, as element() fills it
+  }
+  return flat_.columns;
+}
+
+void TableRows::flat_element(const MemberNames& names, std::span<const Scalar> values,
+                             const std::function<std::string(const std::string&)>& bold,
+                             std::string& out) {
+  const auto general = [&] {
+    element([&](ObjectWriter& w) { w.scalars(names, values); }, bold, out);
+  };
+  if (columns_.empty()) return general();
+  const std::vector<std::size_t>& shown = flat_values(names);
+  const std::size_t n = columns_.size();
+  row_texts_.resize(n);
+  row_widths_.resize(n);
+  if (digits_.size() < n * kDigits) digits_.resize(n * kDigits);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view cell = "-";  // no member, or null
+    if (shown[i] != kNone) {
+      const Scalar& v = values[shown[i]];
+      switch (v.kind) {
+        case Scalar::Kind::integer: {
+          char* const digits = digits_.data() + i * kDigits;
+          const auto end = std::to_chars(digits, digits + kDigits, v.integer).ptr;
+          cell = std::string_view(digits, static_cast<std::size_t>(end - digits));
+          break;
+        }
+        case Scalar::Kind::string:
+          // Escaped, or measured by its characters: element()'s way (a column a byte here).
+          if (!is_ascii(v.text) || needs_escape(v.text)) return general();
+          cell = v.text;
+          break;
+        case Scalar::Kind::time_text:  // ASCII (object_writer.hpp)
+          cell = v.text;
+          break;
+        case Scalar::Kind::null:
+          break;
+      }
+    }
+    row_texts_[i] = cell;
+    row_widths_[i] = cell.size();  // ASCII: a column a byte
+  }
+  place_row(out);
 }
 
 std::size_t TableRows::column_of(std::string_view key) {

@@ -45,6 +45,12 @@ class TableRows : private ObjectWriter {
   void element(const std::function<void(ObjectWriter&)>& write,
                const std::function<std::string(const std::string&)>& bold, std::string& out,
                std::ostream* spill = nullptr);
+  // The element whose members are the run `values` (a boolean as its text), appended as
+  // element() appends what w.scalars(names, values) writes: its row placed from the values
+  // without a cell being copied (segment dump's million batch rows); the element that
+  // chooses the columns, and one with a string that is not plain ASCII, go through element().
+  void flat_element(const MemberNames& names, std::span<const Scalar> values,
+                    const std::function<std::string(const std::string&)>& bold, std::string& out);
 
  private:
   void null(std::string_view key) override;
@@ -74,6 +80,11 @@ class TableRows : private ObjectWriter {
   void fill_integer(std::size_t column, std::int64_t v);
   void header(const std::function<std::string(const std::string&)>& bold, std::string& out) const;
   void row(std::string& out);
+  // The row of the texts and widths in row_texts_ and row_widths_ (one per column), widening
+  // or shortening each cell as the row needs, written in one piece.
+  void place_row(std::string& out);
+  // For a flat element's run: the index of the value each column shows (kNone: none).
+  const std::vector<std::size_t>& flat_values(const MemberNames& names);
   void write_row_once();
   void append_lines();
   void fit_columns_to_budget();
@@ -116,6 +127,9 @@ class TableRows : private ObjectWriter {
   };
   static constexpr int kRunSlotBits = 4;
   std::array<RunColumns, std::size_t{1} << kRunSlotBits> runs_{};
+  RunColumns flat_;     // flat_element's run: per column, the value it shows
+  std::string digits_;  // flat_element's integers' texts, kDigits bytes a column
+  static constexpr std::size_t kDigits = 24;
   std::uint64_t generation_ = 1;  // changes whenever the columns do
 };
 

@@ -241,6 +241,30 @@ class TimeStream : public ReportStream {
       write(times_);
     });
   }
+  // A table's flat row: each time field's milliseconds as its text ("none" for
+  // NO_TIMESTAMP), as TimeWriter shows it in a table.
+  bool table_row(const MemberNames& names, std::span<const Scalar> values) override {
+    if (format_ != Format::table) return false;
+    FlatTimes& run = flat_times(names);
+    run.shown.assign(values.begin(), values.end());
+    for (std::size_t t = 0; t < run.times.size(); ++t) {
+      const std::size_t i = run.times[t];
+      if (values[i].kind != Scalar::Kind::integer) continue;
+      // A batch of one record has one time twice (base and max): its text is made once.
+      std::size_t same = 0;
+      while (same < t && !(values[run.times[same]].kind == Scalar::Kind::integer &&
+                           values[run.times[same]].integer == values[i].integer))
+        ++same;
+      if (same < t) {
+        run.shown[i] = run.shown[run.times[same]];
+        continue;
+      }
+      const std::string_view text = run.texts[t].of(values[i].integer, local_);
+      run.shown[i] = text.empty() ? Scalar{Scalar::Kind::string, 0, "none"}
+                                  : Scalar{Scalar::Kind::time_text, 0, text};
+    }
+    return inner_->table_row(names, run.shown);
+  }
   void next_list(const Value& fields, std::string_view list_key,
                  std::vector<std::string> table_columns) override {
     inner_->next_list(shown(fields), list_key, std::move(table_columns));
@@ -253,10 +277,29 @@ class TimeStream : public ReportStream {
   Value shown(const Value& v) const {
     return has_time_fields(v) ? with_iso_times(v, format_, local_) : v;
   }
+  // A flat row's run: its time fields' indexes, a text per time field, the values shown.
+  struct FlatTimes {
+    std::span<const std::string_view> of;
+    std::vector<std::size_t> times;
+    std::vector<TimeText> texts;
+    std::vector<Scalar> shown;
+  };
+  FlatTimes& flat_times(const MemberNames& names) {
+    for (FlatTimes& r : flat_runs_)
+      if (names.same(r.of)) return r;
+    FlatTimes& r = flat_runs_.emplace_back();
+    r.of = names.names();
+    for (std::size_t i = 0; i < r.of.size(); ++i)
+      if (is_time_field(r.of[i])) r.times.push_back(i);
+    r.texts.resize(r.times.size());
+    return r;
+  }
+
   std::unique_ptr<ReportStream> inner_;
   Format format_;
   bool local_;
   TimeWriter times_;
+  std::deque<FlatTimes> flat_runs_;  // one per run of flat rows (a few); never moved
 };
 
 }  // namespace
