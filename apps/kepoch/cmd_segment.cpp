@@ -103,6 +103,8 @@ LogWalk log_walk(const std::string& file, const SegmentOptions& o, const TimeRan
   options.time = time;
   if (options.records) options.coordinator = coordinator_of(file, o);
   options.coordinator_checked = true;  // written from their bytes (segment_report)
+  // ... each read once, checked as it is written (segment_report's CoordinatorMember).
+  options.coordinator_deferred = true;
   return walk;
 }
 

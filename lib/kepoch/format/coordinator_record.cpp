@@ -5,6 +5,7 @@
 #include <array>
 
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/format/coordinator_write.hpp"
 #include "kepoch/format/flexible_reader.hpp"
 
 namespace kepoch {
@@ -350,14 +351,36 @@ CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& r) {
   return decode_coordinator_record(r.log, r.key, r.value, r.key_position, r.value_position);
 }
 
-void write_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
-  ByteReader kin(r.key, r.key_position);
-  kin.skip(2, "key");  // the type
-  write_schema_fields(kin, r.type->key, static_cast<std::uint32_t>(r.type->key_version), sink,
-                      SchemaBytes::base64);
+std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position) {
+  if (!key || key->size() < 2 || (value && value->size() < 2)) return std::nullopt;
+  const auto i16 = [](std::span<const std::uint8_t> b) {
+    return static_cast<std::int16_t>((b[0] << 8) | b[1]);
+  };
+  CheckedCoordinatorRecord r;
+  r.type = coordinator_record_type(log, i16(*key));
+  if (!r.type) return std::nullopt;
+  if (value) {
+    const std::int16_t version = i16(*value);
+    if (version < r.type->value.first_version || version > r.type->value.last_version)
+      return std::nullopt;
+    r.value_version = version;
+  }
+  r.log = log;
+  r.key = *key;
+  r.value = value;
+  r.key_position = key_position;
+  r.value_position = value_position;
+  return r;
 }
 
-void write_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+namespace {
+
+// The fields of a value DumpLogSegments edits (coordinator_value_edited) or not, written as
+// read: checked before (write_schema_fields), or not (write_unchecked_schema_fields).
+void write_value(const CheckedCoordinatorRecord& r, SchemaSink& sink, bool checked) {
   if (!r.value || !r.value_version) return sink.null();
   ByteReader vin(*r.value, r.value_position);
   vin.skip(2, "value");  // the version
@@ -366,11 +389,36 @@ void write_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink
   // DumpLogSegments edits them after decoding (decode_coordinator_record).
   const bool group = r.log == CoordinatorLog::offsets && r.type->type == 2;
   const bool transaction = r.log == CoordinatorLog::transactions;
-  if (group || transaction) {
-    EditedValueSink edited(sink, group, transaction);
-    return write_schema_fields(vin, r.type->value, version, edited, SchemaBytes::base64);
+  std::optional<EditedValueSink> edited;
+  if (group || transaction) edited.emplace(sink, group, transaction);
+  SchemaSink& out = edited ? static_cast<SchemaSink&>(*edited) : sink;
+  if (checked) {
+    write_schema_fields(vin, r.type->value, version, out, SchemaBytes::base64);
+    return;
   }
-  write_schema_fields(vin, r.type->value, version, sink, SchemaBytes::base64);
+  write_unchecked_schema_fields(vin, r.type->value, version, out, SchemaBytes::base64);
+  if (!vin.at_end()) vin.fail("bytes after the value's fields (read again by the check)");
+}
+
+}  // namespace
+
+void write_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  ByteReader kin(r.key, r.key_position);
+  kin.skip(2, "key");  // the type
+  write_schema_fields(kin, r.type->key, static_cast<std::uint32_t>(r.type->key_version), sink,
+                      SchemaBytes::base64);
+}
+
+void write_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  write_value(r, sink, true);
+}
+
+void write_unchecked_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  write_unchecked_coordinator_key_with(r, sink);
+}
+
+void write_unchecked_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
+  write_value(r, sink, false);
 }
 
 }  // namespace kepoch

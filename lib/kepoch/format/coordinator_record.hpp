@@ -110,4 +110,22 @@ CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& reco
 void write_coordinator_key(const CheckedCoordinatorRecord& record, SchemaSink& sink);
 void write_coordinator_value(const CheckedCoordinatorRecord& record, SchemaSink& sink);
 
+// What check_coordinator_record reads before the fields: the record's type and value
+// version, the fields not read (`notes` empty); nullopt when either does not read (a missing
+// key, an unknown type, a value version Kafka does not write), whose error
+// check_coordinator_record gives.
+std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position);
+
+// write_coordinator_key/value of a record only peeked, its fields checked as they are
+// written (the bytes read once, not twice): the same events for a record
+// check_coordinator_record accepts without a note. For any other record (one the check
+// fails, or one it notes anything of) they throw FormatError, having written part of it: the
+// caller discards that and asks check_coordinator_record (the error's position and text are
+// not the check's).
+void write_unchecked_coordinator_key(const CheckedCoordinatorRecord& record, SchemaSink& sink);
+void write_unchecked_coordinator_value(const CheckedCoordinatorRecord& record, SchemaSink& sink);
+
 }  // namespace kepoch

@@ -11,6 +11,7 @@
 #include "kepoch/base/text.hpp"
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/compression.hpp"
+#include "kepoch/format/coordinator_write.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/metadata_report.hpp"
@@ -137,6 +138,10 @@ Value control_value(const DumpedControl& d) {
 }
 
 Value coordinator_value(const DumpedCoordinator& d) {
+  if (d.deferred) {
+    DumpedBatch scratch;  // the error is counted by whoever asks for it
+    return coordinator_value(check_deferred_coordinator(scratch, d));
+  }
   Value v = Value::object();
   std::optional<CoordinatorRecord> decoded;
   if (d.checked) decoded = decode_coordinator_record(*d.checked);
@@ -460,6 +465,26 @@ class YamlSink final : public SinkBase {
   detail::YamlEmitter& e_;
 };
 
+// coordinator_value(d) of a deferred record whose fields check as they are written (with no
+// note: there is no "notes" member), as events; throws FormatError, having written part of
+// it, for any other. `Sink`: a final class, whose calls the schema walk makes directly.
+template <class Sink>
+void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
+  const CheckedCoordinatorRecord& r = *d.checked;
+  sink.begin_object(false);
+  sink.key("type");
+  sink.name(r.type->snake_name);
+  sink.key("type_id");
+  sink.integer(r.type->type);
+  sink.key("key");
+  write_unchecked_coordinator_key_with(r, sink);
+  sink.key("value_version");
+  r.value_version ? sink.integer(*r.value_version) : sink.null();
+  sink.key("value");
+  write_unchecked_coordinator_value_with(r, sink);
+  sink.end_object();
+}
+
 // coordinator_value(d) as events: the record read from its bytes when it was only checked.
 void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
   const CheckedCoordinatorRecord* checked = d.checked ? &*d.checked : nullptr;
@@ -495,34 +520,86 @@ void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
 }
 
 // coordinator_value(d), written without building it (one per record of a __consumer_offsets
-// dump).
+// dump). A deferred record (DumpedCoordinator::deferred) is written as its fields are
+// checked where the text can be taken back (JSON, a table's line), once: when they check
+// without a note, that is the record's text; when not, the text is taken back and the
+// record checked (check_deferred_coordinator, its error counted in the batch) and written
+// as a checked one. The YAML emitter cannot take back its events: there the check comes
+// first.
 class CoordinatorMember final : public LazyMember {
  public:
-  explicit CoordinatorMember(const DumpedCoordinator& d) : d_(d) {}
-  Value value() const override { return coordinator_value(d_); }
+  CoordinatorMember(const DumpedCoordinator& d, DumpedBatch* batch) : d_(d), batch_(batch) {}
+  Value value() const override { return coordinator_value(settled()); }
   void append_json(detail::TextBuffer& out, LazyTimes times) const override {
+    if (pending()) {
+      const std::size_t start = out.size();
+      try {
+        JsonSink sink(out, times);
+        write_unchecked_coordinator(d_, sink);
+        good_ = true;
+        return;
+      } catch (const FormatError&) {
+        out.resize(start);
+      }
+    }
     JsonSink sink(out, times);
-    write_coordinator(d_, sink);
+    write_coordinator(settled(), sink);
   }
   void append_inline(std::string& out, LazyTimes times) const override {
+    if (pending()) {
+      try {
+        InlineSink sink(out, times);  // its text is its own until finish()
+        write_unchecked_coordinator(d_, sink);
+        good_ = true;
+        return sink.finish();
+      } catch (const FormatError&) {
+      }
+    }
     InlineSink sink(out, times);
-    write_coordinator(d_, sink);
+    write_coordinator(settled(), sink);
     sink.finish();
   }
   void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
     YamlSink sink(e, times);
-    write_coordinator(d_, sink);
+    write_coordinator(settled(), sink);
+  }
+  // The check of a deferred record that no rendering made (a writer that took none).
+  void settle() const {
+    if (pending()) settled();
   }
 
  private:
+  bool pending() const { return d_.deferred && !good_ && !checked_; }
+  // The record as coordinator_checked has it: checked, with its notes, or its error.
+  const DumpedCoordinator& settled() const {
+    if (!d_.deferred || good_) return good_ ? checked_view() : d_;
+    if (!checked_) {
+      DumpedBatch scratch;
+      checked_ = check_deferred_coordinator(batch_ ? *batch_ : scratch, d_);
+    }
+    return *checked_;
+  }
+  // A deferred record that wrote without a note: the checked record it is (no notes).
+  const DumpedCoordinator& checked_view() const {
+    if (!checked_) {
+      checked_.emplace();
+      checked_->checked = d_.checked;
+    }
+    return *checked_;
+  }
   const DumpedCoordinator& d_;
+  DumpedBatch* batch_;
+  mutable bool good_ = false;  // deferred, and its fields wrote without a note
+  mutable std::optional<DumpedCoordinator> checked_;
 };
 
 }  // namespace
 
 void write_coordinator_member(ObjectWriter& w, std::string_view key,
-                              const DumpedCoordinator& coordinator) {
-  w.lazy(key, CoordinatorMember(coordinator));
+                              const DumpedCoordinator& coordinator, DumpedBatch* batch) {
+  const CoordinatorMember member(coordinator, batch);
+  w.lazy(key, member);
+  member.settle();
 }
 
 namespace {
@@ -603,7 +680,7 @@ void write_plain_record(ObjectWriter& w, const Record& r) {
 
 // A record as an object of the list begun by begin_objects, with whatever decode its
 // batch and segment ask for.
-void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::uint8_t> entry,
+void write_record(ObjectWriter& w, DumpedBatch& b, std::span<const std::uint8_t> entry,
                   const Record& r, const DumpedControl* control,
                   const DumpedCoordinator* coordinator, DataFormat data, RecordDecoding* decoding) {
   const bool decode = decoding && decoding->remote_log_metadata && !control &&
@@ -617,7 +694,7 @@ void write_record(ObjectWriter& w, const DumpedBatch& b, std::span<const std::ui
   if (coordinator) {
     // The decode right after the offset: what a table's record line shows first.
     w.integer(kRecordNames[0], values[0]);
-    write_coordinator_member(w, "coordinator", *coordinator);
+    write_coordinator_member(w, "coordinator", *coordinator, &b);
     w.integers(names.part(1, std::size(kRecordNames) - 1), values.subspan(1));
   } else {
     w.integers(names, values);

@@ -55,12 +55,16 @@ Value segment_trailer(const SegmentDumpSummary& summary, const std::vector<Dumpe
 // A control record: {"type", "type_id", "key_version", its fields, "notes"?, "error"?}.
 Value control_value(const DumpedControl& control);
 // A coordinator log's record decoded: type, type_id, key, value_version and value (both null
-// for a tombstone), notes; or error.
+// for a tombstone), notes; or error. A deferred record (DumpedCoordinator::deferred) is
+// checked first.
 Value coordinator_value(const DumpedCoordinator& coordinator);
 // w.value(key, coordinator_value(coordinator)), written by `w` from the record's bytes as it
-// reads them when its writer can (ObjectWriter::lazy).
+// reads them when its writer can (ObjectWriter::lazy). A deferred record's fields are
+// checked as they are written where the writer can take back what it wrote (JSON, a table's
+// line): read once; where it cannot, or when they do not write, by
+// check_deferred_coordinator, its error counted in `batch` (when given).
 void write_coordinator_member(ObjectWriter& w, std::string_view key,
-                              const DumpedCoordinator& coordinator);
+                              const DumpedCoordinator& coordinator, DumpedBatch* batch = nullptr);
 // The columns a person sees in table form.
 std::vector<std::string> batch_table_columns();
 

@@ -35,6 +35,14 @@ DumpedControl decode_control(const DumpedBatch& out, std::span<const std::uint8_
 
 // `section`: the v2 records section the record is in; empty for a legacy message, whose
 // errors name the entry's position (its bytes may be an inflated wrapper's).
+void coordinator_failed(DumpedBatch& out, DumpedCoordinator& c, std::int64_t offset,
+                        const FormatError& e) {
+  c.error = fmt::format("record at offset {}: at byte {}: {}", offset, e.position(), e.what());
+  if (out.coordinator_errors.size() < kMaxKeptCoordinatorErrors)
+    out.coordinator_errors.push_back(*c.error);
+  ++out.coordinator_error_count;
+}
+
 DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint8_t> section,
                                      const Record& r) {
   DumpedCoordinator c;
@@ -43,15 +51,21 @@ DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint
     const std::uint64_t key_at = legacy ? out.header.position : position_in(out, section, r.key);
     const std::uint64_t value_at =
         legacy ? out.header.position : position_in(out, section, r.value);
-    if (out.coordinator_checked)
+    if (out.coordinator_deferred) {
+      if (auto peeked =
+              peek_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at)) {
+        c.checked = std::move(*peeked);
+        c.deferred = true;
+        c.offset = r.offset;
+        return c;
+      }
+    }
+    if (out.coordinator_checked || out.coordinator_deferred)
       c.checked = check_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
     else
       c.record = decode_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);
   } catch (const FormatError& e) {
-    c.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
-    if (out.coordinator_errors.size() < kMaxKeptCoordinatorErrors)
-      out.coordinator_errors.push_back(*c.error);
-    ++out.coordinator_error_count;
+    coordinator_failed(out, c, r.offset, e);
   }
   return c;
 }
@@ -138,6 +152,19 @@ void reset(DumpedBatch& b) {
 
 }  // namespace
 
+DumpedCoordinator check_deferred_coordinator(DumpedBatch& batch,
+                                             const DumpedCoordinator& deferred) {
+  DumpedCoordinator c;
+  if (!deferred.deferred || !deferred.checked) return deferred;
+  const CheckedCoordinatorRecord& r = *deferred.checked;
+  try {
+    c.checked = check_coordinator_record(r.log, r.key, r.value, r.key_position, r.value_position);
+  } catch (const FormatError& e) {
+    coordinator_failed(batch, c, deferred.offset, e);
+  }
+  return c;
+}
+
 void walk_records(DumpedBatch& batch, const RecordVisit& visit) {
   if (!batch.unwalked) return;
   const auto entry = *batch.unwalked;
@@ -164,6 +191,7 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
     batch.header = entry->header;
     batch.coordinator = options.coordinator;
     batch.coordinator_checked = options.coordinator_checked;
+    batch.coordinator_deferred = options.coordinator_deferred;
     if (entry->loaded) {
       const std::uint64_t i = summary.batches;
       batch.computed_crc =
@@ -287,6 +315,7 @@ SegmentDumpSummary replay_segment(const std::filesystem::path& path,
   DumpedBatch batch;
   batch.coordinator = options.coordinator;
   batch.coordinator_checked = options.coordinator_checked;
+  batch.coordinator_deferred = options.coordinator_deferred;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     kept.restore(i, batch);
     visit(batch);

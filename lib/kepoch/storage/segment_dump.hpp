@@ -46,6 +46,12 @@ struct SegmentDumpOptions {
   // With coordinator: each record only checked (DumpedCoordinator::checked), not decoded into
   // a tree, for a caller that writes it from its bytes (segment dump's reports).
   bool coordinator_checked = false;
+  // With coordinator: each record only peeked (its type and value version read:
+  // DumpedCoordinator::deferred), its fields left for a writer that checks them as it writes
+  // them (segment dump's reports: each record's bytes read once), and that calls
+  // check_deferred_coordinator when they do not write. A record that does not peek is
+  // checked here, as with coordinator_checked.
+  bool coordinator_deferred = false;
   // Read the file on a second thread while the batches are visited
   // (LogSegmentReader::read_ahead): for a caller that dumps one file at a time.
   bool read_ahead = false;
@@ -71,6 +77,10 @@ struct DumpedCoordinator {
   std::optional<CoordinatorRecord> record;
   std::optional<CheckedCoordinatorRecord> checked;
   std::optional<std::string> error;  // "record at offset N: at byte P: what"
+  // SegmentDumpOptions::coordinator_deferred: `checked` only peeked
+  // (peek_coordinator_record), its fields not yet read; the record's offset, for the error.
+  bool deferred = false;
+  std::int64_t offset = 0;
 };
 
 // At most this many failed coordinator records are kept per batch (the rest are counted).
@@ -89,6 +99,7 @@ struct DumpedBatch {
   std::vector<std::string> records_notes;       // what Kafka reads past (legacy wrappers)
   std::optional<CoordinatorLog> coordinator;    // options.coordinator
   bool coordinator_checked = false;             // options.coordinator_checked
+  bool coordinator_deferred = false;            // options.coordinator_deferred
   std::vector<std::string> coordinator_errors;  // the first kMaxKeptCoordinatorErrors failures
   std::uint64_t coordinator_error_count = 0;    // all of them
   // options.walk_records: the entry's bytes (valid during the visit), not yet walked.
@@ -103,6 +114,13 @@ struct DumpedBatch {
 using RecordVisit =
     std::function<void(const Record&, const DumpedControl*, const DumpedCoordinator*)>;
 void walk_records(DumpedBatch& batch, const RecordVisit& visit);
+
+// The check a deferred record (DumpedCoordinator::deferred) was left without: what
+// coordinator_checked makes of it (the record checked, with its notes, or its error), the
+// error counted in `batch` as the walk counts one. For the writer of a batch being walked,
+// during the record's visit (so that the batch's errors stay in record order). A record not
+// deferred is returned as it is.
+DumpedCoordinator check_deferred_coordinator(DumpedBatch& batch, const DumpedCoordinator& deferred);
 
 struct SegmentDumpSummary {
   LogEnd end;

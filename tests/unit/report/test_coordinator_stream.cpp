@@ -32,10 +32,15 @@ std::string fixture(const std::string& version, const std::string& file) {
   return std::string(KEPOCH_SOURCE_DIR) + "/tests/data/coordinator/" + version + "/" + file;
 }
 
-// The dump of `path` in `format`: each batch written (records from their bytes) or built as
-// a Value first (`as_values`).
+// How a dump's records are read: decoded into trees and each batch built as a Value first;
+// checked, then written from their bytes; or peeked, their fields checked as they are
+// written (SegmentDumpOptions::coordinator_deferred, segment dump's).
+enum class Way { as_values, checked, deferred };
+
+// The dump of `path` in `format`, its records read `way`.
 std::string dumped(const std::string& path, CoordinatorLog log, report::Format format,
-                   bool iso_times, bool as_values) {
+                   bool iso_times, Way way) {
+  const bool as_values = way == Way::as_values;
   std::ostringstream out, err;
   report::RenderOptions options;
   options.iso_times = iso_times;
@@ -47,6 +52,7 @@ std::string dumped(const std::string& path, CoordinatorLog log, report::Format f
   o.walk_records = true;
   o.coordinator = log;
   o.coordinator_checked = !as_values;
+  o.coordinator_deferred = way == Way::deferred;
   dump_segment(path, o, [&](DumpedBatch& b) {
     if (as_values) return stream->element(report::batch_value(b, true, report::DataFormat::none));
     stream->write_element([&](report::ObjectWriter& w) {
@@ -75,9 +81,11 @@ TEST_CASE("coordinator records written from their bytes: the tree's text in ever
         for (const bool iso : {true, false}) {
           INFO(version << " " << file << " format " << static_cast<int>(format) << " iso " << iso);
           const std::string path = fixture(version, file);
-          const std::string streamed = dumped(path, log, format, iso, false);
+          const std::string streamed = dumped(path, log, format, iso, Way::checked);
           CHECK(streamed.find("type_id") != std::string::npos);
-          CHECK(streamed == dumped(path, log, format, iso, true));
+          const std::string tree = dumped(path, log, format, iso, Way::as_values);
+          CHECK(streamed == tree);
+          CHECK(dumped(path, log, format, iso, Way::deferred) == tree);
         }
       }
     }
@@ -251,4 +259,161 @@ TEST_CASE("coordinator records from their bytes: a transaction's state named",
         CoordinatorLog::transactions, key, value,
         fmt::format(R"("transaction_status":{},"transaction_state":"{}")", status, name));
   }
+}
+
+namespace {
+
+struct RawRecord {
+  std::optional<std::vector<std::uint8_t>> key;
+  std::optional<std::vector<std::uint8_t>> value;
+  std::int64_t offset = 0;
+};
+
+// Every data record of a fixture segment, copied out.
+std::vector<RawRecord> raw_records(const std::string& path) {
+  std::vector<RawRecord> out;
+  SegmentDumpOptions o;
+  o.records = true;
+  o.walk_records = true;
+  dump_segment(path, o, [&](DumpedBatch& b) {
+    walk_records(b, [&](const Record& r, const DumpedControl* c, const DumpedCoordinator*) {
+      if (c) return;
+      RawRecord raw;
+      if (r.key) raw.key.emplace(r.key->begin(), r.key->end());
+      if (r.value) raw.value.emplace(r.value->begin(), r.value->end());
+      raw.offset = r.offset;
+      out.push_back(std::move(raw));
+    });
+  });
+  return out;
+}
+
+std::optional<std::span<const std::uint8_t>> span_of(
+    const std::optional<std::vector<std::uint8_t>>& b) {
+  if (!b) return std::nullopt;
+  return std::span<const std::uint8_t>(*b);
+}
+
+// The record as segment_dump makes it: checked (coordinator_checked), or peeked
+// (coordinator_deferred: checked when it does not peek), its error counted in `batch`.
+DumpedCoordinator dumped_record(CoordinatorLog log, const RawRecord& r, bool deferred,
+                                DumpedBatch& batch) {
+  DumpedCoordinator d;
+  if (deferred) {
+    if (auto peeked = peek_coordinator_record(log, span_of(r.key), span_of(r.value), 10, 100)) {
+      d.checked = std::move(*peeked);
+      d.deferred = true;
+      d.offset = r.offset;
+      return d;
+    }
+  }
+  try {
+    d.checked = check_coordinator_record(log, span_of(r.key), span_of(r.value), 10, 100);
+  } catch (const FormatError& e) {
+    d.error = fmt::format("record at offset {}: at byte {}: {}", r.offset, e.position(), e.what());
+    batch.coordinator_errors.push_back(*d.error);
+    ++batch.coordinator_error_count;
+  }
+  return d;
+}
+
+// The texts a record's member is written as (compact JSON, YAML, a table's nested line, a
+// Value's JSON), with the errors its batch counted.
+struct Written {
+  std::string json, yaml, table, value;
+  std::vector<std::string> errors;
+  std::uint64_t error_count = 0;
+  bool operator==(const Written&) const = default;
+};
+
+Written written(CoordinatorLog log, const RawRecord& r, bool deferred, bool iso) {
+  Written out;
+  const auto member = [&](report::ObjectWriter& w, DumpedBatch& batch) {
+    const DumpedCoordinator d = dumped_record(log, r, deferred, batch);
+    report::write_coordinator_member(w, "coordinator", d, &batch);
+    out.errors = batch.coordinator_errors;
+    out.error_count = batch.coordinator_error_count;
+  };
+  report::RenderOptions options;
+  options.iso_times = iso;
+  options.wide = true;
+  for (const auto format : {report::Format::json, report::Format::yaml, report::Format::table}) {
+    std::ostringstream text, err;
+    auto stream = report::make_stream(format, text, err, options);
+    stream->begin_item(report::Value::object(), "records", {});
+    DumpedBatch batch;
+    stream->write_element([&](report::ObjectWriter& w) {
+      w.integer("offset", r.offset);
+      w.begin_objects("records");
+      w.begin_object();
+      member(w, batch);
+      w.end_object();
+      w.end_objects();
+    });
+    stream->end_item(report::Value::object());
+    stream->finish();
+    (format == report::Format::json   ? out.json
+     : format == report::Format::yaml ? out.yaml
+                                      : out.table) = text.str();
+  }
+  DumpedBatch batch;
+  const DumpedCoordinator d = dumped_record(log, r, deferred, batch);
+  report::detail::append_json(out.value, report::coordinator_value(d));
+  return out;
+}
+
+}  // namespace
+
+// segment dump peeks a coordinator record (its type and value version) and checks its
+// fields as it writes them, taking back what it wrote of a record that fails or that the
+// check notes anything of. Every record of the fixtures, each cut of its key and value, and
+// each with a byte after its key or value (noted): written as the record checked first is,
+// in every format, with the same errors counted in its batch.
+TEST_CASE("coordinator records checked as they are written: every cut as the check has it",
+          "[coordinator][report]") {
+  const std::map<std::string, CoordinatorLog> logs = {
+      {"__consumer_offsets-0/00000000000000000000.log", CoordinatorLog::offsets},
+      {"__consumer_offsets-1/00000000000000000000.log", CoordinatorLog::offsets},
+      {"__transaction_state-0/00000000000000000000.log", CoordinatorLog::transactions},
+      {"__transaction_state-1/00000000000000000000.log", CoordinatorLog::transactions},
+  };
+  std::size_t variants = 0, failed = 0, noted = 0;
+  for (const std::string version : {"4.4.0", "3.9.1"}) {
+    for (const auto& entry : logs) {
+      const CoordinatorLog log = entry.second;
+      const auto records = raw_records(fixture(version, entry.first));
+      REQUIRE(!records.empty());
+      for (std::size_t i = 0; i < records.size(); ++i) {
+        const RawRecord& r = records[i];
+        std::vector<RawRecord> variants_of = {r};
+        for (std::size_t n = 0; r.key && n < r.key->size(); ++n) {
+          variants_of.push_back(r);
+          variants_of.back().key->resize(n);
+        }
+        for (std::size_t n = 0; r.value && n < r.value->size(); ++n) {
+          variants_of.push_back(r);
+          variants_of.back().value->resize(n);
+        }
+        variants_of.push_back(r);
+        variants_of.back().key->push_back(0);
+        if (r.value) {
+          variants_of.push_back(r);
+          variants_of.back().value->push_back(0);
+        }
+        for (std::size_t k = 0; k < variants_of.size(); ++k) {
+          INFO(version << " " << entry.first << " record " << i << " variant " << k);
+          const bool iso = k % 2 == 0;
+          const Written checked = written(log, variants_of[k], false, iso);
+          const Written deferred = written(log, variants_of[k], true, iso);
+          CHECK(deferred == checked);
+          ++variants;
+          failed += checked.error_count;
+          noted += checked.json.find("\"notes\"") != std::string::npos;
+        }
+      }
+    }
+  }
+  CHECK(variants > 1000);
+  CHECK(failed > 1000);
+  CHECK(noted > 10);
 }
