@@ -137,8 +137,10 @@ while IFS=$'\t' read -r page example; do
       fail "$page: a live example should parse and find no cluster (exit 4), exit $rc: $cmd"
     fi
     # The failure is said on stderr (or, by replay, in its report: nothing delivered).
-    cat "$SCRATCH/err" "$SCRATCH/out" |
-      grep -qiE "cannot connect|connection refused|cannot be reached|could not be delivered" ||
+    # Files given to grep, not piped from cat: with pipefail, grep -q leaving at the first
+    # match while cat still writes the second file would fail the check (SIGPIPE).
+    grep -qiE "cannot connect|connection refused|cannot be reached|could not be delivered" \
+      "$SCRATCH/err" "$SCRATCH/out" ||
       { cat "$SCRATCH/err"; fail "$page: exit 4 without the connection failure: $cmd"; }
     live=$((live + 1))
     echo "ok (live, exit 4): $page: $cmd"

@@ -176,7 +176,7 @@ done
 sleep 4  # replica.lag.time.max.ms (3 s): a fetching follower would be back in the ISR by now
 for t in nockpt delrec; do
   grep -E "UnexpectedAppendOffsetException|Unexpected offset in append to $t-0" "$LOG" |
-    grep -q "$t-0" || fail "$t: Kafka logged no UnexpectedAppendOffsetException for broker 1"
+    grep -- "$t-0" >/dev/null || fail "$t: Kafka logged no UnexpectedAppendOffsetException for broker 1"
   grep -q "Partition $t-0 marked as failed" "$LOG" || fail "$t: broker 1 did not mark $t-0 failed"
   isr="$("$KC" isr "$t" 0)"
   [[ "$isr" == 2 ]] || fail "$t: ISR $isr: broker 1 should stay out of it"

@@ -51,7 +51,7 @@ complete=0
 for ((i = 0; i < 300; i++)); do
   for f in "$B3"/__transaction_state-*/*.log; do
     if "$KEPOCH" segment dump -o jsonl --records "$f" 2>/dev/null | grep '"kepoch-hanging"' |
-      grep -q '"transaction_state":"CompleteCommit"'; then
+      grep '"transaction_state":"CompleteCommit"' >/dev/null; then
       complete=1
       break 2
     fi
