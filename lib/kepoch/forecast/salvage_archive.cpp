@@ -283,7 +283,10 @@ bool ArchiveReader::read_line(int number) {
   constexpr std::size_t kRead = 64u << 10;
   for (;;) {
     const std::size_t end = buffer_.size();
-    if (const void* nl = std::memchr(buffer_.data() + scanned_, '\n', end - scanned_)) {
+    // Nothing unscanned: an empty buffer's data() may be null, which memchr must not get.
+    const void* nl =
+        end > scanned_ ? std::memchr(buffer_.data() + scanned_, '\n', end - scanned_) : nullptr;
+    if (nl) {
       const std::size_t at =
           static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data());
       if (at - pos_ > kMaxArchiveLineBytes) break;
