@@ -68,17 +68,24 @@ void write_in_place(const std::string& shown, const OutputDecision& d, std::stri
     throw InputError(shown, fmt::format("cannot write the {}: {}", what, errno_text(errno)));
 }
 
-void replace_whole(const std::string& shown, const OutputDecision& d, std::string_view what,
-                   const std::function<void(std::ostream&)>& body) {
-  const std::string tmp = fmt::format("{}.kepoch-{}.tmp", d.write_path, ::getpid());
+// The temporary file beside d.write_path that replace_whole and bulk_replace_whole fill and
+// rename over it: created new (never an existing file or a symlink's target), with the
+// replaced file's permission bits (a config file of mode 0600 stays 0600). Returns its fd.
+int create_temp_beside(const std::string& shown, const OutputDecision& d, std::string_view what,
+                       const std::string& tmp) {
   struct stat st {};
   const bool existed = ::stat(d.write_path.c_str(), &st) == 0;
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
     throw InputError(shown, fmt::format("cannot create the {}: {}", what, errno_text(errno)));
-  // The replaced file's permission bits are kept (a config file of mode 0600 stays 0600).
   if (existed) (void)::fchmod(fd, st.st_mode & 07777);
-  ::close(fd);
+  return fd;
+}
+
+void replace_whole(const std::string& shown, const OutputDecision& d, std::string_view what,
+                   const std::function<void(std::ostream&)>& body) {
+  const std::string tmp = fmt::format("{}.kepoch-{}.tmp", d.write_path, ::getpid());
+  ::close(create_temp_beside(shown, d, what, tmp));
   try {
     errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -140,12 +147,7 @@ void bulk_in_place(const std::string& shown, const OutputDecision& d, std::strin
 void bulk_replace_whole(const std::string& shown, const OutputDecision& d, std::string_view what,
                         const std::function<void(BulkFileWriter&)>& body) {
   const std::string tmp = fmt::format("{}.kepoch-{}.tmp", d.write_path, ::getpid());
-  struct stat st {};
-  const bool existed = ::stat(d.write_path.c_str(), &st) == 0;
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0)
-    throw InputError(shown, fmt::format("cannot create the {}: {}", what, errno_text(errno)));
-  if (existed) (void)::fchmod(fd, st.st_mode & 07777);
+  const int fd = create_temp_beside(shown, d, what, tmp);
   bool fd_open = true;
   try {
     try {
