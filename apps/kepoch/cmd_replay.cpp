@@ -117,16 +117,32 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
       resume_from = p.done;
     }
   }
-  std::ifstream archive(o.archive, std::ios::binary);
-  if (!archive)
-    throw InputError(o.archive, fmt::format("cannot be opened: {}", std::strerror(errno)));
-  std::optional<cluster::ConnectionSettings> settings;
-  if (!o.dry_run) settings = settings_from(conn);
+  const auto open_archive = [&o] {
+    std::ifstream in(o.archive, std::ios::binary);
+    if (!in) throw InputError(o.archive, fmt::format("cannot be opened: {}", std::strerror(errno)));
+    return in;
+  };
+  // Ctrl-C from here on stops the run cleanly (a stop during the check below: nothing is
+  // produced, the archive is read on and counted).
   struct sigaction action {};
   action.sa_handler = on_stop;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  std::ifstream archive = open_archive();
+  if (!o.dry_run) {
+    // The whole archive is read before anything is produced: a copy cut short or a damaged
+    // line is refused with nothing sent, not after part of the archive was.
+    const std::uint64_t records = forecast::check_archive(archive, o.archive);
+    if (resume_from > records)
+      throw InputError(o.progress,
+                       fmt::format("says {} records are done, the archive holds {}: the "
+                                   "progress of another archive (--from-start ignores it)",
+                                   resume_from, records));
+    archive = open_archive();
+  }
+  std::optional<cluster::ConnectionSettings> settings;
+  if (!o.dry_run) settings = settings_from(conn);
   StepProgress progress(globals, "replay");
   const auto write_progress = [&](std::uint64_t done, bool complete) {
     forecast::ArchiveReplayProgress p{o.archive, archive_bytes, target_topic, done, complete};

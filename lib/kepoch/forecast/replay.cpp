@@ -124,6 +124,13 @@ ArchiveReplayProgress read_replay_progress(std::istream& in, const std::string& 
   return p;
 }
 
+std::uint64_t check_archive(std::istream& archive, const std::string& path) {
+  ArchiveReader reader(archive, path);
+  while (reader.next()) {
+  }
+  return reader.records();
+}
+
 ReplayCounts replay_archive(std::istream& archive, const std::string& path,
                             const ReplaySelection& selection, std::uint64_t resume_from,
                             const cluster::ConnectionSettings* settings,
@@ -166,85 +173,100 @@ ReplayCounts replay_archive(std::istream& archive, const std::string& path,
   std::uint64_t index = 0;
   std::uint64_t produced = 0;
   const Clock::time_point started = Clock::now();
-  for (;;) {
-    auto record = reader.next();
-    if (!record) break;
-    const std::uint64_t i = index++;
-    ++c.records;
-    if (i < resume_from) {
-      ++c.resumed_past;
-      continue;
-    }
-    if (stop.load() || failed) {
-      c.interrupted = c.interrupted || stop.load();
-      continue;  // read on: the archive is checked whole, nothing more is produced
-    }
-    const ReplaySkip skip = replay_skip(*record, selection);
-    switch (skip) {
-      case ReplaySkip::control:
-        ++c.skipped_control;
-        break;
-      case ReplaySkip::aborted:
-        ++c.skipped_aborted;
-        break;
-      case ReplaySkip::open:
-        ++c.skipped_open;
-        break;
-      case ReplaySkip::present:
-        ++c.skipped_present;
-        break;
-      case ReplaySkip::none:
-        break;
-    }
-    if (skip != ReplaySkip::none || !producer) {
-      if (skip == ReplaySkip::none) ++c.selected;
-      window.entries.push_back(1);
-      window.trim();  // a dry run holds no entry per record (none waits ahead of it)
-      continue;
-    }
-    ++c.selected;
-    cluster::ProducedRecord out;
-    out.topic = selection.to_topic ? *selection.to_topic : record->topic;
-    out.partition = record->partition;
-    if (record->key) out.key = std::span<const std::uint8_t>(*record->key);
-    if (record->value) out.value = std::span<const std::uint8_t>(*record->value);
-    for (const auto& h : record->headers)
-      out.headers.emplace_back(
-          std::string(h.key.begin(), h.key.end()),
-          h.value ? std::optional<std::span<const std::uint8_t>>(*h.value) : std::nullopt);
-    const std::string from = salvaged_from(*record);
-    out.headers.emplace_back(std::string(kSalvagedFromHeader),
-                             std::span<const std::uint8_t>(
-                                 reinterpret_cast<const std::uint8_t*>(from.data()), from.size()));
-    out.timestamp = record->timestamp;
-    if (selection.max_rate > 0) {  // pace: the k-th record of this run not before k / rate s
-      const auto due =
-          started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                        static_cast<double>(produced) / selection.max_rate));
-      while (Clock::now() < due && !stop.load())
-        producer->poll(static_cast<int>(std::max<std::int64_t>(
-            1, std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count())));
-      if (stop.load()) {
-        c.interrupted = true;
-        --c.selected;
+  // The archive's records in order: produced, skipped or (resumed, stopped) counted.
+  const auto produce_all = [&] {
+    for (;;) {
+      auto record = reader.next();
+      if (!record) break;
+      const std::uint64_t i = index++;
+      ++c.records;
+      if (i < resume_from) {
+        ++c.resumed_past;
         continue;
       }
+      if (stop.load() || failed) {
+        c.interrupted = c.interrupted || stop.load();
+        continue;  // read on: the archive is checked whole, nothing more is produced
+      }
+      const ReplaySkip skip = replay_skip(*record, selection);
+      switch (skip) {
+        case ReplaySkip::control:
+          ++c.skipped_control;
+          break;
+        case ReplaySkip::aborted:
+          ++c.skipped_aborted;
+          break;
+        case ReplaySkip::open:
+          ++c.skipped_open;
+          break;
+        case ReplaySkip::present:
+          ++c.skipped_present;
+          break;
+        case ReplaySkip::none:
+          break;
+      }
+      if (skip != ReplaySkip::none || !producer) {
+        if (skip == ReplaySkip::none) ++c.selected;
+        window.entries.push_back(1);
+        window.trim();  // a dry run holds no entry per record (none waits ahead of it)
+        continue;
+      }
+      ++c.selected;
+      cluster::ProducedRecord out;
+      out.topic = selection.to_topic ? *selection.to_topic : record->topic;
+      out.partition = record->partition;
+      if (record->key) out.key = std::span<const std::uint8_t>(*record->key);
+      if (record->value) out.value = std::span<const std::uint8_t>(*record->value);
+      for (const auto& h : record->headers)
+        out.headers.emplace_back(
+            std::string(h.key.begin(), h.key.end()),
+            h.value ? std::optional<std::span<const std::uint8_t>>(*h.value) : std::nullopt);
+      const std::string from = salvaged_from(*record);
+      out.headers.emplace_back(
+          std::string(kSalvagedFromHeader),
+          std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(from.data()),
+                                        from.size()));
+      out.timestamp = record->timestamp;
+      if (selection.max_rate > 0) {  // pace: the k-th record of this run not before k / rate s
+        const auto due =
+            started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                          static_cast<double>(produced) / selection.max_rate));
+        while (Clock::now() < due && !stop.load())
+          producer->poll(static_cast<int>(std::max<std::int64_t>(
+              1,
+              std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count())));
+        if (stop.load()) {
+          c.interrupted = true;
+          --c.selected;
+          continue;
+        }
+      }
+      ++produced;
+      window.entries.push_back(0);
+      producer->produce(out, i);  // copies the bytes
+      producer->poll(0);
+      if (on_count) on_count(c.delivered);
+      report(false);
     }
-    ++produced;
-    window.entries.push_back(0);
-    producer->produce(out, i);  // copies the bytes
-    producer->poll(0);
-    if (on_count) on_count(c.delivered);
-    report(false);
-  }
-  if (producer) {
-    // Wait for every record in flight: its report decides what the progress file says.
+  };
+  // Wait for every record in flight: its report decides what the progress file says.
+  const auto drain = [&] {
     while (producer->outstanding() > 0) {
       producer->flush(500);
       if (on_count) on_count(c.delivered);
       report(false);
     }
+  };
+  try {
+    produce_all();
+  } catch (...) {
+    if (producer) {
+      drain();
+      report(true);
+    }
+    throw;
   }
+  if (producer) drain();
   report(true);
   c.done = window.done_prefix();
   if (stop.load()) c.interrupted = c.done < c.records;

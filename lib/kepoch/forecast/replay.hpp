@@ -77,10 +77,21 @@ struct ReplayCounts {
   std::vector<std::string> errors;  // the first delivery errors, each a sentence
 };
 
+// Reads the whole archive and returns its record count, producing nothing: InputError naming
+// `path` and the line for whatever replay_archive would refuse (a bad line, a copy cut short,
+// a duplicated line). A live replay checks first, so that a damaged archive is refused before
+// any record is produced, not after some were, and a progress file is never left behind the
+// records delivered.
+std::uint64_t check_archive(std::istream& archive, const std::string& path);
+
 // Reads the whole archive (InputError: a bad line, cut short); produces what it selects
 // after `resume_from` records, unless `settings` is null (a dry run: only counts). Calls
 // `on_progress(done)` when the done prefix grew (at most twice a second, and at the end).
-// ClusterError when the producer cannot start or a record cannot be queued.
+// ClusterError when the producer cannot start or a record cannot be queued. Whatever is thrown
+// after records were produced (an archive changed under the run, a record that cannot be
+// queued), the records in flight are waited for and `on_progress` is called with the done
+// prefix first, so that the progress file never says less than was delivered (a new run would
+// produce those records twice).
 ReplayCounts replay_archive(std::istream& archive, const std::string& path,
                             const ReplaySelection& selection, std::uint64_t resume_from,
                             const cluster::ConnectionSettings* settings,

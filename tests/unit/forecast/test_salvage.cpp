@@ -14,6 +14,7 @@
 
 #include "kepoch/base/crc32c.hpp"
 #include "kepoch/base/error.hpp"
+#include "kepoch/forecast/replay.hpp"
 #include "kepoch/forecast/salvage.hpp"
 #include "kepoch/forecast/salvage_archive.hpp"
 #include "kepoch/storage/consumer_view.hpp"
@@ -595,6 +596,11 @@ TEST_CASE(
     CHECK(e.line() == 3);
     CHECK(std::string(e.what()).find("without its end line") != std::string::npos);
   }
+  // What a live replay reads before producing anything: the count, or the same refusal.
+  std::istringstream whole(head + "\n" + rec + "\n{\"end\":{\"records\":1}}\n");
+  CHECK(check_archive(whole, "a.jsonl") == 1);
+  std::istringstream cut(head + "\n" + rec + "\n");
+  CHECK_THROWS_AS(check_archive(cut, "a.jsonl"), InputError);
   CHECK_THROWS_AS(read_all(R"({"format":"kepoch-salvage-archive","version":2})"
                            "\n"),
                   InputError);
