@@ -7,9 +7,12 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <map>
+#include <set>
 #include <span>
 #include <unordered_map>
 
+#include "kepoch/base/error.hpp"
 #include "kepoch/format/metadata_record.hpp"
 #include "kepoch/metadata/dynamic_configs.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
@@ -148,6 +151,13 @@ std::span<const std::int32_t> ids(const BrokerIds& v) {
 
 }  // namespace
 
+// A partition's place in the log's order, by its topic's name: a range of the order is
+// [lo, hi) of these.
+struct RangeKey {
+  std::string name;
+  std::int32_t partition = 0;
+};
+
 struct LoggedPartitions::Store {
   std::deque<Slot> slots;  // a deque: growing never copies what is held
   std::vector<std::string> names;
@@ -204,10 +214,27 @@ struct LoggedMetadataReplay::State {
     std::uint32_t name = kNone;  // the last TopicRecord's; none read: kNone
     // Partition id -> slot: dense while the ids are (Kafka's are 0..n-1), else a map, so a
     // hostile id costs no more than one entry.
-    std::vector<std::uint32_t> dense;
+    std::vector<std::uint32_t> dense;  // from partition `base` (a ranged pass's first held)
+    std::int32_t base = 0;
     std::map<std::int32_t, std::uint32_t> sparse;
     std::size_t count = 0;
+    // The first pass (`track`): the partitions any PartitionRecord created, held or not (dense
+    // as above, else a set), and the name those records gave them.
+    std::vector<bool> exists;
+    std::set<std::int32_t> exists_sparse;
+    std::size_t existing = 0;
+    std::uint32_t part_name = kNone;
   };
+  // The first pass tracks what the ranges need and, once it holds more than `budget`
+  // partitions, drops them all and holds none (`overflow`); a ranged pass holds the
+  // partitions PartitionRecords created in [lo, hi) only.
+  bool track = false;
+  std::size_t budget = std::numeric_limits<std::size_t>::max();
+  bool overflow = false;
+  bool renamed = false;  // a topic's partitions created under two names: one range only
+  bool ranged = false;
+  std::optional<RangeKey> lo;
+  std::optional<RangeKey> hi;
   std::shared_ptr<LoggedPartitions::Store> store = std::make_shared<LoggedPartitions::Store>();
   std::vector<Topic> topics;
   std::unordered_map<Uuid, std::uint32_t, UuidHash> topic_of;
@@ -228,7 +255,9 @@ struct LoggedMetadataReplay::State {
     const auto [it, added] = topic_of.try_emplace(id, 0);
     if (added) {
       it->second = static_cast<std::uint32_t>(topics.size());
-      topics.push_back({id, id.to_string(), kNone, {}, {}, 0});
+      Topic& added_topic = topics.emplace_back();
+      added_topic.id = id;
+      added_topic.id_text = id.to_string();
       store->topic_ids.push_back(id);
     }
     return it->second;
@@ -236,10 +265,14 @@ struct LoggedMetadataReplay::State {
   Slot* find(const Uuid& id, std::int32_t partition) {
     const auto t = topic_of.find(id);
     if (t == topic_of.end()) return nullptr;
-    const Topic& topic = topics[t->second];
+    return held(t->second, partition);
+  }
+  Slot* held(std::uint32_t t, std::int32_t partition) {
+    const Topic& topic = topics[t];
     std::uint32_t at = kNone;
-    if (partition >= 0 && static_cast<std::size_t>(partition) < topic.dense.size()) {
-      at = topic.dense[static_cast<std::size_t>(partition)];
+    const auto p = static_cast<std::size_t>(partition) - static_cast<std::size_t>(topic.base);
+    if (partition >= topic.base && p < topic.dense.size()) {
+      at = topic.dense[p];
     } else if (const auto it = topic.sparse.find(partition); it != topic.sparse.end()) {
       at = it->second;
     }
@@ -247,9 +280,10 @@ struct LoggedMetadataReplay::State {
   }
   Slot& slot(std::uint32_t t, std::int32_t partition) {
     Topic& topic = topics[t];
-    const auto p = static_cast<std::size_t>(partition);
+    if (ranged && topic.count == 0 && topic.dense.empty() && partition >= 0) topic.base = partition;
+    const auto p = static_cast<std::size_t>(partition) - static_cast<std::size_t>(topic.base);
     std::uint32_t* at = nullptr;
-    if (partition >= 0 && p < 2 * topic.count + 64) {
+    if (partition >= topic.base && p < 2 * topic.count + 64) {
       if (p >= topic.dense.size()) topic.dense.resize(p + 1, kNone);
       at = &topic.dense[p];
     } else {
@@ -261,6 +295,71 @@ struct LoggedMetadataReplay::State {
       ++topic.count;
     }
     return store->slots[*at];
+  }
+  bool in_range(std::string_view name, std::int32_t partition) const {
+    const auto before = [](std::string_view n, std::int32_t p, const RangeKey& k) {
+      const int c = n.compare(k.name);
+      return c != 0 ? c < 0 : p < k.partition;
+    };
+    return !(lo && before(name, partition, *lo)) && !(hi && !before(name, partition, *hi));
+  }
+  bool exists(std::uint32_t t, std::int32_t partition) const {
+    const Topic& topic = topics[t];
+    const auto p = static_cast<std::size_t>(partition);
+    if (partition >= 0 && p < topic.exists.size()) return topic.exists[p];
+    return topic.exists_sparse.count(partition) > 0;
+  }
+  void mark_exists(std::uint32_t t, std::int32_t partition, std::uint32_t name) {
+    Topic& topic = topics[t];
+    if (topic.part_name == kNone)
+      topic.part_name = name;
+    else if (topic.part_name != name)
+      renamed = true;
+    if (exists(t, partition)) return;
+    const auto p = static_cast<std::size_t>(partition);
+    if (partition >= 0 && p < 2 * topic.existing + 64) {
+      if (p >= topic.exists.size()) topic.exists.resize(p + 1, false);
+      topic.exists[p] = true;
+    } else {
+      topic.exists_sparse.insert(partition);
+    }
+    ++topic.existing;
+  }
+  // Over the budget: every partition dropped, none held from here on (the ranges hold them).
+  void drop() {
+    overflow = true;
+    std::deque<Slot>().swap(store->slots);
+    for (Topic& t : topics) {
+      std::vector<std::uint32_t>().swap(t.dense);
+      t.sparse.clear();
+      t.count = 0;
+    }
+  }
+  // A ranged pass: a record it has no use for, read from the value's first bytes (frame
+  // version, type, version, then PartitionRecord's and PartitionChangeRecord's partition id
+  // and topic id): a change of a partition not held, a PartitionRecord of one outside the
+  // range and not held. Anything else (or anything unexpected) is decoded.
+  bool skip(std::span<const std::uint8_t> v) const {
+    std::size_t at = 0;
+    std::uint32_t head[3] = {};
+    for (auto& h : head) {
+      if (at >= v.size() || (v[at] & 0x80)) return false;  // one-byte varints only
+      h = v[at++];
+    }
+    if (head[0] != 1 || (head[1] != 3 && head[1] != 5) || v.size() < at + 20) return false;
+    const std::int32_t partition =
+        static_cast<std::int32_t>((std::uint32_t{v[at]} << 24) | (std::uint32_t{v[at + 1]} << 16) |
+                                  (std::uint32_t{v[at + 2]} << 8) | std::uint32_t{v[at + 3]});
+    Uuid id;
+    std::memcpy(id.bytes.data(), v.data() + at + 4, 16);
+    const auto t = topic_of.find(id);
+    const bool is_held =
+        t != topic_of.end() && const_cast<State*>(this)->held(t->second, partition);
+    if (head[1] == 5) return !is_held;
+    if (is_held) return false;
+    if (t == topic_of.end() || topics[t->second].name == kNone)
+      return !in_range(id.to_string(), partition);
+    return !in_range(store->names[topics[t->second].name], partition);
   }
   // A step of the partition: PlanReplay's issued epochs (a new one when the epoch moved).
   static void step(Slot& s, Lists::Parts parts, bool removed) {
@@ -278,8 +377,12 @@ struct LoggedMetadataReplay::State {
 
   void created(const PartitionRecord& r) {
     const std::uint32_t t = topic(r.topic_id);
+    const std::uint32_t name = topics[t].name != kNone ? topics[t].name : intern(topics[t].id_text);
+    if (track) mark_exists(t, r.partition_id, name);
+    if (overflow) return;
+    if (ranged && !held(t, r.partition_id) && !in_range(store->names[name], r.partition_id)) return;
     Slot& s = slot(t, r.partition_id);
-    s.name = topics[t].name != kNone ? topics[t].name : intern(topics[t].id_text);
+    s.name = name;
     s.topic = t;
     s.partition = r.partition_id;
     s.leader = r.leader;
@@ -289,11 +392,17 @@ struct LoggedMetadataReplay::State {
          {ids(r.replicas), ids(r.isr), ids(r.eligible_leader_replicas.value_or(none)),
           ids(r.last_known_elr ? *r.last_known_elr : none), s.lists.part(kIssued)},
          false);
+    if (track && store->slots.size() > budget) drop();
   }
   // PartitionRegistration.merge, of the fields a plan reads.
   void changed(const PartitionChangeRecord& r, std::int64_t offset) {
     Slot* s = find(r.topic_id, r.partition_id);
     if (!s) {
+      if (ranged) return;  // another range's (the first pass says which are orphans)
+      if (track)
+        if (const auto t = topic_of.find(r.topic_id);
+            t != topic_of.end() && exists(t->second, r.partition_id))
+          return;  // dropped
       orphans.push_back(
           fmt::format("PARTITION_CHANGE_RECORD at offset {} for {}-{}, which no "
                       "PARTITION_RECORD created",
@@ -361,6 +470,7 @@ struct LoggedMetadataReplay::State {
         clear(at);
     }
   }
+  void apply(const MetadataRecord& record, std::int64_t offset);
   // The controller's view at the end of the log: a broker is live when its last event
   // (registration, fencing, unfencing, controlled shutdown) left it unfenced.
   void broker(const MetadataRecord& record) {
@@ -384,7 +494,11 @@ LoggedMetadataReplay::LoggedMetadataReplay() : s_(std::make_unique<State>()) {}
 LoggedMetadataReplay::~LoggedMetadataReplay() = default;
 
 void LoggedMetadataReplay::apply(const MetadataRecord& record, std::int64_t offset) {
-  State& s = *s_;
+  s_->apply(record, offset);
+}
+
+void LoggedMetadataReplay::State::apply(const MetadataRecord& record, std::int64_t offset) {
+  State& s = *this;
   if (const auto* t = std::get_if<TopicRecord>(&record.body)) {
     s.topics[s.topic(t->topic_id)].name = s.intern(t->name);
   } else if (const auto* p = std::get_if<PartitionRecord>(&record.body)) {
@@ -401,12 +515,31 @@ void LoggedMetadataReplay::apply(const MetadataRecord& record, std::int64_t offs
   s.configs.apply(record);
 }
 
+struct LoggedRangePass {
+  using State = LoggedMetadataReplay::State;
+  static State& state(LoggedMetadataReplay& r) { return *r.s_; }
+  // The selected partitions a pass holds, in the log's order, with their topics' configs.
+  static void order_store(State& s, const TopicSelection& selection);
+  static std::vector<std::optional<RangeKey>> bounds(const State& s, std::size_t budget);
+  static std::shared_ptr<const LoggedPartitions::Store> run(LoggedPartitions::Ranges& r);
+};
+
 LoggedMetadata LoggedMetadataReplay::finish(const TopicSelection& selection) {
   State& s = *s_;
-  LoggedPartitions::Store& store = *s.store;
   LoggedMetadata m;
   for (const auto& [id, up] : s.live)
     if (up) m.live.insert(id);
+  LoggedRangePass::order_store(s, selection);
+  m.compact = LoggedPartitions(s.store);
+  for (const std::string_view name : {kUncleanLeaderElectionEnable, kMinInsyncReplicas})
+    if (auto nodes = s.configs.nodes_with(std::string(name)); !nodes.empty())
+      m.node_configs[std::string(name)] = std::move(nodes);
+  m.problems = std::move(s.orphans);
+  return m;
+}
+
+void LoggedRangePass::order_store(State& s, const TopicSelection& selection) {
+  LoggedPartitions::Store& store = *s.store;
   // Per name: selected, its configs, its rank in name order; per topic, its id's rank.
   const std::size_t names = store.names.size();
   std::vector<bool> selected(names);
@@ -446,17 +579,101 @@ LoggedMetadata LoggedMetadataReplay::finish(const TopicSelection& selection) {
            std::tuple(name_rank[y.name], y.partition, id_rank[y.topic]);
   });
   store.order.shrink_to_fit();
-  m.compact = LoggedPartitions(s.store);
-  for (const std::string_view name : {kUncleanLeaderElectionEnable, kMinInsyncReplicas})
-    if (auto nodes = s.configs.nodes_with(std::string(name)); !nodes.empty())
-      m.node_configs[std::string(name)] = std::move(nodes);
-  m.problems = std::move(s.orphans);
-  return m;
+}
+
+struct LoggedPartitions::Ranges {
+  MetadataReplayPlan plan;
+  TopicSelection selection;
+  // Range k is [bounds[k], bounds[k + 1]) (unset: from the first, to the last).
+  std::vector<std::optional<RangeKey>> bounds;
+  std::size_t next = 0;       // the range the next pass reads
+  std::uint64_t records = 0;  // the first pass's
+};
+
+// The ranges of the log's order the first pass's partitions fill with `budget` each (a
+// partition id's topics of one name together), in name order then partition order; one
+// range when a topic's partitions were created under two names (a range is chosen by the
+// name a PartitionRecord gives).
+std::vector<std::optional<RangeKey>> LoggedRangePass::bounds(const State& s, std::size_t budget) {
+  std::vector<std::optional<RangeKey>> out{std::nullopt};
+  if (!s.renamed) {
+    const auto& names = s.store->names;
+    std::vector<std::vector<std::uint32_t>> of(names.size());
+    for (std::size_t t = 0; t < s.topics.size(); ++t)
+      if (s.topics[t].part_name != kNone)
+        of[s.topics[t].part_name].push_back(static_cast<std::uint32_t>(t));
+    std::vector<std::uint32_t> by;
+    for (std::size_t n = 0; n < names.size(); ++n)
+      if (!of[n].empty()) by.push_back(static_cast<std::uint32_t>(n));
+    std::sort(by.begin(), by.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return names[a] < names[b]; });
+    std::size_t held = 0;
+    for (const auto n : by) {
+      const auto add = [&](std::int32_t partition, std::size_t count) {
+        if (held > 0 && held + count > budget) {
+          out.push_back(RangeKey{names[n], partition});
+          held = 0;
+        }
+        held += count;
+      };
+      std::map<std::int32_t, std::size_t> sparse;
+      std::size_t dense = 0;
+      for (const auto t : of[n]) {
+        for (const auto p : s.topics[t].exists_sparse)
+          ++sparse[p];
+        dense = std::max(dense, s.topics[t].exists.size());
+      }
+      auto it = sparse.begin();
+      for (std::size_t p = 0; p < dense; ++p) {
+        const auto partition = static_cast<std::int32_t>(p);
+        for (; it != sparse.end() && it->first < partition; ++it)
+          add(it->first, it->second);
+        std::size_t count = 0;
+        if (it != sparse.end() && it->first == partition) count += (it++)->second;
+        for (const auto t : of[n])
+          if (p < s.topics[t].exists.size() && s.topics[t].exists[p]) ++count;
+        if (count > 0) add(partition, count);
+      }
+      for (; it != sparse.end(); ++it)
+        add(it->first, it->second);
+    }
+  }
+  out.push_back(std::nullopt);
+  return out;
+}
+
+// The next range's partitions: the log replayed again, holding only those.
+std::shared_ptr<const LoggedPartitions::Store> LoggedRangePass::run(LoggedPartitions::Ranges& r) {
+  State s;
+  s.ranged = true;
+  s.lo = r.bounds[r.next];
+  s.hi = r.bounds[r.next + 1];
+  ++r.next;
+  const MetadataReplaySummary summary = replay_metadata(
+      r.plan,
+      [&](const MetadataLogEntry& e) {
+        if (e.record) s.apply(*e.record, e.snapshot ? -1 : e.offset);
+      },
+      [&](std::span<const std::uint8_t> v) { return s.skip(v); });
+  if (summary.records != r.records)
+    throw InputError(r.plan.target,
+                     fmt::format("the metadata log changed while kepoch read it ({} records, "
+                                 "then {}): read a copy of it, or a stopped controller's",
+                                 r.records, summary.records));
+  order_store(s, r.selection);
+  return s.store;
+}
+
+bool LoggedPartitions::next_range() {
+  store_.reset();
+  if (!ranges_ || ranges_->next + 1 >= ranges_->bounds.size()) return false;
+  store_ = LoggedRangePass::run(*ranges_);
+  return true;
 }
 
 LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
-                                    const TopicSelection& selection,
-                                    const ReplayProgress& progress) {
+                                    const TopicSelection& selection, const ReplayProgress& progress,
+                                    std::size_t range_slots) {
   const MetadataReplayPlan plan = plan_metadata_replay(dir, {});
   if (progress.files) {
     std::vector<std::filesystem::path> files;
@@ -465,13 +682,27 @@ LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
     progress.files(files);
   }
   LoggedMetadataReplay replay;
+  LoggedRangePass::state(replay).track = true;
+  LoggedRangePass::state(replay).budget = range_slots;
   const MetadataReplaySummary summary = replay_metadata(plan, [&](const MetadataLogEntry& e) {
     if (progress.at) progress.at(e.file, e.batch_position);
     if (!e.record) return;
     // A snapshot's records stand for the state at its end offset, not for log offsets.
     replay.apply(*e.record, e.snapshot ? -1 : e.offset);
   });
+  std::vector<std::optional<RangeKey>> bounds;
+  if (LoggedRangePass::state(replay).overflow)
+    bounds = LoggedRangePass::bounds(LoggedRangePass::state(replay), range_slots);
   LoggedMetadata m = replay.finish(selection);
+  if (!bounds.empty()) {
+    auto ranges = std::make_shared<LoggedPartitions::Ranges>();
+    ranges->plan = plan;
+    ranges->selection = selection;
+    ranges->bounds = std::move(bounds);
+    ranges->records = summary.records;
+    m.compact = LoggedPartitions(nullptr, ranges);
+    m.compact.next_range();
+  }
   m.problems.insert(m.problems.begin(), summary.problems.begin(), summary.problems.end());
   return m;
 }

@@ -50,18 +50,33 @@ struct LoggedPartition {
 // against ~800 for a LoggedPartition and the replay's registration, so a plan of two
 // million partitions holds ~130 MiB of them. Each is made whole on demand, in the log's
 // order: topic name, then partition, ties in topic id order (PartitionHistory::timelines').
+//
+// A log of more partitions than a range holds (read_logged_metadata's `range_slots`) is read
+// again for each range of that order (`ranged`): size, topic and at then address the range
+// held, and next_range replaces it with the next one (a pass over the log keeping only that
+// range's partitions), so what is held stays within the budget however large the cluster.
+// Copies share the ranges: one of them reads on.
 class LoggedPartitions {
  public:
   struct Store;
+  struct Ranges;
   LoggedPartitions() = default;
-  explicit LoggedPartitions(std::shared_ptr<const Store> store) : store_(std::move(store)) {}
+  explicit LoggedPartitions(std::shared_ptr<const Store> store,
+                            std::shared_ptr<Ranges> ranges = nullptr)
+      : store_(std::move(store)), ranges_(std::move(ranges)) {}
   std::size_t size() const;
   std::string_view topic(std::size_t i) const;
   std::int32_t partition(std::size_t i) const;
   LoggedPartition at(std::size_t i) const;
+  bool ranged() const { return ranges_ != nullptr; }
+  // The next range's partitions in place of these (the log read again); false, holding
+  // none, when there is none left. Throws InputError when the log changed since the first
+  // pass.
+  bool next_range();
 
  private:
   std::shared_ptr<const Store> store_;
+  std::shared_ptr<Ranges> ranges_;
 };
 
 struct LoggedMetadata {
@@ -104,6 +119,7 @@ class LoggedMetadataReplay {
   LoggedMetadata finish(const TopicSelection& selection);
 
  private:
+  friend struct LoggedRangePass;
   struct State;
   std::unique_ptr<State> s_;
 };
@@ -115,10 +131,20 @@ struct ReplayProgress {
   std::function<void(const std::string& file, std::uint64_t position)> at;
 };
 
+// The partitions a range of LoggedPartitions holds at most (~64 bytes each and their index
+// and order): 6 MiB or so of them, so a plan's memory does not grow with the cluster; a log
+// of fewer is read once.
+inline constexpr std::size_t kLoggedRangeSlots = 98'304;
+
 // Replays the log of `dir` from where a starting node would (storage/metadata_replay.hpp).
-// Throws InputError for an unreadable target or a damaged snapshot.
+// Throws InputError for an unreadable target or a damaged snapshot. More than `range_slots`
+// partitions: the first pass keeps what is not a partition's (the brokers, the topics, the
+// configs, the problems) and which partitions there are, then the partitions come in ranges
+// (LoggedPartitions::ranged), each a pass over the log. The partitions, in order, and
+// everything else are the same for any `range_slots`.
 LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
                                     const TopicSelection& selection,
-                                    const ReplayProgress& progress = {});
+                                    const ReplayProgress& progress = {},
+                                    std::size_t range_slots = kLoggedRangeSlots);
 
 }  // namespace kepoch::forecast

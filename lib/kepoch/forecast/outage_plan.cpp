@@ -73,6 +73,7 @@ void finish_outage_plan(OutagePlan& out, PlanMetadata& metadata,
                         const std::map<std::int32_t, std::string>& source_of,
                         const std::set<std::int32_t>& assigned, std::uint64_t not_in_metadata,
                         const MissingCounts* counted = nullptr) {
+  metadata.finish_notes();
   const PlanInput& input = out.input;
   out.salvages = plan_salvages(out.plan, input, input.live_brokers);
   out.metadata = std::move(metadata.description);
@@ -182,7 +183,10 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   // The metadata's partitions in partition order, the order of the streams (the metadata
   // log's already is; a live cluster's answer need not be). Each is taken (made, from the
   // log's compact partitions) when its block is planned.
-  const std::size_t count = metadata.size();
+  // Ranged (the log read again for each range of its order): taken in order, as they come.
+  if (metadata.logged.ranged() && !metadata.partitions.empty()) metadata.materialize();
+  const bool ranged = metadata.logged.ranged();
+  const std::size_t count = ranged ? 0 : metadata.size();
   const auto before = [&](std::size_t a, std::size_t b) {
     return partition_before(metadata.topic(a), metadata.partition(a), metadata.topic(b),
                             metadata.partition(b));
@@ -285,10 +289,10 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
 
   constexpr std::size_t kBlock = 4096;
-  for (std::size_t from = 0; from < count; from += kBlock) {
+  for (std::size_t from = 0; metadata.has(from); from += kBlock) {
     std::vector<std::size_t> block;  // the metadata's indexes
     std::vector<PlanPartitionInput> inputs;
-    for (std::size_t pos = from; pos < std::min(count, from + kBlock); ++pos) {
+    for (std::size_t pos = from; pos < from + kBlock && metadata.has(pos); ++pos) {
       block.push_back(index_at(pos));
       inputs.push_back(metadata.take(block.back()));
     }

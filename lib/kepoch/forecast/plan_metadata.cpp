@@ -103,23 +103,58 @@ PlanPartitionInput plan_input(LoggedPartition p, const AssumedConfig& assumed) {
 
 }  // namespace
 
+bool PlanMetadata::has(std::size_t i) {
+  if (!logged.ranged()) return i < size();
+  while (!logged_done && i >= logged_base + logged.size()) {
+    logged_base += logged.size();
+    if (!logged.next_range()) logged_done = true;
+  }
+  const std::size_t end = logged_base + logged.size();
+  return i < end || (logged_done && i - end < partitions.size());
+}
+
 std::string_view PlanMetadata::topic(std::size_t i) const {
-  return i < logged.size() ? logged.topic(i)
-                           : std::string_view(partitions[i - logged.size()].topic);
+  const std::size_t end = logged_base + logged.size();
+  return i < end ? logged.topic(i - logged_base) : std::string_view(partitions[i - end].topic);
 }
 
 std::int32_t PlanMetadata::partition(std::size_t i) const {
-  return i < logged.size() ? logged.partition(i) : partitions[i - logged.size()].partition;
+  const std::size_t end = logged_base + logged.size();
+  return i < end ? logged.partition(i - logged_base) : partitions[i - end].partition;
 }
 
 PlanPartitionInput PlanMetadata::take(std::size_t i) {
-  if (i < logged.size()) return plan_input(logged.at(i), assumed);
-  PlanPartitionInput in = std::move(partitions[i - logged.size()]);
-  partitions[i - logged.size()] = PlanPartitionInput();
+  const std::size_t end = logged_base + logged.size();
+  if (i < end) {
+    PlanPartitionInput in = plan_input(logged.at(i - logged_base), assumed);
+    if (pending_notes && (note_topics.empty() || note_topics.back().topic != in.topic)) {
+      PlanPartitionInput note;
+      note.topic = in.topic;
+      note.unclean_allowed = in.unclean_allowed;
+      note.unclean_source = in.unclean_source;
+      note.min_isr = in.min_isr;
+      note.min_isr_source = in.min_isr_source;
+      note_topics.push_back(std::move(note));
+    }
+    return in;
+  }
+  PlanPartitionInput in = std::move(partitions[i - end]);
+  partitions[i - end] = PlanPartitionInput();
   return in;
 }
 
 void PlanMetadata::materialize() {
+  if (logged.ranged()) {
+    std::vector<PlanPartitionInput> all;
+    for (std::size_t i = 0; has(i); ++i)
+      all.push_back(take(i));
+    partitions = std::move(all);
+    logged = LoggedPartitions();
+    logged_base = 0;
+    logged_done = false;
+    finish_notes();
+    return;
+  }
   if (logged.size() == 0) return;
   std::vector<PlanPartitionInput> all;
   all.reserve(size());
@@ -129,6 +164,13 @@ void PlanMetadata::materialize() {
     all.push_back(std::move(p));
   partitions = std::move(all);
   logged = LoggedPartitions();
+}
+
+void PlanMetadata::finish_notes() {
+  if (!pending_notes) return;
+  auto notes_now = std::move(pending_notes);
+  pending_notes = {};
+  notes_now(*this);
 }
 
 PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
@@ -148,6 +190,33 @@ PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
   m.notes = logged.problems;
   // The notes read each topic's config once: one partition per topic stands for all of
   // its partitions (their configs are the topic's).
+  const auto node_notes = [](PlanMetadata& to, const LoggedMetadata& from) {
+    // A node's own dynamic config comes before the cluster-wide default on that node
+    // (KafkaConfigSchema.resolveEffectiveTopicConfig: topic, node, cluster default, static),
+    // for the active controller's elections and for a leader's acks=all check; the log does
+    // not say which node is which, so the plan does not use them: it says they are there.
+    for (const auto& [name, nodes] : from.node_configs)
+      for (const auto& [node, value] : nodes)
+        to.notes.push_back(fmt::format(
+            "node {}'s own dynamic config sets {}={} (metadata log): where node {} is the "
+            "active controller (elections) or a partition's leader (acks=all), Kafka takes it "
+            "before the cluster-wide default and the static config; the plan's values do not",
+            node, name, value, node));
+  };
+  if (m.logged.ranged()) {  // the topics are known once every range has been read
+    m.pending_notes =
+        [extra = m.partitions, node_notes,
+         nodes = LoggedMetadata{{}, {}, {}, logged.node_configs, {}}](PlanMetadata& to) mutable {
+          std::vector<PlanPartitionInput> topics = std::move(to.note_topics);
+          to.note_topics.clear();
+          topics.insert(topics.end(), extra.begin(), extra.end());
+          std::swap(topics, to.partitions);
+          add_config_notes(to, "metadata log", "", "--unclean", "--min-isr");
+          std::swap(topics, to.partitions);
+          node_notes(to, nodes);
+        };
+    return m;
+  }
   std::vector<PlanPartitionInput> topics;
   std::set<std::string_view> seen;
   for (std::size_t i = 0; i < m.logged.size(); ++i)
@@ -157,17 +226,7 @@ PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
   std::swap(topics, m.partitions);
   add_config_notes(m, "metadata log", "", "--unclean", "--min-isr");
   std::swap(topics, m.partitions);
-  // A node's own dynamic config comes before the cluster-wide default on that node
-  // (KafkaConfigSchema.resolveEffectiveTopicConfig: topic, node, cluster default, static),
-  // for the active controller's elections and for a leader's acks=all check; the log does not
-  // say which node is which, so the plan does not use them: it says they are there.
-  for (const auto& [name, nodes] : logged.node_configs)
-    for (const auto& [node, value] : nodes)
-      m.notes.push_back(fmt::format(
-          "node {}'s own dynamic config sets {}={} (metadata log): where node {} is the active "
-          "controller (elections) or a partition's leader (acks=all), Kafka takes it before "
-          "the cluster-wide default and the static config; the plan's values do not",
-          node, name, value, node));
+  node_notes(m, logged);
   return m;
 }
 

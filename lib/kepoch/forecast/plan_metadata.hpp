@@ -7,6 +7,7 @@
 // (config_note.hpp).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,6 +28,7 @@ struct AssumedConfig {
   std::int32_t min_isr = kDefaultMinInsyncReplicas;
 };
 
+// A copy shares ranged `logged`'s ranges (LoggedPartitions): plan from one of them only.
 struct PlanMetadata {
   std::string description;                // "live cluster (host:port)", "metadata log DIR", "flags"
   std::optional<std::string> cluster_id;  // the live cluster's; unset: not said
@@ -39,13 +41,28 @@ struct PlanMetadata {
   AssumedConfig assumed;  // what `logged`'s partitions take where the log sets no config
   std::vector<std::string> notes;
 
+  // When `logged` comes in ranges (LoggedPartitions::ranged), its index i is
+  // logged_base + i, and the number of partitions is known once the last range is read
+  // (has): indexes are then taken in order, and the config notes, which name the topics
+  // with partitions, wait for the last range (finish_notes; `partitions` is empty).
+  std::size_t logged_base = 0;
+  bool logged_done = false;
+  std::vector<PlanPartitionInput> note_topics;  // one partition per topic, as taken
+  std::function<void(PlanMetadata&)> pending_notes;
+
+  // Not for ranged `logged` (has): every index is known.
   std::size_t size() const { return logged.size() + partitions.size(); }
+  // Whether there is a partition i: for ranged `logged`, the next range is read when i is
+  // past the one held (the ones before it are gone).
+  bool has(std::size_t i);
   std::string_view topic(std::size_t i) const;
   std::int32_t partition(std::size_t i) const;
   // The partition i, moved out of `partitions` or made from `logged` (once each).
   PlanPartitionInput take(std::size_t i);
   // Every partition in `partitions` (a caller that holds them all).
   void materialize();
+  // The notes waiting for the last range (none otherwise).
+  void finish_notes();
 };
 
 // A live cluster's answer. Each topic's configs as DescribeConfigs resolved them on the

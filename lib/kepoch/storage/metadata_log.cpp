@@ -69,7 +69,7 @@ std::optional<std::string> undecoded_record_problem(const MetadataLogEntry& e) {
 
 MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
                                      const std::function<void(const MetadataLogEntry&)>& visit,
-                                     std::int64_t from_offset) {
+                                     std::int64_t from_offset, const MetadataRecordSkip& skip) {
   MetadataLogSummary summary;
   SegmentDumpOptions options;
   options.records = true;
@@ -87,6 +87,11 @@ MetadataLogSummary read_metadata_log(const std::vector<fs::path>& files,
       for (const auto& r : b.records) {
         if (r.offset < from_offset) continue;
         if (!summary.first_offset) summary.first_offset = r.offset;
+        if (skip && !b.header.is_control() && r.value && skip(*r.value)) {
+          ++summary.records;
+          ++summary.skipped;
+          continue;
+        }
         MetadataLogEntry e;
         e.file = file.string();
         e.batch_position = b.header.position;

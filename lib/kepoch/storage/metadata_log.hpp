@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,16 +54,23 @@ struct MetadataLogSummary {
   std::optional<std::int64_t> first_offset;  // of the first record visited
   std::optional<std::int64_t> next_offset;   // after the last batch read (the log end)
   std::vector<std::string> problems;         // invalid batches, corrupt tails, undecodable records
+  std::uint64_t skipped = 0;                 // records `skip` passed over (in `records`)
 };
+
+// A data record's value a caller does not want decoded (nor visited): see read_metadata_log.
+using MetadataRecordSkip = std::function<bool(std::span<const std::uint8_t> value)>;
 
 // The files a target names (see above). Throws InputError when it names none.
 std::vector<std::filesystem::path> metadata_log_files(const std::filesystem::path& target);
 
 // Walks `files` in order. Throws InputError when a file cannot be opened. Records below
-// `from_offset` are not visited.
+// `from_offset` are not visited, nor is a data record whose value `skip` (when set) passes
+// over: it is counted (records, skipped) and not decoded, so neither its decoding's problems
+// nor its entry exist (a caller replaying the log again for a part of it).
 MetadataLogSummary read_metadata_log(const std::vector<std::filesystem::path>& files,
                                      const std::function<void(const MetadataLogEntry&)>& visit,
-                                     std::int64_t from_offset = 0);
+                                     std::int64_t from_offset = 0,
+                                     const MetadataRecordSkip& skip = {});
 
 // A record of a type or version kepoch does not read, as a problem ("record at offset N:
 // why ..."), or nullopt: every answer built on a metadata log with such a record says so

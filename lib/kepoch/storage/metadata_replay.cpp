@@ -235,7 +235,8 @@ MetadataReplayPlan plan_metadata_replay(const fs::path& target,
 }
 
 MetadataReplaySummary replay_metadata(const MetadataReplayPlan& plan,
-                                      const std::function<void(const MetadataLogEntry&)>& visit) {
+                                      const std::function<void(const MetadataLogEntry&)>& visit,
+                                      const MetadataRecordSkip& skip) {
   MetadataReplaySummary summary;
   summary.problems = plan.problems;
   auto counted = [&](const MetadataLogEntry& e) {
@@ -252,7 +253,8 @@ MetadataReplaySummary replay_metadata(const MetadataReplayPlan& plan,
     summary.snapshot_timestamp = s.last_contained_log_timestamp;
   }
   if (!plan.start.read_log || plan.segments.empty()) return summary;
-  const auto log = read_metadata_log(plan.segments, counted, plan.start.from_offset);
+  const auto log = read_metadata_log(plan.segments, counted, plan.start.from_offset, skip);
+  summary.records += log.skipped;
   summary.files.insert(summary.files.end(), log.files.begin(), log.files.end());
   summary.problems.insert(summary.problems.end(), log.problems.begin(), log.problems.end());
   summary.first_log_offset = log.first_offset;

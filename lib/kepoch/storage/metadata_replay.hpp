@@ -114,7 +114,10 @@ struct MetadataReplaySummary {
 
 // Visits the snapshot's records (entries with `snapshot` set), then the log's from the
 // start offset. Throws InputError for a damaged snapshot (read_metadata_snapshot).
+// `skip`: the log's data records not to decode nor visit (read_metadata_log); counted in
+// `records`. A snapshot's records are all visited.
 MetadataReplaySummary replay_metadata(const MetadataReplayPlan& plan,
-                                      const std::function<void(const MetadataLogEntry&)>& visit);
+                                      const std::function<void(const MetadataLogEntry&)>& visit,
+                                      const MetadataRecordSkip& skip = {});
 
 }  // namespace kepoch

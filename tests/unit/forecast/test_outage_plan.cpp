@@ -260,3 +260,47 @@ TEST_CASE("shell_word quotes what a shell would read otherwise", "[outage_plan][
   CHECK(shell_word("") == "''");
   CHECK(shell_word("$HOME") == "'$HOME'");
 }
+
+TEST_CASE("the plan's report from the metadata log read in ranges is the one-pass read's",
+          "[outage_plan]") {
+  const fs::path logdir = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/logdir";
+  const fs::path meta = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/metadata";
+  const ScratchSnapshots snaps({logdir});
+  const auto metadata = [&](std::size_t range_slots) {
+    return metadata_from_log(read_logged_metadata(meta, {}, {}, range_slots), "tests/data/metadata",
+                             {});
+  };
+  const auto streams = [&] {
+    std::vector<StreamedBrokerState> s = open_broker_states(snaps.files, 1);
+    s[0].state.broker = 1;
+    return s;
+  };
+  for (const bool all : {false, true}) {
+    const std::string want =
+        plan_json(plan_outage_streamed(streams(), metadata(kLoggedRangeSlots), {}, all, 1), all);
+    for (const std::size_t range_slots : {1, 2, 5}) {
+      INFO("range_slots " << range_slots << (all ? ", --all" : ""));
+      PlanMetadata ranged = metadata(range_slots);
+      REQUIRE(ranged.logged.ranged());
+      CHECK(plan_json(plan_outage_streamed(streams(), std::move(ranged), {}, all, 1), all) == want);
+      // The held plan (materialize) and `plan -o json`'s sink.
+      std::vector<BrokerState> whole = load_broker_states(snaps.files, 1);
+      check_one_cluster(whole, {1});
+      const OutagePlan held = plan_outage(std::move(whole), metadata(range_slots), {});
+      CHECK(plan_json(held, all) == plan_json(plan_outage(load_broker_states(snaps.files, 1),
+                                                          metadata(kLoggedRangeSlots), {}),
+                                              all));
+      report::PlanJsonStream json(all, /*iso_times=*/true, /*local=*/false);
+      const OutagePlan sunk = plan_outage_streamed(
+          streams(), metadata(range_slots), {}, all, 1, {},
+          [&](RecoveryPlan& listed, PlanInput& input) { json.add(listed, input); });
+      report::Value head = report::recovery_plan_value(
+          sunk.plan, {sunk.metadata, sunk.cluster_id, sunk.brokers, sunk.notes, all, sunk.salvages,
+                      sunk.unheld_decisions});
+      head.set("timelines", report::Value::array());
+      std::ostringstream text;
+      json.write(head, text);
+      CHECK(text.str() == want);
+    }
+  }
+}
