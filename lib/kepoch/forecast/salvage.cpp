@@ -70,9 +70,11 @@ std::vector<const SegmentSummary*> segments_from(const PartitionReplica& replica
 // Every batch of the loaded log from `from` to the log end, records walked, in order: one
 // streamed pass, entered at the offset index's entry for `from` (tail_start_position), the
 // next window read while this one is walked (read_ahead). A batch past the log end (cut by
-// recovery) is not the log's.
+// recovery) is not the log's. `count` (when given) sees every batch of the walk from `from`
+// on, as the forecast's counted walk of a removed tail does (RemovedTailCount).
 void walk_tail(const PartitionReplica& replica, std::int64_t from,
-               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit) {
+               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit,
+               RemovedTailCount* count = nullptr) {
   SegmentDumpOptions options;
   options.records = true;
   options.walk_records = true;
@@ -80,7 +82,9 @@ void walk_tail(const PartitionReplica& replica, std::int64_t from,
   options.read_ahead = true;
   for (const SegmentSummary* s : segments_from(replica, from)) {
     options.start_position = tail_start_position(replica, *s, from);
+    const auto segment = static_cast<std::size_t>(s - replica.segments.data());
     dump_segment(s->file, options, [&](DumpedBatch& b) {
+      if (count) count->see(b.header, segment, replica.log_end_offset);
       if (b.header.last_offset() < from || b.header.next_offset() > replica.log_end_offset) return;
       if (b.invalid)
         throw InputError(s->file.string(),
@@ -327,6 +331,11 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
   rs.removed_range = forecast.removed_range;
   rs.removed_records = forecast.removed_records;
   if (!rs.removed_range) return rs;
+  // A deferred forecast (RemovedTailRead::deferred) left the removed records to this walk,
+  // which starts where its counted walk would (removed_range's first is the truncation
+  // offset): counted as it goes, reported once the walk is done.
+  std::optional<RemovedTailCount> count;
+  if (forecast.removed_deferred) count.emplace();
   if (follower.stored)
     throw InputError(follower.dir.string(),
                      fmt::format("a snapshot keeps no record bytes: salvage reads the "
@@ -339,67 +348,72 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
   // Pairing from there pairs as from `first`: the batches before it are plain data, and a
   // marker with no transactional batch before it closes nothing (transaction_classes).
   std::optional<std::unordered_map<std::int64_t, SalvageClass>> classes;
-  walk_tail(follower, first, [&](DumpedBatch& b, const SegmentSummary& s) {
-    const BatchHeader& h = b.header;
-    SalvagedRecord out;
-    out.topic = topic;
-    out.partition = partition;
-    out.replica = &follower;
-    out.leader_epoch = h.partition_leader_epoch;
-    out.log_append_time = h.log_append_time();
-    out.producer_id = h.producer_id;
-    out.producer_epoch = h.producer_epoch;
-    out.transactional = h.is_transactional();
-    SalvageClass kind = SalvageClass::data;
-    if (h.is_control()) {
-      kind = SalvageClass::control;
-    } else if (h.is_transactional()) {
-      if (!classes) {
-        const auto batches = transaction_batches_from(follower, std::max(first, h.base_offset));
-        classes = transaction_classes(batches ? *batches : std::vector<TransactionBatch>{});
-      }
-      const auto it = classes->find(h.base_offset);
-      kind = it == classes->end() ? SalvageClass::open : it->second;
-    }
-    const bool same_batch = index.read && index.same_batch(h);
-    walk_records(b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
-      if (r.offset < first) return;
-      if (archived && !archived->insert(h.partition_leader_epoch, r.offset)) {
-        ++rs.archived_before;
-        return;
-      }
-      out.offset = r.offset;
-      out.timestamp = r.timestamp;
-      out.record = &r;
-      out.sequence = r.sequence;
-      out.kind = kind;
-      out.control.reset();
-      if (control && control->control) out.control = control->control->type;
-      out.committed = committed_at(bound, r.offset);
-      Presence presence;
-      if (!index.read) {
-        presence = {std::nullopt, PresenceBy::none, Certainty::unknown};
-      } else if (same_batch) {
-        presence = {true, PresenceBy::same_batch, Certainty::certain};
-      } else if (kind == SalvageClass::control) {
-        presence = {false, PresenceBy::none, Certainty::certain};
-      } else if (h.producer_id >= 0 &&
-                 index.holds_sequence({h.producer_id, h.producer_epoch, r.sequence})) {
-        presence = {true, PresenceBy::producer_sequence, Certainty::certain};
-      } else {
-        if (index.take_content(content_hash(r))) {
-          presence = {true, PresenceBy::content, Certainty::likely};
-        } else {
-          presence = {false, PresenceBy::none, Certainty::certain};
+  walk_tail(
+      follower, first,
+      [&](DumpedBatch& b, const SegmentSummary& s) {
+        const BatchHeader& h = b.header;
+        SalvagedRecord out;
+        out.topic = topic;
+        out.partition = partition;
+        out.replica = &follower;
+        out.leader_epoch = h.partition_leader_epoch;
+        out.log_append_time = h.log_append_time();
+        out.producer_id = h.producer_id;
+        out.producer_epoch = h.producer_epoch;
+        out.transactional = h.is_transactional();
+        SalvageClass kind = SalvageClass::data;
+        if (h.is_control()) {
+          kind = SalvageClass::control;
+        } else if (h.is_transactional()) {
+          if (!classes) {
+            const auto batches = transaction_batches_from(follower, std::max(first, h.base_offset));
+            classes = transaction_classes(batches ? *batches : std::vector<TransactionBatch>{});
+          }
+          const auto it = classes->find(h.base_offset);
+          kind = it == classes->end() ? SalvageClass::open : it->second;
         }
-      }
-      out.presence = presence;
-      rs.counts.add(out);
-      totals.add(out);
-      visit(out);
-    });
-    throw_records_error(b, s);
-  });
+        const bool same_batch = index.read && index.same_batch(h);
+        walk_records(
+            b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
+              if (r.offset < first) return;
+              if (archived && !archived->insert(h.partition_leader_epoch, r.offset)) {
+                ++rs.archived_before;
+                return;
+              }
+              out.offset = r.offset;
+              out.timestamp = r.timestamp;
+              out.record = &r;
+              out.sequence = r.sequence;
+              out.kind = kind;
+              out.control.reset();
+              if (control && control->control) out.control = control->control->type;
+              out.committed = committed_at(bound, r.offset);
+              Presence presence;
+              if (!index.read) {
+                presence = {std::nullopt, PresenceBy::none, Certainty::unknown};
+              } else if (same_batch) {
+                presence = {true, PresenceBy::same_batch, Certainty::certain};
+              } else if (kind == SalvageClass::control) {
+                presence = {false, PresenceBy::none, Certainty::certain};
+              } else if (h.producer_id >= 0 &&
+                         index.holds_sequence({h.producer_id, h.producer_epoch, r.sequence})) {
+                presence = {true, PresenceBy::producer_sequence, Certainty::certain};
+              } else {
+                if (index.take_content(content_hash(r))) {
+                  presence = {true, PresenceBy::content, Certainty::likely};
+                } else {
+                  presence = {false, PresenceBy::none, Certainty::certain};
+                }
+              }
+              out.presence = presence;
+              rs.counts.add(out);
+              totals.add(out);
+              visit(out);
+            });
+        throw_records_error(b, s);
+      },
+      count ? &*count : nullptr);
+  if (count) rs.removed_records = count->records;
   return rs;
 }
 
