@@ -348,71 +348,68 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
   // Pairing from there pairs as from `first`: the batches before it are plain data, and a
   // marker with no transactional batch before it closes nothing (transaction_classes).
   std::optional<std::unordered_map<std::int64_t, SalvageClass>> classes;
-  walk_tail(
-      follower, first,
-      [&](DumpedBatch& b, const SegmentSummary& s) {
-        const BatchHeader& h = b.header;
-        SalvagedRecord out;
-        out.topic = topic;
-        out.partition = partition;
-        out.replica = &follower;
-        out.leader_epoch = h.partition_leader_epoch;
-        out.log_append_time = h.log_append_time();
-        out.producer_id = h.producer_id;
-        out.producer_epoch = h.producer_epoch;
-        out.transactional = h.is_transactional();
-        SalvageClass kind = SalvageClass::data;
-        if (h.is_control()) {
-          kind = SalvageClass::control;
-        } else if (h.is_transactional()) {
-          if (!classes) {
-            const auto batches = transaction_batches_from(follower, std::max(first, h.base_offset));
-            classes = transaction_classes(batches ? *batches : std::vector<TransactionBatch>{});
-          }
-          const auto it = classes->find(h.base_offset);
-          kind = it == classes->end() ? SalvageClass::open : it->second;
+  const auto on_batch = [&](DumpedBatch& b, const SegmentSummary& s) {
+    const BatchHeader& h = b.header;
+    SalvagedRecord out;
+    out.topic = topic;
+    out.partition = partition;
+    out.replica = &follower;
+    out.leader_epoch = h.partition_leader_epoch;
+    out.log_append_time = h.log_append_time();
+    out.producer_id = h.producer_id;
+    out.producer_epoch = h.producer_epoch;
+    out.transactional = h.is_transactional();
+    SalvageClass kind = SalvageClass::data;
+    if (h.is_control()) {
+      kind = SalvageClass::control;
+    } else if (h.is_transactional()) {
+      if (!classes) {
+        const auto batches = transaction_batches_from(follower, std::max(first, h.base_offset));
+        classes = transaction_classes(batches ? *batches : std::vector<TransactionBatch>{});
+      }
+      const auto it = classes->find(h.base_offset);
+      kind = it == classes->end() ? SalvageClass::open : it->second;
+    }
+    const bool same_batch = index.read && index.same_batch(h);
+    walk_records(b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
+      if (r.offset < first) return;
+      if (archived && !archived->insert(h.partition_leader_epoch, r.offset)) {
+        ++rs.archived_before;
+        return;
+      }
+      out.offset = r.offset;
+      out.timestamp = r.timestamp;
+      out.record = &r;
+      out.sequence = r.sequence;
+      out.kind = kind;
+      out.control.reset();
+      if (control && control->control) out.control = control->control->type;
+      out.committed = committed_at(bound, r.offset);
+      Presence presence;
+      if (!index.read) {
+        presence = {std::nullopt, PresenceBy::none, Certainty::unknown};
+      } else if (same_batch) {
+        presence = {true, PresenceBy::same_batch, Certainty::certain};
+      } else if (kind == SalvageClass::control) {
+        presence = {false, PresenceBy::none, Certainty::certain};
+      } else if (h.producer_id >= 0 &&
+                 index.holds_sequence({h.producer_id, h.producer_epoch, r.sequence})) {
+        presence = {true, PresenceBy::producer_sequence, Certainty::certain};
+      } else {
+        if (index.take_content(content_hash(r))) {
+          presence = {true, PresenceBy::content, Certainty::likely};
+        } else {
+          presence = {false, PresenceBy::none, Certainty::certain};
         }
-        const bool same_batch = index.read && index.same_batch(h);
-        walk_records(
-            b, [&](const Record& r, const DumpedControl* control, const DumpedCoordinator*) {
-              if (r.offset < first) return;
-              if (archived && !archived->insert(h.partition_leader_epoch, r.offset)) {
-                ++rs.archived_before;
-                return;
-              }
-              out.offset = r.offset;
-              out.timestamp = r.timestamp;
-              out.record = &r;
-              out.sequence = r.sequence;
-              out.kind = kind;
-              out.control.reset();
-              if (control && control->control) out.control = control->control->type;
-              out.committed = committed_at(bound, r.offset);
-              Presence presence;
-              if (!index.read) {
-                presence = {std::nullopt, PresenceBy::none, Certainty::unknown};
-              } else if (same_batch) {
-                presence = {true, PresenceBy::same_batch, Certainty::certain};
-              } else if (kind == SalvageClass::control) {
-                presence = {false, PresenceBy::none, Certainty::certain};
-              } else if (h.producer_id >= 0 &&
-                         index.holds_sequence({h.producer_id, h.producer_epoch, r.sequence})) {
-                presence = {true, PresenceBy::producer_sequence, Certainty::certain};
-              } else {
-                if (index.take_content(content_hash(r))) {
-                  presence = {true, PresenceBy::content, Certainty::likely};
-                } else {
-                  presence = {false, PresenceBy::none, Certainty::certain};
-                }
-              }
-              out.presence = presence;
-              rs.counts.add(out);
-              totals.add(out);
-              visit(out);
-            });
-        throw_records_error(b, s);
-      },
-      count ? &*count : nullptr);
+      }
+      out.presence = presence;
+      rs.counts.add(out);
+      totals.add(out);
+      visit(out);
+    });
+    throw_records_error(b, s);
+  };
+  walk_tail(follower, first, on_batch, count ? &*count : nullptr);
   if (count) rs.removed_records = count->records;
   return rs;
 }
