@@ -120,22 +120,47 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
     groups.push_back(std::move(g.replicas));
   // The forecast predict makes (fetch mode: every KRaft broker), so the archive holds what
   // predict says is removed.
-  // The leaders' tails are read once, for the forecast and for what each leader holds.
-  forecast::LeaderTails tails;
-  const forecast::TruncationPredictions predictions = forecast::predict_truncations(
-      std::move(groups), {TruncationMode::fetch}, election ? &*election : nullptr,
-      [&tails](const PartitionReplica& leader, std::int64_t from, std::int64_t until) {
-        return tails.batches(leader, from, until);
-      });
-  progress.step(0, 0, "reading the removed records");
+  // The leaders' tails are read once, for the forecast and for what each leader holds; the
+  // followers' removed tails once, by the archive's walk, which counts the removed records
+  // the report gives (RemovedTailRead::deferred: the forecast reads each tail's first batch).
+  // The groups are kept for a failure's sake (below).
+  const std::vector<std::vector<PartitionReplica>> kept_groups = groups;
+  const std::optional<forecast::Election> kept_election = election;
+  // The result points into the predictions (their replicas): both live to the report.
+  std::optional<forecast::TruncationPredictions> predictions;
   forecast::SalvageResult result;
-  const bool clean = election && election->clean();
-  archive_and_report(
-      o, inputs,
-      [&](const auto& visit) {
-        return forecast::salvage_removed(predictions, clean, visit, &tails);
-      },
-      result);
+  try {
+    forecast::LeaderTails tails;
+    predictions = forecast::predict_truncations(
+        std::move(groups), {TruncationMode::fetch}, election ? &*election : nullptr,
+        [&tails](const PartitionReplica& leader, std::int64_t from, std::int64_t until) {
+          return tails.batches(leader, from, until);
+        },
+        RemovedTailRead::deferred);
+    progress.step(0, 0, "reading the removed records");
+    const bool clean = election && election->clean();
+    archive_and_report(
+        o, inputs,
+        [&](const auto& visit) {
+          return forecast::salvage_removed(*predictions, clean, visit, &tails);
+        },
+        result);
+  } catch (...) {
+    // The error a run reports is the first the reads meet in their order: the forecast's
+    // walks of every follower's removed tail (and of the leaders' tails it asks), before the
+    // archive is begun, then the archive's walks. This run read less before the archive and
+    // counted in the archive's walk: a failure is checked against the counted forecast,
+    // whose error, if it meets one, is the one to report (the archive is gone either way).
+    const std::exception_ptr failed = std::current_exception();
+    std::optional<forecast::Election> again = kept_election;
+    forecast::LeaderTails tails;
+    forecast::predict_truncations(
+        kept_groups, {TruncationMode::fetch}, again ? &*again : nullptr,
+        [&tails](const PartitionReplica& leader, std::int64_t from, std::int64_t until) {
+          return tails.batches(leader, from, until);
+        });
+    std::rethrow_exception(failed);
+  }
   progress.done();
   return finish(o, result, globals);
 }

@@ -102,7 +102,8 @@ namespace {
 PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> replicas,
                                               const std::vector<TruncationMode>& modes,
                                               const Election* election,
-                                              const LeaderBatchReader& leader_batches) {
+                                              const LeaderBatchReader& leader_batches,
+                                              RemovedTailRead tail) {
   PartitionPrediction p;
   p.replicas = std::move(replicas);
   if (election) p.new_leader_epoch = elect_leader_epoch(p.replicas);
@@ -127,7 +128,7 @@ PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> repl
     fp.comparison = compare_replicas(p.replicas, i, 0);
     for (auto mode : modes) {
       fp.forecasts.push_back(forecast_follower(leader, leader.as_leader, p.replicas[i], known, mode,
-                                               leader_clean, batches));
+                                               leader_clean, batches, tail));
       keep_divergent_batches(fp.forecasts.back(), fp.comparison, p.replicas[i]);
     }
     const ReplicaForecast& main = fp.forecasts.front();
@@ -143,17 +144,19 @@ PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> repl
 PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
                                       const std::vector<TruncationMode>& modes,
                                       const Election* election) {
-  return predict_partition_reading(std::move(replicas), modes, election, {});
+  return predict_partition_reading(std::move(replicas), modes, election, {},
+                                   RemovedTailRead::counted);
 }
 
 TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
                                           const std::vector<TruncationMode>& modes,
                                           Election* election,
-                                          const LeaderBatchReader& leader_batches) {
+                                          const LeaderBatchReader& leader_batches,
+                                          RemovedTailRead tail) {
   TruncationPredictions out;
   for (auto& replicas : groups) {
     out.partitions.push_back(
-        predict_partition_reading(std::move(replicas), modes, election, leader_batches));
+        predict_partition_reading(std::move(replicas), modes, election, leader_batches, tail));
     out.committed_loss = out.committed_loss || out.partitions.back().committed_loss;
     if (election) election->new_leader_epoch = out.partitions.back().new_leader_epoch;
   }

@@ -111,10 +111,13 @@ struct TruncationPredictions {
 // for what the leader holds (salvage.hpp, LeaderTails).
 using LeaderBatchReader = std::function<BatchRange(const PartitionReplica& leader,
                                                    std::int64_t from, std::int64_t until)>;
+// `tail`: RemovedTailRead::deferred leaves the followers' removed tails to a caller that
+// walks them anyway (salvage; replica_forecast.hpp).
 TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
                                           const std::vector<TruncationMode>& modes,
                                           Election* election,
-                                          const LeaderBatchReader& leader_batches = {});
+                                          const LeaderBatchReader& leader_batches = {},
+                                          RemovedTailRead tail = RemovedTailRead::counted);
 
 // Whether the main mode removes records the leader does not hold (lost), or may (not known
 // whether held): what `kepoch salvage` would keep.

@@ -70,9 +70,11 @@ std::vector<const SegmentSummary*> segments_from(const PartitionReplica& replica
 // Every batch of the loaded log from `from` to the log end, records walked, in order: one
 // streamed pass, entered at the offset index's entry for `from` (tail_start_position), the
 // next window read while this one is walked (read_ahead). A batch past the log end (cut by
-// recovery) is not the log's.
+// recovery) is not the log's. `count` (when given) sees every batch of the walk from `from`
+// on, as the forecast's counted walk of a removed tail does (RemovedTailCount).
 void walk_tail(const PartitionReplica& replica, std::int64_t from,
-               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit) {
+               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit,
+               RemovedTailCount* count = nullptr) {
   SegmentDumpOptions options;
   options.records = true;
   options.walk_records = true;
@@ -80,7 +82,9 @@ void walk_tail(const PartitionReplica& replica, std::int64_t from,
   options.read_ahead = true;
   for (const SegmentSummary* s : segments_from(replica, from)) {
     options.start_position = tail_start_position(replica, *s, from);
+    const auto segment = static_cast<std::size_t>(s - replica.segments.data());
     dump_segment(s->file, options, [&](DumpedBatch& b) {
+      if (count) count->see(b.header, segment, replica.log_end_offset);
       if (b.header.last_offset() < from || b.header.next_offset() > replica.log_end_offset) return;
       if (b.invalid)
         throw InputError(s->file.string(),
@@ -327,6 +331,11 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
   rs.removed_range = forecast.removed_range;
   rs.removed_records = forecast.removed_records;
   if (!rs.removed_range) return rs;
+  // A deferred forecast (RemovedTailRead::deferred) left the removed records to this walk,
+  // which starts where its counted walk would (removed_range's first is the truncation
+  // offset): counted as it goes, reported once the walk is done.
+  std::optional<RemovedTailCount> count;
+  if (forecast.removed_deferred) count.emplace();
   if (follower.stored)
     throw InputError(follower.dir.string(),
                      fmt::format("a snapshot keeps no record bytes: salvage reads the "
@@ -339,7 +348,7 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
   // Pairing from there pairs as from `first`: the batches before it are plain data, and a
   // marker with no transactional batch before it closes nothing (transaction_classes).
   std::optional<std::unordered_map<std::int64_t, SalvageClass>> classes;
-  walk_tail(follower, first, [&](DumpedBatch& b, const SegmentSummary& s) {
+  const auto on_batch = [&](DumpedBatch& b, const SegmentSummary& s) {
     const BatchHeader& h = b.header;
     SalvagedRecord out;
     out.topic = topic;
@@ -399,7 +408,9 @@ ReplicaSalvage salvage_follower(const std::string& topic, std::int32_t partition
       visit(out);
     });
     throw_records_error(b, s);
-  });
+  };
+  walk_tail(follower, first, on_batch, count ? &*count : nullptr);
+  if (count) rs.removed_records = count->records;
   return rs;
 }
 

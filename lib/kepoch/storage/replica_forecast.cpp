@@ -136,14 +136,16 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
                                   TruncationMode mode, bool leader_clean,
-                                  const LeaderBatchLookup* leader_batches) {
+                                  const LeaderBatchLookup* leader_batches, RemovedTailRead tail) {
   return forecast_follower(leader, leader_log, follower,
-                           committed_bound(follower, known, leader_clean), mode, leader_batches);
+                           committed_bound(follower, known, leader_clean), mode, leader_batches,
+                           tail);
 }
 
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower, const CommittedBound& bound,
-                                  TruncationMode mode, const LeaderBatchLookup* leader_batches) {
+                                  TruncationMode mode, const LeaderBatchLookup* leader_batches,
+                                  RemovedTailRead tail) {
   const LeaderBatchLookup from_segments = [&leader](std::int64_t from, std::int64_t until) {
     return batches_from(leader, from, until);
   };
@@ -152,7 +154,7 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
   add_tier_answers(answers, leader, leader_log);
   return forecast_replica(answers, batches,
                           "the snapshot of " + leader.dir.string() + " did not keep", follower,
-                          mode, bound.below, bound.doubts);
+                          mode, bound.below, bound.doubts, tail);
 }
 
 namespace {
@@ -290,7 +292,7 @@ void count_remote_removed(ReplicaForecast& f, const LeaderAnswers& answers,
 void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
                    const LeaderBatchLookup& leader_batches, std::string_view leader_source,
                    const PartitionReplica& follower, std::int64_t committed_below,
-                   const std::vector<CommittedDoubt>& doubts) {
+                   const std::vector<CommittedDoubt>& doubts, RemovedTailRead tail_read) {
   // UnifiedLog.truncateFullyAndStartAt deletes every segment: the whole log goes, although
   // the new log end (the leader's log start) lies past the old one.
   const std::int64_t cut = f.prediction.truncated_fully
@@ -298,6 +300,22 @@ void count_removed(ReplicaForecast& f, const LeaderAnswers& answers,
                                : f.prediction.truncate_to;
   count_remote_removed(f, answers, follower);
   if (cut >= follower.log_end_offset) return;
+
+  // Deferred: the caller's walk from the truncation offset reads the tail; its first batch
+  // alone tells the removed range (as the counted walk below does). When that batch begins
+  // past the truncation offset, the caller walks from there, not from the truncation offset:
+  // counted here then, as without deferring.
+  if (tail_read == RemovedTailRead::deferred && !follower.stored &&
+      follower.depth == LoadDepth::tail) {
+    BatchCursor cursor(follower, cut);
+    const BatchCursor::Batch* first = cursor.next();
+    if (!first) return;  // no batch from the cut on: nothing removed, as the walk below counts
+    if (first->base_offset <= cut) {
+      f.removed_range = {cut, follower.log_end_offset - 1};
+      f.removed_deferred = true;
+      return;
+    }
+  }
 
   const RemovedTail tail = removed_tail(follower, cut);
   const BatchRange& removed = tail.range;
@@ -585,7 +603,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  std::string_view leader_source, const PartitionReplica& follower,
                                  TruncationMode mode,
                                  std::optional<std::int64_t> committed_below_override,
-                                 const std::vector<CommittedDoubt>& doubts) {
+                                 const std::vector<CommittedDoubt>& doubts,
+                                 RemovedTailRead tail_read) {
   ReplicaForecast f;
   f.mode = mode;
   f.prediction = predict_truncation(answers, follower.loaded, mode);
@@ -599,7 +618,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
     return f;
   }
   count_removed(f, answers, leader_batches, leader_source, follower,
-                committed_below_override.value_or(follower.loaded.high_watermark), doubts);
+                committed_below_override.value_or(follower.loaded.high_watermark), doubts,
+                tail_read);
   // Its log start past its log end: Kafka deletes all of its segments when it loads the log
   // (LogLoader.deleteSegmentsIfLogStartGreaterThanLogEnd), before any fetch; those records,
   // committed or not, go without a truncation to count them.

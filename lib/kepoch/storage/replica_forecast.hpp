@@ -5,6 +5,7 @@
 // hold the same batch at that offset), and whether any was committed (below the high
 // watermark that follower had recorded).
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "kepoch/epoch/follower_append.hpp"
 #include "kepoch/epoch/truncation.hpp"
+#include "kepoch/format/record_batch.hpp"
 #include "kepoch/storage/partition_replica.hpp"
 
 namespace kepoch {
@@ -26,6 +28,10 @@ struct ReplicaForecast {
   std::uint64_t removed_records = 0;
   std::uint64_t removed_bytes = 0;
   std::optional<std::pair<std::int64_t, std::int64_t>> removed_range;  // [first, last]
+  // RemovedTailRead::deferred: the removed tail was not walked (removed_range is set, from its
+  // first batch alone): removed_records and removed_bytes are 0 and the lost counts are not
+  // made; the caller walks the tail itself and counts (salvage: RemovedTailCount).
+  bool removed_deferred = false;
   // Each removed batch is, at the leader:
   //   held     the very same batch (offsets, CRC): fetched again, nothing lost;
   //   lost     another batch, or none: at or past the leader's log end offset (no offset
@@ -121,6 +127,45 @@ struct ReplicaForecast {
 // min(follower's log end, leader's log end)), and only when a removed batch lies there.
 using LeaderBatchLookup = std::function<BatchRange(std::int64_t from, std::int64_t until)>;
 
+// How a forecast reads the follower's removed tail:
+//   counted   its batches walked (headers), for the removed counts and the lost counts;
+//   deferred  for a caller that walks the removed tail itself anyway (salvage, whose archive
+//             walk counts what it reads: RemovedTailCount): the tail's first batch alone is
+//             read, for removed_range, and the forecast is marked removed_deferred; where
+//             the caller's walk would not start at the truncation offset itself (the first
+//             removed batch begins past it), or the replica is a snapshot or loaded whole,
+//             the tail is counted as with `counted`. Where the follower truncates does not
+//             depend on it (the epoch caches, log ends and high watermarks decide that).
+enum class RemovedTailRead { counted, deferred };
+
+// The removed records of a deferred tail, counted by the caller's walk as the counted
+// forecast counts them (BatchCursor from the truncation offset): each batch's record count
+// (1 for a legacy entry), in log order, from its segment's batches up to the first one that
+// reaches past the log end (recovery cut it and everything after it in that segment).
+struct RemovedTailCount {
+  std::uint64_t records = 0;
+  std::uint64_t bytes = 0;
+  // A batch of the walk, `segment` its segment's index in the replica; batches whose last
+  // offset is below the truncation offset are not passed.
+  void see(const BatchHeader& h, std::size_t segment, std::int64_t log_end_offset) {
+    if (segment != segment_) {
+      segment_ = segment;
+      cut_ = false;
+    }
+    if (cut_) return;
+    if (h.next_offset() > log_end_offset) {
+      cut_ = true;
+      return;
+    }
+    records += static_cast<std::uint64_t>(h.is_v2() ? h.records_count : 1);
+    bytes += h.size_in_bytes();
+  }
+
+ private:
+  std::size_t segment_ = static_cast<std::size_t>(-1);
+  bool cut_ = false;
+};
+
 // A recorded high watermark is a lower bound of what was committed, not the bound itself:
 // lost records above it, from `from` up to `below`, may have been committed too, for the
 // reason `why` (a sentence). Such records make a committed loss one that cannot be ruled out.
@@ -157,7 +202,8 @@ ReplicaForecast forecast_replica(const LeaderAnswers& answers,
                                  std::string_view leader_source, const PartitionReplica& follower,
                                  TruncationMode mode,
                                  std::optional<std::int64_t> committed_below = std::nullopt,
-                                 const std::vector<CommittedDoubt>& doubts = {});
+                                 const std::vector<CommittedDoubt>& doubts = {},
+                                 RemovedTailRead tail = RemovedTailRead::counted);
 
 // Against a leader replica read from disk (or a snapshot): its answers and its batches, with
 // high_watermark_doubts(follower, &leader, leader_clean).
@@ -199,7 +245,8 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
                                   const PartitionReplica& follower,
                                   const std::vector<const PartitionReplica*>& known,
                                   TruncationMode mode, bool leader_clean,
-                                  const LeaderBatchLookup* leader_batches = nullptr);
+                                  const LeaderBatchLookup* leader_batches = nullptr,
+                                  RemovedTailRead tail = RemovedTailRead::counted);
 // The same with the follower's committed_bound already made (it does not depend on the
 // leader: a plan makes it once per follower for all its candidates; a clean leader's is the
 // bound without its doubts).
@@ -208,6 +255,7 @@ ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaL
 ReplicaForecast forecast_follower(const PartitionReplica& leader, const ReplicaLog& leader_log,
                                   const PartitionReplica& follower, const CommittedBound& bound,
                                   TruncationMode mode,
-                                  const LeaderBatchLookup* leader_batches = nullptr);
+                                  const LeaderBatchLookup* leader_batches = nullptr,
+                                  RemovedTailRead tail = RemovedTailRead::counted);
 
 }  // namespace kepoch

@@ -350,6 +350,100 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "A deferred forecast (the archive's walk counts the removed tail) gives the report and the "
+    "archive of a counted one",
+    "[forecast][salvage]") {
+  const std::string divergence = std::string(KEPOCH_SOURCE_DIR) + "/tests/data/divergence/before/";
+  const auto load = [](const std::string& dir) {
+    return load_partition_replica(dir, {}, LoadDepth::tail);
+  };
+  const SplitReplica split;
+  const RetriedLeader retried(false);
+  struct Case {
+    std::vector<PartitionReplica> replicas;
+    bool deferred;  // known to begin at the truncation offset: left to the walk
+  };
+  std::vector<Case> cases;
+  cases.push_back({{load(divergence + "broker-2/d-0"), load(divergence + "broker-1/d-0")}, true});
+  cases.push_back({{load(divergence + "broker-3/d-0"), load(divergence + "broker-1/d-0"),
+                    load(divergence + "broker-2/d-0")},
+                   true});
+  // (truncates fully below the leader's log start: deferred or counted, the same answers)
+  cases.push_back({{retried.replica(), split.replica()}, false});
+  for (auto& c : cases) {
+    INFO(c.replicas[0].dir.string() << " leads");
+    const auto predict = [&](RemovedTailRead read, LeaderTails& tails) {
+      std::vector<std::vector<PartitionReplica>> groups{c.replicas};
+      return predict_truncations(
+          std::move(groups), {TruncationMode::fetch}, nullptr,
+          [&tails](const PartitionReplica& l, std::int64_t from, std::int64_t until) {
+            return tails.batches(l, from, until);
+          },
+          read);
+    };
+    LeaderTails counted_tails, deferred_tails;
+    const TruncationPredictions counted = predict(RemovedTailRead::counted, counted_tails);
+    const TruncationPredictions deferred = predict(RemovedTailRead::deferred, deferred_tails);
+    const ReplicaForecast& a = counted.partitions[0].followers[0].forecasts[0];
+    const ReplicaForecast& b = deferred.partitions[0].followers[0].forecasts[0];
+    CHECK_FALSE(a.removed_deferred);
+    if (c.deferred) CHECK(b.removed_deferred);
+    CHECK(a.prediction.truncate_to == b.prediction.truncate_to);
+    CHECK(a.removed_range == b.removed_range);
+    if (c.deferred) CHECK(b.removed_records == 0);  // left to the walk
+    const auto archive = [](const TruncationPredictions& p, LeaderTails& t, std::string& out) {
+      std::ostringstream o;
+      SalvageResult r = salvage_removed(
+          p, false, [&](const SalvagedRecord& rec) { write_archive_record(o, rec); }, &t);
+      out = o.str();
+      return r;
+    };
+    std::string x_archive, y_archive;
+    const SalvageResult x = archive(counted, counted_tails, x_archive);
+    const SalvageResult y = archive(deferred, deferred_tails, y_archive);
+    CHECK(x_archive == y_archive);
+    CHECK(x.totals.records == y.totals.records);
+    CHECK(x.totals.present == y.totals.present);
+    CHECK(x.totals.to_replay == y.totals.to_replay);
+    REQUIRE(x.partitions.size() == y.partitions.size());
+    REQUIRE(x.partitions[0].replicas.size() == y.partitions[0].replicas.size());
+    for (std::size_t i = 0; i < x.partitions[0].replicas.size(); ++i) {
+      const ReplicaSalvage& r = x.partitions[0].replicas[i];
+      const ReplicaSalvage& q = y.partitions[0].replicas[i];
+      CHECK(r.truncate_to == q.truncate_to);
+      CHECK(r.removed_range == q.removed_range);
+      CHECK(r.removed_records == q.removed_records);
+      CHECK(r.counts.records == q.counts.records);
+      CHECK(r.archived_before == q.archived_before);
+    }
+    CHECK(x.partitions[0].replicas[0].removed_records > 0);
+  }
+}
+
+TEST_CASE(
+    "A deferred tail's removed records count as the counted forecast's walk counts them: a "
+    "batch past the log end ends its segment",
+    "[forecast][salvage]") {
+  const auto batch = [](std::int64_t base, std::int32_t records, std::int8_t magic = 2) {
+    BatchHeader h;
+    h.magic = magic;
+    h.base_offset = base;
+    h.last_offset_delta = records - 1;
+    h.records_count = records;
+    h.size_field = 100;
+    return h;
+  };
+  RemovedTailCount count;
+  count.see(batch(10, 3), 0, 20);     // 10-12
+  count.see(batch(13, 2, 1), 0, 20);  // a legacy entry: 1
+  count.see(batch(14, 10), 0, 20);    // 14-23: past the log end, cut by recovery
+  count.see(batch(16, 2), 0, 20);     // the rest of that segment is not the log's
+  count.see(batch(18, 2), 1, 20);     // the next segment's: counted
+  CHECK(count.records == 6);
+  CHECK(count.bytes == 3 * (100 + kLogOverhead));
+}
+
+TEST_CASE(
     "A record removed from two followers is archived once (the second counts it archived "
     "before), whichever order their offsets come in",
     "[forecast][salvage]") {
