@@ -6,8 +6,10 @@
 # `secret-group` and transactional id `kepoch-orders-s` (DENY Describe). With oncall's
 # SCRAM login, the live commands an on-call engineer runs must name what was withheld
 # (not authorized / unknown), never call it absent or safe, never exit 0 on a safe verdict
-# when it mattered, and never print the password; Kafka's own kafka-consumer-groups.sh and
-# kafka-transactions.sh, as oncall, are shown beside them.
+# when it mattered, and never print the password. Kafka's own tools as oncall are the
+# judge of what is withheld: kafka-consumer-groups.sh fails on secret-group,
+# kafka-transactions.sh list leaves kepoch-orders-s out, and find-hanging calls that live
+# transaction hanging (kepoch: unknown).
 . "$(dirname "$0")/common.sh"
 export KEPOCH_SASL=1 KEPOCH_ACL=1
 cluster_up
