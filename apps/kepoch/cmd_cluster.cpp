@@ -242,7 +242,8 @@ void register_audit(CLI::App* group, Globals& globals) {
       "  kepoch cluster audit -b kafka-1:9092  # live\n"
       "  kepoch cluster audit --cluster prod --exclude-internal -o json  # live\n"
       "\nRisks (exit 1): replication_factor_below_3, min_isr_one, min_isr_not_below_rf,\n"
-      "unclean_election_enabled, under_min_isr, unavailable. Warnings (listed, exit 0):\n"
+      "unclean_election_enabled, configs_unknown (the settings these are judged by could not\n"
+      "be read), under_min_isr, unavailable. Warnings (listed, exit 0):\n"
       "at_min_isr, leader_not_preferred.\n"
       "Exit status: 0 no risk, 1 risks found, 2 usage, 3 a settings file cannot be read,\n"
       "4 the cluster cannot be reached or refused us.");

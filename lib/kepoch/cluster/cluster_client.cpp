@@ -11,6 +11,7 @@
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/deadline.hpp"
 #include "kepoch/cluster/fetched_batches.hpp"
+#include "kepoch/cluster/protocol/describe_cluster.hpp"
 #include "kepoch/cluster/protocol/describe_configs.hpp"
 #include "kepoch/cluster/protocol/describe_log_dirs.hpp"
 #include "kepoch/cluster/protocol/describe_topic_partitions.hpp"
@@ -150,6 +151,42 @@ live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   if (request.log_dirs) add_log_dirs(view);
   failed_.clear();
   return view;
+}
+
+std::map<std::string, std::int16_t> ClusterClient::topic_errors(
+    const std::vector<std::string>& names) {
+  std::map<std::string, std::int16_t> out;
+  if (names.empty()) return out;
+  if (!main_) send_metadata_request();  // an earlier request broke the channel: a new one
+  try {
+    const auto response = protocol::MetadataResponse::from(
+        main_->send(ApiKey::kMetadata,
+                    protocol::make_metadata_request(main_->version_for(ApiKey::kMetadata), names)));
+    for (const auto& t : response.topics)
+      if (t.name) out[*t.name] = t.error_code;
+  } catch (const ClusterError&) {
+    main_.reset();
+    throw;
+  }
+  return out;
+}
+
+std::optional<std::int32_t> ClusterClient::cluster_authorized_operations() {
+  try {
+    if (!main_) send_metadata_request();
+    if (!main_->usable_version(ApiKey::kDescribeCluster)) return std::nullopt;
+    const auto response = protocol::DescribeClusterResponse::from(main_->send(
+        ApiKey::kDescribeCluster,
+        protocol::make_describe_cluster_request(false, protocol::kBrokerEndpoints,
+                                                /*include_cluster_authorized_operations=*/true)));
+    if (response.error_code != 0 ||
+        response.cluster_authorized_operations == std::numeric_limits<std::int32_t>::min())
+      return std::nullopt;
+    return response.cluster_authorized_operations;
+  } catch (const ClusterError&) {
+    main_.reset();
+    return std::nullopt;
+  }
 }
 
 std::vector<protocol::EpochEndOffset> ClusterClient::end_offsets_for(

@@ -157,6 +157,19 @@ class ClusterClient {
     bool complete = true;
     std::vector<std::string> warnings;
   };
+  // Metadata for these topics, asked by name (after a read_view, on its channel): each
+  // name's error code, 0 when the broker described it. An all-topics Metadata answer leaves
+  // out, without a word, the topics this principal may not Describe; asked by name, Kafka
+  // answers TOPIC_AUTHORIZATION_FAILED for them (whether or not they exist), and
+  // UNKNOWN_TOPIC_OR_PARTITION for a topic it may describe that does not exist.
+  std::map<std::string, std::int16_t> topic_errors(const std::vector<std::string>& names);
+
+  // The operations on the cluster resource this principal may perform (DescribeCluster with
+  // include_cluster_authorized_operations; AclOperation codes as a bit field, see
+  // protocol::kAllClusterOperations), after a read_view. nullopt: the broker does not serve
+  // DescribeCluster, refused it, or could not be asked.
+  std::optional<std::int32_t> cluster_authorized_operations();
+
   GroupListings list_groups();
   std::vector<protocol::GroupOffsets> committed_offsets(const std::vector<std::string>& groups,
                                                         std::vector<std::string>& warnings);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/cluster/protocol/describe_cluster.hpp"
 #include "kepoch/cluster/protocol/error_codes.hpp"
 #include "kepoch/forecast/hanging_transactions.hpp"
 #include "kepoch/live/cluster_view.hpp"
@@ -61,7 +62,7 @@ void judge_open(std::vector<LiveOpenTransaction>& open,
                 const std::vector<cluster::protocol::TransactionListing>& listings,
                 bool listing_complete,
                 const std::vector<cluster::protocol::TransactionDescription>& descriptions,
-                const std::string& bootstrap) {
+                const std::string& bootstrap, bool ids_may_be_withheld) {
   std::set<std::int64_t> asked;
   for (const auto& o : open)
     asked.insert(o.producer_id);
@@ -76,7 +77,13 @@ void judge_open(std::vector<LiveOpenTransaction>& open,
     o.abort_command = abort_command(bootstrap, o.topic, o.partition, o.start_offset);
     const auto listed = by_producer.find(o.producer_id);
     if (listed == by_producer.end()) {
-      if (listing_complete) {
+      if (listing_complete && ids_may_be_withheld) {
+        o.reason =
+            "its producer id is not listed to this principal: no coordinator tracks it (hanging), "
+            "or its transactional id is one this principal may not Describe, which "
+            "ListTransactions leaves out (an authorizer is on and the principal may not perform "
+            "every cluster operation)";
+      } else if (listing_complete) {
         o.hanging = true;
         o.reason = "no coordinator tracks its producer id (ListTransactions)";
       } else {
@@ -155,7 +162,25 @@ LiveHangingSearch find_hanging_live(cluster::ClusterClient& client, const live::
   for (const auto& l : listings.transactions)
     if (producer_ids.contains(l.producer_id)) ids.insert(l.transactional_id);
   const auto descriptions = client.describe_transactions({ids.begin(), ids.end()}, out.warnings);
-  judge_open(out.open, listings.transactions, listings.complete, descriptions, bootstrap);
+  // Whether ListTransactions may have left out ids this principal may not Describe.
+  bool withheld = false;
+  std::set<std::int64_t> listed;
+  for (const auto& l : listings.transactions)
+    listed.insert(l.producer_id);
+  if (!std::all_of(producer_ids.begin(), producer_ids.end(),
+                   [&](std::int64_t id) { return listed.contains(id); })) {
+    const auto ops = client.cluster_authorized_operations();
+    withheld = !ops || (*ops & cluster::protocol::kAllClusterOperations) !=
+                           cluster::protocol::kAllClusterOperations;
+    if (withheld)
+      out.warnings.push_back(
+          ops ? "this principal may not perform every cluster operation "
+                "(DescribeCluster): an authorizer is on, and ListTransactions may leave out "
+                "transactional ids it may not Describe"
+              : "whether an authorizer hides transactional ids from this principal is "
+                "unknown (DescribeCluster's authorized operations not read)");
+  }
+  judge_open(out.open, listings.transactions, listings.complete, descriptions, bootstrap, withheld);
   return out;
 }
 

@@ -17,7 +17,12 @@
 // Where find-hanging fails the whole run (a partition or coordinator that cannot be asked),
 // kepoch keeps going and marks what it could not judge unknown (hanging null): unknown is
 // never "not hanging". A producer id missing from an incomplete ListTransactions (a broker
-// failed it) is unknown too, not hanging: that broker may track it.
+// failed it) is unknown too, not hanging: that broker may track it. So is one missing when
+// this principal may not see every transactional id: ListTransactions leaves out, without a
+// word, those it may not Describe (an authorizer's filter), and find-hanging would call such
+// a live transaction hanging and give the abort that ends it. kepoch takes the listing as
+// whole only when the principal may perform every operation on the cluster resource
+// (DescribeCluster's cluster_authorized_operations: no authorizer, or a super user).
 
 #include <cstdint>
 #include <optional>
@@ -77,7 +82,7 @@ void judge_open(std::vector<LiveOpenTransaction>& open,
                 const std::vector<cluster::protocol::TransactionListing>& listings,
                 bool listing_complete,
                 const std::vector<cluster::protocol::TransactionDescription>& descriptions,
-                const std::string& bootstrap);
+                const std::string& bootstrap, bool ids_may_be_withheld = false);
 
 struct LiveHangingScope {
   std::vector<std::string> topics;                           // searched, in order (from the view)

@@ -1,6 +1,7 @@
 #include "kepoch/forecast/restart_forecast.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -140,6 +141,31 @@ PartitionRestart classify(PartitionReplica replica, const RestartContext& c) {
   // findStrayReplicas looks the replica up by topic id: a topic deleted, or deleted and
   // created again under the same name, leaves this replica behind.
   const std::string id = rep.topic_id ? rep.topic_id->to_string() : "";
+  if (!topic) {
+    const auto asked = c.missing_topic_errors.find(rep.topic);
+    const std::int16_t error = asked == c.missing_topic_errors.end() ? 0 : asked->second;
+    if (error == cluster::protocol::errors::kTopicAuthorizationFailed) {
+      r.outcome = RestartOutcome::unanswered;
+      r.leader_error = error;
+      r.reason = fmt::format(
+          "topic {} is not described to this principal (TOPIC_AUTHORIZATION_FAILED: no "
+          "Describe on it): whether the cluster still has {}-{}, its leader and this replica's "
+          "fate are unknown",
+          rep.topic, rep.topic, rep.partition);
+      return r;
+    }
+    if (error != 0 && error != cluster::protocol::errors::kUnknownTopicOrPartition) {
+      r.outcome = RestartOutcome::unanswered;
+      r.leader_error = error;
+      r.reason = fmt::format(
+          "the cluster's metadata leaves out topic {}, and asked for it by name it answered {}: "
+          "whether Kafka deletes this replica as stray is unknown",
+          rep.topic,
+          error < 0 ? std::string("nothing")
+                    : std::string(cluster::protocol::error_code_name(error)));
+      return r;
+    }
+  }
   if (!topic || !p) {
     r.outcome = RestartOutcome::stray;
     r.reason =
@@ -286,6 +312,32 @@ live::ClusterView read_view(cluster::ClusterClient& client, const cluster::ViewR
     if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
       out.warnings.push_back(w);
   return view;
+}
+
+// The topics of `replicas` that the view's all-topics Metadata answer left out, asked for by
+// name: a topic this principal may not describe is left out without a word, and only the
+// answer by name tells it from a deleted one. When that cannot be asked, each is -1.
+std::map<std::string, std::int16_t> missing_topic_errors(
+    cluster::ClusterClient& client, const std::vector<const PartitionReplica*>& replicas,
+    const live::ClusterView& view, std::vector<std::string>& warnings) {
+  std::set<std::string> missing;
+  for (const PartitionReplica* r : replicas)
+    if (!view.find_topic(r->topic)) missing.insert(r->topic);
+  if (missing.empty()) return {};
+  const std::vector<std::string> names(missing.begin(), missing.end());
+  try {
+    auto errors = client.topic_errors(names);
+    for (const auto& name : names)
+      errors.try_emplace(name, std::int16_t{0});
+    return errors;
+  } catch (const cluster::ClusterError& e) {
+    warnings.push_back(fmt::format("Metadata for the topics the cluster's answer left out ({}): {}",
+                                   fmt::join(names, ", "), e.what()));
+    std::map<std::string, std::int16_t> unknown;
+    for (const auto& name : names)
+      unknown[name] = -1;
+    return unknown;
+  }
 }
 
 // Drops the replicas outside `scope`. Internal is the cluster's word (a replica whose
@@ -440,7 +492,11 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
         "not a broker of that cluster",
         source.identity_file, *source.cluster_id, view.cluster_id));
   keep_in_scope(source.replicas, scope, view, out.notes);
-  RestartContext context{out.broker, out.alive, &view};
+  std::vector<const PartitionReplica*> all;
+  for (const auto& replica : source.replicas)
+    all.push_back(&replica);
+  RestartContext context{out.broker, out.alive, &view,
+                         missing_topic_errors(client, all, view, out.warnings)};
   for (auto& replica : source.replicas) {
     out.clean_shutdown = out.clean_shutdown || replica.clean_shutdown;
     out.partitions.push_back(classify(std::move(replica), context));
@@ -461,7 +517,11 @@ RestartForecast forecast_restart(const std::filesystem::path& log_dir,
     // with the leader it names (a leader behind the view needs a moment to catch up).
     std::this_thread::sleep_for(kMovedBackoff * out.views);
     view = read_view(client, request, out);
-    context = RestartContext{out.broker, out.alive, &view};
+    std::vector<const PartitionReplica*> asked_again;
+    for (const PartitionRestart* r : moved)
+      asked_again.push_back(&r->replica);
+    context = RestartContext{out.broker, out.alive, &view,
+                             missing_topic_errors(client, asked_again, view, out.warnings)};
     out.notes.push_back(
         fmt::format("leadership of {} partition(s) moved while kepoch asked; asked again with the "
                     "cluster as it was then (view {})",

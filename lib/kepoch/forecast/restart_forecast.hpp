@@ -9,7 +9,9 @@
 // Per replica, what happens on restart (the broker's first metadata image decides):
 //   stray       the cluster has no partition with this replica's topic id and index, or
 //               the broker is not in its replicas: Kafka's LogManager.findStrayReplicas
-//               marks the log stray and deletes it
+//               marks the log stray and deletes it (a topic the Metadata answer leaves out
+//               is stray only when, asked by name, Kafka says it does not exist; one this
+//               principal may not describe is unanswered)
 //   follows     a live leader other than this broker: the replica truncates, then fetches
 //   leads       no live leader, and the controller elects this broker when it returns
 //               (epoch/election: handleBrokerUncleanShutdown when its log dir has no
@@ -25,6 +27,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -83,6 +86,12 @@ struct RestartContext {
   std::int32_t broker = -1;                 // the stopped broker's id
   std::set<std::int32_t> alive;             // brokers the cluster lists as alive
   const live::ClusterView* view = nullptr;  // with topic ids, configs and offsets
+  // The topics of replicas that the view's (all-topics) Metadata answer left out, asked for
+  // by name: each one's error code (ClusterClient::topic_errors; -1: could not be asked).
+  // Only UNKNOWN_TOPIC_OR_PARTITION, or no entry at all, makes such a replica stray:
+  // TOPIC_AUTHORIZATION_FAILED is a topic this principal may not describe, whose replica's
+  // fate is unknown (unanswered), never "deleted".
+  std::map<std::string, std::int16_t> missing_topic_errors = {};
 };
 
 // The outcome before any leader is asked: stray, leads, leaderless or follows (pure).

@@ -39,6 +39,17 @@ void topic_risks(const TopicView& t, std::vector<AuditFinding>& out) {
             : fmt::format("min.insync.replicas={} exceeds the replication factor {}: acks=all "
                           "writes always fail (NOT_ENOUGH_REPLICAS)",
                           *min_isr, rf)));
+  // Not read (DescribeConfigs refused, e.g. no DescribeConfigs right on the topic): the
+  // risks judged by these settings are unknown, and unknown is never "no risk".
+  if (!min_isr || !t.unclean_leader_election())
+    out.push_back(topic_finding(
+        t, "configs_unknown", Severity::risk,
+        fmt::format("{} not read (see the warnings): min_isr_one, min_isr_not_below_rf, "
+                    "unclean_election_enabled and the partitions under or at min ISR cannot be "
+                    "ruled out",
+                    !min_isr && !t.unclean_leader_election()
+                        ? "min.insync.replicas and unclean.leader.election.enable"
+                        : (!min_isr ? "min.insync.replicas" : "unclean.leader.election.enable"))));
   if (t.unclean_leader_election().value_or(false))
     out.push_back(topic_finding(
         t, "unclean_election_enabled", Severity::risk,

@@ -9,6 +9,9 @@
 //                                (>) fails acks=all writes with NOT_ENOUGH_REPLICAS
 //   unclean_election_enabled     unclean.leader.election.enable=true: an out-of-sync
 //                                replica may lead and committed records are lost
+//   configs_unknown              min.insync.replicas or unclean.leader.election.enable
+//                                could not be read (DescribeConfigs refused or failed): the
+//                                risks they decide are unknown, never "no risk"
 // Per partition:
 //   under_min_isr / at_min_isr   the ISR is below / at min.insync.replicas now (at: one
 //                                more loss blocks acks=all writes)

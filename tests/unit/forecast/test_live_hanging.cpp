@@ -105,3 +105,21 @@ TEST_CASE("What find-hanging would fail on is unknown, never not hanging", "[for
   CHECK(s.hanging() == 0);
   CHECK(s.unknown() == 4);
 }
+
+TEST_CASE("A producer id an authorizer may withhold from ListTransactions is unknown, not hanging",
+          "[forecast][hanging]") {
+  auto open =
+      open_candidates({partition("h", 0, {open_since(10, 0, 3), open_since(11, 0, 4)})}, kNow, 0);
+  REQUIRE(open.size() == 2);
+  // Every broker answered, but the principal may not Describe every transactional id:
+  // producer id 10's may be one of those (ListTransactions leaves them out without a word).
+  judge_open(open, {{"seen", 11, "Ongoing"}}, true, {described("seen", 11, "Ongoing", {{"h", 0}})},
+             "b:1", /*ids_may_be_withheld=*/true);
+  CHECK_FALSE(open[0].hanging.has_value());
+  CHECK_THAT(open[0].reason, Catch::Contains("may not Describe"));
+  CHECK(open[1].hanging == false);  // listed and awaited: judged as before
+  // Without an authorizer's filter, the same listing makes producer id 10 hang.
+  judge_open(open, {{"seen", 11, "Ongoing"}}, true, {described("seen", 11, "Ongoing", {{"h", 0}})},
+             "b:1");
+  CHECK(open[0].hanging == true);
+}

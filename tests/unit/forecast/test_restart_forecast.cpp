@@ -68,6 +68,28 @@ TEST_CASE("findStrayReplicas: a replica whose topic id or replica set the cluste
         RestartOutcome::stray);
 }
 
+TEST_CASE("A topic the Metadata answer leaves out is stray only when Kafka says it does not exist",
+          "[forecast]") {
+  const live::ClusterView empty;
+  RestartContext c{1, {2, 3}, &empty};
+  // Asked by name: this principal may not describe it. Unknown, never "deleted".
+  c.missing_topic_errors = {{"d", 29}};
+  const PartitionRestart hidden = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  CHECK(hidden.outcome == RestartOutcome::unanswered);
+  CHECK(hidden.leader_error == 29);
+  CHECK_THAT(hidden.reason, Catch::Contains("not described to this principal"));
+  CHECK_THAT(hidden.reason, Catch::Contains("TOPIC_AUTHORIZATION_FAILED"));
+  // It could not be asked: unknown too.
+  c.missing_topic_errors = {{"d", -1}};
+  const PartitionRestart unasked = classify(load_partition_replica(kBefore / "broker-1/d-0"), c);
+  CHECK(unasked.outcome == RestartOutcome::unanswered);
+  CHECK_THAT(unasked.reason, Catch::Contains("unknown"));
+  // Kafka says it does not exist: stray.
+  c.missing_topic_errors = {{"d", 3}};
+  CHECK(classify(load_partition_replica(kBefore / "broker-1/d-0"), c).outcome ==
+        RestartOutcome::stray);
+}
+
 TEST_CASE("handleBrokerUnfenced: the last ISR member of a leaderless partition leads on return",
           "[forecast]") {
   const live::ClusterView v = view_of(-1, {1}, fixture_topic_id());

@@ -86,3 +86,20 @@ TEST_CASE("findings carry severity and a reason with the numbers", "[live][audit
   CHECK(findings[0].severity == Severity::warning);
   CHECK(findings[0].partition == 0);
 }
+
+TEST_CASE("settings not read (DescribeConfigs refused) are a risk: unknown is never no risk",
+          "[live][audit]") {
+  TopicView t = topic("hidden-configs", {1, 2, 3}, {1, 2, 3}, "2");
+  t.configs.clear();
+  CHECK(risks(t) == std::vector<std::string>{"configs_unknown"});
+  ClusterView v;
+  v.topics = {t};
+  const auto findings = audit_cluster(v);
+  REQUIRE_FALSE(findings.empty());
+  CHECK(findings[0].severity == Severity::risk);
+  CHECK(findings[0].reason.find("min.insync.replicas and unclean.leader.election.enable") !=
+        std::string::npos);
+  // One of the two read: still unknown, named.
+  t.configs["min.insync.replicas"] = "2";
+  CHECK(risks(t) == std::vector<std::string>{"configs_unknown"});
+}

@@ -4,9 +4,11 @@
 
 namespace kepoch::cluster::protocol {
 
-Struct make_describe_cluster_request(bool include_fenced_brokers, std::int8_t endpoint_type) {
+Struct make_describe_cluster_request(bool include_fenced_brokers, std::int8_t endpoint_type,
+                                     bool include_cluster_authorized_operations) {
   Struct body = make_request_body(ApiKey::kDescribeCluster);
-  body.set_int8("endpoint_type", endpoint_type)
+  body.set_bool("include_cluster_authorized_operations", include_cluster_authorized_operations)
+      .set_int8("endpoint_type", endpoint_type)
       .set_bool("include_fenced_brokers", include_fenced_brokers);
   return body;
 }
@@ -19,6 +21,7 @@ DescribeClusterResponse DescribeClusterResponse::from(const Struct& body) {
   out.endpoint_type = body.get_int8("endpoint_type");
   out.cluster_id = body.get_string("cluster_id");
   out.controller_id = body.get_int32("controller_id");
+  out.cluster_authorized_operations = body.get_int32("cluster_authorized_operations");
   for (const auto& e : body.get_array("brokers")) {
     const Struct& b = e.as_struct();
     out.brokers.push_back({b.get_int32("broker_id"), b.get_string("host"), b.get_int32("port"),
