@@ -295,12 +295,14 @@ class JsonSink final : public SinkBase {
     std::memcpy(out_.room(5), v ? "true" : "false", 5);
     out_.advance(v ? 4 : 5);
   }
-  void integer(std::int64_t v) override {
+  KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
     const bool time = time_member(separate());
     detail::append_json_integer(out_, v);
-    if (!time) return;
-    // ,"<name>_iso": then the time's text or null; a schema's name and an ISO time need no
-    // escaping (snake_case, digits and -:.TZ+).
+    if (time) iso_member(v);
+  }
+  // After a time field's milliseconds: ,"<name>_iso": then the time's text or null; a
+  // schema's name and an ISO time need no escaping (snake_case, digits and -:.TZ+).
+  void iso_member(std::int64_t v) {
     char* p = out_.room(key_.size() + 8);
     *p = ',';
     *++p = '"';
