@@ -383,6 +383,19 @@ class InlineSink final : public SinkBase {
     key_ = name;
     member_ = true;
   }
+  // key(k) of a literal: its size known, copied inline.
+  template <std::size_t N>
+  KEPOCH_SINK_INLINE void literal_key(const char (&k)[N]) {
+    const bool comma = depth_ > 0 && text_.size() > starts_[depth_ - 1];
+    char* p = text_.room(N + 3);
+    std::memcpy(p, ", ", 2);
+    p += comma ? 2 : 0;
+    std::memcpy(p, k, N - 1);
+    std::memcpy(p + N - 1, ": ", 2);
+    text_.advance(N - 1 + (comma ? 4 : 2));
+    key_ = std::string_view(k, N - 1);
+    member_ = true;
+  }
   // key(cf.field->name), the name copied whole from its padded copy.
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
     const std::size_t n = cf.name_size;
