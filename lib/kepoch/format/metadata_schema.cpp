@@ -6,6 +6,7 @@
 
 #include <array>
 #include <bit>
+#include <cstring>
 #include <memory>
 
 #include "kepoch/base/byte_reader.hpp"
@@ -262,7 +263,12 @@ std::unique_ptr<CompiledFields> compile_fields(std::span<const SchemaField> fiel
     const CompiledFields* nested = field.type == SchemaType::structure
                                        ? &compiled_fields(field.fields, version, field.kafka_name)
                                        : nullptr;
-    out->fields.push_back({&field, nested, nullable(field, version), is_tagged});
+    CompiledField& cf = out->fields.emplace_back(
+        CompiledField{&field, nested, nullable(field, version), is_tagged});
+    if (!field.name.empty() && field.name.size() <= kPaddedNameSize) {
+      cf.name_size = static_cast<std::uint8_t>(field.name.size());
+      std::memcpy(cf.padded_name.data(), field.name.data(), field.name.size());
+    }
   }
   for (std::size_t k = 0; k < out->fields.size(); ++k) {
     const CompiledField& cf = out->fields[k];

@@ -38,12 +38,26 @@ struct ReadContext {
 
 [[noreturn]] void null_refused(std::uint64_t at, std::string_view name);
 
+// ByteReader's big-endian integers, read inline (ByteReader::be is a call, and the walk reads
+// a few per field): the same bounds check and error (ByteReader::bytes), then a load.
+inline std::uint16_t read_be16(ByteReader& in, std::string_view name) {
+  const std::uint8_t* p = in.bytes(2, name).data();
+  return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
+}
+inline std::uint32_t read_be32(ByteReader& in, std::string_view name) {
+  return load_be32(in.bytes(4, name).data());
+}
+inline std::uint64_t read_be64(ByteReader& in, std::string_view name) {
+  return load_be64(in.bytes(8, name).data());
+}
+
 // A length Kafka's generated read takes: compact (uvarint n + 1) in flexible versions, else
 // int16 (strings) or int32 (bytes, arrays); negative = null.
 inline std::int64_t read_length(ByteReader& in, const ReadContext& c, bool int16_length,
                                 std::string_view name) {
   if (c.flexible) return static_cast<std::int64_t>(in.unsigned_varint(name)) - 1;
-  return int16_length ? in.i16(name) : in.i32(name);
+  return int16_length ? static_cast<std::int16_t>(read_be16(in, name))
+                      : static_cast<std::int32_t>(read_be32(in, name));
 }
 
 // The same reading as read_field and read_fields, each value handed to a sink as it is read
@@ -61,12 +75,30 @@ inline std::int64_t read_length(ByteReader& in, const ReadContext& c, bool int16
 
 struct CompiledFields;
 
+// The longest field name CompiledField::padded_name holds (Kafka's are at most 36 bytes).
+constexpr std::size_t kPaddedNameSize = 40;
+
 struct CompiledField {
   const SchemaField* field;
   const CompiledFields* nested;  // a struct's fields at the same version; else nullptr
   bool nullable;                 // at the version
   bool tagged;                   // at the version: read from the tagged section
+  // field->name, zero-padded, when it fits (else name_size is 0): a sink that writes the
+  // name as a member's key copies it whole, a fixed-size copy, where a copy of the name's
+  // own length took a branch per size.
+  std::uint8_t name_size = 0;
+  std::array<char, kPaddedNameSize> padded_name{};
 };
+
+// A member's key: a sink with member_key(const CompiledField&) (the JSON and table sinks)
+// is handed the compiled field, with its padded name; any other, the name.
+template <class Sink>
+[[gnu::always_inline]] inline void member_key(Sink* sink, const CompiledField& cf) {
+  if constexpr (requires { sink->member_key(cf); })
+    sink->member_key(cf);
+  else
+    sink->key(cf.field->name);
+}
 
 struct CompiledFields {
   std::string_view where;             // the struct's name in notes: the schema's or field's
@@ -108,7 +140,7 @@ inline std::optional<std::string_view> stream_string(ByteReader& in, const ReadC
     if (n < 0) return std::nullopt;
     if (n > 0x7fff) in.fail(fmt::format("string field {} had invalid length {}", name, n));
   } else {
-    n = in.i16(name);
+    n = static_cast<std::int16_t>(read_be16(in, name));
     if (n < 0) return std::nullopt;
   }
   const auto b = in.bytes(static_cast<std::size_t>(n), name);
@@ -168,19 +200,19 @@ void stream_one(FlexibleReader& f, const CompiledField& cf, const ReadContext& c
       v = in.i8(name);
       break;
     case SchemaType::int16:
-      v = in.i16(name);
+      v = static_cast<std::int16_t>(read_be16(in, name));
       break;
     case SchemaType::int32:
-      v = in.i32(name);
+      v = static_cast<std::int32_t>(read_be32(in, name));
       break;
     case SchemaType::int64:
-      v = in.i64(name);
+      v = static_cast<std::int64_t>(read_be64(in, name));
       break;
     case SchemaType::uint16:
-      v = in.u16(name);
+      v = read_be16(in, name);
       break;
     case SchemaType::float64: {
-      const auto d = std::bit_cast<double>(static_cast<std::uint64_t>(in.i64(name)));
+      const auto d = std::bit_cast<double>(read_be64(in, name));
       if (sink) sink->floating(d);
       return;
     }
@@ -299,7 +331,7 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
     sink->begin_object(fields.untagged == 0);
     for (const CompiledField& cf : fields.fields) {
       if (cf.tagged) continue;  // a tag below the flexible versions: never on the wire
-      sink->key(cf.field->name);
+      member_key(sink, cf);
       stream_field(f, cf, c, sink);
     }
     sink->end_object();
@@ -313,7 +345,7 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
     sink->begin_object(false);
     for (std::size_t k = 0; k < fields.untagged; ++k) {
       const CompiledField& cf = fields.fields[k];
-      sink->key(cf.field->name);
+      member_key(sink, cf);
       stream_field(f, cf, c, sink);
     }
     std::array<std::optional<ByteReader>, kMaxOnePassTagged> found;
@@ -333,7 +365,7 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
     for (std::size_t j = 0; j < fields.tagged; ++j) {
       if (!found[j]) continue;
       const CompiledField& cf = fields.fields[fields.untagged + j];
-      sink->key(cf.field->name);
+      member_key(sink, cf);
       FlexibleReader t(*found[j], ignored);
       stream_field(t, cf, c, sink, true);
       if (c.strict && !found[j]->at_end()) not_plain(*found[j], "bytes left in a tagged field");
@@ -366,10 +398,10 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
   for (std::size_t k = 0; k < fields.fields.size(); ++k) {
     const CompiledField& cf = fields.fields[k];
     if (!cf.tagged) {
-      sink->key(cf.field->name);
+      member_key(sink, cf);
       stream_field(f, cf, c, sink);
     } else if (tagged_bytes[k]) {
-      sink->key(cf.field->name);
+      member_key(sink, cf);
       FlexibleReader t(*tagged_bytes[k], ignored);
       stream_field(t, cf, c, sink, true);
     }

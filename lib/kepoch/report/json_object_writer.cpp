@@ -6,6 +6,10 @@
 #include <charconv>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "kepoch/report/render_detail.hpp"
 
 namespace kepoch::report::detail {
@@ -136,7 +140,76 @@ void append_json_string(std::string& out, std::string_view s) {
   escape_json_string(out, s);
 }
 
+namespace {
+
+// Whether the n bytes at p (n < 64) are all plain: 8 at a time, the last word overlapping the
+// one before.
+bool all_plain_short(const unsigned char* p, std::size_t n) {
+  const auto word = [](const unsigned char* at) {
+    std::uint64_t w;
+    std::memcpy(&w, at, 8);
+    return w;
+  };
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!kPlain[p[i]]) return false;
+    return true;
+  }
+#if defined(__SSE2__)
+  if (n >= 16) {  // 16 at a time: below 0x20 as a signed byte (control bytes, >= 0x80), '"', '\'
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'),
+                  backslash = _mm_set1_epi8('\\');
+    const auto bad = [&](const unsigned char* at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      return _mm_or_si128(_mm_cmplt_epi8(v, space),
+                          _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    };
+    __m128i any = bad(p + n - 16);
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      any = _mm_or_si128(any, bad(p + i));
+    return _mm_movemask_epi8(any) == 0;
+  }
+#endif
+  for (std::size_t i = 0; i + 8 < n; i += 8)
+    if (needs_attention(word(p + i))) return false;
+  return !needs_attention(word(p + n - 8));
+}
+
+// The n bytes at from (n < 64) copied to `to` as at most two overlapping fixed-size copies.
+void copy_below_64(char* to, const unsigned char* from, std::size_t n) {
+  if (n >= 32) {
+    std::memcpy(to, from, 32);
+    std::memcpy(to + n - 32, from + n - 32, 32);
+  } else if (n >= 16) {
+    std::memcpy(to, from, 16);
+    std::memcpy(to + n - 16, from + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      to[i] = static_cast<char>(from[i]);
+  }
+}
+
+}  // namespace
+
 void append_json_string(TextBuffer& out, std::string_view s) {
+  // A decoded record's texts (a group's, a topic's, a member's or client's id) are mostly
+  // short and plain: tested, then copied between their quotes in one reservation.
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  if (n < 64 && all_plain_short(p, n)) {
+    char* q = out.room(n + 2);
+    *q = '"';
+    copy_below_64(q + 1, p, n);
+    q[n + 1] = '"';
+    out.advance(n + 2);
+    return;
+  }
   escape_json_string(out, s);
 }
 

@@ -217,56 +217,92 @@ void append_quoted(detail::TextBuffer& out, std::string_view text) {
 }
 
 // Compact JSON: json_object_writer's text of the Value (append_json), a time field followed
-// by "<name>_iso".
+// by "<name>_iso". Its calls are made directly by the schema walk (a final class) and are
+// small: forced inline there, a few dozen per record.
+#define KEPOCH_SINK_INLINE [[gnu::always_inline]] inline
 class JsonSink final : public SinkBase {
  public:
   JsonSink(detail::TextBuffer& out, LazyTimes times) : SinkBase(times), out_(out) {}
-  void begin_object(bool) override {
+  KEPOCH_SINK_INLINE void begin_object(bool) override {
     separate();
-    out_ += '{';
-    push();
+    put('{');
+    comma_ = false;
   }
-  void end_object() override {
-    out_ += '}';
-    --depth_;
+  KEPOCH_SINK_INLINE void end_object() override {
+    put('}');
+    comma_ = true;
   }
   void key(std::string_view name) override {
-    if (!first_[depth_]) out_ += ',';
-    first_[depth_] = false;
     // A schema's field name or one of write_coordinator's: snake_case ASCII (SchemaSink::key),
     // JSON as it is, copied without looking for bytes to escape.
-    char* p = out_.room(name.size() + 3);
+    char* p = out_.room(name.size() + 4);
+    *p = ',';
+    p += comma_;
     *p = '"';
     copy_short(p + 1, name.data(), name.size());
     p[name.size() + 1] = '"';
     p[name.size() + 2] = ':';
-    out_.advance(name.size() + 3);
+    out_.advance(name.size() + 3 + comma_);
     key_ = name;
     member_ = true;
+    comma_ = false;
   }
-  void begin_array(std::size_t) override {
+  // key(k) of a literal: its size known, copied inline.
+  template <std::size_t N>
+  KEPOCH_SINK_INLINE void literal_key(const char (&k)[N]) {
+    char* p = out_.room(N + 3);
+    *p = ',';
+    p += comma_;
+    *p = '"';
+    std::memcpy(p + 1, k, N - 1);
+    std::memcpy(p + N, "\":", 2);
+    out_.advance(N + 2 + comma_);
+    key_ = std::string_view(k, N - 1);
+    member_ = true;
+    comma_ = false;
+  }
+  // key(cf.field->name), the name copied whole from its padded copy.
+  KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
+    const std::size_t n = cf.name_size;
+    if (n == 0) return key(cf.field->name);
+    char* p = out_.room(schema_walk::kPaddedNameSize + 4);
+    *p = ',';
+    p += comma_;
+    *p = '"';
+    std::memcpy(p + 1, cf.padded_name.data(), schema_walk::kPaddedNameSize);
+    std::memcpy(p + 1 + n, "\":", 2);
+    out_.advance(n + 3 + comma_);
+    key_ = cf.field->name;
+    member_ = true;
+    comma_ = false;
+  }
+  KEPOCH_SINK_INLINE void begin_array(std::size_t) override {
     separate();
-    out_ += '[';
-    push();
+    put('[');
+    comma_ = false;
   }
-  void end_array() override {
-    out_ += ']';
-    --depth_;
+  KEPOCH_SINK_INLINE void end_array() override {
+    put(']');
+    comma_ = true;
   }
-  void null() override {
+  KEPOCH_SINK_INLINE void null() override {
     separate();
-    out_ += "null";
+    std::memcpy(out_.room(4), "null", 4);
+    out_.advance(4);
   }
-  void boolean(bool v) override {
+  KEPOCH_SINK_INLINE void boolean(bool v) override {
     separate();
-    out_ += v ? "true" : "false";
+    std::memcpy(out_.room(5), v ? "true" : "false", 5);
+    out_.advance(v ? 4 : 5);
   }
-  void integer(std::int64_t v) override {
+  KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
     const bool time = time_member(separate());
     detail::append_json_integer(out_, v);
-    if (!time) return;
-    // ,"<name>_iso": then the time's text or null; a schema's name and an ISO time need no
-    // escaping (snake_case, digits and -:.TZ+).
+    if (time) iso_member(v);
+  }
+  // After a time field's milliseconds: ,"<name>_iso": then the time's text or null; a
+  // schema's name and an ISO time need no escaping (snake_case, digits and -:.TZ+).
+  void iso_member(std::int64_t v) {
     char* p = out_.room(key_.size() + 8);
     *p = ',';
     *++p = '"';
@@ -287,7 +323,7 @@ class JsonSink final : public SinkBase {
     separate();
     detail::append_json(out_, Value(v));
   }
-  void text(std::string_view v) override {
+  KEPOCH_SINK_INLINE void text(std::string_view v) override {
     separate();
     detail::append_json_string(out_, v);
   }
@@ -302,25 +338,23 @@ class JsonSink final : public SinkBase {
   }
 
  private:
-  // Before a value: a comma before an array's later elements; returns whether it is a
-  // member's.
-  bool separate() {
-    if (next_value()) return true;
-    if (depth_ > 0) {
-      if (!first_[depth_]) out_ += ',';
-      first_[depth_] = false;
-    }
-    return false;
+  // Before a value: a comma after an earlier element or member of the same array or object
+  // (never right after a key: key() clears comma_); returns whether it is a member's.
+  KEPOCH_SINK_INLINE bool separate() {
+    const bool member = next_value();
+    *out_.room(1) = ',';
+    out_.advance(comma_);
+    comma_ = true;
+    return member;
   }
-  void push() {
-    if (++depth_ >= first_.size()) throw std::logic_error("coordinator record nested too deep");
-    first_[depth_] = true;
+  KEPOCH_SINK_INLINE void put(char c) {
+    *out_.room(1) = c;
+    out_.advance(1);
   }
   detail::TextBuffer& out_;
-  // Per depth: nothing written in it yet. The schemas nest a few levels (the generated
-  // table's structs), a sink lives for one record: no allocation.
-  std::array<bool, 64> first_{};
-  std::size_t depth_ = 0;
+  // A value was written in the array or object open now: the next one, or the next key,
+  // is preceded by a comma. No depth to keep: opening a group clears it, closing one sets it.
+  bool comma_ = false;
 };
 
 // A table's nested member: inline_text of the Value ("{key: value, ...}", "[a, b]", scalars
@@ -347,6 +381,33 @@ class InlineSink final : public SinkBase {
     std::memcpy(p + name.size(), ": ", 2);
     text_.advance(name.size() + (comma ? 4 : 2));
     key_ = name;
+    member_ = true;
+  }
+  // key(k) of a literal: its size known, copied inline.
+  template <std::size_t N>
+  KEPOCH_SINK_INLINE void literal_key(const char (&k)[N]) {
+    const bool comma = depth_ > 0 && text_.size() > starts_[depth_ - 1];
+    char* p = text_.room(N + 3);
+    std::memcpy(p, ", ", 2);
+    p += comma ? 2 : 0;
+    std::memcpy(p, k, N - 1);
+    std::memcpy(p + N - 1, ": ", 2);
+    text_.advance(N - 1 + (comma ? 4 : 2));
+    key_ = std::string_view(k, N - 1);
+    member_ = true;
+  }
+  // key(cf.field->name), the name copied whole from its padded copy.
+  KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
+    const std::size_t n = cf.name_size;
+    if (n == 0) return key(cf.field->name);
+    const bool comma = depth_ > 0 && text_.size() > starts_[depth_ - 1];
+    char* p = text_.room(schema_walk::kPaddedNameSize + 4);
+    std::memcpy(p, ", ", 2);
+    p += comma ? 2 : 0;
+    std::memcpy(p, cf.padded_name.data(), schema_walk::kPaddedNameSize);
+    std::memcpy(p + n, ": ", 2);
+    text_.advance(n + (comma ? 4 : 2));
+    key_ = cf.field->name;
     member_ = true;
   }
   void begin_array(std::size_t) override { open('['); }
@@ -468,19 +529,26 @@ class YamlSink final : public SinkBase {
 // coordinator_value(d) of a deferred record whose fields check as they are written (with no
 // note: there is no "notes" member), as events; throws FormatError, having written part of
 // it, for any other. `Sink`: a final class, whose calls the schema walk makes directly.
+template <class Sink, std::size_t N>
+[[gnu::always_inline]] inline void literal_key(Sink& sink, const char (&k)[N]) {
+  if constexpr (requires { sink.literal_key(k); })
+    sink.literal_key(k);
+  else
+    sink.key(k);
+}
 template <class Sink>
 void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
   const CheckedCoordinatorRecord& r = *d.checked;
   sink.begin_object(false);
-  sink.key("type");
+  literal_key(sink, "type");
   sink.name(r.type->snake_name);
-  sink.key("type_id");
+  literal_key(sink, "type_id");
   sink.integer(r.type->type);
-  sink.key("key");
+  literal_key(sink, "key");
   write_unchecked_coordinator_key_with(r, sink);
-  sink.key("value_version");
+  literal_key(sink, "value_version");
   r.value_version ? sink.integer(*r.value_version) : sink.null();
-  sink.key("value");
+  literal_key(sink, "value");
   write_unchecked_coordinator_value_with(r, sink);
   sink.end_object();
 }
