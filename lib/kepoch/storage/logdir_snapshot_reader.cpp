@@ -451,7 +451,7 @@ class SnapshotParser {
       buffer_.erase(0, pos_);
       pos_ = 0;
       const std::size_t have = buffer_.size();
-      const std::size_t want = std::max<std::size_t>(have * 2, 16u << 10);
+      const std::size_t want = std::max<std::size_t>(have * 2, 4u << 10);
       buffer_.resize(want);
       const std::size_t got = file_->read_at(
           read_at_, std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(buffer_.data()) + have,
