@@ -586,8 +586,11 @@ struct LoggedPartitions::Ranges {
   TopicSelection selection;
   // Range k is [bounds[k], bounds[k + 1]) (unset: from the first, to the last).
   std::vector<std::optional<RangeKey>> bounds;
-  std::size_t next = 0;       // the range the next pass reads
-  std::uint64_t records = 0;  // the first pass's
+  std::size_t next = 0;  // the range the next pass reads
+  // What the first pass read: a later pass reads the same records, those below its log end,
+  // whatever a live controller appended since (a NoOpRecord every 500 ms by default).
+  std::optional<std::int64_t> first_log_offset;
+  std::optional<std::int64_t> log_end_offset;
 };
 
 // The ranges of the log's order the first pass's partitions fill with `budget` each (a
@@ -652,14 +655,24 @@ std::shared_ptr<const LoggedPartitions::Store> LoggedRangePass::run(LoggedPartit
   const MetadataReplaySummary summary = replay_metadata(
       r.plan,
       [&](const MetadataLogEntry& e) {
-        if (e.record) s.apply(*e.record, e.snapshot ? -1 : e.offset);
+        if (!e.record) return;
+        if (!e.snapshot && r.log_end_offset && e.offset >= *r.log_end_offset) return;
+        s.apply(*e.record, e.snapshot ? -1 : e.offset);
       },
       [&](std::span<const std::uint8_t> v) { return s.skip(v); });
-  if (summary.records != r.records)
-    throw InputError(r.plan.target,
-                     fmt::format("the metadata log changed while kepoch read it ({} records, "
-                                 "then {}): read a copy of it, or a stopped controller's",
-                                 r.records, summary.records));
+  // Appended records are left out above; a log cleaned or cut since is another log.
+  const auto text = [](const std::optional<std::int64_t>& o) {
+    return o ? std::to_string(*o) : std::string("none");
+  };
+  if (summary.first_log_offset != r.first_log_offset ||
+      (r.log_end_offset &&
+       (!summary.log_end_offset || *summary.log_end_offset < *r.log_end_offset)))
+    throw InputError(
+        r.plan.target,
+        fmt::format("the metadata log changed while kepoch read it (first read: offsets {} to "
+                    "{}, then {} to {}): read a copy of it, or a stopped controller's",
+                    text(r.first_log_offset), text(r.log_end_offset),
+                    text(summary.first_log_offset), text(summary.log_end_offset)));
   order_store(s, r.selection);
   return s.store;
 }
@@ -699,7 +712,8 @@ LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
     ranges->plan = plan;
     ranges->selection = selection;
     ranges->bounds = std::move(bounds);
-    ranges->records = summary.records;
+    ranges->first_log_offset = summary.first_log_offset;
+    ranges->log_end_offset = summary.log_end_offset;
     m.compact = LoggedPartitions(nullptr, ranges);
     m.compact.next_range();
   }

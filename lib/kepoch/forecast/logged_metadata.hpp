@@ -69,9 +69,10 @@ class LoggedPartitions {
   std::int32_t partition(std::size_t i) const;
   LoggedPartition at(std::size_t i) const;
   bool ranged() const { return ranges_ != nullptr; }
-  // The next range's partitions in place of these (the log read again); false, holding
-  // none, when there is none left. Throws InputError when the log changed since the first
-  // pass.
+  // The next range's partitions in place of these (the log read again, up to where the first
+  // pass ended: records a live controller appended since are left out); false, holding none,
+  // when there is none left. Throws InputError when the log was cleaned or cut since the
+  // first pass.
   bool next_range();
 
  private:

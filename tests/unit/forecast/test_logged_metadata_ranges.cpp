@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kepoch/base/crc32c.hpp"
+#include "kepoch/base/error.hpp"
 #include "kepoch/forecast/logged_metadata.hpp"
 #include "kepoch/forecast/plan_metadata.hpp"
 #include "support/source_dir.hpp"
@@ -341,6 +342,30 @@ TEST_CASE("the metadata log read in ranges hands the plan what one pass does",
     const fs::path dir = s.dir / "__cluster_metadata-0";
     write_log(dir, made_up_log(3, true));
     same_in_ranges(dir, {});
+  }
+  SECTION("a log appended to between the passes (a live controller): what the first read") {
+    Scratch s;
+    const fs::path dir = s.dir / "__cluster_metadata-0";
+    const std::vector<Bytes> first = made_up_log(5, false);
+    write_log(dir, first);
+    const LoggedMetadata whole = read_logged_metadata(dir, {});
+    const std::vector<LoggedPartition> want = all_of(whole.compact);
+    LoggedMetadata m = read_logged_metadata(dir, {}, {}, 2);
+    REQUIRE(m.compact.ranged());
+    std::vector<Bytes> grown = first;  // the same records, then a leader change and a topic
+    grown.push_back(partition_change(500, 1, std::nullopt, 3, std::nullopt));
+    grown.push_back(topic_record("zzz", 501));
+    grown.push_back(partition_record(501, 0, {1, 2, 3}, {1}, 1, 0, {}));
+    write_log(dir, grown);
+    const std::vector<LoggedPartition> got = all_of(m.compact);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      same(got[i], want[i]);
+    // A log cut since the first pass is another log: refused, never read as this one.
+    LoggedMetadata cut = read_logged_metadata(dir, {}, {}, 2);
+    REQUIRE(cut.compact.ranged());
+    write_log(dir, std::vector<Bytes>(first.begin(), first.begin() + 10));
+    CHECK_THROWS_AS(all_of(cut.compact), InputError);
   }
   SECTION("tests/data/metadata") {
     const fs::path dir = fs::path(KEPOCH_SOURCE_DIR) / "tests/data/metadata";
