@@ -22,6 +22,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/logged_metadata.hpp"
 #include "kepoch/forecast/plan_metadata.hpp"
+#include "support/logged_partition_checks.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -220,21 +221,7 @@ std::vector<LoggedPartition> all_of(LoggedPartitions p) {
   return out;
 }
 
-void same(const LoggedPartition& a, const LoggedPartition& b) {
-  INFO(a.topic << "-" << a.partition);
-  CHECK(a.topic == b.topic);
-  CHECK(a.topic_id == b.topic_id);
-  CHECK(a.partition == b.partition);
-  CHECK(a.replicas == b.replicas);
-  CHECK(a.isr == b.isr);
-  CHECK(a.elr == b.elr);
-  CHECK(a.last_known_elr == b.last_known_elr);
-  CHECK(a.leader == b.leader);
-  CHECK(a.leader_epoch == b.leader_epoch);
-  CHECK(a.issued == b.issued);
-  CHECK(a.unclean.has_value() == b.unclean.has_value());
-  CHECK(a.min_isr.has_value() == b.min_isr.has_value());
-}
+using test::same_partition;
 
 // The read with each budget against the one-pass read; how many reads were ranged.
 int same_in_ranges(const fs::path& dir, const TopicSelection& selection,
@@ -253,7 +240,7 @@ int same_in_ranges(const fs::path& dir, const TopicSelection& selection,
     const std::vector<LoggedPartition> got = all_of(m.compact);
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < got.size(); ++i)
-      same(got[i], want[i]);
+      same_partition(got[i], want[i]);
   }
   return ranged;
 }
@@ -360,7 +347,7 @@ TEST_CASE("the metadata log read in ranges hands the plan what one pass does",
     const std::vector<LoggedPartition> got = all_of(m.compact);
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < got.size(); ++i)
-      same(got[i], want[i]);
+      same_partition(got[i], want[i]);
     // A log cut since the first pass is another log: refused, never read as this one.
     LoggedMetadata cut = read_logged_metadata(dir, {}, {}, 2);
     REQUIRE(cut.compact.ranged());

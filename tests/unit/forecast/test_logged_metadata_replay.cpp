@@ -21,6 +21,7 @@
 #include "kepoch/metadata/dynamic_configs.hpp"
 #include "kepoch/metadata/partition_history.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
+#include "support/logged_partition_checks.hpp"
 #include "support/source_dir.hpp"
 
 using namespace kepoch;
@@ -114,23 +115,7 @@ class Reference final : public PartitionReplayVisitor {
   std::map<std::int32_t, bool> live_;
 };
 
-void same(const LoggedPartition& a, const LoggedPartition& b) {
-  INFO(b.topic << "-" << b.partition);
-  CHECK(a.topic == b.topic);
-  CHECK(a.topic_id == b.topic_id);
-  CHECK(a.partition == b.partition);
-  CHECK(a.replicas == b.replicas);
-  CHECK(a.isr == b.isr);
-  CHECK(a.elr == b.elr);
-  CHECK(a.last_known_elr == b.last_known_elr);
-  CHECK(a.leader == b.leader);
-  CHECK(a.leader_epoch == b.leader_epoch);
-  CHECK(a.issued == b.issued);
-  CHECK(a.unclean.has_value() == b.unclean.has_value());
-  if (a.unclean && b.unclean) CHECK(a.unclean->value == b.unclean->value);
-  CHECK(a.min_isr.has_value() == b.min_isr.has_value());
-  if (a.min_isr && b.min_isr) CHECK(a.min_isr->value == b.min_isr->value);
-}
+using test::same_partition;
 
 void same(const LoggedMetadata& m, const Reference& ref, const TopicSelection& selection) {
   const auto want = ref.partitions(selection);
@@ -138,7 +123,7 @@ void same(const LoggedMetadata& m, const Reference& ref, const TopicSelection& s
   for (std::size_t i = 0; i < want.size(); ++i) {
     CHECK(m.compact.topic(i) == want[i].topic);
     CHECK(m.compact.partition(i) == want[i].partition);
-    same(m.at(i), want[i]);
+    same_partition(m.at(i), want[i]);
   }
   CHECK(m.live == ref.live());
 }
