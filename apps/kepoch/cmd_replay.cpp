@@ -130,10 +130,13 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
   std::ifstream archive = open_archive();
+  std::uint64_t largest_record_bytes = 0;
   if (!o.dry_run) {
     // The whole archive is read before anything is produced: a copy cut short or a damaged
     // line is refused with nothing sent, not after part of the archive was.
-    const std::uint64_t records = forecast::check_archive(archive, o.archive);
+    const forecast::ArchiveCheck check = forecast::check_archive(archive, o.archive);
+    const std::uint64_t records = check.records;
+    largest_record_bytes = check.largest_record_bytes;
     if (resume_from > records)
       throw InputError(o.progress,
                        fmt::format("says {} records are done, the archive holds {}: the "
@@ -152,6 +155,7 @@ int run(const ConnectionOptions& conn, ReplayOptions o, const Globals& globals) 
   };
   const forecast::ReplayCounts c = forecast::replay_archive(
       archive, o.archive, o.selection, resume_from, settings ? &*settings : nullptr,
+      largest_record_bytes,
       [&](std::uint64_t done) {
         if (!o.dry_run) write_progress(done, false);
       },

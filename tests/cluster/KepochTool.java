@@ -165,6 +165,7 @@ public class KepochTool {
         int timeoutMs = 15000;
         String lingerMs = "5";
         String awaitFile = null, warmUp = null;
+        int valueBytes = 0;
         for (int k = 2; k < args.length; k++) {
             switch (args[k]) {
                 case "--acks" -> acks = args[++k];
@@ -183,6 +184,9 @@ public class KepochTool {
                 case "--linger-ms" -> lingerMs = String.valueOf(Integer.parseInt(args[++k]));
                 case "--await-file" -> awaitFile = args[++k];
                 case "--warm-up" -> warmUp = args[++k];
+                // Values padded to this many bytes (a record larger than the producer's default
+                // max.request.size: the topic must take it, max.message.bytes).
+                case "--value-bytes" -> valueBytes = Integer.parseInt(args[++k]);
                 default -> throw new IllegalArgumentException("produce: unknown option " + args[k]);
             }
         }
@@ -199,6 +203,7 @@ public class KepochTool {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(timeoutMs, 5000 + 5)));
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+        if (valueBytes > 0) p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(valueBytes + (1 << 20)));
         p.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, "1000");
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, "1000");
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, "2000");
@@ -225,6 +230,7 @@ public class KepochTool {
             List<Future<RecordMetadata>> futs = new ArrayList<>();
             for (int i = start; i < start + n; i++) {
                 String key = prefix + "-" + i, value = prefix + "-value-" + i;
+                if (value.length() < valueBytes) value = value + "v".repeat(valueBytes - value.length());
                 ProducerRecord<String, String> rec = new ProducerRecord<>(topic, partition, key, value);
                 for (String[] h : headers)
                     rec.headers().add(h[0], h.length > 1 ? h[1].getBytes(java.nio.charset.StandardCharsets.UTF_8) : null);

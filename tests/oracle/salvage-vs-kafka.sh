@@ -6,7 +6,8 @@
 #
 # Topic s (replicas 1,2): a-0..4 replicated. Broker 2 dies (ISR [1]); broker 1 alone takes
 # idempotent records (i), a committed transaction (t + COMMIT), an aborted one (x + ABORT),
-# plain acks=1 records with a header (p), and an open transaction (o, no marker: the
+# plain acks=1 records with a header (p), a record of 1,010,000 bytes (l: Kafka's defaults take
+# it, librdkafka's default message.max.bytes does not), and an open transaction (o, no marker: the
 # producer halts). Broker 1 dies; broker 2 restarts, wins an unclean election and takes p-0
 # again (a client re-sending it: same key, value and header) and new records (n). Then:
 #   - salvage reads broker 1's log dir (the broker down, as on its host before the restart)
@@ -65,6 +66,11 @@ n=$("$KC" dump-log --print-data-log --files "$("$KC" logdir 1)/r-0/0000000000000
 "$KC" produce s 3 --acks all --transactional --prefix t >/dev/null
 "$KC" produce s 2 --acks all --abort --prefix x >/dev/null
 "$KC" produce s 2 --acks 1 --prefix p --header h=v >/dev/null
+# l-0: a record of 1,010,000 bytes, which Kafka's defaults take (max.message.bytes 1,048,588,
+# the Java producer's max.request.size 1,048,576; the test cluster's segments are 1 MiB) and a
+# producer with librdkafka's default message.max.bytes (1,000,000) refuses: replay must
+# produce it back.
+"$KC" produce s 1 --acks all --prefix l --value-bytes 1010000 >/dev/null
 "$KC" produce s 20000 --acks 1 --prefix q --linger-ms 50 >/dev/null
 "$KC" produce s 2 --acks all --open --prefix o >/dev/null
 "$KC" kill 1 >/dev/null
@@ -169,7 +175,8 @@ print("Kafka removed", len(removed), "records, offsets", min(removed), "to", max
       "; kepoch archived", len(ours))
 assert ours == removed, f"differ: only Kafka {set(removed.items()) - set(ours.items())}, only kepoch {set(ours.items()) - set(removed.items())}"
 # The classes, from the markers in the removed tail as a read_committed consumer reads them.
-want = {"i": "data", "t": "committed_transaction", "x": "aborted", "p": "data", "q": "data", "o": "open"}
+want = {"i": "data", "t": "committed_transaction", "x": "aborted", "p": "data", "q": "data", "o": "open",
+        "l": "data"}
 for r in archived:
     if r["class"] == "control":
         continue
@@ -309,7 +316,8 @@ replayed = [r for r in archived if r["class"] in ("data", "committed_transaction
 for r in replayed:
     k = base64.b64decode(r["key"]).decode()
     assert keys[k] == 1, f"{k}: read {keys[k]} times"
-for k in ["a-0", "a-4", "p-0", "n-0", "n-1"]:
+assert len(base64.b64decode(next(r for r in replayed if r["key"] == base64.b64encode(b"l-0").decode())["value"])) == 1010000
+for k in ["a-0", "a-4", "p-0", "n-0", "n-1", "l-0"]:
     assert keys[k] == 1, f"{k}: read {keys[k]} times"
 bad = [k for k in keys if k.split("-")[0] in ("x", "o")]
 assert not bad, f"aborted or open records read: {bad[:5]}"

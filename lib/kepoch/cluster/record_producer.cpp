@@ -1,5 +1,7 @@
 #include "kepoch/cluster/record_producer.hpp"
 
+#include <algorithm>
+
 #include <librdkafka/rdkafka.h>
 
 #include <fmt/format.h>
@@ -47,7 +49,15 @@ std::string_view protocol_name(SecurityProtocol p) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> producer_properties(const ConnectionSettings& s) {
+std::uint64_t message_max_bytes_for(std::uint64_t record_bytes) {
+  // The framing librdkafka counts with a record (its v2 record header, the batch's 61 bytes,
+  // varints) is under a hundred bytes; 64 KiB leaves room for any of it.
+  constexpr std::uint64_t kFraming = 64 * 1024;
+  return std::clamp(record_bytes + kFraming, kDefaultMessageMaxBytes, kMostMessageMaxBytes);
+}
+
+std::vector<std::pair<std::string, std::string>> producer_properties(const ConnectionSettings& s,
+                                                                     std::uint64_t largest) {
   std::vector<std::pair<std::string, std::string>> p;
   std::string bootstrap;
   for (const auto& b : s.bootstrap)
@@ -88,12 +98,15 @@ std::vector<std::pair<std::string, std::string>> producer_properties(const Conne
   p.emplace_back("enable.idempotence", "true");
   p.emplace_back("acks", "all");
   p.emplace_back("linger.ms", "5");
+  if (const std::uint64_t max = message_max_bytes_for(largest); max > kDefaultMessageMaxBytes)
+    p.emplace_back("message.max.bytes", std::to_string(max));
   p.emplace_back("message.timeout.ms",
                  std::to_string(std::max<long long>(30000, s.timeout.count() * 3)));
   return p;
 }
 
 RecordProducer::RecordProducer(const ConnectionSettings& settings,
+                               std::uint64_t largest_record_bytes,
                                std::function<void(const Delivery&)> on_delivery)
     : state_(std::make_unique<State>()) {
   state_->on_delivery = std::move(on_delivery);
@@ -101,7 +114,7 @@ RecordProducer::RecordProducer(const ConnectionSettings& settings,
     state_->bootstrap += (state_->bootstrap.empty() ? "" : ",") + b.to_string();
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
-  for (const auto& [key, value] : producer_properties(settings)) {
+  for (const auto& [key, value] : producer_properties(settings, largest_record_bytes)) {
     if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(conf);
       // The message names the property, never its value (it may be a secret).

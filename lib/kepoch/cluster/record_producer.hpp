@@ -36,16 +36,29 @@ struct Delivery {
   std::string error;  // librdkafka's error string when not delivered
 };
 
+// librdkafka's message.max.bytes: its default, and the most it takes.
+inline constexpr std::uint64_t kDefaultMessageMaxBytes = 1000000;
+inline constexpr std::uint64_t kMostMessageMaxBytes = 1000000000;
+
+// The message.max.bytes a producer needs to send a record of `record_bytes` (key, value,
+// header names and values): librdkafka refuses a record whose size with its framing is over it
+// (MSG_SIZE_TOO_LARGE, before it is queued), so a record the topic took in a batch of more
+// than a megabyte could not be produced back with the default. Never below the default, at
+// most kMostMessageMaxBytes.
+std::uint64_t message_max_bytes_for(std::uint64_t record_bytes);
+
 // The librdkafka properties of `settings` (bootstrap.servers, security.protocol,
 // sasl.mechanism/username/password, ssl.*), secrets included: for the client's config only,
-// never to be shown.
+// never to be shown; message.max.bytes from `largest_record_bytes` when it needs more than
+// the default.
 std::vector<std::pair<std::string, std::string>> producer_properties(
-    const ConnectionSettings& settings);
+    const ConnectionSettings& settings, std::uint64_t largest_record_bytes = 0);
 
 class RecordProducer {
  public:
-  // ClusterError when librdkafka refuses the configuration.
-  RecordProducer(const ConnectionSettings& settings,
+  // ClusterError when librdkafka refuses the configuration. `largest_record_bytes`: the
+  // largest record (key, value, headers) it will be asked to produce.
+  RecordProducer(const ConnectionSettings& settings, std::uint64_t largest_record_bytes,
                  std::function<void(const Delivery&)> on_delivery);
   ~RecordProducer();
   RecordProducer(const RecordProducer&) = delete;

@@ -1,5 +1,6 @@
 #include "kepoch/forecast/replay.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 
@@ -124,16 +125,26 @@ ArchiveReplayProgress read_replay_progress(std::istream& in, const std::string& 
   return p;
 }
 
-std::uint64_t check_archive(std::istream& archive, const std::string& path) {
+std::uint64_t replayed_record_bytes(const ArchivedRecord& r) {
+  std::uint64_t n = (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0);
+  for (const auto& h : r.headers)
+    n += h.key.size() + (h.value ? h.value->size() : 0);
+  return n + kSalvagedFromHeader.size() + salvaged_from(r).size();
+}
+
+ArchiveCheck check_archive(std::istream& archive, const std::string& path) {
   ArchiveReader reader(archive, path);
-  while (reader.next()) {
-  }
-  return reader.records();
+  ArchiveCheck c;
+  while (const auto record = reader.next())
+    c.largest_record_bytes = std::max(c.largest_record_bytes, replayed_record_bytes(*record));
+  c.records = reader.records();
+  return c;
 }
 
 ReplayCounts replay_archive(std::istream& archive, const std::string& path,
                             const ReplaySelection& selection, std::uint64_t resume_from,
                             const cluster::ConnectionSettings* settings,
+                            std::uint64_t largest_record_bytes,
                             const std::function<void(std::uint64_t)>& on_progress,
                             const std::function<void(std::uint64_t)>& on_count,
                             const std::atomic<bool>& stop) {
@@ -156,7 +167,7 @@ ReplayCounts replay_archive(std::istream& archive, const std::string& path,
     on_progress(done);
   };
   if (settings)
-    producer.emplace(*settings, [&](const cluster::Delivery& d) {
+    producer.emplace(*settings, largest_record_bytes, [&](const cluster::Delivery& d) {
       const std::uint64_t at = d.tag - window.first;
       if (d.tag < window.first || at >= window.entries.size()) return;
       if (d.delivered) {

@@ -77,15 +77,29 @@ struct ReplayCounts {
   std::vector<std::string> errors;  // the first delivery errors, each a sentence
 };
 
-// Reads the whole archive and returns its record count, producing nothing: InputError naming
-// `path` and the line for whatever replay_archive would refuse (a bad line, a copy cut short,
-// a duplicated line). A live replay checks first, so that a damaged archive is refused before
-// any record is produced, not after some were, and a progress file is never left behind the
-// records delivered.
-std::uint64_t check_archive(std::istream& archive, const std::string& path);
+// The bytes of a record as replay produces it, as the producer counts them against its
+// message.max.bytes: key, value, and every header's name and value, kepoch.salvaged.from
+// included.
+std::uint64_t replayed_record_bytes(const ArchivedRecord& record);
+
+struct ArchiveCheck {
+  std::uint64_t records = 0;
+  std::uint64_t largest_record_bytes = 0;  // replayed_record_bytes' largest, over every record
+};
+
+// Reads the whole archive and returns its record count and largest record, producing
+// nothing: InputError naming `path` and the line for whatever replay_archive would refuse (a
+// bad line, a copy cut short, a duplicated line). A live replay checks first, so that a
+// damaged archive is refused before any record is produced, not after some were, and a
+// progress file is never left behind the records delivered; its producer is made for the
+// largest record (a record over a megabyte, which a topic took with a larger
+// max.message.bytes, would otherwise be refused by the producer half-way through the
+// archive, at every resume).
+ArchiveCheck check_archive(std::istream& archive, const std::string& path);
 
 // Reads the whole archive (InputError: a bad line, cut short); produces what it selects
-// after `resume_from` records, unless `settings` is null (a dry run: only counts). Calls
+// after `resume_from` records, unless `settings` is null (a dry run: only counts), with a
+// producer made for records of up to `largest_record_bytes` (check_archive's). Calls
 // `on_progress(done)` when the done prefix grew (at most twice a second, and at the end).
 // ClusterError when the producer cannot start or a record cannot be queued. Whatever is thrown
 // after records were produced (an archive changed under the run, a record that cannot be
@@ -95,6 +109,7 @@ std::uint64_t check_archive(std::istream& archive, const std::string& path);
 ReplayCounts replay_archive(std::istream& archive, const std::string& path,
                             const ReplaySelection& selection, std::uint64_t resume_from,
                             const cluster::ConnectionSettings* settings,
+                            std::uint64_t largest_record_bytes,
                             const std::function<void(std::uint64_t done)>& on_progress,
                             const std::function<void(std::uint64_t done)>& on_count,
                             const std::atomic<bool>& stop);

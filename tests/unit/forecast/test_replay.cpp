@@ -71,7 +71,7 @@ TEST_CASE("A dry run reads the whole archive and counts, producing nothing", "[f
   std::istringstream in(archive);
   std::atomic<bool> stop{false};
   const ReplayCounts c = replay_archive(
-      in, "a.jsonl", {}, 0, nullptr, [](std::uint64_t) {}, nullptr, stop);
+      in, "a.jsonl", {}, 0, nullptr, 0, [](std::uint64_t) {}, nullptr, stop);
   CHECK(c.dry_run);
   CHECK(c.records == 2);
   CHECK(c.selected == 1);

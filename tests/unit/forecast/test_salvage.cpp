@@ -692,7 +692,10 @@ TEST_CASE(
   }
   // What a live replay reads before producing anything: the count, or the same refusal.
   std::istringstream whole(head + "\n" + rec + "\n{\"end\":{\"records\":1}}\n");
-  CHECK(check_archive(whole, "a.jsonl") == 1);
+  const ArchiveCheck checked = check_archive(whole, "a.jsonl");
+  CHECK(checked.records == 1);
+  // Its one record as replay produces it: the value "a", and kepoch.salvaged.from = "t-0@5:1".
+  CHECK(checked.largest_record_bytes == 1 + 20 + 7);
   std::istringstream cut(head + "\n" + rec + "\n");
   CHECK_THROWS_AS(check_archive(cut, "a.jsonl"), InputError);
   CHECK_THROWS_AS(read_all(R"({"format":"kepoch-salvage-archive","version":2})"
