@@ -184,7 +184,9 @@ std::size_t archive_record_max_size(const SalvagedRecord& r) {
   return n;
 }
 
-char* write_archive_line(char* o, const SalvagedRecord& r) {
+namespace {
+
+char* write_line(char* o, const SalvagedRecord& r) {
   // Written piece by piece (no string per field, no format string parsed per record): the
   // line is salvage's output per record, and every key, value and header goes through
   // base64 into it. The text is what fmt's "{}" writes for each field.
@@ -238,6 +240,24 @@ char* write_archive_line(char* o, const SalvagedRecord& r) {
   o = put(o, "\"},\"replica\":");
   o = put_json_string(o, r.replica->dir.native());
   return put(o, "}\n");
+}
+
+}  // namespace
+
+char* write_archive_line(char* out, const SalvagedRecord& r) {
+  char* const end = write_line(out, r);
+  // A line replay would refuse makes the whole archive unreadable to it: refused here, before
+  // the restart, while the record is still in the replica's segments.
+  const std::size_t line = static_cast<std::size_t>(end - out) - 1;
+  if (line > kMaxArchiveLineBytes)
+    throw InputError(
+        r.replica->dir.native(),
+        fmt::format("{}-{} offset {}: the record's archive line would be {} bytes, over the {} "
+                    "an archive line holds (a record of up to ~48 MiB of key, value and "
+                    "headers): it cannot be salvaged; copy the partition's segment files "
+                    "before the restart",
+                    r.topic, r.partition, r.offset, line, kMaxArchiveLineBytes));
+  return end;
 }
 
 void append_archive_record(std::string& out, const SalvagedRecord& r) {

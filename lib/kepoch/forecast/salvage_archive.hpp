@@ -36,8 +36,9 @@ inline constexpr std::string_view kSalvageFormat = "kepoch-salvage-archive";
 inline constexpr std::int64_t kSalvageVersion = 1;
 // The longest line a reader takes (the snapshot files' bound, kMaxSnapshotLineBytes): a
 // record of up to ~48 MiB of key, value and headers (base64 is 4/3 of the bytes), far above
-// the 1,000,000 bytes replay's producer sends (librdkafka's message.max.bytes). A longer
-// line (a file without newlines, a damaged archive) is refused before it is held whole.
+// the ~1 MiB Kafka takes by default (max.message.bytes). A longer line (a file without
+// newlines, a damaged archive) is refused before it is held whole; salvage refuses to write
+// one (write_archive_line).
 inline constexpr std::size_t kMaxArchiveLineBytes = 64u << 20;
 
 // Writing, line by line (each ends with '\n').
@@ -51,7 +52,9 @@ std::string archive_header_line(std::string_view written_by);
 std::string archive_end_line(std::uint64_t records);
 void append_archive_record(std::string& out, const SalvagedRecord& record);
 // A record's line written at `out`, which has room for archive_record_max_size(record)
-// bytes; returns its end. No allocation for a plain ASCII topic and replica dir.
+// bytes; returns its end. No allocation for a plain ASCII topic and replica dir. InputError
+// naming the replica dir when the line is longer than kMaxArchiveLineBytes (a reader would
+// refuse the whole archive).
 std::size_t archive_record_max_size(const SalvagedRecord& record);
 char* write_archive_line(char* out, const SalvagedRecord& record);
 

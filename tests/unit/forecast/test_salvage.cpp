@@ -766,3 +766,39 @@ TEST_CASE(
   huge.replace(huge.find(R"("offset":5)"), 10, R"("offset":18446744073709551615)");
   CHECK(refused_at(archive({huge})) == 2);
 }
+
+TEST_CASE(
+    "salvage refuses a record whose archive line would be longer than a reader takes, naming "
+    "the replica and the offset",
+    "[forecast][salvage]") {
+  PartitionReplica replica;
+  replica.dir = "/data/s-0";
+  const auto line_of = [&](std::size_t value_bytes) {
+    static std::vector<std::uint8_t> bytes;
+    bytes.assign(value_bytes, 'v');
+    Record record;
+    record.value = std::span<const std::uint8_t>(bytes);
+    SalvagedRecord r;
+    r.topic = "s";
+    r.replica = &replica;
+    r.offset = 42;
+    r.record = &record;
+    std::string line;
+    append_archive_record(line, r);
+    return line;
+  };
+  // Base64 is 4/3 of the bytes: 48 MiB of value is a line just over 64 MiB; 47 MiB fits, and
+  // the reader takes it back.
+  const std::string fits = line_of(47u << 20);
+  CHECK(fits.size() <= kMaxArchiveLineBytes + 1);
+  std::istringstream in(archive_header_line("t") + fits + archive_end_line(1));
+  CHECK(check_archive(in, "a.jsonl").records == 1);
+  try {
+    line_of(48u << 20);
+    FAIL("a line over the bound was written");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/data/s-0");
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("s-0 offset 42") &&
+                             Catch::Matchers::Contains("cannot be salvaged"));
+  }
+}
