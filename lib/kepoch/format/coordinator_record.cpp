@@ -287,28 +287,40 @@ CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& r) {
   return decode_coordinator_record(r.log, r.key, r.value, r.key_position, r.value_position);
 }
 
-std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
-    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
-    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
-    std::uint64_t value_position) {
-  if (!key || key->size() < 2 || (value && value->size() < 2)) return std::nullopt;
+bool peek_coordinator_record(CoordinatorLog log,
+                             const std::optional<std::span<const std::uint8_t>>& key,
+                             const std::optional<std::span<const std::uint8_t>>& value,
+                             std::uint64_t key_position, std::uint64_t value_position,
+                             std::optional<CheckedCoordinatorRecord>& into) {
+  if (!key || key->size() < 2 || (value && value->size() < 2)) return false;
   const auto i16 = [](std::span<const std::uint8_t> b) {
     return static_cast<std::int16_t>((b[0] << 8) | b[1]);
   };
-  CheckedCoordinatorRecord r;
-  r.type = coordinator_record_type(log, i16(*key));
-  if (!r.type) return std::nullopt;
+  const CoordinatorRecordType* type = coordinator_record_type(log, i16(*key));
+  if (!type) return false;
+  std::optional<std::int16_t> value_version;
   if (value) {
     const std::int16_t version = i16(*value);
-    if (version < r.type->value.first_version || version > r.type->value.last_version)
-      return std::nullopt;
-    r.value_version = version;
+    if (version < type->value.first_version || version > type->value.last_version) return false;
+    value_version = version;
   }
+  CheckedCoordinatorRecord& r = into.emplace();
+  r.type = type;
+  r.value_version = value_version;
   r.log = log;
   r.key = *key;
   r.value = value;
   r.key_position = key_position;
   r.value_position = value_position;
+  return true;
+}
+
+std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position) {
+  std::optional<CheckedCoordinatorRecord> r;
+  peek_coordinator_record(log, key, value, key_position, value_position, r);
   return r;
 }
 

@@ -181,18 +181,19 @@ constexpr std::size_t kUuidTextSize = 22;
 inline void write_uuid_text(std::span<const std::uint8_t> bytes, char (&out)[kUuidTextSize]) {
   static constexpr char kUrlAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::uint32_t acc = 0;
-  int nbits = 0;
-  std::size_t n = 0;
-  for (const auto b : bytes) {
-    acc = (acc << 8) | b;
-    nbits += 8;
-    while (nbits >= 6) {
-      nbits -= 6;
-      out[n++] = kUrlAlphabet[(acc >> nbits) & 0x3f];
-    }
+  // Three bytes to four characters, five times; the last byte's 8 bits to two (its 2 low
+  // bits as the high bits of a sextet): 128 bits, 21 sextets and 2 bits.
+  const std::uint8_t* b = bytes.data();
+  char* p = out;
+  for (int k = 0; k < 5; ++k, b += 3, p += 4) {
+    const std::uint32_t v = (std::uint32_t{b[0]} << 16) | (std::uint32_t{b[1]} << 8) | b[2];
+    p[0] = kUrlAlphabet[(v >> 18) & 0x3f];
+    p[1] = kUrlAlphabet[(v >> 12) & 0x3f];
+    p[2] = kUrlAlphabet[(v >> 6) & 0x3f];
+    p[3] = kUrlAlphabet[v & 0x3f];
   }
-  out[n] = kUrlAlphabet[(acc << (6 - nbits)) & 0x3f];  // 128 bits: 21 sextets and 2 bits
+  p[0] = kUrlAlphabet[b[0] >> 2];
+  p[1] = kUrlAlphabet[(b[0] & 0x3) << 4];
 }
 
 // read_one.
