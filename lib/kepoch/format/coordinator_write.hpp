@@ -122,8 +122,8 @@ class EditedValueSink final : public SchemaSink {
 };
 
 // Whether the record's value is one DumpLogSegments edits after decoding (a classic group's
-// members' protocol bytes, a transaction's state): written through coordinator_record's
-// own sink, which makes the edits.
+// members' protocol bytes, a transaction's state): written through EditedValueSink, which
+// makes the edits.
 inline bool coordinator_value_edited(const CheckedCoordinatorRecord& r) {
   return (r.log == CoordinatorLog::offsets && r.type->type == 2) ||
          r.log == CoordinatorLog::transactions;
