@@ -82,11 +82,25 @@ bool needs_escape(std::string_view text) {
   // Eight bytes at a time while none is below 0x20 or at or above 0x7F (the exact SWAR tests
   // for "some byte is less than n" and "some byte is more than n"): a table shows a decoded
   // record's texts, each tested here.
+  // The last bytes, fewer than eight, likewise: as the eight that end the text (from 8
+  // bytes on), or padded with spaces (below 8), where a byte at a time took a branch per byte
+  // that a text's length decided.
   constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  const auto printable = [](std::uint64_t w) {
+    return ((((w - kOnes * 0x20) & ~w) | (w + kOnes) | w) & kHigh) == 0;
+  };
   std::size_t i = 0;
   for (std::uint64_t w; i + 8 <= text.size(); i += 8) {
     std::memcpy(&w, text.data() + i, 8);
-    if ((((w - kOnes * 0x20) & ~w) | (w + kOnes) | w) & kHigh) break;
+    if (!printable(w)) break;
+  }
+  if (i + 8 > text.size()) {  // every word so far printable, fewer than 8 bytes left
+    std::uint64_t w = kOnes * 0x20;
+    if (text.size() >= 8)
+      std::memcpy(&w, text.data() + text.size() - 8, 8);
+    else if (!text.empty())
+      std::memcpy(&w, text.data(), text.size());
+    if (printable(w)) return false;
   }
   while (i < text.size() && static_cast<unsigned char>(text[i]) - 0x20u < 0x5Fu)
     ++i;

@@ -171,6 +171,10 @@ bool known_transaction_state(std::int64_t status) {
 
 }  // namespace
 
+const RecordSchema& consumer_protocol_schema(bool assignment) {
+  return assignment ? kConsumerProtocolAssignment : kConsumerProtocolSubscription;
+}
+
 std::string transaction_state_name(std::int64_t status) {
   if (known_transaction_state(status)) return std::string(kTransactionStates[status]);
   return std::to_string(status);
@@ -221,91 +225,6 @@ void after_value(const ByteReader& vin, std::vector<std::string>& notes) {
     notes.push_back(fmt::format("{} byte(s) after the value's fields (Kafka reads past them)",
                                 vin.remaining()));
 }
-
-// A member's subscription or assignment bytes as decode_embedded leaves them: the message's
-// events when its version is one the schema has and its fields read (check_schema_fields
-// reads as decode_schema_fields does), else the bytes.
-void write_embedded(std::span<const std::uint8_t> bytes, const RecordSchema& schema,
-                    SchemaSink& out) {
-  std::int16_t version = 0;
-  try {
-    ByteReader in(bytes, 0);
-    version = read_version(in, schema.name);
-    if (version < schema.first_version || version > schema.last_version) return out.bytes(bytes);
-    std::vector<std::string> notes;  // decode_embedded drops them too
-    FlexibleReader f(in, notes);
-    check_schema_fields(f, schema, static_cast<std::uint32_t>(version));
-  } catch (const FormatError&) {
-    return out.bytes(bytes);
-  }
-  ByteReader in(bytes, 0);
-  in.skip(2, "version");
-  write_schema_fields(in, schema, static_cast<std::uint32_t>(version), out, SchemaBytes::base64);
-}
-
-// DumpLogSegments' edits of a decoded value (decode_consumer_protocol, name_transaction_state)
-// made to its events on their way to `out`, so that the value is written as it is read
-// instead of from a tree. It knows the key at each depth of the value: depth 1 is the value's
-// members, 3 a GroupMetadataValue member's (members array at 2). protocol_type is
-// GroupMetadataValue's first field, before members, in every version: known before the
-// members' bytes come.
-class EditedValueSink final : public SchemaSink {
- public:
-  EditedValueSink(SchemaSink& out, bool group, bool transaction)
-      : out_(out), group_(group), transaction_(transaction) {}
-  void begin_object(bool empty) override {
-    out_.begin_object(empty);
-    ++depth_;
-  }
-  void end_object() override {
-    out_.end_object();
-    --depth_;
-  }
-  void key(std::string_view name) override {
-    out_.key(name);
-    if (depth_ < keys_.size()) keys_[depth_] = name;
-  }
-  void begin_array(std::size_t size) override {
-    out_.begin_array(size);
-    ++depth_;
-  }
-  void end_array() override {
-    out_.end_array();
-    --depth_;
-  }
-  void null() override { out_.null(); }
-  void boolean(bool v) override { out_.boolean(v); }
-  void integer(std::int64_t v) override {
-    out_.integer(v);
-    if (transaction_ && depth_ == 1 && keys_[1] == "transaction_status") {
-      out_.key("transaction_state");
-      if (known_transaction_state(v))
-        out_.text(kTransactionStates[v]);
-      else
-        out_.text(std::to_string(v));
-    }
-  }
-  void floating(double v) override { out_.floating(v); }
-  void text(std::string_view v) override {
-    out_.text(v);
-    if (group_ && depth_ == 1 && keys_[1] == "protocol_type") consumer_ = v == "consumer";
-  }
-  void bytes(std::span<const std::uint8_t> v) override {
-    if (consumer_ && depth_ == 3 && keys_[1] == "members") {
-      if (keys_[3] == "subscription") return write_embedded(v, kConsumerProtocolSubscription, out_);
-      if (keys_[3] == "assignment") return write_embedded(v, kConsumerProtocolAssignment, out_);
-    }
-    out_.bytes(v);
-  }
-
- private:
-  SchemaSink& out_;
-  const bool group_;
-  const bool transaction_;
-  bool consumer_ = false;  // protocol_type is "consumer"
-  std::size_t depth_ = 0;
-  std::array<std::string_view, 4> keys_{};
-};
 
 }  // namespace
 
@@ -368,28 +287,40 @@ CoordinatorRecord decode_coordinator_record(const CheckedCoordinatorRecord& r) {
   return decode_coordinator_record(r.log, r.key, r.value, r.key_position, r.value_position);
 }
 
-std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
-    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
-    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
-    std::uint64_t value_position) {
-  if (!key || key->size() < 2 || (value && value->size() < 2)) return std::nullopt;
+bool peek_coordinator_record(CoordinatorLog log,
+                             const std::optional<std::span<const std::uint8_t>>& key,
+                             const std::optional<std::span<const std::uint8_t>>& value,
+                             std::uint64_t key_position, std::uint64_t value_position,
+                             std::optional<CheckedCoordinatorRecord>& into) {
+  if (!key || key->size() < 2 || (value && value->size() < 2)) return false;
   const auto i16 = [](std::span<const std::uint8_t> b) {
     return static_cast<std::int16_t>((b[0] << 8) | b[1]);
   };
-  CheckedCoordinatorRecord r;
-  r.type = coordinator_record_type(log, i16(*key));
-  if (!r.type) return std::nullopt;
+  const CoordinatorRecordType* type = coordinator_record_type(log, i16(*key));
+  if (!type) return false;
+  std::optional<std::int16_t> value_version;
   if (value) {
     const std::int16_t version = i16(*value);
-    if (version < r.type->value.first_version || version > r.type->value.last_version)
-      return std::nullopt;
-    r.value_version = version;
+    if (version < type->value.first_version || version > type->value.last_version) return false;
+    value_version = version;
   }
+  CheckedCoordinatorRecord& r = into.emplace();
+  r.type = type;
+  r.value_version = value_version;
   r.log = log;
   r.key = *key;
   r.value = value;
   r.key_position = key_position;
   r.value_position = value_position;
+  return true;
+}
+
+std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
+    CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
+    std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
+    std::uint64_t value_position) {
+  std::optional<CheckedCoordinatorRecord> r;
+  peek_coordinator_record(log, key, value, key_position, value_position, r);
   return r;
 }
 
@@ -406,7 +337,7 @@ void write_value(const CheckedCoordinatorRecord& r, SchemaSink& sink, bool check
   // DumpLogSegments edits them after decoding (decode_coordinator_record).
   const bool group = r.log == CoordinatorLog::offsets && r.type->type == 2;
   const bool transaction = r.log == CoordinatorLog::transactions;
-  std::optional<EditedValueSink> edited;
+  std::optional<EditedValueSink<SchemaSink>> edited;
   if (group || transaction) edited.emplace(sink, group, transaction);
   SchemaSink& out = edited ? static_cast<SchemaSink&>(*edited) : sink;
   if (checked) {

@@ -265,6 +265,35 @@ std::unique_ptr<CompiledFields> compile_fields(std::span<const SchemaField> fiel
                                        : nullptr;
     CompiledField& cf = out->fields.emplace_back(
         CompiledField{&field, nested, nullable(field, version), is_tagged});
+    cf.time_named = field.name == "timestamp" || field.name.ends_with("_timestamp");
+    if (!field.array && !is_tagged) {
+      using Kind = CompiledField::Kind;
+      switch (field.type) {
+        case SchemaType::int8:
+          cf.kind = Kind::int8;
+          break;
+        case SchemaType::int16:
+          cf.kind = Kind::int16;
+          break;
+        case SchemaType::int32:
+          cf.kind = Kind::int32;
+          break;
+        case SchemaType::int64:
+          cf.kind = Kind::int64;
+          break;
+        case SchemaType::uint16:
+          cf.kind = Kind::uint16;
+          break;
+        case SchemaType::boolean:
+          cf.kind = Kind::boolean;
+          break;
+        case SchemaType::string:
+          cf.kind = Kind::string;
+          break;
+        default:
+          break;
+      }
+    }
     if (!field.name.empty() && field.name.size() <= kPaddedNameSize) {
       cf.name_size = static_cast<std::uint8_t>(field.name.size());
       std::memcpy(cf.padded_name.data(), field.name.data(), field.name.size());

@@ -83,6 +83,13 @@ struct CompiledField {
   const CompiledFields* nested;  // a struct's fields at the same version; else nullptr
   bool nullable;                 // at the version
   bool tagged;                   // at the version: read from the tagged section
+  // The name is "timestamp" or ends in "_timestamp": the report's time fields
+  // (report::is_time_field), known per field so that a sink need not test the name per value.
+  bool time_named = false;
+  // How a member of a one-pass write reads it, decided when compiled: a scalar read in place
+  // (stream_member), or `other`: stream_field's tests (arrays, bytes, structs, uuids, floats).
+  enum class Kind : std::uint8_t { other, int8, int16, int32, int64, uint16, boolean, string };
+  Kind kind = Kind::other;
   // field->name, zero-padded, when it fits (else name_size is 0): a sink that writes the
   // name as a member's key copies it whole, a fixed-size copy, where a copy of the name's
   // own length took a branch per size.
@@ -174,18 +181,19 @@ constexpr std::size_t kUuidTextSize = 22;
 inline void write_uuid_text(std::span<const std::uint8_t> bytes, char (&out)[kUuidTextSize]) {
   static constexpr char kUrlAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::uint32_t acc = 0;
-  int nbits = 0;
-  std::size_t n = 0;
-  for (const auto b : bytes) {
-    acc = (acc << 8) | b;
-    nbits += 8;
-    while (nbits >= 6) {
-      nbits -= 6;
-      out[n++] = kUrlAlphabet[(acc >> nbits) & 0x3f];
-    }
+  // Three bytes to four characters, five times; the last byte's 8 bits to two (its 2 low
+  // bits as the high bits of a sextet): 128 bits, 21 sextets and 2 bits.
+  const std::uint8_t* b = bytes.data();
+  char* p = out;
+  for (int k = 0; k < 5; ++k, b += 3, p += 4) {
+    const std::uint32_t v = (std::uint32_t{b[0]} << 16) | (std::uint32_t{b[1]} << 8) | b[2];
+    p[0] = kUrlAlphabet[(v >> 18) & 0x3f];
+    p[1] = kUrlAlphabet[(v >> 12) & 0x3f];
+    p[2] = kUrlAlphabet[(v >> 6) & 0x3f];
+    p[3] = kUrlAlphabet[v & 0x3f];
   }
-  out[n] = kUrlAlphabet[(acc << (6 - nbits)) & 0x3f];  // 128 bits: 21 sextets and 2 bits
+  p[0] = kUrlAlphabet[b[0] >> 2];
+  p[1] = kUrlAlphabet[(b[0] & 0x3) << 4];
 }
 
 // read_one.
@@ -299,6 +307,41 @@ void stream_field(FlexibleReader& f, const CompiledField& cf, const ReadContext&
   stream_one(f, cf, c, sink);
 }
 
+// stream_field of an untagged member (a sink's), a scalar's reading in place: the field's
+// kind decided when compiled, one switch, where stream_field tests its array, type and
+// nullability, then stream_one switches on the type. The same reads, errors and events.
+template <class Sink>
+[[gnu::always_inline]] inline void stream_member(FlexibleReader& f, const CompiledField& cf,
+                                                 const ReadContext& c, Sink* sink) {
+  ByteReader& in = f.in();
+  switch (cf.kind) {
+    case CompiledField::Kind::int32:
+      return sink->integer(static_cast<std::int32_t>(read_be32(in, cf.field->kafka_name)));
+    case CompiledField::Kind::int64:
+      return sink->integer(static_cast<std::int64_t>(read_be64(in, cf.field->kafka_name)));
+    case CompiledField::Kind::string: {
+      const std::uint64_t at = in.position();
+      const auto s = stream_string(in, c, cf.field->kafka_name);
+      if (!s) {
+        if (!cf.nullable) null_refused(at, cf.field->kafka_name);
+        return sink->null();
+      }
+      return sink->text(*s);
+    }
+    case CompiledField::Kind::int16:
+      return sink->integer(static_cast<std::int16_t>(read_be16(in, cf.field->kafka_name)));
+    case CompiledField::Kind::int8:
+      return sink->integer(in.i8(cf.field->kafka_name));
+    case CompiledField::Kind::uint16:
+      return sink->integer(read_be16(in, cf.field->kafka_name));
+    case CompiledField::Kind::boolean:
+      return sink->boolean(in.u8(cf.field->kafka_name) != 0);
+    case CompiledField::Kind::other:
+      break;
+  }
+  stream_field(f, cf, c, sink);
+}
+
 // The most tagged fields of one struct the one-pass write takes (Kafka's have one or two).
 constexpr std::size_t kMaxOnePassTagged = 8;
 
@@ -332,7 +375,7 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
     for (const CompiledField& cf : fields.fields) {
       if (cf.tagged) continue;  // a tag below the flexible versions: never on the wire
       member_key(sink, cf);
-      stream_field(f, cf, c, sink);
+      stream_member(f, cf, c, sink);
     }
     sink->end_object();
     if (c.flexible) skip_tagged_section(in, c);
@@ -346,7 +389,7 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
     for (std::size_t k = 0; k < fields.untagged; ++k) {
       const CompiledField& cf = fields.fields[k];
       member_key(sink, cf);
-      stream_field(f, cf, c, sink);
+      stream_member(f, cf, c, sink);
     }
     std::array<std::optional<ByteReader>, kMaxOnePassTagged> found;
     const std::uint32_t count = in.unsigned_varint("tagged field count");
@@ -410,14 +453,34 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
   skip_tagged_section(in, c);
 }
 
+// compiled_schema(schema, version) and flexible_at, kept per thread in a small direct-mapped
+// table by the schema's address and the version: a dump asks for a record's key and value
+// schemas per record (compiled_fields' own front hashes and compares its whole key).
+struct SchemaFront {
+  const RecordSchema* schema = nullptr;
+  std::uint32_t version = 0;
+  bool flexible = false;
+  const CompiledFields* compiled = nullptr;
+};
+inline const SchemaFront& schema_front(const RecordSchema& schema, std::uint32_t version) {
+  constexpr int kBits = 6;
+  thread_local std::array<SchemaFront, std::size_t{1} << kBits> front{};
+  SchemaFront& slot = front[static_cast<std::size_t>(
+      ((reinterpret_cast<std::uintptr_t>(&schema) + version) * 0x9E3779B97F4A7C15ull) >>
+      (64 - kBits))];
+  if (slot.schema != &schema || slot.version != version || !slot.compiled)
+    slot = {&schema, version, flexible_at(schema, version), &compiled_schema(schema, version)};
+  return slot;
+}
+
 // write_unchecked_schema_fields, the sink's calls made directly.
 template <class Sink>
 void write_unchecked_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
                             Sink& sink, SchemaBytes bytes) {
   std::vector<std::string> ignored;  // strict: nothing is noted, it throws
   FlexibleReader f(in, ignored);
-  stream_fields(f, compiled_schema(schema, version),
-                ReadContext{version, flexible_at(schema, version), bytes, true}, &sink);
+  const SchemaFront& s = schema_front(schema, version);
+  stream_fields(f, *s.compiled, ReadContext{version, s.flexible, bytes, true}, &sink);
 }
 
 }  // namespace kepoch::schema_walk

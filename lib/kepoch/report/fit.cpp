@@ -30,7 +30,7 @@ std::string shorten(std::string_view text, std::size_t width) {
     if (width == 0) return "";
     std::string out;
     out.reserve(width - 1 + kEllipsis.size());
-    if (text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos) {
+    if (text.find(' ') == std::string_view::npos && text.find('/') != std::string_view::npos) {
       out += kEllipsis;
       out += text.substr(text.size() - (width - 1));
     } else {
@@ -43,7 +43,7 @@ std::string shorten(std::string_view text, std::size_t width) {
   if (have <= width) return std::string(text);
   if (width == 0) return "";
   const bool path =
-      text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos;
+      text.find(' ') == std::string_view::npos && text.find('/') != std::string_view::npos;
   // Cut by display columns: a wide character that would straddle the cut is left out (the
   // result may then be a column short of `width`, never over it).
   if (path) return std::string(kEllipsis) + std::string(suffix_by_width(text, width - 1));
@@ -53,7 +53,7 @@ std::string shorten(std::string_view text, std::size_t width) {
 void shorten_into(std::string& out, std::string_view text, std::size_t width) {
   // The ASCII rule of shorten() without a string made per call.
   if (!is_ascii(text) || text.size() <= width || width == 0 ||
-      (text.find('/') != std::string_view::npos && text.find(' ') == std::string_view::npos)) {
+      (text.find(' ') == std::string_view::npos && text.find('/') != std::string_view::npos)) {
     out = shorten(text, width);
     return;
   }

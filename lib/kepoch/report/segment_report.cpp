@@ -177,7 +177,23 @@ class SinkBase : public SchemaSink {
     member_ = false;
     return member;
   }
-  bool time_member(bool member) const { return member && times_.shown && is_time_field(key_); }
+  bool time_member(bool member) const { return member && times_.shown && time_key_; }
+  // A member's key: its name, and whether it names a time field.
+  void set_key(std::string_view name) {
+    key_ = name;
+    time_key_ = is_time_field(name);
+  }
+  void set_key(const schema_walk::CompiledField& cf) {
+    key_ = cf.field->name;
+    time_key_ = cf.time_named;
+  }
+  // A literal key of write_unchecked_coordinator's ("type", "key", "value", ...): none is a
+  // time field's name.
+  template <std::size_t N>
+  void set_literal_key(const char (&k)[N]) {
+    key_ = std::string_view(k, N - 1);
+    time_key_ = false;
+  }
   // The ISO text of ms, empty for NO_TIMESTAMP.
   std::string_view iso(std::int64_t ms) {
     const std::size_t n = write_iso_time(ms, times_.local, iso_);
@@ -185,7 +201,8 @@ class SinkBase : public SchemaSink {
   }
   LazyTimes times_;
   std::string_view key_;
-  bool member_ = false;  // key() was the last call
+  bool time_key_ = false;  // key_ names a time field (is_time_field)
+  bool member_ = false;    // key() was the last call
   char iso_[kIsoTimeMax];
 };
 
@@ -243,7 +260,7 @@ class JsonSink final : public SinkBase {
     p[name.size() + 1] = '"';
     p[name.size() + 2] = ':';
     out_.advance(name.size() + 3 + comma_);
-    key_ = name;
+    set_key(name);
     member_ = true;
     comma_ = false;
   }
@@ -257,7 +274,7 @@ class JsonSink final : public SinkBase {
     std::memcpy(p + 1, k, N - 1);
     std::memcpy(p + N, "\":", 2);
     out_.advance(N + 2 + comma_);
-    key_ = std::string_view(k, N - 1);
+    set_literal_key(k);
     member_ = true;
     comma_ = false;
   }
@@ -272,7 +289,7 @@ class JsonSink final : public SinkBase {
     std::memcpy(p + 1, cf.padded_name.data(), schema_walk::kPaddedNameSize);
     std::memcpy(p + 1 + n, "\":", 2);
     out_.advance(n + 3 + comma_);
-    key_ = cf.field->name;
+    set_key(cf);
     member_ = true;
     comma_ = false;
   }
@@ -380,7 +397,7 @@ class InlineSink final : public SinkBase {
     copy_short(p, name.data(), name.size());
     std::memcpy(p + name.size(), ": ", 2);
     text_.advance(name.size() + (comma ? 4 : 2));
-    key_ = name;
+    set_key(name);
     member_ = true;
   }
   // key(k) of a literal: its size known, copied inline.
@@ -393,7 +410,7 @@ class InlineSink final : public SinkBase {
     std::memcpy(p, k, N - 1);
     std::memcpy(p + N - 1, ": ", 2);
     text_.advance(N - 1 + (comma ? 4 : 2));
-    key_ = std::string_view(k, N - 1);
+    set_literal_key(k);
     member_ = true;
   }
   // key(cf.field->name), the name copied whole from its padded copy.
@@ -407,7 +424,7 @@ class InlineSink final : public SinkBase {
     std::memcpy(p, cf.padded_name.data(), schema_walk::kPaddedNameSize);
     std::memcpy(p + n, ": ", 2);
     text_.advance(n + (comma ? 4 : 2));
-    key_ = cf.field->name;
+    set_key(cf);
     member_ = true;
   }
   void begin_array(std::size_t) override { open('['); }
@@ -491,7 +508,7 @@ class YamlSink final : public SinkBase {
   void end_object() override { e_.end_map(); }
   void key(std::string_view name) override {
     e_.string(name);
-    key_ = name;
+    set_key(name);
     member_ = true;
   }
   void begin_array(std::size_t size) override {

@@ -51,14 +51,11 @@ DumpedCoordinator decode_coordinator(DumpedBatch& out, std::span<const std::uint
     const std::uint64_t key_at = legacy ? out.header.position : position_in(out, section, r.key);
     const std::uint64_t value_at =
         legacy ? out.header.position : position_in(out, section, r.value);
-    if (out.coordinator_deferred) {
-      if (auto peeked =
-              peek_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at)) {
-        c.checked = std::move(*peeked);
-        c.deferred = true;
-        c.offset = r.offset;
-        return c;
-      }
+    if (out.coordinator_deferred &&
+        peek_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at, c.checked)) {
+      c.deferred = true;
+      c.offset = r.offset;
+      return c;
     }
     if (out.coordinator_checked || out.coordinator_deferred)
       c.checked = check_coordinator_record(*out.coordinator, r.key, r.value, key_at, value_at);

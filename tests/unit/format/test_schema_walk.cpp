@@ -21,6 +21,8 @@
 #include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/format/flexible_reader.hpp"
 #include "kepoch/format/metadata_schema.hpp"
+#include "kepoch/format/schema_walk.hpp"
+#include "kepoch/report/time_fields.hpp"
 
 namespace {
 
@@ -299,4 +301,67 @@ TEST_CASE("schema walk: a walk's compiled fields serve one version only", "[sche
   for (const std::uint32_t v : {1u, 3u, 1u, 4u, 3u})
     compare(t->value, v, Shape::full, SchemaBytes::base64, counts);
   CHECK(counts.bodies == 5);
+}
+
+namespace {
+// Every compiled field of `fields` and of the structs in it: its kind is its field's scalar
+// read (or `other`: arrays, tagged fields, bytes, structs, uuids, floats), its time name the
+// report's time-field test of its name.
+void check_compiled(const schema_walk::CompiledFields& fields, int& checked) {
+  using Kind = schema_walk::CompiledField::Kind;
+  for (const schema_walk::CompiledField& cf : fields.fields) {
+    INFO(fields.where << "." << cf.field->name);
+    CHECK(cf.time_named == report::is_time_field(cf.field->name));
+    Kind want = Kind::other;
+    if (!cf.field->array && !cf.tagged) {
+      switch (cf.field->type) {
+        case SchemaType::int8:
+          want = Kind::int8;
+          break;
+        case SchemaType::int16:
+          want = Kind::int16;
+          break;
+        case SchemaType::int32:
+          want = Kind::int32;
+          break;
+        case SchemaType::int64:
+          want = Kind::int64;
+          break;
+        case SchemaType::uint16:
+          want = Kind::uint16;
+          break;
+        case SchemaType::boolean:
+          want = Kind::boolean;
+          break;
+        case SchemaType::string:
+          want = Kind::string;
+          break;
+        default:
+          break;
+      }
+    }
+    CHECK(cf.kind == want);
+    ++checked;
+    if (cf.nested) check_compiled(*cf.nested, checked);
+  }
+}
+}  // namespace
+
+TEST_CASE("schema walk: a compiled field's kind and time name are its field's", "[schema]") {
+  int checked = 0, time_named = 0;
+  for (const CoordinatorLog log :
+       {CoordinatorLog::offsets, CoordinatorLog::transactions, CoordinatorLog::share_state}) {
+    for (const CoordinatorRecordType& t : coordinator_record_types(log)) {
+      check_compiled(schema_walk::compiled_schema(t.key, static_cast<std::uint32_t>(t.key_version)),
+                     checked);
+      for (int v = t.value.first_version; v <= t.value.last_version; ++v) {
+        const auto& compiled = schema_walk::compiled_schema(t.value, static_cast<std::uint32_t>(v));
+        check_compiled(compiled, checked);
+        for (const auto& cf : compiled.fields)
+          time_named += cf.time_named;
+      }
+    }
+  }
+  CHECK(checked > 200);
+  CHECK(time_named > 5);  // commit_timestamp, expire_timestamp, current_state_timestamp, ...
 }
