@@ -21,8 +21,10 @@
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/live/cluster_events.hpp"
 #include "kepoch/live/durability_audit.hpp"
+#include "kepoch/live/hidden_topics.hpp"
 #include "kepoch/report/cluster_report.hpp"
 #include "kepoch/report/event_stream.hpp"
+#include "kepoch/report/hidden_topics_report.hpp"
 
 namespace kepoch::cli {
 namespace {
@@ -58,11 +60,18 @@ int run_describe(const ConnectionOptions& c, const TopicOptions& t, const Descri
   const cluster::ConnectionSettings settings = settings_from(c);
   cluster::ClusterClient client(settings);
   const live::ClusterView view = client.read_view(view_request(t, !o.no_sizes));
+  const live::HiddenTopics hidden = live::read_hidden_topics(client);
+  const auto topic = topic_regex(t);
   const report::Value value =
-      with_profile(report::cluster_describe_value(view, o.selection), settings);
+      with_profile(report::with_hidden_topics(report::cluster_describe_value(view, o.selection),
+                                              hidden, topic, "partitions"),
+                   settings);
   emit(value, globals);
-  // With a report flag, a listed partition is the finding (scripts: `|| page-oncall`).
-  return o.selection.any() && !value.find("partitions")->as_array().empty() ? kFindings : kOk;
+  // With a report flag, a listed partition is the finding (scripts: `|| page-oncall`), and so
+  // are partitions withheld from this principal: they may be the ones the flag selects.
+  if (!o.selection.any()) return kOk;
+  return !value.find("partitions")->as_array().empty() || hidden.may_withhold(topic) ? kFindings
+                                                                                     : kOk;
 }
 
 int run_audit(const ConnectionOptions& c, const TopicOptions& t, const Globals& globals) {
@@ -71,7 +80,13 @@ int run_audit(const ConnectionOptions& c, const TopicOptions& t, const Globals& 
   request.offsets = false;
   const live::ClusterView view = client.read_view(request);
   const auto findings = live::audit_cluster(view);
-  emit(report::cluster_audit_value(view, findings), globals);
+  // Topics withheld from this principal are not in the view: their risks are not known.
+  const live::HiddenTopics hidden = live::read_hidden_topics(client);
+  const auto topic = topic_regex(t);
+  emit(report::with_hidden_topics(report::cluster_audit_value(view, findings), hidden, topic,
+                                  "settings and partition risks"),
+       globals);
+  if (hidden.may_withhold(topic)) return kFindings;
   for (const auto& f : findings)
     if (f.severity == live::Severity::risk) return kFindings;
   return kOk;
@@ -192,7 +207,12 @@ void register_describe(CLI::App* group, Globals& globals) {
       "current is used; `profile` in the report says which profile was used and what chose it.\n"
       "The report flags select like kafka-topics --describe (a partition shows when it\n"
       "matches any flag given); the summary counts every partition of the selected topics.\n"
-      "Exit status: 0 ok, 1 a report flag was given and partitions match it, 2 usage,\n"
+      "With an authorizer, Metadata leaves out without a word the topics this principal may\n"
+      "not Describe: unless it may perform every cluster operation, each broker is asked for\n"
+      "the topics it holds (DescribeLogDirs, even with --no-sizes) and the ones Metadata\n"
+      "withholds are named (hidden_topics, a warning each); their partitions are not known.\n"
+      "Exit status: 0 ok, 1 a report flag was given and partitions match it or topics may be\n"
+      "withheld, 2 usage,\n"
       "3 a settings file cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run_describe(c, t, o, globals); });
 }
@@ -245,8 +265,10 @@ void register_audit(CLI::App* group, Globals& globals) {
       "unclean_election_enabled, configs_unknown (the settings these are judged by could not\n"
       "be read), under_min_isr, unavailable. Warnings (listed, exit 0):\n"
       "at_min_isr, leader_not_preferred.\n"
-      "Exit status: 0 no risk, 1 risks found, 2 usage, 3 a settings file cannot be read,\n"
-      "4 the cluster cannot be reached or refused us.");
+      "Topics withheld from this principal (an authorizer: Metadata leaves them out) are\n"
+      "named in hidden_topics; their risks are not known.\n"
+      "Exit status: 0 no risk, 1 risks found or topics may be withheld, 2 usage, 3 a settings\n"
+      "file cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run_audit(c, t, globals); });
 }
 

@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
+#include "kepoch/live/hidden_topics.hpp"
 #include "kepoch/report/live_groups_report.hpp"
 
 namespace kepoch::cli {
@@ -44,8 +45,10 @@ int run(const ConnectionOptions& c, const TopicOptions& t, const GroupsOptions& 
     g.groups.push_back(std::move(l));
   }
   g.offsets = client.committed_offsets(ids, g.warnings);
-  emit(report::live_groups_value(g, topic_regex(t)), globals);
-  return report::live_groups_complete(g) ? kOk : kFindings;
+  g.hidden = live::read_hidden_topics(client);
+  const auto topic = topic_regex(t);
+  emit(report::live_groups_value(g, topic), globals);
+  return report::live_groups_complete(g, topic) ? kOk : kFindings;
 }
 
 }  // namespace
@@ -71,9 +74,12 @@ void register_cluster_groups(CLI::App* group, Globals& globals) {
       "(KIP-320: the Java consumer since 2.1 commits it; leader_epoch null when none). These\n"
       "are the offsets and epochs a consumer's position validation starts from after a\n"
       "truncation (`kepoch predict --offsets` forecasts it from __consumer_offsets on disk).\n"
-      "Exit status: 0 read in full, 1 a broker or group could not be read (listed in\n"
-      "warnings), 2 usage, 3 a settings file cannot be read, 4 the cluster cannot be reached\n"
-      "or refused us.");
+      "With an authorizer, OffsetFetch leaves out without a word the offsets of topics this\n"
+      "principal may not Describe: the topics the brokers hold (DescribeLogDirs) that Metadata\n"
+      "withholds are named (hidden_topics) and every group's offsets there are unknown.\n"
+      "Exit status: 0 read in full, 1 a broker or group could not be read, or topics or groups\n"
+      "may be withheld from this principal (listed in warnings), 2 usage, 3 a settings file\n"
+      "cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run(c, t, o, globals); });
 }
 

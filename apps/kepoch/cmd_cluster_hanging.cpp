@@ -11,6 +11,8 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/live_hanging.hpp"
+#include "kepoch/live/hidden_topics.hpp"
+#include "kepoch/report/hidden_topics_report.hpp"
 #include "kepoch/report/live_hanging_report.hpp"
 
 namespace kepoch::cli {
@@ -47,8 +49,13 @@ int run(const ConnectionOptions& c, const TopicOptions& t, const HangingOptions&
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
   const auto search = forecast::find_hanging_live(client, view, scope, now, bootstrap);
-  emit(report::live_hanging_value(search), globals);
-  return search.hanging() + search.unknown() > 0 ? kFindings : kOk;
+  // Partitions of topics withheld from this principal are not searched: not ruled out.
+  const live::HiddenTopics hidden = live::read_hidden_topics(client);
+  const auto topic = topic_regex(t);
+  emit(report::with_hidden_topics(report::live_hanging_value(search), hidden, topic,
+                                  "open transactions"),
+       globals);
+  return search.hanging() + search.unknown() > 0 || hidden.may_withhold(topic) ? kFindings : kOk;
 }
 
 }  // namespace
@@ -87,7 +94,8 @@ void register_cluster_hanging(CLI::App* group, Globals& globals) {
       "coordinator has no state for its transactional id, or the transaction no longer\n"
       "includes the partition: no marker will come, and read_committed consumers stop at its\n"
       "start offset until `kafka-transactions.sh abort` (the abort_command of each row) ends\n"
-      "it. What kepoch cannot ask is unknown (hanging null), never \"not hanging\".\n"
+      "it. What kepoch cannot ask is unknown (hanging null), never \"not hanging\"; the\n"
+      "partitions of topics withheld from this principal (hidden_topics) are not searched.\n"
       "Exit status: 0 no transaction hangs, 1 some hang or cannot be ruled out, 2 usage,\n"
       "3 a settings file cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run(c, t, o, globals); });

@@ -16,8 +16,10 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/cluster/cluster_client.hpp"
 #include "kepoch/forecast/live_group_fate.hpp"
+#include "kepoch/live/hidden_topics.hpp"
 #include "kepoch/live/stop_forecast.hpp"
 #include "kepoch/report/group_fate_report.hpp"
+#include "kepoch/report/hidden_topics_report.hpp"
 #include "kepoch/report/summary.hpp"
 #include "kepoch/report/what_if_report.hpp"
 
@@ -58,8 +60,15 @@ int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfO
   check_alive(view, o.stop);
   const auto kind = o.kill ? live::ShutdownKind::kill : live::ShutdownKind::controlled;
   const live::StopForecast forecast = live::forecast_stop(view, o.stop, kind);
-  report::Value value = report::what_if_value(view, forecast);
+  // Partitions of topics withheld from this principal are not in the view: their fates are
+  // not known, never safe.
+  const live::HiddenTopics hidden = live::read_hidden_topics(client);
+  const auto topic = topic_regex(t);
+  report::Value value = report::with_hidden_topics(report::what_if_value(view, forecast), hidden,
+                                                   topic, "partitions' fates");
   std::string sentence = report::what_if_summary(value);
+  if (const auto h = report::hidden_topics_sentence(hidden, topic, "partitions' fates"); !h.empty())
+    sentence += " " + h;
   bool groups_hit = false;
   if (o.groups) {
     // Each group with an offset where the stops elect uncleanly (offsets read live, as
@@ -79,7 +88,9 @@ int run_what_if(const ConnectionOptions& c, const TopicOptions& t, const WhatIfO
     value.set("group_warnings", std::move(list));
   }
   emit(report::with_summary(value, sentence), globals);
-  return live::count_outcomes(forecast).findings() || groups_hit ? kFindings : kOk;
+  return live::count_outcomes(forecast).findings() || groups_hit || hidden.may_withhold(topic)
+             ? kFindings
+             : kOk;
 }
 
 }  // namespace
@@ -127,7 +138,9 @@ void register_cluster_what_if(CLI::App* group, Globals& globals) {
       "replica's log is on its broker, and its fate is `cluster predict --groups`' (on that\n"
       "log dir) or `predict --offsets`'. A clean election keeps every committed record.\n"
       "Exit status: 0 no partition would be under min ISR, unavailable or led uncleanly,\n"
-      "1 some would, or a consumer group's fate is unknown (--groups), 2 usage (e.g. --stop names "
+      "1 some would, or a consumer group's fate is unknown (--groups), or topics may be withheld\n"
+      "from this principal (hidden_topics: their partitions' fates are not known), 2 usage (e.g. "
+      "--stop names "
       "a broker that is not alive), 3 a settings\n"
       "file cannot be read, 4 the cluster cannot be reached or refused us.");
   cmd->callback([&globals] { globals.exit_code = run_what_if(c, t, o, globals); });

@@ -7,7 +7,9 @@
 # SCRAM login, the live commands an on-call engineer runs must name what was withheld
 # (not authorized / unknown), never call it absent or safe, never exit 0 on a safe verdict
 # when it mattered, and never print the password. Kafka's own tools as oncall are the
-# judge of what is withheld: kafka-consumer-groups.sh fails on secret-group,
+# judge of what is withheld: kafka-topics.sh never describes topic hidden, kafka-consumer-groups.sh
+# shows open-group's offsets on orders only (hidden's are left out without a word: kepoch names
+# topic hidden as withheld and open-group's offsets there unknown), fails on secret-group,
 # kafka-transactions.sh list leaves kepoch-orders-s out, and find-hanging calls that live
 # transaction hanging (kepoch: unknown).
 . "$(dirname "$0")/common.sh"
@@ -64,33 +66,11 @@ kafka_as_oncall() { # kafka_as_oncall NAME CLASS ARGS...: Kafka's own tool as on
   echo "===== Kafka as oncall: ${*:1:1} ${*: -3}"; cat "$SCRATCH/$name.kafka"
 }
 bs=(--bootstrap-server "$SASL1" --command-config "$SCRATCH/oncall.properties")
-kafka_as_oncall kgroups org.apache.kafka.tools.consumer.group.ConsumerGroupCommand "${bs[@]}" --describe --all-groups
 kafka_as_oncall ktxlist org.apache.kafka.tools.TransactionsCommand "${bs[@]}" list
 kafka_as_oncall khanging org.apache.kafka.tools.TransactionsCommand "${bs[@]}" find-hanging --broker-id 1 --max-transaction-timeout 0
 
-# cluster describe: a listing (exit 0 without report flags). The topic oncall may not
-# describe is not in it, as kafka-topics.sh --describe leaves it out.
-run describe cluster describe "${ONCALL[@]}" -o json
-[[ $(cat "$SCRATCH/describe.rc") == 0 ]] || fail "describe: exit $(cat "$SCRATCH/describe.rc")"
-python3 - "$SCRATCH/describe.out" <<'PY2' || fail "describe: the topics oncall may describe are not all there"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert {p["topic"] for p in d["partitions"]} >= {"orders"}, d["partitions"]
-PY2
-
-# cluster groups: secret-group is listed (ListGroups: oncall may describe the cluster) but
-# its offsets are withheld: named, not complete, exit 1.
-run groups cluster groups "${ONCALL[@]}" -o json
-[[ $(cat "$SCRATCH/groups.rc") == 1 ]] || fail "groups: exit $(cat "$SCRATCH/groups.rc") with secret-group's offsets withheld"
-python3 - "$SCRATCH/groups.out" <<'PY2' || fail "groups: secret-group's withheld offsets are not said plainly"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["complete"] is False, d
-assert any("secret-group" in w and "GROUP_AUTHORIZATION_FAILED" in w for w in d["warnings"]), d["warnings"]
-assert not any(o["group"] == "secret-group" for o in d["offsets"]), d["offsets"]
-PY2
-grep -qF 'secret-group' "$SCRATCH/kgroups.kafka" || fail "kafka-consumer-groups.sh no longer names secret-group (its failure changed?)"
-
+# First, while the open transactions are (their coordinator aborts them after their 10 s
+# timeout): cluster hanging.
 # cluster hanging: kepoch-orders-s's transaction is open and its coordinator will end it, but
 # oncall cannot see its transactional id (ListTransactions leaves it out): unknown, not
 # hanging, and no abort command for it; kepoch-orders-v is judged (not hanging).
@@ -108,6 +88,8 @@ assert len(hidden) == 1 and hidden[0]["hanging"] is None, rows
 assert "may not Describe" in hidden[0]["reason"], hidden[0]
 assert d["hanging_transactions"] == 0 and d["unknown"] == 1, d
 assert d["abort_commands"] == [], d["abort_commands"]
+assert [h["topic"] for h in d["hidden_topics"]] == ["hidden"], d["hidden_topics"]
+assert any("topic hidden is withheld" in w for w in d["warnings"]), d["warnings"]
 PY2
 # Kafka's own tools as oncall: `list` leaves kepoch-orders-s out without a word, and
 # find-hanging calls that live transaction (the same producer id) hanging.
@@ -118,6 +100,78 @@ grep -qE "^orders[[:space:]]+0[[:space:]]+$hidden_pid[[:space:]]" "$SCRATCH/khan
   fail "find-hanging as oncall does not list producer id $hidden_pid (kepoch's unknown row)"
 echo "ok: find-hanging calls producer id $hidden_pid hanging; kepoch: unknown (its transactional id is withheld)"
 
+kafka_as_oncall kgroups org.apache.kafka.tools.consumer.group.ConsumerGroupCommand "${bs[@]}" --describe --all-groups
+# cluster describe: a listing (exit 0 without report flags). The topic oncall may not
+# describe is not in it (Metadata leaves it out without a word); kepoch names it as withheld
+# (the brokers hold its logs: DescribeLogDirs; by name: TOPIC_AUTHORIZATION_FAILED).
+run describe cluster describe "${ONCALL[@]}" -o json
+[[ $(cat "$SCRATCH/describe.rc") == 0 ]] || fail "describe: exit $(cat "$SCRATCH/describe.rc")"
+python3 - "$SCRATCH/describe.out" <<'PY2' || fail "describe: the withheld topic is not named"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert {p["topic"] for p in d["partitions"]} >= {"orders"}, d["partitions"]
+assert "hidden" not in {p["topic"] for p in d["partitions"]}, d["partitions"]
+assert [h["topic"] for h in d["hidden_topics"]] == ["hidden"], d["hidden_topics"]
+assert "TOPIC_AUTHORIZATION_FAILED" in d["hidden_topics"][0]["reason"], d["hidden_topics"]
+assert d["hidden_topics_ruled_out"] is True, d
+assert any("topic hidden is withheld" in p["message"] for p in d["problems"]), d["problems"]
+PY2
+# cluster groups: secret-group is listed (ListGroups: oncall may describe the cluster) but
+# its offsets are withheld: named, not complete, exit 1.
+run groups cluster groups "${ONCALL[@]}" -o json
+[[ $(cat "$SCRATCH/groups.rc") == 1 ]] || fail "groups: exit $(cat "$SCRATCH/groups.rc") with secret-group's offsets withheld"
+python3 - "$SCRATCH/groups.out" <<'PY2' || fail "groups: secret-group's withheld offsets are not said plainly"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False, d
+assert any("secret-group" in w and "GROUP_AUTHORIZATION_FAILED" in w for w in d["warnings"]), d["warnings"]
+assert not any(o["group"] == "secret-group" for o in d["offsets"]), d["offsets"]
+PY2
+grep -qF 'secret-group' "$SCRATCH/kgroups.kafka" || fail "kafka-consumer-groups.sh no longer names secret-group (its failure changed?)"
+
+
+# kafka-topics.sh --describe as oncall: hidden is never described (Kafka 4.4's fails the
+# whole describe with "Topic authorization failed").
+kafka_as_oncall ktopics org.apache.kafka.tools.TopicCommand "${bs[@]}" --describe
+! grep -qE '^Topic: hidden' "$SCRATCH/ktopics.kafka" || fail "kafka-topics.sh describes hidden as oncall: the ACL did not apply"
+# With a report flag, "none matches" is a verdict: hidden's partitions may be the ones it
+# selects (exit 1); narrowed to orders, nothing is withheld (exit 0).
+run describe_urp cluster describe "${ONCALL[@]}" --under-replicated-partitions -o json
+[[ $(cat "$SCRATCH/describe_urp.rc") == 1 ]] || fail "describe --under-replicated-partitions: exit $(cat "$SCRATCH/describe_urp.rc") with topic hidden withheld"
+run describe_urp_orders cluster describe "${ONCALL[@]}" --topic orders --under-replicated-partitions -o json
+[[ $(cat "$SCRATCH/describe_urp_orders.rc") == 0 ]] || fail "describe --topic orders --under-replicated-partitions: exit $(cat "$SCRATCH/describe_urp_orders.rc")"
+json "$SCRATCH/describe_urp_orders.out" "d['hidden_topics'] == [] and d['hidden_topics_ruled_out']" | grep -qx True ||
+  fail "describe --topic orders: hidden_topics not empty"
+
+# open-group committed offsets on orders and hidden; OffsetFetch (every partition) leaves
+# hidden's out without a word, and kafka-consumer-groups.sh --describe shows orders only.
+# kepoch: hidden named, open-group's offsets unknown there, exit 1 even for that one group.
+kafka_as_oncall kopen org.apache.kafka.tools.consumer.group.ConsumerGroupCommand "${bs[@]}" --describe --group open-group
+grep -qE '^open-group[[:space:]]+orders[[:space:]]' "$SCRATCH/kopen.kafka" || fail "kafka-consumer-groups.sh does not show open-group's orders offsets"
+! grep -qE '^open-group[[:space:]]+hidden[[:space:]]' "$SCRATCH/kopen.kafka" || fail "kafka-consumer-groups.sh shows open-group's hidden offsets: the ACL did not apply"
+run groups_open cluster groups "${ONCALL[@]}" --group open-group -o json
+[[ $(cat "$SCRATCH/groups_open.rc") == 1 ]] || fail "groups --group open-group: exit $(cat "$SCRATCH/groups_open.rc") with its offsets on hidden withheld"
+python3 - "$SCRATCH/groups_open.out" <<'PY2' || fail "groups --group open-group: the withheld topic is not said plainly"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False, d
+assert [h["topic"] for h in d["hidden_topics"]] == ["hidden"], d["hidden_topics"]
+assert "TOPIC_AUTHORIZATION_FAILED" in d["hidden_topics"][0]["reason"], d["hidden_topics"]
+g = d["groups"]
+assert len(g) == 1 and g[0]["group"] == "open-group" and g[0]["error"] is None, g
+assert g[0]["offsets_unknown"] and "hidden" in g[0]["offsets_unknown"], g
+assert {o["topic"] for o in d["offsets"]} == {"orders"}, d["offsets"]
+assert any("topic hidden is withheld" in w for w in d["warnings"]), d["warnings"]
+PY2
+# The same group's offsets on orders alone: nothing matching is withheld, read in full.
+run groups_open_orders cluster groups "${ONCALL[@]}" --group open-group --topic orders -o json
+[[ $(cat "$SCRATCH/groups_open_orders.rc") == 0 ]] || fail "groups --group open-group --topic orders: exit $(cat "$SCRATCH/groups_open_orders.rc")"
+json "$SCRATCH/groups_open_orders.out" "d['complete'] and d['hidden_topics'] == [] and d['groups'][0]['offsets_unknown'] is None" | grep -qx True ||
+  fail "groups --topic orders: not complete"
+# The table says it too.
+run groups_table cluster groups "${ONCALL[@]}" --group open-group
+grep -qF 'topic hidden is withheld' "$SCRATCH/groups_table.out" "$SCRATCH/groups_table.err" || fail "groups table: the withheld topic is not named"
+
 # cluster audit: oncall may not read the topics' configs: their risks are unknown, exit 1.
 run audit cluster audit "${ONCALL[@]}" -o json
 [[ $(cat "$SCRATCH/audit.rc") == 1 ]] || fail "audit: exit $(cat "$SCRATCH/audit.rc") with the configs unread"
@@ -125,6 +179,7 @@ python3 - "$SCRATCH/audit.out" <<'PY2' || fail "audit: unread configs are not a 
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert any(f["topic"] == "orders" and f["risk"] == "configs_unknown" for f in d["findings"]), d["findings"]
+assert [h["topic"] for h in d["hidden_topics"]] == ["hidden"], d["hidden_topics"]
 PY2
 
 # cluster what-if --groups: secret-group's offsets unread: named, exit 1.
@@ -134,7 +189,14 @@ python3 - "$SCRATCH/whatif.out" <<'PY2' || fail "what-if: secret-group's withhel
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert any("secret-group" in w for w in d["group_warnings"]), d
+assert [h["topic"] for h in d["hidden_topics"]] == ["hidden"], d["hidden_topics"]
 PY2
+grep -qF "Topic hidden is withheld from this principal" "$SCRATCH/whatif.out" || fail "what-if: the summary does not name the withheld topic"
+# Narrowed to orders, nothing matching is withheld (exit 1 still: orders' min.insync.replicas
+# is not read, DescribeConfigs being refused).
+run whatif_orders cluster what-if "${ONCALL[@]}" --stop 1 --topic orders -o json
+json "$SCRATCH/whatif_orders.out" "d['hidden_topics'] == [] and d['hidden_topics_ruled_out'] and 'withheld' not in d['summary']['text']" |
+  grep -qx True || fail "what-if --topic orders: a withheld topic is named"
 
 # cluster predict --groups on broker 1, killed: hidden-0 is on its log dir, but oncall may
 # not describe topic hidden. Unknown (unanswered), never stray ("Kafka deletes it"); exit 1.

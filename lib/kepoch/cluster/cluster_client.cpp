@@ -127,6 +127,9 @@ protocol::Struct ClusterClient::send_metadata_request() {
 
 live::ClusterView ClusterClient::read_view(const ViewRequest& request) {
   const auto response = protocol::MetadataResponse::from(send_metadata_request());
+  described_topics_.clear();
+  for (const auto& t : response.topics)
+    if (t.name && t.error_code == 0) described_topics_.insert(*t.name);
   // Topics are selected before the per-topic requests, so those ask only for what is shown.
   live::ClusterView view =
       live::select_topics(view_from(response), request.topic, request.exclude_internal);
@@ -168,6 +171,47 @@ std::map<std::string, std::int16_t> ClusterClient::topic_errors(
     main_.reset();
     throw;
   }
+  return out;
+}
+
+ClusterClient::LogDirTopics ClusterClient::log_dir_topics() {
+  LogDirTopics out;
+  std::vector<std::int32_t> ids;
+  for (const auto& [id, address] : addresses_)
+    ids.push_back(id);
+  for (auto id : ids) {
+    try {
+      const auto response = protocol::DescribeLogDirsResponse::from(broker(id).send(
+          ApiKey::kDescribeLogDirs, protocol::make_describe_log_dirs_request(std::nullopt)));
+      if (response.error_code != 0) {
+        if (response.error_code == protocol::errors::kClusterAuthorizationFailed)
+          out.cluster_describe_refused = true;
+        out.unread.push_back(fmt::format("DescribeLogDirs on broker {}: {}", id,
+                                         protocol::error_code_name(response.error_code)));
+        continue;
+      }
+      // Below v3 a refusal is an answer without log dirs (no error field); a broker always
+      // has one.
+      if (response.dirs.empty()) {
+        out.unread.push_back(
+            fmt::format("DescribeLogDirs on broker {}: no log dir in its answer (refused?)", id));
+        continue;
+      }
+      for (const auto& dir : response.dirs) {
+        if (dir.error_code != 0) {
+          out.unread.push_back(fmt::format("log dir {} of broker {}: {}", dir.path, id,
+                                           protocol::error_code_name(dir.error_code)));
+          continue;
+        }
+        for (const auto& r : dir.replicas)
+          out.topics.insert(r.topic);
+      }
+    } catch (const ClusterError& e) {
+      brokers_.erase(id);
+      out.unread.push_back(warning(fmt::format("DescribeLogDirs on broker {}", id), e));
+    }
+  }
+  if (ids.empty()) out.unread.push_back("no broker to ask DescribeLogDirs (no read_view)");
   return out;
 }
 

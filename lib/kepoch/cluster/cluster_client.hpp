@@ -170,6 +170,24 @@ class ClusterClient {
   // DescribeCluster, refused it, or could not be asked.
   std::optional<std::int32_t> cluster_authorized_operations();
 
+  // The topics the brokers of the last read_view hold logs of: DescribeLogDirs of every topic
+  // on each. Kafka answers it to a principal that may Describe the cluster with every log
+  // the broker has, not filtered by topic ACLs (KafkaApis.handleDescribeLogDirsRequest:
+  // logManager.allLogs), so a topic Metadata withholds shows here by name. `unread` names,
+  // one sentence each, a broker that refused (CLUSTER_AUTHORIZATION_FAILED, or no log dir
+  // in its answer), could not be asked, or a log dir it could not read: topics there are not
+  // known.
+  struct LogDirTopics {
+    std::set<std::string> topics;
+    std::vector<std::string> unread;
+    bool cluster_describe_refused = false;  // a broker answered CLUSTER_AUTHORIZATION_FAILED
+  };
+  LogDirTopics log_dir_topics();
+
+  // Every topic name of the last read_view's Metadata answer (all topics, before its topic
+  // selection): the topics this principal may Describe.
+  const std::set<std::string>& described_topics() const { return described_topics_; }
+
   GroupListings list_groups();
   std::vector<protocol::GroupOffsets> committed_offsets(const std::vector<std::string>& groups,
                                                         std::vector<std::string>& warnings);
@@ -195,8 +213,9 @@ class ClusterClient {
   std::optional<BrokerChannel> main_;
   std::map<std::int32_t, BrokerAddress> addresses_;  // from the last Metadata answer
   std::map<std::int32_t, BrokerChannel> brokers_;
-  std::set<std::int32_t> failed_;  // in the current read_view
-  std::string metadata_from_;      // host:port of the last Metadata answer
+  std::set<std::int32_t> failed_;           // in the current read_view
+  std::string metadata_from_;               // host:port of the last Metadata answer
+  std::set<std::string> described_topics_;  // topic names of the last read_view's answer
   std::vector<std::string> passed_over_;
 };
 
