@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <exception>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
@@ -209,17 +207,13 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   MissingCounts missing;
   std::size_t named = 0;  // partitions needing a decision held for the verdict
 
-  // Per stream: the replicas of the block, got[i][0, used[i]), then the one read but not yet
-  // handed out (it belongs to a later block) at got[i][used[i]] when head[i]. The objects are
-  // kept from block to block (their storage reused: nothing allocated per replica once warm)
-  // in one pool for every stream: a block's replicas go back to `spare` when the next block
-  // is read, so the pool holds about one block's replicas (4,096 partitions' worth) however
-  // many brokers share them, not each stream's largest block (1,000 streams held ~20 MiB).
+  // Per stream: the replicas of the block, got[i][0, used[i]), read into objects kept from
+  // block to block (a stream reuses their storage: nothing allocated per replica once warm),
+  // then the one read but not yet handed out (it belongs to a later block) at got[i][used[i]]
+  // when head[i].
   std::vector<char> ended(streams.size(), 0);
   std::vector<char> head(streams.size(), 0);
-  std::vector<std::vector<std::unique_ptr<PartitionReplica>>> got(streams.size());
-  std::vector<std::unique_ptr<PartitionReplica>> spare;
-  std::mutex spare_mutex;
+  std::vector<std::vector<PartitionReplica>> got(streams.size());
   std::vector<std::size_t> used(streams.size(), 0);
   std::vector<std::vector<std::pair<std::string, std::int32_t>>> unlisted(streams.size());
   std::vector<std::exception_ptr> errors(streams.size());
@@ -245,18 +239,11 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   // its place in the block only moves forward.
   const auto read_block = [&](const std::vector<PlanPartitionInput>& block, bool to_end) {
     const PlanPartitionInput* last = to_end ? nullptr : &block.back();
-    for (std::size_t i = 0; i < streams.size(); ++i) {  // the last block's replicas to spare
-      std::vector<std::unique_ptr<PartitionReplica>>& pool = got[i];
-      if (head[i] && used[i] > 0) std::swap(pool[0], pool[used[i]]);
-      const std::size_t keep = head[i] ? 1 : 0;
-      for (std::size_t k = keep; k < pool.size(); ++k)
-        spare.push_back(std::move(pool[k]));
-      pool.resize(keep);
-      used[i] = 0;
-    }
     parallel_for(streams.size(), jobs, [&](std::size_t i) {
       try {
-        std::vector<std::unique_ptr<PartitionReplica>>& pool = got[i];
+        std::vector<PartitionReplica>& pool = got[i];
+        if (head[i] && used[i] > 0) std::swap(pool[0], pool[used[i]]);
+        used[i] = 0;
         where[i].clear();
         unlisted[i].clear();
         std::size_t at = 0;  // the block's first partition not before the stream's replica
@@ -273,24 +260,14 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
         };
         while (!ended[i]) {
           if (!head[i]) {
-            if (pool.size() == used[i]) {
-              std::unique_ptr<PartitionReplica> r;
-              {
-                std::lock_guard<std::mutex> lock(spare_mutex);
-                if (!spare.empty()) {
-                  r = std::move(spare.back());
-                  spare.pop_back();
-                }
-              }
-              pool.push_back(r ? std::move(r) : std::make_unique<PartitionReplica>());
-            }
-            if (!streams[i]->next(*pool[used[i]])) {
+            if (pool.size() == used[i]) pool.emplace_back();
+            if (!streams[i]->next(pool[used[i]])) {
               ended[i] = 1;
               break;
             }
             head[i] = 1;
           }
-          const PartitionReplica& r = *pool[used[i]];
+          const PartitionReplica& r = pool[used[i]];
           if (last && partition_before(last->topic, last->partition, r.topic, r.partition)) break;
           if (!to_end && in_block(r)) {
             where[i].push_back(at);
@@ -324,7 +301,7 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     for (std::size_t i = 0; i < streams.size(); ++i) {
       const std::int32_t broker = *out.states[i].broker;
       for (std::size_t k = 0; k < used[i]; ++k) {
-        PartitionReplica& r = *got[i][k];
+        PartitionReplica& r = got[i][k];
         if (prepare) prepare(r);
         for (std::size_t at = where[i][k];
              at < inputs.size() && inputs[at].partition == r.partition &&
