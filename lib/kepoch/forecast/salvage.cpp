@@ -194,6 +194,9 @@ constexpr std::uint64_t kSplitMinBytes = 4u << 20;
 // caller then reads the tail on one thread, as the first half's failure would have it.
 // The first error in log order is the one thrown: the first half's, else the second's (the
 // first half having reached the second's start, one walk would have met it there).
+// Memory: while they are merged, the second half's lists are held twice (its own, copied into
+// the first's) and inplace_merge takes a buffer as large as the shorter half: for a moment,
+// about twice the second half's lists more than one walk holds.
 bool read_leader_in_halves(const PartitionReplica& leader, std::int64_t from,
                            const std::vector<const SegmentSummary*>& segments, bool ranged,
                            std::int64_t until, LeaderPart& out) {
