@@ -123,6 +123,9 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
   // The leaders' tails are read once, for the forecast and for what each leader holds; the
   // followers' removed tails once, by the archive's walk, which counts the removed records
   // the report gives (RemovedTailRead::deferred: the forecast reads each tail's first batch).
+  // The followers' comparisons with the leader (predict's timeline, and the kept divergent
+  // batches below the truncation offset) are not made: nothing salvage writes or reports
+  // depends on them, and for a long divergent tail they read both tails' batch headers again.
   // The groups are kept for a failure's sake (below).
   const std::vector<std::vector<PartitionReplica>> kept_groups = groups;
   const std::optional<forecast::Election> kept_election = election;
@@ -136,7 +139,7 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
         [&tails](const PartitionReplica& leader, std::int64_t from, std::int64_t until) {
           return tails.batches(leader, from, until);
         },
-        RemovedTailRead::deferred);
+        RemovedTailRead::deferred, forecast::ReplicaComparisons::skipped);
     progress.step(0, 0, "reading the removed records");
     const bool clean = election && election->clean();
     archive_and_report(
@@ -149,8 +152,9 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
     // The error a run reports is the first the reads meet in their order: the forecast's
     // walks of every follower's removed tail (and of the leaders' tails it asks), before the
     // archive is begun, then the archive's walks. This run read less before the archive and
-    // counted in the archive's walk: a failure is checked against the counted forecast,
-    // whose error, if it meets one, is the one to report (the archive is gone either way).
+    // counted in the archive's walk, and made no comparison: a failure is checked against the
+    // counted forecast with its comparisons, whose error, if it meets one, is the one to
+    // report (the archive is gone either way).
     const std::exception_ptr failed = std::current_exception();
     std::optional<forecast::Election> again = kept_election;
     forecast::LeaderTails tails;

@@ -103,7 +103,8 @@ PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> repl
                                               const std::vector<TruncationMode>& modes,
                                               const Election* election,
                                               const LeaderBatchReader& leader_batches,
-                                              RemovedTailRead tail) {
+                                              RemovedTailRead tail,
+                                              ReplicaComparisons comparisons) {
   PartitionPrediction p;
   p.replicas = std::move(replicas);
   if (election) p.new_leader_epoch = elect_leader_epoch(p.replicas);
@@ -125,11 +126,12 @@ PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> repl
   for (std::size_t i = 1; i < p.replicas.size(); ++i) {
     FollowerPrediction fp;
     fp.replica = i;
-    fp.comparison = compare_replicas(p.replicas, i, 0);
+    const bool compared = comparisons == ReplicaComparisons::made;
+    if (compared) fp.comparison = compare_replicas(p.replicas, i, 0);
     for (auto mode : modes) {
       fp.forecasts.push_back(forecast_follower(leader, leader.as_leader, p.replicas[i], known, mode,
                                                leader_clean, batches, tail));
-      keep_divergent_batches(fp.forecasts.back(), fp.comparison, p.replicas[i]);
+      if (compared) keep_divergent_batches(fp.forecasts.back(), fp.comparison, p.replicas[i]);
     }
     const ReplicaForecast& main = fp.forecasts.front();
     p.committed_loss = p.committed_loss || main.committed_loss_possible() || main.fails_possible();
@@ -145,18 +147,18 @@ PartitionPrediction predict_partition(std::vector<PartitionReplica> replicas,
                                       const std::vector<TruncationMode>& modes,
                                       const Election* election) {
   return predict_partition_reading(std::move(replicas), modes, election, {},
-                                   RemovedTailRead::counted);
+                                   RemovedTailRead::counted, ReplicaComparisons::made);
 }
 
 TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
                                           const std::vector<TruncationMode>& modes,
                                           Election* election,
                                           const LeaderBatchReader& leader_batches,
-                                          RemovedTailRead tail) {
+                                          RemovedTailRead tail, ReplicaComparisons comparisons) {
   TruncationPredictions out;
   for (auto& replicas : groups) {
-    out.partitions.push_back(
-        predict_partition_reading(std::move(replicas), modes, election, leader_batches, tail));
+    out.partitions.push_back(predict_partition_reading(std::move(replicas), modes, election,
+                                                       leader_batches, tail, comparisons));
     out.committed_loss = out.committed_loss || out.partitions.back().committed_loss;
     if (election) election->new_leader_epoch = out.partitions.back().new_leader_epoch;
   }

@@ -113,11 +113,18 @@ using LeaderBatchReader = std::function<BatchRange(const PartitionReplica& leade
                                                    std::int64_t from, std::int64_t until)>;
 // `tail`: RemovedTailRead::deferred leaves the followers' removed tails to a caller that
 // walks them anyway (salvage; replica_forecast.hpp).
-TruncationPredictions predict_truncations(std::vector<std::vector<PartitionReplica>> groups,
-                                          const std::vector<TruncationMode>& modes,
-                                          Election* election,
-                                          const LeaderBatchReader& leader_batches = {},
-                                          RemovedTailRead tail = RemovedTailRead::counted);
+// `comparisons`: ReplicaComparisons::skipped leaves each follower's comparison with the
+// leader unmade (FollowerPrediction::comparison empty, keep_divergent_batches not applied),
+// for a caller that reads neither (salvage: which records are removed, and their truncation
+// offset, do not depend on it). The comparison walks both replicas' batch headers from
+// below the epoch fork to the shorter log's end: for a long divergent tail, a read of both
+// tails.
+enum class ReplicaComparisons { made, skipped };
+TruncationPredictions predict_truncations(
+    std::vector<std::vector<PartitionReplica>> groups, const std::vector<TruncationMode>& modes,
+    Election* election, const LeaderBatchReader& leader_batches = {},
+    RemovedTailRead tail = RemovedTailRead::counted,
+    ReplicaComparisons comparisons = ReplicaComparisons::made);
 
 // Whether the main mode removes records the leader does not hold (lost), or may (not known
 // whether held): what `kepoch salvage` would keep.

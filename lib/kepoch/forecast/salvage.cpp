@@ -1,9 +1,13 @@
 #include "kepoch/forecast/salvage.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <exception>
 #include <set>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,6 +17,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/storage/consumer_view.hpp"
 #include "kepoch/storage/segment_dump.hpp"
+#include "kepoch/storage/segment_seek.hpp"
 
 namespace kepoch::forecast {
 
@@ -67,12 +72,24 @@ std::vector<const SegmentSummary*> segments_from(const PartitionReplica& replica
   return out;
 }
 
-// Every batch of the loaded log from `from` to the log end, records walked, in order: one
-// streamed pass, entered at the offset index's entry for `from` (tail_start_position), the
-// next window read while this one is walked (read_ahead). A batch past the log end (cut by
-// recovery) is not the log's. `count` (when given) sees every batch of the walk from `from`
-// on, as the forecast's counted walk of a removed tail does (RemovedTailCount).
-void walk_tail(const PartitionReplica& replica, std::int64_t from,
+// A part of a tail's walk: segments_from's segments `first` to `last`, the first entered at
+// `start` (tail_start_position's answer when not given), the last walked up to the entry
+// starting at `end` (0: to its end).
+struct TailPart {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  std::optional<std::uint64_t> start;
+  std::uint64_t end = 0;
+};
+
+// The batches of `part` of the loaded log's tail from `from`, records walked, in order: one
+// streamed pass, the next window read while this one is walked (read_ahead). A batch past
+// the log end (cut by recovery) is not the log's. `count` (when given) sees every batch of
+// the walk from `from` on, as the forecast's counted walk of a removed tail does
+// (RemovedTailCount). Returns whether the walk reached the entry at `end` (always, without
+// one): false when segment `last` ended before it or an entry stretches over it.
+bool walk_part(const PartitionReplica& replica, std::int64_t from,
+               const std::vector<const SegmentSummary*>& segments, const TailPart& part,
                const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit,
                RemovedTailCount* count = nullptr) {
   SegmentDumpOptions options;
@@ -80,10 +97,15 @@ void walk_tail(const PartitionReplica& replica, std::int64_t from,
   options.walk_records = true;
   options.from_offset = from;
   options.read_ahead = true;
-  for (const SegmentSummary* s : segments_from(replica, from)) {
-    options.start_position = tail_start_position(replica, *s, from);
+  bool reached = true;
+  for (std::size_t i = part.first; i <= part.last; ++i) {
+    const SegmentSummary* s = segments[i];
+    options.start_position =
+        i == part.first && part.start ? *part.start : tail_start_position(replica, *s, from);
+    options.end_position.reset();
+    if (i == part.last && part.end > 0) options.end_position = part.end;
     const auto segment = static_cast<std::size_t>(s - replica.segments.data());
-    dump_segment(s->file, options, [&](DumpedBatch& b) {
+    const auto summary = dump_segment(s->file, options, [&](DumpedBatch& b) {
       if (count) count->see(b.header, segment, replica.log_end_offset);
       if (b.header.last_offset() < from || b.header.next_offset() > replica.log_end_offset) return;
       if (b.invalid)
@@ -93,7 +115,19 @@ void walk_tail(const PartitionReplica& replica, std::int64_t from,
                          0, b.header.position);
       visit(b, *s);
     });
+    if (options.end_position) reached = summary.stopped_at == part.end;
   }
+  return reached;
+}
+
+// Every batch of the loaded log from `from` to the log end, records walked, in order,
+// entered at the offset index's entry for `from` (tail_start_position).
+void walk_tail(const PartitionReplica& replica, std::int64_t from,
+               const std::function<void(DumpedBatch&, const SegmentSummary&)>& visit,
+               RemovedTailCount* count = nullptr) {
+  const auto segments = segments_from(replica, from);
+  if (segments.empty()) return;
+  walk_part(replica, from, segments, {0, segments.size() - 1, std::nullopt, 0}, visit, count);
 }
 
 void throw_records_error(const DumpedBatch& b, const SegmentSummary& s) {
@@ -104,41 +138,171 @@ void throw_records_error(const DumpedBatch& b, const SegmentSummary& s) {
                      0, b.header.position);
 }
 
-// Reads the leader's tail from `from` to its log end; `range` (when given) is told each
-// batch as batches_from's walk (BatchCursor) would count it below `until`.
+constexpr std::size_t kMaxRangeBatches = 1u << 20;  // batches_from's default
+
+// What a part of the leader's tail lists for the index, the batches in walk order, the
+// sequences and content hashes sorted; and, when asked, its BatchRange (batches_from's
+// answer below `until`, at most kMaxRangeBatches batches).
+struct LeaderPart {
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> batches;
+  std::vector<ProducerSequence> sequences;
+  std::vector<std::uint64_t> hashes;
+  BatchRange range;
+};
+
+struct Cancelled {};  // a part's walk stopped: the other part's failed
+
+// Reads `part` of the leader's tail from `from` into `out`; returns walk_part's answer.
+// `cancel`: checked at each batch (the walk stops by throwing Cancelled).
+bool read_leader_part(const PartitionReplica& leader, std::int64_t from,
+                      const std::vector<const SegmentSummary*>& segments, const TailPart& part,
+                      bool ranged, std::int64_t until, LeaderPart& out,
+                      const std::atomic<bool>* cancel = nullptr) {
+  const bool reached =
+      walk_part(leader, from, segments, part, [&](DumpedBatch& b, const SegmentSummary& s) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled{};
+        const BatchHeader& h = b.header;
+        if (ranged && h.base_offset < until) {
+          const std::int32_t records = h.is_v2() ? h.records_count : 1;
+          out.range.records += static_cast<std::uint64_t>(records);
+          out.range.bytes += h.size_in_bytes();
+          if (out.range.batches.size() < kMaxRangeBatches)
+            out.range.batches.push_back({h.base_offset, h.last_offset(), records, h.crc});
+        }
+        out.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
+        if (h.is_control()) return;
+        walk_records(b, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
+          if (h.producer_id >= 0)
+            out.sequences.push_back({h.producer_id, h.producer_epoch, r.sequence});
+          out.hashes.push_back(content_hash(r));
+        });
+        throw_records_error(b, s);
+      });
+  std::sort(out.sequences.begin(), out.sequences.end());
+  std::sort(out.hashes.begin(), out.hashes.end());
+  return reached;
+}
+
+// Below this many bytes of tail (estimated from the offset index), the leader is read on one
+// thread: a second one would cost more than it saves.
+constexpr std::uint64_t kSplitMinBytes = 4u << 20;
+
+// The leader's tail read by two threads, each over one half (split at the offset index's
+// entry nearest below the middle offset), into `out` as one walk would list it. False when
+// it is not split (a small tail, no index entry to split at, no thread) or when the first
+// half's walk did not stop exactly at the second's start (a damaged segment or index): the
+// caller then reads the tail on one thread, as the first half's failure would have it.
+// The first error in log order is the one thrown: the first half's, else the second's (the
+// first half having reached the second's start, one walk would have met it there).
+// Memory: while they are merged, the second half's lists are held twice (its own, copied into
+// the first's) and inplace_merge takes a buffer as large as the shorter half: for a moment,
+// about twice the second half's lists more than one walk holds.
+bool read_leader_in_halves(const PartitionReplica& leader, std::int64_t from,
+                           const std::vector<const SegmentSummary*>& segments, bool ranged,
+                           std::int64_t until, LeaderPart& out) {
+  if (segments.empty() || leader.log_end_offset <= from) return false;
+  const std::int64_t middle = from + (leader.log_end_offset - from) / 2;
+  std::size_t k = 0;
+  while (k + 1 < segments.size() && segments[k + 1]->base_offset <= middle)
+    ++k;
+  const std::uint64_t start = tail_start_position(leader, *segments[0], from);
+  const std::uint64_t at = seek_position(segments[k]->file, segments[k]->base_offset, middle);
+  if (k == 0 && at <= start) return false;
+  if (at > segments[k]->size_bytes) return false;
+  std::uint64_t first_bytes = 0, second_bytes = 0;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const std::uint64_t size = segments[i]->size_bytes, skip = i == 0 ? std::min(start, size) : 0;
+    if (i < k) first_bytes += size - skip;
+    if (i > k) second_bytes += size;
+    if (i == k) {
+      first_bytes += at - skip;
+      second_bytes += size - at;
+    }
+  }
+  if (first_bytes < kSplitMinBytes || second_bytes < kSplitMinBytes) return false;
+  // The first half: to the entry at `at` (or, at a segment's start, the segments before it).
+  TailPart first{0, k, start, at};
+  if (at == 0) first = {0, k - 1, start, 0};
+  TailPart second{k, segments.size() - 1, at, 0};
+  LeaderPart later;
+  std::atomic<bool> cancel{false};
+  std::exception_ptr later_error;
+  std::thread thread;
+  try {
+    thread = std::thread([&] {
+      try {
+        read_leader_part(leader, from, segments, second, ranged, until, later, &cancel);
+      } catch (...) {
+        later_error = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {
+    return false;  // no thread: one walk
+  }
+  bool reached = false;
+  try {
+    reached = read_leader_part(leader, from, segments, first, ranged, until, out);
+  } catch (...) {
+    cancel = true;
+    thread.join();
+    throw;
+  }
+  if (!reached) cancel = true;
+  thread.join();
+  if (!reached) return false;
+  if (later_error) std::rethrow_exception(later_error);
+  // Joined as one walk would have listed them: the batches in walk order, the sorted lists
+  // merged, the range's counts summed and its batches the first kMaxRangeBatches.
+  out.batches.insert(out.batches.end(), later.batches.begin(), later.batches.end());
+  const auto merge = [](auto& into, const auto& more) {
+    const auto joint = static_cast<std::ptrdiff_t>(into.size());
+    into.insert(into.end(), more.begin(), more.end());
+    std::inplace_merge(into.begin(), into.begin() + joint, into.end());
+  };
+  merge(out.sequences, later.sequences);
+  merge(out.hashes, later.hashes);
+  out.range.records += later.range.records;
+  out.range.bytes += later.range.bytes;
+  for (const auto& b : later.range.batches) {
+    if (out.range.batches.size() >= kMaxRangeBatches) break;
+    out.range.batches.push_back(b);
+  }
+  return true;
+}
+
+// Reads the leader's tail from `from` to its log end (in two halves on two threads where it
+// is large: read_leader_in_halves); `range` (when given) is told each batch as
+// batches_from's walk (BatchCursor) would count it below `until`.
 LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from,
                         BatchRange* range = nullptr, std::int64_t until = INT64_MAX) {
   LeaderIndex index;
   if (leader.stored) return index;  // a snapshot keeps no record bytes
   index.read = true;
-  std::vector<std::uint64_t> hashes;
-  walk_tail(leader, from, [&](DumpedBatch& b, const SegmentSummary& s) {
-    const BatchHeader& h = b.header;
-    if (range && h.base_offset < until) {
-      constexpr std::size_t kMaxBatches = 1u << 20;  // batches_from's default
-      const std::int32_t records = h.is_v2() ? h.records_count : 1;
-      range->records += static_cast<std::uint64_t>(records);
-      range->bytes += h.size_in_bytes();
-      if (range->batches.size() < kMaxBatches)
-        range->batches.push_back({h.base_offset, h.last_offset(), records, h.crc});
+  const auto segments = segments_from(leader, from);
+  LeaderPart whole;
+  if (!segments.empty() &&
+      !read_leader_in_halves(leader, from, segments, range != nullptr, until, whole)) {
+    whole = LeaderPart{};
+    read_leader_part(leader, from, segments, {0, segments.size() - 1, std::nullopt, 0},
+                     range != nullptr, until, whole);
+  }
+  if (range) {
+    range->records += whole.range.records;
+    range->bytes += whole.range.bytes;
+    for (const auto& b : whole.range.batches) {
+      if (range->batches.size() >= kMaxRangeBatches) break;
+      range->batches.push_back(b);
     }
-    index.batches.emplace_back(h.base_offset, h.last_offset(), h.crc);
-    if (h.is_control()) return;
-    walk_records(b, [&](const Record& r, const DumpedControl*, const DumpedCoordinator*) {
-      if (h.producer_id >= 0)
-        index.sequences.push_back({h.producer_id, h.producer_epoch, r.sequence});
-      hashes.push_back(content_hash(r));
-    });
-    throw_records_error(b, s);
-  });
-  // Sorted once: same_batch looks the batches up by base offset (the first of equal ones, as
-  // the walk listed them); sequences and contents by value, contents counted.
+  }
+  // Sorted: same_batch looks the batches up by base offset (the first of equal ones, as
+  // the walk listed them); sequences and contents by value (sorted by the parts' reads),
+  // contents counted.
+  index.batches = std::move(whole.batches);
   const auto by_base = [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); };
   if (!std::is_sorted(index.batches.begin(), index.batches.end(), by_base))
     std::stable_sort(index.batches.begin(), index.batches.end(), by_base);
-  std::sort(index.sequences.begin(), index.sequences.end());
-  std::sort(hashes.begin(), hashes.end());
-  for (const auto hash : hashes) {
+  index.sequences = std::move(whole.sequences);
+  for (const auto hash : whole.hashes) {
     if (!index.contents.empty() && index.contents.back().first == hash)
       ++index.contents.back().second;
     else

@@ -178,6 +178,10 @@ SegmentDumpSummary dump_segment(const std::filesystem::path& path,
   SegmentDumpSummary summary;
   DumpedBatch batch;  // one for every visit: its buffers keep their capacity
   while (auto entry = reader.next()) {
+    if (options.end_position && entry->header.position >= *options.end_position) {
+      summary.stopped_at = entry->header.position;
+      return summary;  // `end` stays unset: the walk did not end, it was stopped
+    }
     if (options.from_offset && entry->header.last_offset() < *options.from_offset) continue;
     if (!options.time.contains(entry->header.max_timestamp)) continue;
     if (options.max_batches && summary.batches >= *options.max_batches) {

@@ -35,6 +35,10 @@ struct SegmentDumpOptions {
   // Start the walk at this byte position instead of the file's start: an entry's position,
   // such as seek_position's answer (segment_seek.hpp) for from_offset.
   std::uint64_t start_position = 0;
+  // Stop before the first entry that starts at or past this byte position (not visited,
+  // whatever the filters): a walk of the file's first part, another walk taking the rest
+  // from there. SegmentDumpSummary::stopped_at says where it stopped.
+  std::optional<std::uint64_t> end_position;
   // Only batches whose max_timestamp is in this range: as Kafka's time index and
   // LogSegment.findOffsetByTimestamp judge a batch, by its largest timestamp. A batch without
   // one (NO_TIMESTAMP: legacy magic 0) is in no range.
@@ -126,6 +130,9 @@ struct SegmentDumpSummary {
   LogEnd end;
   std::uint64_t batches = 0;
   bool stopped_early = false;  // max_batches reached
+  // options.end_position: the position of the entry the walk stopped before (at or past
+  // end_position); nullopt when the file's walk ended first.
+  std::optional<std::uint64_t> stopped_at;
 };
 
 // The batches a headers-only walk (SegmentDumpOptions::records unset) visited, kept

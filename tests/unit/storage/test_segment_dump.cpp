@@ -219,6 +219,45 @@ TEST_CASE("segment dump: past the kept batches' budget the rest is read again, t
   CHECK(selected.summary.stopped_early);
 }
 
+TEST_CASE(
+    "segment dump: a walk to an entry's position and one from it visit the whole walk, split there",
+    "[storage][segment_dump]") {
+  SegmentDumpOptions o;
+  o.coordinator_checked = true;
+  const Walked whole = reread(metadata_log(), o);
+  REQUIRE(whole.batches.size() == 596);
+  CHECK(!whole.summary.stopped_at);
+  std::vector<std::uint64_t> positions;
+  dump_segment(metadata_log(), o, [&](DumpedBatch& b) { positions.push_back(b.header.position); });
+  for (const std::size_t i : {std::size_t{1}, std::size_t{300}, std::size_t{595}}) {
+    INFO("split before batch " << i);
+    SegmentDumpOptions first = o;
+    first.end_position = positions[i];
+    const Walked head = reread(metadata_log(), first);
+    CHECK(head.batches.size() == i);
+    CHECK(head.summary.stopped_at == positions[i]);
+    SegmentDumpOptions second = o;
+    second.start_position = positions[i];
+    const Walked rest = reread(metadata_log(), second);
+    CHECK(!rest.summary.stopped_at);
+    Walked joined{head.batches, rest.summary};
+    joined.batches.insert(joined.batches.end(), rest.batches.begin(), rest.batches.end());
+    joined.summary.batches += head.summary.batches;
+    check_same(joined, whole);
+  }
+  // A position inside an entry: the walk stops before the next entry, and says where.
+  SegmentDumpOptions inside = o;
+  inside.end_position = positions[300] + 1;
+  const Walked head = reread(metadata_log(), inside);
+  CHECK(head.batches.size() == 301);
+  CHECK(head.summary.stopped_at == positions[301]);
+  // Past the last entry: the whole walk, ended by the file, not stopped.
+  inside.end_position = positions.back() + 1;
+  const Walked all = reread(metadata_log(), inside);
+  CHECK(!all.summary.stopped_at);
+  check_same(all, whole);
+}
+
 TEST_CASE("segment dump: kept batches replay invalid CRCs and a torn tail as read",
           "[storage][segment_dump]") {
   const fs::path dir = fs::temp_directory_path() / "kepoch-unit-kept-batches";
