@@ -152,6 +152,17 @@ struct LeaderPart {
 
 struct Cancelled {};  // a part's walk stopped: the other part's failed
 
+// `more` counted after `into`, as one walk counts both: the counts summed, the batches the
+// first kMaxRangeBatches.
+void add_range(BatchRange& into, const BatchRange& more) {
+  into.records += more.records;
+  into.bytes += more.bytes;
+  for (const auto& b : more.batches) {
+    if (into.batches.size() >= kMaxRangeBatches) break;
+    into.batches.push_back(b);
+  }
+}
+
 // Reads `part` of the leader's tail from `from` into `out`; returns walk_part's answer.
 // `cancel`: checked at each batch (the walk stops by throwing Cancelled).
 bool read_leader_part(const PartitionReplica& leader, std::int64_t from,
@@ -261,12 +272,7 @@ bool read_leader_in_halves(const PartitionReplica& leader, std::int64_t from,
   };
   merge(out.sequences, later.sequences);
   merge(out.hashes, later.hashes);
-  out.range.records += later.range.records;
-  out.range.bytes += later.range.bytes;
-  for (const auto& b : later.range.batches) {
-    if (out.range.batches.size() >= kMaxRangeBatches) break;
-    out.range.batches.push_back(b);
-  }
+  add_range(out.range, later.range);
   return true;
 }
 
@@ -286,14 +292,7 @@ LeaderIndex read_leader(const PartitionReplica& leader, std::int64_t from,
     read_leader_part(leader, from, segments, {0, segments.size() - 1, std::nullopt, 0},
                      range != nullptr, until, whole);
   }
-  if (range) {
-    range->records += whole.range.records;
-    range->bytes += whole.range.bytes;
-    for (const auto& b : whole.range.batches) {
-      if (range->batches.size() >= kMaxRangeBatches) break;
-      range->batches.push_back(b);
-    }
-  }
+  if (range) add_range(*range, whole.range);
   // Sorted: same_batch looks the batches up by base offset (the first of equal ones, as
   // the walk listed them); sequences and contents by value (sorted by the parts' reads),
   // contents counted.

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kepoch/report/summary.hpp"
+
 namespace kepoch::report {
 
 Value hidden_topics_value(const live::HiddenTopics& hidden,
@@ -38,6 +40,12 @@ Value with_hidden_topics(const Value& report, const live::HiddenTopics& hidden,
     }
   }
   if (!report.find(list_key)) add();
+  // A report that opens with a verdict says it too: its exit status counts the withheld
+  // topics, so the first line must not read as all clear.
+  const Value* text = summary_text(out);
+  const std::string hidden_sentence = hidden_topics_sentence(hidden, topic, what);
+  if (text && !hidden_sentence.empty())
+    out = with_summary(std::move(out), scalar_text(*text) + " " + hidden_sentence);
   return out;
 }
 

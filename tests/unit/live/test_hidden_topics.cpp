@@ -171,3 +171,23 @@ TEST_CASE("a report with a plain warnings list gets the warnings as strings",
   CHECK_THAT(report::scalar_text(w[1]), Catch::Contains("open transactions may be missing"));
   CHECK(v.find("problems") == nullptr);
 }
+
+TEST_CASE("a report that opens with a verdict says the withheld topics in it",
+          "[live][hidden][report]") {
+  // cluster hanging's first line: "No transaction hangs" would read as all clear while the
+  // exit status counts the withheld topic.
+  const auto h = judge_hidden_topics(kDescribeOnly, dirs({"hidden"}), {"hidden"},
+                                     {{"hidden", errors::kTopicAuthorizationFailed}});
+  const auto base = report::Value::object()
+                        .set("summary", "No open transaction hangs.")
+                        .set("warnings", report::Value::array());
+  const auto v = report::with_hidden_topics(base, h, std::nullopt, "open transactions");
+  CHECK(v.as_object().front().first == "summary");
+  CHECK(report::scalar_text(*v.find("summary")) ==
+        "No open transaction hangs. Topic hidden is withheld from this principal: its open "
+        "transactions are not known.");
+  // Nothing withheld under --topic: the verdict as it was.
+  const auto narrowed =
+      report::with_hidden_topics(base, h, std::regex("orders"), "open transactions");
+  CHECK(report::scalar_text(*narrowed.find("summary")) == "No open transaction hangs.");
+}
