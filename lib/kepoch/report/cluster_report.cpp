@@ -211,6 +211,42 @@ Value cluster_event_value(const live::ClusterEvent& e, std::int64_t time_ms) {
   return out;
 }
 
+namespace {
+
+// The audit's verdict: "2 durability risks in 12 partitions of 3 topics (first: min_isr_one,
+// orders)." or "No durability risk in 12 partitions of 3 topics; 1 warning."
+std::string audit_sentence(const live::ClusterView& view,
+                           const std::vector<live::AuditFinding>& findings) {
+  std::size_t partitions = 0;
+  for (const auto& t : view.topics)
+    partitions += t.partitions.size();
+  const auto plural = [](std::size_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  const std::string scope =
+      fmt::format("in {} of {}", plural(partitions, "partition", "partitions"),
+                  plural(view.topics.size(), "topic", "topics"));
+  std::size_t risks = 0, warnings = 0;
+  const live::AuditFinding* first = nullptr;
+  for (const auto& f : findings) {
+    if (f.severity != live::Severity::risk) {
+      ++warnings;
+      continue;
+    }
+    if (!first) first = &f;
+    ++risks;
+  }
+  if (first)
+    return fmt::format("{} {} (first: {}, {}{}).",
+                       plural(risks, "durability risk", "durability risks"), scope, first->risk,
+                       first->topic,
+                       first->partition ? fmt::format("-{}", *first->partition) : std::string());
+  return fmt::format("No durability risk {}{}.", scope,
+                     warnings ? "; " + plural(warnings, "warning", "warnings") : std::string());
+}
+
+}  // namespace
+
 Value cluster_audit_value(const live::ClusterView& view,
                           const std::vector<live::AuditFinding>& findings) {
   Value list = Value::array();
@@ -230,6 +266,7 @@ Value cluster_audit_value(const live::ClusterView& view,
   return Value::object()
       .set("findings", std::move(list))
       .set("summary", Value::object()
+                          .set("text", audit_sentence(view, findings))
                           .set("topics", static_cast<int>(view.topics.size()))
                           .set("partitions", partitions)
                           .set("risks", risks)

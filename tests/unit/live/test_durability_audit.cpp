@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "kepoch/live/durability_audit.hpp"
+#include "kepoch/report/cluster_report.hpp"
+#include "kepoch/report/summary.hpp"
 
 using namespace kepoch::live;
 using Ids = std::vector<std::int32_t>;
@@ -102,4 +104,26 @@ TEST_CASE("settings not read (DescribeConfigs refused) are a risk: unknown is ne
   // One of the two read: still unknown, named.
   t.configs["min.insync.replicas"] = "2";
   CHECK(risks(t) == std::vector<std::string>{"configs_unknown"});
+}
+
+TEST_CASE("the audit's report opens with its verdict, which agrees with the exit status",
+          "[live][audit][report]") {
+  const auto verdict = [](std::vector<TopicView> topics) {
+    ClusterView v;
+    for (auto id : {1, 2, 3})
+      v.brokers.push_back(BrokerNode{id, "", 0, std::nullopt});
+    v.topics = std::move(topics);
+    const auto value = kepoch::report::cluster_audit_value(v, audit_cluster(v));
+    const auto* text = kepoch::report::summary_text(value);
+    REQUIRE(text);
+    return kepoch::report::scalar_text(*text);
+  };
+  CHECK(verdict({topic("ok", {1, 2, 3}, {1, 2, 3}, "2")}) ==
+        "No durability risk in 1 partition of 1 topic.");
+  // A warning alone (at min ISR, exit 0) is not a risk.
+  CHECK(verdict({topic("ok", {1, 2, 3}, {1, 2}, "2")}) ==
+        "No durability risk in 1 partition of 1 topic; 1 warning.");
+  CHECK(verdict({topic("ok", {1, 2, 3}, {1, 2, 3}, "2"),
+                 topic("minisr1", {1, 2, 3}, {1, 2, 3}, "1")}) ==
+        "1 durability risk in 2 partitions of 2 topics (first: min_isr_one, minisr1).");
 }
