@@ -116,6 +116,11 @@ for flag in --under-replicated-partitions --unavailable-partitions --under-min-i
   want=0
   [[ -s $SCRATCH/kafka-flag.txt ]] && want=1
   [[ $rc == "$want" ]] || fail "$flag: exit $rc, expected $want"
+  # The opening sentence is the verdict the exit status gives, with kafka-topics' count.
+  text=$(jq -r .summary.text "$SCRATCH/out")
+  n=$(wc -l < "$SCRATCH/kafka-flag.txt")
+  if ((n == 0)); then [[ $text == "No partition is "* ]]; else [[ $text == "$n of "* ]]; fi ||
+    fail "$flag: the sentence '$text' does not say kafka-topics' $n partitions"
   echo "ok: $flag lists what kafka-topics lists ($(wc -l < "$SCRATCH/kafka-flag.txt") partitions)"
 done
 grep -q "^solo 0$" <(kafka_topics --unavailable-partitions | awk '{print $1, $2}') ||

@@ -83,6 +83,51 @@ struct Counts {
   }
 };
 
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// What the report flags given select, as the sentence names it: "under min ISR or unavailable".
+std::string selection_words(const PartitionSelection& s) {
+  std::vector<std::string> words;
+  if (s.under_replicated) words.emplace_back("under-replicated");
+  if (s.under_min_isr) words.emplace_back("under min ISR");
+  if (s.at_min_isr) words.emplace_back("at min ISR");
+  if (s.unavailable) words.emplace_back("unavailable");
+  if (s.leader_not_preferred) words.emplace_back("led by a replica other than the preferred");
+  return fmt::format("{}", fmt::join(words, " or "));
+}
+
+// The describe's opening sentence. With a report flag it is the verdict the exit status gives
+// ("2 of 12 partitions of 3 topics are under min ISR (first: orders-3)." / "No partition is
+// under min ISR (12 partitions of 3 topics)."); without one, the health of what was described.
+std::string describe_sentence(const live::ClusterView& view, const Counts& c,
+                              const PartitionSelection& s, const Value& listed) {
+  const std::string scope = fmt::format(
+      "{} of {}", plural(static_cast<std::size_t>(c.partitions), "partition", "partitions"),
+      plural(static_cast<std::size_t>(c.topics), "topic", "topics"));
+  if (s.any()) {
+    const auto& rows = listed.as_array();
+    if (rows.empty()) return fmt::format("No partition is {} ({}).", selection_words(s), scope);
+    return fmt::format("{} of {} {} {} (first: {}-{}).", rows.size(), scope,
+                       rows.size() == 1 ? "is" : "are", selection_words(s),
+                       scalar_text(*rows.front().find("topic")),
+                       scalar_text(*rows.front().find("partition")));
+  }
+  std::vector<std::string> issues;
+  if (c.unavailable) issues.push_back(fmt::format("{} unavailable", c.unavailable));
+  if (c.under_min_isr) issues.push_back(fmt::format("{} under min ISR", c.under_min_isr));
+  if (c.under_replicated) issues.push_back(fmt::format("{} under-replicated", c.under_replicated));
+  if (c.at_min_isr) issues.push_back(fmt::format("{} at min ISR", c.at_min_isr));
+  if (c.leader_not_preferred)
+    issues.push_back(fmt::format("{} not led by the preferred replica", c.leader_not_preferred));
+  const std::string head =
+      fmt::format("{} on {}", scope, plural(view.brokers.size(), "broker", "brokers"));
+  if (issues.empty())
+    return head + ": every replica in sync, every partition led by its preferred replica.";
+  return fmt::format("{}: {}.", head, fmt::join(issues, ", "));
+}
+
 }  // namespace
 
 Value cluster_describe_value(const live::ClusterView& view, const PartitionSelection& selection) {
@@ -104,6 +149,7 @@ Value cluster_describe_value(const live::ClusterView& view, const PartitionSelec
   // The summary counts every partition of the selected topics, not only the listed ones,
   // so a filtered run still says how much is healthy.
   Value summary = Value::object()
+                      .set("text", describe_sentence(view, counts, selection, partitions))
                       .set("topics", counts.topics)
                       .set("partitions", counts.partitions)
                       .set("under_replicated", counts.under_replicated)
@@ -220,9 +266,6 @@ std::string audit_sentence(const live::ClusterView& view,
   std::size_t partitions = 0;
   for (const auto& t : view.topics)
     partitions += t.partitions.size();
-  const auto plural = [](std::size_t n, const char* one, const char* many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
-  };
   const std::string scope =
       fmt::format("in {} of {}", plural(partitions, "partition", "partitions"),
                   plural(view.topics.size(), "topic", "topics"));

@@ -54,7 +54,9 @@ TEST_CASE("describe lists every partition with its flags and a summary", "[repor
   CHECK(parts[2].find("leader")->is_null());
   CHECK(parts[2].find("elr")->is_null());
   CHECK(json(*v.find("summary")) ==
-        "{\"topics\":1,\"partitions\":3,\"under_replicated\":2,\"under_min_isr\":2,"
+        "{\"text\":\"3 partitions of 1 topic on 2 brokers: 1 unavailable, 2 under min ISR, 2 "
+        "under-replicated, 1 at min "
+        "ISR.\",\"topics\":1,\"partitions\":3,\"under_replicated\":2,\"under_min_isr\":2,"
         "\"at_min_isr\":1,\"unavailable\":1,\"leader_not_preferred\":0}\n");
 }
 
@@ -69,6 +71,31 @@ TEST_CASE("describe's report flags select partitions matching any flag given",
   CHECK(cluster_describe_value(sample(), s).find("partitions")->as_array().size() == 2);
   // The summary still counts every partition.
   CHECK(scalar_text(*v.find("summary")->find("partitions")) == "3");
+  // Its sentence is the verdict the exit status gives (1 when a partition is listed).
+  CHECK(scalar_text(*v.find("summary")->find("text")) ==
+        "1 of 3 partitions of 1 topic is unavailable (first: t-2).");
+  CHECK(scalar_text(*cluster_describe_value(sample(), s).find("summary")->find("text")) ==
+        "2 of 3 partitions of 1 topic are at min ISR or unavailable (first: t-0).");
+  PartitionSelection none;
+  none.leader_not_preferred = true;
+  CHECK(scalar_text(*cluster_describe_value(sample(), none).find("summary")->find("text")) ==
+        "No partition is led by a replica other than the preferred (3 partitions of 1 topic).");
+}
+
+TEST_CASE("describe of a healthy cluster says so in its opening sentence", "[report][cluster]") {
+  live::ClusterView v = sample();
+  v.topics[0].configs["min.insync.replicas"] = "1";
+  for (auto& p : v.topics[0].partitions) {
+    p.leader = 1;
+    p.isr = {1, 2};
+  }
+  const Value report = cluster_describe_value(v, {});
+  CHECK(scalar_text(*report.find("summary")->find("text")) ==
+        "3 partitions of 1 topic on 2 brokers: every replica in sync, every partition led by "
+        "its preferred replica.");
+  std::ostringstream table, err;
+  render(report, Format::table, table, err);
+  CHECK(table.str().rfind("3 partitions of 1 topic on 2 brokers: ", 0) == 0);
 }
 
 TEST_CASE("watch events carry only the members their kind has", "[report][cluster]") {
