@@ -208,7 +208,7 @@ void register_describe(CLI::App* group, Globals& globals) {
       "The report flags select like kafka-topics --describe (a partition shows when it\n"
       "matches any flag given); the summary counts every partition of the selected topics.\n"
       "With an authorizer, Metadata leaves out without a word the topics this principal may\n"
-      "not Describe: unless it may perform every cluster operation, each broker is asked for\n"
+      "not Describe: unless the broker has no authorizer (DescribeAcls), each broker is asked for\n"
       "the topics it holds (DescribeLogDirs, even with --no-sizes) and the ones Metadata\n"
       "withholds are named (hidden_topics, a warning each); their partitions are not known.\n"
       "Exit status: 0 ok, 1 a report flag was given and partitions match it or topics may be\n"

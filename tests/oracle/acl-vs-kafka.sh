@@ -198,6 +198,28 @@ run whatif_orders cluster what-if "${ONCALL[@]}" --stop 1 --topic orders -o json
 json "$SCRATCH/whatif_orders.out" "d['hidden_topics'] == [] and d['hidden_topics_ruled_out'] and 'withheld' not in d['summary']['text']" |
   grep -qx True || fail "what-if --topic orders: a withheld topic is named"
 
+# Allowed every operation on the cluster, oncall is still refused topic hidden: an ACL on the
+# cluster grants nothing on topics. DescribeCluster now answers every operation, as to a super
+# user; kepoch still compares the log dirs and names hidden (before: "everything shown", exit
+# 0). The super user ANONYMOUS (PLAINTEXT) is shown every topic: nothing withheld, exit 0.
+acl --add --allow-principal "$P" --operation All --cluster
+run describe_all_ops cluster describe "${ONCALL[@]}" --under-replicated-partitions -o json
+[[ $(cat "$SCRATCH/describe_all_ops.rc") == 1 ]] || fail "describe as oncall with All on the cluster: exit $(cat "$SCRATCH/describe_all_ops.rc") with topic hidden withheld"
+json "$SCRATCH/describe_all_ops.out" "[h['topic'] for h in d['hidden_topics']] == ['hidden'] and d['hidden_topics_ruled_out']" |
+  grep -qx True || fail "describe as oncall with All on the cluster: hidden is not named"
+kafka_as_oncall ktopics_all_ops_hidden org.apache.kafka.tools.TopicCommand "${bs[@]}" --describe --topic hidden
+! grep -qE '^Topic: hidden' "$SCRATCH/ktopics_all_ops_hidden.kafka" || fail "kafka-topics.sh describes hidden to oncall with All on the cluster"
+rc=0
+"$KEPOCH" cluster describe -b "$KEPOCH_BOOTSTRAP" --under-replicated-partitions -o json >"$SCRATCH/super.out" || rc=$?
+[[ $rc == 0 ]] || fail "describe as the super user: exit $rc"
+json "$SCRATCH/super.out" "d['hidden_topics'] == [] and d['hidden_topics_ruled_out']" |
+  grep -qx True || fail "describe as the super user: $(head -c 400 "$SCRATCH/super.out")"
+"$KEPOCH" cluster describe -b "$KEPOCH_BOOTSTRAP" -o json >"$SCRATCH/super_all.out"
+json "$SCRATCH/super_all.out" "{'orders', 'hidden'} <= {p['topic'] for p in d['partitions']} and d['hidden_topics'] == []" |
+  grep -qx True || fail "describe as the super user does not show orders and hidden"
+acl --remove --force --allow-principal "$P" --operation All --cluster
+echo "ok: every cluster operation is not every topic; the super user is shown all"
+
 # cluster predict --groups on broker 1, killed: hidden-0 is on its log dir, but oncall may
 # not describe topic hidden. Unknown (unanswered), never stray ("Kafka deletes it"); exit 1.
 "$KC" kill 1 >/dev/null

@@ -238,6 +238,10 @@ public class ProtocolVectors {
             (m, v) -> DescribeClusterRequestDataJsonConverter.write((DescribeClusterRequestData) m, v));
         emit(new DescribeClusterResponseData(), "response", WITH_NULLS, ProtocolVectors::describeClusterResponse,
             (m, v) -> DescribeClusterResponseDataJsonConverter.write((DescribeClusterResponseData) m, v));
+        emit(new DescribeAclsRequestData(), "request", WITH_NULLS, ProtocolVectors::describeAclsRequest,
+            (m, v) -> DescribeAclsRequestDataJsonConverter.write((DescribeAclsRequestData) m, v));
+        emit(new DescribeAclsResponseData(), "response", WITH_NULLS, ProtocolVectors::describeAclsResponse,
+            (m, v) -> DescribeAclsResponseDataJsonConverter.write((DescribeAclsResponseData) m, v));
         emit(new SaslHandshakeRequestData(), "request", FULL, ProtocolVectors::saslHandshakeRequest,
             (m, v) -> SaslHandshakeRequestDataJsonConverter.write((SaslHandshakeRequestData) m, v));
         emit(new SaslHandshakeResponseData(), "response", FULL, ProtocolVectors::saslHandshakeResponse,
@@ -736,6 +740,35 @@ public class ProtocolVectors {
             .setClusterAuthorizedOperations(0x1234);
         if (v >= 1) d.setEndpointType((byte) 2);
         return d;
+    }
+
+    // DescribeAcls ---------------------------------------------------------
+    static ApiMessage describeAclsRequest(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var d = new DescribeAclsRequestData().setResourceTypeFilter((byte) 4)
+            .setResourceNameFilter(nulls ? null : "kafka-cluster")
+            .setPrincipalFilter(nulls ? null : "User:ön-call").setHostFilter(nulls ? null : "*")
+            .setOperation((byte) 1).setPermissionType((byte) 3);
+        if (v >= 1) d.setPatternTypeFilter((byte) 1);
+        return d;
+    }
+
+    static ApiMessage describeAclsResponse(short v, String c) {
+        boolean nulls = c.equals("nulls");
+        var acls = new ArrayList<DescribeAclsResponseData.AclDescription>();
+        acls.add(new DescribeAclsResponseData.AclDescription().setPrincipal("User:ön-call")
+            .setHost("*").setOperation((byte) 8).setPermissionType((byte) 3));
+        acls.add(new DescribeAclsResponseData.AclDescription().setPrincipal("User:admin")
+            .setHost("10.0.0.1").setOperation((byte) 2).setPermissionType((byte) 2));
+        var resources = new ArrayList<DescribeAclsResponseData.DescribeAclsResource>();
+        var r = new DescribeAclsResponseData.DescribeAclsResource().setResourceType((byte) 4)
+            .setResourceName("kafka-cluster").setAcls(acls);
+        if (v >= 1) r.setPatternType((byte) 3);
+        resources.add(r);
+        return new DescribeAclsResponseData().setThrottleTimeMs(4)
+            .setErrorCode(nulls ? 0 : Errors.SECURITY_DISABLED.code())
+            .setErrorMessage(nulls ? null : "Nö Authorizer is configured on the broker")
+            .setResources(resources);
     }
 
     // SASL -----------------------------------------------------------------

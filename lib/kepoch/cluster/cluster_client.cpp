@@ -11,6 +11,7 @@
 #include "kepoch/cluster/cluster_error.hpp"
 #include "kepoch/cluster/deadline.hpp"
 #include "kepoch/cluster/fetched_batches.hpp"
+#include "kepoch/cluster/protocol/describe_acls.hpp"
 #include "kepoch/cluster/protocol/describe_cluster.hpp"
 #include "kepoch/cluster/protocol/describe_configs.hpp"
 #include "kepoch/cluster/protocol/describe_log_dirs.hpp"
@@ -227,6 +228,19 @@ std::optional<std::int32_t> ClusterClient::cluster_authorized_operations() {
         response.cluster_authorized_operations == std::numeric_limits<std::int32_t>::min())
       return std::nullopt;
     return response.cluster_authorized_operations;
+  } catch (const ClusterError&) {
+    main_.reset();
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> ClusterClient::authorizer_disabled() {
+  try {
+    if (!main_) send_metadata_request();
+    if (!main_->usable_version(ApiKey::kDescribeAcls)) return std::nullopt;
+    const auto response = protocol::DescribeAclsResponse::from(
+        main_->send(ApiKey::kDescribeAcls, protocol::make_cluster_acls_request()));
+    return response.error_code == protocol::errors::kSecurityDisabled;
   } catch (const ClusterError&) {
     main_.reset();
     return std::nullopt;

@@ -170,6 +170,12 @@ class ClusterClient {
   // DescribeCluster, refused it, or could not be asked.
   std::optional<std::int32_t> cluster_authorized_operations();
 
+  // Whether the answering broker has no authorizer, after a read_view: DescribeAcls answered
+  // SECURITY_DISABLED (true). False when it answered otherwise (an authorizer: a principal
+  // allowed every cluster operation may still be refused topics), nullopt when it was not
+  // served or could not be asked.
+  std::optional<bool> authorizer_disabled();
+
   // The topics the brokers of the last read_view hold logs of: DescribeLogDirs of every topic
   // on each. Kafka answers it to a principal that may Describe the cluster with every log
   // the broker has, not filtered by topic ACLs (KafkaApis.handleDescribeLogDirsRequest:

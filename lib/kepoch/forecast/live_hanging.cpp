@@ -81,8 +81,7 @@ void judge_open(std::vector<LiveOpenTransaction>& open,
         o.reason =
             "its producer id is not listed to this principal: no coordinator tracks it (hanging), "
             "or its transactional id is one this principal may not Describe, which "
-            "ListTransactions leaves out (an authorizer is on and the principal may not perform "
-            "every cluster operation)";
+            "ListTransactions leaves out (an authorizer is on, or whether one is is not known)";
       } else if (listing_complete) {
         o.hanging = true;
         o.reason = "no coordinator tracks its producer id (ListTransactions)";
@@ -169,16 +168,18 @@ LiveHangingSearch find_hanging_live(cluster::ClusterClient& client, const live::
     listed.insert(l.producer_id);
   if (!std::all_of(producer_ids.begin(), producer_ids.end(),
                    [&](std::int64_t id) { return listed.contains(id); })) {
-    const auto ops = client.cluster_authorized_operations();
-    withheld = !ops || (*ops & cluster::protocol::kAllClusterOperations) !=
-                           cluster::protocol::kAllClusterOperations;
+    // Even a principal allowed every cluster operation may be refused transactional ids:
+    // only a broker without an authorizer lists them all to everyone.
+    const auto disabled = client.authorizer_disabled();
+    withheld = disabled != true;
     if (withheld)
       out.warnings.push_back(
-          ops ? "this principal may not perform every cluster operation "
-                "(DescribeCluster): an authorizer is on, and ListTransactions may leave out "
-                "transactional ids it may not Describe"
+          disabled.has_value()
+              ? "an authorizer is on (DescribeAcls answered): ListTransactions leaves out, "
+                "without a word, the transactional ids this principal may not Describe, and a "
+                "super user cannot be told from a principal allowed every cluster operation"
               : "whether an authorizer hides transactional ids from this principal is "
-                "unknown (DescribeCluster's authorized operations not read)");
+                "unknown (DescribeAcls not answered)");
   }
   judge_open(out.open, listings.transactions, listings.complete, descriptions, bootstrap, withheld);
   return out;

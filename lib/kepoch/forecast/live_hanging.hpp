@@ -21,8 +21,9 @@
 // this principal may not see every transactional id: ListTransactions leaves out, without a
 // word, those it may not Describe (an authorizer's filter), and find-hanging would call such
 // a live transaction hanging and give the abort that ends it. kepoch takes the listing as
-// whole only when the principal may perform every operation on the cluster resource
-// (DescribeCluster's cluster_authorized_operations: no authorizer, or a super user).
+// whole only when the broker has no authorizer (DescribeAcls answers SECURITY_DISABLED): with
+// one, a principal allowed every cluster operation may still be refused transactional ids,
+// and DescribeCluster's operations do not tell it from a super user.
 
 #include <cstdint>
 #include <optional>

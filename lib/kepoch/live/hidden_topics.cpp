@@ -40,13 +40,13 @@ std::vector<std::string> undescribed_topics(const std::set<std::string>& describ
   return out;
 }
 
-HiddenTopics judge_hidden_topics(std::optional<std::int32_t> cluster_operations,
+HiddenTopics judge_hidden_topics(std::optional<bool> authorizer_disabled,
+                                 std::optional<std::int32_t> cluster_operations,
                                  const std::optional<LogDirNames>& log_dirs,
                                  const std::vector<std::string>& undescribed,
                                  const std::map<std::string, std::int16_t>& asked) {
   HiddenTopics out;
-  const auto all = cluster::protocol::kAllClusterOperations;
-  if (cluster_operations && (*cluster_operations & all) == all) return out;
+  if (authorizer_disabled == true) return out;
   if (!log_dirs) {
     out.ruled_out = false;
     out.unknown_why.push_back("the brokers' log dirs were not read");
@@ -80,9 +80,9 @@ HiddenTopics judge_hidden_topics(std::optional<std::int32_t> cluster_operations,
 }
 
 HiddenTopics read_hidden_topics(cluster::ClusterClient& client) {
+  const auto disabled = client.authorizer_disabled();
+  if (disabled == true) return {};
   const auto ops = client.cluster_authorized_operations();
-  const auto all = cluster::protocol::kAllClusterOperations;
-  if (ops && (*ops & all) == all) return {};
   auto read = client.log_dir_topics();
   LogDirNames names{std::move(read.topics), std::move(read.unread), read.cluster_describe_refused};
   const auto undescribed = undescribed_topics(client.described_topics(), names);
@@ -92,7 +92,7 @@ HiddenTopics read_hidden_topics(cluster::ClusterClient& client) {
   } catch (const cluster::ClusterError& e) {
     names.unread.push_back(fmt::format("Metadata by name: {}", e.what()));
   }
-  return judge_hidden_topics(ops, names, undescribed, asked);
+  return judge_hidden_topics(disabled, ops, names, undescribed, asked);
 }
 
 std::vector<std::string> hidden_topic_warnings(const HiddenTopics& h,

@@ -8,14 +8,15 @@
 // that may not Describe the cluster, with only the groups it may Describe
 // (handleListGroupsRequest). A state not given is unknown, not empty:
 //
-//   - a principal that may perform every cluster operation (DescribeCluster's
-//     cluster_authorized_operations: no authorizer, or a super user) is shown everything;
-//   - otherwise the topics every broker holds logs of (DescribeLogDirs of all topics, which
-//     Kafka answers to a principal that may Describe the cluster without filtering by topic:
-//     handleDescribeLogDirsRequest over logManager.allLogs) are compared with Metadata's:
-//     a topic there that Metadata left out, asked for by name, answered
-//     TOPIC_AUTHORIZATION_FAILED (or not answered) is withheld; answered otherwise (created or
-//     deleted meanwhile) it is not;
+//   - without an authorizer (DescribeAcls answers SECURITY_DISABLED) everything is shown;
+//   - otherwise, even to a principal that may perform every cluster operation (a super user
+//     and a principal allowed All on the cluster look alike in DescribeCluster's
+//     cluster_authorized_operations, and the latter is still refused topics), the topics every
+//     broker holds logs of (DescribeLogDirs of all topics, which Kafka answers to a principal that
+//     may Describe the cluster without filtering by topic: handleDescribeLogDirsRequest over
+//     logManager.allLogs) are compared with Metadata's: a topic there that Metadata left out, asked
+//     for by name, answered TOPIC_AUTHORIZATION_FAILED (or not answered) is withheld; answered
+//     otherwise (created or deleted meanwhile) it is not;
 //   - when a broker did not answer DescribeLogDirs (refused: no Describe on the cluster; down;
 //     a log dir offline), withheld topics cannot be ruled out; when it was refused,
 //     ListGroups may also leave groups out.
@@ -62,10 +63,12 @@ struct LogDirNames {
 std::vector<std::string> undescribed_topics(const std::set<std::string>& described,
                                             const LogDirNames& log_dirs);
 
-// The judgement from what was read: the principal's cluster operations (nullopt: not read),
-// the log dirs (nullopt: not read, because the operations were all), and the error code of
-// each undescribed topic asked for by name (missing: not answered).
-HiddenTopics judge_hidden_topics(std::optional<std::int32_t> cluster_operations,
+// The judgement from what was read: whether the broker has no authorizer (nullopt: not
+// known), the principal's cluster operations (nullopt: not read), the log dirs (nullopt: not
+// read), and the error code of each undescribed topic asked for by name (missing: not
+// answered).
+HiddenTopics judge_hidden_topics(std::optional<bool> authorizer_disabled,
+                                 std::optional<std::int32_t> cluster_operations,
                                  const std::optional<LogDirNames>& log_dirs,
                                  const std::vector<std::string>& undescribed,
                                  const std::map<std::string, std::int16_t>& asked);

@@ -25,14 +25,31 @@ LogDirNames dirs(std::set<std::string> topics, std::vector<std::string> unread =
 
 }  // namespace
 
-TEST_CASE("a principal that may perform every cluster operation is shown everything",
-          "[live][hidden]") {
-  const auto h = judge_hidden_topics(kAll, std::nullopt, {}, {});
+TEST_CASE("without an authorizer everything is shown", "[live][hidden]") {
+  // DescribeAcls answered SECURITY_DISABLED: nothing read beside it is needed.
+  const auto h = judge_hidden_topics(true, std::nullopt, std::nullopt, {}, {});
   CHECK(h.ruled_out);
   CHECK(h.topics.empty());
   CHECK_FALSE(h.groups_may_be_withheld);
   CHECK_FALSE(h.may_withhold(std::nullopt));
   CHECK(hidden_topic_warnings(h, std::nullopt, "partitions").empty());
+}
+
+TEST_CASE("every cluster operation is not every topic: the log dirs are still compared",
+          "[live][hidden]") {
+  // A principal allowed All on the cluster, no Describe on topic hidden (Kafka 4.4's
+  // StandardAuthorizer: DescribeCluster answers every operation, Metadata leaves hidden out).
+  const auto d = dirs({"orders", "hidden"});
+  const auto h = judge_hidden_topics(false, kAll, d, undescribed_topics({"orders"}, d),
+                                     {{"hidden", errors::kTopicAuthorizationFailed}});
+  CHECK(h.ruled_out);
+  CHECK_FALSE(h.groups_may_be_withheld);
+  CHECK(h.matching(std::nullopt) == std::vector<std::string>{"hidden"});
+  // Whether an authorizer runs not known (DescribeAcls unanswered), the log dirs unread:
+  // not ruled out, even with every cluster operation.
+  const auto unknown = judge_hidden_topics(std::nullopt, kAll, std::nullopt, {}, {});
+  CHECK_FALSE(unknown.ruled_out);
+  CHECK(unknown.may_withhold(std::regex("orders")));
 }
 
 TEST_CASE("a topic the log dirs hold that Metadata refuses by name is withheld", "[live][hidden]") {
@@ -41,7 +58,7 @@ TEST_CASE("a topic the log dirs hold that Metadata refuses by name is withheld",
   CHECK(undescribed == std::vector<std::string>{"created", "deleted", "hidden", "silent"});
   // created: described by name now (created since); deleted: UNKNOWN_TOPIC_OR_PARTITION;
   // silent: not answered (unknown, so withheld).
-  const auto h = judge_hidden_topics(kDescribeOnly, d, undescribed,
+  const auto h = judge_hidden_topics(false, kDescribeOnly, d, undescribed,
                                      {{"created", 0},
                                       {"deleted", errors::kUnknownTopicOrPartition},
                                       {"hidden", errors::kTopicAuthorizationFailed}});
@@ -63,8 +80,8 @@ TEST_CASE("a topic the log dirs hold that Metadata refuses by name is withheld",
 TEST_CASE("log dirs not read: withheld topics cannot be ruled out", "[live][hidden]") {
   SECTION("refused: no Describe on the cluster, so ListGroups may leave groups out too") {
     const auto h = judge_hidden_topics(
-        std::nullopt, dirs({}, {"DescribeLogDirs on broker 1: CLUSTER_AUTHORIZATION_FAILED"}, true),
-        {}, {});
+        false, std::nullopt,
+        dirs({}, {"DescribeLogDirs on broker 1: CLUSTER_AUTHORIZATION_FAILED"}, true), {}, {});
     CHECK_FALSE(h.ruled_out);
     CHECK(h.groups_may_be_withheld);
     CHECK(h.may_withhold(std::regex("orders")));
@@ -76,17 +93,17 @@ TEST_CASE("log dirs not read: withheld topics cannot be ruled out", "[live][hidd
   }
   SECTION("a broker down, the cluster described: groups listed in full, topics unknown") {
     const auto h = judge_hidden_topics(
-        kDescribeOnly, dirs({"orders"}, {"DescribeLogDirs on broker 3: timed out"}), {}, {});
+        false, kDescribeOnly, dirs({"orders"}, {"DescribeLogDirs on broker 3: timed out"}), {}, {});
     CHECK_FALSE(h.ruled_out);
     CHECK_FALSE(h.groups_may_be_withheld);
   }
   SECTION("operations not read and no log dirs read") {
-    const auto h = judge_hidden_topics(std::nullopt, std::nullopt, {}, {});
+    const auto h = judge_hidden_topics(false, std::nullopt, std::nullopt, {}, {});
     CHECK_FALSE(h.ruled_out);
     CHECK(h.groups_may_be_withheld);
   }
   SECTION("operations without Describe on the cluster") {
-    const auto h = judge_hidden_topics(1 << 7, dirs({"orders"}), {}, {});
+    const auto h = judge_hidden_topics(false, 1 << 7, dirs({"orders"}), {}, {});
     CHECK(h.ruled_out);
     CHECK(h.groups_may_be_withheld);
   }
@@ -105,7 +122,7 @@ TEST_CASE("cluster groups: a withheld topic makes every group's offsets unknown 
   CHECK(report::live_groups_complete(g, std::nullopt));
   CHECK(value(std::nullopt).find("groups")->as_array()[1].find("offsets_unknown")->is_null());
 
-  g.hidden = judge_hidden_topics(kDescribeOnly, dirs({"orders", "hidden"}), {"hidden"},
+  g.hidden = judge_hidden_topics(false, kDescribeOnly, dirs({"orders", "hidden"}), {"hidden"},
                                  {{"hidden", errors::kTopicAuthorizationFailed}});
   CHECK_FALSE(report::live_groups_complete(g, std::nullopt));
   CHECK(report::live_groups_complete(g, std::regex("orders")));
@@ -127,14 +144,14 @@ TEST_CASE("cluster groups: a withheld topic makes every group's offsets unknown 
   CHECK(narrowed.find("groups")->as_array()[1].find("offsets_unknown")->is_null());
 
   // ListGroups may have left groups out: incomplete whatever the topic.
-  g.hidden = judge_hidden_topics(1 << 7, dirs({"orders"}), {}, {});
+  g.hidden = judge_hidden_topics(false, 1 << 7, dirs({"orders"}), {}, {});
   CHECK_FALSE(report::live_groups_complete(g, std::regex("orders")));
 }
 
 TEST_CASE("cluster describe names the withheld topics matching --topic", "[live][hidden][report]") {
   live::ClusterView view;
   view.cluster_id = "abc";
-  const auto h = judge_hidden_topics(kDescribeOnly, dirs({"hidden"}), {"hidden"},
+  const auto h = judge_hidden_topics(false, kDescribeOnly, dirs({"hidden"}), {"hidden"},
                                      {{"hidden", errors::kTopicAuthorizationFailed}});
   const auto base = report::cluster_describe_value(view, {});
   const auto v = report::with_hidden_topics(base, h, std::nullopt, "partitions");
@@ -156,7 +173,7 @@ TEST_CASE("cluster describe names the withheld topics matching --topic", "[live]
 
 TEST_CASE("a report with a plain warnings list gets the warnings as strings",
           "[live][hidden][report]") {
-  const auto h = judge_hidden_topics(std::nullopt, std::nullopt, {}, {});
+  const auto h = judge_hidden_topics(false, std::nullopt, std::nullopt, {}, {});
   const auto base = report::Value::object()
                         .set("transactions", report::Value::array())
                         .set("warnings", report::Value::array().push("w1"));
@@ -176,7 +193,7 @@ TEST_CASE("a report that opens with a verdict says the withheld topics in it",
           "[live][hidden][report]") {
   // cluster hanging's first line: "No transaction hangs" would read as all clear while the
   // exit status counts the withheld topic.
-  const auto h = judge_hidden_topics(kDescribeOnly, dirs({"hidden"}), {"hidden"},
+  const auto h = judge_hidden_topics(false, kDescribeOnly, dirs({"hidden"}), {"hidden"},
                                      {{"hidden", errors::kTopicAuthorizationFailed}});
   const auto base = report::Value::object()
                         .set("summary", "No open transaction hangs.")

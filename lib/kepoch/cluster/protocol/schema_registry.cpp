@@ -13,7 +13,7 @@ namespace {
 
 using namespace tables;
 
-constexpr std::array<const MessageSchema*, 34> kSchemas = {
+constexpr std::array<const MessageSchema*, 36> kSchemas = {
     &kApiVersionsRequest,
     &kApiVersionsResponse,
     &kMetadataRequest,
@@ -30,6 +30,8 @@ constexpr std::array<const MessageSchema*, 34> kSchemas = {
     &kDescribeConfigsResponse,
     &kDescribeClusterRequest,
     &kDescribeClusterResponse,
+    &kDescribeAclsRequest,
+    &kDescribeAclsResponse,
     &kSaslHandshakeRequest,
     &kSaslHandshakeResponse,
     &kSaslAuthenticateRequest,

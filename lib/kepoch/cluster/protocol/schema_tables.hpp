@@ -24,6 +24,8 @@ extern const MessageSchema kDescribeConfigsRequest;
 extern const MessageSchema kDescribeConfigsResponse;
 extern const MessageSchema kDescribeClusterRequest;
 extern const MessageSchema kDescribeClusterResponse;
+extern const MessageSchema kDescribeAclsRequest;
+extern const MessageSchema kDescribeAclsResponse;
 extern const MessageSchema kSaslHandshakeRequest;
 extern const MessageSchema kSaslHandshakeResponse;
 extern const MessageSchema kSaslAuthenticateRequest;
