@@ -183,7 +183,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
         json->add(listed, input);
       };
     out = forecast::plan_outage_streamed(std::move(streams), std::move(metadata), o.gone, o.all, 0,
-                                         attach, sink);
+                                         attach, sink, json ? json->start_names() : nullptr);
   } else {
     progress.step(0, o.states.size(), fmt::format("reading {} broker states", o.states.size()));
     std::vector<forecast::BrokerState> states =
@@ -201,7 +201,7 @@ int run(PlanOptions o, const ConnectionOptions& c, const TopicOptions& t, const 
                                                o.all, out.salvages, out.unheld_decisions});
     head.set("timelines", report::Value::array());
     progress.done();
-    json->write(head, std::cout);
+    json->write(head, out.plan.start_order, std::cout);
     std::cout.flush();
     return out.plan.totals.safe() ? kOk : kFindings;
   }

@@ -162,7 +162,8 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs,
-                                const ReplicaPrepare& prepare, const ListedSink& sink) {
+                                const ReplicaPrepare& prepare, const ListedSink& sink,
+                                std::shared_ptr<SpilledLists> start_names) {
   OutagePlan out;
   std::vector<std::unique_ptr<ReplicaStream>> streams;
   for (auto& s : states) {
@@ -220,6 +221,7 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   std::uint64_t not_in_metadata = 0;
   std::set<std::int32_t> assigned;
   RecoveryPlanBuilder builder(input.gone_brokers);
+  if (start_names) builder.spill_partitions(std::move(start_names));
   // The listed partitions (RecoveryPlanBuilder::listed, every one with --all): their plan,
   // their input, by metadata index, gathered in the metadata's order at the end.
   struct Kept {

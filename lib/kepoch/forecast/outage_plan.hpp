@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,11 +102,15 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 // sink has each block's: plan_salvages of it). A metadata whose partitions are not in
 // partition order (a live cluster's answer) is sorted for the merge, so its blocks are not in
 // its order: the listed partitions are then kept and handed over once, at the end.
+//
+// With `start_names`, the start steps' partition names go there, not to memory
+// (RecoveryPlanBuilder::spill_partitions): for a report that writes them from it.
 using ListedSink = std::function<void(RecoveryPlan& listed, PlanInput& input)>;
 inline constexpr std::size_t kNamedDecisions = 3;  // as report::plan_verdict's
 
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0,
-                                const ReplicaPrepare& prepare = {}, const ListedSink& sink = {});
+                                const ReplicaPrepare& prepare = {}, const ListedSink& sink = {},
+                                std::shared_ptr<SpilledLists> start_names = {});
 
 }  // namespace kepoch::forecast

@@ -379,13 +379,25 @@ RecoveryPlanBuilder::RecoveryPlanBuilder(std::set<std::int32_t> gone) : gone_(st
 
 void RecoveryPlanBuilder::step(std::int32_t broker, StartPhase phase,
                                const std::string& partition) {
-  auto [it, added] = steps_.try_emplace(broker, StartStep{broker, phase, {}});
+  auto [it, added] = steps_.try_emplace(broker, StartStep{broker, phase, {}, nullptr, 0});
   StartStep& s = it->second;
+  if (added && spill_) {
+    s.spilled = spill_;
+    s.spilled_list = spill_->add_list();
+  }
   if (phase < s.phase) {  // an earlier phase wins: first < after_elections < any_time
     s.phase = phase;
-    s.partitions.clear();
+    if (s.spilled)
+      s.spilled->clear(s.spilled_list);
+    else
+      s.partitions.clear();
   }
-  if (phase == s.phase && !partition.empty()) s.partitions.push_back(partition);
+  if (phase == s.phase && !partition.empty()) {
+    if (s.spilled)
+      s.spilled->append(s.spilled_list, partition);
+    else
+      s.partitions.push_back(partition);
+  }
 }
 
 bool RecoveryPlanBuilder::listed(const PartitionPlan& pp) {
@@ -477,8 +489,8 @@ RecoveryPlan RecoveryPlanBuilder::finish() {
   std::stable_sort(plan_.start_order.begin(), plan_.start_order.end(),
                    [](const StartStep& a, const StartStep& b) {
                      if (a.phase != b.phase) return a.phase < b.phase;
-                     if (a.partitions.size() != b.partitions.size())
-                       return a.partitions.size() > b.partitions.size();
+                     if (a.partition_count() != b.partition_count())
+                       return a.partition_count() > b.partition_count();
                      return a.broker < b.broker;
                    });
   return std::move(plan_);

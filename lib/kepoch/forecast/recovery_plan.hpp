@@ -3,7 +3,8 @@
 // replica should lead, what each choice loses, and whether Kafka's own choice is already the
 // best. Pure: the replicas are values (read from log dirs or log dir snapshots by storage/),
 // the metadata is the controller's partition state (a live cluster, the KRaft metadata log,
-// or flags), and nothing here does I/O.
+// or flags), and nothing here does I/O (but writing the start steps' names to the caller's
+// SpilledLists when it asks: RecoveryPlanBuilder::spill_partitions).
 //
 // Per partition:
 //   - its condition: healthy (a live leader, ISR at least min.insync.replicas), under min
@@ -35,11 +36,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "kepoch/base/spilled_lists.hpp"
 #include "kepoch/epoch/election.hpp"
 #include "kepoch/forecast/config_source.hpp"
 #include "kepoch/storage/partition_replica.hpp"
@@ -183,6 +186,13 @@ struct StartStep {
   std::int32_t broker = -1;
   StartPhase phase = StartPhase::any_time;
   std::vector<std::string> partitions;  // topic-partition names it leads (first) or holds
+  // From a builder that spills them (RecoveryPlanBuilder::spill_partitions): `partitions` is
+  // empty and the names are list `spilled_list` of `spilled`.
+  std::shared_ptr<SpilledLists> spilled;
+  std::size_t spilled_list = 0;
+  std::uint64_t partition_count() const {
+    return spilled ? spilled->size(spilled_list) : partitions.size();
+  }
 };
 
 struct PlanTotals {
@@ -240,6 +250,11 @@ std::vector<PartitionPlan> plan_partitions(const std::vector<PlanPartitionInput>
 class RecoveryPlanBuilder {
  public:
   explicit RecoveryPlanBuilder(std::set<std::int32_t> gone_brokers);
+  // The start steps' partition names kept in `lists` (an anonymous temporary file:
+  // StartStep::spilled) instead of memory, where they grow with the partitions without a live
+  // leader: for a report that writes them from there (report::PlanJsonStream). Before any add
+  // or count.
+  void spill_partitions(std::shared_ptr<SpilledLists> lists) { spill_ = std::move(lists); }
   void add(PartitionPlan plan, bool keep = true);
   // add(plan, false) without a copy: its totals and start order, the plan not kept.
   void count(const PartitionPlan& plan);
@@ -253,6 +268,7 @@ class RecoveryPlanBuilder {
   void step(std::int32_t broker, StartPhase phase, const std::string& partition);
   std::set<std::int32_t> gone_;
   std::map<std::int32_t, StartStep> steps_;
+  std::shared_ptr<SpilledLists> spill_;
   RecoveryPlan plan_;
 };
 

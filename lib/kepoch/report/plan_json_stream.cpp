@@ -2,11 +2,11 @@
 
 #include <cerrno>
 #include <cstring>
-
-#include <sys/mman.h>
-#include <unistd.h>
+#include <stdexcept>
+#include <string_view>
 
 #include "kepoch/base/error.hpp"
+#include "kepoch/base/spilled_lists.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/time_fields.hpp"
 
@@ -25,28 +25,16 @@ std::string indented_json(const Value& v, std::size_t depth) {
   return out;
 }
 
-// An anonymous file for a spilled list: tmpfile() (on /tmp's disk, so a big plan's lists do
-// not sit in memory), else an anonymous memory file - a host or a chroot with no writable /tmp
-// still gets its report, the same bytes.
-std::FILE* temporary_file() {
-  if (std::FILE* f = std::tmpfile()) return f;
-  const int tmpfile_errno = errno;
-  const int fd = ::memfd_create("kepoch-plan-report", MFD_CLOEXEC);
-  if (fd >= 0) {
-    if (std::FILE* f = ::fdopen(fd, "w+")) return f;
-    ::close(fd);
-  }
-  throw InputError("temporary file", std::string("cannot create one for the report: ") +
-                                         std::strerror(tmpfile_errno));
-}
-
 }  // namespace
 
 PlanJsonStream::PlanJsonStream(bool all, bool iso_times, bool local)
-    : all_(all), iso_times_(iso_times), local_(local) {
+    : all_(all),
+      iso_times_(iso_times),
+      local_(local),
+      start_names_(std::make_shared<SpilledLists>("the report")) {
   for (const char* key : kLists)
-    spills_.emplace_back(key, Spill{temporary_file(), 0});
-  warnings_.file = temporary_file();
+    spills_.emplace_back(key, Spill{anonymous_temporary_file("the report"), 0});
+  warnings_.file = anonymous_temporary_file("the report");
 }
 
 PlanJsonStream::~PlanJsonStream() {
@@ -104,7 +92,48 @@ void PlanJsonStream::copy(Spill& s, std::ostream& out, bool& first) {
     out.write(buffer, static_cast<std::streamsize>(n));
 }
 
-void PlanJsonStream::write(const Value& head, std::ostream& out) {
+// `steps` (head's start_order, not empty) as render_json writes it at depth 1, each step's
+// spilled names (an empty "partitions" in `steps`) written from their file.
+void PlanJsonStream::write_start_order(const Value& steps,
+                                       const std::vector<forecast::StartStep>& start_order,
+                                       std::ostream& out) {
+  const auto& elements = steps.as_array();
+  if (elements.size() != start_order.size())
+    throw std::logic_error("plan report: start_order is not the plan's");
+  constexpr std::string_view kEmpty = "[]\n    }";  // "partitions", the step's last member
+  std::string name;
+  out << "[\n";
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const Value& element = elements[i];
+    const Value& shown = iso_times_ && has_time_fields(element)
+                             ? with_iso_times(element, Format::json, local_)
+                             : element;
+    text_.assign(i == 0 ? "    " : ",\n    ");
+    append_json(shown, 4, text_);
+    const forecast::StartStep& step = start_order[i];
+    if (!step.spilled || step.partition_count() == 0) {
+      out << text_;
+      continue;
+    }
+    if (text_.size() < kEmpty.size() ||
+        std::string_view(text_).substr(text_.size() - kEmpty.size()) != kEmpty)
+      throw std::logic_error("plan report: a spilled start step's partitions are not last");
+    text_.resize(text_.size() - kEmpty.size());
+    out << text_ << "[";
+    bool first = true;
+    step.spilled->for_each(step.spilled_list, [&](std::string_view partition) {
+      name.assign(first ? "\n        " : ",\n        ");
+      first = false;
+      append_json(Value(std::string(partition)), 8, name);
+      out << name;
+    });
+    out << "\n      ]\n    }";
+  }
+  out << "\n  ]";
+}
+
+void PlanJsonStream::write(const Value& head, const std::vector<forecast::StartStep>& start_order,
+                           std::ostream& out) {
   out << "{";
   bool first_member = true;
   for (const auto& [key, member] : head.as_object()) {
@@ -113,6 +142,10 @@ void PlanJsonStream::write(const Value& head, std::ostream& out) {
     Spill* s = nullptr;
     for (auto& [k, spilled] : spills_)
       if (k == key) s = &spilled;
+    if (key == "start_order" && !member.as_array().empty()) {
+      write_start_order(member, start_order, out);
+      continue;
+    }
     if (!s) {
       const Value& shown = iso_times_ && has_time_fields(member)
                                ? with_iso_times(member, Format::json, local_)

@@ -7,7 +7,9 @@
 // inside the document (nlohmann's dump(2) at their depth), to anonymous temporary files
 // (std::tmpfile: no name, gone when closed, never in a log dir); write() then writes the
 // document: its head (the verdict and totals first, which need every partition) from the
-// plan, each list copied from its file. Memory holds one block, not the report.
+// plan, each list copied from its file. Memory holds one block, not the report. The start
+// steps' partition names are kept in a temporary file too (start_names(), handed to the plan:
+// forecast::RecoveryPlanBuilder::spill_partitions) and written from it.
 
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "kepoch/base/spilled_lists.hpp"
 #include "kepoch/forecast/outage_plan.hpp"
 #include "kepoch/report/recovery_plan_report.hpp"
 #include "kepoch/report/value.hpp"
@@ -32,9 +35,14 @@ class PlanJsonStream {
 
   // One block of listed partitions, in the plan's order.
   void add(const forecast::RecoveryPlan& listed, const forecast::PlanInput& input);
+  // Where the plan keeps its start steps' partition names (plan_outage_streamed's
+  // `start_names`).
+  const std::shared_ptr<SpilledLists>& start_names() const { return start_names_; }
   // The document: `head` is recovery_plan_value's (with "timelines") of the plan without its
-  // listed partitions; its lists named above are replaced by what add() gathered.
-  void write(const Value& head, std::ostream& out);
+  // listed partitions; its lists named above are replaced by what add() gathered, and each
+  // of its start steps' (`start_order`, the plan's) spilled names are written from there.
+  void write(const Value& head, const std::vector<forecast::StartStep>& start_order,
+             std::ostream& out);
 
  private:
   struct Spill {
@@ -44,6 +52,8 @@ class PlanJsonStream {
   Spill& spill(const std::string& key);
   void put(Spill& s, const Value& element);
   void copy(Spill& s, std::ostream& out, bool& first);
+  void write_start_order(const Value& steps, const std::vector<forecast::StartStep>& start_order,
+                         std::ostream& out);
 
   bool all_;
   bool iso_times_;
@@ -51,6 +61,7 @@ class PlanJsonStream {
   std::vector<std::pair<std::string, Spill>> spills_;
   Spill warnings_;    // problems of severity "warning": after every "error" (as the report)
   std::string text_;  // put()'s element text, its capacity kept
+  std::shared_ptr<SpilledLists> start_names_;
 };
 
 }  // namespace kepoch::report

@@ -162,11 +162,13 @@ void same_plans(const std::vector<std::string>& args, const std::vector<std::int
       again[i].state.broker = ids[i];
     report::PlanJsonStream json(all, /*iso_times=*/true, /*local=*/false);
     std::size_t blocks = 0;
-    const OutagePlan sunk = plan_outage_streamed(std::move(again), m, gone, all, 1, {},
-                                                 [&](RecoveryPlan& listed, PlanInput& input) {
-                                                   ++blocks;
-                                                   json.add(listed, input);
-                                                 });
+    const OutagePlan sunk = plan_outage_streamed(
+        std::move(again), m, gone, all, 1, {},
+        [&](RecoveryPlan& listed, PlanInput& input) {
+          ++blocks;
+          json.add(listed, input);
+        },
+        json.start_names());
     CHECK(sunk.input.partitions.empty());  // nothing listed is held
     CHECK(sunk.plan.partitions.size() <= kNamedDecisions);
     report::Value head = report::recovery_plan_value(
@@ -174,7 +176,7 @@ void same_plans(const std::vector<std::string>& args, const std::vector<std::int
                     sunk.unheld_decisions});
     head.set("timelines", report::Value::array());
     std::ostringstream text;
-    json.write(head, text);
+    json.write(head, sunk.plan.start_order, text);
     CHECK(text.str() == expected);
     const bool any_listed = std::any_of(
         held.plan.partitions.begin(), held.plan.partitions.end(),
@@ -293,13 +295,14 @@ TEST_CASE("the plan's report from the metadata log read in ranges is the one-pas
       report::PlanJsonStream json(all, /*iso_times=*/true, /*local=*/false);
       const OutagePlan sunk = plan_outage_streamed(
           streams(), metadata(range_slots), {}, all, 1, {},
-          [&](RecoveryPlan& listed, PlanInput& input) { json.add(listed, input); });
+          [&](RecoveryPlan& listed, PlanInput& input) { json.add(listed, input); },
+          json.start_names());
       report::Value head = report::recovery_plan_value(
           sunk.plan, {sunk.metadata, sunk.cluster_id, sunk.brokers, sunk.notes, all, sunk.salvages,
                       sunk.unheld_decisions});
       head.set("timelines", report::Value::array());
       std::ostringstream text;
-      json.write(head, text);
+      json.write(head, sunk.plan.start_order, text);
       CHECK(text.str() == want);
     }
   }
