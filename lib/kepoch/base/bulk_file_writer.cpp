@@ -1,6 +1,7 @@
 #include "kepoch/base/bulk_file_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,15 +24,29 @@ FileWriteError::FileWriteError(int err)
 
 namespace {
 
+// A chunk of at least 2 MiB starts at a 2 MiB boundary and asks for huge pages: an O_DIRECT
+// write pins the chunk's pages and hands the disk one segment per physically contiguous
+// piece, so a 4 MiB chunk in two huge pages goes out in far fewer, larger requests than in
+// 1,024 pages of 4 KiB (on the VM measured, 163 MB written with O_DIRECT took about 0.6 of
+// the time). The kernel may not give huge pages (THP off, no free 2 MiB): then 4 KiB ones.
+constexpr std::size_t kHugePage = 2u << 20;
+
+std::align_val_t alignment_for(std::size_t n) {
+  return std::align_val_t{n >= kHugePage ? kHugePage : BulkFileWriter::kBlock};
+}
+
 struct AlignedFree {
-  void operator()(char* p) const {
-    ::operator delete[](p, std::align_val_t{BulkFileWriter::kBlock});
-  }
+  std::size_t size = 0;
+  void operator()(char* p) const { ::operator delete[](p, alignment_for(size)); }
 };
 using AlignedBytes = std::unique_ptr<char[], AlignedFree>;
 
 AlignedBytes aligned_bytes(std::size_t n) {
-  return AlignedBytes(new (std::align_val_t{BulkFileWriter::kBlock}) char[n]);
+  AlignedBytes bytes(new (alignment_for(n)) char[n], AlignedFree{n});
+#ifdef MADV_HUGEPAGE
+  if (n >= kHugePage) ::madvise(bytes.get(), n / kHugePage * kHugePage, MADV_HUGEPAGE);
+#endif
+  return bytes;
 }
 
 std::size_t round_up(std::size_t n, std::size_t to) {
