@@ -1,6 +1,7 @@
 #include "kepoch/base/bulk_file_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,15 +24,42 @@ FileWriteError::FileWriteError(int err)
 
 namespace {
 
+// A chunk of at least 2 MiB is mapped fresh (never touched memory of the heap), starts at a
+// 2 MiB boundary and asks for huge pages before its first byte is written: an O_DIRECT write
+// pins the chunk's pages and hands the disk one segment per physically contiguous piece, so
+// a 4 MiB chunk in two huge pages goes out in far fewer, larger requests than in 1,024 pages
+// of 4 KiB (on the VM measured, 163 MB written with O_DIRECT took about 0.6 of the time). The
+// kernel may not give huge pages (THP off, no free 2 MiB): then 4 KiB ones, as before.
+constexpr std::size_t kHugePage = 2u << 20;
+
 struct AlignedFree {
+  std::size_t size = 0;
   void operator()(char* p) const {
-    ::operator delete[](p, std::align_val_t{BulkFileWriter::kBlock});
+    if (size >= kHugePage)
+      ::munmap(p, size);
+    else
+      ::operator delete[](p, std::align_val_t{BulkFileWriter::kBlock});
   }
 };
 using AlignedBytes = std::unique_ptr<char[], AlignedFree>;
 
 AlignedBytes aligned_bytes(std::size_t n) {
-  return AlignedBytes(new (std::align_val_t{BulkFileWriter::kBlock}) char[n]);
+  if (n < kHugePage)
+    return AlignedBytes(new (std::align_val_t{BulkFileWriter::kBlock}) char[n], AlignedFree{n});
+  n = (n + kHugePage - 1) / kHugePage * kHugePage;
+  // Mapped with a huge page to spare, the bytes before the first boundary and after the
+  // chunk unmapped again.
+  void* const mapped =
+      ::mmap(nullptr, n + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  const auto at = reinterpret_cast<std::uintptr_t>(mapped);
+  const std::uintptr_t start = (at + kHugePage - 1) / kHugePage * kHugePage;
+  if (start > at) ::munmap(mapped, start - at);
+  ::munmap(reinterpret_cast<void*>(start + n), at + kHugePage - start);
+#ifdef MADV_HUGEPAGE
+  ::madvise(reinterpret_cast<void*>(start), n, MADV_HUGEPAGE);
+#endif
+  return AlignedBytes(reinterpret_cast<char*>(start), AlignedFree{n});
 }
 
 std::size_t round_up(std::size_t n, std::size_t to) {

@@ -178,7 +178,8 @@ bool restart_loses_records(const RestartForecast& restart);
 
 // The 64-bit content hash `content` presence compares: key, value and headers, each with
 // its presence (null differs from empty): each byte string's length and a 64-bit hash of it
-// (wyhash's construction), mixed. Not cryptographic: records built to collide can pass.
+// (AES rounds where the CPU has them, else wyhash's construction), mixed. Not cryptographic:
+// records built to collide can pass.
 std::uint64_t content_hash(const Record& record);
 
 // The (leader epoch, offset) of the records archived from a partition's earlier followers
