@@ -136,7 +136,11 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
 }
 
 void YamlObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
-  key(k);
+  // A plain simple key (its member line says so) by the emitter's inline call.
+  if (simple_line(k))
+    emitter_.block_key(k);
+  else
+    key(k);
   member.emit_yaml(emitter_, times);
   emitter_.flush();  // as emit_yaml does
 }
