@@ -562,13 +562,13 @@ class YamlBlockSink final : public SinkBase {
   }
   template <std::size_t N>
   KEPOCH_SINK_INLINE void literal_key(const char (&k)[N]) {
-    e_.block_key(std::string_view(k, N - 1));  // write_unchecked_coordinator's: plain
+    e_.block_key_copy<N>(k, N - 1);  // write_unchecked_coordinator's: plain
     set_literal_key(k);
     member_ = true;
   }
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
     if (cf.name_size > 0 && detail::yaml_plain_name(cf.field->name))
-      e_.block_key(cf.padded_name, cf.name_size);
+      e_.block_key_copy<schema_walk::kPaddedNameSize>(cf.padded_name.data(), cf.name_size);
     else
       write_key(cf.field->name);
     set_key(cf);
@@ -579,28 +579,22 @@ class YamlBlockSink final : public SinkBase {
     e_.block_begin(false, size == 0);
   }
   KEPOCH_SINK_INLINE void end_array() override { e_.block_end(false); }
-  KEPOCH_SINK_INLINE void null() override {
-    next_value();
-    e_.block_scalar("~");
-  }
+  KEPOCH_SINK_INLINE void null() override { put(next_value(), "~"); }
   KEPOCH_SINK_INLINE void boolean(bool v) override {
-    next_value();
-    e_.block_scalar(v ? std::string_view("true") : std::string_view("false"));
+    put(next_value(), v ? std::string_view("true") : std::string_view("false"));
   }
   KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
-    if (time_member(next_value())) return time(v);
+    const bool member = next_value();
+    if (time_member(member)) return time(v);
     char digits[24];
     const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    e_.block_scalar(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    put(member, std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   void floating(double v) override {
     next_value();
     e_.real(v);
   }
-  KEPOCH_SINK_INLINE void text(std::string_view v) override {
-    next_value();
-    scalar(v);
-  }
+  KEPOCH_SINK_INLINE void text(std::string_view v) override { scalar(next_value(), v); }
 
  private:
   // A key's text: a schema's name ([a-z0-9_], SchemaSink::key) is plain but "" and "null"
@@ -613,17 +607,21 @@ class YamlBlockSink final : public SinkBase {
     detail::append_yaml_double_quoted(quoted_, name);
     e_.block_key(quoted_);
   }
+  // A scalar's final text, a member's value (`member`) or an item.
+  KEPOCH_SINK_INLINE void put(bool member, std::string_view text) {
+    member ? e_.block_value(text) : e_.block_scalar(text);
+  }
   // emit_yaml's string: as it is, or double-quoted (needs_quotes or not plain).
-  KEPOCH_SINK_INLINE void scalar(std::string_view v) {
-    if (detail::yaml_as_is(v)) return e_.block_scalar(v);
+  KEPOCH_SINK_INLINE void scalar(bool member, std::string_view v) {
+    if (detail::yaml_as_is(v)) return put(member, v);
     quoted_.clear();
     detail::append_yaml_double_quoted(quoted_, v);
-    e_.block_scalar(quoted_);
+    put(member, quoted_);
   }
-  void time(std::int64_t v) {
+  void time(std::int64_t v) {  // a member's
     const std::string_view text = iso(v);
-    if (text.empty()) return e_.block_scalar("~");
-    scalar(text);
+    if (text.empty()) return e_.block_value("~");
+    scalar(true, text);
   }
   detail::YamlEmitter& e_;
   std::string quoted_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 
 #if defined(__SSE2__)
@@ -611,13 +612,26 @@ constexpr std::array<std::uint8_t, 256> kNumberByte = [] {
 }();
 
 bool special_word(std::string_view s) {
-  static constexpr std::string_view kSpecial[] = {
-      "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
-      "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
-  if (s.empty() || s.size() > 5) return false;  // shorter or longer than any of them
-  for (const auto w : kSpecial)
-    if (w[0] == s[0] && s == w) return true;  // the first byte spares most comparisons
-  return false;
+  // By size: a value is compared with the few words of its size only.
+  const auto any = [&](std::initializer_list<std::string_view> words) {
+    for (const auto w : words)
+      if (s == w) return true;
+    return false;
+  };
+  switch (s.size()) {
+    case 1:
+      return s[0] == '~' || s[0] == 'y' || s[0] == 'n';
+    case 2:
+      return any({"no", "on", "No", "NO", "On"});
+    case 3:
+      return any({"yes", "off", "Yes", "YES", "Off"});
+    case 4:
+      return any({"true", "null", "True", "Null", "NULL", "TRUE"});
+    case 5:
+      return any({"false", "False", "FALSE"});
+    default:
+      return false;
+  }
 }
 
 }  // namespace

@@ -154,23 +154,32 @@ class YamlEmitter {
     return !groups_.empty() && !long_key_next_ && !groups_.back().long_key;
   }
   void block_key(std::string_view text);  // a key of the current map
-  // block_key of padded's first n bytes, copied whole (a fixed-size copy: no call).
+  // block_key of the n bytes at `text`, which has N readable (a padded name, a literal):
+  // copied as N, a fixed-size copy (no call).
   template <std::size_t N>
-  void block_key(const std::array<char, N>& padded, std::size_t n) {
+  void block_key_copy(const char* text, std::size_t n) {
     Group& g = groups_.back();
     char* const start = out_.room(kLineRoom + 1 + base_indent_ + cur_indent_ + N);
     char* p = g.child_count > 0 ? line_to(start, cur_indent_) : pad_to(start, cur_indent_);
-    std::memcpy(p, padded.data(), N);
+    std::memcpy(p, text, N);
     col_ += n;
     out_.advance(static_cast<std::size_t>(p - start) + n);
     ++g.child_count;
     long_key_next_ = false;
   }
   void block_scalar(std::string_view text);  // a value of the current map, or an item
-  void block_begin(bool map, bool flow) {
-    block_node(std::string_view("", 0), flow, !map && !flow);
-    cur_indent_ += kIndent;
-    groups_.push_back(Group{map, flow, 0, false});
+  void block_begin(bool map, bool flow);
+  // block_scalar of a map's value (a key before it).
+  void block_value(std::string_view text) {
+    Group& g = groups_.back();
+    char* const start = out_.room(2 + cur_indent_ + kIndent + 32 + text.size());
+    std::memcpy(start, ": ", 2);
+    col_ += 2;
+    char* p = put_text(pad_to(start + 2, cur_indent_ + kIndent), text);
+    col_ += text.size();
+    out_.advance(static_cast<std::size_t>(p - start));
+    ++g.child_count;  // now even; long_key is false (block_ready, simple keys)
+    long_key_next_ = false;
   }
   void block_end(bool map) {
     const Group g = groups_.back();
@@ -232,9 +241,6 @@ class YamlEmitter {
   void space_or_indent_to(bool require_space, std::size_t n);
   // Lines and values into the current map (integer_members, begin_map_members).
   void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
-  // prepare(), then `text`, then started_node(), for the block calls: `flowish` a scalar, a
-  // key or a flow group (then `seq` false), else a block group (`seq`: a sequence).
-  void block_node(std::string_view text, bool flowish, bool seq);
   // "\n", the base indent and spaces to column n, at p (room for kLineRoom there); the end.
   static constexpr std::size_t kLineRoom = 64;
   char* line_to(char* p, std::size_t n) {
@@ -286,56 +292,38 @@ class YamlEmitter {
   bool long_key_next_ = false;  // yaml-cpp's local MapKeyFormat(LongKey), set by a long string
 };
 
-// Emitter::PrepareNode for the block calls (no long key: block_ready), the node's text and
-// EmitterState::StartedNode, into room reserved once.
-inline void YamlEmitter::block_node(std::string_view text, bool flowish, bool seq) {
+// Emitter::PrepareNode for a group (a value or an item: block calls), StartedNode and
+// begin_group's state.
+inline void YamlEmitter::block_begin(bool map, bool flow) {
   Group& g = groups_.back();
   const std::size_t cur = cur_indent_;
-  char* const start = out_.room(2 * (1 + base_indent_) + cur + 4 + text.size());
+  char* const start = out_.room(2 * (kLineRoom + 1 + base_indent_ + cur) + 4);
   char* p = start;
-  std::size_t col = col_;
-  const auto line_break = [&] {
-    *p = '\n';
-    std::memset(p + 1, ' ', base_indent_);
-    p += 1 + base_indent_;
-    col = 0;
-  };
-  const auto indent_to = [&](std::size_t n) {
-    if (col >= n) return;
-    std::memset(p, ' ', n - col);
-    p += n - col;
-    col = n;
-  };
-  if (!g.map) {  // BlockSeqPrepareNode
-    if (g.child_count > 0) line_break();
-    indent_to(cur);
-    *p++ = '-';
-    ++col;
-    if (flowish)
-      indent_to(cur + kIndent);
-    else if (seq)
-      line_break();
-  } else if (g.child_count % 2 == 0) {  // BlockMapPrepareSimpleKey (a scalar key)
-    if (g.child_count > 0) line_break();
-    indent_to(cur);
-  } else {  // BlockMapPrepareSimpleKeyValue
+  if (g.map) {  // BlockMapPrepareSimpleKeyValue
     *p++ = ':';
-    ++col;
-    if (flowish) {
+    ++col_;
+    if (flow) {
       *p++ = ' ';
-      ++col;
-      indent_to(cur + kIndent);
+      ++col_;
+      p = pad_to(p, cur + kIndent);
     } else {
-      line_break();
+      p = line_to(p, 0);
     }
+  } else {  // BlockSeqPrepareNode
+    p = g.child_count > 0 ? line_to(p, cur) : pad_to(p, cur);
+    *p++ = '-';
+    ++col_;
+    if (flow)
+      p = pad_to(p, cur + kIndent);
+    else if (!map)
+      p = line_to(p, 0);
   }
-  std::memcpy(p, text.data(), text.size());
-  p += text.size();
-  col_ = col + text.size();
   out_.advance(static_cast<std::size_t>(p - start));
   ++g.child_count;
   if (g.child_count % 2 == 0) g.long_key = false;
   long_key_next_ = false;
+  cur_indent_ += kIndent;
+  groups_.push_back(Group{map, flow, 0, false});
 }
 
 // BlockMapPrepareSimpleKey, the key, StartedNode.
