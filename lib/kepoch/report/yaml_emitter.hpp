@@ -157,7 +157,7 @@ class YamlEmitter {
   // block_key of the n bytes at `text`, which has N readable (a padded name, a literal):
   // copied as N, a fixed-size copy (no call).
   template <std::size_t N>
-  void block_key_copy(const char* text, std::size_t n) {
+  [[gnu::always_inline]] void block_key_copy(const char* text, std::size_t n) {
     Group& g = groups_.back();
     char* const start = out_.room(kLineRoom + 1 + base_indent_ + cur_indent_ + N);
     char* p = g.child_count > 0 ? line_to(start, cur_indent_) : pad_to(start, cur_indent_);
@@ -170,7 +170,7 @@ class YamlEmitter {
   void block_scalar(std::string_view text);  // a value of the current map, or an item
   void block_begin(bool map, bool flow);
   // block_scalar of a map's value (a key before it).
-  void block_value(std::string_view text) {
+  [[gnu::always_inline]] void block_value(std::string_view text) {
     Group& g = groups_.back();
     char* const start = out_.room(2 + cur_indent_ + kIndent + 32 + text.size());
     std::memcpy(start, ": ", 2);
@@ -181,7 +181,7 @@ class YamlEmitter {
     ++g.child_count;  // now even; long_key is false (block_ready, simple keys)
     long_key_next_ = false;
   }
-  void block_end(bool map) {
+  [[gnu::always_inline]] void block_end(bool map) {
     const Group g = groups_.back();
     groups_.pop_back();
     long_key_next_ = false;

@@ -156,7 +156,7 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
 void YamlObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
   key(k);
   member.emit_yaml(emitter_, times);
-  emitter_.flush();  // as emit_yaml does
+  // Not flushed (end() flushes, or a map's end past 64 KiB): one copy of many records' text.
 }
 
 const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberNames& names,
