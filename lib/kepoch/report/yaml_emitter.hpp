@@ -243,7 +243,7 @@ class YamlEmitter {
   void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
   // "\n", the base indent and spaces to column n, at p (room for kLineRoom there); the end.
   static constexpr std::size_t kLineRoom = 64;
-  char* line_to(char* p, std::size_t n) {
+  [[gnu::always_inline]] char* line_to(char* p, std::size_t n) {
     static constexpr char kLine[kLineRoom + 1] =
         "\n                                                               ";
     if (base_indent_ + n < kLineRoom) {
@@ -256,7 +256,7 @@ class YamlEmitter {
     return p + 1 + base_indent_ + n;
   }
   // Spaces at p to column n from col_ (room for n there).
-  char* pad_to(char* p, std::size_t n) {
+  [[gnu::always_inline]] char* pad_to(char* p, std::size_t n) {
     if (col_ >= n) return p;
     std::memset(p, ' ', n - col_);
     p += n - col_;
@@ -264,7 +264,7 @@ class YamlEmitter {
     return p;
   }
   // The n bytes of s at p, n <= 32 in fixed-size copies (room for 32 there), and the end.
-  static char* put_text(char* p, std::string_view s) {
+  [[gnu::always_inline]] static char* put_text(char* p, std::string_view s) {
     const std::size_t n = s.size();
     if (n >= 16 && n <= 32) {
       std::memcpy(p, s.data(), 16);
