@@ -206,9 +206,9 @@ class YamlEmitter {
     out_.advance(static_cast<std::size_t>(p - start));
     cur_indent_ -= kIndent;
   }
-  // The emitter's state and text at a point, to go back to (take_back) when what was
-  // written since is discarded: nothing may have been flushed since (the block calls never
-  // flush).
+  // The emitter's state and text at a point inside a group (block_ready), to go back to
+  // (take_back) when what was written since is discarded: nothing may have been flushed since
+  // (the block calls never flush).
   struct Mark {
     std::size_t size = 0;
     std::size_t col = 0;
