@@ -543,6 +543,90 @@ class YamlSink final : public SinkBase {
   detail::YamlEmitter& e_;
 };
 
+// YamlSink's text through the emitter's block calls (inline, into its text), so that the
+// schema walk's calls are made directly (a final class) and a deferred record is written as
+// its fields are read, once: what a record that does not write so wrote is taken back
+// (YamlEmitter::take_back), as JSON's is. Only where the emitter is block_ready().
+class YamlBlockSink final : public SinkBase {
+ public:
+  YamlBlockSink(detail::YamlEmitter& e, LazyTimes times) : SinkBase(times), e_(e) {}
+  KEPOCH_SINK_INLINE void begin_object(bool empty) override {
+    next_value();
+    e_.block_begin(true, empty);
+  }
+  KEPOCH_SINK_INLINE void end_object() override { e_.block_end(true); }
+  void key(std::string_view name) override {
+    write_key(name);
+    set_key(name);
+    member_ = true;
+  }
+  template <std::size_t N>
+  KEPOCH_SINK_INLINE void literal_key(const char (&k)[N]) {
+    e_.block_key_copy<N>(k, N - 1);  // write_unchecked_coordinator's: plain
+    set_literal_key(k);
+    member_ = true;
+  }
+  KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
+    if (cf.name_size > 0 && detail::yaml_plain_name(cf.field->name))
+      e_.block_key_copy<schema_walk::kPaddedNameSize>(cf.padded_name.data(), cf.name_size);
+    else
+      write_key(cf.field->name);
+    set_key(cf);
+    member_ = true;
+  }
+  KEPOCH_SINK_INLINE void begin_array(std::size_t size) override {
+    next_value();
+    e_.block_begin(false, size == 0);
+  }
+  KEPOCH_SINK_INLINE void end_array() override { e_.block_end(false); }
+  KEPOCH_SINK_INLINE void null() override { put(next_value(), "~"); }
+  KEPOCH_SINK_INLINE void boolean(bool v) override {
+    put(next_value(), v ? std::string_view("true") : std::string_view("false"));
+  }
+  KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
+    const bool member = next_value();
+    if (time_member(member)) return time(v);
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    put(member, std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
+  void floating(double v) override {
+    next_value();
+    e_.real(v);
+  }
+  KEPOCH_SINK_INLINE void text(std::string_view v) override { scalar(next_value(), v); }
+
+ private:
+  // A key's text: a schema's name ([a-z0-9_], SchemaSink::key) is plain but "" and "null"
+  // (detail::yaml_plain_name); longer than a simple key's 1024 bytes it is not one, which
+  // the block calls do not write: thrown, the record is written the general way.
+  KEPOCH_SINK_INLINE void write_key(std::string_view name) {
+    if (detail::yaml_plain_name(name)) return e_.block_key(name);
+    if (name.size() > 1024) throw FormatError(0, "a key too long for the block calls");
+    quoted_.clear();
+    detail::append_yaml_double_quoted(quoted_, name);
+    e_.block_key(quoted_);
+  }
+  // A scalar's final text, a member's value (`member`) or an item.
+  KEPOCH_SINK_INLINE void put(bool member, std::string_view text) {
+    member ? e_.block_value(text) : e_.block_scalar(text);
+  }
+  // emit_yaml's string: as it is, or double-quoted (needs_quotes or not plain).
+  KEPOCH_SINK_INLINE void scalar(bool member, std::string_view v) {
+    if (detail::yaml_as_is(v)) return put(member, v);
+    quoted_.clear();
+    detail::append_yaml_double_quoted(quoted_, v);
+    put(member, quoted_);
+  }
+  void time(std::int64_t v) {  // a member's
+    const std::string_view text = iso(v);
+    if (text.empty()) return e_.block_value("~");
+    scalar(true, text);
+  }
+  detail::YamlEmitter& e_;
+  std::string quoted_;
+};
+
 // coordinator_value(d) of a deferred record whose fields check as they are written (with no
 // note: there is no "notes" member), as events; throws FormatError, having written part of
 // it, for any other. `Sink`: a final class, whose calls the schema walk makes directly.
@@ -609,8 +693,7 @@ void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
 // checked where the text can be taken back (JSON, a table's line), once: when they check
 // without a note, that is the record's text; when not, the text is taken back and the
 // record checked (check_deferred_coordinator, its error counted in the batch) and written
-// as a checked one. The YAML emitter cannot take back its events: there the check comes
-// first.
+// as a checked one. YAML likewise, through the emitter's block calls (take_back).
 class CoordinatorMember final : public LazyMember {
  public:
   CoordinatorMember(const DumpedCoordinator& d, DumpedBatch* batch) : d_(d), batch_(batch) {}
@@ -645,6 +728,17 @@ class CoordinatorMember final : public LazyMember {
     sink.finish();
   }
   void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
+    if (pending() && e.block_ready()) {
+      const detail::YamlEmitter::Mark mark = e.mark();
+      try {
+        YamlBlockSink sink(e, times);
+        write_unchecked_coordinator(d_, sink);
+        good_ = true;
+        return;
+      } catch (const FormatError&) {
+        e.take_back(mark);
+      }
+    }
     YamlSink sink(e, times);
     write_coordinator(settled(), sink);
   }

@@ -7,7 +7,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace kepoch::report::detail {
 namespace {
@@ -607,13 +612,26 @@ constexpr std::array<std::uint8_t, 256> kNumberByte = [] {
 }();
 
 bool special_word(std::string_view s) {
-  static constexpr std::string_view kSpecial[] = {
-      "true",  "false", "yes",  "no",   "on",    "off", "null", "~",   "y",  "n",  "True",
-      "False", "Null",  "NULL", "TRUE", "FALSE", "Yes", "No",   "YES", "NO", "On", "Off"};
-  if (s.empty() || s.size() > 5) return false;  // shorter or longer than any of them
-  for (const auto w : kSpecial)
-    if (w[0] == s[0] && s == w) return true;  // the first byte spares most comparisons
-  return false;
+  // By size: a value is compared with the few words of its size only.
+  const auto any = [&](std::initializer_list<std::string_view> words) {
+    for (const auto w : words)
+      if (s == w) return true;
+    return false;
+  };
+  switch (s.size()) {
+    case 1:
+      return s[0] == '~' || s[0] == 'y' || s[0] == 'n';
+    case 2:
+      return any({"no", "on", "No", "NO", "On"});
+    case 3:
+      return any({"yes", "off", "Yes", "YES", "Off"});
+    case 4:
+      return any({"true", "null", "True", "Null", "NULL", "TRUE"});
+    case 5:
+      return any({"false", "False", "FALSE"});
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -662,8 +680,69 @@ bool iso_time_shape(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// Whether every byte of s is a kSimpleByte: 16 at a time with SSE2 from 8 bytes on (the
+// last 16 overlapping those before; 8-15 bytes as two overlapping words), else by the table.
+bool all_simple(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+#if defined(__SSE2__)
+  if (n >= 8) {
+    // A letter (its lower case in a-z), "+-./0-9:" but ',' or '_'; a byte >= 0x80 is
+    // negative in these signed comparisons: none.
+    const auto bad = [](__m128i v) {
+      const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+      const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                           _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+      const __m128i sign_digit =
+          _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+                           _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('+' - 1)),
+                                         _mm_cmplt_epi8(v, _mm_set1_epi8(':' + 1))));
+      const __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+      return _mm_movemask_epi8(_mm_or_si128(letter, _mm_or_si128(sign_digit, under))) != 0xFFFF;
+    };
+    const auto load = [](const char* at) {
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    };
+    if (n < 16) {
+      std::int64_t a, b;
+      std::memcpy(&a, p, 8);
+      std::memcpy(&b, p + n - 8, 8);
+      return !bad(_mm_set_epi64x(b, a));
+    }
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      if (bad(load(p + i))) return false;
+    return !bad(load(p + n - 16));
+  }
+#endif
+  for (std::size_t i = 0; i < n; ++i)
+    if (!kSimpleByte[static_cast<unsigned char>(p[i])]) return false;
+  return true;
+}
+
+// Whether every byte of s is one a number may hold, and a digit among them (needs_quotes).
+bool number_like(std::string_view s) {
+  bool digit = false;
+  for (const char c : s) {
+    const std::uint8_t kind = kNumberByte[static_cast<unsigned char>(c)];
+    if (kind == 0) return false;  // most strings: at their first letter past 'f'
+    digit = digit || kind == 2;
+  }
+  return digit;
+}
+
+}  // namespace
+
+// A string of kSimpleByte's only (names, ids, hosts, topics: most values) is decided by
+// all_simple and the few tests left of needs_quotes and yaml_plain_ok; any other by both.
 bool yaml_as_is(std::string_view s) {
-  return iso_time_shape(s) || (!needs_quotes(s) && yaml_plain_ok(s));
+  if (iso_time_shape(s)) return true;
+  if (s.empty() || !all_simple(s)) return !needs_quotes(s) && yaml_plain_ok(s);
+  // needs_quotes of such a string: a number's look, or a special word (the null strings
+  // among them); it has no space. yaml_plain_ok: simple()'s three.
+  if (number_like(s) || special_word(s)) return false;
+  return !(s.size() == 1 && (s[0] == '-' || s[0] == ':')) && s.back() != ':';
 }
 
 namespace {

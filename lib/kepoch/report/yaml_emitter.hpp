@@ -43,6 +43,7 @@ class YamlText {
   const char* data() const { return data_.get(); }
   std::size_t size() const { return size_; }
   void clear() { size_ = 0; }
+  void resize(std::size_t n) { size_ = n; }  // n <= size()
   // At least n writable bytes at the end; advance(k) makes k of them part of the text.
   char* room(std::size_t n) {
     if (capacity_ - size_ < n) grow(n);
@@ -73,6 +74,14 @@ class YamlText {
 
 class YamlEmitter {
  public:
+  // An open map or sequence (yaml-cpp's EmitterState::Group, what kepoch uses of it).
+  struct Group {
+    bool map = false;
+    bool flow = false;
+    std::size_t child_count = 0;
+    bool long_key = false;
+  };
+
   // Appends to `out`, at each flush() (emit_yaml and YamlObjectWriter::end flush). Every line
   // after the first starts with `base_indent` more spaces: the text goes straight into place
   // inside a bigger document (a list's element), not indented into place by a second copy.
@@ -133,14 +142,92 @@ class YamlEmitter {
   // the rest member lines at new_map_key_column().
   void begin_map_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
 
+  // The calls above made inline for a group's insides: a coordinator record's sink makes a
+  // few dozen per record, and the general calls' per-byte writes and per-call decisions were
+  // most of its cost. The same text and the same state as string(), begin_map() and the rest,
+  // for what they cover: a key is simple (at most 1024 bytes) and comes as its final text
+  // (plain, or double-quoted by the caller), a scalar likewise; a group is begun as a value or
+  // an item, never as a key. They never flush, so what they wrote can be taken back.
+  //
+  // Whether the next node may be written by them: inside a group, no long key under way.
+  bool block_ready() const {
+    return !groups_.empty() && !long_key_next_ && !groups_.back().long_key;
+  }
+  void block_key(std::string_view text);  // a key of the current map
+  // block_key of the n bytes at `text`, which has N readable (a padded name, a literal):
+  // copied as N, a fixed-size copy (no call).
+  template <std::size_t N>
+  [[gnu::always_inline]] void block_key_copy(const char* text, std::size_t n) {
+    Group& g = groups_.back();
+    char* const start = out_.room(kLineRoom + 1 + base_indent_ + cur_indent_ + N);
+    char* p = g.child_count > 0 ? line_to(start, cur_indent_) : pad_to(start, cur_indent_);
+    std::memcpy(p, text, N);
+    col_ += n;
+    out_.advance(static_cast<std::size_t>(p - start) + n);
+    ++g.child_count;
+    long_key_next_ = false;
+  }
+  void block_scalar(std::string_view text);  // a value of the current map, or an item
+  void block_begin(bool map, bool flow);
+  // block_scalar of a map's value (a key before it).
+  [[gnu::always_inline]] void block_value(std::string_view text) {
+    Group& g = groups_.back();
+    char* const start = out_.room(2 + cur_indent_ + kIndent + 32 + text.size());
+    std::memcpy(start, ": ", 2);
+    col_ += 2;
+    char* p = put_text(pad_to(start + 2, cur_indent_ + kIndent), text);
+    col_ += text.size();
+    out_.advance(static_cast<std::size_t>(p - start));
+    ++g.child_count;  // now even; long_key is false (block_ready, simple keys)
+    long_key_next_ = false;
+  }
+  [[gnu::always_inline]] void block_end(bool map) {
+    const Group g = groups_.back();
+    groups_.pop_back();
+    long_key_next_ = false;
+    if (g.child_count > 0 && !g.flow) {
+      cur_indent_ -= kIndent;
+      return;
+    }
+    // end_group of an empty group, written in flow style (a flow one here is empty).
+    char* const start = out_.room(cur_indent_ + 2);
+    char* p = start;
+    if (col_ < cur_indent_) {
+      std::memset(p, ' ', cur_indent_ - col_);
+      p += cur_indent_ - col_;
+      col_ = cur_indent_;
+    }
+    if (g.child_count == 0) {
+      *p++ = map ? '{' : '[';
+      ++col_;
+    }
+    *p++ = map ? '}' : ']';
+    ++col_;
+    out_.advance(static_cast<std::size_t>(p - start));
+    cur_indent_ -= kIndent;
+  }
+  // The emitter's state and text at a point inside a group (block_ready), to go back to
+  // (take_back) when what was written since is discarded: nothing may have been flushed since
+  // (the block calls never flush).
+  struct Mark {
+    std::size_t size = 0;
+    std::size_t col = 0;
+    std::size_t cur_indent = 0;
+    std::size_t groups = 0;
+    Group top;
+  };
+  Mark mark() const { return {out_.size(), col_, cur_indent_, groups_.size(), groups_.back()}; }
+  void take_back(const Mark& m) {
+    out_.resize(m.size);
+    col_ = m.col;
+    cur_indent_ = m.cur_indent;
+    groups_.resize(m.groups);
+    groups_.back() = m.top;
+    long_key_next_ = false;
+  }
+
  private:
   enum class Node { scalar, flow, block_seq, block_map };
-  struct Group {
-    bool map = false;
-    bool flow = false;
-    std::size_t child_count = 0;
-    bool long_key = false;
-  };
   static constexpr std::size_t kIndent = 2;
   static constexpr std::size_t kFlushAt = std::size_t{64} << 10;
 
@@ -154,6 +241,45 @@ class YamlEmitter {
   void space_or_indent_to(bool require_space, std::size_t n);
   // Lines and values into the current map (integer_members, begin_map_members).
   void write_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
+  // "\n", the base indent and spaces to column n, at p (room for kLineRoom there); the end.
+  static constexpr std::size_t kLineRoom = 64;
+  [[gnu::always_inline]] char* line_to(char* p, std::size_t n) {
+    static constexpr char kLine[kLineRoom + 1] =
+        "\n                                                               ";
+    if (base_indent_ + n < kLineRoom) {
+      std::memcpy(p, kLine, kLineRoom);  // a fixed-size copy: no call
+    } else {
+      *p = '\n';
+      std::memset(p + 1, ' ', base_indent_ + n);
+    }
+    col_ = n;
+    return p + 1 + base_indent_ + n;
+  }
+  // Spaces at p to column n from col_ (room for n there).
+  [[gnu::always_inline]] char* pad_to(char* p, std::size_t n) {
+    if (col_ >= n) return p;
+    std::memset(p, ' ', n - col_);
+    p += n - col_;
+    col_ = n;
+    return p;
+  }
+  // The n bytes of s at p, n <= 32 in fixed-size copies (room for 32 there), and the end.
+  [[gnu::always_inline]] static char* put_text(char* p, std::string_view s) {
+    const std::size_t n = s.size();
+    if (n >= 16 && n <= 32) {
+      std::memcpy(p, s.data(), 16);
+      std::memcpy(p + n - 16, s.data() + n - 16, 16);
+    } else if (n >= 8 && n < 16) {
+      std::memcpy(p, s.data(), 8);
+      std::memcpy(p + n - 8, s.data() + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(p, s.data(), 4);
+      std::memcpy(p + n - 4, s.data() + n - 4, 4);
+    } else {
+      std::memcpy(p, s.data(), n);
+    }
+    return p + n;
+  }
 
   std::string& sink_;
   YamlText out_;        // not yet flushed to sink_
@@ -165,6 +291,76 @@ class YamlEmitter {
   std::size_t doc_count_ = 0;
   bool long_key_next_ = false;  // yaml-cpp's local MapKeyFormat(LongKey), set by a long string
 };
+
+// Emitter::PrepareNode for a group (a value or an item: block calls), StartedNode and
+// begin_group's state.
+inline void YamlEmitter::block_begin(bool map, bool flow) {
+  Group& g = groups_.back();
+  const std::size_t cur = cur_indent_;
+  char* const start = out_.room(2 * (kLineRoom + 1 + base_indent_ + cur) + 4);
+  char* p = start;
+  if (g.map) {  // BlockMapPrepareSimpleKeyValue
+    *p++ = ':';
+    ++col_;
+    if (flow) {
+      *p++ = ' ';
+      ++col_;
+      p = pad_to(p, cur + kIndent);
+    } else {
+      p = line_to(p, 0);
+    }
+  } else {  // BlockSeqPrepareNode
+    p = g.child_count > 0 ? line_to(p, cur) : pad_to(p, cur);
+    *p++ = '-';
+    ++col_;
+    if (flow)
+      p = pad_to(p, cur + kIndent);
+    else if (!map)
+      p = line_to(p, 0);
+  }
+  out_.advance(static_cast<std::size_t>(p - start));
+  ++g.child_count;
+  if (g.child_count % 2 == 0) g.long_key = false;
+  long_key_next_ = false;
+  cur_indent_ += kIndent;
+  groups_.push_back(Group{map, flow, 0, false});
+}
+
+// BlockMapPrepareSimpleKey, the key, StartedNode.
+inline void YamlEmitter::block_key(std::string_view text) {
+  Group& g = groups_.back();
+  char* const start = out_.room(kLineRoom + 1 + base_indent_ + cur_indent_ + 32 + text.size());
+  char* p = g.child_count > 0 ? line_to(start, cur_indent_) : pad_to(start, cur_indent_);
+  p = put_text(p, text);
+  col_ += text.size();
+  out_.advance(static_cast<std::size_t>(p - start));
+  ++g.child_count;  // now odd: long_key unchanged
+  long_key_next_ = false;
+}
+
+// BlockMapPrepareSimpleKeyValue or BlockSeqPrepareNode, the scalar, StartedNode.
+inline void YamlEmitter::block_scalar(std::string_view text) {
+  Group& g = groups_.back();
+  const std::size_t cur = cur_indent_;
+  char* const start = out_.room(kLineRoom + 1 + base_indent_ + cur + 4 + 32 + text.size());
+  char* p = start;
+  if (g.map) {
+    std::memcpy(p, ": ", 2);
+    p += 2;
+    col_ += 2;
+  } else {
+    p = g.child_count > 0 ? line_to(p, cur) : pad_to(p, cur);
+    *p++ = '-';
+    ++col_;
+  }
+  p = pad_to(p, cur + kIndent);
+  p = put_text(p, text);
+  col_ += text.size();
+  out_.advance(static_cast<std::size_t>(p - start));
+  ++g.child_count;
+  if (g.child_count % 2 == 0) g.long_key = false;
+  long_key_next_ = false;
+}
 
 // A member line: "\n", a map's key column in spaces (YamlEmitter::key_column(), base indent
 // included), a plain simple key (at most 1024 bytes), ": "; or a map's first line
@@ -193,6 +389,11 @@ class MemberLine {
 
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.
 bool yaml_plain_ok(std::string_view s);
+// yaml_plain_ok of a name of [a-z0-9_] only (a schema's field name): true but for "" and
+// "null" (a null's text), as no such name is an indicator or ends in ':'.
+inline bool yaml_plain_name(std::string_view name) {
+  return !name.empty() && name != "null";
+}
 // Whether emit_yaml writes the string `s` as it is: !needs_quotes(s) && yaml_plain_ok(s).
 bool yaml_as_is(std::string_view s);
 // Appends `s` as yaml-cpp's WriteDoubleQuotedString writes it.

@@ -56,7 +56,21 @@ bool same_bytes(const char* a, const char* b, std::size_t n) {
 
 }  // namespace
 
+bool YamlObjectWriter::block_member_key(std::string_view k) {
+  if (!emitter_.block_ready()) return false;
+  if (pending_) {
+    if (!key_line(k, emitter_.new_map_key_column())) return false;
+    emitter_.block_begin(/*map=*/true, /*flow=*/false);
+    pending_ = false;
+  } else if (!key_line(k, emitter_.key_column())) {
+    return false;
+  }
+  emitter_.block_key(k);
+  return true;
+}
+
 void YamlObjectWriter::key(std::string_view k) {
+  if (block_member_key(k)) return;
   if (pending_) {
     emitter_.begin_map();
     pending_ = false;
@@ -101,6 +115,7 @@ void YamlObjectWriter::render(KeyLine& cached, std::string_view k, std::size_t c
 // same thing per call.
 void YamlObjectWriter::null(std::string_view k) {
   if (const MemberLine* line = simple_line(k)) return emitter_.scalar_member(*line, "~");
+  if (block_member_key(k)) return emitter_.block_scalar("~");
   key(k);
   emitter_.null();
 }
@@ -108,26 +123,29 @@ void YamlObjectWriter::null(std::string_view k) {
 void YamlObjectWriter::boolean(std::string_view k, bool v) {
   if (const MemberLine* line = simple_line(k))
     return emitter_.scalar_member(*line, v ? std::string_view("true") : std::string_view("false"));
+  if (block_member_key(k))
+    return emitter_.block_scalar(v ? std::string_view("true") : std::string_view("false"));
   key(k);
   emitter_.boolean(v);
 }
 
 void YamlObjectWriter::integer(std::string_view k, std::int64_t v) {
-  if (const MemberLine* line = simple_line(k)) {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    return emitter_.scalar_member(*line,
-                                  std::string_view(digits, static_cast<std::size_t>(end - digits)));
-  }
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  const std::string_view text(digits, static_cast<std::size_t>(end - digits));
+  if (const MemberLine* line = simple_line(k)) return emitter_.scalar_member(*line, text);
+  if (block_member_key(k)) return emitter_.block_scalar(text);
   key(k);
   emitter_.integer(v);
 }
 
 void YamlObjectWriter::string(std::string_view k, std::string_view v) {
-  if (const MemberLine* line = simple_line(k); line && yaml_as_is(v))
+  const bool as_is = yaml_as_is(v);
+  if (const MemberLine* line = simple_line(k); line && as_is)
     return emitter_.scalar_member(*line, v);
+  if (as_is && block_member_key(k)) return emitter_.block_scalar(v);
   key(k);
-  emitter_.string(v, needs_quotes(v));
+  emitter_.string(v, !as_is);
 }
 
 void YamlObjectWriter::value(std::string_view k, const Value& v) {
@@ -138,7 +156,7 @@ void YamlObjectWriter::value(std::string_view k, const Value& v) {
 void YamlObjectWriter::lazy_shown(std::string_view k, const LazyMember& member, LazyTimes times) {
   key(k);
   member.emit_yaml(emitter_, times);
-  emitter_.flush();  // as emit_yaml does
+  // Not flushed (end() flushes, or a map's end past 64 KiB): one copy of many records' text.
 }
 
 const YamlObjectWriter::RenderedRun* YamlObjectWriter::rendered(const MemberNames& names,
@@ -211,8 +229,11 @@ void YamlObjectWriter::begin_objects(std::string_view k) {
 
 void YamlObjectWriter::begin_object() {
   if (objects_++ == 0) {
-    emitter_.string(list_key_);
-    emitter_.begin_seq();
+    key(list_key_);
+    if (emitter_.block_ready())  // after a key: always
+      emitter_.block_begin(/*map=*/false, /*flow=*/false);
+    else
+      emitter_.begin_seq();
   }
   pending_ = true;
 }

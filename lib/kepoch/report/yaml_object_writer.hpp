@@ -62,6 +62,10 @@ class YamlObjectWriter : public ObjectWriter {
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
   void key(std::string_view k);
+  // key(k) by the emitter's block calls (the map begun by them if pending) when k is a
+  // plain simple key (key_line says so) and the emitter block_ready(); else false, nothing
+  // written. The member's scalar may then go by block_scalar too.
+  bool block_member_key(std::string_view k);
   void close();
   // The member line of `k` when the member can go as one line (YamlEmitter::scalar_member):
   // the map is begun and has members, and `k` is a plain simple key. Else nullptr.

@@ -657,3 +657,211 @@ TEST_CASE("YAML integer members at every digit count, both signs", "[render][yam
     REQUIRE(text == want);
   }
 }
+
+namespace {
+
+using kepoch::report::detail::append_yaml_double_quoted;
+
+// A string's final text as emit_yaml writes it: as it is, or double-quoted.
+std::string final_text(const std::string& s, bool key) {
+  if (key ? yaml_plain_ok(s) : yaml_as_is(s)) return s;
+  std::string quoted;
+  append_yaml_double_quoted(quoted, s);
+  return quoted;
+}
+
+// emit_yaml's events for v by the emitter's block calls (a map's values by block_value or,
+// on a coin's throw, block_scalar, as both may write them); false when a key is too long for
+// them (a long key).
+bool block_emit(YamlEmitter& e, const Value& v, bool member, std::mt19937& rng) {
+  const auto scalar = [&](const std::string& text) {
+    member&& rng() % 2 == 0 ? e.block_value(text) : e.block_scalar(text);
+  };
+  if (v.is_null()) {
+    scalar("~");
+  } else if (const auto* b = std::get_if<bool>(&v.data())) {
+    scalar(*b ? "true" : "false");
+  } else if (const auto* i = std::get_if<std::int64_t>(&v.data())) {
+    scalar(std::to_string(*i));
+  } else if (const auto* d = std::get_if<double>(&v.data())) {
+    e.real(*d);  // the general call, in between block calls
+  } else if (const auto* s = std::get_if<std::string>(&v.data())) {
+    scalar(final_text(*s, false));
+  } else if (const auto* a = std::get_if<Value::Array>(&v.data())) {
+    e.block_begin(/*map=*/false, /*flow=*/a->empty());
+    for (const auto& x : *a)
+      if (!block_emit(e, x, false, rng)) return false;
+    e.block_end(false);
+  } else {
+    const auto& o = v.as_object();
+    e.block_begin(/*map=*/true, /*flow=*/o.empty());
+    for (const auto& [k, x] : o) {
+      if (k.size() > 1024) return false;
+      e.block_key(final_text(k, true));
+      if (!block_emit(e, x, true, rng)) return false;
+    }
+    e.block_end(true);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("YAML block calls write what the general calls write, and take back what they wrote",
+          "[render][yaml]") {
+  std::mt19937 rng(35);
+  int compared = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const Value v = random_value(rng, 0);
+    const Value junk = random_value(rng, 0);
+    const std::size_t base = i % 2 == 0 ? 0 : 6;
+    // The general calls: the value as a member's and as a sequence's items.
+    std::string want;
+    {
+      YamlEmitter e(want, base);
+      e.begin_map();
+      e.string("k");
+      emit_yaml(e, v);
+      e.string("list");
+      e.begin_seq();
+      e.integer(1);
+      emit_yaml(e, v);
+      emit_yaml(e, v);
+      e.end_seq();
+      e.end_map();
+      e.flush();
+    }
+    std::string got;
+    YamlEmitter e(got, base);
+    e.begin_map();
+    e.string("k");
+    REQUIRE(e.block_ready());
+    const YamlEmitter::Mark mark = e.mark();
+    block_emit(e, junk, true, rng);
+    e.take_back(mark);
+    if (!block_emit(e, v, true, rng)) continue;
+    e.block_key("list");
+    e.block_begin(/*map=*/false, /*flow=*/false);
+    e.integer(1);
+    block_emit(e, v, false, rng);
+    block_emit(e, v, false, rng);
+    e.block_end(false);
+    e.end_map();
+    e.flush();
+    INFO("document " << i << ":\n" << want);
+    REQUIRE(got == want);
+    ++compared;
+  }
+  CHECK(compared > 19000);
+}
+
+TEST_CASE("YAML as-is strings: the one-pass test quotes what must be quoted", "[render][yaml]") {
+  // Each must be double-quoted: edge spaces, ": " and " #", a leading indicator, a word or
+  // number a reader takes for something else, control bytes, non-ASCII (as yaml-cpp has it:
+  // C1 controls and a BOM quoted), the empty string.
+  for (const std::string& s : std::initializer_list<std::string>{" a",
+                                                                 "a ",
+                                                                 "a: b",
+                                                                 "a #b",
+                                                                 "-",
+                                                                 "- a",
+                                                                 "?",
+                                                                 "? a",
+                                                                 ":",
+                                                                 ": a",
+                                                                 ",a",
+                                                                 "[a",
+                                                                 "]a",
+                                                                 "{a",
+                                                                 "}a",
+                                                                 "#a",
+                                                                 "&a",
+                                                                 "*a",
+                                                                 "!a",
+                                                                 "|a",
+                                                                 ">a",
+                                                                 "'a",
+                                                                 "\"a",
+                                                                 "%a",
+                                                                 "@a",
+                                                                 "`a",
+                                                                 "true",
+                                                                 "True",
+                                                                 "null",
+                                                                 "NULL",
+                                                                 "~",
+                                                                 "y",
+                                                                 "n",
+                                                                 "off",
+                                                                 "FALSE",
+                                                                 "12",
+                                                                 "-1",
+                                                                 "+1",
+                                                                 "1.5",
+                                                                 "1e3",
+                                                                 "0x1f",
+                                                                 "1_000",
+                                                                 ".5",
+                                                                 "a\tb",
+                                                                 "a\nb",
+                                                                 std::string("a\0b", 3),
+                                                                 "a\x01",
+                                                                 "\xc2\x80",
+                                                                 "\xef\xbb\xbf"
+                                                                 "a",
+                                                                 "",
+                                                                 "a:",
+                                                                 "abcdefgh:",
+                                                                 "abcdefghijklmnop ",
+                                                                 "abcdefghijklmnopq #x"}) {
+    INFO("'" << s << "'");
+    CHECK_FALSE(yaml_as_is(s));
+  }
+  for (const std::string s : {"a", "orders", "classic-group", "/127.0.0.1", "a:b", "x-y",
+                              "consumer-classic-group-1-2c8fb33b-5237-47d7-be19-7038ec499530",
+                              "BruPrhriSlaMYZG1JfRS0Q", "offset_commit", "nulls", "a.b/c+d"}) {
+    INFO("'" << s << "'");
+    CHECK(yaml_as_is(s));
+  }
+  // Against the two tests it stands for: every piece at every place of texts of 1-40 simple
+  // bytes (the 8-, 16- and 32-byte edges of its vector test), and random texts.
+  const std::string simple = "abcdefxyzABCDEFXYZ0123456789_.-:+/eEoxX";
+  std::mt19937 rng(36);
+  const auto agree = [](const std::string& s) {
+    INFO("'" << s << "'");
+    REQUIRE(yaml_as_is(s) == (!needs_quotes(s) && yaml_plain_ok(s)));
+  };
+  for (std::size_t n = 0; n <= 40; ++n) {
+    for (int k = 0; k < 20; ++k) {
+      std::string s;
+      for (std::size_t i = 0; i < n; ++i)
+        s += simple[rng() % simple.size()];
+      agree(s);
+      for (std::size_t at = 0; at < n; ++at) {
+        for (const auto& piece : kPieces) {
+          std::string t = s;
+          t.replace(at, 1, piece);
+          agree(t);
+        }
+      }
+    }
+  }
+  for (int i = 0; i < 200000; ++i)
+    agree(random_string(rng));
+}
+
+TEST_CASE("YAML plain names: a schema name ([a-z0-9_]) is plain but '' and 'null'",
+          "[render][yaml]") {
+  using kepoch::report::detail::yaml_plain_name;
+  std::mt19937 rng(37);
+  const std::string alphabet = "abcdefghijklmnopqrstuvwxyz0123456789_";
+  for (const std::string s : {"", "null", "nul", "nulll", "_", "0", "1e3", "true", "y", "n"})
+    CHECK(yaml_plain_name(s) == yaml_plain_ok(s));
+  for (int i = 0; i < 100000; ++i) {
+    std::string s;
+    for (std::size_t n = rng() % 12; n > 0; --n)
+      s += alphabet[rng() % alphabet.size()];
+    INFO("'" << s << "'");
+    REQUIRE(yaml_plain_name(s) == yaml_plain_ok(s));
+  }
+}
