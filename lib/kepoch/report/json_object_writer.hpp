@@ -108,6 +108,9 @@ class JsonObjectWriter : public ObjectWriter {
   void scalars(const MemberNames& names, std::span<const Scalar> values) override;
   void integers_object(const MemberNames& names, std::span<const std::int64_t> values) override;
   void scalars_object(const MemberNames& names, std::span<const Scalar> values) override;
+  void scalars_object_with(const MemberNames& names, std::span<const Scalar> values, std::size_t at,
+                           std::string_view key, const LazyMember& member,
+                           LazyTimes times) override;
 
  private:
   void key(std::string_view k);
@@ -157,7 +160,7 @@ class JsonObjectWriter : public ObjectWriter {
                         WriteValue write_value);
   template <typename T, typename WriteValue>
   static char* run_members(char* p, const RenderedRun& run, std::span<const T> values, bool first,
-                           WriteValue write_value);
+                           WriteValue write_value, std::size_t from = 0);
   void after_object();
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};
