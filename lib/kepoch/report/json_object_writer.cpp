@@ -670,17 +670,31 @@ void JsonObjectWriter::scalars_object_with(const MemberNames& names, std::span<c
   const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
   if (!run || room == 0 || at == 0)
     return ObjectWriter::scalars_object_with(names, values, at, k, member, times);
+  // The member's key, rendered when it changes (one name per dump: no lookup per record).
+  if (k != with_key_name_) {
+    std::string text(1, ',');
+    append_json_string(text, k);
+    text += ':';
+    if (text.size() > kRunSlot)
+      return ObjectWriter::scalars_object_with(names, values, at, k, member, times);
+    with_key_name_.assign(k);
+    with_key_.fill(0);
+    std::memcpy(with_key_.data(), text.data(), text.size());
+    with_key_size_ = text.size();
+  }
   const auto write_value = [this](char* p, const Scalar& v) { return run_scalar(p, v); };
-  char* const start = out_.room(room + 2);
+  char* const start = out_.room(room + 2 + kRunSlot);
   char* p = start;
   *p = ',';
   p += first_object_ ? 0 : 1;
   *p++ = '{';
   p = run_members(p, *run, values.first(at), true, write_value, 0);
+  std::memcpy(p, with_key_.data(), kRunSlot);
+  p += with_key_size_;
   out_.advance(static_cast<std::size_t>(p - start));
   first_object_ = false;
   first_ = false;
-  JsonObjectWriter::lazy_shown(k, member, times);
+  member.append_json(out_, times);
   char* const tail = out_.room(room + 1);
   p = run_members(tail, *run, values.subspan(at), false, write_value, at);
   *p++ = '}';

@@ -141,6 +141,10 @@ class JsonObjectWriter : public ObjectWriter {
   // (split at its time field), each looked up per record.
   static constexpr int kRunSlotBits = 4;
   std::array<const RenderedRun*, std::size_t{1} << kRunSlotBits> found_runs_{};
+  // scalars_object_with's member key, its name and its `,"name":` zero-padded.
+  std::string with_key_name_;
+  std::array<char, kRunSlot> with_key_{};
+  std::size_t with_key_size_ = 0;
   std::ostream* sink_ = nullptr;
   std::size_t limit_ = 0;
   std::size_t element_start_ = 0;
