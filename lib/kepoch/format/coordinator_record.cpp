@@ -304,7 +304,9 @@ bool peek_coordinator_record(CoordinatorLog log,
     if (version < type->value.first_version || version > type->value.last_version) return false;
     value_version = version;
   }
-  CheckedCoordinatorRecord& r = into.emplace();
+  // The record of the last peek, when there is one, filled again: no record made per peek.
+  CheckedCoordinatorRecord& r = into ? *into : into.emplace();
+  r.notes.clear();
   r.type = type;
   r.value_version = value_version;
   r.log = log;

@@ -118,8 +118,9 @@ std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
     CoordinatorLog log, std::optional<std::span<const std::uint8_t>> key,
     std::optional<std::span<const std::uint8_t>> value, std::uint64_t key_position,
     std::uint64_t value_position);
-// The same, made in `into` (emplaced when it reads; returns whether it did): a dump peeks
-// every record, and a record made, moved and freed per peek was a tenth of its own cost.
+// The same, made in `into` (filled when it reads, emplaced when empty, untouched when not;
+// returns whether it did): a dump peeks every record, and a record made, moved and freed per
+// peek was a tenth of its own cost.
 bool peek_coordinator_record(CoordinatorLog log,
                              const std::optional<std::span<const std::uint8_t>>& key,
                              const std::optional<std::span<const std::uint8_t>>& value,

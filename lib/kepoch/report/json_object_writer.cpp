@@ -527,20 +527,23 @@ char* JsonObjectWriter::run_integer(char* p, std::int64_t v) {
   return v > 0xFFFFFFFFll || v < -0xFFFFFFFFll ? wide_integer(p, v) : write_integer(p, v);
 }
 
-// The run's members at p (room reserved), the first without its comma when `first`; returns
-// their end. Each key is one fixed-size copy.
+// The run's members at p (room reserved), from its member `from` on (values[0] is that
+// member's), the first without its comma when `first`; returns their end. Each key is one
+// fixed-size copy.
 template <typename T, typename WriteValue>
 char* JsonObjectWriter::run_members(char* p, const RenderedRun& run, std::span<const T> values,
-                                    bool first, WriteValue write_value) {
+                                    bool first, WriteValue write_value, std::size_t from) {
+  const std::array<char, kRunSlot>* const keys = run.keys.data() + from;
+  const std::uint8_t* const sizes = run.sizes.data() + from;
   std::size_t i = 0;
   if (first) {  // the object's first member: its key without the comma
-    std::memcpy(p, run.keys[0].data() + 1, kRunSlot - 1);
-    p = write_value(p + run.sizes[0] - 1, values[0]);
+    std::memcpy(p, keys[0].data() + 1, kRunSlot - 1);
+    p = write_value(p + sizes[0] - 1, values[0]);
     i = 1;
   }
   for (; i < values.size() && p; ++i) {
-    std::memcpy(p, run.keys[i].data(), kRunSlot);
-    p = write_value(p + run.sizes[i], values[i]);
+    std::memcpy(p, keys[i].data(), kRunSlot);
+    p = write_value(p + sizes[i], values[i]);
   }
   return p;
 }
@@ -656,6 +659,48 @@ void JsonObjectWriter::scalars_object(const MemberNames& names, std::span<const 
   if (!write_run_object(*run, values, values.size() * (kRunSlot + kRunValueRoom),
                         [this](char* p, const Scalar& v) { return run_scalar_or_null(p, v); }))
     ObjectWriter::scalars_object(names, values);
+}
+
+// As write_run_object's object, with the lazy member's key and text before the run's member
+// `at`: one call per decoded record, where its parts were five.
+void JsonObjectWriter::scalars_object_with(const MemberNames& names, std::span<const Scalar> values,
+                                           std::size_t at, std::string_view k,
+                                           const LazyMember& member, LazyTimes times) {
+  const RenderedRun* run = rendered(names);
+  const std::size_t room = scalars_room(values, kRunSlot, kScalarRoom);
+  if (!run || room == 0 || at == 0)
+    return ObjectWriter::scalars_object_with(names, values, at, k, member, times);
+  // The member's key, rendered when it changes (one name per dump: no lookup per record).
+  if (k != with_key_name_) {
+    std::string text(1, ',');
+    append_json_string(text, k);
+    text += ':';
+    if (text.size() > kRunSlot)
+      return ObjectWriter::scalars_object_with(names, values, at, k, member, times);
+    with_key_name_.assign(k);
+    with_key_.fill(0);
+    std::memcpy(with_key_.data(), text.data(), text.size());
+    with_key_size_ = text.size();
+  }
+  const auto write_value = [this](char* p, const Scalar& v) { return run_scalar(p, v); };
+  char* const start = out_.room(room + 2 + kRunSlot);
+  char* p = start;
+  *p = ',';
+  p += first_object_ ? 0 : 1;
+  *p++ = '{';
+  p = run_members(p, *run, values.first(at), true, write_value, 0);
+  std::memcpy(p, with_key_.data(), kRunSlot);
+  p += with_key_size_;
+  out_.advance(static_cast<std::size_t>(p - start));
+  first_object_ = false;
+  first_ = false;
+  member.append_json(out_, times);
+  char* const tail = out_.room(room + 1);
+  p = run_members(tail, *run, values.subspan(at), false, write_value, at);
+  *p++ = '}';
+  out_.advance(static_cast<std::size_t>(p - tail));
+  first_ = false;  // back in the outer object, after its list's key
+  after_object();
 }
 
 void JsonObjectWriter::time_text(std::string_view k, std::string_view text) {

@@ -108,6 +108,9 @@ class JsonObjectWriter : public ObjectWriter {
   void scalars(const MemberNames& names, std::span<const Scalar> values) override;
   void integers_object(const MemberNames& names, std::span<const std::int64_t> values) override;
   void scalars_object(const MemberNames& names, std::span<const Scalar> values) override;
+  void scalars_object_with(const MemberNames& names, std::span<const Scalar> values, std::size_t at,
+                           std::string_view key, const LazyMember& member,
+                           LazyTimes times) override;
 
  private:
   void key(std::string_view k);
@@ -138,6 +141,10 @@ class JsonObjectWriter : public ObjectWriter {
   // (split at its time field), each looked up per record.
   static constexpr int kRunSlotBits = 4;
   std::array<const RenderedRun*, std::size_t{1} << kRunSlotBits> found_runs_{};
+  // scalars_object_with's member key, its name and its `,"name":` zero-padded.
+  std::string with_key_name_;
+  std::array<char, kRunSlot> with_key_{};
+  std::size_t with_key_size_ = 0;
   std::ostream* sink_ = nullptr;
   std::size_t limit_ = 0;
   std::size_t element_start_ = 0;
@@ -157,7 +164,7 @@ class JsonObjectWriter : public ObjectWriter {
                         WriteValue write_value);
   template <typename T, typename WriteValue>
   static char* run_members(char* p, const RenderedRun& run, std::span<const T> values, bool first,
-                           WriteValue write_value);
+                           WriteValue write_value, std::size_t from = 0);
   void after_object();
   std::int64_t last_wide_ = 0;
   std::array<char, 24> last_wide_text_{};

@@ -53,6 +53,29 @@ void ObjectWriter::scalars(const MemberNames& names, std::span<const Scalar> val
   flush();
 }
 
+void ObjectWriter::integers_object_with(const MemberNames& names,
+                                        std::span<const std::int64_t> values, std::size_t at,
+                                        std::string_view key, const LazyMember& member) {
+  assert(names.size() == values.size() && at <= values.size());
+  begin_object();
+  for (std::size_t i = 0; i < at; ++i)
+    integer(names.names()[i], values[i]);
+  lazy(key, member);
+  integers(names.part(at, values.size() - at), values.subspan(at));
+  end_object();
+}
+
+void ObjectWriter::scalars_object_with(const MemberNames& names, std::span<const Scalar> values,
+                                       std::size_t at, std::string_view key,
+                                       const LazyMember& member, LazyTimes times) {
+  assert(names.size() == values.size() && at <= values.size());
+  begin_object();
+  scalars(names.part(0, at), values.first(at));
+  lazy_shown(key, member, times);
+  scalars(names.part(at, values.size() - at), values.subspan(at));
+  end_object();
+}
+
 void ValueBuilder::begin_objects(std::string_view key) {
   list_key_ = key;
   list_ = Value::array();

@@ -144,6 +144,16 @@ class ObjectWriter {
     scalars(names, values);
     end_object();
   }
+  // begin_object(), integer(names[i], values[i]) for i < at, lazy(key, member), integers() of
+  // the rest, end_object(): a decoded record of a dump (its offset, its decode, its other
+  // integers) in one call, so a writer can write its own members at once.
+  virtual void integers_object_with(const MemberNames& names, std::span<const std::int64_t> values,
+                                    std::size_t at, std::string_view key, const LazyMember& member);
+  // begin_object(), scalars() of names before `at`, lazy_shown(key, member, times), scalars() of
+  // the rest, end_object(), likewise (integers_object_with with its times shown).
+  virtual void scalars_object_with(const MemberNames& names, std::span<const Scalar> values,
+                                   std::size_t at, std::string_view key, const LazyMember& member,
+                                   LazyTimes times);
 
   // The members of `object` (an object Value), each as the call for its kind.
   void members(const Value& object);

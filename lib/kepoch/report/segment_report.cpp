@@ -867,8 +867,13 @@ void write_record(ObjectWriter& w, DumpedBatch& b, std::span<const std::uint8_t>
   const MemberNames names(kRecordNames);
   const RecordIntegers integers(r);
   const std::span<const std::int64_t> values(integers.values);
-  if (r.magic >= 2 && !control && !coordinator && data == DataFormat::none && !decode)
-    return w.integers_object(names, values);
+  const bool integers_only = r.magic >= 2 && !control && data == DataFormat::none && !decode;
+  if (integers_only && !coordinator) return w.integers_object(names, values);
+  if (integers_only) {  // a decoded record of __consumer_offsets: the usual one, in one call
+    const CoordinatorMember member(*coordinator, &b);
+    w.integers_object_with(names, values, 1, "coordinator", member);
+    return member.settle();
+  }
   w.begin_object();
   if (coordinator) {
     // The decode right after the offset: what a table's record line shows first.
