@@ -328,9 +328,9 @@ std::optional<CheckedCoordinatorRecord> peek_coordinator_record(
 
 namespace {
 
-// The fields of a value DumpLogSegments edits (coordinator_value_edited) or not, written as
-// read: checked before (write_schema_fields), or not (write_unchecked_schema_fields).
-void write_value(const CheckedCoordinatorRecord& r, SchemaSink& sink, bool checked) {
+// The fields of a value DumpLogSegments edits (coordinator_value_edited) or not, checked
+// before, written as read.
+void write_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
   if (!r.value || !r.value_version) return sink.null();
   ByteReader vin(*r.value, r.value_position);
   vin.skip(2, "value");  // the version
@@ -342,12 +342,7 @@ void write_value(const CheckedCoordinatorRecord& r, SchemaSink& sink, bool check
   std::optional<EditedValueSink<SchemaSink>> edited;
   if (group || transaction) edited.emplace(sink, group, transaction);
   SchemaSink& out = edited ? static_cast<SchemaSink&>(*edited) : sink;
-  if (checked) {
-    write_schema_fields(vin, r.type->value, version, out, SchemaBytes::base64);
-    return;
-  }
-  write_unchecked_schema_fields(vin, r.type->value, version, out, SchemaBytes::base64);
-  if (!vin.at_end()) vin.fail("bytes after the value's fields (read again by the check)");
+  write_schema_fields(vin, r.type->value, version, out, SchemaBytes::base64);
 }
 
 }  // namespace
@@ -360,15 +355,7 @@ void write_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) 
 }
 
 void write_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
-  write_value(r, sink, true);
-}
-
-void write_unchecked_coordinator_key(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
-  write_unchecked_coordinator_key_with(r, sink);
-}
-
-void write_unchecked_coordinator_value(const CheckedCoordinatorRecord& r, SchemaSink& sink) {
-  write_value(r, sink, false);
+  write_value(r, sink);
 }
 
 }  // namespace kepoch

@@ -127,13 +127,4 @@ bool peek_coordinator_record(CoordinatorLog log,
                              std::uint64_t key_position, std::uint64_t value_position,
                              std::optional<CheckedCoordinatorRecord>& into);
 
-// write_coordinator_key/value of a record only peeked, its fields checked as they are
-// written (the bytes read once, not twice): the same events for a record
-// check_coordinator_record accepts without a note. For any other record (one the check
-// fails, or one it notes anything of) they throw FormatError, having written part of it: the
-// caller discards that and asks check_coordinator_record (the error's position and text are
-// not the check's).
-void write_unchecked_coordinator_key(const CheckedCoordinatorRecord& record, SchemaSink& sink);
-void write_unchecked_coordinator_value(const CheckedCoordinatorRecord& record, SchemaSink& sink);
-
 }  // namespace kepoch

@@ -1,7 +1,11 @@
 #pragma once
-// write_unchecked_coordinator_key/value (coordinator_record.hpp) as templates over the sink
-// (schema_walk.hpp): a writer whose sink is a final class has its calls made directly.
-// Not part of the library's interface.
+// write_coordinator_key/value (coordinator_record.hpp) of a record only peeked, its fields
+// checked as they are written (the bytes read once, not twice), as templates over the sink
+// (schema_walk.hpp): a writer whose sink is a final class has its calls made directly. The
+// same events for a record check_coordinator_record accepts without a note; for any other
+// record (one the check fails, or one it notes anything of) they throw FormatError, having
+// written part of it: the caller discards that and asks check_coordinator_record (the
+// error's position and text are not the check's). Not part of the library's interface.
 
 #include <fmt/format.h>
 

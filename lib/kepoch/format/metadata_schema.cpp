@@ -465,11 +465,6 @@ void write_schema_fields(ByteReader& in, const RecordSchema& schema, std::uint32
                 ReadContext{version, flexible_at(schema, version), bytes}, &sink);
 }
 
-void write_unchecked_schema_fields(ByteReader& in, const RecordSchema& schema,
-                                   std::uint32_t version, SchemaSink& sink, SchemaBytes bytes) {
-  schema_walk::write_unchecked_fields(in, schema, version, sink, bytes);
-}
-
 void write_schema_value(const SchemaValue& s, SchemaSink& sink) {
   switch (s.kind) {
     case SchemaValue::Kind::null:

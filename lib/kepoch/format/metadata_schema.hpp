@@ -151,17 +151,6 @@ void check_schema_fields(FlexibleReader& f, const RecordSchema& schema, std::uin
 void write_schema_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
                          SchemaSink& sink, SchemaBytes bytes = SchemaBytes::redacted);
 
-// write_schema_fields of bytes not checked first, read once: the same events for a body
-// check_schema_fields accepts without a note. Any other body throws FormatError, having
-// written part of it (the caller discards what it wrote and reads the body again with
-// check_schema_fields, for its error or its notes): one the check fails, or one that holds
-// what the check notes (an unknown tagged field, bytes left unread in a tagged field, a
-// known tag repeated, tagged fields among the untagged ones). The error's position and text
-// are not the check's.
-void write_unchecked_schema_fields(ByteReader& in, const RecordSchema& schema,
-                                   std::uint32_t version, SchemaSink& sink,
-                                   SchemaBytes bytes = SchemaBytes::redacted);
-
 // A decoded tree as events (what write_schema_fields writes for the bytes it came from).
 void write_schema_value(const SchemaValue& value, SchemaSink& sink);
 

@@ -27,7 +27,7 @@ struct ReadContext {
   std::uint32_t version;
   bool flexible;
   SchemaBytes bytes;
-  // A write of bytes not checked first (write_unchecked_schema_fields): what the check would
+  // A write of bytes not checked first (write_unchecked_fields): what the check would
   // note (an unknown tag, bytes left in a tagged field, a repeated tag) throws instead.
   bool strict = false;
 };
@@ -473,7 +473,13 @@ inline const SchemaFront& schema_front(const RecordSchema& schema, std::uint32_t
   return slot;
 }
 
-// write_unchecked_schema_fields, the sink's calls made directly.
+// write_schema_fields (metadata_schema.hpp) of bytes not checked first, read once, the
+// sink's calls made directly: the same events for a body check_schema_fields accepts without
+// a note. Any other body throws FormatError, having written part of it (the caller discards
+// what it wrote and reads the body again with check_schema_fields, for its error or its
+// notes): one the check fails, or one that holds what the check notes (an unknown tagged
+// field, bytes left unread in a tagged field, a known tag repeated, tagged fields among the
+// untagged ones). The error's position and text are not the check's.
 template <class Sink>
 void write_unchecked_fields(ByteReader& in, const RecordSchema& schema, std::uint32_t version,
                             Sink& sink, SchemaBytes bytes) {
