@@ -389,7 +389,7 @@ __attribute__((target("aes,sse4.1"))) std::uint64_t bytes_hash_aes(const std::ui
   }
   for (; n >= 16; p += 16, n -= 16)
     s0 = _mm_aesenc_si128(_mm_xor_si128(s0, load(p)), key);
-  std::uint8_t last[16] = {};  // the last bytes, zero-padded (the length is in the seed)
+  std::uint8_t last[16] = {};      // the last bytes, zero-padded (the length is in the seed)
   if (n) std::memcpy(last, p, n);  // an empty value's span may have no data pointer
   s1 = _mm_aesenc_si128(_mm_xor_si128(s1, load(last)), key);
   __m128i h = _mm_aesenc_si128(_mm_aesenc_si128(s0, s1), key);

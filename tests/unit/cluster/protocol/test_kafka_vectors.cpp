@@ -91,7 +91,8 @@ TEST_CASE("Every schema version Kafka lists as valid has Kafka vectors", "[proto
     INFO(v.label());
     CHECK(schema_of(v).valid_versions.contains(v.version));
   }
-  CHECK(versions == 2 * (5 + 14 + 3 + 4 + 10 + 1 + 4 + 3 + 3 + 2 + 3 + 15 + 7 + 1 + 3 + 1 + 6 + 10));
+  CHECK(versions ==
+        2 * (5 + 14 + 3 + 4 + 10 + 1 + 4 + 3 + 3 + 2 + 3 + 15 + 7 + 1 + 3 + 1 + 6 + 10));
 }
 
 TEST_CASE("Default bodies and elements encode as Kafka's new *Data() objects do", "[protocol]") {
