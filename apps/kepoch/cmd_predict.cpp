@@ -127,15 +127,8 @@ int run(PredictOptions o, const Globals& globals) {
       emit(value, globals);
       return kFindings;
     }
-    const auto at = static_cast<std::ptrdiff_t>(*election->leader_argument);
-    o.leader = o.followers[static_cast<std::size_t>(at)];
-    o.followers.erase(o.followers.begin() + at);
-  } else if (o.leader.empty()) {
-    throw UsageError("give the leader's replica with --leader, or --elect to choose it");
   }
-  std::vector<std::string> arguments{o.leader};
-  arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
-  refuse_same_replica(arguments, /*stdin_only=*/true);
+  const std::vector<std::string> arguments = leader_first(o.leader, o.followers, election);
   // The committed offsets first: an unreadable __consumer_offsets fails before the replicas
   // are read.
   std::optional<CommittedOffsets> committed;

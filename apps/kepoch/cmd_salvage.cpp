@@ -102,15 +102,8 @@ int run(const ConnectionOptions& c, const TopicOptions& t, SalvageOptions o,
           fmt::format("no replica can lead ({}): nothing is truncated until one does; "
                       "give the state of an election that elects one",
                       election->change.election.branch));
-    const auto at = static_cast<std::ptrdiff_t>(*election->leader_argument);
-    o.leader = o.followers[static_cast<std::size_t>(at)];
-    o.followers.erase(o.followers.begin() + at);
-  } else if (o.leader.empty()) {
-    throw UsageError("give the leader's replica with --leader, or --elect to choose it");
   }
-  std::vector<std::string> arguments{o.leader};
-  arguments.insert(arguments.end(), o.followers.begin(), o.followers.end());
-  refuse_same_replica(arguments, /*stdin_only=*/true);
+  const std::vector<std::string> arguments = leader_first(o.leader, o.followers, election);
   StepProgress progress(globals, "salvage");
   PairedPartitions paired =
       read_paired_replicas(arguments, LoadDepth::tail, /*first_required=*/true, progress);

@@ -1,6 +1,7 @@
 #include "election_options.hpp"
 
 #include "globals.hpp"
+#include "kepoch/base/error.hpp"
 
 namespace kepoch::cli {
 
@@ -24,6 +25,21 @@ void add_election_options(CLI::App* cmd, CLI::Option* elect, forecast::ElectionS
   cmd->add_option("--min-isr", s.min_isr, "min.insync.replicas (for the ELR)")
       ->needs(elect)
       ->default_str("1");
+}
+
+std::vector<std::string> leader_first(std::string& leader, std::vector<std::string>& followers,
+                                      const std::optional<forecast::Election>& election) {
+  if (election) {
+    const auto at = static_cast<std::ptrdiff_t>(election->leader_argument.value());
+    leader = followers[static_cast<std::size_t>(at)];
+    followers.erase(followers.begin() + at);
+  } else if (leader.empty()) {
+    throw UsageError("give the leader's replica with --leader, or --elect to choose it");
+  }
+  std::vector<std::string> arguments{leader};
+  arguments.insert(arguments.end(), followers.begin(), followers.end());
+  refuse_same_replica(arguments, /*stdin_only=*/true);
+  return arguments;
 }
 
 }  // namespace kepoch::cli
