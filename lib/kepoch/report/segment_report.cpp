@@ -586,8 +586,8 @@ class YamlBlockSink final : public SinkBase {
   KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
     const bool member = next_value();
     if (time_member(member)) return time(v);
-    char digits[24];
-    const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    char digits[detail::kDecimalRoom];
+    const char* end = detail::write_decimal(digits, v);
     put(member, std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   void floating(double v) override {
