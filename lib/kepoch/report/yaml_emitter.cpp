@@ -512,36 +512,6 @@ void YamlEmitter::write_members(std::span<const MemberLine> lines,
       cur_indent_ + lines[values.size() - 1].key_size() + 2 + static_cast<std::size_t>(p - digits);
 }
 
-std::size_t YamlEmitter::scalar_members(std::span<const MemberLine> lines,
-                                        std::span<const Scalar> values) {
-  std::size_t i = 0;
-  for (; i < values.size(); ++i) {
-    const Scalar& v = values[i];
-    const MemberLine& line = lines[i];
-    std::size_t size = 0;  // the value's text
-    if (v.kind == Scalar::Kind::integer) {
-      char* const start = out_.room(MemberLine::kCopy + kDecimalRoom);
-      char* const p = line.copy_to(start);
-      size = static_cast<std::size_t>(write_decimal(p, v.integer) - p);
-      out_.advance(static_cast<std::size_t>(p - start) + size);
-    } else {
-      const std::string_view text = v.kind == Scalar::Kind::null ? std::string_view("~") : v.text;
-      if (v.kind != Scalar::Kind::null && !yaml_as_is(text)) break;
-      size = text.size();
-      char* const start = out_.room(MemberLine::kCopy + size);
-      char* const p = line.copy_to(start);
-      if (size <= 32)
-        copy_short(p, text.data(), size);
-      else
-        std::memcpy(p, text.data(), size);
-      out_.advance(static_cast<std::size_t>(p - start) + size);
-    }
-    col_ = cur_indent_ + line.key_size() + 2 + size;
-  }
-  groups_.back().child_count += 2 * i;
-  return i;
-}
-
 void YamlEmitter::integer(std::int64_t v) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
@@ -640,7 +610,8 @@ namespace {
 // Whether each of the 8 bytes at p is ASCII and between the same bytes of lo and hi (ASCII).
 // With a byte's high bit set first, subtracting an ASCII byte cannot borrow from the next:
 // the high bit of each difference says whether that byte's subtraction stayed >= 0.
-bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
+[[gnu::always_inline]] inline bool bytes_between(const char* p, const char (&lo)[9],
+                                                 const char (&hi)[9]) {
   constexpr std::uint64_t kHigh = 0x8080808080808080;
   std::uint64_t w, l, h;
   std::memcpy(&w, p, 8);
@@ -654,7 +625,7 @@ bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
 // "...13.123+01:00" (a streamed dump writes one per record): digits and "-T:.Z+" only, a
 // 'T' among them, not ending in ':'. Such a string is plain (yaml_plain_ok) and not a
 // number or a word (needs_quotes), so its 24 or 29 bytes are tested 8 at a time instead.
-bool iso_time_shape(std::string_view s) {
+[[gnu::always_inline]] inline bool iso_time_shape(std::string_view s) {
   if (s.size() != 24 && s.size() != 29) return false;
   const char* p = s.data();
   if (!bytes_between(p, "0000-00-", "9999-99-") || !bytes_between(p + 8, "00T00:00", "99T99:99"))
@@ -728,8 +699,39 @@ bool yaml_as_is(std::string_view s) {
   if (s.empty() || !all_simple(s)) return !needs_quotes(s) && yaml_plain_ok(s);
   // needs_quotes of such a string: a number's look, or a special word (the null strings
   // among them); it has no space. yaml_plain_ok: simple()'s three.
-  if (number_like(s) || special_word(s)) return false;
+  if (number_like(s) || (s.size() <= 5 && special_word(s))) return false;
   return !(s.size() == 1 && (s[0] == '-' || s[0] == ':')) && s.back() != ':';
+}
+
+std::size_t YamlEmitter::scalar_members(std::span<const MemberLine> lines,
+                                        std::span<const Scalar> values) {
+  std::size_t i = 0;
+  for (; i < values.size(); ++i) {
+    const Scalar& v = values[i];
+    const MemberLine& line = lines[i];
+    std::size_t size = 0;  // the value's text
+    if (v.kind == Scalar::Kind::integer) {
+      char* const start = out_.room(MemberLine::kCopy + kDecimalRoom);
+      char* const p = line.copy_to(start);
+      size = static_cast<std::size_t>(write_decimal(p, v.integer) - p);
+      out_.advance(static_cast<std::size_t>(p - start) + size);
+    } else {
+      const std::string_view text = v.kind == Scalar::Kind::null ? std::string_view("~") : v.text;
+      // A time's text (a record's timestamp) is the ISO shape yaml_as_is tests first, inline.
+      if (v.kind != Scalar::Kind::null && !iso_time_shape(text) && !yaml_as_is(text)) break;
+      size = text.size();
+      char* const start = out_.room(MemberLine::kCopy + size);
+      char* const p = line.copy_to(start);
+      if (size <= 32)
+        copy_short(p, text.data(), size);
+      else
+        std::memcpy(p, text.data(), size);
+      out_.advance(static_cast<std::size_t>(p - start) + size);
+    }
+    col_ = cur_indent_ + line.key_size() + 2 + size;
+  }
+  groups_.back().child_count += 2 * i;
+  return i;
 }
 
 namespace {

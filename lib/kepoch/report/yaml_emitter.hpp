@@ -227,10 +227,11 @@ class YamlEmitter {
   // block_scalar of a map's value (a key before it).
   [[gnu::always_inline]] void block_value(std::string_view text) {
     Group& g = groups_.back();
-    char* const start = out_.room(2 + cur_indent_ + kIndent + 32 + text.size());
+    char* const start = out_.room(2 + 32 + text.size());
     std::memcpy(start, ": ", 2);
     col_ += 2;
-    char* p = put_text(pad_to(start + 2, cur_indent_ + kIndent), text);
+    // No spaces to the value's indent: the key (at least one byte) and ": " are past it.
+    char* p = put_text(start + 2, text);
     col_ += text.size();
     out_.advance(static_cast<std::size_t>(p - start));
     ++g.child_count;  // now even; long_key is false (block_ready, simple keys)
