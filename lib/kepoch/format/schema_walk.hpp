@@ -391,8 +391,9 @@ void stream_fields(FlexibleReader& f, const CompiledFields& fields, const ReadCo
       member_key(sink, cf);
       stream_member(f, cf, c, sink);
     }
-    std::array<std::optional<ByteReader>, kMaxOnePassTagged> found;
     const std::uint32_t count = in.unsigned_varint("tagged field count");
+    if (count == 0) return sink->end_object();  // the usual section: `found` not even zeroed
+    std::array<std::optional<ByteReader>, kMaxOnePassTagged> found;
     for (std::uint32_t i = 0; i < count; ++i) {
       const std::uint32_t tag = in.unsigned_varint("tag");
       const std::uint32_t size = in.unsigned_varint("tagged field size");

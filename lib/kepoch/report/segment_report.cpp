@@ -586,8 +586,8 @@ class YamlBlockSink final : public SinkBase {
   KEPOCH_SINK_INLINE void integer(std::int64_t v) override {
     const bool member = next_value();
     if (time_member(member)) return time(v);
-    char digits[24];
-    const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    char digits[detail::kDecimalRoom];
+    const char* end = detail::write_decimal(digits, v);
     put(member, std::string_view(digits, static_cast<std::size_t>(end - digits)));
   }
   void floating(double v) override {
@@ -595,6 +595,18 @@ class YamlBlockSink final : public SinkBase {
     e_.real(v);
   }
   KEPOCH_SINK_INLINE void text(std::string_view v) override { scalar(next_value(), v); }
+  // A name of kepoch's tables (SchemaSink::name: a record type's, static text): whether it is
+  // written as it is decided once per name, by its address (a dump's records have a few types).
+  KEPOCH_SINK_INLINE void name(std::string_view v) override {
+    thread_local std::string_view last;
+    thread_local bool last_as_is = false;
+    if (v.data() != last.data() || v.size() != last.size()) {
+      last = v;
+      last_as_is = detail::yaml_as_is(v);
+    }
+    if (last_as_is) return put(next_value(), v);
+    scalar(next_value(), v);
+  }
 
  private:
   // A key's text: a schema's name ([a-z0-9_], SchemaSink::key) is plain but "" and "null"

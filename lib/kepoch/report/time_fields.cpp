@@ -128,12 +128,14 @@ class TimeWriter : public ObjectWriter {
     const MemberNames shown_names = show(run, names, values);
     inner_->scalars_object(shown_names, run.shown);
   }
-  // A decoded record: with the ISO texts beside the times (JSON), its whole run shown at once
-  // and handed on in one call; a table or YAML takes the calls one by one, as before.
+  // A decoded record: with the ISO texts beside the times (JSON) or instead of them (YAML),
+  // its whole run shown at once and handed on in one call; a table takes the calls one by
+  // one, as before.
   void integers_object_with(const MemberNames& names, std::span<const std::int64_t> values,
                             std::size_t at, std::string_view key,
                             const LazyMember& member) override {
-    if (!beside(format_)) return ObjectWriter::integers_object_with(names, values, at, key, member);
+    if (!beside(format_) && format_ != Format::yaml)
+      return ObjectWriter::integers_object_with(names, values, at, key, member);
     RunTimes& run = run_times(names);
     const MemberNames shown_names = show(run, names, values);
     const std::size_t shown_at = at < values.size() ? run.to[at] : run.shown.size();

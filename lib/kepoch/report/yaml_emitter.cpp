@@ -10,6 +10,8 @@
 #include <initializer_list>
 #include <limits>
 
+#include "kepoch/report/object_writer.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -438,51 +440,6 @@ void copy_short(char* p, const char* s, std::size_t n) {
   }
 }
 
-constexpr std::size_t kDigits = 20;  // an int64's sign and digits
-
-// Two decimal digits of 0..99 at p.
-void write_pair(char* p, std::uint32_t n) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  std::memcpy(p, kPairs + 2 * n, 2);
-}
-
-// v's decimal text at p (kDigits bytes there); returns its end. Most values of a dump have
-// at most four digits (sizes, counts, -1): written from the pair table without a loop; the
-// rest in 32-bit arithmetic while they fit.
-char* write_decimal(char* p, std::int64_t v) {
-  auto u = static_cast<std::uint64_t>(v);
-  if (v < 0) {
-    *p++ = '-';
-    u = 0 - u;
-  }
-  if (u < 10) {
-    *p = static_cast<char>('0' + u);
-    return p + 1;
-  }
-  if (u < 100) {
-    write_pair(p, static_cast<std::uint32_t>(u));
-    return p + 2;
-  }
-  if (u < 10000) {
-    const auto n = static_cast<std::uint32_t>(u);
-    const std::uint32_t high = n / 100;
-    const std::uint32_t low = n % 100;
-    if (high < 10) {
-      *p = static_cast<char>('0' + high);
-      write_pair(p + 1, low);
-      return p + 3;
-    }
-    write_pair(p, high);
-    write_pair(p + 2, low);
-    return p + 4;
-  }
-  if (u <= 0xFFFFFFFFu) return std::to_chars(p, p + kDigits, static_cast<std::uint32_t>(u)).ptr;
-  return std::to_chars(p, p + kDigits, u).ptr;
-}
-
 }  // namespace
 
 // BlockMapPrepareSimpleKey, the plain key, BlockMapPrepareSimpleKeyValue (":", a space, the
@@ -542,7 +499,7 @@ void YamlEmitter::begin_map_members(std::span<const MemberLine> lines,
 void YamlEmitter::write_members(std::span<const MemberLine> lines,
                                 std::span<const std::int64_t> values) {
   if (values.empty()) return;
-  char* const start = out_.room(values.size() * (MemberLine::kCopy + kDigits));
+  char* const start = out_.room(values.size() * (MemberLine::kCopy + kDecimalRoom));
   char* p = start;
   char* digits = p;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -653,7 +610,8 @@ namespace {
 // Whether each of the 8 bytes at p is ASCII and between the same bytes of lo and hi (ASCII).
 // With a byte's high bit set first, subtracting an ASCII byte cannot borrow from the next:
 // the high bit of each difference says whether that byte's subtraction stayed >= 0.
-bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
+[[gnu::always_inline]] inline bool bytes_between(const char* p, const char (&lo)[9],
+                                                 const char (&hi)[9]) {
   constexpr std::uint64_t kHigh = 0x8080808080808080;
   std::uint64_t w, l, h;
   std::memcpy(&w, p, 8);
@@ -667,7 +625,7 @@ bool bytes_between(const char* p, const char (&lo)[9], const char (&hi)[9]) {
 // "...13.123+01:00" (a streamed dump writes one per record): digits and "-T:.Z+" only, a
 // 'T' among them, not ending in ':'. Such a string is plain (yaml_plain_ok) and not a
 // number or a word (needs_quotes), so its 24 or 29 bytes are tested 8 at a time instead.
-bool iso_time_shape(std::string_view s) {
+[[gnu::always_inline]] inline bool iso_time_shape(std::string_view s) {
   if (s.size() != 24 && s.size() != 29) return false;
   const char* p = s.data();
   if (!bytes_between(p, "0000-00-", "9999-99-") || !bytes_between(p + 8, "00T00:00", "99T99:99"))
@@ -741,8 +699,39 @@ bool yaml_as_is(std::string_view s) {
   if (s.empty() || !all_simple(s)) return !needs_quotes(s) && yaml_plain_ok(s);
   // needs_quotes of such a string: a number's look, or a special word (the null strings
   // among them); it has no space. yaml_plain_ok: simple()'s three.
-  if (number_like(s) || special_word(s)) return false;
+  if (number_like(s) || (s.size() <= 5 && special_word(s))) return false;
   return !(s.size() == 1 && (s[0] == '-' || s[0] == ':')) && s.back() != ':';
+}
+
+std::size_t YamlEmitter::scalar_members(std::span<const MemberLine> lines,
+                                        std::span<const Scalar> values) {
+  std::size_t i = 0;
+  for (; i < values.size(); ++i) {
+    const Scalar& v = values[i];
+    const MemberLine& line = lines[i];
+    std::size_t size = 0;  // the value's text
+    if (v.kind == Scalar::Kind::integer) {
+      char* const start = out_.room(MemberLine::kCopy + kDecimalRoom);
+      char* const p = line.copy_to(start);
+      size = static_cast<std::size_t>(write_decimal(p, v.integer) - p);
+      out_.advance(static_cast<std::size_t>(p - start) + size);
+    } else {
+      const std::string_view text = v.kind == Scalar::Kind::null ? std::string_view("~") : v.text;
+      // A time's text (a record's timestamp) is the ISO shape yaml_as_is tests first, inline.
+      if (v.kind != Scalar::Kind::null && !iso_time_shape(text) && !yaml_as_is(text)) break;
+      size = text.size();
+      char* const start = out_.room(MemberLine::kCopy + size);
+      char* const p = line.copy_to(start);
+      if (size <= 32)
+        copy_short(p, text.data(), size);
+      else
+        std::memcpy(p, text.data(), size);
+      out_.advance(static_cast<std::size_t>(p - start) + size);
+    }
+    col_ = cur_indent_ + line.key_size() + 2 + size;
+  }
+  groups_.back().child_count += 2 * i;
+  return i;
 }
 
 namespace {

@@ -18,6 +18,7 @@
 // Not part of the library's interface.
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,10 @@
 #include <vector>
 
 #include "kepoch/report/value.hpp"
+
+namespace kepoch::report {
+struct Scalar;  // object_writer.hpp
+}  // namespace kepoch::report
 
 namespace kepoch::report::detail {
 
@@ -71,6 +76,47 @@ class YamlText {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };
+
+// v's decimal text at p (kDecimalRoom bytes there); returns its end. Most integers of a dump
+// have at most four digits (sizes, counts, partitions, -1): written from a table of digit
+// pairs without a loop or a call; the rest by std::to_chars, in 32-bit arithmetic while they
+// fit.
+inline constexpr std::size_t kDecimalRoom = 20;  // an int64's sign and digits
+[[gnu::always_inline]] inline char* write_decimal(char* p, std::int64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  auto u = static_cast<std::uint64_t>(v);
+  if (v < 0) {
+    *p++ = '-';
+    u = 0 - u;
+  }
+  if (u < 10) {
+    *p = static_cast<char>('0' + u);
+    return p + 1;
+  }
+  if (u < 100) {
+    std::memcpy(p, kPairs + 2 * u, 2);
+    return p + 2;
+  }
+  if (u < 10000) {
+    const auto n = static_cast<std::uint32_t>(u);
+    const std::uint32_t high = n / 100;
+    const std::uint32_t low = n % 100;
+    if (high < 10) {
+      *p = static_cast<char>('0' + high);
+      std::memcpy(p + 1, kPairs + 2 * low, 2);
+      return p + 3;
+    }
+    std::memcpy(p, kPairs + 2 * high, 2);
+    std::memcpy(p + 2, kPairs + 2 * low, 2);
+    return p + 4;
+  }
+  if (u <= 0xFFFFFFFFu)
+    return std::to_chars(p, p + kDecimalRoom, static_cast<std::uint32_t>(u)).ptr;
+  return std::to_chars(p, p + kDecimalRoom, u).ptr;
+}
 
 class YamlEmitter {
  public:
@@ -126,6 +172,15 @@ class YamlEmitter {
   void scalar_member(const MemberLine& line, std::string_view text);
   // Members of the current map (at_next_simple_key()): lines[i], then values[i].
   void integer_members(std::span<const MemberLine> lines, std::span<const std::int64_t> values);
+  // Members of the current map (at_next_simple_key()): lines[i], then values[i] as
+  // scalar_member writes it, while values[i] is an integer, a null ("~") or a string or time
+  // text written as it is (yaml_as_is); returns how many were written (the next one, a
+  // string to be double-quoted, is the caller's).
+  std::size_t scalar_members(std::span<const MemberLine> lines, std::span<const Scalar> values);
+  // A key of the current map (at_next_simple_key()) whose value follows by the calls that
+  // write a map's value (block_begin, begin_map, string, ...): its member line without the
+  // ": " (the value's own call writes the ':'), as string(key) writes it.
+  void key_member(const MemberLine& line);
 
   // Where begin_map() here, then a plain simple key, would put the key: somewhere member
   // lines do not know (none), at an empty document's column 0, or after the "- " of a block
@@ -172,20 +227,25 @@ class YamlEmitter {
   // block_scalar of a map's value (a key before it).
   [[gnu::always_inline]] void block_value(std::string_view text) {
     Group& g = groups_.back();
-    char* const start = out_.room(2 + cur_indent_ + kIndent + 32 + text.size());
+    char* const start = out_.room(2 + 32 + text.size());
     std::memcpy(start, ": ", 2);
     col_ += 2;
-    char* p = put_text(pad_to(start + 2, cur_indent_ + kIndent), text);
+    // No spaces to the value's indent: the key (at least one byte) and ": " are past it.
+    char* p = put_text(start + 2, text);
     col_ += text.size();
     out_.advance(static_cast<std::size_t>(p - start));
     ++g.child_count;  // now even; long_key is false (block_ready, simple keys)
     long_key_next_ = false;
   }
   [[gnu::always_inline]] void block_end(bool map) {
-    const Group g = groups_.back();
+    // The group's fields read one by one, as they were stored: a copy of the whole Group
+    // (one 16-byte load of what byte and word stores just wrote) waits for those stores.
+    const Group& g = groups_.back();
+    const std::size_t children = g.child_count;
+    const bool flow = g.flow;
     groups_.pop_back();
     long_key_next_ = false;
-    if (g.child_count > 0 && !g.flow) {
+    if (children > 0 && !flow) {
       cur_indent_ -= kIndent;
       return;
     }
@@ -197,7 +257,7 @@ class YamlEmitter {
       p += cur_indent_ - col_;
       col_ = cur_indent_;
     }
-    if (g.child_count == 0) {
+    if (children == 0) {
       *p++ = map ? '{' : '[';
       ++col_;
     }
@@ -209,20 +269,27 @@ class YamlEmitter {
   // The emitter's state and text at a point inside a group (block_ready), to go back to
   // (take_back) when what was written since is discarded: nothing may have been flushed since
   // (the block calls never flush).
+  // Of the current group only what the calls inside it change is kept (its kind stays), read
+  // field by field (block_end).
   struct Mark {
     std::size_t size = 0;
     std::size_t col = 0;
     std::size_t cur_indent = 0;
     std::size_t groups = 0;
-    Group top;
+    std::size_t child_count = 0;
+    bool long_key = false;
   };
-  Mark mark() const { return {out_.size(), col_, cur_indent_, groups_.size(), groups_.back()}; }
+  Mark mark() const {
+    const Group& g = groups_.back();
+    return {out_.size(), col_, cur_indent_, groups_.size(), g.child_count, g.long_key};
+  }
   void take_back(const Mark& m) {
     out_.resize(m.size);
     col_ = m.col;
     cur_indent_ = m.cur_indent;
     groups_.resize(m.groups);
-    groups_.back() = m.top;
+    groups_.back().child_count = m.child_count;
+    groups_.back().long_key = m.long_key;
     long_key_next_ = false;
   }
 
@@ -255,10 +322,14 @@ class YamlEmitter {
     col_ = n;
     return p + 1 + base_indent_ + n;
   }
-  // Spaces at p to column n from col_ (room for n there).
+  // Spaces at p to column n from col_.
+  // Room for max(32, n - col_) there: up to 32 spaces are one fixed-size store (no call).
   [[gnu::always_inline]] char* pad_to(char* p, std::size_t n) {
     if (col_ >= n) return p;
-    std::memset(p, ' ', n - col_);
+    if (n - col_ <= 32)
+      std::memset(p, ' ', 32);
+    else
+      std::memset(p, ' ', n - col_);
     p += n - col_;
     col_ = n;
     return p;
@@ -386,6 +457,15 @@ class MemberLine {
   std::uint8_t size_ = 0;
   std::uint8_t key_size_ = 0;
 };
+
+inline void YamlEmitter::key_member(const MemberLine& line) {
+  Group& g = groups_.back();
+  line.copy_to(out_.room(MemberLine::kCopy));
+  out_.advance(line.text().size());
+  ++g.child_count;  // now odd: long_key unchanged (false: a simple key)
+  col_ = cur_indent_ + line.key_size();
+  long_key_next_ = false;
+}
 
 // yaml-cpp's IsValidPlainScalar for a block context: whether `s` may be written unquoted.
 bool yaml_plain_ok(std::string_view s);

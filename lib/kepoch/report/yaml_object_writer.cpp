@@ -218,6 +218,93 @@ void YamlObjectWriter::integers(const MemberNames& names, std::span<const std::i
   emitter_.integer_members(std::span(run->lines).subspan(i), values.subspan(i));
 }
 
+const YamlObjectWriter::RecordRun& YamlObjectWriter::record_run(const MemberNames& names,
+                                                                std::size_t at,
+                                                                std::string_view key,
+                                                                MapStart start) {
+  const std::size_t column = emitter_.new_map_key_column();
+  for (std::size_t i = 0; i < record_runs_.size(); ++i) {
+    const RecordRun& r = *record_runs_[i];
+    if (names.same(r.names) && r.at == at && r.column == column && r.start == start &&
+        r.key == key) {
+      if (i > 0) std::swap(record_runs_[0], record_runs_[i]);
+      return *record_runs_[0];
+    }
+  }
+  auto r = std::make_unique<RecordRun>(
+      RecordRun{names.names(), at, std::string(key), column, start, {}, std::nullopt});
+  for (const std::string_view name : names.names()) {
+    const MapStart line_start = r->lines.empty() ? start : MapStart::none;
+    const std::optional<MemberLine> line = member_line(emitter_, name, column, line_start);
+    if (!line) {
+      r->lines.clear();
+      break;
+    }
+    r->lines.push_back(*line);
+  }
+  // The key's line: "\n", the column, the key (its ": " is the value's to write).
+  if (key.size() <= 1024 && yaml_plain_ok(key)) {
+    std::string text = member_text(key, column);
+    text.resize(text.size() - 2);
+    r->key_line = MemberLine::make(text, key.size());
+  }
+  if (!r->key_line) r->lines.clear();
+  record_runs_.insert(record_runs_.begin(), std::move(r));
+  return *record_runs_[0];
+}
+
+void YamlObjectWriter::scalar(std::string_view k, const Scalar& v) {
+  switch (v.kind) {
+    case Scalar::Kind::integer:
+      return integer(k, v.integer);
+    case Scalar::Kind::string:
+      return string(k, v.text);
+    case Scalar::Kind::time_text:
+      return time_text(k, v.text);
+    default:
+      return null(k);
+  }
+}
+
+void YamlObjectWriter::run_members(const RecordRun& run, const MemberNames& names,
+                                   std::span<const Scalar> values, std::size_t from,
+                                   std::size_t to) {
+  const std::span<const MemberLine> lines(run.lines);
+  while (from < to) {
+    from +=
+        emitter_.scalar_members(lines.subspan(from, to - from), values.subspan(from, to - from));
+    if (from == to) return;
+    scalar(names.names()[from], values[from]);  // a string to be double-quoted
+    ++from;
+  }
+}
+
+void YamlObjectWriter::scalars_object_with(const MemberNames& names, std::span<const Scalar> values,
+                                           std::size_t at, std::string_view k,
+                                           const LazyMember& member, LazyTimes times) {
+  begin_object();
+  const MapStart start = emitter_.map_start();
+  const RecordRun* run = nullptr;
+  if (start != MapStart::none && at > 0 && at <= values.size() &&
+      values[0].kind == Scalar::Kind::integer)
+    run = &record_run(names, at, k, start);
+  if (!run || run->lines.empty()) {  // ObjectWriter::scalars_object_with's calls, begun
+    scalars(names.part(0, at), values.first(at));
+    lazy_shown(k, member, times);
+    scalars(names.part(at, values.size() - at), values.subspan(at));
+    return end_object();
+  }
+  // The map begun by its first line and member, as integers() begins it.
+  emitter_.begin_map_members(std::span(run->lines).first(1), std::span(&values[0].integer, 1));
+  pending_ = false;
+  run_members(*run, names, values, 1, at);
+  emitter_.key_member(*run->key_line);
+  member.emit_yaml(emitter_, times);
+  // Not flushed (end() flushes, or a map's end past 64 KiB), as lazy_shown's.
+  run_members(*run, names, values, at, values.size());
+  end_object();
+}
+
 void YamlObjectWriter::begin_objects(std::string_view k) {
   if (pending_) {
     emitter_.begin_map();

@@ -42,6 +42,12 @@ class YamlObjectWriter : public ObjectWriter {
   void end_object() override;
   void end_objects() override;
   void integers(const MemberNames& names, std::span<const std::int64_t> values) override;
+  // A decoded record of a dump (its integers, its decode after the first `at`): its member
+  // lines rendered once per run, key and place (RecordRun), so that a record is its lines
+  // and values, the member's own text between them.
+  void scalars_object_with(const MemberNames& names, std::span<const Scalar> values, std::size_t at,
+                           std::string_view key, const LazyMember& member,
+                           LazyTimes times) override;
 
  private:
   using MapStart = YamlEmitter::MapStart;
@@ -58,6 +64,27 @@ class YamlObjectWriter : public ObjectWriter {
   // `start` is not none as a new map's first members. Nullptr when it cannot be rendered.
   const RenderedRun* rendered(const MemberNames& names, MapStart start);
   const RenderedRun& render(const MemberNames& names, std::size_t column, MapStart start);
+
+  // A record's lines for scalars_object_with: `names`' member lines at a new map's key
+  // column (the first the map's first line at `start`) and the line of `key`, a member whose
+  // value comes after names[at - 1]. Empty lines when a name or the key is not a plain simple
+  // key or a line is too long.
+  struct RecordRun {
+    std::span<const std::string_view> names;
+    std::size_t at = 0;
+    std::string key;
+    std::size_t column = 0;
+    MapStart start = MapStart::none;
+    std::vector<MemberLine> lines;
+    std::optional<MemberLine> key_line;
+  };
+  const RecordRun& record_run(const MemberNames& names, std::size_t at, std::string_view key,
+                              MapStart start);
+  // values[from, to) of the map begun by scalars_object_with: by run.lines where it can.
+  void run_members(const RecordRun& run, const MemberNames& names, std::span<const Scalar> values,
+                   std::size_t from, std::size_t to);
+  // The member as the call for its kind (ObjectWriter::scalars' calls).
+  void scalar(std::string_view k, const Scalar& v);
 
   // emit_yaml writes an empty object or list in flow style, so a map or list is begun only
   // when its first member or element comes (or at its end, empty).
@@ -108,6 +135,9 @@ class YamlObjectWriter : public ObjectWriter {
     }
   };
   std::array<RecentRun, 8> recent_runs_{};
+  // scalars_object_with's runs (a record's first of a batch and the others: two), the one
+  // used last first.
+  std::vector<std::unique_ptr<RecordRun>> record_runs_;
 };
 
 }  // namespace kepoch::report::detail

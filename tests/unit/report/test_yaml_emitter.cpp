@@ -865,3 +865,176 @@ TEST_CASE("YAML plain names: a schema name ([a-z0-9_]) is plain but '' and 'null
     REQUIRE(yaml_plain_name(s) == yaml_plain_ok(s));
   }
 }
+
+namespace {
+
+using kepoch::report::LazyMember;
+using kepoch::report::LazyTimes;
+using kepoch::report::MemberNames;
+using kepoch::report::Scalar;
+using kepoch::report::detail::MemberLine;
+
+// A member whose YAML is its Value's (a decoded record's, segment_report's CoordinatorMember).
+class ValueMember final : public LazyMember {
+ public:
+  explicit ValueMember(Value v) : v_(std::move(v)) {}
+  Value value() const override { return v_; }
+  void append_json(kepoch::report::detail::TextBuffer&, LazyTimes) const override {}
+  void append_inline(std::string&, LazyTimes) const override {}
+  void emit_yaml(YamlEmitter& e, LazyTimes) const override {
+    kepoch::report::detail::emit_yaml(e, v_);
+  }
+
+ private:
+  Value v_;
+};
+
+// A scalar member's value of every kind: integers at the digit counts' edges, strings that
+// need quotes, are empty, look like null or hold a line break, ISO times and near-misses.
+Scalar random_member_scalar(std::mt19937& rng) {
+  const std::string& tricky = kTrickyValues[rng() % kTrickyValues.size()];
+  switch (rng() % 6) {
+    case 0:
+      return {Scalar::Kind::null, 0, {}};
+    case 1:
+      return {Scalar::Kind::string, 0, tricky};
+    case 2:
+      return {Scalar::Kind::time_text, 0, tricky};
+    case 3:
+      return {Scalar::Kind::time_text, 0, "2026-12-02T03:44:03.675Z"};
+    default:
+      return Scalar::of(random_integer(rng));
+  }
+}
+
+constexpr std::string_view kMixedRun[] = {"offset", "true", "timestamp", "a: b"};
+
+}  // namespace
+
+TEST_CASE("YAML decoded records in one call (scalars_object_with) equal the calls one by one",
+          "[render][yaml]") {
+  std::mt19937 rng(41);
+  // One writer per base indent for every batch, as the YAML stream keeps one: what it renders
+  // once per run and place is reused from batch to batch.
+  std::string at0, at6;
+  YamlObjectWriter writer0(at0), writer6(at6, 6);
+  const std::vector<MemberNames> runs = {MemberNames(kRecordRun), MemberNames(kQuotedRun),
+                                         MemberNames(kOneRun), MemberNames(kMixedRun),
+                                         MemberNames(kLongRun)};
+  const std::vector<std::string> keys = {"coordinator", "coordinator",         "null", "a: b", "",
+                                         "true",        std::string(1100, 'k')};
+  std::size_t one_call = 0;
+  for (int i = 0; i < 4000; ++i) {
+    std::vector<std::function<void(ObjectWriter&)>> records;
+    for (std::size_t r = rng() % 5; r > 0; --r) {
+      if (rng() % 4 == 0) {  // a record by the calls one by one, between them
+        std::vector<std::int64_t> values(kRecordNames.size());
+        for (auto& v : values)
+          v = random_integer(rng);
+        records.push_back([values](ObjectWriter& w) {
+          w.begin_object();
+          w.integers(kRecordNames, values);
+          w.end_object();
+        });
+        continue;
+      }
+      const MemberNames names = runs[rng() % 3 == 0 ? rng() % runs.size() : 0];
+      std::vector<Scalar> values;
+      for (std::size_t k = 0; k < names.size(); ++k)
+        values.push_back(rng() % 2 ? Scalar::of(random_integer(rng)) : random_member_scalar(rng));
+      const std::size_t at = rng() % 4 == 0 ? rng() % (names.size() + 1) : 1;
+      const std::string key = rng() % 4 == 0 ? keys[rng() % keys.size()] : keys[0];
+      const auto member = std::make_shared<ValueMember>(random_value(rng, 1));
+      one_call += names.same(kRecordNames.names()) && key == "coordinator" && at > 0 &&
+                  values[0].kind == Scalar::Kind::integer;
+      records.push_back([names, values, at, key, member](ObjectWriter& w) {
+        w.scalars_object_with(names, values, at, key, *member, LazyTimes{});
+      });
+    }
+    ValueBuilder builder;
+    at0.clear();
+    at6.clear();
+    const auto batch = [&](ObjectWriter& w) {
+      w.integers(kPlainRun, std::vector<std::int64_t>{1, 2, 3, 4});
+      w.begin_objects("records");
+      for (const auto& r : records)
+        r(w);
+      w.end_objects();
+    };
+    writer0.begin();
+    writer6.begin();
+    batch(builder);
+    batch(writer0);
+    batch(writer6);
+    writer0.end();
+    writer6.end();
+    const std::string want = reference_text(builder.take());
+    INFO("batch " << i << ":\n" << want);
+    REQUIRE(at0 == want);
+    REQUIRE(at6 == indented(want, 6));
+    if (i % 100 == 0) REQUIRE_NOTHROW(YAML::Load(at0));
+  }
+  CHECK(one_call > 2000);  // of ~6,000 records: the rest by the calls one by one
+}
+
+TEST_CASE("YAML scalar members and a key's line write what the general calls write",
+          "[render][yaml]") {
+  std::mt19937 rng(43);
+  const std::vector<std::string> names = {"offset", "a", "timestamp", "key_size", "x_1"};
+  for (int i = 0; i < 20000; ++i) {
+    const std::size_t base = i % 2 == 0 ? 0 : 6;
+    std::vector<Scalar> values;
+    for (std::size_t k = rng() % 6; k > 0; --k)
+      values.push_back(random_member_scalar(rng));
+    const Value value = random_value(rng, 1);
+    // The general calls.
+    std::string want;
+    std::size_t as_is = 0;  // scalar_members stops at the first string to be quoted
+    {
+      YamlEmitter e(want, base);
+      e.begin_map();
+      e.string("first");
+      e.integer(0);
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        e.string(names[k]);
+        const Scalar& v = values[k];
+        if (v.kind == Scalar::Kind::integer) {
+          e.integer(v.integer);
+        } else if (v.kind == Scalar::Kind::null) {
+          e.null();
+        } else {
+          e.string(v.text, needs_quotes(v.text));
+          if (as_is == k && !yaml_as_is(v.text)) break;
+        }
+        as_is = k + 1;
+      }
+      e.string("decode");
+      emit_yaml(e, value);
+      e.end_map();
+      e.flush();
+    }
+    std::string got;
+    YamlEmitter e(got, base);
+    e.begin_map();
+    e.string("first");
+    e.integer(0);
+    REQUIRE(e.at_next_simple_key());
+    std::vector<MemberLine> lines;
+    for (std::size_t k = 0; k < values.size(); ++k)
+      lines.push_back(*MemberLine::make("\n" + std::string(e.key_column(), ' ') + names[k] + ": ",
+                                        names[k].size()));
+    const std::size_t n = e.scalar_members(lines, values);
+    REQUIRE(n == std::min(as_is, values.size()));
+    if (n < values.size()) {  // the one to be quoted, by the general calls
+      e.string(names[n]);
+      e.string(values[n].text, true);
+    }
+    const auto line = MemberLine::make("\n" + std::string(e.key_column(), ' ') + "decode", 6);
+    e.key_member(*line);
+    emit_yaml(e, value);
+    e.end_map();
+    e.flush();
+    INFO("document " << i << ":\n" << want);
+    REQUIRE(got == want);
+  }
+}
