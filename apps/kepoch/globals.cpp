@@ -263,8 +263,8 @@ void refuse_same_replica(const std::vector<std::string>& arguments, bool stdin_o
   const std::string& b = arguments[second];
   if (a == "-" && b == "-")
     throw UsageError("\"-\" is given twice: standard input can be read once");
-  throw UsageError(fmt::format(
-      "{} and {} are the same replica: compare replicas from different brokers", a, b));
+  throw UsageError(
+      fmt::format("{} and {} are the same replica: compare replicas from different brokers", a, b));
 }
 
 void print_error(const std::string& message, const Globals& globals) {
