@@ -72,6 +72,7 @@ class SnapshotReplicas : public ReplicaStream {
     replica.rebuilt_entries.clear();
     return true;
   }
+  void pause() override { stream_.pause(); }
   // As storage/replica_sources says them of a whole snapshot.
   std::vector<std::string> notes() const override {
     std::vector<std::string> out;

@@ -42,6 +42,9 @@ class ReplicaStream {
   virtual ~ReplicaStream() = default;
   // The next replica; false when there is none left.
   virtual bool next(PartitionReplica& replica) = 0;
+  // The caller reads other streams before this one's next(): memory held only for reading on
+  // (a snapshot's window) may go.
+  virtual void pause() {}
   // The partition dirs left out, and why: whole once next() has returned false.
   virtual std::vector<std::string> notes() const = 0;
 };

@@ -169,6 +169,7 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   for (auto& s : states) {
     out.states.push_back(std::move(s.state));
     streams.push_back(std::move(s.replicas));
+    streams.back()->pause();  // the window its header was read in: each reads in its turn
   }
   check_one_cluster(out.states, {});  // every broker known (a caller's check_one_cluster set them)
   check_metadata_cluster(out.states, metadata.cluster_id);
@@ -278,6 +279,9 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
             unlisted[i].emplace_back(r.topic, r.partition);
           head[i] = 0;
         }
+        // Its turn is over until the next block: its window goes (one per thread at a time,
+        // not one per stream).
+        if (!ended[i]) streams[i]->pause();
       } catch (...) {
         errors[i] = std::current_exception();
       }

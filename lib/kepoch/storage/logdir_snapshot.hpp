@@ -131,6 +131,9 @@ class LogDirSnapshotStream {
   // `replica` is overwritten whole, its lists' storage reused (recycle_replica): reading each
   // replica into the same object allocates next to nothing once it has grown.
   bool next(PartitionReplica& replica, std::string* log_dir = nullptr);
+  // Lets the read window go until the next next() (which reads the unread text again): for a
+  // caller that reads many streams in turns, so that a waiting stream holds no window.
+  void pause();
 
  private:
   struct Impl;

@@ -407,6 +407,16 @@ class SnapshotParser {
     }
   }
 
+  // Streamed: lets the window go (the unread text is read again from the file by the next
+  // fill), so a stream waiting for its turn holds no window. Kept at the end of the file.
+  void release_window() {
+    if (!file_ || read_at_ >= file_->size()) return;
+    read_at_ -= text_.size() - std::min(pos_, text_.size());
+    std::string().swap(buffer_);
+    text_ = {};
+    pos_ = 0;
+  }
+
  private:
   [[noreturn]] void fail_text(std::string_view field, std::string_view expected,
                               const std::string& found) {
@@ -885,6 +895,10 @@ LogDirSnapshotStream::LogDirSnapshotStream(LogDirSnapshotStream&&) noexcept = de
 
 const LogDirSnapshot& LogDirSnapshotStream::header() const {
   return impl_->header;
+}
+
+void LogDirSnapshotStream::pause() {
+  impl_->parser.release_window();
 }
 
 bool LogDirSnapshotStream::next(PartitionReplica& replica, std::string* log_dir) {
