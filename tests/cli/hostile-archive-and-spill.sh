@@ -10,7 +10,9 @@
 #   full /tmp) cut the report short, an invalid document with exit 1; now exit 3, one line,
 #   nothing on standard output;
 # - an output path that is a loop of symbolic links: the rename replaced the operator's link;
-#   now refused (exit 2) and the link is left as it was.
+#   now refused (exit 2) and the link is left as it was;
+# - `plan --metadata` of a log that starts past offset 0 with no snapshot below it: a verdict
+#   of "nothing to decide", exit 0, for partitions it never saw; now exit 3.
 . "$(dirname "$0")/common.sh"
 
 B="$DATA/divergence/before"
@@ -85,4 +87,20 @@ expect_exit 2 "$KEPOCH" logdir snapshot --overwrite --file loop-b "$B/broker-1"
 expect_in "$SCRATCH/err" "--file loop-b is a symbolic link that leads to no file"
 [[ -L loop-a && -L loop-b && $(readlink loop-a) == loop-b && $(readlink loop-b) == loop-a ]] ||
   fail "the loop of links was changed: $(ls -l loop-a loop-b)"
-echo "hostile archive lines, a full temporary dir and a loop of links: handled"
+# plan --metadata with a metadata log whose start is past offset 0 and no snapshot below it
+# (its .checkpoint files gone, or one segment given alone): the partitions created before are
+# unknown; the plan of the rest said "All 0 partition(s) have a live leader: nothing to
+# decide." with exit 0. Now exit 3, naming the log and the offset.
+S="$DATA/metadata-snapshot"
+"$KEPOCH" logdir snapshot --file b1.snap "$S/broker-1" >/dev/null
+mkdir -p nosnap/__cluster_metadata-0
+cp "$S"/__cluster_metadata-0/*.log nosnap/__cluster_metadata-0/
+expect_exit 0 "$KEPOCH" plan --metadata "$S" --ids 1 b1.snap
+expect_exit 3 "$KEPOCH" plan --metadata nosnap --ids 1 b1.snap
+expect_in "$SCRATCH/err" "kepoch: nosnap/__cluster_metadata-0: the log starts at offset 261 and no snapshot reaches it (Kafka refuses to load it"
+expect_in "$SCRATCH/err" "the partitions created below offset 261 are unknown"
+first=$(ls nosnap/__cluster_metadata-0/*.log | head -1)
+expect_exit 3 "$KEPOCH" plan -o json --metadata "$first" --ids 1 b1.snap
+expect_in "$SCRATCH/err" "kepoch: $first: the log starts at offset 261 and no snapshot reaches it:"
+[[ ! -s $SCRATCH/out ]] || fail "a plan was written from a log missing its start: $(head -c 300 "$SCRATCH/out")"
+echo "hostile archive lines, a full temporary dir, a loop of links and a metadata log missing its start: handled"
