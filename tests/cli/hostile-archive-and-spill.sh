@@ -12,7 +12,8 @@
 # - an output path that is a loop of symbolic links: the rename replaced the operator's link;
 #   now refused (exit 2) and the link is left as it was;
 # - `plan --metadata` of a log that starts past offset 0 with no snapshot below it: a verdict
-#   of "nothing to decide", exit 0, for partitions it never saw; now exit 3.
+#   of "nothing to decide", exit 0, for partitions it never saw; now exit 3;
+# - `plan --metadata` with another cluster's state: planned (exit 1); now refused (exit 2).
 . "$(dirname "$0")/common.sh"
 
 B="$DATA/divergence/before"
@@ -103,4 +104,12 @@ first=$(ls nosnap/__cluster_metadata-0/*.log | head -1)
 expect_exit 3 "$KEPOCH" plan -o json --metadata "$first" --ids 1 b1.snap
 expect_in "$SCRATCH/err" "kepoch: $first: the log starts at offset 261 and no snapshot reaches it:"
 [[ ! -s $SCRATCH/out ]] || fail "a plan was written from a log missing its start: $(head -c 300 "$SCRATCH/out")"
-echo "hostile archive lines, a full temporary dir, a loop of links and a metadata log missing its start: handled"
+# plan --metadata with a state of another cluster (its snapshot's cluster id edited): the
+# metadata log's cluster is its meta.properties' (as `diff --metadata` reads it); the plan of
+# another cluster's replicas with this log's partitions was made (exit 1). Now exit 2.
+"$KEPOCH" logdir snapshot --file own.snap "$DATA/logdir" >/dev/null
+sed '1s/"cluster_id":"[^"]*"/"cluster_id":"AAAAAAAAAAAAAAAAAAAAAQ"/' own.snap >other.snap
+expect_exit 1 "$KEPOCH" plan --metadata "$DATA/metadata" own.snap
+expect_exit 2 "$KEPOCH" plan --metadata "$DATA/metadata" other.snap
+expect_in "$SCRATCH/err" "kepoch: other.snap is of cluster AAAAAAAAAAAAAAAAAAAAAQ but the metadata is of cluster szVdbl2iRXOg29JrTu_QMg"
+echo "hostile archive lines, a full temporary dir, a loop of links, a metadata log missing its start and another cluster's state: handled"
