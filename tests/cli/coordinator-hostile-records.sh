@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `segment dump --records` of __consumer_offsets and __transaction_state segments whose records
 # are damaged copies of the real ones (Kafka 3.9.1 and 4.4.0 fixtures; made here by
-# coordinator-hostile-records.py: cut at every byte, trailing bytes, and lengths, counts,
+# coordinator_hostile_records.py: cut at every byte, trailing bytes, and lengths, counts,
 # compact varints and versions overwritten with 0x7fff, -1, 0x80000000-style and 2^32 - 1
 # values at every byte; each in a batch of its own with a right CRC). Every format:
 # - exit 1 (a finding: records that do not decode), never 3, a crash, a hang or an internal
@@ -23,7 +23,7 @@ for v in 3.9.1 4.4.0; do
   for p in __consumer_offsets-0 __transaction_state-0; do
     mkdir -p "$v/$p"
     seg="$v/$p/00000000000000000000.log"
-    n=$(python3 "$KEPOCH_SOURCE_DIR/tests/cli/coordinator-hostile-records.py" \
+    n=$(python3 "$KEPOCH_SOURCE_DIR/tests/cli/coordinator_hostile_records.py" \
       "$DATA/coordinator/$v/$p/00000000000000000000.log" "$seg")
     ((n > 500)) || fail "$seg: only $n damaged records made"
     total=$((total + n))

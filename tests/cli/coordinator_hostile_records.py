@@ -1,6 +1,6 @@
 """Hostile coordinator records made from real ones (tests/cli/coordinator-hostile-records.sh).
 
-python3 coordinator-hostile-records.py SEGMENT OUT: reads every uncompressed record of the
+python3 coordinator_hostile_records.py SEGMENT OUT: reads every uncompressed record of the
 __consumer_offsets or __transaction_state SEGMENT (a real Kafka fixture), keeps one record of
 each key version, value version and value size, and writes OUT: one batch of one record for
 each damaged copy of each kept record's key and value: cut at every byte, trailing bytes, and
