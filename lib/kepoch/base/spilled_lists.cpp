@@ -81,6 +81,10 @@ void SpilledLists::for_each(std::size_t list, const std::function<void(std::stri
       chunk.remove_prefix(sizeof bytes + bytes);
     }
   };
+  // The chunks written so far out of the stream's buffer first: a full disk met here is the
+  // write's failure, said as one (fseeko's own flush would say "read").
+  if (!l.chunks.empty() && (std::fflush(file_) != 0 || std::ferror(file_)))
+    fail(what_, "write", errno);
   std::string chunk;
   for (const auto& [offset, bytes] : l.chunks) {
     at_end_ = false;

@@ -14,7 +14,9 @@
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/format/metadata_record.hpp"
+#include "kepoch/format/segment_file_name.hpp"
 #include "kepoch/metadata/dynamic_configs.hpp"
+#include "kepoch/storage/log_dir.hpp"
 #include "kepoch/storage/metadata_replay.hpp"
 
 namespace kepoch::forecast {
@@ -688,6 +690,27 @@ LoggedMetadata read_logged_metadata(const std::filesystem::path& dir,
                                     const TopicSelection& selection, const ReplayProgress& progress,
                                     std::size_t range_slots) {
   const MetadataReplayPlan plan = plan_metadata_replay(dir, {});
+  // A log replayed from past its start offset 0 without a snapshot below it misses every
+  // partition created (and every change made) before: a plan of the partitions it does hold
+  // said "nothing to decide" (exit 0) of the ones it never saw. Unknown is never safe.
+  // (A segment given alone: its name's base offset.)
+  const std::int64_t log_start =
+      plan.dir.empty() && plan.segments.size() == 1
+          ? parse_segment_file_name(plan.segments.front().filename().string()).offset.value_or(0)
+          : plan.shape.log_start_offset.value_or(0);
+  if (log_start > 0 && !plan.snapshot)
+    throw InputError(
+        plan.dir.empty() ? dir.string() : plan.dir.string(),
+        fmt::format(
+            "the log starts at offset {} and no snapshot reaches it{}: the partitions created "
+            "below offset {} are unknown, so no plan is made from it; give the whole {} "
+            "directory with its .checkpoint snapshots",
+            log_start,
+            plan.start.rule == MetadataStartRule::no_covering_snapshot
+                ? " (Kafka refuses to load it: KafkaMetadataLog.recoverSnapshots, \"Inconsistent "
+                  "snapshot state\")"
+                : "",
+            log_start, kMetadataLogDirName));
   if (progress.files) {
     std::vector<std::filesystem::path> files;
     if (plan.snapshot) files.push_back(plan.snapshot->path);

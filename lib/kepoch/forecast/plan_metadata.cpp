@@ -8,6 +8,7 @@
 #include "kepoch/base/error.hpp"
 #include "kepoch/forecast/config_note.hpp"
 #include "kepoch/live/stop_forecast.hpp"
+#include "kepoch/storage/broker_identity.hpp"
 
 namespace kepoch::forecast {
 namespace {
@@ -177,6 +178,10 @@ PlanMetadata metadata_from_log(LoggedMetadata logged, const std::string& dir,
                                const AssumedConfig& assumed) {
   PlanMetadata m;
   m.description = "metadata log " + dir;
+  // The cluster of the log (meta.properties beside it, as `diff --metadata` reads it): a
+  // state of another cluster is refused (check_metadata_cluster), never planned with this
+  // cluster's partitions. Unset when no meta.properties says.
+  m.cluster_id = metadata_identity(dir).cluster_id;
   m.live = logged.live;
   m.assumed = assumed;
   // The compact partitions stay compact (made one at a time by take); those made by hand

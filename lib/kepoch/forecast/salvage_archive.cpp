@@ -152,6 +152,81 @@ std::optional<bool> optional_bool_of(const nlohmann::json& v, const char* name,
   return v.get<bool>();
 }
 
+// One header of a record's "headers", read from its object.
+ArchivedRecord::Header header_of(const nlohmann::json& h, const std::string& path, int line) {
+  if (!h.is_object())
+    bad(path, line,
+        fmt::format("\"headers\": expected {{\"key\":...,\"value\":...}} objects, found {}",
+                    found(h)));
+  auto key = bytes(member(h, "key", path, line), "headers[].key", path, line);
+  if (!key) bad(path, line, "\"headers[].key\": expected base64, found null");
+  return {std::move(*key), bytes(member(h, "value", path, line), "headers[].value", path, line)};
+}
+
+// An archive line parsed into what a reader reads, and nothing else: nlohmann holds a value
+// in tens of bytes (an empty object in ~80), so a 64 MiB line of `{},{},...` under a member
+// no reader knows held ~1.7 GiB, and nlohmann's destructor, which allocates, then ended the
+// run in std::terminate (not "out of memory reading", exit 3). So: a member the reader does
+// not read is skipped as it is parsed, never built; a container where the archive has a
+// scalar is kept empty (its type is what an error says); and "headers", the one list a line
+// has, is decoded object by object into `headers` as it is parsed (InputError for a bad
+// one), never held as JSON.
+nlohmann::json parse_line(std::string_view text, std::vector<ArchivedRecord::Header>& headers,
+                          const std::string& path, int line) {
+  using Event = nlohmann::json::parse_event_t;
+  headers.clear();
+  std::string_view top;        // the member of the line's object being parsed
+  bool object_line = false;    // the line is an object (not an array)
+  bool headers_array = false;  // `top` is "headers" and its value an array
+  const auto callback = [&](int depth, Event event, nlohmann::json& parsed) -> bool {
+    if (depth == 0) {
+      if (event == Event::object_start) object_line = true;
+      return true;
+    }
+    if (!object_line) return false;  // an array line: "expected a JSON object"
+    if (event == Event::key) {
+      const auto& name = parsed.get_ref<const std::string&>();
+      static constexpr std::string_view kTop[] = {
+          "format",        "version",      "end",         "topic",          "partition",
+          "offset",        "leader_epoch", "timestamp",   "timestamp_type", "key",
+          "value",         "headers",      "producer_id", "producer_epoch", "sequence",
+          "transactional", "class",        "committed",   "on_new_leader",  "replica"};
+      if (depth == 1) {
+        const auto* it = std::find(std::begin(kTop), std::end(kTop), name);
+        // An unknown member's value is parsed, never built (its events still come here).
+        top = it == std::end(kTop) ? std::string_view() : *it;
+        headers_array = false;
+        if (top == "headers") headers.clear();  // a repeated member: the last one counts
+        return !top.empty();
+      }
+      if (depth == 2)
+        return (top == "on_new_leader" && name == "present") || (top == "end" && name == "records");
+      return depth == 3 && headers_array && (name == "key" || name == "value");
+    }
+    if (depth == 1) {
+      if (event == Event::array_start && top == "headers") headers_array = true;
+      return true;
+    }
+    if (depth == 2) {
+      if (headers_array) {
+        if (event == Event::object_start) return true;
+        if (event == Event::object_end) {
+          headers.push_back(header_of(parsed, path, line));
+          return false;  // decoded: not kept as JSON
+        }
+        if (event == Event::array_start)
+          bad(path, line,
+              "\"headers\": expected {\"key\":...,\"value\":...} objects, found an array");
+        if (event == Event::value) (void)header_of(parsed, path, line);  // throws: a scalar
+        return true;
+      }
+      return top == "on_new_leader" || top == "end";
+    }
+    return depth == 3 && headers_array;  // a header's key or value (a container: kept empty)
+  };
+  return nlohmann::json::parse(text, callback, false);
+}
+
 SalvageClass class_of(const std::string& name, const std::string& path, int line) {
   for (auto c : {SalvageClass::data, SalvageClass::committed_transaction, SalvageClass::aborted,
                  SalvageClass::open, SalvageClass::control})
@@ -285,7 +360,8 @@ ArchiveReader::ArchiveReader(std::istream& in, std::string path) : in_(in), path
   line_ = 1;
   if (!read_line(1))
     bad(path_, 1, "expected the header line, found an empty file: not a salvage archive");
-  nlohmann::json j = nlohmann::json::parse(text_, nullptr, false);
+  std::vector<ArchivedRecord::Header> headers;
+  nlohmann::json j = parse_line(text_, headers, path_, 1);
   if (j.is_discarded() || !j.is_object() || !j.contains("format") || !j["format"].is_string() ||
       j["format"].get<std::string>() != kSalvageFormat)
     bad(path_, 1,
@@ -378,7 +454,8 @@ std::optional<ArchivedRecord> ArchiveReader::next() {
                     "records: a copy cut short (the archive ends without its end line)",
                     records_));
   ++line_;
-  nlohmann::json j = nlohmann::json::parse(text_, nullptr, false);
+  std::vector<ArchivedRecord::Header> headers;
+  nlohmann::json j = parse_line(text_, headers, path_, line_);
   if (j.is_discarded() || !j.is_object())
     bad(path_, line_, fmt::format("expected a JSON object, found {}", shown(text_)));
   if (j.contains("end")) {
@@ -415,19 +492,11 @@ std::optional<ArchivedRecord> ArchiveReader::next() {
   r.log_append_time = type == "log_append_time";
   r.key = bytes(member(j, "key", path_, line_), "key", path_, line_);
   r.value = bytes(member(j, "value", path_, line_), "value", path_, line_);
-  const auto& headers = member(j, "headers", path_, line_);
-  if (!headers.is_array())
-    bad(path_, line_, fmt::format("\"headers\": expected an array, found {}", found(headers)));
-  for (const auto& h : headers) {
-    if (!h.is_object())
-      bad(path_, line_,
-          fmt::format("\"headers\": expected {{\"key\":...,\"value\":...}} objects, found {}",
-                      found(h)));
-    auto key = bytes(member(h, "key", path_, line_), "headers[].key", path_, line_);
-    if (!key) bad(path_, line_, "\"headers[].key\": expected base64, found null");
-    r.headers.push_back({std::move(*key),
-                         bytes(member(h, "value", path_, line_), "headers[].value", path_, line_)});
-  }
+  const auto& headers_member = member(j, "headers", path_, line_);
+  if (!headers_member.is_array())
+    bad(path_, line_,
+        fmt::format("\"headers\": expected an array, found {}", found(headers_member)));
+  r.headers = std::move(headers);  // decoded as the line was parsed (parse_line)
   r.producer_id = integer<std::int64_t>(j, "producer_id", path_, line_);
   r.producer_epoch = integer<std::int16_t>(j, "producer_epoch", path_, line_);
   r.sequence = integer<std::int32_t>(j, "sequence", path_, line_);

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/spilled_lists.hpp"
 #include "kepoch/report/render.hpp"
@@ -33,7 +35,7 @@ PlanJsonStream::PlanJsonStream(bool all, bool iso_times, bool local)
       local_(local),
       start_names_(std::make_shared<SpilledLists>("the report")) {
   for (const char* key : kLists)
-    spills_.emplace_back(key, Spill{anonymous_temporary_file("the report"), 0});
+    spills_.emplace_back(key, Spill{anonymous_temporary_file("the report"), 0, 0});
   warnings_.file = anonymous_temporary_file("the report");
 }
 
@@ -59,6 +61,7 @@ void PlanJsonStream::put(Spill& s, const Value& element) {
   if (std::fwrite(text_.data(), 1, text_.size(), s.file) != text_.size())
     throw InputError("temporary file",
                      std::string("cannot write the report: ") + std::strerror(errno));
+  s.bytes += text_.size();
   ++s.elements;
 }
 
@@ -80,16 +83,32 @@ void PlanJsonStream::add(const forecast::RecoveryPlan& listed, const forecast::P
     put(spill("timelines"), element);
 }
 
+void PlanJsonStream::flush(Spill& s) {
+  // fwrite fills the stream's buffer: the last bytes reach the file (or meet a full disk)
+  // only here. Unchecked, a /tmp that filled up cut the report short, silently (exit 1).
+  if (std::fflush(s.file) != 0 || std::ferror(s.file))
+    throw InputError("temporary file",
+                     std::string("cannot write the report: ") + std::strerror(errno));
+}
+
 void PlanJsonStream::copy(Spill& s, std::ostream& out, bool& first) {
   if (s.elements == 0) return;
   if (!first) out << ",\n";
   first = false;
-  std::fflush(s.file);
+  flush(s);
   std::rewind(s.file);
   char buffer[1 << 16];
   std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, s.file)) > 0)
+  std::uint64_t copied = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, s.file)) > 0) {
     out.write(buffer, static_cast<std::streamsize>(n));
+    copied += n;
+  }
+  if (std::ferror(s.file) || copied != s.bytes)
+    throw InputError(
+        "temporary file",
+        fmt::format("cannot read the report back: {} of its {} bytes{}", copied, s.bytes,
+                    std::ferror(s.file) ? fmt::format(" ({})", std::strerror(errno)) : ""));
 }
 
 // `steps` (head's start_order, not empty) as render_json writes it at depth 1, each step's
@@ -134,6 +153,11 @@ void PlanJsonStream::write_start_order(const Value& steps,
 
 void PlanJsonStream::write(const Value& head, const std::vector<forecast::StartStep>& start_order,
                            std::ostream& out) {
+  // Every list's bytes in its file before the document's first byte: a full disk is an
+  // error with nothing written, not a document cut short half-way.
+  for (auto& [key, s] : spills_)
+    flush(s);
+  flush(warnings_);
   out << "{";
   bool first_member = true;
   for (const auto& [key, member] : head.as_object()) {

@@ -48,9 +48,13 @@ class PlanJsonStream {
   struct Spill {
     std::FILE* file = nullptr;
     std::uint64_t elements = 0;
+    std::uint64_t bytes = 0;  // written to `file`: copy() checks it read them all back
   };
   Spill& spill(const std::string& key);
   void put(Spill& s, const Value& element);
+  // InputError ("temporary file") when a list's bytes cannot all be written (a full /tmp)
+  // or read back: never a report cut short.
+  void flush(Spill& s);
   void copy(Spill& s, std::ostream& out, bool& first);
   void write_start_order(const Value& steps, const std::vector<forecast::StartStep>& start_order,
                          std::ostream& out);

@@ -154,6 +154,12 @@ OutputDecision decide_output(const OutputFacts& out, OutputKind kind,
     return d;
   };
   if (out.given.empty()) return refuse("give a file name");
+  // 4. A link is written through to its target; one that leads nowhere would be replaced by
+  // the rename, a file kepoch did not write.
+  if (out.link_loop)
+    return refuse(
+        " is a symbolic link that leads to no file (a loop of links, or more than 40): not a "
+        "file kepoch can write");
   const bool exists = out.target.kind != FileKind::missing;
   // 1. A file this run reads (its own inode, through any link).
   if (exists)
@@ -226,6 +232,8 @@ OutputFacts output_facts(const std::string& flag, const std::string& path, Outpu
   f.given = path;
   if (path.empty()) return f;
   fs::path resolved = resolved_path(path, f.symlink);
+  std::error_code ec;
+  f.link_loop = fs::is_symlink(fs::symlink_status(resolved, ec));
   f.resolved = resolved.string();
   f.target = path_facts(resolved);
   // An open descriptor named as a file (/dev/stdout -> /proc/self/fd/1 -> a pipe, a

@@ -68,6 +68,7 @@ struct OutputFacts {
   std::string flag;            // "--html", "--file", "--out-dir", "config"
   std::string given;           // the path as given
   bool symlink = false;        // the path itself is a symbolic link (written through)
+  bool link_loop = false;      // its links lead to no path (a loop, or more than 40 links)
   std::string resolved;        // where the bytes land: symbolic links followed
   PathFacts target;            // stat of `resolved`
   bool kepoch_wrote = false;   // an existing file holds the mark of its kind

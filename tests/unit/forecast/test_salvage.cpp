@@ -802,3 +802,70 @@ TEST_CASE(
                              Catch::Matchers::Contains("cannot be salvaged"));
   }
 }
+
+TEST_CASE(
+    "An archive line is read into what a reader reads: headers decoded in order, unknown "
+    "members skipped at every level, a container where a scalar belongs refused by its type",
+    "[forecast][salvage]") {
+  const std::string head = R"({"format":"kepoch-salvage-archive","version":1,"written_by":"t"})";
+  // `headers` and `extra` (members after "replica") spliced into a record line.
+  const auto line = [](std::string_view headers, std::string_view extra) {
+    return fmt::format(
+        R"({{"topic":"t","partition":0,"offset":5,"leader_epoch":1,"timestamp":1,)"
+        R"("timestamp_type":"create_time","key":null,"value":"YQ==","headers":{},)"
+        R"("producer_id":-1,"producer_epoch":-1,"sequence":-1,"transactional":false,)"
+        R"("class":"data","control_type":null,"committed":true,)"
+        R"("on_new_leader":{{"present":false,"by":null,"certainty":"certain","x":[[{{}}]]}},)"
+        R"("replica":"r"{}}})",
+        headers, extra);
+  };
+  const auto read_one = [&](const std::string& record) {
+    std::istringstream in(head + "\n" + record + "\n{\"end\":{\"records\":1,\"x\":{}}}\n");
+    ArchiveReader reader(in, "a.jsonl");
+    auto r = reader.next();
+    REQUIRE(r);
+    CHECK_FALSE(reader.next());
+    return *r;
+  };
+  const auto refusal = [&](const std::string& record) {
+    std::istringstream in(head + "\n" + record + "\n{\"end\":{\"records\":1}}\n");
+    ArchiveReader reader(in, "a.jsonl");
+    try {
+      reader.next();
+    } catch (const InputError& e) {
+      CHECK(e.line() == 2);
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  using Bytes = std::vector<std::uint8_t>;
+  using Catch::Matchers::Contains;
+  const auto r = read_one(
+      line(R"([{"key":"aA==","value":"dg==","x":[{},{}]},{"key":"","value":null},{"value":"",)"
+           R"("key":"Yg=="}])",
+           R"(,"unknown":[{},[],{"a":[1,2,{"b":null}]}],"x":[1])"));
+  REQUIRE(r.headers.size() == 3);
+  CHECK(r.headers[0].key == Bytes{'h'});
+  CHECK(r.headers[0].value == Bytes{'v'});
+  CHECK(r.headers[1].key.empty());
+  CHECK_FALSE(r.headers[1].value);
+  CHECK(r.headers[2].key == Bytes{'b'});
+  CHECK(r.headers[2].value == Bytes{});
+  CHECK(r.present == false);
+  // A member given twice: the last counts, as a JSON object's member.
+  const auto twice = read_one(line(R"([{"key":"aA==","value":null}],"headers":[])", ""));
+  CHECK(twice.headers.empty());
+  CHECK_THAT(refusal(line("[[{}]]", "")),
+             Contains(R"("headers": expected {"key":...,"value":...} objects, found an array)"));
+  CHECK_THAT(refusal(line("[1]", "")),
+             Contains(R"("headers": expected {"key":...,"value":...} objects, found 1)"));
+  CHECK_THAT(refusal(line(R"([{"value":null}])", "")),
+             Contains(R"(expected a "key" member, found none)"));
+  CHECK_THAT(refusal(line(R"({"key":"aA=="})", "")),
+             Contains(R"("headers": expected an array, found an object)"));
+  CHECK_THAT(
+      refusal(line("[]", R"(,"partition":[{},{},[[]]])")),
+      Contains(R"("partition": expected an integer in [-2147483648, 2147483647], found an array)"));
+  CHECK_THAT(refusal(line(R"([{"key":["aA=="],"value":null}])", "")),
+             Contains(R"("headers[].key": expected base64 or null, found an array)"));
+}

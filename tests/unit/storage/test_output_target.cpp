@@ -160,5 +160,22 @@ TEST_CASE("output_target: facts from a real tree: links are followed, log dirs s
   CHECK(fifo.target.kind == FileKind::fifo);
   CHECK(decide_output(fifo, OutputKind::logdir_snapshot, inputs, false).method ==
         WriteMethod::in_place);
+  // A loop of links leads to no file: the rename would replace the link (an operator's, not
+  // kepoch's), so it is refused, even with --overwrite; a dangling link is written through.
+  fs::create_symlink("loop-b", root / "loop-a");
+  fs::create_symlink("loop-a", root / "loop-b");
+  fs::create_symlink("new.jsonl", root / "dangling");
+  const auto loop =
+      output_facts("--archive", (root / "loop-a").string(), OutputKind::salvage_archive);
+  CHECK(loop.link_loop);
+  const auto refused = decide_output(loop, OutputKind::salvage_archive, {}, true);
+  CHECK_FALSE(refused.allowed);
+  CHECK_THAT(refused.refusal, Contains("--archive " + (root / "loop-a").string() +
+                                       " is a symbolic link that leads to no file"));
+  const auto dangling =
+      output_facts("--archive", (root / "dangling").string(), OutputKind::salvage_archive);
+  CHECK_FALSE(dangling.link_loop);
+  CHECK(decide_output(dangling, OutputKind::salvage_archive, {}, false).write_path ==
+        (root / "new.jsonl").string());
   fs::remove_all(root);
 }
