@@ -12,6 +12,7 @@
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/compression.hpp"
 #include "kepoch/format/coordinator_write.hpp"
+#include "kepoch/format/offset_commit_fast.hpp"
 #include "kepoch/report/common_values.hpp"
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/metadata_report.hpp"
@@ -374,6 +375,65 @@ class JsonSink final : public SinkBase {
   bool comma_ = false;
 };
 
+// JsonSink's text of an OffsetCommit record read plainly (read_plain_offset_commit): the
+// same bytes write_unchecked_coordinator writes through JsonSink, by straight-line code (no
+// schema walk, no sink state): the usual record of a __consumer_offsets log.
+template <std::size_t N>
+[[gnu::always_inline]] inline void put_literal(detail::TextBuffer& out, const char (&text)[N]) {
+  std::memcpy(out.room(N - 1), text, N - 1);
+  out.advance(N - 1);
+}
+// A time field's milliseconds, then, when times are shown, ,"<name>_iso": and its text or
+// null (JsonSink::integer and iso_member of a time-named member).
+template <std::size_t N>
+void put_time_member(detail::TextBuffer& out, const char (&iso_key)[N], std::int64_t ms,
+                     LazyTimes times) {
+  detail::append_json_integer(out, ms);
+  if (!times.shown) return;
+  put_literal(out, iso_key);
+  char iso[kIsoTimeMax];
+  const std::size_t n = write_iso_time(ms, times.local, iso);
+  if (n == 0)
+    put_literal(out, "null");
+  else
+    append_quoted(out, std::string_view(iso, n));
+}
+void append_offset_commit_json(detail::TextBuffer& out, const PlainOffsetCommit& c,
+                               LazyTimes times) {
+  put_literal(out, R"({"type":"offset_commit","type_id":1,"key":{"group":)");
+  detail::append_json_string(out, c.group);
+  put_literal(out, R"(,"topic":)");
+  detail::append_json_string(out, c.topic);
+  put_literal(out, R"(,"partition":)");
+  detail::append_json_integer(out, c.partition);
+  if (c.tombstone) return put_literal(out, R"(},"value_version":null,"value":null})");
+  put_literal(out, R"(},"value_version":)");
+  detail::append_json_integer(out, c.value_version);
+  put_literal(out, R"(,"value":{"offset":)");
+  detail::append_json_integer(out, c.offset);
+  if (c.has_leader_epoch) {
+    put_literal(out, R"(,"leader_epoch":)");
+    detail::append_json_integer(out, c.leader_epoch);
+  }
+  put_literal(out, R"(,"metadata":)");
+  detail::append_json_string(out, c.metadata);
+  put_literal(out, R"(,"commit_timestamp":)");
+  put_time_member(out, R"(,"commit_timestamp_iso":)", c.commit_timestamp, times);
+  if (c.has_expire_timestamp) {
+    put_literal(out, R"(,"expire_timestamp":)");
+    put_time_member(out, R"(,"expire_timestamp_iso":)", c.expire_timestamp, times);
+  }
+  if (c.topic_id) {
+    put_literal(out, R"(,"topic_id":")");
+    char text[schema_walk::kUuidTextSize];
+    schema_walk::write_uuid_text(std::span<const std::uint8_t>(c.topic_id, 16), text);
+    std::memcpy(out.room(sizeof text), text, sizeof text);
+    out.advance(sizeof text);
+    put_literal(out, "\"");
+  }
+  put_literal(out, "}}");
+}
+
 // A table's nested member: inline_text of the Value ("{key: value, ...}", "[a, b]", scalars
 // as cell_text), a time field's milliseconds shown as its ISO text ("none" for NO_TIMESTAMP).
 class InlineSink final : public SinkBase {
@@ -700,6 +760,14 @@ class CoordinatorMember final : public LazyMember {
   Value value() const override { return coordinator_value(settled()); }
   void append_json(detail::TextBuffer& out, LazyTimes times) const override {
     if (pending()) {
+      // The usual record (an OffsetCommit that reads plainly): its text by straight-line
+      // code, no sink, nothing to take back (anything else reads through the walk below).
+      PlainOffsetCommit commit;
+      if (read_plain_offset_commit(*d_.checked, commit)) {
+        append_offset_commit_json(out, commit, times);
+        good_ = true;
+        return;
+      }
       const std::size_t start = out.size();
       try {
         JsonSink sink(out, times);
