@@ -279,6 +279,17 @@ class JsonSink final : public SinkBase {
     member_ = true;
     comma_ = false;
   }
+  // Text the caller made (JSON as it is) that ends in a member's key, not a time field's:
+  // as if it had been written call by call (write_unchecked_coordinator_json's parts).
+  // `Room` bytes are copied from `padded` (a fixed size: no call), `size` of them kept.
+  template <std::size_t Room>
+  KEPOCH_SINK_INLINE void raw_key(const char (&padded)[Room], std::size_t size) {
+    std::memcpy(out_.room(Room), padded, Room);
+    out_.advance(size);
+    set_literal_key("");
+    member_ = true;
+    comma_ = false;
+  }
   // key(cf.field->name), the name copied whole from its padded copy.
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
     const std::size_t n = cf.name_size;
@@ -751,6 +762,40 @@ void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
   sink.end_object();
 }
 
+// write_unchecked_coordinator(d, sink) of JsonSink, the record's own members (its type, the
+// keys "key", "value_version" and "value") written as text made once per record type, where
+// they were a dozen sink calls per record.
+void write_unchecked_coordinator_json(const DumpedCoordinator& d, JsonSink& sink) {
+  const CheckedCoordinatorRecord& r = *d.checked;
+  struct Head {
+    const CoordinatorRecordType* type = nullptr;
+    std::size_t size = 0;
+    char text[96] = {};  // {"type":"<snake_name>","type_id":<type>,"key":
+  };
+  thread_local std::array<Head, 64> heads;
+  Head& head = heads[static_cast<std::size_t>(r.type->type) & 63];
+  if (head.type != r.type) {
+    const std::string text =
+        fmt::format(R"({{"type":"{}","type_id":{},"key":)", r.type->snake_name, r.type->type);
+    if (text.size() > sizeof head.text) return write_unchecked_coordinator(d, sink);
+    std::memcpy(head.text, text.data(), text.size());
+    head.size = text.size();
+    head.type = r.type;
+  }
+  sink.raw_key(head.text, head.size);
+  write_unchecked_coordinator_key_with(r, sink);
+  char text[32] = R"(,"value_version":null,"value":)";
+  std::size_t n = 30;
+  if (r.value_version) {
+    char* const digits = std::to_chars(text + 17, text + 24, *r.value_version).ptr;
+    std::memcpy(digits, R"(,"value":)", 9);
+    n = static_cast<std::size_t>(digits + 9 - text);
+  }
+  sink.raw_key(text, n);
+  write_unchecked_coordinator_value_with(r, sink);
+  sink.end_object();
+}
+
 // coordinator_value(d) as events: the record read from its bytes when it was only checked.
 void write_coordinator(const DumpedCoordinator& d, SchemaSink& sink) {
   const CheckedCoordinatorRecord* checked = d.checked ? &*d.checked : nullptr;
@@ -808,7 +853,7 @@ class CoordinatorMember final : public LazyMember {
       const std::size_t start = out.size();
       try {
         JsonSink sink(out, times);
-        write_unchecked_coordinator(d_, sink);
+        write_unchecked_coordinator_json(d_, sink);
         good_ = true;
         return;
       } catch (const FormatError&) {
