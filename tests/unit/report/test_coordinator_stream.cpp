@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kepoch/format/coordinator_record.hpp"
+#include "kepoch/format/offset_commit_fast.hpp"
 #include "kepoch/report/json_object_writer.hpp"
 #include "kepoch/report/render.hpp"
 #include "kepoch/report/segment_report.hpp"
@@ -416,4 +417,202 @@ TEST_CASE("coordinator records checked as they are written: every cut as the che
   CHECK(variants > 1000);
   CHECK(failed > 1000);
   CHECK(noted > 10);
+}
+
+namespace {
+
+void put_uvarint(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(v));
+}
+
+// An OffsetCommit record's key (type 1: group, topic, partition).
+std::vector<std::uint8_t> offset_commit_key(std::string_view group, std::string_view topic,
+                                            std::int32_t partition) {
+  std::vector<std::uint8_t> key;
+  put_i16(key, 1);
+  put_string(key, group);
+  put_string(key, topic);
+  put_i32(key, partition);
+  return key;
+}
+
+// An OffsetCommitValue at `version` as Kafka writes it: leader_epoch from v3, expire_timestamp
+// in v1 only, v4 flexible (a compact metadata, then the tagged section, `tagged` as given).
+std::vector<std::uint8_t> offset_commit_value(int version, std::string_view metadata,
+                                              std::int64_t commit_timestamp,
+                                              const std::vector<std::uint8_t>& tagged = {0}) {
+  std::vector<std::uint8_t> value;
+  put_i16(value, version);
+  put_i64(value, 1234567890123);  // offset
+  if (version >= 3) put_i32(value, 7);
+  if (version >= 4) {
+    put_uvarint(value, static_cast<std::uint32_t>(metadata.size() + 1));
+    value.insert(value.end(), metadata.begin(), metadata.end());
+  } else {
+    put_string(value, metadata);
+  }
+  put_i64(value, commit_timestamp);
+  if (version == 1) put_i64(value, commit_timestamp + 86400000);
+  if (version >= 4) value.insert(value.end(), tagged.begin(), tagged.end());
+  return value;
+}
+
+// The tagged section of one topic_id (tag 0, 16 bytes).
+std::vector<std::uint8_t> topic_id_section() {
+  std::vector<std::uint8_t> t = {1, 0, 16};
+  for (int i = 0; i < 16; ++i)
+    t.push_back(static_cast<std::uint8_t>(0xf0 - i));
+  return t;
+}
+
+// Whether the straight-line read takes the record (peeked as segment dump peeks it).
+bool read_plainly(const RawRecord& r) {
+  const auto peeked =
+      peek_coordinator_record(CoordinatorLog::offsets, span_of(r.key), span_of(r.value), 10, 100);
+  PlainOffsetCommit c;
+  return peeked && read_plain_offset_commit(*peeked, c);
+}
+
+}  // namespace
+
+// segment dump writes an OffsetCommit record (most of a real __consumer_offsets log) by
+// straight-line code (read_plain_offset_commit, then its JSON) when it reads plainly, and
+// through the schema walk otherwise. Each record here, good or hostile, is written as the
+// record checked first is (the general walk), in every format, times shown or not, with the
+// same errors: whether the straight-line read took it is checked too, so that both sides of
+// the fallback are exercised.
+TEST_CASE("coordinator records: an OffsetCommit written by straight-line code as by the walk",
+          "[coordinator][report]") {
+  const auto key = offset_commit_key("group-1", "orders", 3);
+  struct Case {
+    std::string what;
+    RawRecord record;
+    bool plain;  // read_plain_offset_commit takes it
+  };
+  std::vector<Case> cases;
+  const auto add = [&](std::string what, std::optional<std::vector<std::uint8_t>> k,
+                       std::optional<std::vector<std::uint8_t>> v, bool plain) {
+    cases.push_back({std::move(what), RawRecord{std::move(k), std::move(v), 42}, plain});
+  };
+  // Good records of every version, a tombstone, texts to escape, times not shown (-1).
+  for (int version = 0; version <= 4; ++version) {
+    add(fmt::format("v{}", version), key, offset_commit_value(version, "meta", 1796292658765),
+        true);
+    add(fmt::format("v{} empty metadata, no time", version), key,
+        offset_commit_value(version, "", -1), true);
+  }
+  add("v4 with topic_id", key, offset_commit_value(4, "m", 1796292658765, topic_id_section()),
+      true);
+  add("tombstone", key, std::nullopt, true);
+  add("texts to escape", offset_commit_key("gr\"oup\\\n\x01", "t\xc3\xa9\xff", -1),
+      offset_commit_value(3, "tab\there \xe2\x82", 0), true);
+  add("long texts", offset_commit_key(std::string(300, 'g'), std::string(200, 't'), 0),
+      offset_commit_value(4, std::string(120, 'm'), 1), true);
+  // Hostile: each falls back to the walk (its notes or its error, as the check gives them).
+  add("v4 metadata of 200 bytes (a two-byte length)", key,
+      offset_commit_value(4, std::string(200, 'm'), 1), false);
+  add("v4 topic_id and an unknown tag", key,
+      offset_commit_value(
+          4, "m", 1, {2, 0, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 9, 1, 0}),
+      false);
+  add("v4 an unknown tag alone", key, offset_commit_value(4, "m", 1, {1, 5, 2, 0xab, 0xcd}), false);
+  add("v4 topic_id repeated", key,
+      offset_commit_value(4, "m", 1,
+                          {2, 0,  16, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14, 15, 16,
+                           0, 16, 1,  2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+      false);
+  add("v4 topic_id of 15 bytes", key,
+      offset_commit_value(4, "m", 1, {1, 0, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}),
+      false);
+  add("v4 topic_id of 17 bytes", key,
+      offset_commit_value(4, "m", 1,
+                          {1, 0, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}),
+      false);
+  add("v4 tagged count not encoded in one byte", key, offset_commit_value(4, "m", 1, {0x80, 0}),
+      false);
+  add("v4 no tagged section", key, offset_commit_value(4, "m", 1, {}), false);
+  {
+    auto v = offset_commit_value(4, "", 1);
+    v[14] = 0;  // the compact metadata's length byte: 0, a null (not nullable)
+    add("v4 null metadata", key, v, false);
+  }
+  {
+    auto v = offset_commit_value(3, "", 1);
+    v[14] = 0xff;  // metadata int16 length -1: a null (not nullable)
+    v[15] = 0xff;
+    add("v3 null metadata", key, v, false);
+  }
+  {
+    auto v = offset_commit_value(2, "abc", 1);
+    v[10] = 0x7f;  // metadata int16 length 0x7fff: past the end
+    v[11] = 0xff;
+    add("v2 metadata longer than the value", key, v, false);
+  }
+  {
+    auto k = key;
+    k[2] = 0x80;  // group length negative (-32761)
+    add("negative group length", k, offset_commit_value(3, "m", 1), false);
+  }
+  {
+    auto k = key;
+    k[2] = 0x7f;  // group length 32519: past the end
+    add("huge group length", k, offset_commit_value(3, "m", 1), false);
+  }
+  {
+    auto k = key;
+    k.push_back(0);
+    add("a byte after the key", k, offset_commit_value(3, "m", 1), false);
+  }
+  {
+    auto v = offset_commit_value(3, "m", 1);
+    v.push_back(0);
+    add("a byte after the value", key, v, false);
+  }
+  {
+    auto v = offset_commit_value(4, "m", 1);
+    v[1] = 5;  // version 5: not one Kafka writes
+    add("value version 5", key, v, false);
+    v[0] = 0xff;
+    v[1] = 0xff;
+    add("value version -1", key, v, false);
+  }
+  {
+    auto k = key;
+    k[1] = 0;  // LegacyOffsetCommit (type 0): the walk's
+    add("type 0", k, offset_commit_value(0, "m", 1), false);
+  }
+  add("no key", std::nullopt, offset_commit_value(3, "m", 1), false);
+  // Every cut of a good v3 and v4 record's key and value.
+  for (const auto& good : {offset_commit_value(3, "meta", 1796292658765),
+                           offset_commit_value(4, "meta", 1796292658765, topic_id_section())}) {
+    for (std::size_t n = 0; n < key.size(); ++n)
+      add(fmt::format("key cut to {}", n), std::vector<std::uint8_t>(key.begin(), key.begin() + n),
+          good, false);
+    for (std::size_t n = 0; n < good.size(); ++n)
+      add(fmt::format("value cut to {}", n), key,
+          std::vector<std::uint8_t>(good.begin(), good.begin() + n), false);
+  }
+  std::size_t failed = 0, noted = 0;
+  for (const Case& c : cases) {
+    INFO(c.what);
+    CHECK(read_plainly(c.record) == c.plain);
+    for (const bool iso : {true, false}) {
+      const Written checked = written(CoordinatorLog::offsets, c.record, false, iso);
+      const Written deferred = written(CoordinatorLog::offsets, c.record, true, iso);
+      CHECK(deferred == checked);
+      if (c.plain) {
+        CHECK(checked.error_count == 0);
+        CHECK(checked.json.find("\"type\":\"offset_commit\"") != std::string::npos);
+        CHECK(checked.json.find("\"notes\"") == std::string::npos);
+      }
+      failed += checked.error_count > 0;
+      noted += checked.json.find("\"notes\"") != std::string::npos;
+    }
+  }
+  CHECK(failed > 50);  // the fallback's errors
+  CHECK(noted >= 8);   // and its notes (unknown or repeated tags, bytes left over)
 }
