@@ -399,7 +399,7 @@ yaml.load(open(sys.argv[1], "rb"), Loader=getattr(yaml, "CSafeLoader", yaml.Safe
     "$SCRATCH/out" 2>"$SCRATCH/yaml-err"; then
     # YAML output a YAML reader takes (PyYAML's, when installed): well-formed UTF-8 of
     # printable characters outside escapes, whatever bytes the input's names hold.
-    verdict="-o yaml output no YAML reader takes: $(tail -1 "$SCRATCH/yaml-err")"
+    verdict="-o yaml output no YAML reader takes: $(grep -m1 -oE '[A-Za-z]+Error: .*' "$SCRATCH/yaml-err")"
   fi
   # The file's name, echoed back, proves nothing: strip the command's words (and the generic
   # ones) from the message and something naming the outcome must be left.
