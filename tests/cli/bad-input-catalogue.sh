@@ -389,6 +389,17 @@ while IFS= read -r line; do
     verdict="a control character reached the terminal raw"
   elif (($(wc -c <"$SCRATCH/err") > 65536)); then
     verdict="$(wc -c <"$SCRATCH/err") bytes on stderr: a bad value quoted whole?"
+  elif [[ $command == *"-o yaml"* ]] && ! python3 -c '
+import sys
+try:
+    import yaml
+except ImportError:
+    sys.exit(0)
+yaml.load(open(sys.argv[1], "rb"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))' \
+    "$SCRATCH/out" 2>"$SCRATCH/yaml-err"; then
+    # YAML output a YAML reader takes (PyYAML's, when installed): well-formed UTF-8 of
+    # printable characters outside escapes, whatever bytes the input's names hold.
+    verdict="-o yaml output no YAML reader takes: $(grep -m1 -oE '[A-Za-z]+Error: .*' "$SCRATCH/yaml-err")"
   fi
   # The file's name, echoed back, proves nothing: strip the command's words (and the generic
   # ones) from the message and something naming the outcome must be left.

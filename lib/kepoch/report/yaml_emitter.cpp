@@ -101,56 +101,81 @@ bool is_null_string(std::string_view s) {
 
 constexpr int kReplacementCharacter = 0xFFFD;
 
-int utf8_bytes_indicated(char ch) {
-  switch (static_cast<unsigned char>(ch) >> 4) {
-    case 0:
-    case 1:
-    case 2:
-    case 3:
-    case 4:
-    case 5:
-    case 6:
-    case 7:
-      return 1;
-    case 12:
-    case 13:
-      return 2;
-    case 14:
-      return 3;
-    case 15:
-      return 4;
-    default:
-      return -1;
+// One character of a string: its code point and bytes. Well-formed UTF-8 is Unicode's table
+// 3-7 (no overlong form, no surrogate, nothing past U+10FFFF); an ill-formed sequence's
+// maximal subpart (the bytes up to the first that cannot follow, or a lone byte that cannot
+// start one) is one U+FFFD: what nlohmann's error_handler_t::replace writes for `-o json`,
+// so that both formats hold the same string. (yaml-cpp's GetNextCodePointAndAdvance differs
+// on ill-formed input and turns noncharacters into U+FFFD too.)
+struct Utf8Char {
+  int cp;
+  std::size_t size;
+  bool ok;
+};
+
+Utf8Char next_utf8(std::string_view s, std::size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return {b0, 1, true};
+  std::size_t need = 0;
+  unsigned lo = 0x80, hi = 0xBF;
+  int cp = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    need = 1;
+    cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    need = 2;
+    cp = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;  // overlong below
+    if (b0 == 0xED) hi = 0x9F;  // surrogates above
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    need = 3;
+    cp = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;  // overlong below
+    if (b0 == 0xF4) hi = 0x8F;  // past U+10FFFF above
+  } else {
+    return {kReplacementCharacter, 1, false};
   }
+  for (std::size_t k = 1; k <= need; ++k) {
+    if (i + k >= s.size()) return {kReplacementCharacter, k, false};
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (b < lo || b > hi) return {kReplacementCharacter, k, false};
+    lo = 0x80;
+    hi = 0xBF;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  return {cp, need + 1, true};
 }
 
-bool is_trailing_byte(char ch) {
-  return (ch & 0xC0) == 0x80;
+// Characters past ASCII a YAML reader does not take as they are in a plain scalar: YAML 1.2's
+// c-printable leaves out the C1 controls (0x80-0x9F but NEL), U+FFFE and U+FFFF; NEL, U+2028
+// and U+2029 are line breaks to a YAML 1.1 reader (PyYAML); U+FEFF is a byte order mark.
+bool unprintable_above_ascii(int cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0xFFFE || cp == 0xFFFF;
 }
 
-// GetNextCodePointAndAdvance.
-int next_code_point(std::string_view s, std::size_t& i) {
-  int n = utf8_bytes_indicated(s[i]);
-  if (n < 1) {
-    ++i;
-    return kReplacementCharacter;
-  }
-  if (n == 1) return s[i++];
-  int cp = static_cast<unsigned char>(s[i]) & ~(0xFF << (7 - n));
-  ++i;
-  --n;
-  for (; n > 0; ++i, --n) {
-    if (i == s.size() || !is_trailing_byte(s[i])) {
-      cp = kReplacementCharacter;
-      break;
+// Those append_yaml_double_quoted escapes: unprintable_above_ascii's, and U+00A0 as yaml-cpp
+// does.
+bool escaped_above_ascii(int cp) {
+  return (cp >= 0x80 && cp <= 0xA0) || unprintable_above_ascii(cp);
+}
+
+// Whether every character of s is one a plain scalar may hold as it is: well-formed UTF-8,
+// no control character (DEL and a lone CR among them: a CR is a line break to a reader), none
+// of unprintable_above_ascii's.
+bool printable_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return false;
+      ++i;
+      continue;
     }
-    cp <<= 6;
-    cp |= s[i] & 0x3F;
+    const Utf8Char u = next_utf8(s, i);
+    if (!u.ok || unprintable_above_ascii(u.cp)) return false;
+    i += u.size;
   }
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
-      (cp >= 0xFDD0 && cp <= 0xFDEF))
-    cp = kReplacementCharacter;
-  return cp;
+  return true;
 }
 
 void append_code_point(std::string& out, int cp) {
@@ -223,6 +248,7 @@ bool yaml_plain_ok(std::string_view s) {
   }
   if (!plain_start(s)) return false;
   if (s.back() == ' ') return false;
+  if (!printable_utf8(s)) return false;
   for (std::size_t i = 0; i < s.size(); ++i)
     if (disallowed(Source{s, i})) return false;
   return true;
@@ -232,7 +258,9 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
-    const int cp = next_code_point(s, i);
+    const Utf8Char u = next_utf8(s, i);
+    const int cp = u.cp;
+    i += u.size;
     switch (cp) {
       case '"':
         out += "\\\"";
@@ -256,7 +284,7 @@ void append_yaml_double_quoted(std::string& out, std::string_view s) {
         out += "\\f";
         break;
       default:
-        if (cp < 0x20 || (cp >= 0x80 && cp <= 0xA0) || cp == 0xFEFF)
+        if (cp < 0x20 || cp == 0x7F || escaped_above_ascii(cp))
           append_escape(out, cp);
         else
           append_code_point(out, cp);

@@ -12,8 +12,13 @@
 //   - a map key longer than 1024 bytes is written as a long key ("? key" then ": value");
 //   - a sequence inside a sequence starts on the line after its "-";
 //   - a string is plain unless yaml-cpp's IsValidPlainScalar refuses it, else double-quoted
-//     with yaml-cpp's escapes ("\x01", "\ufeff", invalid UTF-8 as U+FFFD); a lone CR or DEL
-//     or invalid UTF-8 stays plain, as in yaml-cpp.
+//     with yaml-cpp's escapes ("\x01", "\ufeff").
+// Where yaml-cpp writes what no YAML reader takes, kepoch does not: a string holding
+// ill-formed UTF-8, DEL, a lone CR, NEL, U+2028, U+2029, U+FFFE or U+FFFF is double-quoted
+// (yaml-cpp leaves it plain), each ill-formed sequence's maximal subpart written as one
+// U+FFFD as `-o json` writes it (nlohmann's replace), DEL, U+2028, U+2029, U+FFFE and U+FFFF
+// escaped (yaml-cpp writes them as they are); noncharacters such as U+FDD0 stay as they are
+// (yaml-cpp writes U+FFFD), as in JSON.
 // tests/unit/report/test_yaml_emitter.cpp holds it to yaml-cpp on random documents.
 // Not part of the library's interface.
 
