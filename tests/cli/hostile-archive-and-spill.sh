@@ -16,7 +16,8 @@
 # - `plan --metadata` with another cluster's state: planned (exit 1); now refused (exit 2);
 # - a log dir snapshot's replica line within the line cap with millions of empty objects
 #   under a member the reader does not know: diff, predict and plan ended in SIGABRT under
-#   256 MiB of `ulimit -v`; now read (where a scalar belongs: refused by its type, exit 3);
+#   256 MiB of `ulimit -v`; now read (where a scalar belongs: refused by its type, exit 3),
+#   and millions of valid notes, out of memory, exit 3 "out of memory reading" (SIGABRT);
 # - a snapshot holding a replica and its batch lines twice (the end line's counts raised):
 #   read as two replicas of one partition in one log dir; now refused naming the line
 #   (exit 3), and `logdir snapshot` of one log dir given twice, which wrote such a file, is
@@ -155,6 +156,11 @@ for cmd in "diff mistyped.snap s.snap" "predict --leader s.snap mistyped.snap" \
   expect_in err "kepoch: mistyped.snap:2: replica.topic: expected a string, found [{},{},"
   [[ $(wc -l <err) == 1 ]] || fail "$cmd: the refusal is not one line: $(head -c 500 err)"
 done
+# Millions of notes (valid, read): more than 256 MiB holds, so out of memory, said as such
+# (nlohmann's destructor, which allocates, ended the run in SIGABRT when memory ran out).
+snap2 notes.snap "l.replace('\"notes\":[]', '\"notes\":[' + many.replace('{}', '\"\"') + ']', 1).replace('{\"replica\":{', '{\"replica\": {')"
+run $((256 * 1024)) 3 "$KEPOCH" diff notes.snap s.snap
+expect_in err "kepoch: out of memory reading notes.snap, s.snap"
 snap2 twice.snap twice
 again=$(awk 'NR > 2 && !/^\{"batch"/ { print NR; exit }' s.snap)  # where the repeat starts
 for cmd in "diff twice.snap s.snap" "predict --leader s.snap twice.snap" \

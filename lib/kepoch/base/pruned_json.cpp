@@ -10,6 +10,9 @@ using nlohmann::json;
 class PrunedBuilder {
  public:
   explicit PrunedBuilder(const JsonShape& shape) : shape_(shape) {}
+  ~PrunedBuilder() { drain_json(root_); }  // a text half parsed when memory ran out
+  PrunedBuilder(const PrunedBuilder&) = delete;
+  PrunedBuilder& operator=(const PrunedBuilder&) = delete;
 
   json& result() { return root_; }
 
@@ -166,6 +169,20 @@ class PrunedBuilder {
 };
 
 }  // namespace
+
+void drain_json(json& v) noexcept {
+  if (v.is_array()) {
+    while (!v.empty()) {
+      drain_json(v.back());
+      v.erase(v.end() - 1);  // an empty or scalar value: destroyed without allocating
+    }
+  } else if (v.is_object()) {
+    while (!v.empty()) {
+      drain_json(v.begin().value());
+      v.erase(v.begin());
+    }
+  }
+}
 
 json parse_pruned_json(std::string_view text, const JsonShape& shape) {
   PrunedBuilder b(shape);

@@ -49,4 +49,20 @@ inline constexpr std::size_t kQuoteBudget = 256;
 // Throws nlohmann::json::exception (parse_error, out_of_range) as json::parse does.
 nlohmann::json parse_pruned_json(std::string_view text, const JsonShape& shape);
 
+// Empties `v` without allocating: nlohmann's destructor (noexcept) reserves a stack as long
+// as a container's size, so a value of millions of elements destroyed when memory ran out
+// (std::bad_alloc unwinding) ended the run in std::terminate, not "out of memory reading".
+// Recursive: for trees of a shape's bounded depth (parse_pruned_json's).
+void drain_json(nlohmann::json& v) noexcept;
+
+// A parsed line that is drained, not destroyed, when it goes.
+struct DrainedJson {
+  nlohmann::json value;
+  explicit DrainedJson(nlohmann::json v) : value(std::move(v)) {}
+  DrainedJson(DrainedJson&& other) noexcept : value(std::move(other.value)) {}
+  DrainedJson(const DrainedJson&) = delete;
+  DrainedJson& operator=(const DrainedJson&) = delete;
+  ~DrainedJson() { drain_json(value); }
+};
+
 }  // namespace kepoch

@@ -434,7 +434,7 @@ class SnapshotParser {
   // The header line, into s.
   void start(LogDirSnapshot& s) {
     s.file = name_;
-    header(next_line("the header line"), s);
+    header(next_line("the header line").value, s);
   }
 
   // The next replica with its batches (skipped lines on the way go to s.skipped); false after
@@ -454,7 +454,8 @@ class SnapshotParser {
         }
         r = PartitionReplica();
       }
-      const json line = next_line("a replica, skipped or end line");
+      const DrainedJson held = next_line("a replica, skipped or end line");
+      const json& line = held.value;
       if (line.contains("end")) {
         end(line, batch_lines_);
         fill();
@@ -587,7 +588,7 @@ class SnapshotParser {
     pos_ += line.size() + 1;
   }
 
-  json next_line(std::string_view expected) {
+  DrainedJson next_line(std::string_view expected) {
     ++line_no_;
     fill();
     if (pos_ >= text_.size()) fail_text("", expected, "the end of the file (truncated snapshot?)");
@@ -602,14 +603,14 @@ class SnapshotParser {
     if (line.size() > kMaxSnapshotLineBytes)
       fail_text("", fmt::format("a line of at most {} bytes", kMaxSnapshotLineBytes),
                 fmt::format("{} bytes", line.size()));
-    json j;
+    DrainedJson j{json()};  // drained when it goes, also when memory ran out
     try {
-      j = parse_pruned_json(line, line_shape());
+      j.value = parse_pruned_json(line, line_shape());
     } catch (const json::exception& e) {  // parse_error, out_of_range (1e400)
       fail_text("", fmt::format("{} (one JSON object)", expected),
                 fmt::format("bad JSON: {}", e.what()));
     }
-    if (!j.is_object()) fail("", fmt::format("{} (one JSON object)", expected), j);
+    if (!j.value.is_object()) fail("", fmt::format("{} (one JSON object)", expected), j.value);
     return j;
   }
 
@@ -851,7 +852,7 @@ class SnapshotParser {
       } else {
         const std::string expected =
             fmt::format("batch line {} of {} of {}-{}", i + 1, kept, topic, partition);
-        b = batch(next_line(expected), expected, stored);
+        b = batch(next_line(expected).value, expected, stored);
       }
       stored.batches.push_back(b);
       ++batch_lines;
