@@ -17,10 +17,10 @@
 #include <utility>
 
 #include "kepoch/base/error.hpp"
-#include "kepoch/base/pruned_json.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/pruned_json.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;

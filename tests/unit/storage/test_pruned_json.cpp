@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kepoch/base/pruned_json.hpp"
+#include "kepoch/storage/pruned_json.hpp"
 
 using kepoch::JsonShape;
 using kepoch::kMaxWrongElements;
@@ -24,7 +24,7 @@ std::string many(const std::string& value, std::size_t n) {
 }  // namespace
 
 TEST_CASE("pruned JSON keeps what the shape names and parses the rest unbuilt",
-          "[base][pruned_json]") {
+          "[storage][pruned_json]") {
   const JsonShape scalar = JsonShape::scalar();
   const JsonShape pair = JsonShape::array(&scalar, 2);
   const JsonShape pairs = JsonShape::array(&pair);

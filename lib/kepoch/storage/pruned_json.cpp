@@ -1,4 +1,4 @@
-#include "kepoch/base/pruned_json.hpp"
+#include "kepoch/storage/pruned_json.hpp"
 
 #include <algorithm>
 
