@@ -10,7 +10,8 @@
 //                              "digest_before"]}
 //   per partition replica, in partition order (topic, then partition number; the log dirs'
 //   replicas together, one partition's in argument order; older kepochs wrote each log dir's
-//   partition dirs in name order, orders-10 before orders-2):
+//   partition dirs in name order, orders-10 before orders-2; each (partition, log dir) once,
+//   as Kafka holds it, which the reader checks: a log dir given twice is refused):
 //            {"replica": {"log_dir", "name", "topic", "partition", "topic_id": str|null,
 //              "clean_shutdown": bool, "high_watermark": int|null, "recovery_point": int|null,
 //              "log_start_checkpoint": int|null, "checkpoint_entries": [[epoch, start], ...],
