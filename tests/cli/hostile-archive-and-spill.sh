@@ -146,16 +146,10 @@ EOF
 }
 snap2 unknown.snap "l[:-2] + ',\"zz\":[' + many + ']}}'"
 run $((256 * 1024)) 1 "$KEPOCH" plan --metadata "$DATA/metadata" unknown.snap
-run $((256 * 1024)) 2 "$KEPOCH" diff unknown.snap unknown.snap
-expect_in err "unknown.snap and unknown.snap are the same replica"
 snap2 mistyped.snap "l.replace('\"topic\":\"codec-zstd\"', '\"topic\":[' + many + ']', 1)"
-for cmd in "diff mistyped.snap s.snap" "predict --leader s.snap mistyped.snap" \
-  "plan --metadata $DATA/metadata mistyped.snap"; do
-  # shellcheck disable=SC2086
-  run $((256 * 1024)) 3 "$KEPOCH" $cmd
-  expect_in err "kepoch: mistyped.snap:2: replica.topic: expected a string, found [{},{},"
-  [[ $(wc -l <err) == 1 ]] || fail "$cmd: the refusal is not one line: $(head -c 500 err)"
-done
+run $((256 * 1024)) 3 "$KEPOCH" diff mistyped.snap s.snap
+expect_in err "kepoch: mistyped.snap:2: replica.topic: expected a string, found [{},{},"
+[[ $(wc -l <err) == 1 ]] || fail "the refusal is not one line: $(head -c 500 err)"
 # Millions of notes (valid, read): more than 256 MiB holds, so out of memory, said as such
 # (nlohmann's destructor, which allocates, ended the run in SIGABRT when memory ran out).
 snap2 notes.snap "l.replace('\"notes\":[]', '\"notes\":[' + many.replace('{}', '\"\"') + ']', 1).replace('{\"replica\":{', '{\"replica\": {')"
