@@ -149,6 +149,7 @@ int run_snapshot(const SnapshotCommandOptions& o, const Globals& globals) {
   for (const auto& d : o.dirs)
     label += " " + d;
   progress.step(0, 0, label);
+  check_log_dirs_distinct(dirs);
   // A replica that could not be read is left out of the snapshot: written, but not the whole
   // broker, so never exit 0 (a script gathering snapshots must not take it for complete).
   const auto left_out = [&globals](const SnapshotSummary& summary) {

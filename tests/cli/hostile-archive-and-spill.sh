@@ -13,7 +13,15 @@
 #   now refused (exit 2) and the link is left as it was;
 # - `plan --metadata` of a log that starts past offset 0 with no snapshot below it: a verdict
 #   of "nothing to decide", exit 0, for partitions it never saw; now exit 3;
-# - `plan --metadata` with another cluster's state: planned (exit 1); now refused (exit 2).
+# - `plan --metadata` with another cluster's state: planned (exit 1); now refused (exit 2);
+# - a log dir snapshot's replica line within the line cap with millions of empty objects
+#   under a member the reader does not know: diff, predict and plan ended in SIGABRT under
+#   256 MiB of `ulimit -v`; now read (where a scalar belongs: refused by its type, exit 3),
+#   and millions of valid notes, out of memory, exit 3 "out of memory reading" (SIGABRT);
+# - a snapshot holding a replica and its batch lines twice (the end line's counts raised):
+#   read as two replicas of one partition in one log dir; now refused naming the line
+#   (exit 3), and `logdir snapshot` of one log dir given twice, which wrote such a file, is
+#   refused (exit 2).
 . "$(dirname "$0")/common.sh"
 
 B="$DATA/divergence/before"
@@ -112,4 +120,51 @@ sed '1s/"cluster_id":"[^"]*"/"cluster_id":"AAAAAAAAAAAAAAAAAAAAAQ"/' own.snap >o
 expect_exit 1 "$KEPOCH" plan --metadata "$DATA/metadata" own.snap
 expect_exit 2 "$KEPOCH" plan --metadata "$DATA/metadata" other.snap
 expect_in "$SCRATCH/err" "kepoch: other.snap is of cluster AAAAAAAAAAAAAAAAAAAAAQ but the metadata is of cluster szVdbl2iRXOg29JrTu_QMg"
-echo "hostile archive lines, a full temporary dir, a loop of links, a metadata log missing its start and another cluster's state: handled"
+# Snapshot lines: the first replica line (line 2) made hostile, or the replica repeated.
+"$KEPOCH" logdir snapshot --file s.snap "$DATA/logdir" >/dev/null
+snap2() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+name, how = sys.argv[1:]
+lines = open('s.snap').read().split('\n')
+l = lines[1]
+many = ','.join(['{}'] * ((12 << 20) // 3))  # 12 MiB of empty objects: ~4 M values
+if how == 'twice':  # the replica and its batch lines again, the end line's counts raised
+    j = 2
+    while lines[j].startswith('{"batch"'):
+        j += 1
+    lines[j:j] = lines[1:j]
+    end = [k for k, x in enumerate(lines) if x.startswith('{"end"')][0]
+    e = json.loads(lines[end])['end']
+    e['replicas'] += 1
+    e['batches'] += j - 2
+    lines[end] = json.dumps({'end': e}, separators=(',', ':'))
+else:
+    lines[1] = eval(how)
+open(name, 'w').write('\n'.join(lines))
+EOF
+}
+snap2 unknown.snap "l[:-2] + ',\"zz\":[' + many + ']}}'"
+run $((256 * 1024)) 1 "$KEPOCH" plan --metadata "$DATA/metadata" unknown.snap
+snap2 mistyped.snap "l.replace('\"topic\":\"codec-zstd\"', '\"topic\":[' + many + ']', 1)"
+run $((256 * 1024)) 3 "$KEPOCH" diff mistyped.snap s.snap
+expect_in err "kepoch: mistyped.snap:2: replica.topic: expected a string, found [{},{},"
+[[ $(wc -l <err) == 1 ]] || fail "the refusal is not one line: $(head -c 500 err)"
+# Millions of notes (valid, read): more than 256 MiB holds, so out of memory, said as such
+# (nlohmann's destructor, which allocates, ended the run in SIGABRT when memory ran out).
+snap2 notes.snap "l.replace('\"notes\":[]', '\"notes\":[' + many.replace('{}', '\"\"') + ']', 1).replace('{\"replica\":{', '{\"replica\": {')"
+run $((256 * 1024)) 3 "$KEPOCH" diff notes.snap s.snap
+expect_in err "kepoch: out of memory reading notes.snap, s.snap"
+snap2 twice.snap twice
+again=$(awk 'NR > 2 && !/^\{"batch"/ { print NR; exit }' s.snap)  # where the repeat starts
+for cmd in "diff twice.snap s.snap" "predict --leader s.snap twice.snap" \
+  "plan --metadata $DATA/metadata twice.snap"; do
+  # shellcheck disable=SC2086
+  expect_exit 3 "$KEPOCH" $cmd
+  expect_in "$SCRATCH/err" "kepoch: twice.snap:$again: replica: expected each replica once"
+  expect_in "$SCRATCH/err" "again (first on line 2)"
+done
+expect_exit 2 "$KEPOCH" logdir snapshot --file again.snap "$DATA/logdir" "$DATA/logdir/"
+expect_in "$SCRATCH/err" "are the same dir: a snapshot holds each replica once"
+[[ ! -e again.snap ]] || fail "logdir snapshot wrote a file of a log dir given twice"
+echo "hostile archive lines, a full temporary dir, a loop of links, a metadata log missing its start, another cluster's state, hostile snapshot lines and a replica twice: handled"

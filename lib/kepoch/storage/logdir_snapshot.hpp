@@ -91,9 +91,13 @@ struct SnapshotSummary {
   std::optional<std::int32_t> node_id;
 };
 
-// Writes the snapshot of `log_dirs` to `out`. A partition dir that cannot be loaded is
-// listed as skipped with the error. Throws InputError when a log dir cannot be listed.
-// Opens the log dirs read-only and creates nothing: the caller owns `out`.
+// UsageError when a log dir is given twice (the same path, or another path to the same
+// dir): its replicas would be written twice, which read_logdir_snapshot refuses.
+void check_log_dirs_distinct(const std::vector<std::filesystem::path>& log_dirs);
+
+// Writes the snapshot of `log_dirs` to `out` (check_log_dirs_distinct first). A partition dir that
+// cannot be loaded is listed as skipped with the error. Throws InputError when a log dir cannot be
+// listed. Opens the log dirs read-only and creates nothing: the caller owns `out`.
 SnapshotSummary write_logdir_snapshot(std::ostream& out,
                                       const std::vector<std::filesystem::path>& log_dirs,
                                       const SnapshotOptions& options = {});

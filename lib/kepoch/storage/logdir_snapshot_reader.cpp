@@ -9,15 +9,18 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
+#include <tuple>
 #include <utility>
 
 #include "kepoch/base/error.hpp"
 #include "kepoch/base/read_only_file.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/storage/logdir_snapshot.hpp"
+#include "kepoch/storage/pruned_json.hpp"
 
 namespace kepoch {
 namespace fs = std::filesystem;
@@ -56,6 +59,73 @@ void quote(const json& v, std::string& out, int depth) {
   } else {
     out += v.dump();
   }
+}
+
+// What the general path reads of a line (any kind: header, replica, batch, skipped, end),
+// and only that is built (pruned_json.hpp): a line within kMaxSnapshotLineBytes of millions
+// of `{}` under a member no reader knows cost ~27 bytes of memory per byte and ended
+// diff/predict/plan in std::terminate under `ulimit -v`.
+const JsonShape& line_shape() {
+  using S = JsonShape;
+  static const S scalar = S::scalar();
+  static const S scalars = S::array(&scalar);
+  static const S pair = S::array(&scalar, 2);
+  static const S pairs = S::array(&pair);
+  static const S batch_fields = S::array(&scalar, 10);
+  static const S log = S::object({{"epochs", &pairs},
+                                  {"log_start_offset", &scalar},
+                                  {"log_end_offset", &scalar},
+                                  {"high_watermark", &scalar}});
+  static const S stop = S::object({{"reason", &scalar},
+                                   {"position", &scalar},
+                                   {"trailing_bytes", &scalar},
+                                   {"message", &scalar}});
+  static const S segment = S::object({{"file", &scalar},
+                                      {"base_offset", &scalar},
+                                      {"size_bytes", &scalar},
+                                      {"batches", &scalar},
+                                      {"next_offset", &scalar}});
+  static const S segments = S::array(&segment);
+  static const S transaction = S::array(&scalar, 5);
+  static const S transaction_list = S::array(&transaction);
+  static const S transactions = S::object({{"from", &scalar}, {"batches", &transaction_list}});
+  static const S replica = S::object({{"log_dir", &scalar},
+                                      {"name", &scalar},
+                                      {"topic", &scalar},
+                                      {"partition", &scalar},
+                                      {"topic_id", &scalar},
+                                      {"clean_shutdown", &scalar},
+                                      {"high_watermark", &scalar},
+                                      {"recovery_point", &scalar},
+                                      {"log_start_checkpoint", &scalar},
+                                      {"checkpoint_entries", &pairs},
+                                      {"rebuilt_entries", &pairs},
+                                      {"log_end_offset", &scalar},
+                                      {"recovery_stop", &stop},
+                                      {"recovery_truncated_bytes", &scalar},
+                                      {"loaded", &log},
+                                      {"as_leader", &log},
+                                      {"segments", &segments},
+                                      {"notes", &scalars},
+                                      {"transactions", &transactions},
+                                      {"batch_count", &scalar},
+                                      {"records", &scalar},
+                                      {"bytes", &scalar},
+                                      {"kept_batches", &scalar}});
+  static const S skipped = S::object({{"dir", &scalar}, {"reason", &scalar}});
+  static const S end = S::object({{"replicas", &scalar}, {"batches", &scalar}});
+  static const S line = S::object({{"format", &scalar},
+                                   {"version", &scalar},
+                                   {"window", &scalar},
+                                   {"log_dirs", &scalars},
+                                   {"node_id", &scalar},
+                                   {"cluster_id", &scalar},
+                                   {"batch_fields", &batch_fields},
+                                   {"replica", &replica},
+                                   {"batch", &batch_fields},
+                                   {"skipped", &skipped},
+                                   {"end", &end}});
+  return line;
 }
 
 // The fast path: the two line kinds that make up nearly all of a snapshot (a replica and its
@@ -364,7 +434,7 @@ class SnapshotParser {
   // The header line, into s.
   void start(LogDirSnapshot& s) {
     s.file = name_;
-    header(next_line("the header line"), s);
+    header(next_line("the header line").value, s);
   }
 
   // The next replica with its batches (skipped lines on the way go to s.skipped); false after
@@ -377,14 +447,15 @@ class SnapshotParser {
         std::uint64_t kept = 0;
         if (fast_replica(*raw, dir_prefix_, r, log_dir, kept, batches)) {
           skip_line(*raw);
-          in_order(r.topic, r.partition);
+          in_order(r.topic, r.partition, log_dir);
           read_batches(kept, r.topic, r.partition, *r.stored, batch_lines_);
           ++replicas_;
           return true;
         }
         r = PartitionReplica();
       }
-      const json line = next_line("a replica, skipped or end line");
+      const DrainedJson held = next_line("a replica, skipped or end line");
+      const json& line = held.value;
       if (line.contains("end")) {
         end(line, batch_lines_);
         fill();
@@ -434,8 +505,17 @@ class SnapshotParser {
 
   // Streamed reads need replicas in partition order (topic, then partition number), as
   // write_logdir_snapshot writes them: a plan merges the brokers' snapshots as sorted streams.
-  void in_order(const std::string& topic, std::int32_t partition) {
-    if (!ordered_) return;
+  // And every read: each replica once. A broker holds one dir of a partition per log dir
+  // (LogManager keeps one log per topic partition; a move between log dirs' -future dir is a
+  // skipped line, never a replica line); a replica line (and its batch lines) repeated would
+  // count its partition twice.
+  void in_order(const std::string& topic, std::int32_t partition, const std::string& log_dir) {
+    if (!ordered_) {
+      const auto [it, inserted] =
+          seen_.try_emplace(std::tuple(topic, partition, log_dir), line_no_);
+      if (!inserted) repeated(topic, partition, log_dir, it->second);
+      return;
+    }
     if (last_ && partition_before(topic, partition, last_->first, last_->second))
       fail_text("replica",
                 fmt::format("{}-{} or a later partition (partition order: topic, then partition "
@@ -443,12 +523,30 @@ class SnapshotParser {
                             "snapshot again with this kepoch)",
                             last_->first, last_->second),
                 fmt::format("{}-{}", topic, partition));
+    if (last_ && last_->first == topic && last_->second == partition) {
+      // The same partition in another log dir (replicas of a partition come together).
+      for (std::size_t i = 0; i < partition_dir_count_; ++i)
+        if (partition_dirs_[i].first == log_dir)
+          repeated(topic, partition, log_dir, partition_dirs_[i].second);
+    } else {
+      partition_dir_count_ = 0;
+    }
+    if (partition_dir_count_ == partition_dirs_.size()) partition_dirs_.emplace_back();
+    partition_dirs_[partition_dir_count_].first = log_dir;  // its storage kept
+    partition_dirs_[partition_dir_count_++].second = line_no_;
     if (last_) {
       last_->first = topic;  // its storage kept
       last_->second = partition;
     } else {
       last_.emplace(topic, partition);
     }
+  }
+  [[noreturn]] void repeated(const std::string& topic, std::int32_t partition,
+                             const std::string& log_dir, int first_line) {
+    fail_text("replica", "each replica once (a broker holds one dir of a partition per log dir)",
+              fmt::format("{}-{} of log dir {} again (first on line {})", topic, partition,
+                          json(log_dir).dump(-1, ' ', false, json::error_handler_t::replace),
+                          first_line));
   }
 
   // Streamed: moves the unread text to the front of the window and reads on until it holds a
@@ -490,7 +588,7 @@ class SnapshotParser {
     pos_ += line.size() + 1;
   }
 
-  json next_line(std::string_view expected) {
+  DrainedJson next_line(std::string_view expected) {
     ++line_no_;
     fill();
     if (pos_ >= text_.size()) fail_text("", expected, "the end of the file (truncated snapshot?)");
@@ -505,14 +603,14 @@ class SnapshotParser {
     if (line.size() > kMaxSnapshotLineBytes)
       fail_text("", fmt::format("a line of at most {} bytes", kMaxSnapshotLineBytes),
                 fmt::format("{} bytes", line.size()));
-    json j;
+    DrainedJson j{json()};  // drained when it goes, also when memory ran out
     try {
-      j = json::parse(line);
+      j.value = parse_pruned_json(line, line_shape());
     } catch (const json::exception& e) {  // parse_error, out_of_range (1e400)
       fail_text("", fmt::format("{} (one JSON object)", expected),
                 fmt::format("bad JSON: {}", e.what()));
     }
-    if (!j.is_object()) fail("", fmt::format("{} (one JSON object)", expected), j);
+    if (!j.value.is_object()) fail("", fmt::format("{} (one JSON object)", expected), j.value);
     return j;
   }
 
@@ -684,7 +782,7 @@ class SnapshotParser {
     if (name != fmt::format("{}-{}", r.topic, r.partition))
       fail("replica.name", fmt::format("\"{}-{}\" (topic-partition)", r.topic, r.partition),
            json(name));
-    in_order(r.topic, r.partition);
+    in_order(r.topic, r.partition, log_dir);
     const json& id = field(o, "topic_id", "replica.topic_id");
     if (!id.is_null()) {
       if (!id.is_string()) fail("replica.topic_id", "a topic id string or null", id);
@@ -754,7 +852,7 @@ class SnapshotParser {
       } else {
         const std::string expected =
             fmt::format("batch line {} of {} of {}-{}", i + 1, kept, topic, partition);
-        b = batch(next_line(expected), expected, stored);
+        b = batch(next_line(expected).value, expected, stored);
       }
       stored.batches.push_back(b);
       ++batch_lines;
@@ -847,6 +945,10 @@ class SnapshotParser {
   std::string buffer_;
   bool ordered_ = false;
   std::optional<std::pair<std::string, std::int32_t>> last_;
+  // last_'s log dirs and their lines: the first partition_dir_count_ (storage kept).
+  std::vector<std::pair<std::string, int>> partition_dirs_;
+  std::size_t partition_dir_count_ = 0;
+  std::map<std::tuple<std::string, std::int32_t, std::string>, int> seen_;  // not ordered_
 };
 
 }  // namespace

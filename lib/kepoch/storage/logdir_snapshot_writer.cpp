@@ -10,7 +10,8 @@
 //                              "digest_before"]}
 //   per partition replica, in partition order (topic, then partition number; the log dirs'
 //   replicas together, one partition's in argument order; older kepochs wrote each log dir's
-//   partition dirs in name order, orders-10 before orders-2):
+//   partition dirs in name order, orders-10 before orders-2; each (partition, log dir) once,
+//   as Kafka holds it, which the reader checks: a log dir given twice is refused):
 //            {"replica": {"log_dir", "name", "topic", "partition", "topic_id": str|null,
 //              "clean_shutdown": bool, "high_watermark": int|null, "recovery_point": int|null,
 //              "log_start_checkpoint": int|null, "checkpoint_entries": [[epoch, start], ...],
@@ -263,8 +264,22 @@ std::vector<fs::path> partition_dirs_of_log_dir(const fs::path& log_dir,
   return dirs;
 }
 
+void check_log_dirs_distinct(const std::vector<fs::path>& log_dirs) {
+  for (std::size_t i = 0; i < log_dirs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (log_dirs[i] == log_dirs[j] || fs::equivalent(log_dirs[i], log_dirs[j], ec))
+        throw UsageError(fmt::format(
+            "{}: a snapshot holds each replica once",
+            log_dirs[i] == log_dirs[j] ? fmt::format("log dir {} given twice", log_dirs[i].string())
+                                       : fmt::format("log dirs {} and {} are the same dir",
+                                                     log_dirs[j].string(), log_dirs[i].string())));
+    }
+}
+
 SnapshotSummary write_logdir_snapshot(std::ostream& out, const std::vector<fs::path>& log_dirs,
                                       const SnapshotOptions& options) {
+  check_log_dirs_distinct(log_dirs);
   const std::uint32_t window = std::max<std::uint32_t>(options.window, 1);
   json dirs = json::array();
   for (const auto& d : log_dirs)

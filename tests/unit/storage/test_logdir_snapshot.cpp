@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -631,4 +633,74 @@ TEST_CASE("a snapshot stream refuses a replica out of partition order, naming fi
     CHECK_THAT(what, Catch::Contains("expected t-10 or a later partition"));
     CHECK_THAT(what, Catch::Contains("found t-2"));
   }
+}
+
+TEST_CASE("a snapshot holding a replica twice is refused, naming file and line",
+          "[storage][LogDirSnapshot]") {
+  // A broker holds one dir of a partition per log dir (a move's -future dir is a skipped
+  // line): t-2's replica line and its batch lines repeated, the end line's counts raised to
+  // match, counted the partition twice without a word.
+  const ScratchLogDir a({2, 10});
+  std::ostringstream out;
+  write_logdir_snapshot(out, {a.dir});
+  std::istringstream in(out.str());
+  std::vector<std::vector<std::string>> blocks(1);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("{\"replica\":", 0) == 0 || line.rfind("{\"end\":", 0) == 0)
+      blocks.emplace_back();
+    blocks.back().push_back(line);
+  }
+  REQUIRE(blocks.size() == 4);  // header, t-2, t-10, end
+  const std::size_t batches = blocks[1].size() - 1 + blocks[2].size() - 1;
+  blocks.insert(blocks.begin() + 2, blocks[1]);
+  blocks.back() = {
+      fmt::format("{{\"end\":{{\"replicas\":3,\"batches\":{}}}}}", batches + blocks[1].size() - 1)};
+  const fs::path file = a.dir / "twice.snap";
+  {
+    std::ofstream f(file);
+    for (const auto& b : blocks)
+      for (const auto& l : b)
+        f << l << '\n';
+  }
+  const std::string again = std::to_string(2 + blocks[1].size());  // header, t-2's lines
+  const auto refused = [&](const std::function<void()>& read) {
+    try {
+      read();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const std::string& what :
+       {refused([&] { read_logdir_snapshot(file); }), refused([&] {
+          LogDirSnapshotStream stream(file);
+          PartitionReplica r;
+          while (stream.next(r)) {
+          }
+        }),
+        // The general path (not the writer's shape) too.
+        refused([&] {
+          std::ifstream f(file);
+          std::stringstream text;
+          text << f.rdbuf();
+          parse_logdir_snapshot(replaced_all(text.str(), "{\"replica\":", "{\"replica\": "), file);
+        })}) {
+    CHECK_THAT(what, Catch::Contains(file.string() + ":" + again +
+                                     ": replica: expected each "
+                                     "replica once"));
+    CHECK_THAT(what, Catch::Contains("found t-2 of log dir \"" + a.dir.string() +
+                                     "\" again (first on line 2)"));
+  }
+
+  // The same partition in two log dirs is two replicas (Kafka refuses to start with both;
+  // `logdir scan` says so), read as written; the same log dir given twice is refused.
+  const ScratchLogDir b({2});
+  std::ostringstream two;
+  write_logdir_snapshot(two, {a.dir, b.dir});
+  CHECK(names_of(parse_logdir_snapshot(two.str(), "two.snap").replicas) ==
+        std::vector<std::string>{"t-2", "t-2", "t-10"});
+  std::ostringstream none;
+  CHECK_THROWS_AS(write_logdir_snapshot(none, {a.dir, a.dir / "."}), UsageError);
+  CHECK(none.str().empty());
 }
