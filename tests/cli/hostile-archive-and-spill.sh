@@ -152,9 +152,12 @@ expect_in err "kepoch: mistyped.snap:2: replica.topic: expected a string, found 
 [[ $(wc -l <err) == 1 ]] || fail "the refusal is not one line: $(head -c 500 err)"
 # Millions of notes (valid, read): more than 256 MiB holds, so out of memory, said as such
 # (nlohmann's destructor, which allocates, ended the run in SIGABRT when memory ran out).
-snap2 notes.snap "l.replace('\"notes\":[]', '\"notes\":[' + many.replace('{}', '\"\"') + ']', 1).replace('{\"replica\":{', '{\"replica\": {')"
-run $((256 * 1024)) 3 "$KEPOCH" diff notes.snap s.snap
-expect_in err "kepoch: out of memory reading notes.snap, s.snap"
+# Under ASan no limit applies (its shadow memory needs more than any), so the line is read.
+if [[ $ASAN == 0 ]]; then
+  snap2 notes.snap "l.replace('\"notes\":[]', '\"notes\":[' + many.replace('{}', '\"\"') + ']', 1).replace('{\"replica\":{', '{\"replica\": {')"
+  run $((256 * 1024)) 3 "$KEPOCH" diff notes.snap s.snap
+  expect_in err "kepoch: out of memory reading notes.snap, s.snap"
+fi
 snap2 twice.snap twice
 again=$(awk 'NR > 2 && !/^\{"batch"/ { print NR; exit }' s.snap)  # where the repeat starts
 for cmd in "diff twice.snap s.snap" "predict --leader s.snap twice.snap" \
