@@ -593,14 +593,9 @@ TEST_CASE("a snapshot read as a stream gives the replicas a whole read gives, on
   }
 }
 
-TEST_CASE("a snapshot stream refuses a replica out of partition order, naming file and line",
-          "[storage][LogDirSnapshot]") {
-  const ScratchLogDir a({2, 10});
-  std::ostringstream out;
-  write_logdir_snapshot(out, {a.dir});
-  // Move t-10's lines (its replica line and its batches) before t-2's, as an older kepoch
-  // wrote them (partition dirs in name order).
-  std::istringstream in(out.str());
+// A snapshot's lines in blocks: the header, each replica with its batch lines, the end.
+static std::vector<std::vector<std::string>> snapshot_blocks(const std::string& text) {
+  std::istringstream in(text);
   std::vector<std::vector<std::string>> blocks(1);
   std::string line;
   while (std::getline(in, line)) {
@@ -608,6 +603,17 @@ TEST_CASE("a snapshot stream refuses a replica out of partition order, naming fi
       blocks.emplace_back();
     blocks.back().push_back(line);
   }
+  return blocks;
+}
+
+TEST_CASE("a snapshot stream refuses a replica out of partition order, naming file and line",
+          "[storage][LogDirSnapshot]") {
+  const ScratchLogDir a({2, 10});
+  std::ostringstream out;
+  write_logdir_snapshot(out, {a.dir});
+  // Move t-10's lines (its replica line and its batches) before t-2's, as an older kepoch
+  // wrote them (partition dirs in name order).
+  std::vector<std::vector<std::string>> blocks = snapshot_blocks(out.str());
   REQUIRE(blocks.size() == 4);  // header, t-2, t-10, end
   std::swap(blocks[1], blocks[2]);
   const fs::path file = a.dir / "old.snap";
@@ -643,14 +649,7 @@ TEST_CASE("a snapshot holding a replica twice is refused, naming file and line",
   const ScratchLogDir a({2, 10});
   std::ostringstream out;
   write_logdir_snapshot(out, {a.dir});
-  std::istringstream in(out.str());
-  std::vector<std::vector<std::string>> blocks(1);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("{\"replica\":", 0) == 0 || line.rfind("{\"end\":", 0) == 0)
-      blocks.emplace_back();
-    blocks.back().push_back(line);
-  }
+  std::vector<std::vector<std::string>> blocks = snapshot_blocks(out.str());
   REQUIRE(blocks.size() == 4);  // header, t-2, t-10, end
   const std::size_t batches = blocks[1].size() - 1 + blocks[2].size() - 1;
   blocks.insert(blocks.begin() + 2, blocks[1]);
