@@ -11,6 +11,7 @@
 #include "kepoch/base/text.hpp"
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/compression.hpp"
+#include "kepoch/format/coordinator_plain.hpp"
 #include "kepoch/format/coordinator_write.hpp"
 #include "kepoch/format/offset_commit_fast.hpp"
 #include "kepoch/report/common_values.hpp"
@@ -482,6 +483,203 @@ void append_offset_commit_json(detail::TextBuffer& out, const PlainOffsetCommit&
   put_literal(out, "}}");
 }
 
+// JsonSink's text of a coordinator record read plainly (coordinator_plain.hpp): its key (any
+// record type whose key fields are classic strings and int32s), then a tombstone's null value
+// or the value of the commonest KIP-848 records, by straight-line code; false (and nothing
+// written) for any other record, which the walk writes. The record's head and its key's
+// member names are made once per record type.
+struct PlainKeyText {
+  const CoordinatorRecordType* type = nullptr;
+  bool plain = false;  // plain_key_schema, and no key field is a time field's
+  std::string head;    // {"type":"<snake_name>","type_id":<type>,"key":{"<first>":
+  std::array<std::string, kMaxPlainKeyFields> names;  // ,"<name>": of the fields after it
+};
+const PlainKeyText& plain_key_text(const CoordinatorRecordType& type) {
+  thread_local std::array<PlainKeyText, 64> texts;
+  PlainKeyText& t = texts[static_cast<std::size_t>(type.type) & 63];
+  if (t.type == &type) return t;
+  t.type = &type;
+  t.plain = plain_key_schema(type);
+  for (const SchemaField& f : type.key.fields)
+    if (is_time_field(f.name)) t.plain = false;
+  if (!t.plain) return t;
+  t.head = fmt::format(R"({{"type":"{}","type_id":{},"key":{{"{}":)", type.snake_name, type.type,
+                       type.key.fields[0].name);
+  for (std::size_t i = 1; i < type.key.fields.size(); ++i)
+    t.names[i] = fmt::format(R"(,"{}":)", type.key.fields[i].name);
+  return t;
+}
+void append_plain_key_field(detail::TextBuffer& out, const PlainKeyField& f) {
+  if (f.is_int) return detail::append_json_integer(out, f.value);
+  detail::append_json_string(out, f.text);
+}
+void append_topic_id(detail::TextBuffer& out, const std::uint8_t* id, TopicIdText& last) {
+  if (!last.kept || std::memcmp(last.id.data(), id, 16) != 0) {
+    std::memcpy(last.id.data(), id, 16);
+    schema_walk::write_uuid_text(std::span<const std::uint8_t>(id, 16), last.text);
+    last.kept = true;
+  }
+  constexpr std::size_t n = schema_walk::kUuidTextSize;
+  char* p = out.room(n + 2);
+  *p = '"';
+  std::memcpy(p + 1, last.text, n);
+  p[n + 1] = '"';
+  out.advance(n + 2);
+}
+// [a,b,...] of n big-endian int32s in place.
+void append_int32_array(detail::TextBuffer& out, const std::uint8_t* p, std::size_t n) {
+  put_literal(out, "[");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) put_literal(out, ",");
+    detail::append_json_integer(out, static_cast<std::int32_t>(load_be32(p + 4 * i)));
+  }
+  put_literal(out, "]");
+}
+void append_topic_list(detail::TextBuffer& out, const PlainTopicList& list) {
+  thread_local TopicIdText last_topic_id;
+  put_literal(out, "[");
+  for (std::size_t i = 0; i < list.size; ++i) {
+    const PlainTopicPartitions& t = list.topics[i];
+    if (i) put_literal(out, ",");
+    put_literal(out, R"({"topic_id":)");
+    append_topic_id(out, t.topic_id, last_topic_id);
+    put_literal(out, R"(,"partitions":)");
+    append_int32_array(out, t.partitions, t.partition_count);
+    if (t.has_epochs) {
+      put_literal(out, R"(,"assignment_epochs":)");
+      append_int32_array(out, t.epochs, t.epoch_count);
+    }
+    put_literal(out, "}");
+  }
+  put_literal(out, "]");
+}
+void append_text_list(detail::TextBuffer& out, const PlainTextList& list) {
+  put_literal(out, "[");
+  for (std::size_t i = 0; i < list.size; ++i) {
+    if (i) put_literal(out, ",");
+    detail::append_json_string(out, list.text(i));
+  }
+  put_literal(out, "]");
+}
+void append_nullable_text(detail::TextBuffer& out, std::string_view text, bool null) {
+  if (null) return put_literal(out, "null");
+  detail::append_json_string(out, text);
+}
+bool append_plain_coordinator_json(detail::TextBuffer& out, const CheckedCoordinatorRecord& r,
+                                   LazyTimes times) {
+  const PlainKeyText& text = plain_key_text(*r.type);
+  if (!text.plain) return false;
+  PlainCoordinatorKey key;
+  if (!read_plain_key(r, key)) return false;
+  const bool tombstone = plain_tombstone(r);
+  const std::int16_t type = r.type->type;
+  if (!tombstone && (r.log != CoordinatorLog::offsets || type < 3 || type > 16)) return false;
+  const std::size_t start = out.size();
+  out += text.head;
+  append_plain_key_field(out, key.fields[0]);
+  for (std::size_t i = 1; i < key.size; ++i) {
+    out += text.names[i];
+    append_plain_key_field(out, key.fields[i]);
+  }
+  if (tombstone) {
+    put_literal(out, R"(},"value_version":null,"value":null})");
+    return true;
+  }
+  // The value: read whole, then written; a value that does not read plainly takes back the
+  // key written (the walk writes the record).
+  switch (type) {
+    case 3: {
+      PlainEpochValue v;
+      if (!read_plain_epoch_value(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"epoch":)");
+      detail::append_json_integer(out, v.epoch);
+      if (v.has_tagged) {
+        put_literal(out, R"(,"metadata_hash":)");
+        detail::append_json_integer(out, v.tagged);
+      }
+      put_literal(out, "}}");
+      return true;
+    }
+    case 6: {
+      thread_local TimeMemberText last_assignment;
+      PlainEpochValue v;
+      if (!read_plain_epoch_value(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"assignment_epoch":)");
+      detail::append_json_integer(out, v.epoch);
+      if (v.has_tagged) {
+        put_literal(out, R"(,"assignment_timestamp":)");
+        put_time_member(out, R"(,"assignment_timestamp_iso":)", v.tagged, times, last_assignment);
+      }
+      put_literal(out, "}}");
+      return true;
+    }
+    case 7: {
+      PlainTopicList v;
+      if (!read_plain_target_member(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"topic_partitions":)");
+      append_topic_list(out, v);
+      put_literal(out, "}}");
+      return true;
+    }
+    case 8: {
+      PlainCurrentAssignment v;
+      if (!read_plain_current_assignment(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"member_epoch":)");
+      detail::append_json_integer(out, v.member_epoch);
+      put_literal(out, R"(,"previous_member_epoch":)");
+      detail::append_json_integer(out, v.previous_member_epoch);
+      put_literal(out, R"(,"state":)");
+      detail::append_json_integer(out, v.state);
+      put_literal(out, R"(,"assigned_partitions":)");
+      append_topic_list(out, v.assigned);
+      put_literal(out, R"(,"partitions_pending_revocation":)");
+      append_topic_list(out, v.pending_revocation);
+      put_literal(out, "}}");
+      return true;
+    }
+    case 5: {
+      PlainMemberMetadata v;
+      if (!read_plain_member_metadata(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"instance_id":)");
+      append_nullable_text(out, v.instance_id, v.instance_id_null);
+      put_literal(out, R"(,"rack_id":)");
+      append_nullable_text(out, v.rack_id, v.rack_id_null);
+      put_literal(out, R"(,"client_id":)");
+      detail::append_json_string(out, v.client_id);
+      put_literal(out, R"(,"client_host":)");
+      detail::append_json_string(out, v.client_host);
+      put_literal(out, R"(,"subscribed_topic_names":)");
+      append_text_list(out, v.subscribed_topic_names);
+      put_literal(out, R"(,"subscribed_topic_regex":)");
+      append_nullable_text(out, v.subscribed_topic_regex, v.regex_null);
+      put_literal(out, R"(,"rebalance_timeout_ms":)");
+      detail::append_json_integer(out, v.rebalance_timeout_ms);
+      put_literal(out, R"(,"server_assignor":)");
+      append_nullable_text(out, v.server_assignor, v.server_assignor_null);
+      if (v.classic_null) put_literal(out, R"(,"classic_member_metadata":null)");
+      put_literal(out, "}}");
+      return true;
+    }
+    case 16: {
+      thread_local TimeMemberText last_regex;
+      PlainRegularExpression v;
+      if (!read_plain_regular_expression(r, v)) break;
+      put_literal(out, R"(},"value_version":0,"value":{"topics":)");
+      append_text_list(out, v.topics);
+      put_literal(out, R"(,"version":)");
+      detail::append_json_integer(out, v.version);
+      put_literal(out, R"(,"timestamp":)");
+      put_time_member(out, R"(,"timestamp_iso":)", v.timestamp, times, last_regex);
+      put_literal(out, "}}");
+      return true;
+    }
+    default:
+      break;
+  }
+  out.resize(start);
+  return false;
+}
+
 // A table's nested member: inline_text of the Value ("{key: value, ...}", "[a, b]", scalars
 // as cell_text), a time field's milliseconds shown as its ISO text ("none" for NO_TIMESTAMP).
 class InlineSink final : public SinkBase {
@@ -859,6 +1057,10 @@ class CoordinatorMember final : public LazyMember {
       PlainOffsetCommit commit;
       if (d_.checked->type->type == 1 && read_plain_offset_commit(*d_.checked, commit)) {
         append_offset_commit_json(out, commit, times);
+        good_ = true;
+        return;
+      }
+      if (append_plain_coordinator_json(out, *d_.checked, times)) {
         good_ = true;
         return;
       }

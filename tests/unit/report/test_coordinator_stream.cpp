@@ -11,11 +11,13 @@
 #include <catch2/catch.hpp>
 #include "support/source_dir.hpp"
 
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "kepoch/format/coordinator_plain.hpp"
 #include "kepoch/format/coordinator_record.hpp"
 #include "kepoch/format/offset_commit_fast.hpp"
 #include "kepoch/report/json_object_writer.hpp"
@@ -615,4 +617,348 @@ TEST_CASE("coordinator records: an OffsetCommit written by straight-line code as
   }
   CHECK(failed > 50);  // the fallback's errors
   CHECK(noted >= 8);   // and its notes (unknown or repeated tags, bytes left over)
+}
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A KIP-848 record's key (type, group_id and, when given, a second string) and the parts of
+// its version-0 (flexible) value.
+Bytes group_key(int type, std::string_view group, std::optional<std::string_view> second) {
+  Bytes key;
+  put_i16(key, type);
+  put_string(key, group);
+  if (second) put_string(key, *second);
+  return key;
+}
+void put_compact(Bytes& out, std::string_view s) {
+  put_uvarint(out, static_cast<std::uint32_t>(s.size() + 1));
+  out.insert(out.end(), s.begin(), s.end());
+}
+void put_bytes(Bytes& out, const Bytes& b) {
+  out.insert(out.end(), b.begin(), b.end());
+}
+Bytes topic_uuid(int seed) {
+  Bytes id;
+  for (int i = 0; i < 16; ++i)
+    id.push_back(static_cast<std::uint8_t>(seed * 17 + i));
+  return id;
+}
+// A compact array of `topics` TopicPartitions of `partitions` each, the element's tagged
+// section `tags(i)` (empty: {0}).
+Bytes topic_list(std::size_t topics, std::size_t partitions,
+                 const std::function<Bytes(std::size_t)>& tags) {
+  Bytes out;
+  put_uvarint(out, static_cast<std::uint32_t>(topics + 1));
+  for (std::size_t i = 0; i < topics; ++i) {
+    put_bytes(out, topic_uuid(static_cast<int>(i)));
+    put_uvarint(out, static_cast<std::uint32_t>(partitions + 1));
+    for (std::size_t p = 0; p < partitions; ++p)
+      put_i32(out, static_cast<std::int32_t>(p * 3 - 1));
+    put_bytes(out, tags(i));
+  }
+  return out;
+}
+Bytes no_tags(std::size_t) {
+  return {0};
+}
+// assignment_epochs of n epochs in tag 0 (its size as given, or its true one).
+Bytes epochs_tag(std::size_t n, std::optional<std::uint8_t> size = std::nullopt) {
+  Bytes inner;
+  put_uvarint(inner, static_cast<std::uint32_t>(n + 1));
+  for (std::size_t e = 0; e < n; ++e)
+    put_i32(inner, static_cast<std::int32_t>(e + 5));
+  Bytes out = {1, 0, size.value_or(static_cast<std::uint8_t>(inner.size()))};
+  put_bytes(out, inner);
+  return out;
+}
+
+// Whether the straight-line reads take the record (peeked as segment dump peeks it).
+bool read_plain_coordinator(const RawRecord& r) {
+  const auto peeked =
+      peek_coordinator_record(CoordinatorLog::offsets, span_of(r.key), span_of(r.value), 10, 100);
+  if (!peeked || !plain_key_schema(*peeked->type)) return false;
+  PlainCoordinatorKey key;
+  if (!read_plain_key(*peeked, key)) return false;
+  if (plain_tombstone(*peeked)) return true;
+  switch (peeked->type->type) {
+    case 3:
+    case 6: {
+      PlainEpochValue v;
+      return read_plain_epoch_value(*peeked, v);
+    }
+    case 5: {
+      PlainMemberMetadata v;
+      return read_plain_member_metadata(*peeked, v);
+    }
+    case 7: {
+      PlainTopicList v;
+      return read_plain_target_member(*peeked, v);
+    }
+    case 8: {
+      PlainCurrentAssignment v;
+      return read_plain_current_assignment(*peeked, v);
+    }
+    case 16: {
+      PlainRegularExpression v;
+      return read_plain_regular_expression(*peeked, v);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// segment dump writes a coordinator record's key, a tombstone, and the commonest KIP-848
+// records' values by straight-line code (coordinator_plain.hpp) when they read plainly, and
+// through the schema walk otherwise. Each record here, good or hostile, is written as the
+// record checked first is (the general walk), in every format, times shown or not, with the
+// same errors; whether the straight-line read took it is checked too.
+TEST_CASE(
+    "coordinator records: KIP-848 records and tombstones written by straight-line code "
+    "as by the walk",
+    "[coordinator][report]") {
+  struct Case {
+    std::string what;
+    RawRecord record;
+    bool plain;
+  };
+  std::vector<Case> cases;
+  const auto add = [&](std::string what, std::optional<Bytes> k, std::optional<Bytes> v,
+                       bool plain) {
+    cases.push_back({std::move(what), RawRecord{std::move(k), std::move(v), 42}, plain});
+  };
+  const auto v0 = [](std::initializer_list<Bytes> parts) {
+    Bytes v = {0, 0};
+    for (const auto& p : parts)
+      put_bytes(v, p);
+    return v;
+  };
+  const auto i32 = [](std::int32_t x) {
+    Bytes b;
+    put_i32(b, x);
+    return b;
+  };
+  const auto i64 = [](std::int64_t x) {
+    Bytes b;
+    put_i64(b, x);
+    return b;
+  };
+  const auto compact = [](std::string_view s) {
+    Bytes b;
+    put_compact(b, s);
+    return b;
+  };
+  const auto tag0_i64 = [&](std::int64_t x) {
+    Bytes b = {1, 0, 8};
+    put_bytes(b, i64(x));
+    return b;
+  };
+  const std::string member = "SFcu0JPvRVqnCgvp92iALg";
+  // Tombstones of every group record type here, and keys to escape or long.
+  for (int type : {2, 3, 5, 6, 7, 8, 16}) {
+    const bool two = type == 5 || type == 7 || type == 8 || type == 16;
+    add(fmt::format("type {} tombstone", type),
+        group_key(type, "g", two ? std::optional<std::string_view>(member) : std::nullopt),
+        std::nullopt, true);
+  }
+  add("tombstone, texts to escape", group_key(8, "gr\"oup\\\n\x01", "m\xc3\xa9\xff"), std::nullopt,
+      true);
+  add("tombstone, long texts", group_key(5, std::string(300, 'g'), std::string(200, 'm')),
+      std::nullopt, true);
+  add(
+      "tombstone, a byte after the key",
+      [&] {
+        auto k = group_key(7, "g", member);
+        k.push_back(0);
+        return k;
+      }(),
+      std::nullopt, false);
+  add("tombstone, member id missing", group_key(7, "g", std::nullopt), std::nullopt, false);
+  // ConsumerGroupMetadata (3) and TargetAssignmentMetadata (6).
+  for (int type : {3, 6}) {
+    const auto key = group_key(type, "kip848-group", std::nullopt);
+    add(fmt::format("{} no tag", type), key, v0({i32(3), {0}}), true);
+    add(fmt::format("{} tag 0", type), key, v0({i32(2), tag0_i64(1796292660385)}), true);
+    add(fmt::format("{} tag 0, time -1", type), key, v0({i32(2), tag0_i64(-1)}), true);
+    add(fmt::format("{} unknown tag", type), key, v0({i32(2), {1, 1, 1, 7}}), false);
+    add(fmt::format("{} tag 0 and an unknown tag", type), key,
+        v0({i32(2), {2, 0, 8, 0, 0, 0, 0, 0, 0, 0, 9, 3, 1, 7}}), false);
+    add(fmt::format("{} tag 0 of 7 bytes", type), key, v0({i32(2), {1, 0, 7, 0, 0, 0, 0, 0, 0, 9}}),
+        false);
+    add(fmt::format("{} tag 0 of 9 bytes", type), key,
+        v0({i32(2), {1, 0, 9, 0, 0, 0, 0, 0, 0, 0, 9, 1}}), false);
+    add(fmt::format("{} tag 0 repeated", type), key,
+        v0({i32(2), {2, 0, 8, 0, 0, 0, 0, 0, 0, 0, 9, 0, 8, 0, 0, 0, 0, 0, 0, 0, 8}}), false);
+    add(fmt::format("{} no tagged section", type), key, v0({i32(2)}), false);
+    add(
+        fmt::format("{} version 1", type), key,
+        [&] {
+          auto v = v0({i32(2), {0}});
+          v[1] = 1;
+          return v;
+        }(),
+        false);
+  }
+  // TargetAssignmentMember (7).
+  const auto key7 = group_key(7, "kip848-group", member);
+  for (std::size_t topics : {0, 1, 3, 8, 9})
+    add(fmt::format("7 of {} topics", topics), key7, v0({topic_list(topics, 3, no_tags), {0}}),
+        topics <= 8);
+  add("7 of 200 partitions (a two-byte count)", key7, v0({topic_list(1, 200, no_tags), {0}}),
+      false);
+  add("7 null topic list", key7, v0({{0}, {0}}), false);
+  add("7 an element's unknown tag", key7,
+      v0({topic_list(1, 2,
+                     [](std::size_t) {
+                       return Bytes{1, 4, 1, 9};
+                     }),
+          {0}}),
+      false);
+  add("7 the value's unknown tag", key7, v0({topic_list(1, 2, no_tags), {1, 4, 1, 9}}), false);
+  // CurrentMemberAssignment (8).
+  const auto key8 = group_key(8, "kip848-group", member);
+  const auto current = [&](const Bytes& assigned, const Bytes& pending, Bytes tags = {0}) {
+    return v0({i32(2), i32(-1), {1}, assigned, pending, tags});
+  };
+  const auto with_epochs = [](std::size_t) { return epochs_tag(3); };
+  add("8 empty", key8, current(topic_list(0, 0, no_tags), topic_list(0, 0, no_tags)), true);
+  add("8 assigned with epochs", key8,
+      current(topic_list(2, 3, with_epochs), topic_list(0, 0, no_tags)), true);
+  add("8 both, epochs in one", key8,
+      current(topic_list(2, 3, [](std::size_t i) { return i ? epochs_tag(2) : Bytes{0}; }),
+              topic_list(1, 1, no_tags)),
+      true);
+  add("8 no epochs, empty partitions", key8,
+      current(topic_list(1, 0, no_tags), topic_list(1, 0, with_epochs)), true);
+  add("8 epochs' size a byte long", key8,
+      current(topic_list(1, 3, [](std::size_t) { return epochs_tag(3, 14); }),
+              topic_list(0, 0, no_tags)),
+      false);
+  add("8 epochs' size a byte short", key8,
+      current(topic_list(1, 3, [](std::size_t) { return epochs_tag(3, 12); }),
+              topic_list(0, 0, no_tags)),
+      false);
+  add("8 null epochs", key8,
+      current(topic_list(1, 3,
+                         [](std::size_t) {
+                           return Bytes{1, 0, 1, 0};
+                         }),
+              topic_list(0, 0, no_tags)),
+      false);
+  add("8 epochs and an unknown tag", key8,
+      current(topic_list(1, 3,
+                         [](std::size_t) {
+                           auto t = epochs_tag(1);
+                           t[0] = 2;
+                           put_bytes(t, {5, 1, 0});
+                           return t;
+                         }),
+              topic_list(0, 0, no_tags)),
+      false);
+  add("8 the value's unknown tag", key8,
+      current(topic_list(0, 0, no_tags), topic_list(0, 0, no_tags), {1, 3, 1, 0}), false);
+  // MemberMetadata (5).
+  const auto key5 = group_key(5, "kip848-group", member);
+  const auto names = [&](std::initializer_list<std::string_view> topics) {
+    Bytes b;
+    put_uvarint(b, static_cast<std::uint32_t>(topics.size() + 1));
+    for (auto t : topics)
+      put_compact(b, t);
+    return b;
+  };
+  const Bytes null_string = {0};
+  const auto member5 = [&](const Bytes& instance, const Bytes& topics, const Bytes& regex,
+                           const Bytes& tags) {
+    return v0({instance, null_string, compact("consumer-kip848-group-3"), compact("/127.0.0.1"),
+               topics, regex, i32(300000), null_string, tags});
+  };
+  add("5 as Kafka writes it", key5,
+      member5(null_string, names({"orders"}), compact(""), {1, 0, 1, 0}), true);
+  add("5 no tag, texts", key5,
+      member5(compact("inst\"1"), names({"a", "b\\", "c\x01"}), null_string, {0}), true);
+  add("5 16 topics", key5,
+      member5(
+          null_string,
+          names({"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"}),
+          null_string, {0}),
+      true);
+  add("5 17 topics", key5,
+      member5(null_string,
+              names({"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+                     "q"}),
+              null_string, {0}),
+      false);
+  add("5 a null topic", key5, member5(null_string, Bytes{2, 0}, null_string, {0}), false);
+  add("5 a null client_id", key5,
+      v0({null_string,
+          null_string,
+          null_string,
+          compact("h"),
+          names({}),
+          null_string,
+          i32(1),
+          null_string,
+          {0}}),
+      false);
+  add("5 a classic member", key5,
+      member5(null_string, names({"orders"}), null_string, {1, 0, 6, 1, 0, 0, 0, 1, 1}), false);
+  add("5 a client id of 200 bytes", key5,
+      v0({null_string,
+          null_string,
+          compact(std::string(200, 'c')),
+          compact("h"),
+          names({}),
+          null_string,
+          i32(1),
+          null_string,
+          {0}}),
+      false);
+  // RegularExpression (16).
+  const auto key16 = group_key(16, "kip848-regex", "ord.*");
+  add("16 as Kafka writes it", key16, v0({names({"orders"}), i64(59), i64(1796292661248), {0}}),
+      true);
+  add("16 no topics, time -1", key16, v0({names({}), i64(0), i64(-1), {0}}), true);
+  add("16 an unknown tag", key16, v0({names({"o"}), i64(1), i64(2), {1, 0, 1, 0}}), false);
+  // Every cut of good records' keys and values, and a byte after each.
+  for (const auto& good :
+       {RawRecord{group_key(3, "g", std::nullopt), v0({i32(2), tag0_i64(77)}), 42},
+        RawRecord{key8, current(topic_list(2, 3, with_epochs), topic_list(1, 1, no_tags)), 42},
+        RawRecord{key7, v0({topic_list(2, 2, no_tags), {0}}), 42},
+        RawRecord{key5, member5(compact("i"), names({"orders", "x"}), compact("r"), {1, 0, 1, 0}),
+                  42},
+        RawRecord{key16, v0({names({"orders"}), i64(59), i64(1796292661248), {0}}), 42}}) {
+    for (std::size_t n = 0; n < good.key->size(); ++n)
+      add(fmt::format("key cut to {}", n), Bytes(good.key->begin(), good.key->begin() + n),
+          good.value, false);
+    for (std::size_t n = 0; n < good.value->size(); ++n)
+      add(fmt::format("value cut to {}", n), good.key,
+          Bytes(good.value->begin(), good.value->begin() + n), false);
+    auto longer = *good.value;
+    longer.push_back(0);
+    add("a byte after the value", good.key, longer, false);
+    add("good", good.key, good.value, true);
+  }
+  std::size_t failed = 0, noted = 0, plain = 0;
+  for (const Case& c : cases) {
+    INFO(c.what);
+    CHECK(read_plain_coordinator(c.record) == c.plain);
+    plain += c.plain;
+    for (const bool iso : {true, false}) {
+      const Written checked = written(CoordinatorLog::offsets, c.record, false, iso);
+      const Written deferred = written(CoordinatorLog::offsets, c.record, true, iso);
+      CHECK(deferred == checked);
+      if (c.plain) {
+        CHECK(checked.error_count == 0);
+        CHECK(checked.json.find("\"notes\"") == std::string::npos);
+      }
+      failed += checked.error_count > 0;
+      noted += checked.json.find("\"notes\"") != std::string::npos;
+    }
+  }
+  CHECK(plain > 30);
+  CHECK(failed > 100);  // the fallback's errors
+  CHECK(noted >= 10);   // and its notes (unknown or repeated tags, bytes left over)
 }
