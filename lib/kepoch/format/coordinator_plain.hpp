@@ -245,6 +245,34 @@ inline std::string_view nullable_string(Cursor& in, bool& null) {
 
 }  // namespace coordinator_plain_detail
 
+namespace coordinator_plain_detail {
+
+// Classic (non-flexible) reads of a GroupMetadataValue and of the consumer protocol's
+// Subscription and Assignment it holds: a nullable string of an int16 length (`null` when
+// negative, as the walk reads it); an array's int32 count, refused negative (not nullable
+// here) or past what is left; bytes of an int32 length, `null` when negative.
+inline std::string_view nullable_string16(Cursor& in, bool& null) {
+  const std::int16_t n = in.i16();
+  null = in.ok && n < 0;
+  if (null || !in.ok) return {};
+  return in.text(static_cast<std::size_t>(n));
+}
+inline std::size_t count32(Cursor& in) {
+  const std::int32_t n = in.i32();
+  if (n < 0 || static_cast<std::size_t>(n) > in.left) in.ok = false;
+  return in.ok ? static_cast<std::size_t>(n) : 0;
+}
+inline std::span<const std::uint8_t> bytes32(Cursor& in, bool& null) {
+  const std::int32_t n = in.i32();
+  null = in.ok && n < 0;
+  if (null || !in.ok || !in.take(static_cast<std::size_t>(n))) return {};
+  const std::span<const std::uint8_t> b(in.p, static_cast<std::size_t>(n));
+  in.advance(static_cast<std::size_t>(n));
+  return b;
+}
+
+}  // namespace coordinator_plain_detail
+
 // ConsumerGroupRegularExpressionValue (type 16): topics, version, timestamp.
 struct PlainRegularExpression {
   PlainTextList topics;

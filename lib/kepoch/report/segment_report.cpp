@@ -565,6 +565,150 @@ void append_nullable_text(detail::TextBuffer& out, std::string_view text, bool n
   if (null) return put_literal(out, "null");
   detail::append_json_string(out, text);
 }
+// JsonSink's bytes: base64 in quotes.
+void append_base64(detail::TextBuffer& out, std::span<const std::uint8_t> b) {
+  const std::size_t n = base64_size(b.size());
+  char* p = out.room(n + 2);
+  *p = '"';
+  write_base64(b, p + 1);
+  p[n + 1] = '"';
+  out.advance(n + 2);
+}
+void append_nullable_bytes(detail::TextBuffer& out, offset_commit_detail::Cursor& in) {
+  bool null = false;
+  const auto b = coordinator_plain_detail::bytes32(in, null);
+  if (null) return put_literal(out, "null");
+  append_base64(out, b);
+}
+// A compact JSON array of a classic array of strings (not null), or of int32s.
+void append_strings16(detail::TextBuffer& out, offset_commit_detail::Cursor& in) {
+  const std::size_t n = coordinator_plain_detail::count32(in);
+  put_literal(out, "[");
+  for (std::size_t i = 0; i < n && in.ok; ++i) {
+    if (i) put_literal(out, ",");
+    detail::append_json_string(out, in.string16());
+  }
+  put_literal(out, "]");
+}
+void append_int32s(detail::TextBuffer& out, offset_commit_detail::Cursor& in) {
+  const std::size_t n = coordinator_plain_detail::count32(in);
+  const std::uint8_t* p = coordinator_plain_detail::int32s(in, n);
+  if (in.ok) append_int32_array(out, p, n);
+}
+// [{"topic":...,"partitions":[...]},...]: a Subscription's owned_partitions, an Assignment's
+// assigned_partitions.
+void append_topic_partitions16(detail::TextBuffer& out, offset_commit_detail::Cursor& in) {
+  const std::size_t n = coordinator_plain_detail::count32(in);
+  put_literal(out, "[");
+  for (std::size_t i = 0; i < n && in.ok; ++i) {
+    if (i) put_literal(out, ",");
+    put_literal(out, R"({"topic":)");
+    detail::append_json_string(out, in.string16());
+    put_literal(out, R"(,"partitions":)");
+    append_int32s(out, in);
+    put_literal(out, "}");
+  }
+  put_literal(out, "]");
+}
+// write_embedded's text of a classic group member's Subscription (false) or Assignment
+// (true), written as it is read: taken only for a version 0-3 message (the schemas') whose
+// fields read to its last byte; false for any other (the walk decides: its base64, or a
+// message read with bytes left over), the text then the caller's to take back.
+bool append_plain_consumer_protocol(detail::TextBuffer& out, std::span<const std::uint8_t> bytes,
+                                    bool assignment) {
+  offset_commit_detail::Cursor in{bytes.data(), bytes.size()};
+  const std::int16_t v = in.i16();
+  if (!in.ok || v < 0 || v > 3) return false;
+  if (assignment) {
+    put_literal(out, R"({"assigned_partitions":)");
+    append_topic_partitions16(out, in);
+    put_literal(out, R"(,"user_data":)");
+    append_nullable_bytes(out, in);
+  } else {
+    put_literal(out, R"({"topics":)");
+    append_strings16(out, in);
+    put_literal(out, R"(,"user_data":)");
+    append_nullable_bytes(out, in);
+    if (v >= 1) {
+      put_literal(out, R"(,"owned_partitions":)");
+      append_topic_partitions16(out, in);
+    }
+    if (v >= 2) {
+      put_literal(out, R"(,"generation_id":)");
+      detail::append_json_integer(out, in.i32());
+    }
+    if (v >= 3) {
+      put_literal(out, R"(,"rack_id":)");
+      bool null = false;
+      const std::string_view rack = coordinator_plain_detail::nullable_string16(in, null);
+      append_nullable_text(out, rack, null);
+    }
+  }
+  put_literal(out, "}");
+  return in.ok && in.left == 0;
+}
+// A GroupMetadataValue of version 3 (Kafka's write, 2.3 and later; classic, not flexible),
+// written as it is read, after the record's key: its members' protocol bytes decoded when the
+// protocol type is "consumer" (EditedValueSink's edit), base64 otherwise. False for anything
+// the walk would note, fail or decode otherwise; the text then the caller's to take back.
+bool append_plain_group_metadata(detail::TextBuffer& out, const CheckedCoordinatorRecord& r,
+                                 LazyTimes times) {
+  thread_local TimeMemberText last_state;
+  using coordinator_plain_detail::nullable_string16;
+  if (!r.value || !r.value_version || *r.value_version != 3) return false;
+  offset_commit_detail::Cursor in{r.value->data(), r.value->size()};
+  if (in.i16() != 3) return false;
+  put_literal(out, R"(},"value_version":3,"value":{"protocol_type":)");
+  const std::string_view protocol_type = in.string16();
+  const bool consumer = protocol_type == "consumer";
+  detail::append_json_string(out, protocol_type);
+  put_literal(out, R"(,"generation":)");
+  detail::append_json_integer(out, in.i32());
+  bool null = false;
+  put_literal(out, R"(,"protocol":)");
+  std::string_view text = nullable_string16(in, null);
+  append_nullable_text(out, text, null);
+  put_literal(out, R"(,"leader":)");
+  text = nullable_string16(in, null);
+  append_nullable_text(out, text, null);
+  put_literal(out, R"(,"current_state_timestamp":)");
+  const std::int64_t state_time = in.i64();
+  if (!in.ok) return false;
+  put_time_member(out, R"(,"current_state_timestamp_iso":)", state_time, times, last_state);
+  put_literal(out, R"(,"members":[)");
+  const std::size_t n = coordinator_plain_detail::count32(in);
+  for (std::size_t i = 0; i < n && in.ok; ++i) {
+    if (i) put_literal(out, ",");
+    put_literal(out, R"({"member_id":)");
+    detail::append_json_string(out, in.string16());
+    put_literal(out, R"(,"group_instance_id":)");
+    text = nullable_string16(in, null);
+    append_nullable_text(out, text, null);
+    put_literal(out, R"(,"client_id":)");
+    detail::append_json_string(out, in.string16());
+    put_literal(out, R"(,"client_host":)");
+    detail::append_json_string(out, in.string16());
+    put_literal(out, R"(,"rebalance_timeout":)");
+    detail::append_json_integer(out, in.i32());
+    put_literal(out, R"(,"session_timeout":)");
+    detail::append_json_integer(out, in.i32());
+    for (const bool assignment : {false, true}) {
+      if (assignment)
+        put_literal(out, R"(,"assignment":)");
+      else
+        put_literal(out, R"(,"subscription":)");
+      const auto b = coordinator_plain_detail::bytes32(in, null);
+      if (!in.ok || null) return false;  // not nullable: the walk's error
+      if (!consumer)
+        append_base64(out, b);
+      else if (!append_plain_consumer_protocol(out, b, assignment))
+        return false;
+    }
+    put_literal(out, "}");
+  }
+  put_literal(out, "]}}");
+  return in.ok && in.left == 0;
+}
 bool append_plain_coordinator_json(detail::TextBuffer& out, const CheckedCoordinatorRecord& r,
                                    LazyTimes times) {
   const PlainKeyText& text = plain_key_text(*r.type);
@@ -573,7 +717,7 @@ bool append_plain_coordinator_json(detail::TextBuffer& out, const CheckedCoordin
   if (!read_plain_key(r, key)) return false;
   const bool tombstone = plain_tombstone(r);
   const std::int16_t type = r.type->type;
-  if (!tombstone && (r.log != CoordinatorLog::offsets || type < 3 || type > 16)) return false;
+  if (!tombstone && (r.log != CoordinatorLog::offsets || type < 2 || type > 16)) return false;
   const std::size_t start = out.size();
   out += text.head;
   append_plain_key_field(out, key.fields[0]);
@@ -588,6 +732,9 @@ bool append_plain_coordinator_json(detail::TextBuffer& out, const CheckedCoordin
   // The value: read whole, then written; a value that does not read plainly takes back the
   // key written (the walk writes the record).
   switch (type) {
+    case 2:
+      if (append_plain_group_metadata(out, r, times)) return true;
+      break;
     case 3: {
       PlainEpochValue v;
       if (!read_plain_epoch_value(r, v)) break;

@@ -636,7 +636,7 @@ void put_compact(Bytes& out, std::string_view s) {
   put_uvarint(out, static_cast<std::uint32_t>(s.size() + 1));
   out.insert(out.end(), s.begin(), s.end());
 }
-void put_bytes(Bytes& out, const Bytes& b) {
+void append_raw(Bytes& out, const Bytes& b) {
   out.insert(out.end(), b.begin(), b.end());
 }
 Bytes topic_uuid(int seed) {
@@ -652,11 +652,11 @@ Bytes topic_list(std::size_t topics, std::size_t partitions,
   Bytes out;
   put_uvarint(out, static_cast<std::uint32_t>(topics + 1));
   for (std::size_t i = 0; i < topics; ++i) {
-    put_bytes(out, topic_uuid(static_cast<int>(i)));
+    append_raw(out, topic_uuid(static_cast<int>(i)));
     put_uvarint(out, static_cast<std::uint32_t>(partitions + 1));
     for (std::size_t p = 0; p < partitions; ++p)
       put_i32(out, static_cast<std::int32_t>(p * 3 - 1));
-    put_bytes(out, tags(i));
+    append_raw(out, tags(i));
   }
   return out;
 }
@@ -670,7 +670,7 @@ Bytes epochs_tag(std::size_t n, std::optional<std::uint8_t> size = std::nullopt)
   for (std::size_t e = 0; e < n; ++e)
     put_i32(inner, static_cast<std::int32_t>(e + 5));
   Bytes out = {1, 0, size.value_or(static_cast<std::uint8_t>(inner.size()))};
-  put_bytes(out, inner);
+  append_raw(out, inner);
   return out;
 }
 
@@ -733,7 +733,7 @@ TEST_CASE(
   const auto v0 = [](std::initializer_list<Bytes> parts) {
     Bytes v = {0, 0};
     for (const auto& p : parts)
-      put_bytes(v, p);
+      append_raw(v, p);
     return v;
   };
   const auto i32 = [](std::int32_t x) {
@@ -753,7 +753,7 @@ TEST_CASE(
   };
   const auto tag0_i64 = [&](std::int64_t x) {
     Bytes b = {1, 0, 8};
-    put_bytes(b, i64(x));
+    append_raw(b, i64(x));
     return b;
   };
   const std::string member = "SFcu0JPvRVqnCgvp92iALg";
@@ -853,7 +853,7 @@ TEST_CASE(
                          [](std::size_t) {
                            auto t = epochs_tag(1);
                            t[0] = 2;
-                           put_bytes(t, {5, 1, 0});
+                           append_raw(t, {5, 1, 0});
                            return t;
                          }),
               topic_list(0, 0, no_tags)),
@@ -961,4 +961,156 @@ TEST_CASE(
   CHECK(plain > 30);
   CHECK(failed > 100);  // the fallback's errors
   CHECK(noted >= 10);   // and its notes (unknown or repeated tags, bytes left over)
+}
+
+namespace {
+
+// A GroupMetadataValue v3 of one member (classic strings and arrays), its protocol type and
+// the member's subscription and assignment bytes as given.
+Bytes group_metadata_value(std::string_view protocol_type, const Bytes& subscription,
+                           const Bytes& assignment, int members = 1) {
+  Bytes v;
+  put_i16(v, 3);
+  put_string(v, protocol_type);
+  put_i32(v, 4);              // generation
+  put_string(v, "range");     // protocol
+  put_i16(v, -1);             // leader: null
+  put_i64(v, 1796292658442);  // current_state_timestamp
+  put_i32(v, members);        // members
+  for (int m = 0; m < members; ++m) {
+    put_string(v, fmt::format("consumer-{}", m));  // member_id
+    put_string(v, "static\"1");                    // group_instance_id
+    put_string(v, "client");
+    put_string(v, "/127.0.0.1");
+    put_i32(v, 300000);
+    put_i32(v, 45000);
+    put_bytes(v, subscription);  // int32 length, then the bytes
+    put_bytes(v, assignment);
+  }
+  return v;
+}
+// A consumer protocol Subscription at `version` (topics, user_data, owned_partitions from 1,
+// generation_id from 2, rack_id from 3).
+Bytes subscription(int version, bool user_data = false, bool rack = false) {
+  Bytes s;
+  put_i16(s, version);
+  put_i32(s, 2);
+  put_string(s, "orders");
+  put_string(s, "pay\\ments");
+  if (user_data)
+    put_bytes(s, {1, 2, 3, 250});
+  else
+    put_i32(s, -1);
+  if (version >= 1) {
+    put_i32(s, 1);
+    put_string(s, "orders");
+    put_i32(s, 2);
+    put_i32(s, 0);
+    put_i32(s, 7);
+  }
+  if (version >= 2) put_i32(s, 9);
+  if (version >= 3) {
+    if (rack)
+      put_string(s, "rack-a");
+    else
+      put_i16(s, -1);
+  }
+  return s;
+}
+Bytes assignment(int version, int topics = 1) {
+  Bytes a;
+  put_i16(a, version);
+  put_i32(a, topics);
+  for (int t = 0; t < topics; ++t) {
+    put_string(a, fmt::format("t{}", t));
+    put_i32(a, 3);
+    for (int p = 0; p < 3; ++p)
+      put_i32(a, p);
+  }
+  put_i32(a, -1);
+  return a;
+}
+
+}  // namespace
+
+// A classic group's GroupMetadata record (its members' protocol bytes decoded when the
+// protocol type is "consumer") written by straight-line code when it reads plainly, through
+// the walk otherwise: each, good or hostile, written as the record checked first is.
+TEST_CASE("coordinator records: a GroupMetadata written by straight-line code as by the walk",
+          "[coordinator][report]") {
+  Bytes key;
+  put_i16(key, 2);
+  put_string(key, "classic-group");
+  std::vector<std::pair<std::string, RawRecord>> cases;
+  const auto add = [&](std::string what, Bytes v) {
+    cases.push_back({std::move(what), RawRecord{key, std::move(v), 42}});
+  };
+  for (int version = 0; version <= 3; ++version) {
+    add(fmt::format("subscription v{}", version),
+        group_metadata_value("consumer", subscription(version), assignment(version)));
+    add(fmt::format("subscription v{}, user data, rack", version),
+        group_metadata_value("consumer", subscription(version, true, true),
+                             assignment(version, 3)));
+  }
+  add("no members", group_metadata_value("consumer", {}, {}, 0));
+  add("three members", group_metadata_value("consumer", subscription(3), assignment(0), 3));
+  add("another protocol type (bytes as base64)",
+      group_metadata_value("connect", subscription(1), assignment(1), 2));
+  add("subscription v4 (base64)", group_metadata_value(
+                                      "consumer",
+                                      [] {
+                                        auto s = subscription(3);
+                                        s[1] = 4;
+                                        return s;
+                                      }(),
+                                      assignment(0)));
+  add("subscription with a byte left over", group_metadata_value(
+                                                "consumer",
+                                                [] {
+                                                  auto s = subscription(2);
+                                                  s.push_back(0);
+                                                  return s;
+                                                }(),
+                                                assignment(0)));
+  add("assignment with a byte left over", group_metadata_value("consumer", subscription(0), [] {
+        auto a = assignment(0);
+        a.push_back(0);
+        return a;
+      }()));
+  add("empty subscription", group_metadata_value("consumer", {}, assignment(0)));
+  add("subscription of a null topic", group_metadata_value(
+                                          "consumer",
+                                          [] {
+                                            Bytes s;
+                                            put_i16(s, 0);
+                                            put_i32(s, 1);
+                                            put_i16(s, -1);
+                                            put_i32(s, -1);
+                                            return s;
+                                          }(),
+                                          assignment(0)));
+  {
+    auto v = group_metadata_value("consumer", subscription(0), assignment(0));
+    v.push_back(0);
+    add("a byte after the value", v);
+  }
+  {
+    auto v = group_metadata_value("consumer", subscription(0), assignment(0));
+    v[1] = 2;  // version 2: read as v2 (no group_instance_id): the walk's
+    add("version 2", v);
+  }
+  const auto good = group_metadata_value("consumer", subscription(3, true, true), assignment(1, 2));
+  for (std::size_t n = 0; n < good.size(); ++n)
+    add(fmt::format("value cut to {}", n), Bytes(good.begin(), good.begin() + n));
+  std::size_t failed = 0;
+  for (const auto& [what, record] : cases) {
+    INFO(what);
+    for (const bool iso : {true, false}) {
+      const Written checked = written(CoordinatorLog::offsets, record, false, iso);
+      const Written deferred = written(CoordinatorLog::offsets, record, true, iso);
+      CHECK(deferred == checked);
+      failed += checked.error_count > 0;
+    }
+  }
+  CHECK(failed > 50);
 }
