@@ -4,7 +4,9 @@
 // (every record type: a few classic strings and int32s), a tombstone (a key alone: a quarter
 // of a group's lifecycle records, every member that leaves), and the values of the commonest
 // KIP-848 records of __consumer_offsets (ConsumerGroupMetadata, ...TargetAssignmentMetadata,
-// ...TargetAssignmentMember, ...CurrentMemberAssignment).
+// ...TargetAssignmentMember, ...CurrentMemberAssignment, ...MemberMetadata,
+// ...RegularExpression); and the classic reads (nullable_string16, count32, bytes32) by which
+// the JSON writer reads a classic group's GroupMetadataValue v3 as it writes it.
 //
 // Each reader accepts only what the schema walk (write_coordinator_key/value, or their strict
 // forms in coordinator_write.hpp) writes without a note and without an error, and returns the
@@ -12,10 +14,12 @@
 //   key      every field a non-null classic string (int16 length) or an int32, at the type's
 //            key version; nothing after (the type's int16 first)
 //   values   (version 0, flexible) one-byte uvarint lengths and counts; no null string or
-//            array; a tagged section empty or the schema's one tagged field alone (tag 0,
-//            its size exactly its content); nothing after
+//            array the schema refuses (a nullable string's null is read as one); a tagged
+//            section empty or the schema's one tagged field alone (tag 0, its size exactly
+//            its content; MemberMetadata's classic_member_metadata only null); nothing after
 // Anything else (a null, a length past the end or in a longer varint, another tag, bytes left
-// over, an array longer than kMaxPlainTopics, another record type or version) returns false:
+// over, an array longer than kMaxPlainTopics or kMaxPlainTexts, another record type or
+// version) returns false:
 // the caller takes the general walk, which gives the record's notes or its error. Not part
 // of the library's interface.
 
