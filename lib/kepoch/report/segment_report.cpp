@@ -20,6 +20,7 @@
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/time_fields.hpp"
+#include "kepoch/report/yaml_coordinator.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 
 namespace kepoch::report {
@@ -891,6 +892,15 @@ class CoordinatorMember final : public LazyMember {
   }
   void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
     if (pending() && e.block_ready()) {
+      // The usual record (an OffsetCommit that reads plainly) by straight-line code, as
+      // append_json's; anything else through the walk below.
+      PlainOffsetCommit commit;
+      if (d_.checked->type->type == 1 && e.at_map_value() &&
+          read_plain_offset_commit(*d_.checked, commit) &&
+          detail::emit_offset_commit_yaml(e, commit, times)) {
+        good_ = true;
+        return;
+      }
       const detail::YamlEmitter::Mark mark = e.mark();
       try {
         YamlBlockSink sink(e, times);

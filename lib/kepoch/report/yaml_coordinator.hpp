@@ -1,0 +1,26 @@
+#pragma once
+// A coordinator record's YAML written by straight-line code, the text the schema walk's
+// YamlBlockSink writes for it (segment_report.cpp): an OffsetCommit read plainly
+// (read_plain_offset_commit) whole, and any record's head (its type, type id and "key"),
+// as lines rendered once per column. Not part of the library's interface.
+
+#include "kepoch/format/coordinator_record.hpp"
+#include "kepoch/format/offset_commit_fast.hpp"
+#include "kepoch/report/object_writer.hpp"
+#include "kepoch/report/yaml_emitter.hpp"
+
+namespace kepoch::report::detail {
+
+// The record `c` as the value of the current map's key (e.at_map_value()): its map, the
+// bytes the block calls write for it (YamlBlockSink through write_unchecked_coordinator).
+// False, having written nothing, where its lines do not fit the rendered ones (a deep
+// column): the caller takes the walk.
+bool emit_offset_commit_yaml(YamlEmitter& e, const PlainOffsetCommit& c, LazyTimes times);
+
+// The record's map begun as the value of the current map's key (e.at_map_value()), its
+// "type", "type_id" and "key" written, the key's value next (write_unchecked_coordinator's
+// first calls through YamlBlockSink). False, having written nothing, where the type's name
+// is not written as it is or its lines do not fit: the caller makes the calls.
+bool begin_coordinator_yaml(YamlEmitter& e, const CoordinatorRecordType& type);
+
+}  // namespace kepoch::report::detail
