@@ -675,6 +675,11 @@ class YamlBlockSink final : public SinkBase {
     set_literal_key(k);
     member_ = true;
   }
+  // The record's head written by begin_coordinator_yaml: as after literal_key("key").
+  void head_written() {
+    set_literal_key("key");
+    member_ = true;
+  }
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
     if (cf.name_size > 0 && detail::yaml_plain_name(cf.field->name))
       e_.block_key_copy<schema_walk::kPaddedNameSize>(cf.padded_name.data(), cf.name_size);
@@ -767,6 +772,22 @@ void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
   literal_key(sink, "type_id");
   sink.integer(r.type->type);
   literal_key(sink, "key");
+  write_unchecked_coordinator_key_with(r, sink);
+  literal_key(sink, "value_version");
+  r.value_version ? sink.integer(*r.value_version) : sink.null();
+  literal_key(sink, "value");
+  write_unchecked_coordinator_value_with(r, sink);
+  sink.end_object();
+}
+
+// write_unchecked_coordinator(d, sink) of YamlBlockSink, the record's head (its type and the
+// key "key") as lines made once per record type and column (begin_coordinator_yaml).
+void write_unchecked_coordinator_yaml(const DumpedCoordinator& d, YamlBlockSink& sink,
+                                      detail::YamlEmitter& e) {
+  const CheckedCoordinatorRecord& r = *d.checked;
+  if (!e.at_map_value() || !detail::begin_coordinator_yaml(e, *r.type))
+    return write_unchecked_coordinator(d, sink);
+  sink.head_written();
   write_unchecked_coordinator_key_with(r, sink);
   literal_key(sink, "value_version");
   r.value_version ? sink.integer(*r.value_version) : sink.null();
@@ -904,7 +925,7 @@ class CoordinatorMember final : public LazyMember {
       const detail::YamlEmitter::Mark mark = e.mark();
       try {
         YamlBlockSink sink(e, times);
-        write_unchecked_coordinator(d_, sink);
+        write_unchecked_coordinator_yaml(d_, sink, e);
         good_ = true;
         return;
       } catch (const FormatError&) {

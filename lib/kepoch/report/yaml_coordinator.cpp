@@ -228,4 +228,30 @@ bool emit_offset_commit_yaml(YamlEmitter& e, const PlainOffsetCommit& c, LazyTim
   return true;
 }
 
+bool begin_coordinator_yaml(YamlEmitter& e, const CoordinatorRecordType& type) {
+  // ":" L "type: <snake_name>" L "type_id: <type>" L "key", per type and column.
+  struct Head {
+    const CoordinatorRecordType* type = nullptr;
+    std::size_t column = 0;
+    bool fits = false;
+    Piece<kHead> text;
+  };
+  thread_local std::array<Head, 64> heads;
+  Head& head = heads[static_cast<std::size_t>(type.type) & 63];
+  const std::size_t column = e.value_map_column();
+  if (head.type != &type || head.column != column) {
+    head.type = &type;
+    head.column = column;
+    const std::string l = line(column);
+    head.fits = yaml_as_is(type.snake_name) &&
+                head.text.set(":" + l + "type: " + std::string(type.snake_name) + l +
+                              "type_id: " + std::to_string(type.type) + l + "key");
+  }
+  if (!head.fits) return false;
+  char* line_start = nullptr;
+  char* const end = head.text.put(e.value_room(kHead), line_start);
+  e.value_map_begun(end, line_start, 5);
+  return true;
+}
+
 }  // namespace kepoch::report::detail
