@@ -675,9 +675,11 @@ class YamlBlockSink final : public SinkBase {
     set_literal_key(k);
     member_ = true;
   }
-  // The record's head written by begin_coordinator_yaml: as after literal_key("key").
-  void head_written() {
-    set_literal_key("key");
+  // The record's first members written by begin_coordinator_yaml, up to the literal key
+  // `k` ("key" or "value"): as after literal_key(k).
+  template <std::size_t N>
+  void head_written(const char (&k)[N]) {
+    set_literal_key(k);
     member_ = true;
   }
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
@@ -781,17 +783,27 @@ void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
 }
 
 // write_unchecked_coordinator(d, sink) of YamlBlockSink, the record's head (its type and the
-// key "key") as lines made once per record type and column (begin_coordinator_yaml).
+// key "key") as lines made once per record type and column, and the usual key (strings and
+// int32s) read and written there too, a tombstone whole (begin_coordinator_yaml).
 void write_unchecked_coordinator_yaml(const DumpedCoordinator& d, YamlBlockSink& sink,
                                       detail::YamlEmitter& e) {
   const CheckedCoordinatorRecord& r = *d.checked;
-  if (!e.at_map_value() || !detail::begin_coordinator_yaml(e, *r.type))
-    return write_unchecked_coordinator(d, sink);
-  sink.head_written();
-  write_unchecked_coordinator_key_with(r, sink);
-  literal_key(sink, "value_version");
-  r.value_version ? sink.integer(*r.value_version) : sink.null();
-  literal_key(sink, "value");
+  switch (e.at_map_value() ? detail::begin_coordinator_yaml(e, r) : detail::YamlHead::none) {
+    case detail::YamlHead::none:
+      return write_unchecked_coordinator(d, sink);
+    case detail::YamlHead::whole:
+      return;
+    case detail::YamlHead::value_next:
+      sink.head_written("value");
+      break;
+    case detail::YamlHead::key_next:
+      sink.head_written("key");
+      write_unchecked_coordinator_key_with(r, sink);
+      literal_key(sink, "value_version");
+      r.value_version ? sink.integer(*r.value_version) : sink.null();
+      literal_key(sink, "value");
+      break;
+  }
   write_unchecked_coordinator_value_with(r, sink);
   sink.end_object();
 }

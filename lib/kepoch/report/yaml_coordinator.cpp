@@ -228,30 +228,141 @@ bool emit_offset_commit_yaml(YamlEmitter& e, const PlainOffsetCommit& c, LazyTim
   return true;
 }
 
-bool begin_coordinator_yaml(YamlEmitter& e, const CoordinatorRecordType& type) {
-  // ":" L "type: <snake_name>" L "type_id: <type>" L "key", per type and column.
-  struct Head {
-    const CoordinatorRecordType* type = nullptr;
-    std::size_t column = 0;
-    bool fits = false;
-    Piece<kHead> text;
-  };
-  thread_local std::array<Head, 64> heads;
-  Head& head = heads[static_cast<std::size_t>(type.type) & 63];
-  const std::size_t column = e.value_map_column();
-  if (head.type != &type || head.column != column) {
-    head.type = &type;
-    head.column = column;
-    const std::string l = line(column);
-    head.fits = yaml_as_is(type.snake_name) &&
-                head.text.set(":" + l + "type: " + std::string(type.snake_name) + l +
-                              "type_id: " + std::to_string(type.type) + l + "key");
+namespace {
+
+// A record type's lines at one column (the record map's keys'):
+//   head           ":" L "type: <snake_name>" L "type_id: <type>" L "key"
+//   fields[i]      (":" before the first) L2 "<name>: ", the key's members
+//   tombstone      L "value_version: ~" L "value: ~"
+//   value_version  L "value_version: "
+//   null_value     L "value: ~"
+//   value          L "value"
+// The key is read here when its fields, at the type's key version (not flexible), are
+// strings (not null) and int32s that are no time fields, named as they are written plain:
+// the reads and the text of the walk (write_unchecked_coordinator_key_with through
+// YamlBlockSink), any other key or bytes making the walk take it.
+struct TypeLines {
+  static constexpr std::size_t kMaxFields = 4;
+  const CoordinatorRecordType* type = nullptr;
+  std::size_t column = 0;
+  bool head_fits = false;
+  bool key_read = false;  // the key's fields are read here
+  std::size_t field_count = 0;
+  std::array<bool, kMaxFields> is_string{};
+  Piece<kHead> head;
+  std::array<Piece<kPiece>, kMaxFields> fields;
+  Piece<kPiece> tombstone, value_version, null_value, value;
+
+  void make(const CoordinatorRecordType& t, std::size_t at) {
+    type = &t;
+    column = at;
+    key_read = false;
+    const std::string l = line(at);
+    const std::string l2 = line(at + 2);
+    head_fits =
+        yaml_as_is(t.snake_name) && head.set(":" + l + "type: " + std::string(t.snake_name) + l +
+                                             "type_id: " + std::to_string(t.type) + l + "key");
+    if (!head_fits || t.key_version < 0) return;
+    const auto version = static_cast<std::uint32_t>(t.key_version);
+    const schema_walk::SchemaFront& front = schema_walk::schema_front(t.key, version);
+    const schema_walk::CompiledFields& compiled = *front.compiled;
+    if (front.flexible || compiled.fields.empty() || compiled.fields.size() > kMaxFields) return;
+    field_count = compiled.fields.size();
+    for (std::size_t k = 0; k < field_count; ++k) {
+      const schema_walk::CompiledField& cf = compiled.fields[k];
+      using Kind = schema_walk::CompiledField::Kind;
+      if (cf.tagged || cf.time_named || !yaml_plain_name(cf.field->name) ||
+          cf.field->name.size() > 1024 || (cf.kind != Kind::string && cf.kind != Kind::int32))
+        return;
+      is_string[k] = cf.kind == Kind::string;
+      if (!fields[k].set((k == 0 ? ":" : "") + l2 + std::string(cf.field->name) + ": ")) return;
+    }
+    key_read = tombstone.set(l + "value_version: ~" + l + "value: ~") &&
+               value_version.set(l + "value_version: ") && null_value.set(l + "value: ~") &&
+               value.set(l + "value");
   }
-  if (!head.fits) return false;
-  char* line_start = nullptr;
-  char* const end = head.text.put(e.value_room(kHead), line_start);
-  e.value_map_begun(end, line_start, 5);
-  return true;
+};
+
+}  // namespace
+
+YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r) {
+  thread_local std::array<TypeLines, 64> types;
+  thread_local std::array<TextCache, TypeLines::kMaxFields> texts;
+  const CoordinatorRecordType& type = *r.type;
+  TypeLines& t = types[static_cast<std::size_t>(type.type) & 63];
+  const std::size_t column = e.value_map_column();
+  if (t.type != &type || t.column != column) t.make(type, column);
+  if (!t.head_fits) return YamlHead::none;
+  if (t.key_read) {
+    // The key's fields: int16 length and bytes, or int32 (after the key's type).
+    std::array<std::string_view, TypeLines::kMaxFields> values;
+    std::array<std::int32_t, TypeLines::kMaxFields> integers{};
+    const std::uint8_t* p = r.key.data();
+    std::size_t left = r.key.size();
+    bool ok = left >= 2;
+    if (ok) p += 2, left -= 2;
+    for (std::size_t k = 0; ok && k < t.field_count; ++k) {
+      if (t.is_string[k]) {
+        if (left < 2) {
+          ok = false;
+          break;
+        }
+        const auto n = static_cast<std::int16_t>((p[0] << 8) | p[1]);
+        if (n < 0 || static_cast<std::size_t>(n) > left - 2) {
+          ok = false;
+          break;
+        }
+        values[k] =
+            std::string_view(reinterpret_cast<const char*>(p + 2), static_cast<std::size_t>(n));
+        p += 2 + n;
+        left -= 2 + static_cast<std::size_t>(n);
+      } else {
+        if (left < 4) {
+          ok = false;
+          break;
+        }
+        integers[k] = static_cast<std::int32_t>(load_be32(p));
+        p += 4;
+        left -= 4;
+      }
+    }
+    if (ok && left == 0) {
+      std::size_t n = kHead + (TypeLines::kMaxFields + 3) * kPiece + 2 * kDecimalRoom;
+      for (std::size_t k = 0; k < t.field_count; ++k) {
+        if (t.is_string[k]) values[k] = texts[k].get(values[k]);
+        n += values[k].size() + 32;
+      }
+      char* line = nullptr;
+      char* q = t.head.put(e.value_room(n), line);
+      for (std::size_t k = 0; k < t.field_count; ++k) {
+        q = t.fields[k].put(q, line);
+        q = t.is_string[k] ? put(q, values[k]) : put_integer(q, integers[k]);
+      }
+      if (!r.value_version && !r.value) {
+        q = t.tombstone.put(q, line);
+        e.value_map_written(q, line);
+        return YamlHead::whole;
+      }
+      q = t.value_version.put(q, line);
+      if (r.value_version) {
+        q = put_integer(q, *r.value_version);
+      } else {
+        *q++ = '~';
+      }
+      if (!r.value || !r.value_version) {
+        q = t.null_value.put(q, line);
+        e.value_map_written(q, line);
+        return YamlHead::whole;
+      }
+      q = t.value.put(q, line);
+      e.value_map_begun(q, line, 9);
+      return YamlHead::value_next;
+    }
+  }
+  char* line = nullptr;
+  char* const end = t.head.put(e.value_room(kHead), line);
+  e.value_map_begun(end, line, 5);
+  return YamlHead::key_next;
 }
 
 }  // namespace kepoch::report::detail

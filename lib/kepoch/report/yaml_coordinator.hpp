@@ -17,10 +17,16 @@ namespace kepoch::report::detail {
 // column): the caller takes the walk.
 bool emit_offset_commit_yaml(YamlEmitter& e, const PlainOffsetCommit& c, LazyTimes times);
 
-// The record's map begun as the value of the current map's key (e.at_map_value()), its
-// "type", "type_id" and "key" written, the key's value next (write_unchecked_coordinator's
-// first calls through YamlBlockSink). False, having written nothing, where the type's name
-// is not written as it is or its lines do not fit: the caller makes the calls.
-bool begin_coordinator_yaml(YamlEmitter& e, const CoordinatorRecordType& type);
+// What begin_coordinator_yaml wrote of the record: nothing (the caller makes the calls);
+// its map begun, its "type", "type_id" and the key "key" (the key's value next, by the
+// calls); its key's value, "value_version" and the key "value" too (the value next, by the
+// calls; the map's end by block_end); or the whole record (its value null).
+enum class YamlHead { none, key_next, value_next, whole };
+
+// The record's first members as the value of the current map's key (e.at_map_value()), as
+// write_unchecked_coordinator's calls through YamlBlockSink write them, as lines made once
+// per record type and column: none where the type's name is not written as it is or its
+// lines do not fit; its key too when its fields are read here (TypeLines, .cpp).
+YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r);
 
 }  // namespace kepoch::report::detail
