@@ -786,9 +786,9 @@ void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
 // key "key") as lines made once per record type and column, and the usual key (strings and
 // int32s) read and written there too, a tombstone whole (begin_coordinator_yaml).
 void write_unchecked_coordinator_yaml(const DumpedCoordinator& d, YamlBlockSink& sink,
-                                      detail::YamlEmitter& e) {
+                                      detail::YamlEmitter& e, LazyTimes times) {
   const CheckedCoordinatorRecord& r = *d.checked;
-  switch (e.at_map_value() ? detail::begin_coordinator_yaml(e, r) : detail::YamlHead::none) {
+  switch (e.at_map_value() ? detail::begin_coordinator_yaml(e, r, times) : detail::YamlHead::none) {
     case detail::YamlHead::none:
       return write_unchecked_coordinator(d, sink);
     case detail::YamlHead::whole:
@@ -937,7 +937,7 @@ class CoordinatorMember final : public LazyMember {
       const detail::YamlEmitter::Mark mark = e.mark();
       try {
         YamlBlockSink sink(e, times);
-        write_unchecked_coordinator_yaml(d_, sink, e);
+        write_unchecked_coordinator_yaml(d_, sink, e, times);
         good_ = true;
         return;
       } catch (const FormatError&) {

@@ -252,11 +252,92 @@ struct TypeLines {
   Piece<kHead> head;
   std::array<Piece<kPiece>, kMaxFields> fields;
   Piece<kPiece> tombstone, value_version, null_value, value;
+  // The value's lines at one version (value_for; -1: none made), where its fields are
+  // scalars that stream_member reads (CompiledField::Kind), untagged but for a tagged
+  // section after them (read here when empty), named as they are written plain.
+  static constexpr std::size_t kMaxValueFields = 8;
+  std::int32_t value_for = -1;
+  bool value_read = false;
+  bool value_flexible = false;
+  std::size_t value_count = 0;
+  std::array<schema_walk::CompiledField::Kind, kMaxValueFields> value_kinds{};
+  std::array<bool, kMaxValueFields> value_nullable{};
+  std::array<bool, kMaxValueFields> value_time{};
+  std::array<Piece<kPiece>, kMaxValueFields> value_fields;
+  // Its tagged fields (after the untagged): integers and booleans, found by tag.
+  static constexpr std::size_t kMaxTagged = 4;
+  std::size_t tagged_count = 0;
+  std::array<schema_walk::CompiledField::Kind, kMaxTagged> tagged_kinds{};
+  std::array<std::uint32_t, kMaxTagged> tagged_tags{};
+  std::array<std::size_t, kMaxTagged> tagged_widths{};
+  std::array<bool, kMaxTagged> tagged_time{};
+  std::array<Piece<kPiece>, kMaxTagged> tagged_fields;
+
+  void make_value(std::int16_t version) {
+    value_for = version;
+    value_read = false;
+    if (!key_read || version < 0 || type->value.fields.empty()) return;
+    const auto v = static_cast<std::uint32_t>(version);
+    const schema_walk::SchemaFront& front = schema_walk::schema_front(type->value, v);
+    const schema_walk::CompiledFields& compiled = *front.compiled;
+    if (compiled.untagged == 0 || compiled.untagged > kMaxValueFields || !compiled.tagged_last)
+      return;
+    value_flexible = front.flexible;
+    value_count = compiled.untagged;
+    const std::string l2 = line(column + 2);
+    for (std::size_t k = 0; k < value_count; ++k) {
+      const schema_walk::CompiledField& cf = compiled.fields[k];
+      if (cf.tagged || cf.kind == schema_walk::CompiledField::Kind::other ||
+          !yaml_plain_name(cf.field->name) || cf.field->name.size() > 1024)
+        return;
+      value_kinds[k] = cf.kind;
+      value_nullable[k] = cf.nullable;
+      value_time[k] = cf.time_named;
+      if (!value_fields[k].set((k == 0 ? ":" : "") + l2 + std::string(cf.field->name) + ": "))
+        return;
+    }
+    tagged_count = compiled.fields.size() - value_count;
+    if (tagged_count > kMaxTagged || (tagged_count > 0 && !value_flexible)) return;
+    for (std::size_t j = 0; j < tagged_count; ++j) {
+      const schema_walk::CompiledField& cf = compiled.fields[value_count + j];
+      using Kind = schema_walk::CompiledField::Kind;
+      const SchemaField& f = *cf.field;
+      if (!cf.tagged || f.array || f.tag < 0 || f.tag >= 0x80 || !yaml_plain_name(f.name) ||
+          f.name.size() > 1024)
+        return;
+      switch (f.type) {
+        case SchemaType::int8:
+          tagged_kinds[j] = Kind::int8, tagged_widths[j] = 1;
+          break;
+        case SchemaType::int16:
+          tagged_kinds[j] = Kind::int16, tagged_widths[j] = 2;
+          break;
+        case SchemaType::int32:
+          tagged_kinds[j] = Kind::int32, tagged_widths[j] = 4;
+          break;
+        case SchemaType::int64:
+          tagged_kinds[j] = Kind::int64, tagged_widths[j] = 8;
+          break;
+        case SchemaType::boolean:
+          tagged_kinds[j] = Kind::boolean, tagged_widths[j] = 1;
+          break;
+        default:
+          return;
+      }
+      tagged_tags[j] = static_cast<std::uint32_t>(f.tag);
+      tagged_time[j] = cf.time_named;
+      if (!tagged_fields[j].set(l2 + std::string(f.name) + ": ")) return;
+    }
+    value_read = true;
+  }
 
   void make(const CoordinatorRecordType& t, std::size_t at) {
     type = &t;
     column = at;
     key_read = false;
+    value_for = -1;
+    value_read = false;
+    tagged_count = 0;
     const std::string l = line(at);
     const std::string l2 = line(at + 2);
     head_fits =
@@ -283,9 +364,135 @@ struct TypeLines {
   }
 };
 
+// The value's members' texts (TypeLines::value_read), read as stream_member reads them
+// (after the value's version); false where they are not all read so (a null string the
+// schema refuses, a varint longer than a byte, a tagged section not empty, bytes left).
+// The texts of the tagged fields found follow the untagged ones' (texts[value_count + i],
+// of tagged field tagged[i], i < tagged_found).
+using ValueTexts = std::array<std::string_view, TypeLines::kMaxValueFields + TypeLines::kMaxTagged>;
+bool read_value(const TypeLines& t, std::span<const std::uint8_t> bytes, LazyTimes times,
+                ValueTexts& texts, std::array<std::size_t, TypeLines::kMaxTagged>& tagged,
+                std::size_t& tagged_found) {
+  using Kind = schema_walk::CompiledField::Kind;
+  thread_local std::array<TextCache, TypeLines::kMaxValueFields> strings;
+  thread_local std::array<TimeCache, TypeLines::kMaxValueFields> time_texts;
+  thread_local std::array<std::array<char, kDecimalRoom>, TypeLines::kMaxValueFields> digits;
+  tagged_found = 0;
+  offset_commit_detail::Cursor in{bytes.data(), bytes.size()};
+  in.i16();  // the version
+  for (std::size_t k = 0; k < t.value_count && in.ok; ++k) {
+    std::int64_t v = 0;
+    switch (t.value_kinds[k]) {
+      case Kind::int8:
+        v = static_cast<std::int8_t>(in.u8());
+        break;
+      case Kind::int16:
+        v = in.i16();
+        break;
+      case Kind::uint16:
+        v = static_cast<std::uint16_t>(in.i16());
+        break;
+      case Kind::int32:
+        v = in.i32();
+        break;
+      case Kind::int64:
+        v = in.i64();
+        break;
+      case Kind::boolean:
+        texts[k] = in.u8() != 0 ? "true" : "false";
+        continue;
+      case Kind::string: {
+        std::int64_t n = 0;
+        if (t.value_flexible) {
+          const std::uint8_t b = in.u8();
+          if (b >= 0x80) return false;
+          n = static_cast<std::int64_t>(b) - 1;
+        } else {
+          n = in.i16();
+        }
+        if (!in.ok) return false;
+        if (n < 0) {
+          if (!t.value_nullable[k]) return false;
+          texts[k] = "~";
+          continue;
+        }
+        const std::string_view s = in.text(static_cast<std::size_t>(n));
+        if (!in.ok) return false;
+        texts[k] = strings[k].get(s);
+        continue;
+      }
+      case Kind::other:
+        return false;
+    }
+    if (t.value_time[k]) {
+      texts[k] = time_texts[k].get(v, times);
+    } else {
+      char* const start = digits[k].data();
+      texts[k] = std::string_view(start, static_cast<std::size_t>(write_decimal(start, v) - start));
+    }
+  }
+  if (!t.value_flexible) return in.ok && in.left == 0;
+  // The tagged section: fields of the value's own tags, each once, of its type's size (what
+  // the strict walk writes without throwing), written in schema order after the untagged.
+  const std::uint8_t count = in.u8();
+  if (!in.ok || count > t.tagged_count) return false;
+  std::array<const std::uint8_t*, TypeLines::kMaxTagged> found{};
+  for (std::uint8_t i = 0; i < count; ++i) {
+    const std::uint8_t tag = in.u8();
+    const std::uint8_t size = in.u8();
+    if (!in.ok || !in.take(size)) return false;
+    std::size_t j = 0;
+    while (j < t.tagged_count && t.tagged_tags[j] != tag)
+      ++j;
+    if (j == t.tagged_count || found[j] || size != t.tagged_widths[j]) return false;
+    found[j] = in.p;
+    in.advance(size);
+  }
+  if (in.left != 0) return false;
+  thread_local std::array<TimeCache, TypeLines::kMaxTagged> tagged_times;
+  thread_local std::array<std::array<char, kDecimalRoom>, TypeLines::kMaxTagged> tagged_digits;
+  std::size_t at = t.value_count;
+  for (std::size_t j = 0; j < t.tagged_count; ++j) {
+    if (!found[j]) continue;
+    const std::uint8_t* b = found[j];
+    std::int64_t v = 0;
+    switch (t.tagged_kinds[j]) {
+      case Kind::int8:
+        v = static_cast<std::int8_t>(b[0]);
+        break;
+      case Kind::int16:
+        v = static_cast<std::int16_t>((b[0] << 8) | b[1]);
+        break;
+      case Kind::int32:
+        v = static_cast<std::int32_t>(load_be32(b));
+        break;
+      case Kind::int64:
+        v = static_cast<std::int64_t>(load_be64(b));
+        break;
+      default:  // boolean
+        texts[at] = b[0] != 0 ? "true" : "false";
+        tagged[at - t.value_count] = j;
+        ++at;
+        continue;
+    }
+    if (t.tagged_time[j]) {
+      texts[at] = tagged_times[j].get(v, times);
+    } else {
+      char* const start = tagged_digits[j].data();
+      texts[at] =
+          std::string_view(start, static_cast<std::size_t>(write_decimal(start, v) - start));
+    }
+    tagged[at - t.value_count] = j;
+    ++at;
+  }
+  tagged_found = at - t.value_count;
+  return true;
+}
+
 }  // namespace
 
-YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r) {
+YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r,
+                                LazyTimes times) {
   thread_local std::array<TypeLines, 64> types;
   thread_local std::array<TextCache, TypeLines::kMaxFields> texts;
   const CoordinatorRecordType& type = *r.type;
@@ -332,6 +539,20 @@ YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& 
         if (t.is_string[k]) values[k] = texts[k].get(values[k]);
         n += values[k].size() + 32;
       }
+      // The value read here too (its texts first: the room is known before writing).
+      const bool has_value = r.value && r.value_version;
+      bool value_read = false;
+      ValueTexts value_texts;
+      std::array<std::size_t, TypeLines::kMaxTagged> tagged{};
+      std::size_t tagged_found = 0;
+      if (has_value && !coordinator_value_edited(r)) {
+        if (t.value_for != *r.value_version) t.make_value(*r.value_version);
+        value_read =
+            t.value_read && read_value(t, *r.value, times, value_texts, tagged, tagged_found);
+        if (value_read)
+          for (std::size_t k = 0; k < t.value_count + tagged_found; ++k)
+            n += kPiece + 32 + value_texts[k].size();
+      }
       char* line = nullptr;
       char* q = t.head.put(e.value_room(n), line);
       for (std::size_t k = 0; k < t.field_count; ++k) {
@@ -349,14 +570,26 @@ YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& 
       } else {
         *q++ = '~';
       }
-      if (!r.value || !r.value_version) {
+      if (!has_value) {
         q = t.null_value.put(q, line);
         e.value_map_written(q, line);
         return YamlHead::whole;
       }
       q = t.value.put(q, line);
-      e.value_map_begun(q, line, 9);
-      return YamlHead::value_next;
+      if (!value_read) {
+        e.value_map_begun(q, line, 9);
+        return YamlHead::value_next;
+      }
+      for (std::size_t k = 0; k < t.value_count; ++k) {
+        q = t.value_fields[k].put(q, line);
+        q = put(q, value_texts[k]);
+      }
+      for (std::size_t i = 0; i < tagged_found; ++i) {
+        q = t.tagged_fields[tagged[i]].put(q, line);
+        q = put(q, value_texts[t.value_count + i]);
+      }
+      e.value_map_written(q, line);
+      return YamlHead::whole;
     }
   }
   char* line = nullptr;

@@ -5,6 +5,7 @@
 // as lines rendered once per column. Not part of the library's interface.
 
 #include "kepoch/format/coordinator_record.hpp"
+#include "kepoch/format/coordinator_write.hpp"
 #include "kepoch/format/offset_commit_fast.hpp"
 #include "kepoch/report/object_writer.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
@@ -27,6 +28,6 @@ enum class YamlHead { none, key_next, value_next, whole };
 // write_unchecked_coordinator's calls through YamlBlockSink write them, as lines made once
 // per record type and column: none where the type's name is not written as it is or its
 // lines do not fit; its key too when its fields are read here (TypeLines, .cpp).
-YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r);
+YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& r, LazyTimes times);
 
 }  // namespace kepoch::report::detail
