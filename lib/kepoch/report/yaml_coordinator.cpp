@@ -502,7 +502,7 @@ YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& 
   if (!t.head_fits) return YamlHead::none;
   if (t.key_read) {
     // The key's fields: int16 length and bytes, or int32 (after the key's type).
-    std::array<std::string_view, TypeLines::kMaxFields> values;
+    thread_local std::array<std::string_view, TypeLines::kMaxFields> values;
     std::array<std::int32_t, TypeLines::kMaxFields> integers{};
     const std::uint8_t* p = r.key.data();
     std::size_t left = r.key.size();
@@ -542,8 +542,9 @@ YamlHead begin_coordinator_yaml(YamlEmitter& e, const CheckedCoordinatorRecord& 
       // The value read here too (its texts first: the room is known before writing).
       const bool has_value = r.value && r.value_version;
       bool value_read = false;
-      ValueTexts value_texts;
-      std::array<std::size_t, TypeLines::kMaxTagged> tagged{};
+      // The thread's (no per-record zeroing of the views): each is set before it is read.
+      thread_local ValueTexts value_texts;
+      std::array<std::size_t, TypeLines::kMaxTagged> tagged;
       std::size_t tagged_found = 0;
       if (has_value && !coordinator_value_edited(r)) {
         if (t.value_for != *r.value_version) t.make_value(*r.value_version);
