@@ -21,6 +21,7 @@
 #include "kepoch/report/render_detail.hpp"
 #include "kepoch/report/stream.hpp"
 #include "kepoch/report/time_fields.hpp"
+#include "kepoch/report/yaml_coordinator.hpp"
 #include "kepoch/report/yaml_emitter.hpp"
 
 namespace kepoch::report {
@@ -1019,6 +1020,13 @@ class YamlBlockSink final : public SinkBase {
     set_literal_key(k);
     member_ = true;
   }
+  // The record's first members written by begin_coordinator_yaml, up to the literal key
+  // `k` ("key" or "value"): as after literal_key(k).
+  template <std::size_t N>
+  void head_written(const char (&k)[N]) {
+    set_literal_key(k);
+    member_ = true;
+  }
   KEPOCH_SINK_INLINE void member_key(const schema_walk::CompiledField& cf) {
     if (cf.name_size > 0 && detail::yaml_plain_name(cf.field->name))
       e_.block_key_copy<schema_walk::kPaddedNameSize>(cf.padded_name.data(), cf.name_size);
@@ -1115,6 +1123,32 @@ void write_unchecked_coordinator(const DumpedCoordinator& d, Sink& sink) {
   literal_key(sink, "value_version");
   r.value_version ? sink.integer(*r.value_version) : sink.null();
   literal_key(sink, "value");
+  write_unchecked_coordinator_value_with(r, sink);
+  sink.end_object();
+}
+
+// write_unchecked_coordinator(d, sink) of YamlBlockSink, the record's head (its type and the
+// key "key") as lines made once per record type and column, and the usual key (strings and
+// int32s) read and written there too, a tombstone whole (begin_coordinator_yaml).
+void write_unchecked_coordinator_yaml(const DumpedCoordinator& d, YamlBlockSink& sink,
+                                      detail::YamlEmitter& e, LazyTimes times) {
+  const CheckedCoordinatorRecord& r = *d.checked;
+  switch (e.at_map_value() ? detail::begin_coordinator_yaml(e, r, times) : detail::YamlHead::none) {
+    case detail::YamlHead::none:
+      return write_unchecked_coordinator(d, sink);
+    case detail::YamlHead::whole:
+      return;
+    case detail::YamlHead::value_next:
+      sink.head_written("value");
+      break;
+    case detail::YamlHead::key_next:
+      sink.head_written("key");
+      write_unchecked_coordinator_key_with(r, sink);
+      literal_key(sink, "value_version");
+      r.value_version ? sink.integer(*r.value_version) : sink.null();
+      literal_key(sink, "value");
+      break;
+  }
   write_unchecked_coordinator_value_with(r, sink);
   sink.end_object();
 }
@@ -1240,10 +1274,19 @@ class CoordinatorMember final : public LazyMember {
   }
   void emit_yaml(detail::YamlEmitter& e, LazyTimes times) const override {
     if (pending() && e.block_ready()) {
+      // The usual record (an OffsetCommit that reads plainly) by straight-line code, as
+      // append_json's; anything else through the walk below.
+      PlainOffsetCommit commit;
+      if (d_.checked->type->type == 1 && e.at_map_value() &&
+          read_plain_offset_commit(*d_.checked, commit) &&
+          detail::emit_offset_commit_yaml(e, commit, times)) {
+        good_ = true;
+        return;
+      }
       const detail::YamlEmitter::Mark mark = e.mark();
       try {
         YamlBlockSink sink(e, times);
-        write_unchecked_coordinator(d_, sink);
+        write_unchecked_coordinator_yaml(d_, sink, e, times);
         good_ = true;
         return;
       } catch (const FormatError&) {

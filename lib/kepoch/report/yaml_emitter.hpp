@@ -298,6 +298,41 @@ class YamlEmitter {
     long_key_next_ = false;
   }
 
+  // A block map as the value of the current map's key, its text made by the caller (a
+  // coordinator record's lines rendered once per record type): what block_begin(true, false),
+  // the map's members and, for value_map_written, block_end write, the same text and state.
+  // Only at_map_value(): block_ready, a key of a block map just written (its value next).
+  bool at_map_value() const {
+    const Group& g = groups_.back();
+    return g.map && !g.flow && g.child_count % 2 == 1;
+  }
+  // The column of the map's keys in the text, base indent included: its member lines are
+  // "\n" and that many spaces (block_begin writes ':' before the first).
+  std::size_t value_map_column() const { return base_indent_ + cur_indent_ + kIndent; }
+  // At least n writable bytes where the value's text goes (its ':' first).
+  char* value_room(std::size_t n) { return out_.room(n); }
+  // The map written whole, from value_room() to `end`; `line` is where its last line begins
+  // (after its "\n"). The parent map's member is complete.
+  void value_map_written(const char* end, const char* line) {
+    col_ = static_cast<std::size_t>(end - line) - base_indent_;
+    out_.advance(static_cast<std::size_t>(end - (out_.data() + out_.size())));
+    ++groups_.back().child_count;  // now even: long_key false
+    groups_.back().long_key = false;
+    long_key_next_ = false;
+  }
+  // The map begun and its first members written, from value_room() to `end`: `children`
+  // keys and values (a key last: its value next, written by the block calls), `line` where
+  // its last line begins; the map stays open (block_end closes it).
+  void value_map_begun(const char* end, const char* line, std::size_t children) {
+    col_ = static_cast<std::size_t>(end - line) - base_indent_;
+    out_.advance(static_cast<std::size_t>(end - (out_.data() + out_.size())));
+    ++groups_.back().child_count;
+    groups_.back().long_key = false;
+    long_key_next_ = false;
+    cur_indent_ += kIndent;
+    groups_.push_back(Group{true, false, children, false});
+  }
+
  private:
   enum class Node { scalar, flow, block_seq, block_map };
   static constexpr std::size_t kIndent = 2;

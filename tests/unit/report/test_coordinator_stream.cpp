@@ -1114,3 +1114,103 @@ TEST_CASE("coordinator records: a GroupMetadata written by straight-line code as
   }
   CHECK(failed > 50);
 }
+
+// A KIP-848 record's key (type, then classic strings) and a value of `version` with an
+// int32 and the tagged section `tagged` (its bytes as given, count first).
+std::vector<std::uint8_t> group_key(int type, std::initializer_list<std::string_view> ids) {
+  std::vector<std::uint8_t> key;
+  put_i16(key, type);
+  for (const std::string_view id : ids)
+    put_string(key, id);
+  return key;
+}
+std::vector<std::uint8_t> epoch_value(int version, std::int32_t epoch,
+                                      const std::vector<std::uint8_t>& tagged) {
+  std::vector<std::uint8_t> value;
+  put_i16(value, version);
+  put_i32(value, epoch);
+  value.insert(value.end(), tagged.begin(), tagged.end());
+  return value;
+}
+// A tagged section of one int64 field (tag, 8 bytes).
+std::vector<std::uint8_t> tagged_i64(int tag, std::int64_t v) {
+  std::vector<std::uint8_t> out = {1, static_cast<std::uint8_t>(tag), 8};
+  put_i64(out, v);
+  return out;
+}
+
+}  // namespace
+
+// YAML writes a coordinator record's head, a key of strings and a value of scalars (tagged
+// integers too) by lines made once per record type (yaml_coordinator.cpp), and a record the
+// walk would refuse or note by the walk: the same text and errors as the record checked first,
+// in every format.
+TEST_CASE("coordinator records: a KIP-848 record's key and scalar value by lines as by the walk",
+          "[coordinator][report]") {
+  std::vector<RawRecord> records;
+  const auto add = [&](std::optional<std::vector<std::uint8_t>> k,
+                       std::optional<std::vector<std::uint8_t>> v) {
+    records.push_back(RawRecord{std::move(k), std::move(v), 7});
+  };
+  // ConsumerGroupMetadata (3: epoch, metadata_hash tagged 0), TargetAssignmentMetadata (6:
+  // assignment_epoch, assignment_timestamp tagged 0, a time), tombstones of 3, 5, 6, 7, 8.
+  for (const std::string_view group :
+       {std::string_view("kip848-group"), std::string_view(""), std::string_view("true"),
+        std::string_view("12"), std::string_view("a: b"), std::string_view("- x"),
+        std::string_view("t\xc3\xa9\xff\n\x01\"")}) {
+    const auto k3 = group_key(3, {group});
+    const auto k6 = group_key(6, {group});
+    add(k3, epoch_value(0, 2, {0}));
+    add(k3, epoch_value(0, -1, tagged_i64(0, -3633179015556408054)));
+    add(k6, epoch_value(0, 3, {0}));
+    add(k6, epoch_value(0, 3, tagged_i64(0, 1796292658765)));
+    add(k6, epoch_value(0, 3, tagged_i64(0, -1)));
+    for (const int type : {3, 5, 6, 7, 8})
+      add(type == 5 || type >= 7 ? group_key(type, {group, "SFcu0JPvRVqnCgvp92iALg"})
+                                 : group_key(type, {group}),
+          std::nullopt);
+  }
+  const auto k3 = group_key(3, {"g"});
+  const auto k6 = group_key(6, {"g"});
+  // Refused or noted by the walk: each goes by it.
+  add(k3, epoch_value(0, 2, {1, 0, 7, 1, 2, 3, 4, 5, 6, 7}));        // a tag 7 bytes long
+  add(k3, epoch_value(0, 2, {1, 0, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9}));  // 9 bytes long
+  add(k3, epoch_value(0, 2, {1, 1, 8, 1, 2, 3, 4, 5, 6, 7, 8}));     // an unknown tag
+  add(k3, epoch_value(0, 2, {2, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8}));
+  add(k3, epoch_value(0, 2, {0x80, 0}));                          // a two-byte count
+  add(k3, epoch_value(0, 2, {0, 0}));                             // a byte after
+  add(k3, epoch_value(0, 2, {}));                                 // no tagged section
+  add(k3, epoch_value(9, 2, {0}));                                // a version it lacks
+  add(k6, epoch_value(0, 3, {2, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8}));  // a tag missing
+  {
+    auto k = k3;
+    k.push_back(0);
+    add(k, epoch_value(0, 2, {0}));  // a byte after the key
+    k = k3;
+    k[2] = 0x80;
+    add(k, epoch_value(0, 2, {0}));  // a negative group length
+    k[2] = 0x7f;
+    add(k, epoch_value(0, 2, {0}));  // past the key's end
+  }
+  // Every cut of a good record's key and value.
+  for (const auto& [key, value] : {std::pair(k3, epoch_value(0, 2, tagged_i64(0, 5))),
+                                   std::pair(k6, epoch_value(0, 3, {0}))}) {
+    for (std::size_t n = 0; n < key.size(); ++n)
+      add(std::vector<std::uint8_t>(key.begin(), key.begin() + n), value);
+    for (std::size_t n = 0; n < value.size(); ++n)
+      add(key, std::vector<std::uint8_t>(value.begin(), value.begin() + n));
+  }
+  std::size_t good = 0, failed = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    INFO("record " << i);
+    for (const bool iso : {true, false}) {
+      const Written checked = written(CoordinatorLog::offsets, records[i], false, iso);
+      const Written deferred = written(CoordinatorLog::offsets, records[i], true, iso);
+      CHECK(deferred == checked);
+      good += checked.error_count == 0 && checked.json.find("\"notes\"") == std::string::npos;
+      failed += checked.error_count > 0;
+    }
+  }
+  CHECK(good >= 2 * 7 * 10);  // the good records, in both time forms
+  CHECK(failed > 20);
+}
