@@ -1115,9 +1115,11 @@ TEST_CASE("coordinator records: a GroupMetadata written by straight-line code as
   CHECK(failed > 50);
 }
 
-// A KIP-848 record's key (type, then classic strings) and a value of `version` with an
+namespace {
+
+// A KIP-848 record's key of strings (type, then classic strings) and a value of `version` with an
 // int32 and the tagged section `tagged` (its bytes as given, count first).
-std::vector<std::uint8_t> group_key(int type, std::initializer_list<std::string_view> ids) {
+std::vector<std::uint8_t> strings_key(int type, std::initializer_list<std::string_view> ids) {
   std::vector<std::uint8_t> key;
   put_i16(key, type);
   for (const std::string_view id : ids)
@@ -1158,20 +1160,20 @@ TEST_CASE("coordinator records: a KIP-848 record's key and scalar value by lines
        {std::string_view("kip848-group"), std::string_view(""), std::string_view("true"),
         std::string_view("12"), std::string_view("a: b"), std::string_view("- x"),
         std::string_view("t\xc3\xa9\xff\n\x01\"")}) {
-    const auto k3 = group_key(3, {group});
-    const auto k6 = group_key(6, {group});
+    const auto k3 = strings_key(3, {group});
+    const auto k6 = strings_key(6, {group});
     add(k3, epoch_value(0, 2, {0}));
     add(k3, epoch_value(0, -1, tagged_i64(0, -3633179015556408054)));
     add(k6, epoch_value(0, 3, {0}));
     add(k6, epoch_value(0, 3, tagged_i64(0, 1796292658765)));
     add(k6, epoch_value(0, 3, tagged_i64(0, -1)));
     for (const int type : {3, 5, 6, 7, 8})
-      add(type == 5 || type >= 7 ? group_key(type, {group, "SFcu0JPvRVqnCgvp92iALg"})
-                                 : group_key(type, {group}),
+      add(type == 5 || type >= 7 ? strings_key(type, {group, "SFcu0JPvRVqnCgvp92iALg"})
+                                 : strings_key(type, {group}),
           std::nullopt);
   }
-  const auto k3 = group_key(3, {"g"});
-  const auto k6 = group_key(6, {"g"});
+  const auto k3 = strings_key(3, {"g"});
+  const auto k6 = strings_key(6, {"g"});
   // Refused or noted by the walk: each goes by it.
   add(k3, epoch_value(0, 2, {1, 0, 7, 1, 2, 3, 4, 5, 6, 7}));        // a tag 7 bytes long
   add(k3, epoch_value(0, 2, {1, 0, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9}));  // 9 bytes long
