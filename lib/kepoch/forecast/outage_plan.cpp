@@ -249,12 +249,12 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
   std::vector<Kept> kept;
 
-  // Per stream: where each of got[i]'s replicas is in the block (its first partition there of
-  // that name).
+  // Per stream: where each of its replicas of the block is in the block (its first partition there
+  // of that name).
   std::vector<std::vector<std::size_t>> where(streams.size());
 
   // Reads every stream up to the block's last partition (all of it when `to_end`): the
-  // replicas of the block's partitions (`block`, in partition order) to `got`, with their
+  // replicas of the block's partitions (`block`, in partition order) to the pools, with their
   // place in `where`, the others' names to `unlisted`. A stream comes in partition order, so
   // its place in the block only moves forward.
   const auto read_block = [&](const std::vector<PlanPartitionInput>& block, bool to_end) {
