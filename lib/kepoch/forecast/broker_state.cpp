@@ -72,6 +72,9 @@ class SnapshotReplicas : public ReplicaStream {
     replica.rebuilt_entries.clear();
     return true;
   }
+  bool peek(std::string_view& topic, std::int32_t& partition) override {
+    return stream_.peek(topic, partition);
+  }
   void pause() override { stream_.pause(); }
   // As storage/replica_sources says them of a whole snapshot.
   std::vector<std::string> notes() const override {
@@ -105,6 +108,12 @@ class HeldReplicas : public ReplicaStream {
     replica = std::move(replicas_[at_++]);
     return true;
   }
+  bool peek(std::string_view& topic, std::int32_t& partition) override {
+    if (at_ == replicas_.size()) return false;
+    topic = replicas_[at_].topic;
+    partition = replicas_[at_].partition;
+    return true;
+  }
   std::vector<std::string> notes() const override { return notes_; }
 
  private:
@@ -130,6 +139,9 @@ std::vector<StreamedBrokerState> open_broker_states(const std::vector<std::strin
       s.state.argument = arguments[i];
       if (streamed(arguments[i])) {
         auto stream = std::make_unique<SnapshotReplicas>(arguments[i]);
+        // The window its header was read in goes until its first next(): the streams are
+        // opened all at once, long before they are read in turns.
+        stream->pause();
         s.state.broker = stream->header().node_id;
         s.state.cluster_id = stream->header().cluster_id;
         s.replicas = std::move(stream);

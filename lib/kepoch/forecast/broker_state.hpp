@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
@@ -42,6 +43,11 @@ class ReplicaStream {
   virtual ~ReplicaStream() = default;
   // The next replica; false when there is none left.
   virtual bool next(PartitionReplica& replica) = 0;
+  // The topic and partition of the replica next() would return, when the stream can say so
+  // without reading it (true; `topic` valid until the next call on the stream); false when
+  // it cannot (then next() is the way to know): a caller deciding whether to read on keeps
+  // nothing read ahead.
+  virtual bool peek(std::string_view& /*topic*/, std::int32_t& /*partition*/) { return false; }
   // The caller reads other streams before this one's next(): memory held only for reading on
   // (a snapshot's window) may go.
   virtual void pause() {}

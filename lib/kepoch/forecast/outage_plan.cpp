@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 
+#include "kepoch/base/error.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/forecast/one_cluster.hpp"
 #include "kepoch/storage/logdir_scan.hpp"
@@ -163,7 +167,7 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs,
                                 const ReplicaPrepare& prepare, const ListedSink& sink,
-                                std::shared_ptr<SpilledLists> start_names) {
+                                std::shared_ptr<SpilledLists> start_names, std::size_t block_size) {
   OutagePlan out;
   std::vector<std::unique_ptr<ReplicaStream>> streams;
   for (auto& s : states) {
@@ -209,14 +213,27 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   MissingCounts missing;
   std::size_t named = 0;  // partitions needing a decision held for the verdict
 
-  // Per stream: the replicas of the block, got[i][0, used[i]), read into objects kept from
-  // block to block (a stream reuses their storage: nothing allocated per replica once warm),
-  // then the one read but not yet handed out (it belongs to a later block) at got[i][used[i]]
-  // when head[i].
+  // The streams are read in chunks of consecutive streams (a few per thread: threads take
+  // them in turn), each chunk into its own pool of replica objects kept from block to block
+  // (their storage reused: nothing allocated per replica once warm; a deque: one allocation per
+  // object, none moved or left unused as a vector's spare capacity would be). Stream i's replicas
+  // of the block are its chunk's pool[first[i], first[i] + used[i]). A stream reads nothing ahead:
+  // it peeks at its next replica's partition and stops before a later block's, so between blocks it
+  // holds no replica, and the pools hold about a block's replicas however many streams there are. A
+  // stream that cannot peek (a line only the general parser reads) keeps the replica it read for a
+  // later block in held[i].
   std::vector<char> ended(streams.size(), 0);
-  std::vector<char> head(streams.size(), 0);
-  std::vector<std::vector<PartitionReplica>> got(streams.size());
+  const std::size_t chunk_count = std::min<std::size_t>(streams.size(), std::size_t{4} * jobs);
+  // Chunk c: streams [ceil(c n / C), ceil((c + 1) n / C)), so stream i is in chunk i C / n.
+  const auto chunk_begin = [&](std::size_t c) {
+    return (c * streams.size() + chunk_count - 1) / chunk_count;
+  };
+  std::vector<std::deque<PartitionReplica>> pools(chunk_count);
+  std::vector<std::size_t> first(streams.size(), 0);
   std::vector<std::size_t> used(streams.size(), 0);
+  std::vector<std::unique_ptr<PartitionReplica>> held(streams.size());
+  // The last partition of the block read before (a stream's replicas now come after it).
+  std::optional<std::pair<std::string, std::int32_t>> after;
   std::vector<std::vector<std::pair<std::string, std::int32_t>>> unlisted(streams.size());
   std::vector<std::exception_ptr> errors(streams.size());
   std::uint64_t not_in_metadata = 0;
@@ -232,58 +249,84 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
   };
   std::vector<Kept> kept;
 
-  // Per stream: where each of got[i]'s replicas is in the block (its first partition there of
-  // that name).
+  // Per stream: where each of its replicas of the block is in the block (its first partition there
+  // of that name).
   std::vector<std::vector<std::size_t>> where(streams.size());
 
   // Reads every stream up to the block's last partition (all of it when `to_end`): the
-  // replicas of the block's partitions (`block`, in partition order) to `got`, with their
+  // replicas of the block's partitions (`block`, in partition order) to the pools, with their
   // place in `where`, the others' names to `unlisted`. A stream comes in partition order, so
   // its place in the block only moves forward.
   const auto read_block = [&](const std::vector<PlanPartitionInput>& block, bool to_end) {
     const PlanPartitionInput* last = to_end ? nullptr : &block.back();
-    parallel_for(streams.size(), jobs, [&](std::size_t i) {
-      try {
-        std::vector<PartitionReplica>& pool = got[i];
-        if (head[i] && used[i] > 0) std::swap(pool[0], pool[used[i]]);
-        used[i] = 0;
-        where[i].clear();
-        unlisted[i].clear();
-        std::size_t at = 0;  // the block's first partition not before the stream's replica
-        const auto in_block = [&](const PartitionReplica& r) {
-          at = static_cast<std::size_t>(
-              std::lower_bound(block.begin() + static_cast<std::ptrdiff_t>(at), block.end(), r,
-                               [](const PlanPartitionInput& p, const PartitionReplica& x) {
-                                 return partition_before(p.topic, p.partition, x.topic,
-                                                         x.partition);
-                               }) -
-              block.begin());
-          return at < block.size() && block[at].partition == r.partition &&
-                 block[at].topic == r.topic;
-        };
-        while (!ended[i]) {
-          if (!head[i]) {
-            if (pool.size() == used[i]) pool.emplace_back();
-            if (!streams[i]->next(pool[used[i]])) {
-              ended[i] = 1;
-              break;
-            }
-            head[i] = 1;
+    const auto read_stream = [&](std::size_t i, std::deque<PartitionReplica>& pool,
+                                 std::size_t& filled) {
+      first[i] = filled;
+      used[i] = 0;
+      where[i].clear();
+      unlisted[i].clear();
+      std::size_t at = 0;  // the block's first partition not before the stream's replica
+      const auto in_block = [&](const PartitionReplica& r) {
+        at = static_cast<std::size_t>(
+            std::lower_bound(block.begin() + static_cast<std::ptrdiff_t>(at), block.end(), r,
+                             [](const PlanPartitionInput& p, const PartitionReplica& x) {
+                               return partition_before(p.topic, p.partition, x.topic, x.partition);
+                             }) -
+            block.begin());
+        return at < block.size() && block[at].partition == r.partition &&
+               block[at].topic == r.topic;
+      };
+      bool first_read = true;
+      while (!ended[i]) {
+        if (pool.size() == filled) pool.emplace_back();
+        PartitionReplica& r = pool[filled];
+        if (held[i]) {
+          r = std::move(*held[i]);
+          held[i].reset();
+        } else {
+          std::string_view topic;
+          std::int32_t partition = 0;
+          if (last && streams[i]->peek(topic, partition) &&
+              partition_before(last->topic, last->partition, topic, partition))
+            break;  // a later block's: left unread
+          if (!streams[i]->next(r)) {
+            ended[i] = 1;
+            break;
           }
-          const PartitionReplica& r = pool[used[i]];
-          if (last && partition_before(last->topic, last->partition, r.topic, r.partition)) break;
-          if (!to_end && in_block(r)) {
-            where[i].push_back(at);
-            ++used[i];
-          } else
-            unlisted[i].emplace_back(r.topic, r.partition);
-          head[i] = 0;
+          // What the peek said the last turn, the read must say too (a line read one way by
+          // the peek, another by the parser, would lose its replica).
+          if (first_read && after &&
+              !partition_before(after->first, after->second, r.topic, r.partition))
+            throw InputError(out.states[i].argument,
+                             fmt::format("replica {}-{}: expected a partition after {}-{} (its "
+                                         "line's start says so), found it before",
+                                         r.topic, r.partition, after->first, after->second));
+          first_read = false;
         }
-        // Its turn is over until the next block: its window goes (one per thread at a time,
-        // not one per stream).
-        if (!ended[i]) streams[i]->pause();
-      } catch (...) {
-        errors[i] = std::current_exception();
+        if (last && partition_before(last->topic, last->partition, r.topic, r.partition)) {
+          held[i] = std::make_unique<PartitionReplica>(std::move(r));
+          break;
+        }
+        if (!to_end && in_block(r)) {
+          where[i].push_back(at);
+          ++used[i];
+          ++filled;
+        } else {
+          unlisted[i].emplace_back(r.topic, r.partition);
+        }
+      }
+      // Its turn is over until the next block (or for good): its window goes (one per thread
+      // at a time, not one per stream).
+      streams[i]->pause();
+    };
+    parallel_for(chunk_count, jobs, [&](std::size_t c) {
+      std::size_t filled = 0;
+      for (std::size_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) {
+        try {
+          read_stream(i, pools[c], filled);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
       }
     });
     for (const auto& e : errors)  // the first argument's error, whichever thread met it first
@@ -294,20 +337,22 @@ OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMet
     not_in_metadata += names.size();
   };
 
-  constexpr std::size_t kBlock = 4096;
-  for (std::size_t from = 0; metadata.has(from); from += kBlock) {
+  const std::size_t per_block = std::max<std::size_t>(block_size, 1);
+  for (std::size_t from = 0; metadata.has(from); from += per_block) {
     std::vector<std::size_t> block;  // the metadata's indexes
     std::vector<PlanPartitionInput> inputs;
-    for (std::size_t pos = from; pos < from + kBlock && metadata.has(pos); ++pos) {
+    for (std::size_t pos = from; pos < from + per_block && metadata.has(pos); ++pos) {
       block.push_back(index_at(pos));
       inputs.push_back(metadata.take(block.back()));
     }
     read_block(inputs, false);
+    after.emplace(inputs.back().topic, inputs.back().partition);
     // Each replica to its partition(s), as plan_outage joins them.
     for (std::size_t i = 0; i < streams.size(); ++i) {
       const std::int32_t broker = *out.states[i].broker;
+      std::deque<PartitionReplica>& pool = pools[i * chunk_count / streams.size()];
       for (std::size_t k = 0; k < used[i]; ++k) {
-        PartitionReplica& r = got[i][k];
+        PartitionReplica& r = pool[first[i] + k];
         if (prepare) prepare(r);
         for (std::size_t at = where[i][k];
              at < inputs.size() && inputs[at].partition == r.partition &&

@@ -105,12 +105,20 @@ OutagePlan plan_outage(std::vector<BrokerState> states, PlanMetadata metadata,
 //
 // With `start_names`, the start steps' partition names go there, not to memory
 // (RecoveryPlanBuilder::spill_partitions): for a report that writes them from it.
+//
+// `block_size`: the metadata's partitions planned at a time (tests make it small to cross blocks).
 using ListedSink = std::function<void(RecoveryPlan& listed, PlanInput& input)>;
 inline constexpr std::size_t kNamedDecisions = 3;  // as report::plan_verdict's
+// What the replicas, inputs, plans and report values of a block cost bounds the memory (~1,024
+// x RF replica objects), and each stream takes a turn (a read of its window) per block, so
+// fewer partitions a block cost reads: at 1,000 streams a turn reads ~3 replicas. 1,024 keeps
+// both small (bench/results/2026-12-05-plan-flat6.md).
+inline constexpr std::size_t kPlanBlock = 1024;
 
 OutagePlan plan_outage_streamed(std::vector<StreamedBrokerState> states, PlanMetadata metadata,
                                 const std::vector<std::int32_t>& gone, bool all, unsigned jobs = 0,
                                 const ReplicaPrepare& prepare = {}, const ListedSink& sink = {},
-                                std::shared_ptr<SpilledLists> start_names = {});
+                                std::shared_ptr<SpilledLists> start_names = {},
+                                std::size_t block_size = kPlanBlock);
 
 }  // namespace kepoch::forecast

@@ -37,6 +37,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kepoch/storage/partition_replica.hpp"
@@ -135,6 +136,11 @@ class LogDirSnapshotStream {
   // `replica` is overwritten whole, its lists' storage reused (recycle_replica): reading each
   // replica into the same object allocates next to nothing once it has grown.
   bool next(PartitionReplica& replica, std::string* log_dir = nullptr);
+  // The topic and partition of the replica next() would return, when its line says them in the
+  // writer's fast form, without reading it (true); false when that is not known so (the end,
+  // a skipped line, a line only the general path reads, an error: next() says). `topic`
+  // points into the window: valid until the next call on this stream.
+  bool peek(std::string_view& topic, std::int32_t& partition);
   // Lets the read window go until the next next() (which reads the unread text again): for a
   // caller that reads many streams in turns, so that a waiting stream holds no window.
   void pause();

@@ -263,6 +263,18 @@ class FastLine {
   const char* e_;
 };
 
+// The start of a replica line in the writer's shape, up to its topic id: its log dir, name,
+// topic and partition (the name must be <topic>-<partition>); false: read it the general way.
+bool fast_replica_key(FastLine& in, std::string_view& dir, std::string_view& name,
+                      std::string_view& topic, std::int32_t& partition) {
+  if (!in.lit("{\"replica\":{\"log_dir\":") || !in.string(dir) || !in.lit(",\"name\":") ||
+      !in.string(name) || !in.lit(",\"topic\":") || !in.string(topic) ||
+      !in.field(",\"partition\":", partition) || !in.lit(",\"topic_id\":"))
+    return false;
+  return name.size() > topic.size() && name.substr(0, topic.size()) == topic &&
+         name[topic.size()] == '-' && name.substr(topic.size() + 1) == fmt::format("{}", partition);
+}
+
 // A replica line ({"replica": {...}}) in the writer's shape; false: read it the general way.
 // `r` is a default replica (recycle_replica), `batches` the storage for its kept batches and
 // `dir_prefix` "<file>:".
@@ -270,15 +282,8 @@ bool fast_replica(std::string_view line, std::string_view dir_prefix, PartitionR
                   std::string& log_dir, std::uint64_t& kept, std::vector<BatchSummary>& batches) {
   FastLine in(line);
   std::string_view dir, name, topic;
-  if (!in.lit("{\"replica\":{\"log_dir\":") || !in.string(dir) || !in.lit(",\"name\":") ||
-      !in.string(name) || !in.lit(",\"topic\":") || !in.string(topic) ||
-      !in.field(",\"partition\":", r.partition) || !in.lit(",\"topic_id\":"))
-    return false;
+  if (!fast_replica_key(in, dir, name, topic, r.partition)) return false;
   r.topic = topic;
-  // The name must be <topic>-<partition>.
-  if (name.size() <= topic.size() || name.substr(0, topic.size()) != topic ||
-      name[topic.size()] != '-' || name.substr(topic.size() + 1) != fmt::format("{}", r.partition))
-    return false;
   if (!in.lit("null")) {
     std::string_view id;
     if (!in.string(id)) return false;
@@ -478,10 +483,24 @@ class SnapshotParser {
     }
   }
 
+  // Streamed: the topic and partition of the next line when it is a replica line whose start
+  // is in the fast form, read without taking the line (next() reads it); false otherwise
+  // (another line, or one only the general path reads: next() says which). `topic` points
+  // into the window: valid until the next call.
+  bool peek_partition(std::string_view& topic, std::int32_t& partition) {
+    const auto raw = peek_line();
+    if (!raw) return false;
+    FastLine in(*raw);
+    std::string_view dir, name;
+    return fast_replica_key(in, dir, name, topic, partition);
+  }
+
   // Streamed: lets the window go (the unread text is read again from the file by the next
-  // fill), so a stream waiting for its turn holds no window. Kept at the end of the file.
+  // fill), so a stream waiting for its turn holds no window; also at the end of the file
+  // (each of many streams ends there, its last window held until the end otherwise). Kept
+  // when the file was found shorter than at open (its text cannot be read again).
   void release_window() {
-    if (!file_ || read_at_ >= file_->size()) return;
+    if (!file_ || shrunk_) return;
     read_at_ -= text_.size() - std::min(pos_, text_.size());
     std::string().swap(buffer_);
     text_ = {};
@@ -569,6 +588,7 @@ class SnapshotParser {
       text_ = buffer_;
       if (got == 0) {
         read_at_ = file_->size();  // shorter than at open: the text ends here
+        shrunk_ = true;
         return;
       }
     }
@@ -942,6 +962,7 @@ class SnapshotParser {
   // Streamed: the file, how far it is read, the window of it held.
   const ReadOnlyFile* file_ = nullptr;
   std::uint64_t read_at_ = 0;
+  bool shrunk_ = false;  // a read found the file shorter than at open
   std::string buffer_;
   bool ordered_ = false;
   std::optional<std::pair<std::string, std::int32_t>> last_;
@@ -1001,6 +1022,10 @@ const LogDirSnapshot& LogDirSnapshotStream::header() const {
 
 void LogDirSnapshotStream::pause() {
   impl_->parser.release_window();
+}
+
+bool LogDirSnapshotStream::peek(std::string_view& topic, std::int32_t& partition) {
+  return !impl_->done && impl_->parser.peek_partition(topic, partition);
 }
 
 bool LogDirSnapshotStream::next(PartitionReplica& replica, std::string* log_dir) {

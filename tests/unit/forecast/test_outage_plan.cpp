@@ -141,48 +141,54 @@ struct ScratchSnapshots {
 void same_plans(const std::vector<std::string>& args, const std::vector<std::int32_t>& ids,
                 const std::function<PlanMetadata(const std::vector<BrokerState>&)>& metadata,
                 const std::vector<std::int32_t>& gone) {
-  for (const bool all : {false, true}) {
-    std::vector<BrokerState> whole = load_broker_states(args, 2);
-    check_one_cluster(whole, ids);
-    PlanMetadata m = metadata(whole);
-    const OutagePlan held = plan_outage(std::move(whole), m, gone);
+  // In one block, and in blocks of one and two partitions (each stream's turn stopped by a
+  // peek at a later block's partition; two threads: the streams in chunks).
+  for (const auto& [block, jobs] :
+       {std::pair<std::size_t, unsigned>{kPlanBlock, 1u}, {1, 2}, {2, 2}})
+    for (const bool all : {false, true}) {
+      INFO("block " << block << ", jobs " << jobs << (all ? ", --all" : ""));
+      std::vector<BrokerState> whole = load_broker_states(args, 2);
+      check_one_cluster(whole, ids);
+      PlanMetadata m = metadata(whole);
+      const OutagePlan held = plan_outage(std::move(whole), m, gone);
 
-    std::vector<StreamedBrokerState> streams = open_broker_states(args, 2);
-    for (std::size_t i = 0; i < streams.size(); ++i)
-      streams[i].state.broker = ids[i];
-    const OutagePlan streamed = plan_outage_streamed(std::move(streams), m, gone, all, 1);
-    const std::string expected = plan_json(held, all);
-    CHECK(plan_json(streamed, all) == expected);
-    CHECK(streamed.plan.totals.partitions == held.plan.totals.partitions);
+      std::vector<StreamedBrokerState> streams = open_broker_states(args, 2);
+      for (std::size_t i = 0; i < streams.size(); ++i)
+        streams[i].state.broker = ids[i];
+      const OutagePlan streamed =
+          plan_outage_streamed(std::move(streams), m, gone, all, jobs, {}, {}, {}, block);
+      const std::string expected = plan_json(held, all);
+      CHECK(plan_json(streamed, all) == expected);
+      CHECK(streamed.plan.totals.partitions == held.plan.totals.partitions);
 
-    // `plan -o json`'s own path: the listed partitions handed to the report a block at a
-    // time (report::PlanJsonStream), the document written from its files.
-    std::vector<StreamedBrokerState> again = open_broker_states(args, 2);
-    for (std::size_t i = 0; i < again.size(); ++i)
-      again[i].state.broker = ids[i];
-    report::PlanJsonStream json(all, /*iso_times=*/true, /*local=*/false);
-    std::size_t blocks = 0;
-    const OutagePlan sunk = plan_outage_streamed(
-        std::move(again), m, gone, all, 1, {},
-        [&](RecoveryPlan& listed, PlanInput& input) {
-          ++blocks;
-          json.add(listed, input);
-        },
-        json.start_names());
-    CHECK(sunk.input.partitions.empty());  // nothing listed is held
-    CHECK(sunk.plan.partitions.size() <= kNamedDecisions);
-    report::Value head = report::recovery_plan_value(
-        sunk.plan, {sunk.metadata, sunk.cluster_id, sunk.brokers, sunk.notes, all, sunk.salvages,
-                    sunk.unheld_decisions});
-    head.set("timelines", report::Value::array());
-    std::ostringstream text;
-    json.write(head, sunk.plan.start_order, text);
-    CHECK(text.str() == expected);
-    const bool any_listed = std::any_of(
-        held.plan.partitions.begin(), held.plan.partitions.end(),
-        [all](const PartitionPlan& p) { return all || RecoveryPlanBuilder::listed(p); });
-    CHECK((blocks > 0) == any_listed);  // one block here: the fixtures are small
-  }
+      // `plan -o json`'s own path: the listed partitions handed to the report a block at a
+      // time (report::PlanJsonStream), the document written from its files.
+      std::vector<StreamedBrokerState> again = open_broker_states(args, 2);
+      for (std::size_t i = 0; i < again.size(); ++i)
+        again[i].state.broker = ids[i];
+      report::PlanJsonStream json(all, /*iso_times=*/true, /*local=*/false);
+      std::size_t blocks = 0;
+      const OutagePlan sunk = plan_outage_streamed(
+          std::move(again), m, gone, all, jobs, {},
+          [&](RecoveryPlan& listed, PlanInput& input) {
+            ++blocks;
+            json.add(listed, input);
+          },
+          json.start_names(), block);
+      CHECK(sunk.input.partitions.empty());  // nothing listed is held
+      CHECK(sunk.plan.partitions.size() <= kNamedDecisions);
+      report::Value head = report::recovery_plan_value(
+          sunk.plan, {sunk.metadata, sunk.cluster_id, sunk.brokers, sunk.notes, all, sunk.salvages,
+                      sunk.unheld_decisions});
+      head.set("timelines", report::Value::array());
+      std::ostringstream text;
+      json.write(head, sunk.plan.start_order, text);
+      CHECK(text.str() == expected);
+      const bool any_listed = std::any_of(
+          held.plan.partitions.begin(), held.plan.partitions.end(),
+          [all](const PartitionPlan& p) { return all || RecoveryPlanBuilder::listed(p); });
+      if (block == kPlanBlock) CHECK((blocks > 0) == any_listed);  // one: the fixtures are small
+    }
 }
 
 }  // namespace
