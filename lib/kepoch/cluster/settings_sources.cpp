@@ -97,8 +97,9 @@ std::string_view leading_name(std::string_view argument) {
   return argument.substr(0, n);
 }
 
-// Whether kepoch knows `key` (a property it honours): only then can it tell whether the value
-// is a secret. A misspelt or foreign key (`sasl.passwrd`) may carry one: never shown.
+// Whether kepoch knows `key` (a property it honours): only then, or for a key redaction
+// names secret, can it tell whether the value is a secret. A misspelt or foreign key
+// (`sasl.passwrd`) may carry one: never shown.
 bool known_property(std::string_view key) {
   const auto& names = honoured_librdkafka_properties();
   return std::find(names.begin(), names.end(), key) != names.end();
@@ -122,7 +123,8 @@ void apply_x_argument(ConnectionSettings& settings, std::string_view argument) {
   try {
     apply_librdkafka_property(settings, key, value, fmt::format("-X {}", key));
   } catch (const std::invalid_argument& e) {
-    const bool known = known_property(key);
+    // A key known to be secret is shown by shown_value's rule (*** or a JAAS config's form).
+    const bool known = known_property(key) || is_secret_key(key);
     const std::string shown = known ? shown_value(key, value) : "***";
     throw UsageError(
         fmt::format("-X {}={}: {}", key, shown, known ? e.what() : redact(e.what(), value)));
