@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -79,17 +80,54 @@ std::filesystem::path profiles_path(const SettingsEnvironment& env) {
   return std::filesystem::path(env.home.value_or("")) / ".config" / "kepoch" / "config.yaml";
 }
 
+namespace {
+
+// The name an -X argument starts with (letters, digits, '.', '_', '-'): what an error may
+// quote of an argument without '=' (`-X sasl.password:VALUE`, `-X "sasl.password VALUE"`),
+// whose rest may be a secret.
+std::string_view leading_name(std::string_view argument) {
+  std::size_t n = 0;
+  while (n < argument.size()) {
+    const char c = argument[n];
+    const bool name_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    if (!name_char) break;
+    ++n;
+  }
+  return argument.substr(0, n);
+}
+
+// Whether kepoch knows `key` (a property it honours): only then, or for a key redaction
+// names secret, can it tell whether the value is a secret. A misspelt or foreign key
+// (`sasl.passwrd`) may carry one: never shown.
+bool known_property(std::string_view key) {
+  const auto& names = honoured_librdkafka_properties();
+  return std::find(names.begin(), names.end(), key) != names.end();
+}
+
+}  // namespace
+
 void apply_x_argument(ConnectionSettings& settings, std::string_view argument) {
   const auto equals = argument.find('=');
-  if (equals == std::string_view::npos || equals == 0)
-    throw UsageError(fmt::format("-X {}: expected key=value", argument));
+  if (equals == std::string_view::npos || equals == 0) {
+    const auto name = equals == 0 ? std::string_view() : leading_name(argument);
+    if (name.size() == argument.size())
+      throw UsageError(fmt::format("-X {}: expected key=value", argument));
+    throw UsageError(
+        fmt::format("-X {}: expected key=value (the rest of the argument is not "
+                    "shown: it may be a secret)",
+                    name.empty() ? "argument" : name));
+  }
   const auto key = argument.substr(0, equals);
   const auto value = argument.substr(equals + 1);
   try {
     apply_librdkafka_property(settings, key, value, fmt::format("-X {}", key));
   } catch (const std::invalid_argument& e) {
-    const std::string shown = shown_value(key, value);
-    throw UsageError(fmt::format("-X {}={}: {}", key, shown, e.what()));
+    // A key known to be secret is shown by shown_value's rule (*** or a JAAS config's form).
+    const bool known = known_property(key) || is_secret_key(key);
+    const std::string shown = known ? shown_value(key, value) : "***";
+    throw UsageError(
+        fmt::format("-X {}={}: {}", key, shown, known ? e.what() : redact(e.what(), value)));
   }
 }
 

@@ -111,8 +111,9 @@ PartitionPrediction predict_partition_reading(std::vector<PartitionReplica> repl
   const PartitionReplica& leader = p.replicas.front();
   // A leader elected cleanly (from the ISR or ELR) holds every committed record, so the
   // followers' lost records above their recorded high watermarks were not committed; any
-  // other leader (--leader, an unclean election) leaves that open (high_watermark_doubts).
-  const bool leader_clean = election && election->clean();
+  // other leader (--leader, an unclean election), or a clean one whose own checkpoint shows
+  // committed records gone from it, leaves that open (high_watermark_doubts).
+  const bool leader_clean = leader_holds_committed(leader, election && election->clean());
   // Committed records are those every replica's high watermark commits in its own lineage
   // (committed_bound): the same rule, over the same replicas, as `kepoch plan`.
   std::vector<const PartitionReplica*> known;

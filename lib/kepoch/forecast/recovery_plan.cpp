@@ -321,8 +321,11 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     const auto it = replicas.find(id);
     if (it == replicas.end() || gone_brokers.count(id)) continue;
     const bool clean = clean_eligible(id);
+    // Kafka's guarantee (a clean leader holds every committed record) with the metadata
+    // current, unless the candidate's own checkpoint shows committed records gone from it.
+    const bool holds_committed = leader_holds_committed(*it->second, clean && state_current);
     CandidateOutcome c =
-        evaluate_candidate(replicas, bounds, id, *it->second, epoch, clean && state_current);
+        evaluate_candidate(replicas, bounds, id, *it->second, epoch, holds_committed);
     c.live = live.count(id) > 0;
     c.clean = clean;
     c.kafka_choice = out.kafka_choice == id;
@@ -330,7 +333,7 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     // unless this candidate holds every committed record (a clean leader, the metadata
     // current) a committed loss cannot be ruled out when one of them may hold some.
     if (!out.unknown_replicas.empty()) c.loss_known = false;
-    if (!out.unknown_holders.empty() && !(clean && state_current)) c.committed_loss_possible = true;
+    if (!out.unknown_holders.empty() && !holds_committed) c.committed_loss_possible = true;
     out.candidates.push_back(std::move(c));
   }
   std::stable_sort(out.candidates.begin(), out.candidates.end(), ranks_before);
@@ -349,7 +352,12 @@ PartitionPlan plan_partition(const PlanPartitionInput& p,
     if (!waitable && clean_eligible(id) && state_current) waitable = id;
   }
   const bool best_safe = !out.candidates.empty() && !out.candidates.front().committed_loss_possible;
-  if (clean_now) {
+  // Kafka's clean choice keeps every committed record, unless its own checkpoint shows
+  // committed records gone from it (leader_holds_committed): then the candidates are weighed.
+  const auto kafka_replica = out.kafka_choice ? replicas.find(*out.kafka_choice) : replicas.end();
+  const bool kafka_holds_committed =
+      kafka_replica == replicas.end() || leader_holds_committed(*kafka_replica->second, true);
+  if (clean_now && kafka_holds_committed) {
     // A live ISR (or ELR) member: Kafka's clean election keeps every committed record.
     out.kind = RecommendationKind::kafka_default_best;
     out.chosen = out.kafka_choice;

@@ -702,10 +702,10 @@ SalvageResult salvage_removed(const TruncationPredictions& predictions, bool lea
     ArchivedRecords archived;  // (epoch, offset), 2+ followers
     for (const auto& f : p.followers) {
       const PartitionReplica& follower = p.replicas[f.replica];
-      ps.replicas.push_back(salvage_follower(ps.topic, ps.partition, follower, f.forecasts.front(),
-                                             committed_bound(follower, known, leader_clean), index,
-                                             removing > 1 ? &archived : nullptr, result.totals,
-                                             visit));
+      ps.replicas.push_back(salvage_follower(
+          ps.topic, ps.partition, follower, f.forecasts.front(),
+          committed_bound(follower, known, leader_holds_committed(leader, leader_clean)), index,
+          removing > 1 ? &archived : nullptr, result.totals, visit));
       archived.next_follower();
     }
     result.partitions.push_back(std::move(ps));

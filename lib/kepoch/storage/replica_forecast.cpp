@@ -11,11 +11,16 @@
 
 namespace kepoch {
 
+bool leader_holds_committed(const PartitionReplica& leader, bool elected_clean) {
+  return elected_clean &&
+         !(leader.high_watermark && *leader.high_watermark > leader.log_end_offset);
+}
+
 std::vector<CommittedDoubt> high_watermark_doubts(const PartitionReplica& follower,
                                                   const PartitionReplica* leader,
                                                   bool leader_clean) {
   std::vector<CommittedDoubt> doubts;
-  if (leader_clean) return doubts;
+  if (leader_clean && (!leader || leader_holds_committed(*leader, true))) return doubts;
   if (!follower.clean_shutdown) {
     doubts.push_back(
         {std::numeric_limits<std::int64_t>::max(),

@@ -186,10 +186,19 @@ struct CommittedDoubt {
 //     committed there are gone from it (unflushed writes lost in a crash), and a follower
 //     holding those offsets holds what was committed.
 // None when the new leader was elected cleanly (`leader_clean`: from the ISR, or the ELR):
-// Kafka's guarantee is that such a leader holds every committed record.
+// Kafka's guarantee is that such a leader holds every committed record (unless its own
+// checkpoint says otherwise: leader_holds_committed).
 std::vector<CommittedDoubt> high_watermark_doubts(const PartitionReplica& follower,
                                                   const PartitionReplica* leader,
                                                   bool leader_clean);
+
+// Whether `leader`, elected cleanly (`elected_clean`: from the ISR, or the ELR), holds every
+// committed record, as Kafka's guarantee says: not when its own replication-offset-checkpoint
+// records a high watermark above its log end. Such a leader lost committed records (unflushed
+// writes gone in a crash: Kafka flushes the checkpoint, not the log, so a power loss keeps the
+// one and loses the other; UnifiedLog then clamps the high watermark to the log end), so what
+// a follower loses to it may have been committed: the follower's high watermark doubts stand.
+bool leader_holds_committed(const PartitionReplica& leader, bool elected_clean);
 
 // The truncation against the leader's answers, what it removes, and, asking `leader_batches`
 // only when something is removed, which removed records are lost. `leader_source` says how
