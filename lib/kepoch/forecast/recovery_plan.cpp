@@ -445,6 +445,8 @@ void RecoveryPlanBuilder::count(const PartitionPlan& pp) {
   if (const CandidateOutcome* k = pp.kafka_candidate()) {
     t.kafka_default_lost_records += k->lost_records;
     t.kafka_default_committed_lost_records += k->committed_lost_records;
+    if (k->committed_loss_possible && k->committed_lost_records == 0)
+      t.kafka_default_committed_unknown = true;
     t.complete = t.complete && k->loss_known;
   } else {
     t.complete = false;
@@ -465,6 +467,9 @@ void RecoveryPlanBuilder::count(const PartitionPlan& pp) {
   }
   if (!clean_now && !pp.unknown_replicas.empty()) t.complete = false;
   if (committed_possible) ++t.plan_committed_loss_partitions;
+  const CandidateOutcome* chosen = pp.chosen_candidate();
+  if (committed_possible && (!chosen || chosen->committed_lost_records == 0))
+    t.plan_committed_unknown = true;
   switch (pp.kind) {
     case RecommendationKind::wait_for_broker:
       ++t.wait;

@@ -210,6 +210,10 @@ struct PlanTotals {
   std::uint64_t plan_committed_lost_records = 0;
   // Partitions where the plan loses committed records, or cannot rule it out.
   std::uint64_t plan_committed_loss_partitions = 0;
+  // A committed loss not ruled out where the counts above say none: "0 committed" would
+  // call safe what is unknown.
+  bool kafka_default_committed_unknown = false;
+  bool plan_committed_unknown = false;
   bool complete = true;                // every count is known (no unknown loss, no unknown replica)
   std::uint64_t stale_partitions = 0;  // with metadata_findings
   // Exit 0 material: the plan loses no committed record and every state it rests on is

@@ -302,10 +302,16 @@ std::string plan_verdict(const RecoveryPlan& plan, std::uint64_t unheld_decision
   std::string s = stale + plan_decision(plan, unheld_decisions);
   s += fmt::format("{} of {} partition(s) have no live leader or too small an ISR", t.affected,
                    t.partitions);
-  s += fmt::format(": the plan loses {}{} ({} committed), Kafka's default {} ({} committed)",
-                   t.complete ? "" : "at least ", records(t.plan_lost_records),
-                   t.plan_committed_lost_records, records(t.kafka_default_lost_records),
-                   t.kafka_default_committed_lost_records);
+  // "0 committed" only when a committed loss is ruled out.
+  const auto committed = [](std::uint64_t n, bool unknown) {
+    return fmt::format("{} committed{}", n, unknown ? ", a committed loss not ruled out" : "");
+  };
+  s += fmt::format(
+      ": the plan loses {}{} ({}), Kafka's default {} ({})", t.complete ? "" : "at least ",
+      records(t.plan_lost_records),
+      committed(t.plan_committed_lost_records, t.plan_committed_unknown),
+      records(t.kafka_default_lost_records),
+      committed(t.kafka_default_committed_lost_records, t.kafka_default_committed_unknown));
   std::vector<std::string> actions;
   if (t.wait > 0) actions.push_back(fmt::format("wait for a stopped broker on {}", t.wait));
   if (t.elect_unclean > 0)
