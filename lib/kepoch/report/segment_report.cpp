@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "kepoch/base/byte_reader.hpp"
+#include "kepoch/base/short_copy.hpp"
 #include "kepoch/base/text.hpp"
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/compression.hpp"
@@ -208,23 +209,6 @@ class SinkBase : public SchemaSink {
   bool member_ = false;    // key() was the last call
   char iso_[kIsoTimeMax];
 };
-
-// Copies the n bytes of a short text (a field name, a time's text: mostly 4-32 bytes) as two
-// overlapping fixed-size copies, no call: a record's dump copies a dozen of them.
-inline void copy_short(char* to, const char* from, std::size_t n) {
-  if (n >= 16 && n <= 32) {
-    std::memcpy(to, from, 16);
-    std::memcpy(to + n - 16, from + n - 16, 16);
-  } else if (n >= 8 && n < 16) {
-    std::memcpy(to, from, 8);
-    std::memcpy(to + n - 8, from + n - 8, 8);
-  } else if (n >= 4 && n < 8) {
-    std::memcpy(to, from, 4);
-    std::memcpy(to + n - 4, from + n - 4, 4);
-  } else {
-    std::memcpy(to, from, n);
-  }
-}
 
 // `text` in quotes, as it is: a text that needs no JSON escaping (a schema's snake_case name,
 // a time's ISO text).

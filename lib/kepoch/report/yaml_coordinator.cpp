@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "kepoch/base/short_copy.hpp"
 #include "kepoch/base/time_text.hpp"
 #include "kepoch/format/schema_walk.hpp"
 
@@ -101,22 +102,9 @@ class TimeCache {
   std::string text_;
 };
 
-// The n bytes of s at p (room for max(n, 32) there), short ones in fixed-size copies.
+// s at p (room for max(n, 32) there), short ones in fixed-size copies.
 [[gnu::always_inline]] inline char* put(char* p, std::string_view s) {
-  const std::size_t n = s.size();
-  if (n >= 16 && n <= 32) {
-    std::memcpy(p, s.data(), 16);
-    std::memcpy(p + n - 16, s.data() + n - 16, 16);
-  } else if (n >= 8 && n < 16) {
-    std::memcpy(p, s.data(), 8);
-    std::memcpy(p + n - 8, s.data() + n - 8, 8);
-  } else if (n >= 4 && n < 8) {
-    std::memcpy(p, s.data(), 4);
-    std::memcpy(p + n - 4, s.data() + n - 4, 4);
-  } else {
-    std::memcpy(p, s.data(), n);
-  }
-  return p + n;
+  return put_short(p, s);
 }
 [[gnu::always_inline]] inline char* put_integer(char* p, std::int64_t v) {
   return write_decimal(p, v);

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kepoch/base/short_copy.hpp"
 #include "kepoch/report/value.hpp"
 
 namespace kepoch::report {
@@ -376,20 +377,7 @@ class YamlEmitter {
   }
   // The n bytes of s at p, n <= 32 in fixed-size copies (room for 32 there), and the end.
   [[gnu::always_inline]] static char* put_text(char* p, std::string_view s) {
-    const std::size_t n = s.size();
-    if (n >= 16 && n <= 32) {
-      std::memcpy(p, s.data(), 16);
-      std::memcpy(p + n - 16, s.data() + n - 16, 16);
-    } else if (n >= 8 && n < 16) {
-      std::memcpy(p, s.data(), 8);
-      std::memcpy(p + n - 8, s.data() + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-      std::memcpy(p, s.data(), 4);
-      std::memcpy(p + n - 4, s.data() + n - 4, 4);
-    } else {
-      std::memcpy(p, s.data(), n);
-    }
-    return p + n;
+    return put_short(p, s);
   }
 
   std::string& sink_;
